@@ -1,0 +1,224 @@
+# triage - bug-report triage router
+#
+#   make            build triage and triage-filter
+#   make demo       install missing Debian packages, build, run the example
+#   make check      install missing Debian packages, build, run every test
+#   make bench      benchmarks, with ratios against baselines run alongside
+#   make install    PREFIX=/usr/local DESTDIR= (never overwrites routes.conf)
+#
+# Knobs (also in an untracked config.mak): DEVELOPER=1 adds -Werror;
+# SANITIZE=address,undefined builds with sanitizers; V=1 shows commands.
+
+-include config.mak
+
+VERSION = 0.1
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBEXECDIR ?= $(PREFIX)/libexec
+DATADIR ?= $(PREFIX)/share/triage
+MANDIR ?= $(PREFIX)/share/man
+SYSCONFDIR ?= /etc/triage
+STATEDIR ?= /var/lib/triage
+
+PKG_CONFIG ?= pkg-config
+CFLAGS ?= -O2 -g
+WARN = -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes \
+       -Wmissing-prototypes -Wpointer-arith -Wvla -Wwrite-strings \
+       -Wno-unused-parameter
+ifdef DEVELOPER
+WARN += -Werror
+endif
+ifdef SANITIZE
+CFLAGS += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all \
+	  -fno-omit-frame-pointer
+LDFLAGS += -fsanitize=$(SANITIZE)
+endif
+
+# Programs and the libraries they link (router/cmd.h explains the split):
+# a program pays at start-up for every shared library it links, and the
+# filter and 'triage map' run once per message or path.
+#   triage          pcre2 sqlite3 jansson zlib          (0.8 ms to start)
+#   triage-filter   + gmime, without jansson            (the MTA program)
+#   triage-mime     + gmime: commands that parse mail   (3.4 ms)
+#   triage-net      + libcurl, libmicrohttpd             (9.3 ms)
+CORE_PKGS = libpcre2-8 sqlite3 jansson zlib
+FILTER_PKGS = gmime-3.0 libpcre2-8 sqlite3 zlib
+MIME_PKGS = $(CORE_PKGS) gmime-3.0
+NET_PKGS = $(CORE_PKGS) libcurl libmicrohttpd
+ALL_PKGS = $(CORE_PKGS) gmime-3.0 libcurl libmicrohttpd
+
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(ALL_PKGS) cmocka 2>/dev/null)
+CORE_LIBS := $(shell $(PKG_CONFIG) --libs $(CORE_PKGS) 2>/dev/null)
+FILTER_LIBS := $(shell $(PKG_CONFIG) --libs $(FILTER_PKGS) 2>/dev/null)
+MIME_LIBS := $(shell $(PKG_CONFIG) --libs $(MIME_PKGS) 2>/dev/null)
+NET_LIBS := $(shell $(PKG_CONFIG) --libs $(NET_PKGS) 2>/dev/null)
+TEST_LIBS := $(shell $(PKG_CONFIG) --libs $(ALL_PKGS) cmocka 2>/dev/null)
+
+ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE -Irouter $(WARN) $(PKG_CFLAGS) \
+	     -DTRIAGE_VERSION='"$(VERSION)"' -DSYSCONFDIR='"$(SYSCONFDIR)"' \
+	     -DDATADIR='"$(DATADIR)"' -DSTATEDIR='"$(STATEDIR)"' \
+	     -DLIBEXECDIR='"$(LIBEXECDIR)"' $(CFLAGS)
+ALL_LDFLAGS = -Wl,--as-needed $(LDFLAGS)
+
+ifndef V
+QUIET_CC = @echo '   CC     ' $@;
+QUIET_LINK = @echo '   LINK   ' $@;
+QUIET_AR = @echo '   AR     ' $@;
+QUIET_GEN = @echo '   GEN    ' $@;
+endif
+
+B = build
+LIB_SRCS = $(filter-out router/triage.c router/triage-filter.c, \
+	     $(wildcard router/*.c))
+LIB_OBJS = $(patsubst %.c,$(B)/%.o,$(LIB_SRCS)) $(B)/default_config.o
+# Commands by program; the rest of router/cmd/ is in triage itself.
+MIME_CMDS = explain train eval
+NET_CMDS = serve deliver bugzilla
+cmd_objs = $(patsubst %.c,$(B)/%.o,$(wildcard $(1:%=router/cmd/%.c)))
+CORE_CMD_OBJS = $(patsubst %.c,$(B)/%.o,$(filter-out \
+	$(MIME_CMDS:%=router/cmd/%.c) $(NET_CMDS:%=router/cmd/%.c), \
+	$(wildcard router/cmd/*.c)))
+MIME_CMD_OBJS = $(call cmd_objs,$(MIME_CMDS))
+NET_CMD_OBJS = $(call cmd_objs,$(NET_CMDS))
+TEST_SRCS = $(wildcard tests/unit/test_*.c)
+TESTS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(TEST_SRCS))
+PROGRAMS = triage $(if $(wildcard router/triage-filter.c),triage-filter) \
+	   $(if $(MIME_CMD_OBJS),triage-mime) $(if $(NET_CMD_OBJS),triage-net)
+
+.PHONY: all binaries demo check check-run check-unit check-cli \
+	check-shared bench bench-run install clean format \
+	format-check deps-build deps-test kernel-tree
+.DELETE_ON_ERROR:
+
+all: deps-build
+	@$(MAKE) --no-print-directory binaries
+
+binaries: $(PROGRAMS)
+
+deps-build:
+	@tools/deps.sh build
+
+deps-test:
+	@tools/deps.sh test
+
+# Rebuild everything when the compiler flags change (git's GIT-CFLAGS).
+$(B)/FLAGS: FORCE
+	@mkdir -p $(B)
+	@echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS)' >$@.new
+	@cmp -s $@.new $@ && rm -f $@.new || mv -f $@.new $@
+
+.PHONY: FORCE
+
+$(B)/%.o: %.c $(B)/FLAGS
+	@mkdir -p $(dir $@)
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/default_config.c: routes.conf tools/embed.sh
+	@mkdir -p $(B)
+	$(QUIET_GEN)tools/embed.sh config_default_text routes.conf >$@
+
+$(B)/default_config.o: $(B)/default_config.c $(B)/FLAGS
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(B)/libtriage.a: $(LIB_OBJS)
+	@rm -f $@
+	$(QUIET_AR)$(AR) rcs $@ $^
+
+triage: $(B)/router/triage.o $(CORE_CMD_OBJS) $(B)/libtriage.a
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CORE_LIBS) -lm
+
+triage-mime: $(B)/router/triage.o $(CORE_CMD_OBJS) $(MIME_CMD_OBJS) \
+	     $(B)/libtriage.a
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(MIME_LIBS) -lm
+
+triage-net: $(B)/router/triage.o $(CORE_CMD_OBJS) $(NET_CMD_OBJS) \
+	    $(B)/libtriage.a
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(NET_LIBS) -lm
+
+triage-filter: $(B)/router/triage-filter.o $(B)/libtriage.a
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(FILTER_LIBS) -lm
+
+$(B)/tests/test_%: tests/unit/test_%.c $(B)/libtriage.a $(B)/FLAGS
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
+		$(B)/libtriage.a $(TEST_LIBS) -lm
+
+-include $(shell find $(B)/router $(B)/tests -name '*.d' 2>/dev/null)
+
+# A kernel source tree from Debian's linux-source-6.12, for the symbol
+# index, --tree tests and the get_maintainer.pl baseline.
+KERNEL_TARBALL = /usr/src/linux-source-6.12.tar.xz
+KERNEL_TREE = $(B)/linux
+$(KERNEL_TREE)/.stamp: $(KERNEL_TARBALL)
+	@echo '   UNPACK ' $(KERNEL_TARBALL)
+	@rm -rf $(KERNEL_TREE) $(KERNEL_TREE).tmp && mkdir -p $(KERNEL_TREE).tmp
+	@tar -xJf $(KERNEL_TARBALL) -C $(KERNEL_TREE).tmp --strip-components=1
+	@mv $(KERNEL_TREE).tmp $(KERNEL_TREE) && touch $@
+kernel-tree: $(KERNEL_TREE)/.stamp
+
+# ---- tests -------------------------------------------------------------
+
+check: deps-test
+	@$(MAKE) --no-print-directory check-run
+
+check-run: binaries $(TESTS) kernel-tree
+	@$(MAKE) --no-print-directory check-unit check-cli check-shared
+	@echo "make check: all tests passed"
+
+check-unit: $(TESTS)
+	@set -e; for t in $(TESTS); do \
+		echo "== $$t"; TRIAGE_SRCDIR=$(CURDIR) ./$$t; done
+
+check-cli: binaries
+	@tests/run-cli.sh
+
+check-shared: binaries kernel-tree
+	@tests/run-shared.sh
+
+# ---- demo and bench ----------------------------------------------------
+
+demo:
+	@tools/deps.sh demo
+	@$(MAKE) --no-print-directory binaries kernel-tree
+	@tools/demo.sh
+
+bench:
+	@tools/deps.sh bench
+	@$(MAKE) --no-print-directory binaries kernel-tree
+	@bench/run.sh
+
+# ---- install -----------------------------------------------------------
+
+install: binaries
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) \
+		$(DESTDIR)$(SYSCONFDIR) $(DESTDIR)$(DATADIR)/classifiers \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+		$(DESTDIR)$(MANDIR)/man8
+	install -d $(DESTDIR)$(LIBEXECDIR)/triage
+	install -m 755 triage $(DESTDIR)$(BINDIR)/triage
+	$(if $(filter triage-filter,$(PROGRAMS)),install -m 755 triage-filter \
+		$(DESTDIR)$(LIBEXECDIR)/triage-filter)
+	$(foreach p,$(filter triage-mime triage-net,$(PROGRAMS)), \
+		install -m 755 $(p) $(DESTDIR)$(LIBEXECDIR)/triage/$(p);)
+	$(if $(wildcard classifiers/*.rules),install -m 644 \
+		$(wildcard classifiers/*.rules) $(DESTDIR)$(DATADIR)/classifiers/)
+	$(if $(wildcard man/*.1),install -m 644 $(wildcard man/*.1) \
+		$(DESTDIR)$(MANDIR)/man1/)
+	$(if $(wildcard man/*.5),install -m 644 $(wildcard man/*.5) \
+		$(DESTDIR)$(MANDIR)/man5/)
+	$(if $(wildcard man/*.8),install -m 644 $(wildcard man/*.8) \
+		$(DESTDIR)$(MANDIR)/man8/)
+	test -f $(DESTDIR)$(SYSCONFDIR)/routes.conf || \
+		install -m 644 routes.conf $(DESTDIR)$(SYSCONFDIR)/routes.conf
+
+clean:
+	rm -rf $(B)/router $(B)/tests $(B)/*.a $(B)/*.c $(B)/*.o $(B)/demo \
+		$(B)/bench triage triage-filter triage-mime triage-net
+
+FORMAT_FILES = $(wildcard router/*.[ch] router/cmd/*.c tests/unit/*.[ch])
+format:
+	clang-format -i $(FORMAT_FILES)
+
+format-check:
+	clang-format --dry-run --Werror $(FORMAT_FILES)

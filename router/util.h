@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * util - diagnostics, exit policy and allocation that cannot fail silently
+ *
+ * DESCRIPTION
+ *	The libc-only base layer every other module builds on (Postfix's
+ *	util/ layer).  It knows nothing about mail or kernels.
+ *
+ *	Diagnostics go to stderr as "PROG: message".  A program sets its
+ *	name and the status with which fatal errors exit: triage-filter
+ *	sets EX_TEMPFAIL so that any failure defers the message instead of
+ *	bouncing it to a possibly forged sender.  In quiet mode (the
+ *	filter) at most one line is ever written, because the MTA pastes
+ *	command output into the delivery status notification.
+ *
+ * Ownership:
+ *	x*alloc() and xstr*dup() never return NULL: on failure they call
+ *	die() with the configured fatal status.
+ *
+ * Errors:
+ *	error() prints and returns -1 so callers can "return error(...)".
+ */
+#ifndef TRIAGE_UTIL_H
+#define TRIAGE_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#define NORETURN	  __attribute__((noreturn))
+
+/* diagnostics and exit policy */
+void msg_setup(const char *prog, int fatal_status, bool quiet);
+const char *msg_prog(void);
+int msg_fatal_status(void);
+void warn(const char *fmt, ...) PRINTF_LIKE(1, 2);
+int error(const char *fmt, ...) PRINTF_LIKE(1, 2);
+NORETURN void die(const char *fmt, ...) PRINTF_LIKE(1, 2);
+NORETURN void die_errno(const char *fmt, ...) PRINTF_LIKE(1, 2);
+
+/* allocation */
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *p, size_t n);
+void *xreallocarray(void *p, size_t nmemb, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xmemdup0(const void *p, size_t n);
+char *xasprintf(const char *fmt, ...) PRINTF_LIKE(1, 2);
+
+/*
+ * ALLOC_GROW - make room for nr + 1 elements in a doubling array
+ * (git's idiom); alloc is updated in place.
+ */
+#define ALLOC_GROW(p, nr, alloc)                                         \
+	do {                                                             \
+		if ((nr) >= (alloc)) {                                   \
+			(alloc) = (alloc) ? (alloc)*2 : 8;               \
+			(p) = xreallocarray((p), (alloc), sizeof(*(p))); \
+		}                                                        \
+	} while (0)
+
+/* files */
+int read_file(const char *path, size_t max, char **out, size_t *len);
+int write_file_atomic(const char *path, const void *data, size_t len, int mode);
+bool is_dir(const char *path);
+int mkdir_p(const char *path, int mode);
+
+/* strings */
+bool starts_with(const char *s, const char *prefix);
+bool ends_with(const char *s, const char *suffix);
+bool starts_with_ci(const char *s, const char *prefix);
+char *trim(char *s);
+void str_tolower(char *s);
+size_t count_char(const char *s, size_t len, char c);
+int parse_ulong(const char *s, unsigned long *out);
+bool utf8_valid(const char *s, size_t len);
+
+/* time */
+double now_seconds(void);
+
+#endif
