@@ -1,0 +1,1071 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * map - file paths to MAINTAINERS sections (see map.h)
+ *
+ * The image is a header followed by arrays, each 8-byte aligned:
+ *
+ *	sections  struct img_section[nsections]
+ *	entries   struct img_entry[nentries]        (section order)
+ *	patterns  struct img_pattern[npatterns]     (file order)
+ *	buckets   struct img_bucket[nbuckets]       (open addressing)
+ *	items     uint32_t[nitems]                  (pattern ids per bucket)
+ *	always    uint32_t[nalways]                 (tried for every path)
+ *	strings   NUL-terminated, referenced by offset
+ *	regex     pcre2_serialize_encode() blob
+ *
+ * A bucket's key is a directory ("" or "drivers/net/") that is the
+ * literal start of each of its patterns.  A pattern can only match a
+ * path if that directory is one of the path's directory prefixes, so a
+ * lookup probes one bucket per directory level of the path and tries
+ * only those patterns plus the always list (N: regexes and patterns
+ * that start with a wildcard).
+ */
+#define PCRE2_CODE_UNIT_WIDTH 8
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pcre2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "maintainers.h"
+#include "map.h"
+#include "strbuf.h"
+#include "util.h"
+
+#define MAP_MAGIC   "TRIAGEMX"
+#define MAP_VERSION 1
+#define MAP_ENDIAN  0x01020304u
+#define NONE	    UINT32_MAX
+
+/* Regex limits: MAINTAINERS is trusted, paths and report text are not. */
+#define REGEX_MATCH_LIMIT 100000
+#define REGEX_DEPTH_LIMIT 10000
+#define KEYWORD_TEXT_MAX  (256u << 10)
+#define PATH_MAX_LEN	  4096
+
+enum {
+	MAPF_TREE = 1, /* directory patterns were resolved on disk */
+};
+
+enum {
+	PAT_SLASH = 1,	     /* ends in "/": subtree match */
+	PAT_REGEX = 2,	     /* needs pcre2 (not a plain glob) */
+	PAT_FILE_OR_DIR = 4, /* no tree: may name a file or a directory */
+	PAT_BAD = 8,	     /* regex did not compile: never matches */
+};
+
+struct img_header {
+	char magic[8];
+	uint32_t version, endian, size, flags;
+	uint32_t nsections, nentries, npatterns, nbuckets, nitems, nalways;
+	uint32_t nregex;
+	uint32_t off_sections, off_entries, off_patterns, off_buckets;
+	uint32_t off_items, off_always, off_strings, strings_size;
+	uint32_t off_regex, regex_size;
+};
+
+struct img_section {
+	uint32_t title, source, line;
+	uint32_t first_entry, nentries;
+};
+
+struct img_entry {
+	uint32_t value, line, tag;
+};
+
+struct img_pattern {
+	uint32_t section;
+	uint32_t text;	 /* glob as written, "/" appended for directories */
+	uint32_t regex;	 /* index into the regex table, or NONE */
+	int32_t depth;	 /* get_maintainer.pl depth (F/X) */
+	uint16_t kind;	 /* 'F', 'X', 'N' or 'K' */
+	uint16_t flags;	 /* PAT_* */
+	uint32_t nslash; /* "/" in the pattern */
+};
+
+struct img_bucket {
+	uint32_t key; /* string offset, NONE when empty */
+	uint32_t first, count;
+};
+
+struct map {
+	unsigned char *base;
+	size_t size;
+	bool mapped;
+	const struct img_header *h;
+	const struct img_section *sections;
+	const struct img_entry *entries;
+	const struct img_pattern *patterns;
+	const struct img_bucket *buckets;
+	const uint32_t *items, *always;
+	const char *strings;
+	pcre2_code **regex;
+	uint32_t nregex;
+	pcre2_match_data *md;
+	pcre2_match_context *mctx;
+};
+
+/* ---- pattern analysis ------------------------------------------------ */
+
+static bool is_regex_meta(char c)
+{
+	return c == '\\' || c == '+' || c == '(' || c == ')' || c == '{' ||
+	       c == '}' || c == '|' || c == '^' || c == '$';
+}
+
+/*
+ * class_end - end of a "[...]" class starting at p (p[0] == '['), or
+ * NULL when the class is unterminated or uses syntax the glob matcher
+ * does not handle ("\", "[", and "*" or "?", which get_maintainer.pl's
+ * conversion turns into other characters inside the class).
+ */
+static const char *class_end(const char *p)
+{
+	const char *q = p + 1;
+
+	if (*q == '^')
+		q++;
+	if (*q == ']')
+		q++;
+	for (; *q && *q != ']'; q++)
+		if (*q == '\\' || *q == '[' || *q == '*' || *q == '?')
+			return NULL;
+	return *q == ']' ? q : NULL;
+}
+
+/* needs_regex - does the glob use regex syntax beyond "* ? [..]"? */
+static bool needs_regex(const char *g)
+{
+	const char *p;
+
+	for (p = g; *p; p++) {
+		if (*p == '[') {
+			const char *e = class_end(p);
+
+			if (!e)
+				return true;
+			p = e;
+		} else if (is_regex_meta(*p)) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* convert - get_maintainer.pl's glob to regex: . -> \.  * -> .*  ? -> . */
+static char *convert(const char *g)
+{
+	struct strbuf sb = STRBUF_INIT(PATH_MAX_LEN * 4);
+	const char *p;
+
+	for (p = g; *p; p++) {
+		int r = 0;
+
+		if (*p == '.')
+			r = sb_adds(&sb, "\\.");
+		else if (*p == '*')
+			r = sb_adds(&sb, ".*");
+		else if (*p == '?')
+			r = sb_addc(&sb, '.');
+		else
+			r = sb_addc(&sb, *p);
+		if (r < 0)
+			break;
+	}
+	return sb_detach(&sb, NULL);
+}
+
+/*
+ * bucket_key_len - length of the directory that every path matched by
+ * this pattern starts with ("" when unknown); -1 when the pattern must
+ * be tried for every path.
+ */
+static long bucket_key_len(const char *g, bool regex)
+{
+	size_t i, lit = strlen(g);
+
+	if (regex && strpbrk(g, "|()"))
+		return -1;
+	for (i = 0; g[i]; i++) {
+		if (g[i] == '*' || g[i] == '?' || g[i] == '[' ||
+		    (regex && is_regex_meta(g[i]))) {
+			lit = i;
+			/* A quantifier applies to the character before it. */
+			if ((g[i] == '+' || g[i] == '{') && lit)
+				lit--;
+			break;
+		}
+	}
+	while (lit && g[lit - 1] != '/')
+		lit--;
+	return (long)lit;
+}
+
+/*
+ * glob_prefix - does some prefix of s match the glob p?
+ *
+ * This is the regex m@^CONVERTED@ for globs of literals, "*", "?" and
+ * simple classes: "*" (".*") may cross "/", "?" (".") is one character.
+ */
+static bool glob_prefix(const char *p, const char *s)
+{
+	for (;;) {
+		switch (*p) {
+		case '\0':
+			return true;
+		case '*':
+			while (*p == '*')
+				p++;
+			if (!*p)
+				return true;
+			for (;; s++) {
+				if (glob_prefix(p, s))
+					return true;
+				if (!*s)
+					return false;
+			}
+		case '?':
+			if (!*s)
+				return false;
+			p++;
+			s++;
+			break;
+		case '[': {
+			const char *e = class_end(p), *q = p + 1;
+			bool neg = false, hit = false;
+			unsigned char c = (unsigned char)*s;
+
+			if (!*s || !e)
+				return false;
+			if (*q == '^') {
+				neg = true;
+				q++;
+			}
+			if (q < e && *q == ']') {
+				hit = c == ']';
+				q++;
+			}
+			for (; q < e; q++) {
+				if (q + 2 < e && q[1] == '-') {
+					hit |= c >= (unsigned char)q[0] &&
+					       c <= (unsigned char)q[2];
+					q += 2;
+				} else {
+					hit |= c == (unsigned char)*q;
+				}
+			}
+			if (hit == neg)
+				return false;
+			p = e + 1;
+			s++;
+			break;
+		}
+		default:
+			if (*p != *s)
+				return false;
+			p++;
+			s++;
+		}
+	}
+}
+
+/* ---- building the image ---------------------------------------------- */
+
+struct builder {
+	struct strbuf strings;
+	struct img_section *sections;
+	size_t nsections, sections_alloc;
+	struct img_entry *entries;
+	size_t nentries, entries_alloc;
+	struct img_pattern *patterns;
+	size_t npatterns, patterns_alloc;
+	long *keylen; /* per pattern: bucket_key_len() */
+	size_t keylen_alloc;
+	pcre2_code **regex;
+	size_t nregex, regex_alloc;
+};
+
+static uint32_t add_string(struct builder *b, const char *s)
+{
+	uint32_t off = (uint32_t)b->strings.len;
+
+	if (sb_add(&b->strings, s, strlen(s) + 1) < 0)
+		die("MAINTAINERS index: string table too large");
+	return off;
+}
+
+static uint32_t hash_bytes(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 16777619u;
+	}
+	return h;
+}
+
+static uint32_t compile_regex(struct builder *b, const char *re,
+			      uint32_t options, const char *where)
+{
+	int err;
+	PCRE2_SIZE off;
+	pcre2_code *code;
+
+	code = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED,
+			     options | PCRE2_NO_UTF_CHECK, &err, &off, NULL);
+	if (!code) {
+		PCRE2_UCHAR msg[256];
+
+		pcre2_get_error_message(err, msg, sizeof(msg));
+		warn("%s: pattern '%s' does not compile (%s); ignored", where,
+		     re, (const char *)msg);
+		return NONE;
+	}
+	ALLOC_GROW(b->regex, b->nregex, b->regex_alloc);
+	b->regex[b->nregex] = code;
+	return (uint32_t)b->nregex++;
+}
+
+/* dir_on_disk - get_maintainer.pl's "-d $value" for a converted pattern */
+static bool dir_on_disk(const char *tree, const char *glob)
+{
+	char *p;
+	bool d;
+
+	/* After conversion only a pattern without . * ? can name a dir. */
+	if (strpbrk(glob, ".*?"))
+		return false;
+	p = xasprintf("%s/%s", tree, glob);
+	d = is_dir(p);
+	free(p);
+	return d;
+}
+
+static void add_pattern(struct builder *b, uint32_t sec,
+			const struct mnt_entry *e, const char *tree,
+			const char *source)
+{
+	struct img_pattern *pt;
+	char where[512];
+	char *glob = NULL, *conv = NULL;
+	const char *v = e->value;
+	long key = -1;
+
+	snprintf(where, sizeof(where), "%s:%u", source, e->line);
+	ALLOC_GROW(b->patterns, b->npatterns, b->patterns_alloc);
+	if (b->npatterns >= b->keylen_alloc) {
+		b->keylen_alloc = b->patterns_alloc;
+		b->keylen = xreallocarray(b->keylen, b->keylen_alloc,
+					  sizeof(*b->keylen));
+	}
+	pt = &b->patterns[b->npatterns];
+	memset(pt, 0, sizeof(*pt));
+	pt->section = sec;
+	pt->kind = (uint16_t)e->tag;
+	pt->regex = NONE;
+
+	if (e->tag == 'N' || e->tag == 'K') {
+		pt->text = add_string(b, v);
+		pt->regex = compile_regex(b, v, PCRE2_EXTENDED, where);
+		if (pt->regex == NONE)
+			pt->flags |= PAT_BAD;
+		b->keylen[b->npatterns++] = -1;
+		return;
+	}
+
+	/* F: or X: */
+	size_t n = strlen(v);
+
+	if (n && v[n - 1] == '/') {
+		glob = xstrdup(v);
+		pt->flags |= PAT_SLASH;
+	} else if (tree && dir_on_disk(tree, v)) {
+		glob = xasprintf("%s/", v);
+		pt->flags |= PAT_SLASH;
+	} else {
+		glob = xstrdup(v);
+		if (!tree && !strpbrk(v, ".*?"))
+			pt->flags |= PAT_FILE_OR_DIR;
+	}
+	pt->text = add_string(b, glob);
+	pt->nslash = (uint32_t)count_char(glob, strlen(glob), '/');
+	pt->depth = (int32_t)pt->nslash + !(pt->flags & PAT_SLASH);
+	if (glob[0] == '*')
+		pt->depth = -1;
+	if (needs_regex(glob)) {
+		char *re;
+
+		conv = convert(glob);
+		re = xasprintf("^%s", conv);
+		pt->flags |= PAT_REGEX;
+		pt->regex = compile_regex(b, re, 0, where);
+		if (pt->regex == NONE)
+			pt->flags |= PAT_BAD;
+		free(re);
+		key = bucket_key_len(glob, true);
+	} else {
+		key = bucket_key_len(glob, false);
+	}
+	b->keylen[b->npatterns++] = key;
+	free(glob);
+	free(conv);
+}
+
+static size_t align8(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
+
+/* place - append an array to the image being laid out */
+static uint32_t place(struct strbuf *img, const void *data, size_t len)
+{
+	static const char zero[8];
+	size_t off = align8(img->len);
+
+	if (sb_add(img, zero, off - img->len) < 0 || sb_add(img, data, len) < 0)
+		die("MAINTAINERS index too large");
+	return (uint32_t)off;
+}
+
+static struct map *map_from_buffer(unsigned char *base, size_t size,
+				   bool mapped, const char *what);
+
+/*
+ * map_compile - build the image for a parsed MAINTAINERS model
+ *
+ * tree, when not NULL, is the source tree used to decide whether a
+ * pattern without a trailing "/" names a directory.
+ */
+struct map *map_compile(const struct maintainers *m, const char *tree)
+{
+	struct builder b;
+	struct img_header h;
+	struct img_bucket *buckets;
+	uint32_t *items, *always, *fill;
+	size_t i, j, nbuckets, nalways = 0, nkeyed = 0;
+	struct strbuf img = STRBUF_INIT(UINT32_MAX / 2);
+	unsigned char *regex_blob = NULL;
+	PCRE2_SIZE regex_size = 0;
+
+	memset(&b, 0, sizeof(b));
+	sb_init(&b.strings, UINT32_MAX / 4);
+	add_string(&b, ""); /* offset 0 is the empty string */
+
+	for (i = 0; i < m->nsections; i++) {
+		const struct mnt_section *s = &m->sections[i];
+		struct img_section *is;
+
+		ALLOC_GROW(b.sections, b.nsections, b.sections_alloc);
+		is = &b.sections[b.nsections++];
+		is->title = add_string(&b, s->title);
+		is->source = add_string(&b, s->source ? s->source : "");
+		is->line = s->line;
+		is->first_entry = (uint32_t)b.nentries;
+		is->nentries = (uint32_t)s->nentries;
+		for (j = 0; j < s->nentries; j++) {
+			const struct mnt_entry *e = &s->entries[j];
+			struct img_entry *ie;
+
+			ALLOC_GROW(b.entries, b.nentries, b.entries_alloc);
+			ie = &b.entries[b.nentries++];
+			ie->value = add_string(&b, e->value);
+			ie->line = e->line;
+			ie->tag = (uint32_t)(unsigned char)e->tag;
+			if (strchr("FXNK", e->tag))
+				add_pattern(&b, (uint32_t)i, e, tree,
+					    s->source ? s->source : "-");
+		}
+	}
+
+	/* Directory buckets: power of two, at most half full. */
+	for (i = 0; i < b.npatterns; i++) {
+		if (b.patterns[i].kind == 'K')
+			continue;
+		if (b.keylen[i] < 0)
+			nalways++;
+		else
+			nkeyed++;
+	}
+	for (nbuckets = 16; nbuckets < 2 * nkeyed + 16; nbuckets *= 2)
+		;
+	buckets = xcalloc(nbuckets, sizeof(*buckets));
+	for (i = 0; i < nbuckets; i++)
+		buckets[i].key = NONE;
+	/* First pass: count per key. */
+	for (i = 0; i < b.npatterns; i++) {
+		const char *text = b.strings.buf + b.patterns[i].text;
+		size_t len, slot;
+
+		if (b.patterns[i].kind == 'K' || b.keylen[i] < 0)
+			continue;
+		len = (size_t)b.keylen[i];
+		slot = hash_bytes(text, len) & (nbuckets - 1);
+		for (;;) {
+			struct img_bucket *bk = &buckets[slot];
+
+			if (bk->key == NONE) {
+				char *k = xmemdup0(text, len);
+
+				bk->key = add_string(&b, k);
+				free(k);
+				bk->count = 1;
+				break;
+			}
+			if (strlen(b.strings.buf + bk->key) == len &&
+			    memcmp(b.strings.buf + bk->key, text, len) == 0) {
+				bk->count++;
+				break;
+			}
+			slot = (slot + 1) & (nbuckets - 1);
+		}
+	}
+	/* Second pass: fill item lists in pattern (file) order. */
+	items = xcalloc(nkeyed ? nkeyed : 1, sizeof(*items));
+	always = xcalloc(nalways ? nalways : 1, sizeof(*always));
+	fill = xcalloc(nbuckets, sizeof(*fill));
+	{
+		uint32_t pos = 0;
+
+		for (i = 0; i < nbuckets; i++) {
+			buckets[i].first = pos;
+			pos += buckets[i].count;
+		}
+	}
+	nalways = 0;
+	for (i = 0; i < b.npatterns; i++) {
+		const char *text = b.strings.buf + b.patterns[i].text;
+		size_t len, slot;
+
+		if (b.patterns[i].kind == 'K')
+			continue;
+		if (b.keylen[i] < 0) {
+			always[nalways++] = (uint32_t)i;
+			continue;
+		}
+		len = (size_t)b.keylen[i];
+		slot = hash_bytes(text, len) & (nbuckets - 1);
+		while (strlen(b.strings.buf + buckets[slot].key) != len ||
+		       memcmp(b.strings.buf + buckets[slot].key, text, len))
+			slot = (slot + 1) & (nbuckets - 1);
+		items[buckets[slot].first + fill[slot]++] = (uint32_t)i;
+	}
+	free(fill);
+
+	if (b.nregex) {
+		int rc = pcre2_serialize_encode((const pcre2_code **)b.regex,
+						(int32_t)b.nregex, &regex_blob,
+						&regex_size, NULL);
+		if (rc < 0)
+			die("cannot serialise MAINTAINERS regexes (%d)", rc);
+	}
+
+	memset(&h, 0, sizeof(h));
+	memcpy(h.magic, MAP_MAGIC, 8);
+	h.version = MAP_VERSION;
+	h.endian = MAP_ENDIAN;
+	h.flags = tree ? MAPF_TREE : 0;
+	h.nsections = (uint32_t)b.nsections;
+	h.nentries = (uint32_t)b.nentries;
+	h.npatterns = (uint32_t)b.npatterns;
+	h.nbuckets = (uint32_t)nbuckets;
+	h.nitems = (uint32_t)nkeyed;
+	h.nalways = (uint32_t)nalways;
+	h.nregex = (uint32_t)b.nregex;
+	sb_add(&img, &h, sizeof(h));
+	h.off_sections =
+		place(&img, b.sections, b.nsections * sizeof(*b.sections));
+	h.off_entries = place(&img, b.entries, b.nentries * sizeof(*b.entries));
+	h.off_patterns =
+		place(&img, b.patterns, b.npatterns * sizeof(*b.patterns));
+	h.off_buckets = place(&img, buckets, nbuckets * sizeof(*buckets));
+	h.off_items = place(&img, items, nkeyed * sizeof(*items));
+	h.off_always = place(&img, always, nalways * sizeof(*always));
+	h.off_strings = place(&img, b.strings.buf, b.strings.len);
+	h.strings_size = (uint32_t)b.strings.len;
+	h.off_regex =
+		place(&img, regex_blob ? (void *)regex_blob : "", regex_size);
+	h.regex_size = (uint32_t)regex_size;
+	h.size = (uint32_t)img.len;
+	memcpy(img.buf, &h, sizeof(h));
+
+	if (regex_blob)
+		pcre2_serialize_free(regex_blob);
+	for (i = 0; i < b.nregex; i++)
+		pcre2_code_free(b.regex[i]);
+	free(b.regex);
+	free(buckets);
+	free(items);
+	free(always);
+	free(b.keylen);
+	free(b.sections);
+	free(b.entries);
+	free(b.patterns);
+	sb_release(&b.strings);
+
+	{
+		size_t len;
+		unsigned char *buf = (unsigned char *)sb_detach(&img, &len);
+
+		return map_from_buffer(buf, len, false, "compiled index");
+	}
+}
+
+/* map_load_text - parse MAINTAINERS text (file or directory) and compile */
+struct map *map_load_text(const char *path, const char *tree)
+{
+	struct maintainers m;
+	struct map *map = NULL;
+
+	maintainers_init(&m);
+	if (maintainers_load(&m, path) == 0)
+		map = map_compile(&m, tree);
+	maintainers_release(&m);
+	return map;
+}
+
+int map_save(const struct map *map, const char *path)
+{
+	return write_file_atomic(path, map->base, map->size, 0644);
+}
+
+/* ---- opening and validating ------------------------------------------ */
+
+static bool range_ok(size_t size, uint32_t off, size_t n, size_t elem)
+{
+	return off % 4 == 0 && off <= size &&
+	       (elem == 0 || n <= (size - off) / elem);
+}
+
+static struct map *map_from_buffer(unsigned char *base, size_t size,
+				   bool mapped, const char *what)
+{
+	struct map *map = xcalloc(1, sizeof(*map));
+	const struct img_header *h = (const void *)base;
+	size_t i;
+
+	map->base = base;
+	map->size = size;
+	map->mapped = mapped;
+	if (size < sizeof(*h) || memcmp(h->magic, MAP_MAGIC, 8) != 0) {
+		error("%s: not a triage MAINTAINERS index", what);
+		goto fail;
+	}
+	if (h->version != MAP_VERSION || h->endian != MAP_ENDIAN) {
+		error("%s: index format %u is not %u; run 'triage update'",
+		      what, h->version, MAP_VERSION);
+		goto fail;
+	}
+	if (h->size != size ||
+	    !range_ok(size, h->off_sections, h->nsections,
+		      sizeof(struct img_section)) ||
+	    !range_ok(size, h->off_entries, h->nentries,
+		      sizeof(struct img_entry)) ||
+	    !range_ok(size, h->off_patterns, h->npatterns,
+		      sizeof(struct img_pattern)) ||
+	    !range_ok(size, h->off_buckets, h->nbuckets,
+		      sizeof(struct img_bucket)) ||
+	    !range_ok(size, h->off_items, h->nitems, 4) ||
+	    !range_ok(size, h->off_always, h->nalways, 4) ||
+	    !range_ok(size, h->off_strings, h->strings_size, 1) ||
+	    !range_ok(size, h->off_regex, h->regex_size, 1) ||
+	    h->strings_size == 0 || h->nbuckets == 0 ||
+	    (h->nbuckets & (h->nbuckets - 1)) ||
+	    base[h->off_strings + h->strings_size - 1] != '\0') {
+		error("%s: corrupt index; run 'triage update'", what);
+		goto fail;
+	}
+	map->h = h;
+	map->sections = (const void *)(base + h->off_sections);
+	map->entries = (const void *)(base + h->off_entries);
+	map->patterns = (const void *)(base + h->off_patterns);
+	map->buckets = (const void *)(base + h->off_buckets);
+	map->items = (const void *)(base + h->off_items);
+	map->always = (const void *)(base + h->off_always);
+	map->strings = (const char *)base + h->off_strings;
+
+	/* Every offset and index must stay inside the image. */
+	for (i = 0; i < h->nsections; i++) {
+		const struct img_section *s = &map->sections[i];
+
+		if (s->title >= h->strings_size ||
+		    s->source >= h->strings_size ||
+		    s->first_entry > h->nentries ||
+		    s->nentries > h->nentries - s->first_entry)
+			goto corrupt;
+	}
+	for (i = 0; i < h->nentries; i++)
+		if (map->entries[i].value >= h->strings_size)
+			goto corrupt;
+	for (i = 0; i < h->npatterns; i++) {
+		const struct img_pattern *p = &map->patterns[i];
+
+		if (p->section >= h->nsections || p->text >= h->strings_size ||
+		    (p->regex != NONE && p->regex >= h->nregex))
+			goto corrupt;
+	}
+	for (i = 0; i < h->nbuckets; i++) {
+		const struct img_bucket *bk = &map->buckets[i];
+
+		if (bk->key != NONE &&
+		    (bk->key >= h->strings_size || bk->first > h->nitems ||
+		     bk->count > h->nitems - bk->first))
+			goto corrupt;
+	}
+	for (i = 0; i < h->nitems; i++)
+		if (map->items[i] >= h->npatterns)
+			goto corrupt;
+	for (i = 0; i < h->nalways; i++)
+		if (map->always[i] >= h->npatterns)
+			goto corrupt;
+
+	if (h->nregex) {
+		const uint8_t *blob = base + h->off_regex;
+		int32_t n = pcre2_serialize_get_number_of_codes(blob);
+
+		map->regex = xcalloc(h->nregex, sizeof(*map->regex));
+		if (n != (int32_t)h->nregex ||
+		    pcre2_serialize_decode(map->regex, n, blob, NULL) != n) {
+			error("%s: regexes were built by another pcre2; run 'triage update'",
+			      what);
+			free(map->regex);
+			map->regex = NULL;
+			goto fail;
+		}
+		map->nregex = h->nregex;
+	}
+	map->md = pcre2_match_data_create(8, NULL);
+	map->mctx = pcre2_match_context_create(NULL);
+	if (!map->md || !map->mctx)
+		die("out of memory");
+	pcre2_set_match_limit(map->mctx, REGEX_MATCH_LIMIT);
+	pcre2_set_depth_limit(map->mctx, REGEX_DEPTH_LIMIT);
+	return map;
+corrupt:
+	error("%s: corrupt index; run 'triage update'", what);
+fail:
+	map_free(map);
+	return NULL;
+}
+
+/* map_open - mmap a compiled index written by map_save() */
+struct map *map_open(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	void *p;
+
+	if (fd < 0) {
+		error("cannot open index '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) < 0 || st.st_size <= 0 ||
+	    (uint64_t)st.st_size > UINT32_MAX) {
+		error("'%s': not a triage MAINTAINERS index", path);
+		close(fd);
+		return NULL;
+	}
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED) {
+		error("cannot map '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	return map_from_buffer(p, (size_t)st.st_size, true, path);
+}
+
+void map_free(struct map *map)
+{
+	uint32_t i;
+
+	if (!map)
+		return;
+	for (i = 0; i < map->nregex; i++)
+		pcre2_code_free(map->regex[i]);
+	free(map->regex);
+	pcre2_match_data_free(map->md);
+	pcre2_match_context_free(map->mctx);
+	if (map->mapped)
+		munmap(map->base, map->size);
+	else
+		free(map->base);
+	free(map);
+}
+
+/* ---- accessors -------------------------------------------------------- */
+
+uint32_t map_nsections(const struct map *map)
+{
+	return map->h->nsections;
+}
+
+const char *map_title(const struct map *map, uint32_t sec)
+{
+	return map->strings + map->sections[sec].title;
+}
+
+const char *map_source(const struct map *map, uint32_t sec)
+{
+	return map->strings + map->sections[sec].source;
+}
+
+unsigned map_line(const struct map *map, uint32_t sec)
+{
+	return map->sections[sec].line;
+}
+
+uint32_t map_nentries(const struct map *map, uint32_t sec)
+{
+	return map->sections[sec].nentries;
+}
+
+char map_entry_tag(const struct map *map, uint32_t sec, uint32_t i)
+{
+	return (char)map->entries[map->sections[sec].first_entry + i].tag;
+}
+
+const char *map_entry_value(const struct map *map, uint32_t sec, uint32_t i)
+{
+	return map->strings +
+	       map->entries[map->sections[sec].first_entry + i].value;
+}
+
+/* map_value - first value of a tag in a section, or NULL */
+const char *map_value(const struct map *map, uint32_t sec, char tag)
+{
+	uint32_t i, n = map_nentries(map, sec);
+
+	for (i = 0; i < n; i++)
+		if (map_entry_tag(map, sec, i) == tag)
+			return map_entry_value(map, sec, i);
+	return NULL;
+}
+
+/* map_find_section - section by title: exact, then ignoring case; or -1 */
+int map_find_section(const struct map *map, const char *title)
+{
+	uint32_t i;
+
+	for (i = 0; i < map->h->nsections; i++)
+		if (strcmp(map_title(map, i), title) == 0)
+			return (int)i;
+	for (i = 0; i < map->h->nsections; i++)
+		if (strcasecmp(map_title(map, i), title) == 0)
+			return (int)i;
+	return -1;
+}
+
+bool map_has_tree(const struct map *map)
+{
+	return map->h->flags & MAPF_TREE;
+}
+
+/* ---- lookup ----------------------------------------------------------- */
+
+static bool regex_search(const struct map *map, uint32_t idx, const char *s,
+			 size_t len)
+{
+	int rc;
+
+	if (idx == NONE || idx >= map->nregex)
+		return false;
+	rc = pcre2_match(map->regex[idx], (PCRE2_SPTR)s, len, 0, 0, map->md,
+			 map->mctx);
+	return rc >= 0;
+}
+
+/* pattern_matches - file_match_pattern() / the N: test of get_maintainer.pl */
+static bool pattern_matches(const struct map *map, const struct img_pattern *p,
+			    const char *path, size_t len, size_t nslash)
+{
+	const char *text = map->strings + p->text;
+	bool prefix;
+
+	if (p->flags & PAT_BAD)
+		return false;
+	if (p->kind == 'N')
+		return regex_search(map, p->regex, path, len);
+	if (p->flags & PAT_REGEX)
+		prefix = regex_search(map, p->regex, path, len);
+	else
+		prefix = glob_prefix(text, path);
+	if (p->flags & PAT_SLASH)
+		return prefix;
+	if (!(p->flags & PAT_FILE_OR_DIR))
+		return prefix && nslash == p->nslash;
+	/*
+	 * No tree to ask: the pattern may name a file (prefix match at the
+	 * same depth, as get_maintainer.pl) or a directory (subtree).  A
+	 * directory name followed by an extension ("cec" against
+	 * "cec.h.rst.exceptions") is a different file, not the directory.
+	 */
+	{
+		size_t n = strlen(text);
+
+		if (prefix && nslash == p->nslash && path[n] != '.')
+			return true;
+		return len > n && path[n] == '/' && memcmp(path, text, n) == 0;
+	}
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_hit(const void *a, const void *b)
+{
+	const struct map_hit *x = a, *y = b;
+
+	if (x->depth != y->depth)
+		return y->depth - x->depth;
+	return x->section < y->section ? -1 : x->section > y->section;
+}
+
+static const struct img_bucket *find_bucket(const struct map *map,
+					    const char *key, size_t len)
+{
+	size_t mask = map->h->nbuckets - 1;
+	size_t slot = hash_bytes(key, len) & mask, probes;
+
+	for (probes = 0; probes <= mask; probes++) {
+		const struct img_bucket *bk = &map->buckets[slot];
+		const char *k;
+
+		if (bk->key == NONE)
+			return NULL;
+		k = map->strings + bk->key;
+		if (strncmp(k, key, len) == 0 && k[len] == '\0')
+			return bk;
+		slot = (slot + 1) & mask;
+	}
+	return NULL;
+}
+
+/*
+ * map_lookup - the sections that own a path, most specific first
+ *
+ * Returns the number of hits stored (at most max).  path is relative
+ * to the tree root; it must not contain control characters.
+ */
+size_t map_lookup(const struct map *map, const char *path, struct map_hit *hits,
+		  size_t max)
+{
+	uint32_t stackbuf[512], *cand = stackbuf;
+	size_t ncand = 0, cap = ARRAY_SIZE(stackbuf), i, nhits = 0;
+	size_t len = strlen(path), nslash, d;
+	const struct img_bucket *bk;
+
+	if (len == 0 || len > PATH_MAX_LEN)
+		return 0;
+	nslash = count_char(path, len, '/');
+
+#define ADD_CAND(x)                                                    \
+	do {                                                           \
+		if (ncand == cap) {                                    \
+			uint32_t *n = xreallocarray(NULL, cap * 2, 4); \
+			memcpy(n, cand, cap * 4);                      \
+			if (cand != stackbuf)                          \
+				free(cand);                            \
+			cand = n;                                      \
+			cap *= 2;                                      \
+		}                                                      \
+		cand[ncand++] = (x);                                   \
+	} while (0)
+
+	for (i = 0; i < map->h->nalways; i++)
+		ADD_CAND(map->always[i]);
+	/* One bucket per directory prefix: "", "a/", "a/b/", ... */
+	for (d = 0;;) {
+		bk = find_bucket(map, path, d);
+		if (bk)
+			for (i = 0; i < bk->count; i++)
+				ADD_CAND(map->items[bk->first + i]);
+		{
+			const char *slash = memchr(path + d, '/', len - d);
+
+			if (!slash)
+				break;
+			d = (size_t)(slash - path) + 1;
+		}
+	}
+#undef ADD_CAND
+	qsort(cand, ncand, sizeof(*cand), cmp_u32);
+
+	/* Patterns are in file order, so candidates group by section. */
+	for (i = 0; i < ncand;) {
+		uint32_t sec = map->patterns[cand[i]].section;
+		size_t j, end = i;
+		bool excluded = false;
+
+		while (end < ncand && map->patterns[cand[end]].section == sec)
+			end++;
+		for (j = i; j < end && !excluded; j++) {
+			const struct img_pattern *p = &map->patterns[cand[j]];
+
+			if (p->kind == 'X' &&
+			    pattern_matches(map, p, path, len, nslash))
+				excluded = true;
+		}
+		/* The last matching F:/N: line sets the depth. */
+		for (j = end; j > i && !excluded; j--) {
+			const struct img_pattern *p =
+				&map->patterns[cand[j - 1]];
+
+			if (p->kind == 'X' ||
+			    !pattern_matches(map, p, path, len, nslash))
+				continue;
+			if (nhits < max) {
+				hits[nhits].section = sec;
+				hits[nhits].depth =
+					p->kind == 'N' ? 0 : p->depth;
+				nhits++;
+			}
+			break;
+		}
+		i = end;
+	}
+	if (cand != stackbuf)
+		free(cand);
+	qsort(hits, nhits, sizeof(*hits), cmp_hit);
+	return nhits;
+}
+
+/*
+ * map_keywords - sections whose K: regexes occur in text
+ *
+ * Text beyond KEYWORD_TEXT_MAX bytes is not searched.  Hits come in
+ * MAINTAINERS order with depth 0.
+ */
+size_t map_keywords(const struct map *map, const char *text, size_t len,
+		    struct map_hit *hits, size_t max)
+{
+	uint32_t i, last = NONE;
+	size_t n = 0;
+
+	if (len > KEYWORD_TEXT_MAX)
+		len = KEYWORD_TEXT_MAX;
+	for (i = 0; i < map->h->npatterns && n < max; i++) {
+		const struct img_pattern *p = &map->patterns[i];
+
+		if (p->kind != 'K' || p->section == last ||
+		    (p->flags & PAT_BAD))
+			continue;
+		if (regex_search(map, p->regex, text, len)) {
+			hits[n].section = p->section;
+			hits[n].depth = 0;
+			n++;
+			last = p->section;
+		}
+	}
+	return n;
+}
