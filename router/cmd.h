@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cmd - the triage command table (git's builtin.h)
+ *
+ * DESCRIPTION
+ *	Every subcommand FOO of triage(1) is int cmd_FOO(argc, argv, ctx)
+ *	in router/cmd/FOO.c with one line in the table in router/triage.c.
+ *	argv[0] is the subcommand name.  Commands return an exit status
+ *	from <sysexits.h> (0, EX_USAGE, EX_NOINPUT, EX_DATAERR,
+ *	EX_TEMPFAIL, EX_CONFIG ...).
+ *
+ *	Only commands run stages in order; no stage calls a later one.
+ *
+ *	Commands live in three programs built from the same table, so that
+ *	a command pays only for the libraries it uses (git keeps libcurl
+ *	in git-remote-http for the same reason): triage itself (pcre2,
+ *	sqlite, jansson), triage-mime (adds gmime: commands that parse
+ *	mail) and triage-net (adds libcurl and libmicrohttpd).  Starting a
+ *	program linked with gmime costs 3.4 ms here and one linked with
+ *	libcurl 9.3 ms, against 0.8 ms for triage; 'triage map' in a loop
+ *	must stay near the cost of a process start.  A command that is not
+ *	linked into the running program is a weak symbol (NULL) and is
+ *	run by exec'ing the program that has it.
+ */
+#ifndef TRIAGE_CMD_H
+#define TRIAGE_CMD_H
+
+#include <stdbool.h>
+
+struct config;
+struct map;
+
+struct cmd_ctx {
+	const char *config_path; /* -c FILE, or NULL for the default */
+	struct config *cfg;	 /* loaded on demand by cmd_config() */
+};
+
+struct config *cmd_config(struct cmd_ctx *ctx);
+struct map *cmd_open_map(struct cmd_ctx *ctx, const char *maintainers,
+			 const char *tree, const char *index);
+
+enum cmd_part {
+	PART_CORE, /* triage */
+	PART_MIME, /* triage-mime: links gmime */
+	PART_NET,  /* triage-net: links libcurl and libmicrohttpd */
+};
+
+#define CMD_WEAK __attribute__((weak))
+
+int cmd_map(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
+int cmd_update(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
+
+#endif

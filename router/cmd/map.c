@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * triage map - map file paths to MAINTAINERS sections
+ *
+ * DESCRIPTION
+ *	triage map [--maintainers FILE] [--tree DIR] [--index FILE] [--json]
+ *		   [--content FILE] [PATH...]
+ *
+ *	With no PATH, paths are read from standard input, one per line.
+ *	Default output, one line per input path in input order:
+ *
+ *		PATH<TAB>SECTION | SECTION | ...
+ *
+ *	sections best first.  --json prints one array with, per path, its
+ *	sections and each section's status and M:, R:, L:, B: entries.
+ *	--content FILE adds the sections whose K: keywords occur in FILE
+ *	(as get_maintainer.pl --keywords-in-file does for the file).
+ */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysexits.h>
+
+#include "cmd.h"
+#include "map.h"
+#include "strbuf.h"
+#include "util.h"
+
+#define LINE_MAX_LEN 4096
+
+struct map_out {
+	const struct map *map;
+	bool json;
+	json_t *array;
+	struct map_hit *khits;
+	size_t nkhits;
+};
+
+static json_t *tag_values(const struct map *map, uint32_t sec, char tag)
+{
+	json_t *a = json_array();
+	uint32_t i, n = map_nentries(map, sec);
+
+	for (i = 0; i < n; i++)
+		if (map_entry_tag(map, sec, i) == tag)
+			json_array_append_new(
+				a, json_string(map_entry_value(map, sec, i)));
+	return a;
+}
+
+/* map_section_json - one section as the --json output shows it */
+static json_t *section_json(const struct map *map, const struct map_hit *h,
+			    const char *how)
+{
+	const char *status = map_value(map, h->section, 'S');
+
+	return json_pack("{s:s, s:i, s:s, s:s?, s:o, s:o, s:o, s:o}", "name",
+			 map_title(map, h->section), "depth", h->depth, "match",
+			 how, "status", status, "maintainers",
+			 tag_values(map, h->section, 'M'), "reviewers",
+			 tag_values(map, h->section, 'R'), "lists",
+			 tag_values(map, h->section, 'L'), "bug_entries",
+			 tag_values(map, h->section, 'B'));
+}
+
+/* normalise - accept "./a/b" and "a//b" as get_maintainer.pl would */
+static void normalise(char *p)
+{
+	char *r = p, *w = p;
+
+	while (r[0] == '.' && r[1] == '/')
+		r += 2;
+	while (*r) {
+		if (r[0] == '/' && r[1] == '/') {
+			r++;
+			continue;
+		}
+		*w++ = *r++;
+	}
+	*w = '\0';
+}
+
+static void map_one(struct map_out *o, char *path)
+{
+	struct map_hit hits[MAP_MAX_HITS];
+	size_t n, i, k;
+	char *p;
+
+	for (p = path; *p; p++)
+		if ((unsigned char)*p < 0x20)
+			*p = '?';
+	normalise(path);
+	n = map_lookup(o->map, path, hits, ARRAY_SIZE(hits));
+	if (o->json) {
+		json_t *secs = json_array();
+
+		for (i = 0; i < n; i++)
+			json_array_append_new(
+				secs, section_json(o->map, &hits[i], "file"));
+		for (k = 0; k < o->nkhits; k++) {
+			bool dup = false;
+
+			for (i = 0; i < n; i++)
+				dup |= hits[i].section == o->khits[k].section;
+			if (!dup)
+				json_array_append_new(
+					secs, section_json(o->map, &o->khits[k],
+							   "keyword"));
+		}
+		json_array_append_new(o->array,
+				      json_pack("{s:s, s:o}", "path", path,
+						"sections", secs));
+		return;
+	}
+	fputs(path, stdout);
+	putchar('\t');
+	for (i = 0; i < n; i++) {
+		if (i)
+			fputs(" | ", stdout);
+		fputs(map_title(o->map, hits[i].section), stdout);
+	}
+	for (k = 0; k < o->nkhits; k++) {
+		bool dup = false;
+
+		for (i = 0; i < n; i++)
+			dup |= hits[i].section == o->khits[k].section;
+		if (dup)
+			continue;
+		if (n || k)
+			fputs(" | ", stdout);
+		fputs(map_title(o->map, o->khits[k].section), stdout);
+	}
+	putchar('\n');
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: triage map [--maintainers FILE] [--tree DIR] [--index FILE] [--json] [--content FILE] [PATH...]\n");
+}
+
+int cmd_map(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	static const struct option opts[] = {
+		{ "maintainers", required_argument, NULL, 'm' },
+		{ "tree", required_argument, NULL, 't' },
+		{ "index", required_argument, NULL, 'i' },
+		{ "content", required_argument, NULL, 'k' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *maintainers = NULL, *tree = NULL, *index = NULL;
+	const char *content = NULL;
+	struct map_hit khits[MAP_MAX_HITS];
+	struct map_out o;
+	int c, i;
+
+	memset(&o, 0, sizeof(o));
+	while ((c = getopt_long(argc, argv, "m:t:i:k:jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			maintainers = optarg;
+			break;
+		case 't':
+			tree = optarg;
+			break;
+		case 'i':
+			index = optarg;
+			break;
+		case 'k':
+			content = optarg;
+			break;
+		case 'j':
+			o.json = true;
+			break;
+		case 'h':
+			usage();
+			return 0;
+		default:
+			usage();
+			return EX_USAGE;
+		}
+	}
+	if (tree && !is_dir(tree)) {
+		error("--tree '%s' is not a directory", tree);
+		return EX_USAGE;
+	}
+	o.map = cmd_open_map(ctx, maintainers, tree, index);
+	if (!o.map)
+		return EX_CONFIG;
+	if (content) {
+		char *text;
+		size_t len;
+
+		if (read_file(content, 64u << 20, &text, &len) < 0) {
+			map_free((struct map *)o.map);
+			return EX_NOINPUT;
+		}
+		o.nkhits = map_keywords(o.map, text, len, khits,
+					ARRAY_SIZE(khits));
+		o.khits = khits;
+		free(text);
+	}
+	if (o.json)
+		o.array = json_array();
+	if (optind < argc) {
+		for (i = optind; i < argc; i++) {
+			char *p = xstrdup(argv[i]);
+
+			map_one(&o, p);
+			free(p);
+		}
+	} else {
+		char line[LINE_MAX_LEN];
+
+		while (fgets(line, sizeof(line), stdin)) {
+			size_t n = strlen(line);
+
+			if (n && line[n - 1] != '\n' && !feof(stdin)) {
+				int ch;
+
+				warn("path longer than %d bytes skipped",
+				     LINE_MAX_LEN);
+				while ((ch = getchar()) != EOF && ch != '\n')
+					;
+				continue;
+			}
+			while (n &&
+			       (line[n - 1] == '\n' || line[n - 1] == '\r'))
+				line[--n] = '\0';
+			if (n)
+				map_one(&o, line);
+		}
+	}
+	if (o.json) {
+		json_dumpf(o.array, stdout, JSON_INDENT(2) | JSON_ENSURE_ASCII);
+		putchar('\n');
+		json_decref(o.array);
+	}
+	map_free((struct map *)o.map);
+	return 0;
+}
