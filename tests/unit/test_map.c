@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_map - MAINTAINERS parsing and get_maintainer.pl matching rules
+ *
+ * Each test feeds a small MAINTAINERS text that isolates one quirk of
+ * scripts/get_maintainer.pl and checks the sections (as a set, or in
+ * rank order where depth decides it).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "maintainers.h"
+#include "map.h"
+#include "util.h"
+
+static struct map *compile_text(const char *text, const char *tree)
+{
+	struct maintainers m;
+	struct map *map;
+
+	maintainers_init(&m);
+	maintainers_parse(&m, text, strlen(text), "MAINTAINERS");
+	map = map_compile(&m, tree);
+	maintainers_release(&m);
+	assert_non_null(map);
+	return map;
+}
+
+/* lookup - "A | B | C" in rank order */
+static char *lookup(const struct map *map, const char *path)
+{
+	struct map_hit hits[MAP_MAX_HITS];
+	size_t n = map_lookup(map, path, hits, ARRAY_SIZE(hits)), i;
+	static char buf[4096];
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		if (i)
+			strcat(buf, " | ");
+		strcat(buf, map_title(map, hits[i].section));
+	}
+	return buf;
+}
+
+static void test_titles_and_entries(void **state)
+{
+	const char *text = "List of maintainers\n"
+			   "\tM: *Mail* patches to: FullName <address@domain>\n"
+			   "\n"
+			   "Maintainers List\n"
+			   "----------------\n"
+			   "\n"
+			   "FOO DRIVER\n"
+			   "M:\tAlice Example <alice@example.org>\n"
+			   "R:  Bob <bob@example.org>\n"
+			   "\n"
+			   "# a comment inside the entry\n"
+			   "  # an indented comment\n"
+			   "L:linux-foo@vger.kernel.org\n"
+			   "S:\tMaintained\r\n"
+			   "F:\tdrivers/foo/\n"
+			   "\n"
+			   "BAR\n"
+			   "BAR SUBSYSTEM\n"
+			   "M:\tCarol <carol@example.org>\n";
+	struct maintainers m;
+
+	maintainers_init(&m);
+	maintainers_parse(&m, text, strlen(text), "MAINTAINERS");
+	/* The tab-indented header lines are not tags. */
+	assert_int_equal(m.nsections, 2);
+	assert_string_equal(m.sections[0].title, "FOO DRIVER");
+	/* Blank and comment lines do not end a section. */
+	assert_int_equal(m.sections[0].nentries, 5);
+	assert_string_equal(mnt_section_value(&m.sections[0], 'R'),
+			    "Bob <bob@example.org>");
+	assert_string_equal(mnt_section_value(&m.sections[0], 'L'),
+			    "linux-foo@vger.kernel.org");
+	/* CRLF: the carriage return is not part of the value. */
+	assert_string_equal(mnt_section_value(&m.sections[0], 'S'),
+			    "Maintained");
+	assert_int_equal(m.sections[0].entries[4].line, 15);
+	/* The title is the last non-tag line before the tags. */
+	assert_string_equal(m.sections[1].title, "BAR SUBSYSTEM");
+	assert_int_equal(m.sections[1].line, 18);
+	maintainers_release(&m);
+}
+
+static void test_stray_line_splits_section(void **state)
+{
+	/* get_maintainer.pl: a non-tag line inside an entry starts a new
+	 * section; the tags after it no longer belong to FOO. */
+	const char *text = "FOO\n"
+			   "M:\ta <a@x.org>\n"
+			   "F:\tfoo/\n"
+			   "  continued description\n"
+			   "F:\tbar/\n";
+	struct map *map = compile_text(text, NULL);
+
+	assert_int_equal(map_nsections(map), 2);
+	assert_string_equal(lookup(map, "foo/x.c"), "FOO");
+	assert_string_equal(lookup(map, "bar/x.c"), "  continued description");
+	map_free(map);
+}
+
+static void test_trailing_slash_and_depth(void **state)
+{
+	const char *text = "NET\nF:\tnet/\n"
+			   "NET CORE\nF:\tnet/core/\n"
+			   "ONE LEVEL\nF:\tdrivers/net/*\n"
+			   "PREFIX FILE\nF:\tinclude/linux/foo.h\n"
+			   "THE REST\nF:\t*\nF:\t*/\n";
+	struct map *map = compile_text(text, NULL);
+
+	assert_string_equal(lookup(map, "net/core/dev.c"),
+			    "NET CORE | NET | THE REST");
+	/* A star pattern without trailing slash is one level deep. */
+	assert_string_equal(lookup(map, "drivers/net/loopback.c"),
+			    "ONE LEVEL | THE REST");
+	assert_string_equal(lookup(map, "drivers/net/phy/phy.c"), "THE REST");
+	/* A pattern without "/" is a prefix match at the same depth. */
+	assert_string_equal(lookup(map, "include/linux/foo.hpp"),
+			    "PREFIX FILE | THE REST");
+	assert_string_equal(lookup(map, "include/linux/fo.h"), "THE REST");
+	/* THE REST: "*" for top-level files, "*" + "/" for the rest. */
+	assert_string_equal(lookup(map, "Makefile"), "THE REST");
+	map_free(map);
+}
+
+static void test_star_crosses_slash_at_same_depth(void **state)
+{
+	const char *text = "ARCH KERNEL\nF:\tarch/*/kernel/\n"
+			   "ANY NET\nF:\t*/net/*\n";
+	struct map *map = compile_text(text, NULL);
+
+	assert_string_equal(lookup(map, "arch/x86/kernel/setup.c"),
+			    "ARCH KERNEL");
+	/* ".*" may span "/" as long as the pattern still ends in "/" */
+	assert_string_equal(lookup(map, "arch/x86/um/kernel/setup.c"),
+			    "ARCH KERNEL");
+	assert_string_equal(lookup(map, "drivers/net/foo.c"), "ANY NET");
+	/* Same "/" count required when the pattern has no trailing "/". */
+	assert_string_equal(lookup(map, "drivers/net/phy/foo.c"), "");
+	map_free(map);
+}
+
+static void test_classes_and_question_mark(void **state)
+{
+	const char *text = "DA\nF:\tsound/soc/codecs/da[79]*.[ch]\n"
+			   "DA72\nF:\tdrivers/input/misc/da72??.[ch]\n"
+			   "NOT\nF:\tfoo/[^a]x.c\n"
+			   "RANGE\nF:\tbar/[a-c]1.c\n";
+	struct map *map = compile_text(text, NULL);
+
+	assert_string_equal(lookup(map, "sound/soc/codecs/da7213.c"), "DA");
+	assert_string_equal(lookup(map, "sound/soc/codecs/da9055.h"), "DA");
+	assert_string_equal(lookup(map, "sound/soc/codecs/da8.c"), "");
+	assert_string_equal(lookup(map, "drivers/input/misc/da7280.c"), "DA72");
+	assert_string_equal(lookup(map, "drivers/input/misc/da728.c"), "");
+	assert_string_equal(lookup(map, "foo/bx.c"), "NOT");
+	assert_string_equal(lookup(map, "foo/ax.c"), "");
+	assert_string_equal(lookup(map, "bar/b1.c"), "RANGE");
+	assert_string_equal(lookup(map, "bar/d1.c"), "");
+	/* "." is literal after get_maintainer.pl's conversion. */
+	assert_string_equal(lookup(map, "sound/soc/codecs/da7xc"), "");
+	map_free(map);
+}
+
+static void test_exclude_drops_section(void **state)
+{
+	const char *text = "NETWORKING\nF:\tnet/\nX:\tnet/ipv6/\n"
+			   "IPV6\nF:\tnet/ipv6/\n";
+	struct map *map = compile_text(text, NULL);
+
+	assert_string_equal(lookup(map, "net/ipv4/route.c"), "NETWORKING");
+	assert_string_equal(lookup(map, "net/ipv6/route.c"), "IPV6");
+	map_free(map);
+}
+
+static void test_regex_n_depth_zero(void **state)
+{
+	const char *text = "TEGRA\nN:\t[^a-z]tegra\n"
+			   "DRIVERS\nF:\tdrivers/\n"
+			   "EXT\nN:\t(?:foo | bar) \\.c$\n";
+	struct map *map = compile_text(text, NULL);
+	struct map_hit hits[8];
+	size_t n;
+
+	/* N: depth 0 ranks below the depth-1 "drivers/". */
+	assert_string_equal(lookup(map, "drivers/gpu/host1x/tegra.c"),
+			    "DRIVERS | TEGRA");
+	assert_string_equal(lookup(map, "drivers/integrator.c"), "DRIVERS");
+	/* Perl /x: white space in the regex is not significant. */
+	assert_string_equal(lookup(map, "lib/bar.c"), "EXT");
+	n = map_lookup(map, "drivers/gpu/host1x/tegra.c", hits, 8);
+	assert_int_equal(n, 2);
+	assert_int_equal(hits[0].depth, 1);
+	assert_int_equal(hits[1].depth, 0);
+	map_free(map);
+}
+
+static void test_last_matching_line_sets_depth(void **state)
+{
+	/* A's most specific line comes first, so its depth is that of the
+	 * later, broader "drivers/" line (get_maintainer.pl overwrites). */
+	const char *text = "A\nF:\tdrivers/net/x.c\nF:\tdrivers/\n"
+			   "B\nF:\tdrivers/net/\n";
+	struct map *map = compile_text(text, NULL);
+	struct map_hit hits[8];
+	size_t n = map_lookup(map, "drivers/net/x.c", hits, 8);
+
+	assert_int_equal(n, 2);
+	assert_string_equal(map_title(map, hits[0].section), "B");
+	assert_int_equal(hits[0].depth, 2);
+	assert_int_equal(hits[1].depth, 1);
+	map_free(map);
+}
+
+static void test_regex_fallback(void **state)
+{
+	/* U-Boot writes "k\+p"; Xen writes "{kexec,kimage}" (a literal
+	 * brace to a Perl regex, so it never matches a real path). */
+	const char *text = "KP\nF:\tboard/k\\+p/kp_imx53/\n"
+			   "KEXEC\nF:\txen/common/{kexec,kimage}.c\n"
+			   "BAD\nN:\t(unclosed\n";
+	struct map *map;
+
+	map = compile_text(text, NULL);
+	assert_string_equal(lookup(map, "board/k+p/kp_imx53/x.c"), "KP");
+	assert_string_equal(lookup(map, "board/kp/kp_imx53/x.c"), "");
+	assert_string_equal(lookup(map, "xen/common/kexec.c"), "");
+	assert_string_equal(lookup(map, "xen/common/{kexec,kimage}.c"),
+			    "KEXEC");
+	/* An N: regex that does not compile is ignored with a warning. */
+	assert_string_equal(lookup(map, "(unclosed"), "");
+	map_free(map);
+}
+
+static char tmpdir[64];
+
+static void make_tree(void)
+{
+	char *p;
+
+	strcpy(tmpdir, "/tmp/triage-test-XXXXXX");
+	assert_non_null(mkdtemp(tmpdir));
+	p = xasprintf("%s/drivers/cec", tmpdir);
+	assert_int_equal(mkdir_p(p, 0755), 0);
+	free(p);
+}
+
+static void remove_tree(void)
+{
+	char *cmd = xasprintf("rm -rf '%s'", tmpdir);
+
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+}
+
+static void test_directory_without_slash(void **state)
+{
+	const char *text = "CEC\nF:\tdrivers/cec\n"
+			   "KCONFIG\nF:\tarch/foo/Kconfig\n";
+	struct map *map;
+
+	/* Without a tree: a directory or a file, not "cec" + extension. */
+	map = compile_text(text, NULL);
+	assert_false(map_has_tree(map));
+	assert_string_equal(lookup(map, "drivers/cec/core.c"), "CEC");
+	assert_string_equal(lookup(map, "drivers/cec"), "CEC");
+	assert_string_equal(lookup(map, "drivers/cec.h"), "");
+	assert_string_equal(lookup(map, "drivers/cec-notifier.c"), "CEC");
+	assert_string_equal(lookup(map, "arch/foo/Kconfig"), "KCONFIG");
+	map_free(map);
+
+	/* With a tree, decided on disk as get_maintainer.pl does. */
+	make_tree();
+	map = compile_text(text, tmpdir);
+	assert_true(map_has_tree(map));
+	assert_string_equal(lookup(map, "drivers/cec/core.c"), "CEC");
+	assert_string_equal(lookup(map, "drivers/cec-notifier.c"), "");
+	/* arch/foo/Kconfig is not a directory in the tree: a file. */
+	assert_string_equal(lookup(map, "arch/foo/Kconfig.debug"), "KCONFIG");
+	map_free(map);
+	remove_tree();
+}
+
+static void test_keywords(void **state)
+{
+	const char *text = "OF\nK:\tof_get_profile\n"
+			   "PRINTK\nK:\t\\b(printk|pr_(info|err))\\b\n"
+			   "NONE\nF:\tnone/\n";
+	struct map *map = compile_text(text, NULL);
+	struct map_hit hits[8];
+	const char *content = "x = of_get_profile(np);\npr_err(\"fail\");\n";
+	size_t n = map_keywords(map, content, strlen(content), hits, 8);
+
+	assert_int_equal(n, 2);
+	assert_string_equal(map_title(map, hits[0].section), "OF");
+	assert_string_equal(map_title(map, hits[1].section), "PRINTK");
+	n = map_keywords(map, "pr_errno", 8, hits, 8);
+	assert_int_equal(n, 0);
+	map_free(map);
+}
+
+static void test_overlay(void **state)
+{
+	const char *base = "XFS FILESYSTEM\nM:\tc <c@k.org>\nF:\tfs/xfs/\n";
+	const char *ov = "XFS FILESYSTEM\nB:\tmailto:xfs-triage@example.org\n"
+			 "LOCAL ONLY\nM:\tl <l@example.org>\nF:\tlocal/\n";
+	struct maintainers m, o;
+	struct map *map;
+	int sec;
+
+	maintainers_init(&m);
+	maintainers_init(&o);
+	maintainers_parse(&m, base, strlen(base), "MAINTAINERS");
+	maintainers_parse(&o, ov, strlen(ov), "MAINTAINERS.local");
+	maintainers_overlay(&m, &o);
+	map = map_compile(&m, NULL);
+	sec = map_find_section(map, "xfs filesystem");
+	assert_true(sec >= 0);
+	assert_string_equal(map_value(map, (uint32_t)sec, 'B'),
+			    "mailto:xfs-triage@example.org");
+	assert_string_equal(lookup(map, "local/x.c"), "LOCAL ONLY");
+	assert_string_equal(lookup(map, "fs/xfs/xfs_inode.c"),
+			    "XFS FILESYSTEM");
+	map_free(map);
+	maintainers_release(&o);
+	maintainers_release(&m);
+}
+
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_directory_of_files(void **state)
+{
+	struct maintainers m;
+	char *a, *b, *dir;
+
+	make_tree();
+	dir = xasprintf("%s/board/acme", tmpdir);
+	assert_int_equal(mkdir_p(dir, 0755), 0);
+	a = xasprintf("%s/MAINTAINERS", tmpdir);
+	b = xasprintf("%s/board/acme/MAINTAINERS", tmpdir);
+	write_text(a, "TOP\nM:\tt <t@x.org>\nF:\tcommon/\n");
+	/* Starts with tags: get_maintainer.pl's concatenated stream puts
+	 * them in the previous file's last section. */
+	write_text(b, "F:\tboard/acme/\n\nACME BOARD\nM:\ta <a@x.org>\n");
+	maintainers_init(&m);
+	assert_int_equal(maintainers_load(&m, tmpdir), 0);
+	assert_int_equal(m.nsources, 2);
+	/* Sorted paths: ".../MAINTAINERS" sorts before ".../board/...",
+	 * so the board file's leading F: line extends TOP. */
+	assert_int_equal(m.nsections, 2);
+	assert_string_equal(m.sections[0].title, "TOP");
+	assert_int_equal(m.sections[0].nentries, 3);
+	assert_string_equal(m.sections[0].entries[2].value, "board/acme/");
+	assert_string_equal(m.sections[1].title, "ACME BOARD");
+	maintainers_release(&m);
+	free(a);
+	free(b);
+	free(dir);
+	remove_tree();
+}
+
+static void test_saved_index_matches_and_rejects_corruption(void **state)
+{
+	const char *text = "NET\nF:\tnet/\nN:\tnetfilter\n"
+			   "THE REST\nF:\t*\nF:\t*/\n";
+	struct map *map = compile_text(text, NULL), *m2;
+	char path[] = "/tmp/triage-idx-XXXXXX";
+	int fd = mkstemp(path);
+	char *data;
+	size_t len;
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(map_save(map, path), 0);
+	m2 = map_open(path);
+	assert_non_null(m2);
+	assert_string_equal(lookup(m2, "net/netfilter/x.c"), "NET | THE REST");
+	assert_string_equal(lookup(m2, "include/netfilter.h"),
+			    "NET | THE REST");
+	map_free(m2);
+
+	/* Truncated, or with a bad magic: refused, not crashed on. */
+	assert_int_equal(read_file(path, 1 << 20, &data, &len), 0);
+	assert_int_equal(write_file_atomic(path, data, len / 2, 0600), 0);
+	assert_null(map_open(path));
+	data[0] ^= 0x55;
+	assert_int_equal(write_file_atomic(path, data, len, 0600), 0);
+	assert_null(map_open(path));
+	data[0] ^= 0x55;
+	/* An offset pointing outside the image: the string offsets of the
+	 * first section live right after the header. */
+	memset(data + 24, 0xff, 4); /* header.nsections */
+	assert_int_equal(write_file_atomic(path, data, len, 0600), 0);
+	assert_null(map_open(path));
+	free(data);
+	unlink(path);
+	map_free(map);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_titles_and_entries),
+		cmocka_unit_test(test_stray_line_splits_section),
+		cmocka_unit_test(test_trailing_slash_and_depth),
+		cmocka_unit_test(test_star_crosses_slash_at_same_depth),
+		cmocka_unit_test(test_classes_and_question_mark),
+		cmocka_unit_test(test_exclude_drops_section),
+		cmocka_unit_test(test_regex_n_depth_zero),
+		cmocka_unit_test(test_last_matching_line_sets_depth),
+		cmocka_unit_test(test_regex_fallback),
+		cmocka_unit_test(test_directory_without_slash),
+		cmocka_unit_test(test_keywords),
+		cmocka_unit_test(test_overlay),
+		cmocka_unit_test(test_directory_of_files),
+		cmocka_unit_test(
+			test_saved_index_matches_and_rejects_corruption),
+	};
+
+	msg_setup("test_map", 1, false);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
