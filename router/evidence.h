@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * evidence - what a triager reads first in a kernel bug report
+ *
+ * DESCRIPTION
+ *	The evidence stage.  evidence_extract() scans a report's text
+ *	(every text part, attachments included) for kernel crash reports
+ *	(Oops, BUG, WARNING, KASAN/KCSAN/KMSAN/UBSAN, lockdep, hung task,
+ *	RCU stall, syzbot) and for the facts around them: the title in
+ *	syzkaller's style, the stack frames, the guilty file chosen with
+ *	syzkaller's rules, kernel version, taint, the "Hardware name:"
+ *	line, reproducer, bisection, trailers, the subject prefix and the
+ *	source paths the text mentions.  evidence_extract_text() does the
+ *	same for a bare console log.
+ *
+ *	Frames without a file are resolved afterwards through the symbol
+ *	index (symbols_resolve() in symbols.h sets frame->file and
+ *	from_index, then calls evidence_finish() so that the file list and
+ *	the guilty file take the resolved frames into account).
+ *
+ * Ownership:
+ *	struct evidence owns all its strings; evidence_free() releases it.
+ */
+#ifndef TRIAGE_EVIDENCE_H
+#define TRIAGE_EVIDENCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct report;
+
+struct frame {
+	char *function;	      /* "xfs_iget_cache_hit" */
+	unsigned long offset; /* +0x1a2 (0 when absent) */
+	unsigned long size;   /* /0x3c0 (0 when absent) */
+	char *module;	      /* "xfs" for "[xfs]", NULL when built in */
+	char *file;	      /* "fs/xfs/xfs_icache.c", or NULL */
+	int line;	      /* 0 when unknown */
+	bool inlined;	      /* "(inlined by)" / "[inline]" */
+	bool unreliable;      /* "? func+0x..." */
+	bool from_index;      /* file came from the symbol index */
+};
+
+enum {
+	REPRO_C = 1 << 0,     /* a C reproducer (attached or linked) */
+	REPRO_SYZ = 1 << 1,   /* a syzkaller program */
+	REPRO_STEPS = 1 << 2, /* written steps to reproduce */
+};
+
+struct evidence {
+	/* the crash, when there is one */
+	char *title;	  /* "KASAN: slab-use-after-free Read in xfs_foo" */
+	char *crash_type; /* "KASAN", "BUG", "WARNING", "LOCKDEP", ... */
+	struct frame *frames;
+	size_t nframes;
+	char *guilty_file; /* syzkaller's guilty file, or NULL */
+
+	/* paths and functions, most telling first, no duplicates */
+	char **files;
+	size_t nfiles;
+	char **functions;
+	size_t nfunctions;
+
+	/* the system it happened on */
+	char *kernel_version;  /* "6.12.0-rc3-next-20241010" */
+	char *tainted;	       /* "G        W" or "Not tainted" */
+	char *hardware;	       /* the "Hardware name:" value */
+	bool hw_virtual;       /* QEMU, Google Compute Engine, VMware, ... */
+	bool dmesg_timestamps; /* "[   12.345678]" lines present */
+	char *distro_kernel;   /* "6.1.0-42-amd64", "6.8.9-300.fc40" ... */
+
+	/* what the reporter did */
+	unsigned reproducer; /* REPRO_* */
+	char *bisect_commit; /* "first bad commit" sha, or NULL */
+	char **reported_by;  /* Reported-by: values */
+	size_t nreported_by;
+	char **tested_by;
+	size_t ntested_by;
+	char *subject_prefix; /* "xfs", "mm/slub" (from "[BUG] mm/slub:") */
+	bool syzbot;	      /* a syzbot report or reply */
+};
+
+/* lifecycle */
+struct evidence *evidence_extract(const struct report *r);
+struct evidence *evidence_extract_text(const char *text, size_t len);
+void evidence_free(struct evidence *ev);
+
+/*
+ * evidence_finish - recompute files[] and, when the text named none,
+ * the guilty file, after frames gained files (symbols_resolve())
+ */
+void evidence_finish(struct evidence *ev);
+
+/*
+ * evidence_guilty_file - syzkaller's guilty-file choice over a crash log
+ * (exported for tests); returns a new string or NULL
+ */
+char *evidence_guilty_file(const char *log, size_t len);
+
+#endif
