@@ -7,30 +7,46 @@
 set -eu
 
 build="gcc make pkg-config libgmime-3.0-dev libpcre2-dev libsqlite3-dev zlib1g-dev libcurl4-openssl-dev libjansson-dev libmicrohttpd-dev"
-test="libcmocka-dev linux-source-6.12 postfix python3-aiosmtpd sqlite3 xz-utils"
-bench="linux-source-6.12 perl xz-utils"
+test="libcmocka-dev postfix python3 python3-aiosmtpd sqlite3 xz-utils git"
+bench="perl xz-utils git"
+# The kernel source tree (symbol index, --tree tests, get_maintainer.pl
+# baseline) comes from bookworm-security; tests that need it skip with a
+# message when the archive does not offer it.
+optional="linux-source-6.12"
 
 case "${1:-build}" in
-build) want=$build ;;
+build) want=$build; optional= ;;
 test) want="$build $test" ;;
-demo) want="$build linux-source-6.12 xz-utils sqlite3" ;;
+demo) want="$build xz-utils sqlite3 linux-source-6.12"; optional= ;;
 bench) want="$build $bench" ;;
 *) echo "deps.sh: unknown set '$1'" >&2; exit 64 ;;
 esac
 
+installed() {
+	[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" = installed ]
+}
+
 missing=
 for p in $want; do
-	s=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
-	[ "$s" = installed ] || missing="$missing $p"
+	installed "$p" || missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
+missing_opt=
+for p in $optional; do
+	installed "$p" || missing_opt="$missing_opt $p"
+done
+[ -z "$missing$missing_opt" ] && exit 0
 
 if [ "$(id -u)" != 0 ]; then
+	if [ -z "$missing" ]; then
+		echo "note: without$missing_opt some tests and benchmarks are skipped; as root run:" >&2
+		echo "  apt-get update && apt-get install -y --no-install-recommends$missing_opt" >&2
+		exit 0
+	fi
 	echo "missing Debian packages; as root run:" >&2
-	echo "  apt-get update && apt-get install -y --no-install-recommends$missing" >&2
+	echo "  apt-get update && apt-get install -y --no-install-recommends$missing$missing_opt" >&2
 	exit 1
 fi
-echo "installing:$missing"
+echo "installing:$missing$missing_opt"
 export DEBIAN_FRONTEND=noninteractive
 case " $missing " in
 *" postfix "*)
@@ -40,5 +56,14 @@ case " $missing " in
 	;;
 esac
 apt-get update -qq
-# shellcheck disable=SC2086
-apt-get install -y -qq --no-install-recommends $missing >/dev/null
+if [ -n "$missing" ]; then
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+for p in $missing_opt; do
+	if apt-cache show "$p" >/dev/null 2>&1; then
+		apt-get install -y -qq --no-install-recommends "$p" >/dev/null
+	else
+		echo "note: Debian package $p is not available here; tests that need it are skipped" >&2
+	fi
+done

@@ -29,6 +29,11 @@ test_expect_success 'mapping-dev.tsv: 100% section-set agreement, no tree' '
 	tail -1 "$T/cmp" | grep -q "agreement: 1000/1000"
 '
 
+if ! test -d "$TREE/fs/xfs"; then
+	echo "# no kernel tree in build/linux (Debian linux-source-6.12): skipping the --tree checks"
+	test_skip "mapping-dev.tsv with --tree (no kernel tree)"
+	test_skip "no-tree heuristic against the tree (no kernel tree)"
+else
 test_expect_success 'mapping-dev.tsv: 100% agreement with directories decided on disk' '
 	test -d "$TREE/fs/xfs" &&
 	"$TRIAGE" map --maintainers "$LINUX" --tree "$TREE" <"$T/paths" >"$T/actual" &&
@@ -44,6 +49,7 @@ test_expect_success 'the no-tree heuristic equals the on-disk rule over the whol
 	echo "# $(wc -l <"$T/all") files of the tree compared" &&
 	cmp "$T/notree" "$T/tree"
 '
+fi
 
 test_expect_success 'Xen MAINTAINERS parses: 57 sections' '
 	"$TRIAGE" update --maintainers "$SHARED/data/xen/MAINTAINERS" --output "$T/xen.idx" >"$T/out" &&

@@ -103,7 +103,7 @@ static void test_utf8(void **state)
 	assert_true(utf8_valid("plain", 5));
 	assert_true(utf8_valid("caf\xc3\xa9", 5));
 	assert_false(utf8_valid("caf\xc3", 4));
-	assert_false(utf8_valid("\xc0\xaf", 2));	 /* overlong */
+	assert_false(utf8_valid("\xc0\xaf", 2));     /* overlong */
 	assert_false(utf8_valid("\xed\xa0\x80", 3)); /* surrogate */
 }
 
