@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * act - what to do with a classified, mapped report (see act.h)
+ */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "act.h"
+#include "config.h"
+#include "util.h"
+
+static const char *const class_names[ACT_NCLASSES] = {
+	[ACT_USER] = "user",
+	[ACT_FUZZER] = "fuzzer",
+	[ACT_AI] = "ai",
+	[ACT_UNCERTAIN] = "uncertain",
+	[ACT_UNMAPPED] = "unmapped",
+};
+
+int act_class_from_name(const char *name)
+{
+	int i;
+
+	for (i = 0; i < ACT_NCLASSES; i++)
+		if (name && strcasecmp(name, class_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+const char *act_action_name(enum act_action a)
+{
+	switch (a) {
+	case ACT_FORWARD:
+		return "forward";
+	case ACT_DIGEST:
+		return "digest";
+	case ACT_HOLD:
+		break;
+	}
+	return "hold";
+}
+
+static int period_seconds(const char *p, unsigned *out)
+{
+	if (!strcasecmp(p, "hourly"))
+		*out = 3600;
+	else if (!strcasecmp(p, "daily"))
+		*out = 86400;
+	else if (!strcasecmp(p, "weekly"))
+		*out = 7 * 86400;
+	else
+		return -1;
+	return 0;
+}
+
+/* act_config_load - defaults, then the "action" records of routes.conf */
+void act_config_load(struct act_config *ac, const struct config *cfg)
+{
+	size_t i;
+
+	memset(ac, 0, sizeof(*ac));
+	ac->rule[ACT_USER].action = ACT_FORWARD;
+	ac->rule[ACT_FUZZER].action = ACT_DIGEST;
+	ac->rule[ACT_FUZZER].period = 86400;
+	ac->rule[ACT_AI].action = ACT_HOLD;
+	ac->rule[ACT_UNCERTAIN].action = ACT_HOLD;
+	ac->rule[ACT_UNMAPPED].action = ACT_HOLD;
+	if (!cfg)
+		return;
+	ac->reply_bugtracker = config_get_bool(cfg, "reply_bugtracker", false);
+	for (i = 0; i < cfg->nrec; i++) {
+		const struct config_record *r = &cfg->rec[i];
+		struct act_rule rule = { ACT_HOLD, 0 };
+		int cls;
+
+		if (r->setting || strcmp(r->name, "action") != 0)
+			continue;
+		cls = r->argc >= 2 ? act_class_from_name(r->argv[0]) : -1;
+		if (cls < 0) {
+			warn("%s:%u: 'action CLASS forward|hold|digest [PERIOD]' with CLASS user, fuzzer, ai, uncertain or unmapped",
+			     r->file, r->line);
+			continue;
+		}
+		if (!strcasecmp(r->argv[1], "forward") && r->argc == 2) {
+			rule.action = ACT_FORWARD;
+		} else if (!strcasecmp(r->argv[1], "hold") && r->argc == 2) {
+			rule.action = ACT_HOLD;
+		} else if (!strcasecmp(r->argv[1], "digest") && r->argc <= 3) {
+			rule.action = ACT_DIGEST;
+			rule.period = 86400;
+			if (r->argc == 3 &&
+			    period_seconds(r->argv[2], &rule.period) < 0) {
+				warn("%s:%u: digest period '%s' is not hourly, daily or weekly",
+				     r->file, r->line, r->argv[2]);
+				continue;
+			}
+		} else {
+			warn("%s:%u: unknown action '%s' for %s", r->file,
+			     r->line, r->argv[1], r->argv[0]);
+			continue;
+		}
+		if (cls == ACT_UNMAPPED && rule.action != ACT_HOLD) {
+			warn("%s:%u: an unmapped report has nobody to go to: it is always held",
+			     r->file, r->line);
+			continue;
+		}
+		ac->rule[cls] = rule;
+	}
+}
+
+/* act_decide - one action, never a drop; see act.h */
+void act_decide(const struct act_config *ac, const char *cls, bool mapped,
+		bool have_recipient, const char *bug_url,
+		struct act_decision *out)
+{
+	int c = act_class_from_name(cls);
+	const struct act_rule *rule;
+
+	memset(out, 0, sizeof(*out));
+	if (c < 0 || c == ACT_UNMAPPED) {
+		out->action = ACT_HOLD;
+		snprintf(out->reason, sizeof(out->reason),
+			 "class '%s' unknown: held for a triager",
+			 cls ? cls : "(none)");
+		return;
+	}
+	rule = &ac->rule[c];
+	if (rule->action != ACT_HOLD && (!mapped || !have_recipient)) {
+		out->action = ACT_HOLD;
+		snprintf(out->reason, sizeof(out->reason),
+			 "%s: %s; held for a triager", class_names[c],
+			 mapped ? "nobody to send it to"
+				: "no subsystem found");
+		return;
+	}
+	out->action = rule->action;
+	out->period = rule->period;
+	switch (rule->action) {
+	case ACT_FORWARD:
+		snprintf(out->reason, sizeof(out->reason),
+			 "%s: forwarded (action %s forward)", class_names[c],
+			 class_names[c]);
+		out->reply = c == ACT_USER && ac->reply_bugtracker && bug_url &&
+			     *bug_url && !starts_with_ci(bug_url, "mailto:");
+		break;
+	case ACT_DIGEST:
+		snprintf(out->reason, sizeof(out->reason),
+			 "%s: into the section's %s digest (action %s digest)",
+			 class_names[c],
+			 rule->period == 3600	 ? "hourly"
+			 : rule->period == 86400 ? "daily"
+						 : "weekly",
+			 class_names[c]);
+		break;
+	case ACT_HOLD:
+		snprintf(out->reason, sizeof(out->reason),
+			 "%s: held for a triager (action %s hold)",
+			 class_names[c], class_names[c]);
+		break;
+	}
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * act - what to do with a classified, mapped report
+ *
+ * DESCRIPTION
+ *	The act stage turns the class, whether the report was mapped to a
+ *	person, and the site's routes.conf into one action with a reason:
+ *
+ *	  forward   send a copy to the picked recipient now
+ *	  hold      keep it in 'triage pending' for a human
+ *	  digest    collect it into the section's periodic fuzzer digest
+ *
+ *	A report is never dropped: anything that cannot be forwarded or
+ *	digested is held.  Duplicates and mail loops are decided before
+ *	this stage (the filter records them; they are never forwarded).
+ *
+ *	routes.conf records (routes.conf(5)):
+ *
+ *	  action CLASS forward|hold|digest [hourly|daily|weekly]
+ *
+ *	CLASS is user, fuzzer, ai or uncertain.  Defaults: user forward,
+ *	fuzzer digest daily, ai hold, uncertain hold.  A report that is
+ *	unmapped (no section but THE REST) or has nobody to go to is
+ *	always held, whatever its class ("action unmapped hold" may be
+ *	written for clarity; nothing else is accepted for it).
+ *
+ *	  reply_bugtracker = yes|no      (default no)
+ *
+ *	With yes, a forwarded user report whose best section tracks bugs
+ *	elsewhere (a B: that is not mailto:) also gets a short reply to
+ *	the reporter pointing there, unless RFC 3834 forbids replying
+ *	(the caller checks the message: deliver_may_autoreply()).
+ *
+ * Ownership:
+ *	struct act_config is a plain value; act_decide() fills a struct
+ *	act_decision that owns nothing.
+ *
+ * Errors:
+ *	act_config_load() warns with file:line about bad records and
+ *	keeps the default for them.
+ */
+#ifndef TRIAGE_ACT_H
+#define TRIAGE_ACT_H
+
+#include <stdbool.h>
+
+struct config;
+
+enum act_action {
+	ACT_FORWARD,
+	ACT_HOLD,
+	ACT_DIGEST,
+};
+
+enum act_class {
+	ACT_USER,
+	ACT_FUZZER,
+	ACT_AI,
+	ACT_UNCERTAIN,
+	ACT_UNMAPPED,
+	ACT_NCLASSES,
+};
+
+struct act_rule {
+	enum act_action action;
+	unsigned period; /* digest period in seconds (0 otherwise) */
+};
+
+struct act_config {
+	struct act_rule rule[ACT_NCLASSES];
+	bool reply_bugtracker;
+};
+
+struct act_decision {
+	enum act_action action;
+	unsigned period;  /* for ACT_DIGEST */
+	bool reply;	  /* also reply to the reporter with bug_url */
+	char reason[200]; /* "ai: held for a triager (action ai hold)" */
+};
+
+void act_config_load(struct act_config *ac, const struct config *cfg);
+int act_class_from_name(const char *name);
+const char *act_action_name(enum act_action a);
+
+/*
+ * act_decide - the action for a report of class cls ("user", ...);
+ * have_recipient says the pick stage found someone to send it to;
+ * bug_url is the best section's non-mailto B: entry, or NULL
+ */
+void act_decide(const struct act_config *ac, const char *cls, bool mapped,
+		bool have_recipient, const char *bug_url,
+		struct act_decision *out);
+
+#endif

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_act - per-class actions from routes.conf; nothing is dropped
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "act.h"
+#include "config.h"
+#include "util.h"
+
+static void test_defaults(void **state)
+{
+	struct act_config ac;
+	struct act_decision d;
+
+	act_config_load(&ac, NULL);
+	act_decide(&ac, "user", true, true, NULL, &d);
+	assert_int_equal(d.action, ACT_FORWARD);
+	assert_false(d.reply);
+	act_decide(&ac, "fuzzer", true, true, NULL, &d);
+	assert_int_equal(d.action, ACT_DIGEST);
+	assert_int_equal(d.period, 86400);
+	act_decide(&ac, "ai", true, true, NULL, &d);
+	assert_int_equal(d.action, ACT_HOLD);
+	assert_non_null(strstr(d.reason, "held for a triager"));
+	act_decide(&ac, "uncertain", true, true, NULL, &d);
+	assert_int_equal(d.action, ACT_HOLD);
+}
+
+static void test_unmapped_is_held(void **state)
+{
+	struct act_config ac;
+	struct act_decision d;
+
+	act_config_load(&ac, NULL);
+	act_decide(&ac, "user", false, false, NULL, &d);
+	assert_int_equal(d.action, ACT_HOLD);
+	assert_non_null(strstr(d.reason, "no subsystem found"));
+	act_decide(&ac, "fuzzer", true, false, NULL, &d);
+	assert_int_equal(d.action, ACT_HOLD);
+	assert_non_null(strstr(d.reason, "nobody to send it to"));
+	act_decide(&ac, "bogus", true, true, NULL, &d);
+	assert_int_equal(d.action, ACT_HOLD);
+}
+
+static void test_config_records(void **state)
+{
+	struct config *cfg =
+		config_parse("action fuzzer digest weekly\n"
+			     "action ai forward\n"
+			     "action user hold\n"
+			     "action uncertain digest fortnightly\n"
+			     "action martian forward\n"
+			     "reply_bugtracker = yes\n",
+			     "t.conf");
+	struct act_config ac;
+	struct act_decision d;
+
+	act_config_load(&ac, cfg);
+	act_decide(&ac, "fuzzer", true, true, NULL, &d);
+	assert_int_equal(d.action, ACT_DIGEST);
+	assert_int_equal(d.period, 7 * 86400);
+	act_decide(&ac, "ai", true, true, NULL, &d);
+	assert_int_equal(d.action, ACT_FORWARD);
+	act_decide(&ac, "user", true, true, NULL, &d);
+	assert_int_equal(d.action, ACT_HOLD);
+	/* A bad period keeps the default. */
+	act_decide(&ac, "uncertain", true, true, NULL, &d);
+	assert_int_equal(d.action, ACT_HOLD);
+	config_free(cfg);
+}
+
+static void test_reply_only_to_trackers(void **state)
+{
+	struct config *cfg = config_parse("reply_bugtracker = yes\n", "t");
+	struct act_config ac;
+	struct act_decision d;
+
+	act_config_load(&ac, cfg);
+	act_decide(&ac, "user", true, true, "https://bugzilla.kernel.org/", &d);
+	assert_true(d.reply);
+	act_decide(&ac, "user", true, true, "mailto:bugs@example.org", &d);
+	assert_false(d.reply);
+	act_decide(&ac, "fuzzer", true, true, "https://bugzilla.kernel.org/",
+		   &d);
+	assert_false(d.reply);
+	config_free(cfg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_unmapped_is_held),
+		cmocka_unit_test(test_config_records),
+		cmocka_unit_test(test_reply_only_to_trackers),
+	};
+
+	msg_setup("test_act", 1, false);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
