@@ -8,8 +8,10 @@
 # Reported-by of bots, Link:, Cc: stable) and committer dates spread
 # over the last three years.  Then times, median of RUNS (default 3):
 #   baseline   git log --no-merges --name-only            | wc -c
+#   floor      git log --no-merges --format=%ct --name-only | wc -c
 #   import     triage experts import --since all
-# and prints both and their ratio (goal: at most about 2).
+# and prints them and the ratio import / baseline (goal: at most about
+# 2); the floor is the history walk and tree diffs alone.
 #   N=COMMITS RUNS=K bench/experts.sh
 set -eu
 SRC=$(cd "$(dirname "$0")/.." && pwd)
@@ -88,19 +90,30 @@ paths=$(git -C "$REPO" log --format= --name-only | sort -u | wc -l)
 echo "== experts: $REPO ($N commits, $paths distinct paths)"
 
 median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
-ms() { # ms CMD... - wall milliseconds
-	t0=$(date +%s%N)
-	"$@"
-	t1=$(date +%s%N)
-	echo $(((t1 - t0) / 1000000))
+# measure NAME CMD - append "wall cpu" seconds (cpu = user + system of
+# the command and the processes it waited for) to $B/t.NAME
+measure() {
+	name=$1
+	shift
+	/usr/bin/time -f "%e %U %S" -o "$B/t.last" sh -c "$*" >/dev/null
+	awk '{ printf "%s %.2f\n", $1, $2 + $3 }' "$B/t.last" >>"$B/t.$name"
 }
-baseline() { git -C "$REPO" log --no-merges --name-only | wc -c >/dev/null; }
-import() { "$TRIAGE" experts import --git "$REPO" --since all --quiet --output "$B/experts.idx" >"$B/experts.out"; }
+col() { awk -v c="$2" '{ print $c }' "$B/t.$1" | median; }
 
-baseline # warm the page cache
-g=$(for i in $(seq "$RUNS"); do ms baseline; done | median)
-t=$(for i in $(seq "$RUNS"); do ms import; done | median)
-echo "git log --no-merges --name-only:      wall_median_ms=$g"
-echo "triage experts import --since all:    wall_median_ms=$t"
+GIT="git -C '$REPO' log --no-merges"
+rm -f "$B"/t.*
+sh -c "$GIT --name-only | wc -c" >/dev/null # warm the page cache
+# Interleaved, so that a change in machine load hits all three alike.
+for i in $(seq "$RUNS"); do
+	measure git "$GIT --name-only | wc -c"
+	measure floor "$GIT --format=%ct --name-only | wc -c"
+	measure import "'$TRIAGE' experts import --git '$REPO' --since all --quiet --output '$B/experts.idx' >'$B/experts.out'"
+done
+printf "%-44s %8s %8s\n" "median of $RUNS, seconds" wall cpu
+printf "%-44s %8s %8s\n" "git log --no-merges --name-only" "$(col git 1)" "$(col git 2)"
+printf "%-44s %8s %8s\n" "  --format=%ct (walk and diffs only)" "$(col floor 1)" "$(col floor 2)"
+printf "%-44s %8s %8s\n" "triage experts import --since all" "$(col import 1)" "$(col import 2)"
 cat "$B/experts.out"
-awk -v a="$t" -v b="$g" 'BEGIN { printf "ratio import / git log:               %.2fx   (goal <= 2x)\n", a / b }'
+awk -v a="$(col import 1)" -v b="$(col git 1)" -v c="$(col import 2)" -v d="$(col git 2)" \
+	'BEGIN { printf "ratio import / git log: wall %.2fx, cpu %.2fx   (goal <= 2x)\n", a / b, c / d }'
+echo "# load average: $(cut -d" " -f1-3 /proc/loadavg)"

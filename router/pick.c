@@ -717,17 +717,15 @@ static size_t expert_files(const struct evidence *ev, const char **files,
 }
 
 /* tier_experts - the top experts of the first file that has some */
-static void tier_experts(struct pick_state *st, struct expert *found,
-			 size_t *nfound, const char **file)
+static size_t tier_experts(struct pick_state *st, const char **file)
 {
 	const struct pick_request *rq = st->rq;
 	const char *files[PICK_FILES];
-	size_t nf, i, j, n;
+	size_t nf, i, j, n, nfound = 0;
 
-	*nfound = 0;
 	*file = NULL;
 	if (!rq->ex)
-		return;
+		return 0;
 	nf = expert_files(rq->ev, files, PICK_FILES);
 	for (i = 0; i < nf; i++) {
 		struct expert e[PICK_EXPERTS];
@@ -739,11 +737,11 @@ static void tier_experts(struct pick_state *st, struct expert *found,
 			if (e[j].score <
 			    (rq->cfg ? rq->cfg->expert_min_score : 1.0))
 				break;
-			if (*nfound == 0)
+			if (nfound == 0)
 				sb_addf(&why, "top Reviewed-by expert for ");
 			else
 				sb_addf(&why, "Reviewed-by expert #%zu for ",
-					*nfound + 1);
+					nfound + 1);
 			if (strcmp(e[j].path, files[i]) == 0)
 				sb_adds(&why, files[i]);
 			else
@@ -754,13 +752,14 @@ static void tier_experts(struct pick_state *st, struct expert *found,
 			sb_adds(&why, ")");
 			if (add_cand(st, e[j].addr, e[j].name, PICK_EXPERT, -1,
 				     e[j].score, sb_detach(&why, NULL)))
-				found[(*nfound)++] = e[j];
+				nfound++;
 		}
-		if (*nfound) {
+		if (nfound) {
 			*file = files[i];
-			return;
+			return nfound;
 		}
 	}
+	return 0;
 }
 
 /* finish - record the choice and its reason */
@@ -837,21 +836,25 @@ static void local_midnights(struct pick_state *st)
 static void unmapped(struct pick_state *st, bool rest)
 {
 	struct pick_result *res = st->res;
-	struct expert found[PICK_EXPERTS];
 	struct strbuf sb = STRBUF_INIT(REASON_MAX);
 	const char *file;
-	size_t n, i;
+	size_t i, k;
 
 	res->outcome = PICK_UNMAPPED;
-	tier_experts(st, found, &n, &file);
-	for (i = 0; i < res->ncand; i++)
-		res->cand[i].status = PICK_SUGGESTED;
+	tier_experts(st, &file);
 	sb_adds(&sb, rest ? "unmapped: only THE REST"
 			  : "unmapped: no MAINTAINERS section");
-	if (n) {
-		sb_addf(&sb, "; experts for %s:", file);
-		for (i = 0; i < n; i++)
-			sb_addf(&sb, "%s %s", i ? "," : "", found[i].addr);
+	for (i = 0, k = 0; i < res->ncand; i++) {
+		struct pick_candidate *c = &res->cand[i];
+
+		if (*st->reporter && strcmp(c->addr, st->reporter) == 0) {
+			c->status = PICK_REPORTER;
+			continue;
+		}
+		c->status = PICK_SUGGESTED;
+		if (!k++)
+			sb_addf(&sb, "; experts for %s:", file);
+		sb_addf(&sb, "%s %s", k > 1 ? "," : "", c->addr);
 	}
 	res->reason = sb_detach(&sb, NULL);
 }
@@ -927,12 +930,10 @@ void pick_recipient(const struct pick_request *rq, struct pick_result *res)
 				goto chosen;
 		}
 		if (g == 0) {
-			struct expert found[PICK_EXPERTS];
 			const char *file;
-			size_t n;
 
 			from = res->ncand;
-			tier_experts(&st, found, &n, &file);
+			tier_experts(&st, &file);
 			st.experts_done = true;
 			st.no_expert = res->ncand == from;
 			if (res->ncand > from &&
@@ -955,11 +956,9 @@ chosen:
 		/* Show what the lower tiers would have offered. */
 		if (g == 0) {
 			if (!st.experts_done) {
-				struct expert found[PICK_EXPERTS];
 				const char *file;
-				size_t n;
 
-				tier_experts(&st, found, &n, &file);
+				tier_experts(&st, &file);
 			}
 			tier_maintainers(&st, gr);
 			tier_lists(&st, gr);

@@ -638,6 +638,13 @@ static void test_unmapped(void **state)
 	assert_null(cand(&r.res, "torvalds@example.org"));
 	pick_result_release(&r.res);
 
+	/* The reporter is not suggested either. */
+	r.rq.reporter = "e5@example.org";
+	pick_recipient(&r.rq, &r.res);
+	assert_string_equal(r.res.reason, "unmapped: only THE REST");
+	assert_int_equal(cand(&r.res, "e5@example.org")->status, PICK_REPORTER);
+	pick_result_release(&r.res);
+
 	r.rq.nsections = 0;
 	r.rq.ev = NULL;
 	pick_recipient(&r.rq, &r.res);
