@@ -24,6 +24,7 @@ export LC_ALL=C
 mkdir -p "$B"
 
 command -v git >/dev/null || { echo "experts bench: git is not installed; skipped"; exit 0; }
+[ -x /usr/bin/time ] || { echo "experts bench: /usr/bin/time (Debian package time) is not installed; skipped"; exit 0; }
 
 if [ ! -f "$REPO/.done" ]; then
 	rm -rf "$REPO"
