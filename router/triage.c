@@ -41,6 +41,8 @@ static const struct command commands[] = {
 	{ "map", cmd_map, PART_CORE, "map file paths to MAINTAINERS sections" },
 	{ "update", cmd_update, PART_CORE,
 	  "compile MAINTAINERS into the index" },
+	{ "experts", cmd_experts, PART_CORE,
+	  "mine or show who reviews what (git history)" },
 };
 
 static const char *const part_program[] = {
