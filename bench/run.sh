@@ -70,3 +70,7 @@ gsm=$(field wall_median_ms "$gs")
 gbs=$(awk -v g="$gb" -v a="$gb_n" -v b="$n" 'BEGIN { print g * b / a }')
 echo "ratio batch (get_maintainer.pl / triage):       $(ratio "$gbs" "$tbm")x   (goal >= 1000x)"
 echo "ratio per process (get_maintainer.pl / triage): $(ratio "$gsm" "$tsm")x   (goal >= 100x)"
+
+echo
+echo "== experts import: triage experts import against plain git log"
+"$SRC/bench/experts.sh"
