@@ -40,51 +40,55 @@ static inline void store_be32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)v;
 }
 
-static void compress(uint32_t h[8], const uint8_t *block)
+#define S0(x) (ror(x, 2) ^ ror(x, 13) ^ ror(x, 22))
+#define S1(x) (ror(x, 6) ^ ror(x, 11) ^ ror(x, 25))
+#define s0(x) (ror(x, 7) ^ ror(x, 18) ^ ((x) >> 3))
+#define s1(x) (ror(x, 17) ^ ror(x, 19) ^ ((x) >> 10))
+
+/* one round; the eight working variables rotate through the arguments */
+#define ROUND(a, b, c, d, e, f, g, h, i)                                      \
+	do {                                                                  \
+		uint32_t t1 = h + S1(e) + ((e & f) ^ (~e & g)) + K[i] + w[i]; \
+		uint32_t t2 = S0(a) + ((a & b) ^ (a & c) ^ (b & c));          \
+		d += t1;                                                      \
+		h = t1 + t2;                                                  \
+	} while (0)
+
+static void compress(uint32_t state[8], const uint8_t *block)
 {
-	uint32_t w[64], a, b, c, d, e, f, g, hh, t1, t2;
+	uint32_t w[64], a, b, c, d, e, f, g, h;
 	int i;
 
 	for (i = 0; i < 16; i++)
 		w[i] = load_be32(block + 4 * i);
-	for (i = 16; i < 64; i++) {
-		uint32_t s0 = ror(w[i - 15], 7) ^ ror(w[i - 15], 18) ^
-			      (w[i - 15] >> 3);
-		uint32_t s1 = ror(w[i - 2], 17) ^ ror(w[i - 2], 19) ^
-			      (w[i - 2] >> 10);
-
-		w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+	for (i = 16; i < 64; i++)
+		w[i] = w[i - 16] + s0(w[i - 15]) + w[i - 7] + s1(w[i - 2]);
+	a = state[0];
+	b = state[1];
+	c = state[2];
+	d = state[3];
+	e = state[4];
+	f = state[5];
+	g = state[6];
+	h = state[7];
+	for (i = 0; i < 64; i += 8) {
+		ROUND(a, b, c, d, e, f, g, h, i);
+		ROUND(h, a, b, c, d, e, f, g, i + 1);
+		ROUND(g, h, a, b, c, d, e, f, i + 2);
+		ROUND(f, g, h, a, b, c, d, e, i + 3);
+		ROUND(e, f, g, h, a, b, c, d, i + 4);
+		ROUND(d, e, f, g, h, a, b, c, i + 5);
+		ROUND(c, d, e, f, g, h, a, b, i + 6);
+		ROUND(b, c, d, e, f, g, h, a, i + 7);
 	}
-	a = h[0];
-	b = h[1];
-	c = h[2];
-	d = h[3];
-	e = h[4];
-	f = h[5];
-	g = h[6];
-	hh = h[7];
-	for (i = 0; i < 64; i++) {
-		t1 = hh + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) +
-		     ((e & f) ^ (~e & g)) + K[i] + w[i];
-		t2 = (ror(a, 2) ^ ror(a, 13) ^ ror(a, 22)) +
-		     ((a & b) ^ (a & c) ^ (b & c));
-		hh = g;
-		g = f;
-		f = e;
-		e = d + t1;
-		d = c;
-		c = b;
-		b = a;
-		a = t1 + t2;
-	}
-	h[0] += a;
-	h[1] += b;
-	h[2] += c;
-	h[3] += d;
-	h[4] += e;
-	h[5] += f;
-	h[6] += g;
-	h[7] += hh;
+	state[0] += a;
+	state[1] += b;
+	state[2] += c;
+	state[3] += d;
+	state[4] += e;
+	state[5] += f;
+	state[6] += g;
+	state[7] += h;
 }
 
 /* sha256_init - start a digest */
