@@ -275,6 +275,21 @@ static bool is_nested_message(const char *p, size_t n)
 	       contains_ci(p, n, "message/news");
 }
 
+/*
+ * in_content_type - whether this header line belongs to a Content-Type
+ * field (its first line or a continuation); *ct carries the state.
+ */
+static bool in_content_type(const struct line *l, bool *ct)
+{
+	size_t name;
+
+	if (!is_continuation(l)) {
+		name = field_name_len(l->p, l->len);
+		*ct = name == 12 && !strncasecmp(l->p, "content-type", 12);
+	}
+	return *ct;
+}
+
 static void cut(struct intake_scan *s, unsigned cap, size_t at)
 {
 	if (at < s->safe_len)
@@ -293,7 +308,7 @@ static size_t scan_header(const char *buf, size_t len,
 {
 	struct line l;
 	size_t pos = 0, name;
-	bool known = false;
+	bool known = false, ct = false;
 
 	*nested = false;
 	if (!next_line(buf, len, 0, &l) || !field_name_len(l.p, l.len))
@@ -317,7 +332,7 @@ static size_t scan_header(const char *buf, size_t len,
 		}
 		/* only the part gmime will see can declare structure */
 		if (s->header_lines > lim->max_headers ||
-		    l.len > lim->max_header_line)
+		    l.len > lim->max_header_line || !in_content_type(&l, &ct))
 			continue;
 		if (contains_ci(l.p, l.len, "multipart/") ||
 		    contains_ci(l.p, l.len, "message/"))
@@ -339,7 +354,7 @@ void intake_scan(const char *buf, size_t len, const struct intake_limits *lim,
 	struct bset b;
 	struct line l;
 	size_t pos;
-	bool in_headers, nested_next = false;
+	bool in_headers, nested_next = false, ct = false;
 
 	lim = limits_or_default(lim, &dflt);
 	memset(s, 0, sizeof(*s));
@@ -388,8 +403,8 @@ void intake_scan(const char *buf, size_t len, const struct intake_limits *lim,
 			cut(s, INTAKE_CAP_PART_HEADERS, at);
 		if (l.len > lim->max_header_line)
 			cut(s, INTAKE_CAP_HEADER_LINE, at);
-		if (s->caps && at >= s->safe_len)
-			continue; /* past the cut: count only */
+		if ((s->caps && at >= s->safe_len) || !in_content_type(&l, &ct))
+			continue; /* past a cut, or not Content-Type */
 		if (is_nested_message(l.p, l.len))
 			nested_next = true;
 		if (learn_boundaries(&b, l.p, l.len) < 0)

@@ -15,7 +15,7 @@
  *	sees the bytes:
  *	- the top-level header block: physical lines and the longest line;
  *	- boundary lines: lines "--B" or "--B--" where B is a boundary
- *	  declared (boundary=) in a header block seen so far, so that a
+ *	  declared (boundary=) in a Content-Type field seen so far, so that a
  *	  kernel log's "------------[ cut here ]------------" or a diff's
  *	  "--- a/file" never counts;
  *	- header lines inside parts (after a boundary, and the headers of
