@@ -252,7 +252,10 @@ int mimetext_repair(struct strbuf *out, const char *in, size_t len,
 	bool inc;
 
 	while (i < len) {
-		if (p[i] < 0x80) {
+		if (p[i] >= 0x20 && p[i] < 0x7f) {
+			i++; /* the common case */
+			continue;
+		} else if (p[i] < 0x80) {
 			repl = special(p, i, len, how, &skip);
 			if (!repl) {
 				i++;
@@ -292,7 +295,10 @@ int mimetext_cp1252(struct strbuf *out, const char *in, size_t len,
 	uint32_t repl;
 
 	while (i < len) {
-		if (p[i] < 0x80) {
+		if (p[i] >= 0x20 && p[i] < 0x7f) {
+			i++;
+			continue;
+		} else if (p[i] < 0x80) {
 			repl = special(p, i, len, how, &skip);
 			if (!repl) {
 				i++;

@@ -222,8 +222,17 @@ static void decode_text(struct parse_state *st, struct report_part *p,
 	struct strbuf sb = STRBUF_INIT(st->budget);
 	size_t in = len;
 	int cut = 0;
+	bool gz = kind != K_HTML && mimetext_is_gzip(data, len);
 
-	if (kind == K_SNIFF && mimetext_is_gzip(data, len)) {
+	if (kind == K_SNIFF && !gz && !mimetext_looks_text(data, len))
+		return; /* binary */
+	if (st->budget == 0) {
+		p->flags |= PART_TRUNCATED;
+		st->r->flags |= REPORT_TRUNCATED;
+		return;
+	}
+	/* gzip data is never text, whatever its label says */
+	if (gz) {
 		char *z;
 		size_t zlen;
 		bool ztrunc;
@@ -241,13 +250,6 @@ static void decode_text(struct parse_state *st, struct report_part *p,
 			set_text(st, p, &sb, cut);
 		}
 		free(z);
-		return;
-	}
-	if (kind == K_SNIFF && !mimetext_looks_text(data, len))
-		return;
-	if (st->budget == 0) {
-		p->flags |= PART_TRUNCATED;
-		st->r->flags |= REPORT_TRUNCATED;
 		return;
 	}
 	if (kind == K_HTML) {

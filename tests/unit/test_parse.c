@@ -1270,6 +1270,59 @@ static void test_text_budget(void **state)
 	sb_release(&sb);
 }
 
+static char *base64(const unsigned char *p, size_t n)
+{
+	static const char a[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		"0123456789+/";
+	char *out = xmalloc(n / 3 * 4 + 8), *o = out;
+	size_t i;
+
+	for (i = 0; i + 2 < n; i += 3) {
+		*o++ = a[p[i] >> 2];
+		*o++ = a[((p[i] & 3) << 4) | (p[i + 1] >> 4)];
+		*o++ = a[((p[i + 1] & 15) << 2) | (p[i + 2] >> 6)];
+		*o++ = a[p[i + 2] & 63];
+	}
+	if (i < n) {
+		*o++ = a[p[i] >> 2];
+		if (i + 1 < n) {
+			*o++ = a[((p[i] & 3) << 4) | (p[i + 1] >> 4)];
+			*o++ = a[(p[i + 1] & 15) << 2];
+		} else {
+			*o++ = a[(p[i] & 3) << 4];
+			*o++ = '=';
+		}
+		*o++ = '=';
+	}
+	*o = '\0';
+	return out;
+}
+
+/* gzip data labelled text/plain is inflated, not mangled as text */
+static void test_gzip_labelled_text(void **state)
+{
+	const char *log = "[ 5.0] EXT4-fs (sda1): mounted filesystem\n";
+	size_t zlen;
+	unsigned char *z = gz(log, strlen(log), &zlen);
+	char *b64 = base64(z, zlen);
+	char *text = xasprintf("From: a@example.org\n"
+			       "Content-Type: text/plain; name=dmesg.gz\n"
+			       "Content-Transfer-Encoding: base64\n\n%s\n",
+			       b64);
+	struct report *r = parse_str(text);
+
+	check_invariants(r);
+	assert_int_equal(r->nparts, 1);
+	assert_true(r->parts[0].flags & PART_GZIP);
+	assert_string_equal(r->parts[0].text, log);
+	assert_string_equal(r->body, log);
+	report_free(r);
+	free(text);
+	free(b64);
+	free(z);
+}
+
 /* ---- the labelled reports in ../shared -------------------------------- */
 
 static char *shared_dir(void)
@@ -1360,6 +1413,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_shapes),
 		cmocka_unit_test(test_hostile_mutations),
 		cmocka_unit_test(test_text_budget),
+		cmocka_unit_test(test_gzip_labelled_text),
 		cmocka_unit_test(test_shared_reports),
 	};
 
