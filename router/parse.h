@@ -24,7 +24,8 @@
  *	  part, else the first rendered text/html (REPORT_HTML_ONLY), else
  *	  the first text part of any kind, else "".
  *
- *	Every text is valid UTF-8 with "\n" line ends and no NUL.  All
+ *	Every text is valid UTF-8 with "\n" line ends, no NUL and no
+ *	control character but tab and form feed (others are U+FFFD).  All
  *	part texts together stay within REPORT_TEXT_MAX bytes; a part cut
  *	at that limit (or a gzip bomb cut at it) is PART_TRUNCATED and the
  *	report REPORT_TRUNCATED.  At most PARSE_MAX_PARTS parts are kept.
