@@ -69,13 +69,13 @@ struct report {
 	/* top-level headers, from parse */
 	struct report_header *headers;
 	size_t nheaders;
-	char *message_id; /* without < >, or NULL */
-	char *subject;	  /* decoded, or "" */
-	char *from;	  /* display form "Name <addr>", or "" */
-	char *from_addr;  /* lower-cased bare address, or "" */
-	char *date;	  /* as written, or NULL */
-	time_t when;	  /* parsed Date:, 0 when absent or unparseable */
-	char *in_reply_to;
+	char *message_id;  /* without < >, or NULL */
+	char *subject;	   /* decoded, or "" */
+	char *from;	   /* display form "Name <addr>", or "" */
+	char *from_addr;   /* lower-cased bare address, or "" */
+	char *date;	   /* as written, or NULL */
+	time_t when;	   /* parsed Date:, 0 when absent or unparseable */
+	char *in_reply_to; /* without < > */
 
 	/* content, from parse */
 	struct report_part *parts;

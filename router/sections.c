@@ -244,7 +244,8 @@ void sections_for_report(const struct map *map, const struct evidence *ev,
 				credit(&a, hits[i].section, W_KEYWORD,
 				       "K: keyword in the text");
 	}
-	qsort(a.v, a.n, sizeof(*a.v), cmp_score);
+	if (a.n)
+		qsort(a.v, a.n, sizeof(*a.v), cmp_score);
 	if (a.n > SECTIONS_MAX)
 		a.n = SECTIONS_MAX;
 	free(a.best);
