@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +62,15 @@ struct model_header {
 
 _Static_assert(sizeof(struct model_header) == HEADER_SIZE,
 	       "the model header is 128 bytes");
+/* the offsets documented in model.h */
+_Static_assert(offsetof(struct model_header, kind) == 20, "kind at 20");
+_Static_assert(offsetof(struct model_header, table_bits) == 24, "bits at 24");
+_Static_assert(offsetof(struct model_header, min_examples) == 40, "at 40");
+_Static_assert(offsetof(struct model_header, nexamples) == 56, "at 56");
+_Static_assert(offsetof(struct model_header, bias) == 72, "bias at 72");
+_Static_assert(offsetof(struct model_header, table_off) == 88, "at 88");
+_Static_assert(offsetof(struct model_header, table_crc) == 112, "at 112");
+_Static_assert(offsetof(struct model_header, header_crc) == 116, "at 116");
 
 struct model {
 	unsigned char *base;
@@ -1733,50 +1743,46 @@ static int assign_folds(const char *const *groups, const int *cls, size_t n,
 			return -1;
 		return error("model: %zu groups cannot fill %u folds", ng, k);
 	}
-	/* group members are found through the name order before sorting */
-	{
-		size_t *members = xmalloc((n + 1) * sizeof(*members));
+	/*
+	 * Largest groups first, each to the fold whose class shares grow
+	 * least (sum of squared shares), ties to the smaller fold: every
+	 * fold gets a group while empty ones remain.  A group's members
+	 * are idx[first .. first + size - 1].
+	 */
+	qsort(g, ng, sizeof(*g), cmp_groups);
+	for (i = 0; i < n; i++)
+		if (cls[i] >= 0 && cls[i] < MODEL_NCLASS)
+			tot[cls[i]]++;
+	cnt = xcalloc(k, sizeof(*cnt));
+	fsize = xcalloc(k, sizeof(*fsize));
+	for (i = 0; i < ng; i++) {
+		double best_cost = 0;
 
-		memcpy(members, idx, n * sizeof(*idx));
-		qsort(g, ng, sizeof(*g), cmp_groups);
-		for (i = 0; i < n; i++) {
-			int cl = cls[i];
+		best = 0;
+		for (j = 0; j < k; j++) {
+			double cost = 0;
 
-			if (cl >= 0 && cl < MODEL_NCLASS)
-				tot[cl]++;
-		}
-		cnt = xcalloc(k, sizeof(*cnt));
-		fsize = xcalloc(k, sizeof(*fsize));
-		for (i = 0; i < ng; i++) {
-			double best_cost = 0;
+			for (c = 0; c < MODEL_NCLASS; c++) {
+				double after, before;
 
-			best = 0;
-			for (j = 0; j < k; j++) {
-				double cost = 0;
-
-				for (c = 0; c < MODEL_NCLASS; c++) {
-					double a, b2;
-
-					if (!tot[c])
-						continue;
-					a = (cnt[j][c] + g[i].cls[c]) / tot[c];
-					b2 = cnt[j][c] / tot[c];
-					cost += a * a - b2 * b2;
-				}
-				if (j == 0 || cost < best_cost - 1e-12 ||
-				    (cost < best_cost + 1e-12 &&
-				     fsize[j] < fsize[best])) {
-					best = j;
-					best_cost = cost;
-				}
+				if (!tot[c])
+					continue;
+				after = (cnt[j][c] + g[i].cls[c]) / tot[c];
+				before = cnt[j][c] / tot[c];
+				cost += after * after - before * before;
 			}
-			for (c = 0; c < MODEL_NCLASS; c++)
-				cnt[best][c] += g[i].cls[c];
-			fsize[best] += g[i].size;
-			for (j = 0; j < g[i].size; j++)
-				fold[members[g[i].first + j]] = (unsigned)best;
+			if (j == 0 || cost < best_cost - 1e-12 ||
+			    (cost < best_cost + 1e-12 &&
+			     fsize[j] < fsize[best])) {
+				best = j;
+				best_cost = cost;
+			}
 		}
-		free(members);
+		for (c = 0; c < MODEL_NCLASS; c++)
+			cnt[best][c] += g[i].cls[c];
+		fsize[best] += g[i].size;
+		for (j = 0; j < g[i].size; j++)
+			fold[idx[g[i].first + j]] = (unsigned)best;
 	}
 	for (i = 0; i < n; i++)
 		free(owned[i]);

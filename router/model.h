@@ -67,14 +67,20 @@
  *	examples; as rspamd's min_tokens, it abstains on a report with
  *	fewer than min_tokens words.
  *
- *	Model file (little-endian; model_open() refuses anything else):
+ *	Model file, in the host's byte order (an endian mark makes
+ *	model_open() refuse a file from a host with the other order):
  *
- *		struct header, 128 bytes: "TRIAGEMB", version 1, endian mark,
- *		  header size, kind, table_bits, classes (3), window, flags,
- *		  min_examples, min_tokens, text and token caps, examples per
- *		  class, buckets used, bias[3], temperature, table offset and
- *		  size, file size, CRC-32 of the table, CRC-32 of the header
- *		float weight[2^table_bits][3] at offset 128
+ *		offset  header, 128 bytes
+ *		     0  "TRIAGEMB"
+ *		     8  u32 version (1), endian mark 0x01020304, header size
+ *		    20  u32 kind, table_bits, classes (3), window, flags
+ *		    40  u32 min_examples, min_tokens, text cap, token cap
+ *		    56  u32 examples per class [3], buckets used
+ *		    72  f32 bias [3], temperature
+ *		    88  u64 table offset (128), table size, file size
+ *		   112  u32 CRC-32 of the table, CRC-32 of the header
+ *		        (computed with this field zero), 8 reserved bytes
+ *		   128  f32 weight [2^table_bits][3]
  *
  *	model_save() writes it atomically (temporary file, fsync,
  *	rename).  model_open() mmaps it and checks the header, its CRC
@@ -93,9 +99,11 @@
  *	owns its image (mmapped or in memory); model_free() releases it.
  *
  * Errors:
- *	model_open(), model_save() and model_verify() print a message and
- *	return NULL/-1.  model_train_add() returns -1 on a bad class or
- *	weight (printed).
+ *	model_open(), model_from_buffer(), model_save() and model_verify()
+ *	print a message and return NULL/-1.  model_train_new() returns
+ *	NULL on bad options, model_train_add() -1 on a bad class or weight,
+ *	model_cross_validate() -1 when the groups cannot fill the folds
+ *	(all printed).
  */
 #ifndef TRIAGE_MODEL_H
 #define TRIAGE_MODEL_H
