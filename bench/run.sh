@@ -74,3 +74,9 @@ echo "ratio per process (get_maintainer.pl / triage): $(ratio "$gsm" "$tsm")x   
 echo
 echo "== experts import: triage experts import against plain git log"
 "$SRC/bench/experts.sh"
+
+echo
+echo "== model: tokenize + score a 6 KB report, open the model file"
+cc -O2 -std=gnu11 -D_GNU_SOURCE -I"$SRC/router" -o "$B/bench_model" \
+	"$SRC/bench/bench_model.c" "$SRC/build/libtriage.a" -lz -lm
+"$B/bench_model" "$B"
