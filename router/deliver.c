@@ -231,6 +231,41 @@ int addr_parse(const char *s, char *out, size_t size)
 	return 0;
 }
 
+/*
+ * addr_split - addr_parse() plus the display name of "Name <addr>" (the
+ * text before "<", unquoted, trimmed; "" when there is none)
+ */
+int addr_split(const char *s, char *name, size_t nsize, char *addr,
+	       size_t asize)
+{
+	const char *p, *lt = NULL;
+	size_t n = 0;
+
+	if (!name || !nsize || addr_parse(s, addr, asize) < 0)
+		return -1;
+	for (p = s; *p && !lt;) {
+		if (*p == '"')
+			p = skip_quoted(p);
+		else if (*p == '<')
+			lt = p;
+		else
+			p++;
+	}
+	for (p = s; lt && p < lt && n + 1 < nsize; p++) {
+		if (*p == '"')
+			continue;
+		if (*p == '\\' && p + 1 < lt)
+			p++;
+		if ((*p == ' ' || *p == '\t') && (n == 0 || name[n - 1] == ' '))
+			continue;
+		name[n++] = *p == '\t' ? ' ' : *p;
+	}
+	while (n && name[n - 1] == ' ')
+		n--;
+	name[n] = '\0';
+	return 0;
+}
+
 /* msgid_valid - printable ASCII without space or <>, 1..250 bytes */
 bool msgid_valid(const char *id)
 {
@@ -1367,7 +1402,7 @@ static void NORETURN child_exec(const char *path, char *const *argv, int in,
 	sigset_t none;
 	int i, a, b, e;
 
-	setpgid(0, 0);
+	setpgid(0, 0); /* the parent does it too: no race with a kill */
 	/* move our pipe ends above 2 before dup2 so none is clobbered */
 	a = fcntl(in, F_DUPFD, 3);
 	b = fcntl(out, F_DUPFD, 3);
@@ -1510,12 +1545,14 @@ int deliver_sendmail(const char *sendmail_path, unsigned timeout_ms,
 	}
 	if (c.pid == 0)
 		child_exec(sendmail_path, argv, inp[0], outp[1], errp[1]);
+	setpgid(c.pid, c.pid);
 	close(inp[0]);
 	close(outp[1]);
 	close(errp[1]);
 	inp[0] = outp[1] = errp[1] = -1;
 	c.in = inp[1];
 	c.out = outp[0];
+	inp[1] = outp[0] = -1; /* owned by c from here on */
 	fcntl(c.in, F_SETFL, fcntl(c.in, F_GETFL) | O_NONBLOCK);
 	fcntl(c.out, F_SETFL, fcntl(c.out, F_GETFL) | O_NONBLOCK);
 	do
@@ -1663,9 +1700,9 @@ close_all:
 	if (c.pidfd >= 0)
 		close(c.pidfd);
 	for (i = 0; i < 2; i++) {
-		if (inp[i] >= 0 && inp[i] != c.in)
+		if (inp[i] >= 0)
 			close(inp[i]);
-		if (outp[i] >= 0 && outp[i] != c.out)
+		if (outp[i] >= 0)
 			close(outp[i]);
 		if (errp[i] >= 0)
 			close(errp[i]);
@@ -1679,8 +1716,8 @@ close_all:
 static const unsigned backoff_secs[] = { 60, 300, 900, 3600, 14400 };
 
 /*
- * deliver_backoff - when to try again after failures temporary failures
- * of a message queued at queued_at: 1m, 5m, 15m, 1h, then every 4h, the
+ * deliver_backoff - when to try again after the given number of temporary
+ * failures of a message queued at queued_at: 1m, 5m, 15m, 1h, then every 4h, the
  * last try at queued_at + max_age (0: DELIVER_MAX_AGE); false: give up
  */
 bool deliver_backoff(time_t queued_at, time_t now, unsigned failures,

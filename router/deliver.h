@@ -21,7 +21,10 @@
  *	rejected; IDN domains must be given as A-labels (xn--...).
  *	libcurl 7.88 sends CR/LF inside a recipient as SMTP commands, so
  *	every address must pass addr_valid() before it reaches a
- *	transport; both transports here check again.
+ *	transport; both transports here check again.  addr_parse() takes
+ *	the bare address out of one "Name <addr>", "<addr>" or "addr
+ *	(comment)" (a list, a group or an invalid address fails);
+ *	addr_split() also gives the display name.
  *
  *	Forwarding.  deliver_compose_forward() prepends a resent block
  *	and the triage headers to the original message and copies the
@@ -101,6 +104,8 @@ void deliver_result_init(struct deliver_result *res);
 /* addresses */
 bool addr_valid(const char *addr);
 int addr_parse(const char *s, char *out, size_t size);
+int addr_split(const char *s, char *name, size_t nsize, char *addr,
+	       size_t asize);
 bool msgid_valid(const char *id);
 
 /* header building blocks */

@@ -48,9 +48,12 @@
  *	password (libcurl's error text does not, AUTH command lines are
  *	not recorded and the password is scrubbed from the detail).
  *
+ *	The first smtp_client_new() calls curl_global_init(): make it
+ *	before starting threads.
+ *
  * Ownership:
- *	smtp_client_new() copies nothing: cfg and its strings must stay
- *	valid until smtp_client_free().
+ *	smtp_client_new() copies the struct, not the strings: they must
+ *	stay valid until smtp_client_free().
  *
  * Errors:
  *	smtp_send() and smtp_client_send() return 0 when the peer accepted

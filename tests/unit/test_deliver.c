@@ -279,6 +279,31 @@ static void test_addr_parse(void **state)
 			fail_msg("accepted: %s -> %s", bad[i], buf);
 	assert_int_equal(addr_parse("alice@example.org", small, sizeof(small)),
 			 -1);
+	/* the display name too, for Resent-To from MAINTAINERS */
+	{
+		char name[64];
+
+		assert_int_equal(addr_split("Darrick J. Wong <djwong@kernel."
+					    "org>",
+					    name, sizeof(name), buf,
+					    sizeof(buf)),
+				 0);
+		assert_string_equal(name, "Darrick J. Wong");
+		assert_string_equal(buf, "djwong@kernel.org");
+		assert_int_equal(addr_split("\"Wysocki, Rafael \\\"J\\\"\"  "
+					    "<rafael@kernel.org>",
+					    name, sizeof(name), buf,
+					    sizeof(buf)),
+				 0);
+		assert_string_equal(name, "Wysocki, Rafael \"J\"");
+		assert_int_equal(addr_split("linux-xfs@vger.kernel.org", name,
+					    sizeof(name), buf, sizeof(buf)),
+				 0);
+		assert_string_equal(name, "");
+		assert_int_equal(addr_split("A <a@x.org>, B <b@x.org>", name,
+					    sizeof(name), buf, sizeof(buf)),
+				 -1);
+	}
 	assert_true(msgid_valid("abc.123@example.org"));
 	assert_false(msgid_valid("a b@example.org"));
 	assert_false(msgid_valid("<a@example.org>"));
