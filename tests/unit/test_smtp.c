@@ -29,6 +29,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -145,16 +146,28 @@ static unsigned free_port(void)
 	return ntohs(sa.sin_port);
 }
 
-static bool port_open(unsigned port)
+/*
+ * our_banner - the server on port greets with name: it is the smtp-sink
+ * we started, not some other program that took the port in between
+ */
+static bool our_banner(unsigned port, const char *name)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET };
-	int fd = socket(AF_INET, SOCK_STREAM, 0), rc;
+	struct timeval tv = { 2, 0 };
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	char buf[256];
+	ssize_t n = -1;
 
 	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	sa.sin_port = htons((uint16_t)port);
-	rc = connect(fd, (struct sockaddr *)&sa, sizeof(sa));
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0)
+		n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
-	return rc == 0;
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	return starts_with(buf, "220 ") && strstr(buf, name);
 }
 
 static pid_t spawn(char *const argv[])
@@ -237,10 +250,10 @@ static void peer_start(const char *mode)
 		}
 		fail_msg("aiosmtpd did not start in 10 s");
 	} else {
-		char dump[200], listen[64];
+		char dump[200], listen[64], name[64];
 		const char *opt = NULL, *arg = NULL;
-		char *argv[16];
-		int n = 0;
+		char *argv[20];
+		int n = 0, tries;
 
 		if (!strcmp(mode, "rcpt-soft"))
 			opt = "-r", arg = "RCPT";
@@ -254,15 +267,17 @@ static void peer_start(const char *mode)
 			opt = "-q", arg = ".";
 		else if (strcmp(mode, "ok"))
 			fail_msg("smtp-sink has no mode %s", mode);
-		peer.port = free_port();
 		snprintf(dump, sizeof(dump), "%s/%%Y%%m%%d%%H%%M%%S.",
 			 peer.spool);
-		snprintf(listen, sizeof(listen), "127.0.0.1:%u", peer.port);
+		snprintf(name, sizeof(name), "sink-%ld-%u", (long)getpid(),
+			 seq);
 		argv[n++] = (char *)SMTP_SINK;
 		if (geteuid() == 0) {
 			argv[n++] = (char *)"-u";
 			argv[n++] = (char *)"nobody";
 		}
+		argv[n++] = (char *)"-h";
+		argv[n++] = name;
 		argv[n++] = (char *)"-d";
 		argv[n++] = dump;
 		argv[n++] = (char *)"-c";
@@ -273,17 +288,25 @@ static void peer_start(const char *mode)
 		argv[n++] = listen;
 		argv[n++] = (char *)"10";
 		argv[n] = NULL;
-		peer.pid = spawn(argv);
-		for (i = 0; i < 500; i++) {
-			if (port_open(peer.port))
-				return;
-			if (waitpid(peer.pid, NULL, WNOHANG) == peer.pid) {
-				peer.pid = 0;
-				fail_msg("smtp-sink did not start");
+		/* the port may be taken between free_port() and the bind */
+		for (tries = 0; tries < 5; tries++) {
+			peer.port = free_port();
+			snprintf(listen, sizeof(listen), "127.0.0.1:%u",
+				 peer.port);
+			peer.pid = spawn(argv);
+			for (i = 0; i < 500; i++) {
+				if (our_banner(peer.port, name))
+					return;
+				if (waitpid(peer.pid, NULL, WNOHANG) ==
+				    peer.pid) {
+					peer.pid = 0;
+					break;
+				}
+				usleep(10000);
 			}
-			usleep(10000);
+			peer_stop();
 		}
-		fail_msg("smtp-sink did not start in 5 s");
+		fail_msg("smtp-sink did not start");
 	}
 }
 
@@ -623,12 +646,30 @@ static void test_injection(void **state)
 
 /* ---- failures without a server -------------------------------------- */
 
+/* bound_socket - a loopback port held by us; listening or not */
+static unsigned bound_socket(bool listening)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	socklen_t len = sizeof(sa);
+
+	peer.listen_fd = socket(AF_INET, SOCK_STREAM, 0);
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(
+		bind(peer.listen_fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	if (listening)
+		assert_int_equal(listen(peer.listen_fd, 4), 0);
+	assert_int_equal(
+		getsockname(peer.listen_fd, (struct sockaddr *)&sa, &len), 0);
+	return ntohs(sa.sin_port);
+}
+
 static void test_refused(void **state)
 {
 	struct deliver_result res;
 	struct smtp_config cfg;
 
-	peer.port = free_port(); /* nobody listens there */
+	/* bound but not listening: refused, and nobody else can take it */
+	peer.port = bound_socket(false);
 	cfg = config(SMTP_TLS_NONE);
 	assert_int_equal(smtp_send(&cfg, FROM, RCPT, "x\n", 2, &res), -1);
 	assert_int_equal(res.status, DELIVER_TEMPORARY);
@@ -638,20 +679,11 @@ static void test_refused(void **state)
 
 static void test_timeout(void **state)
 {
-	struct sockaddr_in sa = { .sin_family = AF_INET };
-	socklen_t len = sizeof(sa);
 	struct deliver_result res;
 	struct smtp_config cfg;
 
 	/* a listener that never accepts: the handshake completes, no 220 */
-	peer.listen_fd = socket(AF_INET, SOCK_STREAM, 0);
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	assert_int_equal(
-		bind(peer.listen_fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
-	assert_int_equal(listen(peer.listen_fd, 4), 0);
-	assert_int_equal(
-		getsockname(peer.listen_fd, (struct sockaddr *)&sa, &len), 0);
-	peer.port = ntohs(sa.sin_port);
+	peer.port = bound_socket(true);
 	cfg = config(SMTP_TLS_NONE);
 	cfg.timeout_ms = 500;
 	assert_int_equal(smtp_send(&cfg, FROM, RCPT, "x\n", 2, &res), -1);
@@ -854,9 +886,9 @@ int main(void)
 {
 	const struct CMUnitTest common[] = {
 		cmocka_unit_test(test_classify),
-		cmocka_unit_test_setup_teardown(test_refused, NULL,
+		cmocka_unit_test_setup_teardown(test_refused, test_setup,
 						test_teardown),
-		cmocka_unit_test_setup_teardown(test_timeout, NULL,
+		cmocka_unit_test_setup_teardown(test_timeout, test_setup,
 						test_teardown),
 		cmocka_unit_test(test_bad_config),
 	};
