@@ -7,7 +7,7 @@
 set -eu
 
 build="gcc make pkg-config libgmime-3.0-dev libpcre2-dev libsqlite3-dev zlib1g-dev libcurl4-openssl-dev libjansson-dev libmicrohttpd-dev"
-test="libcmocka-dev postfix python3 python3-aiosmtpd sqlite3 xz-utils git"
+test="libcmocka-dev postfix python3 python3-aiosmtpd sqlite3 xz-utils git openssl"
 bench="perl xz-utils git time"
 # The kernel source tree (symbol index, --tree tests, get_maintainer.pl
 # baseline) comes from bookworm-security; tests that need it skip with a
