@@ -10,12 +10,55 @@
  *	defines their function.  The classifier also asks whether a
  *	function named in a report exists at all (symbols_lookup() == 0).
  *
+ *	What the scanner finds: definitions at file scope (a parameter
+ *	list followed, after nothing but attributes, by "{"), whatever the
+ *	layout (return type on the previous line, multi-line parameters,
+ *	"static int __init foo(void)", attributes before or after the
+ *	parameters, "void (*f(int))(int) {").  Comments, strings, character
+ *	literals and preprocessor lines are skipped; "#if 0" and
+ *	"#ifdef __cplusplus" groups are ignored; other conditional groups
+ *	are all scanned, and braces follow the first group (so an
+ *	"#ifdef/#else" pair that opens a body twice stays balanced).
+ *	Prototypes, calls, initialisers and macros invoked at file scope
+ *	are not definitions.  Macros that define functions are expanded
+ *	from a table: SYSCALL_DEFINEn(name) gives sys_name, __do_sys_name,
+ *	__se_sys_name, __x64_sys_name, __ia32_sys_name, __arm64_sys_name;
+ *	COMPAT_SYSCALL_DEFINEn the compat_ forms; BPF_CALL_n, x86's
+ *	DEFINE_IDTENTRY*, powerpc's DEFINE_INTERRUPT_HANDLER*,
+ *	DEFINE_SHOW_ATTRIBUTE and friends (name_open), TRACE_EVENT,
+ *	DECLARE_EVENT_CLASS and DEFINE_EVENT (trace_event_raw_event_,
+ *	perf_trace_, __traceiter_, trace_) and a few more.  A capitalised
+ *	macro with a body that is not in the table defines nothing.
+ *
+ *	Ranking of several definitions, best first, by level: (0) .c
+ *	files outside arch/ or in arch/x86/, (1) headers there, (2) weak
+ *	definitions there, (3) other architectures, (4) tools/, scripts/,
+ *	samples/, Documentation/ and usr/ (not kernel code); within a
+ *	level external before static, then by path.  x86 ranks with
+ *	generic code because most reports (and syzbot's) come from x86-64.
+ *	The clear best (symbols_best()) is the only file at the best level
+ *	present: a strong definition in a .c file beats a header's inline
+ *	stub, a __weak fallback and other architectures, but two static
+ *	functions of the same name in two drivers stay ambiguous.
+ *
+ *	Lookups strip what a stack frame adds to a name: "+0x1a/0x20" and
+ *	compiler suffixes (".constprop.0", ".isra.12", ".cold",
+ *	".part.3", ".llvm.123"); an unknown "__ARCH_sys_name" falls back
+ *	to __do_sys_name.
+ *
+ *	The index is a sorted string table of names, each with its list
+ *	of files (ids into a table of paths), mmapped by symbols_open().
+ *	The header and every array bound are checked when it is opened
+ *	(a corrupt file is refused); each offset is checked again when a
+ *	lookup reads it, so a damaged entry is never followed.
+ *
  * Ownership:
  *	Strings returned by lookups are borrowed from the index and valid
  *	until symbols_free().
  *
  * Errors:
  *	symbols_build()/symbols_open() print a message and return -1/NULL.
+ *	A lookup that meets a damaged entry warns once and finds nothing.
  */
 #ifndef TRIAGE_SYMBOLS_H
 #define TRIAGE_SYMBOLS_H
@@ -37,11 +80,47 @@ int symbols_build(const char *tree, const char *out,
 struct symbols *symbols_open(const char *path);
 void symbols_free(struct symbols *s);
 
-/* symbols_lookup - files defining function, best first; returns count */
+/*
+ * symbols_lookup - files defining function, best first
+ *
+ * Stores at most max paths in files and returns how many files define
+ * the function (possibly more than max; 0 when it is not in the tree).
+ */
 size_t symbols_lookup(const struct symbols *s, const char *function,
 		      const char **files, size_t max);
 
+/*
+ * symbols_best - the one file that clearly defines function (see the
+ * ranking above), or NULL when it is unknown or ambiguous
+ */
+const char *symbols_best(const struct symbols *s, const char *function);
+
 /* symbols_resolve - fill frames that lack a file; then evidence_finish() */
 void symbols_resolve(const struct symbols *s, struct evidence *ev);
+
+/*
+ * symbols_name_len - length of the function name at the start of a
+ * frame's text ("foo.isra.0+0x1a/0x20" -> 3), 0 when it is not a name
+ */
+size_t symbols_name_len(const char *function);
+
+/* what symbols_scan() reports about a definition */
+enum {
+	SYM_STATIC = 1 << 0, /* "static" (internal linkage) */
+	SYM_WEAK = 1 << 1,   /* __weak or __attribute__((weak)) */
+	SYM_MACRO = 1 << 2,  /* a name made by a function-defining macro */
+};
+
+/*
+ * symbols_scan - the definitions in one C source text
+ *
+ * Calls fn for each definition found, with its name (not
+ * NUL-terminated), SYM_* flags and the line of the name.  Returns the
+ * number of definitions.  Exported for tests and measurements.
+ */
+size_t symbols_scan(const char *text, size_t len,
+		    void (*fn)(void *arg, const char *name, size_t len,
+			       unsigned flags, unsigned line),
+		    void *arg);
 
 #endif

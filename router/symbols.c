@@ -1,0 +1,1844 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * symbols - kernel function name -> defining source files (see symbols.h)
+ *
+ * The index is a header followed by arrays, each 8-byte aligned:
+ *
+ *	names    struct img_name[nnames + 1]   sorted by name (strcmp); a
+ *	         last sentinel entry has first == nrefs
+ *	refs     uint32_t[nrefs]   file id (low 24 bits) | rank << 24;
+ *	         name i owns refs[names[i].first .. names[i + 1].first),
+ *	         best first
+ *	files    uint32_t[nfiles]  string offsets of the paths, sorted
+ *	strings  NUL-terminated: the names (in order), then the paths
+ *
+ * Building walks the tree once, scans the files on a few threads (each
+ * file is read whole and scanned by a hand-written state machine that
+ * only tokenises at file scope and skips function bodies by counting
+ * braces), then sorts all (name, rank, file) records once.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "strbuf.h"
+#include "symbols.h"
+#include "util.h"
+
+#define SYM_MAGIC   "TRIAGESY"
+#define SYM_VERSION 1
+#define SYM_ENDIAN  0x01020304u
+
+#define NAME_MAX_LEN  255
+#define FILE_MAX_SIZE (64u << 20)
+#define COND_MAX      64
+#define MAX_THREADS   8
+#define REF_FILE_MASK 0xffffffu
+#define REF_RANK(r)   ((r) >> 24)
+
+/* Ranking levels (symbols.h): lower is better. */
+enum {
+	LEVEL_C,      /* .c file, generic or x86 */
+	LEVEL_HEADER, /* header, generic or x86 */
+	LEVEL_WEAK,   /* __weak, generic or x86 */
+	LEVEL_ARCH,   /* another architecture */
+	LEVEL_OTHER,  /* tools/, scripts/, samples/, Documentation/, usr/ */
+};
+
+struct img_header {
+	char magic[8];
+	uint32_t version, endian, size, flags;
+	uint32_t nnames, nrefs, nfiles;
+	uint32_t off_names, off_refs, off_files, off_strings, strings_size;
+	uint32_t scanned; /* files scanned when it was built */
+};
+
+struct img_name {
+	uint32_t name;	/* string offset */
+	uint32_t first; /* first ref */
+};
+
+struct symbols {
+	unsigned char *base;
+	size_t size;
+	const struct img_header *h;
+	const struct img_name *names;
+	const uint32_t *refs, *files;
+	const char *strings;
+	bool warned;
+};
+
+/* ---- the scanner ----------------------------------------------------- */
+
+/*
+ * Function-defining macros.  name is exact, or ends in '#' (one digit)
+ * or '*' (any rest).  gen lists the names made, '%' standing for the
+ * argument arg.  body: the macro is followed by a function body;
+ * otherwise it defines its functions by itself (and usually ends in ";").
+ */
+struct macro {
+	const char *name;
+	bool body;
+	unsigned arg;
+	unsigned flags;
+	const char *gen[12];
+};
+
+#define SYS_NAMES                                                           \
+	"sys_%", "__do_sys_%", "__se_sys_%", "__x64_sys_%", "__ia32_sys_%", \
+		"__arm64_sys_%"
+#define COMPAT_NAMES                                              \
+	"compat_sys_%", "__do_compat_sys_%", "__se_compat_sys_%", \
+		"__ia32_compat_sys_%", "__x64_compat_sys_%",      \
+		"__arm64_compat_sys_%"
+
+static const struct macro macros[] = {
+	{ "SYSCALL_DEFINE#", true, 0, 0, { SYS_NAMES } },
+	{ "COMPAT_SYSCALL_DEFINE#", true, 0, 0, { COMPAT_NAMES } },
+	/* either, depending on the configuration */
+	{ "SYSCALL32_DEFINE#", true, 0, 0, { SYS_NAMES, COMPAT_NAMES } },
+	{ "PPC32_SYSCALL_DEFINE#", true, 0, 0, { SYS_NAMES, COMPAT_NAMES } },
+	{ "BPF_CALL_#", true, 0, 0, { "%", "____%" } },
+	{ "NOTRACE_BPF_CALL_#", true, 0, 0, { "%", "____%" } },
+	/* x86 arch/x86/include/asm/idtentry.h */
+	{ "DEFINE_IDTENTRY", true, 0, 0, { "%", "__%" } },
+	{ "DEFINE_IDTENTRY_SW", true, 0, 0, { "%", "__%" } },
+	{ "DEFINE_IDTENTRY_ERRORCODE", true, 0, 0, { "%", "__%" } },
+	{ "DEFINE_IDTENTRY_IRQ", true, 0, 0, { "%", "__%" } },
+	{ "DEFINE_IDTENTRY_SYSVEC", true, 0, 0, { "%", "__%" } },
+	{ "DEFINE_IDTENTRY_SYSVEC_SIMPLE", true, 0, 0, { "%", "__%" } },
+	{ "DEFINE_IDTENTRY_NOIST", true, 0, 0, { "noist_%" } },
+	{ "DEFINE_IDTENTRY_MCE_USER", true, 0, 0, { "noist_%" } },
+	{ "DEFINE_IDTENTRY_DEBUG_USER", true, 0, 0, { "noist_%" } },
+	{ "DEFINE_IDTENTRY_VC_KERNEL", true, 0, 0, { "kernel_%" } },
+	{ "DEFINE_IDTENTRY_VC_USER", true, 0, 0, { "user_%" } },
+	{ "DEFINE_IDTENTRY_*", true, 0, 0, { "%" } },
+	{ "DEFINE_FREDENTRY_*", true, 0, 0, { "fred_%" } },
+	/* powerpc arch/powerpc/include/asm/interrupt.h */
+	{ "DEFINE_INTERRUPT_HANDLER*", true, 0, 0, { "%", "____%" } },
+	{ "CLOSURE_CALLBACK", true, 0, 0, { "%" } },
+	{ "BUILD_TRAP_HANDLER", true, 0, 0, { "%_trap_handler" } },
+	{ "DECLARE_TASK_FUNC", true, 0, SYM_STATIC, { "%" } },
+	{ "DECLARE_RTL_COND", true, 0, SYM_STATIC, { "%_check" } },
+	{ "META_COLLECTOR", true, 0, SYM_STATIC, { "meta_%" } },
+	/* without a body */
+	{ "DEFINE_SHOW_ATTRIBUTE", false, 0, SYM_STATIC, { "%_open" } },
+	{ "DEFINE_SHOW_STORE_ATTRIBUTE", false, 0, SYM_STATIC, { "%_open" } },
+	{ "DEFINE_SEQ_ATTRIBUTE", false, 0, SYM_STATIC, { "%_open" } },
+	{ "DEFINE_SIMPLE_ATTRIBUTE", false, 0, SYM_STATIC, { "%_open" } },
+	{ "DEFINE_SIMPLE_ATTRIBUTE_SIGNED",
+	  false,
+	  0,
+	  SYM_STATIC,
+	  { "%_open" } },
+	{ "DEFINE_DEBUGFS_ATTRIBUTE", false, 0, SYM_STATIC, { "%_open" } },
+	{ "DEFINE_DEBUGFS_ATTRIBUTE_SIGNED",
+	  false,
+	  0,
+	  SYM_STATIC,
+	  { "%_open" } },
+	{ "TRACE_EVENT",
+	  false,
+	  0,
+	  0,
+	  { "trace_%", "__traceiter_%", "trace_event_raw_event_%",
+	    "perf_trace_%" } },
+	{ "TRACE_EVENT_CONDITION",
+	  false,
+	  0,
+	  0,
+	  { "trace_%", "__traceiter_%", "trace_event_raw_event_%",
+	    "perf_trace_%" } },
+	{ "TRACE_EVENT_FN",
+	  false,
+	  0,
+	  0,
+	  { "trace_%", "__traceiter_%", "trace_event_raw_event_%",
+	    "perf_trace_%" } },
+	{ "TRACE_EVENT_FN_COND",
+	  false,
+	  0,
+	  0,
+	  { "trace_%", "__traceiter_%", "trace_event_raw_event_%",
+	    "perf_trace_%" } },
+	{ "DECLARE_EVENT_CLASS",
+	  false,
+	  0,
+	  0,
+	  { "trace_event_raw_event_%", "perf_trace_%" } },
+	{ "DEFINE_EVENT", false, 1, 0, { "trace_%", "__traceiter_%" } },
+	{ "DEFINE_EVENT_FN", false, 1, 0, { "trace_%", "__traceiter_%" } },
+	{ "DEFINE_EVENT_CONDITION",
+	  false,
+	  1,
+	  0,
+	  { "trace_%", "__traceiter_%" } },
+	{ "DEFINE_EVENT_PRINT", false, 1, 0, { "trace_%", "__traceiter_%" } },
+};
+
+/* Words with a meaning to the scanner, by class. */
+enum {
+	KW_NOT_NAME = 1 << 0, /* cannot name a function before "(" */
+	KW_TRAILING = 1 << 1, /* may follow the parameters, before "{" */
+	KW_STATIC = 1 << 2,
+	KW_WEAK = 1 << 3, /* __weak */
+	KW_EXTERN = 1 << 4,
+	KW_ATTRIBUTE = 1 << 5, /* __attribute__ */
+	KW_WEAK_ATTR = 1 << 6, /* weak inside __attribute__(()) */
+};
+
+struct keyword {
+	const char *word;
+	unsigned cls;
+};
+
+static const struct keyword keywords[] = {
+	{ "if", KW_NOT_NAME },
+	{ "for", KW_NOT_NAME },
+	{ "while", KW_NOT_NAME },
+	{ "switch", KW_NOT_NAME },
+	{ "return", KW_NOT_NAME },
+	{ "sizeof", KW_NOT_NAME },
+	{ "typeof", KW_NOT_NAME },
+	{ "__typeof__", KW_NOT_NAME },
+	{ "__typeof", KW_NOT_NAME },
+	{ "_Alignof", KW_NOT_NAME },
+	{ "alignof", KW_NOT_NAME },
+	{ "__alignof__", KW_NOT_NAME },
+	{ "_Alignas", KW_NOT_NAME },
+	{ "_Static_assert", KW_NOT_NAME },
+	{ "static_assert", KW_NOT_NAME },
+	{ "_Generic", KW_NOT_NAME },
+	{ "do", KW_NOT_NAME },
+	{ "else", KW_NOT_NAME },
+	{ "case", KW_NOT_NAME },
+	{ "default", KW_NOT_NAME },
+	{ "goto", KW_NOT_NAME },
+	{ "defined", KW_NOT_NAME },
+	{ "asm", KW_NOT_NAME | KW_TRAILING },
+	{ "__asm__", KW_NOT_NAME },
+	{ "__asm", KW_NOT_NAME },
+	{ "volatile", KW_NOT_NAME },
+	{ "__volatile__", KW_NOT_NAME },
+	{ "int", KW_NOT_NAME },
+	{ "void", KW_NOT_NAME },
+	{ "char", KW_NOT_NAME },
+	{ "long", KW_NOT_NAME },
+	{ "short", KW_NOT_NAME },
+	{ "unsigned", KW_NOT_NAME },
+	{ "signed", KW_NOT_NAME },
+	{ "float", KW_NOT_NAME },
+	{ "double", KW_NOT_NAME },
+	{ "_Bool", KW_NOT_NAME },
+	{ "bool", KW_NOT_NAME },
+	{ "struct", KW_NOT_NAME },
+	{ "union", KW_NOT_NAME },
+	{ "enum", KW_NOT_NAME },
+	{ "const", KW_NOT_NAME | KW_TRAILING },
+	{ "static", KW_NOT_NAME | KW_STATIC },
+	{ "extern", KW_NOT_NAME | KW_EXTERN },
+	{ "inline", KW_NOT_NAME | KW_TRAILING },
+	{ "register", KW_NOT_NAME },
+	{ "auto", KW_NOT_NAME },
+	{ "typedef", KW_NOT_NAME },
+	{ "restrict", KW_NOT_NAME },
+	{ "__restrict", KW_NOT_NAME },
+	{ "noinline", KW_TRAILING },
+	{ "notrace", KW_TRAILING },
+	{ "noinstr", KW_TRAILING },
+	{ "__weak", KW_WEAK },
+	{ "weak", KW_WEAK_ATTR },
+	{ "__weak__", KW_WEAK_ATTR },
+	/* attributes that take arguments */
+	{ "__attribute__", KW_NOT_NAME | KW_ATTRIBUTE },
+	{ "__attribute", KW_NOT_NAME | KW_ATTRIBUTE },
+	{ "__printf", KW_NOT_NAME },
+	{ "__scanf", KW_NOT_NAME },
+	{ "__section", KW_NOT_NAME },
+	{ "__aligned", KW_NOT_NAME },
+	{ "__alloc_size", KW_NOT_NAME },
+	{ "__realloc_size", KW_NOT_NAME },
+	{ "__acquires", KW_NOT_NAME },
+	{ "__releases", KW_NOT_NAME },
+	{ "__must_hold", KW_NOT_NAME },
+	{ "__cond_acquires", KW_NOT_NAME },
+	{ "__cond_releases", KW_NOT_NAME },
+	{ "__assume_aligned", KW_NOT_NAME },
+	{ "__cleanup", KW_NOT_NAME },
+	{ "__diagnose_as", KW_NOT_NAME },
+	{ "__counted_by", KW_NOT_NAME },
+	{ "__alias", KW_NOT_NAME },
+	{ "__copy", KW_NOT_NAME },
+	{ "__compiletime_error", KW_NOT_NAME },
+	{ "__compiletime_warning", KW_NOT_NAME },
+	{ "__nocapture", KW_NOT_NAME },
+	{ "__free", KW_NOT_NAME },
+	{ "__no_sanitize", KW_NOT_NAME },
+	/* not functions: kernel/bpf/verifier.c */
+	{ "BTF_TYPE_SAFE_TRUSTED", KW_NOT_NAME },
+	{ "BTF_TYPE_SAFE_RCU", KW_NOT_NAME },
+	{ "BTF_TYPE_SAFE_RCU_OR_NULL", KW_NOT_NAME },
+	{ "BTF_TYPE_SAFE_TRUSTED_OR_NULL", KW_NOT_NAME },
+};
+
+#define KW_SLOTS 512 /* power of two, over three times the keywords */
+
+static uint16_t kw_slot[KW_SLOTS]; /* keyword index + 1, 0 when empty */
+static uint8_t kw_len[ARRAY_SIZE(keywords)];
+static pthread_once_t kw_once = PTHREAD_ONCE_INIT;
+
+static uint32_t kw_hash(const char *w, size_t n)
+{
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= (unsigned char)w[i];
+		h *= 16777619u;
+	}
+	return h;
+}
+
+static void kw_init(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(keywords); i++) {
+		size_t n = strlen(keywords[i].word);
+		uint32_t h = kw_hash(keywords[i].word, n) & (KW_SLOTS - 1);
+
+		kw_len[i] = (uint8_t)n;
+		while (kw_slot[h])
+			h = (h + 1) & (KW_SLOTS - 1);
+		kw_slot[h] = (uint16_t)(i + 1);
+	}
+}
+
+/* kw_class - KW_* of a word, 0 for an ordinary identifier */
+static unsigned kw_class(const char *w, size_t n)
+{
+	uint32_t h;
+
+	if (n < 2 || n > 32)
+		return 0;
+	h = kw_hash(w, n) & (KW_SLOTS - 1);
+	while (kw_slot[h]) {
+		size_t i = kw_slot[h] - 1u;
+
+		if (kw_len[i] == n && memcmp(keywords[i].word, w, n) == 0)
+			return keywords[i].cls;
+		h = (h + 1) & (KW_SLOTS - 1);
+	}
+	return 0;
+}
+
+static bool word_is(const char *w, size_t n, const char *s)
+{
+	return strncmp(w, s, n) == 0 && s[n] == '\0';
+}
+
+static bool valid_name(const char *w, size_t n)
+{
+	return n <= NAME_MAX_LEN && !(kw_class(w, n) & KW_NOT_NAME);
+}
+
+/* attr_like - may this word stand between parameters and body? */
+static bool attr_like(const char *w, size_t n)
+{
+	return (n > 2 && w[0] == '_' && w[1] == '_') ||
+	       (kw_class(w, n) & KW_TRAILING);
+}
+
+/* is_macro_name - all capitals, digits and "_" (a macro by convention) */
+static bool is_macro_name(const char *w, size_t n)
+{
+	bool upper = false;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (w[i] >= 'A' && w[i] <= 'Z')
+			upper = true;
+		else if (!(w[i] >= '0' && w[i] <= '9') && w[i] != '_')
+			return false;
+	}
+	return upper;
+}
+
+static const struct macro *find_macro(const char *w, size_t n, bool body)
+{
+	size_t i;
+
+	if (n < 8 || !is_macro_name(w, n))
+		return NULL;
+	for (i = 0; i < ARRAY_SIZE(macros); i++) {
+		const struct macro *m = &macros[i];
+		size_t k = strlen(m->name);
+
+		if (m->body != body)
+			continue;
+		if (m->name[k - 1] == '#') {
+			if (n == k && strncmp(w, m->name, k - 1) == 0 &&
+			    w[k - 1] >= '0' && w[k - 1] <= '9')
+				return m;
+		} else if (m->name[k - 1] == '*') {
+			if (n >= k - 1 && strncmp(w, m->name, k - 1) == 0)
+				return m;
+		} else if (word_is(w, n, m->name)) {
+			return m;
+		}
+	}
+	return NULL;
+}
+
+static const unsigned char ident_char[256] = {
+	['0' ... '9'] = 1,
+	['A' ... 'Z'] = 1,
+	['a' ... 'z'] = 1,
+	['_'] = 1,
+};
+
+/*
+ * A set of at most 6 bytes to search for: inside a function body only
+ * braces, comments, literals and directives matter; in a directive
+ * only its end, continuations, comments and literals.
+ */
+struct byteset {
+	unsigned char c[6];
+	unsigned char in[256];
+};
+
+static const struct byteset body_set = {
+	{ '/', '"', '\'', '{', '}', '#' },
+	{ ['/'] = 1, ['"'] = 1, ['\''] = 1, ['{'] = 1, ['}'] = 1, ['#'] = 1 },
+};
+
+static const struct byteset directive_set = {
+	{ '\n', '\\', '/', '"', '\'', '\n' },
+	{ ['\n'] = 1, ['\\'] = 1, ['/'] = 1, ['"'] = 1, ['\''] = 1 },
+};
+
+/* find_byte - the first byte of the set in [p, end), or end */
+static const char *find_byte(const char *p, const char *end,
+			     const struct byteset *set)
+{
+#ifdef __SSE2__
+	__m128i c0 = _mm_set1_epi8((char)set->c[0]);
+	__m128i c1 = _mm_set1_epi8((char)set->c[1]);
+	__m128i c2 = _mm_set1_epi8((char)set->c[2]);
+	__m128i c3 = _mm_set1_epi8((char)set->c[3]);
+	__m128i c4 = _mm_set1_epi8((char)set->c[4]);
+	__m128i c5 = _mm_set1_epi8((char)set->c[5]);
+
+	while (end - p >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		__m128i m = _mm_or_si128(
+			_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, c0),
+						  _mm_cmpeq_epi8(v, c1)),
+				     _mm_or_si128(_mm_cmpeq_epi8(v, c2),
+						  _mm_cmpeq_epi8(v, c3))),
+			_mm_or_si128(_mm_cmpeq_epi8(v, c4),
+				     _mm_cmpeq_epi8(v, c5)));
+		int bits = _mm_movemask_epi8(m);
+
+		if (bits)
+			return p + __builtin_ctz((unsigned)bits);
+		p += 16;
+	}
+#endif
+	while (p < end && !set->in[(unsigned char)*p])
+		p++;
+	return p;
+}
+
+/* The file-scope declaration being read. */
+struct stmt {
+	/* the candidate: the name before the last named "(...)" */
+	const char *cand;
+	unsigned cand_len;
+	bool cand_ok;	    /* only attributes since its parameters */
+	bool cand_ptr;	    /* from "(*name(...))": a function pointer result */
+	const char *arg[2]; /* its first two arguments if single words */
+	unsigned arg_len[2];
+	bool cand_words; /* every argument a single word: a macro's */
+	bool is_static, is_weak, assign, extern_c;
+	/* the previous token at parenthesis depth 0 */
+	const char *last;
+	unsigned last_len;
+	bool last_id, last_extern;
+	/* the group being read */
+	int pdepth;
+	const char *g;
+	unsigned g_len;
+	bool g_attr;
+	unsigned g_arg;
+	unsigned g_ntok[2];
+	const char *g_id[2];
+	unsigned g_id_len[2];
+	unsigned g_cur_ntok; /* tokens of the current argument */
+	bool g_cur_word;     /* its first token is a word */
+	bool g_words;	     /* every argument so far a single word */
+	int g_ptr;	     /* progress through "( * name (" */
+	const char *g_pname;
+	unsigned g_pname_len;
+	bool g_pfound;
+};
+
+struct sstate {
+	int depth;
+	bool func; /* the outermost open block is a function body */
+	struct stmt st;
+};
+
+struct cond {
+	struct sstate at_if, end_first;
+	bool had_else;
+};
+
+struct scanner {
+	const char *text, *end;
+	const char *line_pos; /* line numbers are counted when needed */
+	unsigned line;
+	struct sstate s;
+	int ncond; /* may exceed COND_MAX: deeper levels are not tracked */
+	void (*fn)(void *arg, const char *name, size_t len, unsigned flags,
+		   unsigned line);
+	void *arg;
+	size_t count;
+	/* last: written before it is read, so never cleared */
+	struct cond cond[COND_MAX];
+};
+
+enum tok {
+	T_ID = 'i',
+	T_NUM = 'n',
+	T_STR = 's',
+	T_OTHER = 'o',
+};
+
+/* line_of - the line number of a position in the text */
+static unsigned line_of(struct scanner *sc, const char *pos)
+{
+	const char *p = sc->line_pos;
+
+	if (pos >= p) {
+		while ((p = memchr(p, '\n', (size_t)(pos - p)))) {
+			sc->line++;
+			p++;
+		}
+	} else {
+		for (p = pos; p < sc->line_pos; p++)
+			sc->line -= *p == '\n';
+	}
+	sc->line_pos = pos;
+	return sc->line;
+}
+
+static void emit(struct scanner *sc, const char *name, size_t len,
+		 unsigned flags, const char *where)
+{
+	if (!len || len > NAME_MAX_LEN)
+		return;
+	sc->fn(sc->arg, name, len, flags, line_of(sc, where));
+	sc->count++;
+}
+
+static void emit_macro(struct scanner *sc, const struct macro *m,
+		       const char *arg, size_t alen, unsigned flags,
+		       const char *where)
+{
+	char buf[2 * NAME_MAX_LEN + 64];
+	size_t i;
+
+	if (!arg || alen > NAME_MAX_LEN)
+		return;
+	for (i = 0; i < ARRAY_SIZE(m->gen) && m->gen[i]; i++) {
+		const char *g = m->gen[i], *pct = strchr(g, '%');
+		size_t pre = (size_t)(pct - g), post = strlen(pct + 1);
+
+		memcpy(buf, g, pre);
+		memcpy(buf + pre, arg, alen);
+		memcpy(buf + pre + alen, pct + 1, post);
+		emit(sc, buf, pre + alen + post, flags | m->flags | SYM_MACRO,
+		     where);
+	}
+}
+
+static void stmt_reset(struct stmt *st)
+{
+	memset(st, 0, sizeof(*st));
+}
+
+/* definition - a "{" after a candidate at file scope */
+static void definition(struct scanner *sc)
+{
+	struct stmt *st = &sc->s.st;
+	unsigned flags =
+		(st->is_static ? SYM_STATIC : 0) | (st->is_weak ? SYM_WEAK : 0);
+
+	const struct macro *m = NULL;
+
+	if (!st->cand_ptr)
+		m = find_macro(st->cand, st->cand_len, true);
+	if (m) {
+		emit_macro(sc, m, st->arg[m->arg], st->arg_len[m->arg], flags,
+			   st->cand);
+		return;
+	}
+	/*
+	 * A definition names every parameter after its type, so
+	 * "name(word, word) {" is a macro (or K&R C), and so is
+	 * "NAME(word, ...) {" with a capitalised name: only known macros
+	 * define names.  One capitalised word is a macro standing for the
+	 * parameters: "validate_flush(VALIDATE_ARGS) {" is a function.
+	 */
+	if (!st->cand_ptr && st->arg[0] &&
+	    valid_name(st->arg[0], st->arg_len[0]) &&
+	    (is_macro_name(st->cand, st->cand_len) ||
+	     (st->cand_words && !(st->arg[1] == NULL &&
+				  is_macro_name(st->arg[0], st->arg_len[0])))))
+		return;
+	emit(sc, st->cand, st->cand_len, flags, st->cand);
+}
+
+/* group_close - the ")" that ends a group at parenthesis depth 0 */
+static void group_close(struct scanner *sc)
+{
+	struct stmt *st = &sc->s.st;
+	unsigned i;
+
+	st->pdepth = 0;
+	st->last_id = false;
+	st->last_extern = false;
+	st->g_words &= st->g_cur_ntok == 1 && st->g_cur_word;
+	if (st->g_pfound && !st->cand_ok) {
+		/* "u16 (*f(int))[4]", "void (*f(int))(int)" */
+		st->cand = st->g_pname;
+		st->cand_len = st->g_pname_len;
+		st->cand_ok = true;
+		st->cand_ptr = true;
+		st->arg[0] = st->arg[1] = NULL;
+	} else if (st->g && valid_name(st->g, st->g_len)) {
+		const struct macro *m = find_macro(st->g, st->g_len, false);
+		const char *arg[2];
+		unsigned arg_len[2];
+
+		for (i = 0; i < 2; i++) {
+			bool one = st->g_ntok[i] == 1 && st->g_id[i];
+
+			arg[i] = one ? st->g_id[i] : NULL;
+			arg_len[i] = one ? st->g_id_len[i] : 0;
+		}
+		if (m && arg[m->arg])
+			emit_macro(sc, m, arg[m->arg], arg_len[m->arg],
+				   st->is_static ? SYM_STATIC : 0, st->g);
+		/*
+		 * After the candidate's parameters only attributes went by,
+		 * so this is one of them: "f(void) __releases(x) {".
+		 */
+		if (st->cand_ok)
+			return;
+		memcpy(st->arg, arg, sizeof(arg));
+		memcpy(st->arg_len, arg_len, sizeof(arg_len));
+		st->cand_words = st->g_words;
+		st->cand = st->g;
+		st->cand_len = st->g_len;
+		st->cand_ok = true;
+		st->cand_ptr = false;
+	} else if (!st->g || !attr_like(st->g, st->g_len)) {
+		/* "(int)" after "(*f(...))" is the result's parameters */
+		if (!st->cand_ptr)
+			st->cand_ok = false;
+	}
+}
+
+/* token - one token at file scope (sc->s.depth == 0) */
+static void token(struct scanner *sc, int kind, const char *w, unsigned n)
+{
+	struct stmt *st = &sc->s.st;
+
+	if (st->pdepth > 0) {
+		if (kind == ')' && st->pdepth == 1) {
+			group_close(sc);
+			return;
+		}
+		if (kind == ',' && st->pdepth == 1) {
+			st->g_words &= st->g_cur_ntok == 1 && st->g_cur_word;
+			st->g_cur_ntok = 0;
+			st->g_arg++;
+			return;
+		}
+		if (st->g_cur_ntok++ == 0)
+			st->g_cur_word = kind == T_ID || (kind == T_NUM && n);
+		if (st->g_arg < 2) {
+			if ((kind == T_ID || (kind == T_NUM && n)) &&
+			    st->g_ntok[st->g_arg] == 0) {
+				st->g_id[st->g_arg] = w;
+				st->g_id_len[st->g_arg] = n;
+			}
+			st->g_ntok[st->g_arg]++;
+		}
+		switch (st->g_ptr) {
+		case 1:
+			st->g_ptr = kind == '*' ? 2 : 0;
+			break;
+		case 2:
+			if (kind == T_ID && st->pdepth == 1) {
+				st->g_pname = w;
+				st->g_pname_len = n;
+				st->g_ptr = 3;
+			} else if (kind != '*') {
+				st->g_ptr = 0;
+			}
+			break;
+		case 3:
+			st->g_pfound = kind == '(' && st->pdepth == 1;
+			st->g_ptr = 0;
+			break;
+		}
+		if (kind == T_ID && st->g_attr &&
+		    (kw_class(w, n) & KW_WEAK_ATTR))
+			st->is_weak = true;
+		if (kind == '(')
+			st->pdepth++;
+		else if (kind == ')')
+			st->pdepth--;
+		return;
+	}
+
+	switch (kind) {
+	case T_ID: {
+		unsigned cls = kw_class(w, n);
+
+		if (cls & KW_STATIC)
+			st->is_static = true;
+		else if (cls & KW_WEAK)
+			st->is_weak = true;
+		if (st->cand_ok && !(cls & KW_TRAILING) &&
+		    !(n > 2 && w[0] == '_' && w[1] == '_'))
+			st->cand_ok = false;
+		st->last = w;
+		st->last_len = n;
+		st->last_id = true;
+		st->last_extern = cls & KW_EXTERN;
+		return;
+	}
+	case '(':
+		st->g = st->last_id ? st->last : NULL;
+		st->g_len = st->last_id ? st->last_len : 0;
+		st->g_attr =
+			st->g && (word_is(st->g, st->g_len, "__attribute__") ||
+				  word_is(st->g, st->g_len, "__attribute"));
+		st->g_arg = 0;
+		st->g_ntok[0] = st->g_ntok[1] = 0;
+		st->g_cur_ntok = 0;
+		st->g_words = true;
+		st->g_id[0] = st->g_id[1] = NULL;
+		st->g_ptr = 1;
+		st->g_pfound = false;
+		st->pdepth = 1;
+		break;
+	case ';':
+		stmt_reset(st);
+		return;
+	case '=':
+		st->assign = true;
+		st->cand_ok = false;
+		break;
+	case T_STR:
+		if (st->last_extern)
+			st->extern_c = true;
+		st->cand_ok = false;
+		break;
+	case ')':
+		/* unbalanced: start afresh */
+		stmt_reset(st);
+		return;
+	case '[':
+	case ']':
+	case T_NUM:
+		/* "(*f(void))[4] {": a pointer to an array */
+		if (!st->cand_ptr)
+			st->cand_ok = false;
+		break;
+	default:
+		st->cand_ok = false;
+		break;
+	}
+	st->last_id = false;
+	st->last_extern = false;
+}
+
+/* ---- lexical skipping ------------------------------------------------ */
+
+/* skip_block_comment - p after "/" "*"; returns after the closing "*" "/" */
+static const char *skip_block_comment(struct scanner *sc, const char *p)
+{
+	while (p < sc->end) {
+		const char *q = memchr(p, '*', (size_t)(sc->end - p));
+
+		if (!q || q + 1 >= sc->end)
+			return sc->end;
+		if (q[1] == '/')
+			return q + 2;
+		p = q + 1;
+	}
+	return sc->end;
+}
+
+/* line_end - the newline ending the line at p, after continuations */
+static const char *line_end(struct scanner *sc, const char *p)
+{
+	while (p < sc->end) {
+		const char *nl = memchr(p, '\n', (size_t)(sc->end - p));
+
+		if (!nl)
+			return sc->end;
+		if (nl > p &&
+		    (nl[-1] == '\\' ||
+		     (nl[-1] == '\r' && nl - 1 > p && nl[-2] == '\\'))) {
+			p = nl + 1;
+			continue;
+		}
+		return nl;
+	}
+	return sc->end;
+}
+
+/*
+ * skip_literal - p after the opening quote; returns after the closing
+ * one, or at the newline that ends an unterminated literal
+ */
+static const char *skip_literal(struct scanner *sc, const char *p, char q)
+{
+	while (p < sc->end) {
+		char c = *p;
+
+		if (c == q)
+			return p + 1;
+		if (c == '\n')
+			return p;
+		if (c == '\\')
+			p++;
+		p++;
+	}
+	return sc->end;
+}
+
+/* rest_of_line - skip a directive's text; returns at its final newline */
+static const char *rest_of_line(struct scanner *sc, const char *p)
+{
+	while ((p = find_byte(p, sc->end, &directive_set)) < sc->end) {
+		char c = *p;
+
+		if (c == '\n')
+			return p;
+		if (c == '\\' && p + 1 < sc->end &&
+		    (p[1] == '\n' ||
+		     (p[1] == '\r' && p + 2 < sc->end && p[2] == '\n'))) {
+			p += p[1] == '\n' ? 2 : 3;
+			continue;
+		}
+		if (c == '/' && p + 1 < sc->end && p[1] == '*') {
+			p = skip_block_comment(sc, p + 2);
+			continue;
+		}
+		if (c == '/' && p + 1 < sc->end && p[1] == '/')
+			return line_end(sc, p + 2);
+		if (c == '"' || c == '\'') {
+			p = skip_literal(sc, p + 1, c);
+			continue;
+		}
+		p++;
+	}
+	return sc->end;
+}
+
+static bool blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+static const char *skip_blanks(const char *p, const char *end)
+{
+	while (p < end && blank(*p))
+		p++;
+	return p;
+}
+
+/* first_on_line - is the "#" at p the first thing on its line? */
+static bool first_on_line(struct scanner *sc, const char *p)
+{
+	while (p > sc->text && blank(p[-1]))
+		p--;
+	return p == sc->text || p[-1] == '\n';
+}
+
+static size_t word_len(const char *p, const char *end)
+{
+	const char *q = p;
+
+	while (q < end && ident_char[(unsigned char)*q])
+		q++;
+	return (size_t)(q - p);
+}
+
+enum {
+	D_OTHER,
+	D_IF, /* #if #ifdef #ifndef */
+	D_ELSE,
+	D_ELIF,
+	D_ENDIF,
+};
+
+/* directive_kind - p at the word after "#" */
+static int directive_kind(const char *p, size_t n)
+{
+	if (n < 2 || n > 8 || (p[0] != 'i' && p[0] != 'e'))
+		return D_OTHER; /* #define, #include, ... */
+	if (word_is(p, n, "if") || word_is(p, n, "ifdef") ||
+	    word_is(p, n, "ifndef"))
+		return D_IF;
+	if (word_is(p, n, "else"))
+		return D_ELSE;
+	if (word_is(p, n, "elif") || word_is(p, n, "elifdef") ||
+	    word_is(p, n, "elifndef"))
+		return D_ELIF;
+	if (word_is(p, n, "endif"))
+		return D_ENDIF;
+	return D_OTHER;
+}
+
+/*
+ * never_true - "#if 0" and "#ifdef __cplusplus" (also "#if
+ * defined(__cplusplus)"): groups the kernel never compiles
+ */
+static bool never_true(const char *w, size_t n, const char *p, const char *end)
+{
+	p = skip_blanks(p, end);
+	if (word_is(w, n, "if") && p < end && *p == '0') {
+		p = skip_blanks(p + 1, end);
+		return p >= end || *p == '\n' || *p == '/';
+	}
+	if (word_is(w, n, "if") && (size_t)(end - p) > 7 &&
+	    memcmp(p, "defined", 7) == 0) {
+		p = skip_blanks(p + 7, end);
+		if (p < end && *p == '(')
+			p = skip_blanks(p + 1, end);
+		return word_is(p, word_len(p, end), "__cplusplus");
+	}
+	if (word_is(w, n, "ifdef"))
+		return word_is(p, word_len(p, end), "__cplusplus");
+	return false;
+}
+
+/*
+ * skip_group - p at the start of the line after "#if 0"; skips to the
+ * matching #else/#elif (returns at that "#", *kind D_ELSE) or to the
+ * end of the matching #endif line (*kind D_ENDIF)
+ */
+static const char *skip_group(struct scanner *sc, const char *p, int *kind)
+{
+	int nest = 0;
+
+	while (p < sc->end) {
+		const char *q = skip_blanks(p, sc->end);
+
+		if (q < sc->end && *q == '#') {
+			const char *w = skip_blanks(q + 1, sc->end);
+			int k = directive_kind(w, word_len(w, sc->end));
+
+			if (k == D_IF) {
+				nest++;
+			} else if (k == D_ENDIF && nest-- == 0) {
+				*kind = D_ENDIF;
+				return rest_of_line(sc, w);
+			} else if ((k == D_ELSE || k == D_ELIF) && nest == 0) {
+				*kind = D_ELSE;
+				return q;
+			}
+		}
+		p = line_end(sc, q) + 1;
+	}
+	*kind = D_ENDIF;
+	return sc->end;
+}
+
+static void cond_else(struct scanner *sc)
+{
+	struct cond *c;
+
+	if (sc->ncond <= 0 || sc->ncond > COND_MAX)
+		return;
+	c = &sc->cond[sc->ncond - 1];
+	if (!c->had_else) {
+		c->end_first = sc->s;
+		c->had_else = true;
+	}
+	sc->s = c->at_if;
+}
+
+/* directive - p at "#" first on a line; returns at the line's end */
+static const char *directive(struct scanner *sc, const char *p)
+{
+	const char *w = skip_blanks(p + 1, sc->end);
+	size_t n = word_len(w, sc->end);
+	int kind = directive_kind(w, n);
+
+	switch (kind) {
+	case D_IF:
+		if (sc->ncond < COND_MAX) {
+			sc->cond[sc->ncond].at_if = sc->s;
+			sc->cond[sc->ncond].had_else = false;
+		}
+		sc->ncond++;
+		if (never_true(w, n, w + n, sc->end)) {
+			int how;
+			const char *q = rest_of_line(sc, w + n);
+
+			if (q >= sc->end)
+				return q;
+			q = skip_group(sc, q + 1, &how);
+			if (how == D_ENDIF) {
+				sc->ncond--;
+				return q;
+			}
+			/* the #else or #elif of the group is scanned */
+			return directive(sc, q);
+		}
+		break;
+	case D_ELSE:
+	case D_ELIF:
+		cond_else(sc);
+		break;
+	case D_ENDIF:
+		if (sc->ncond > 0 && sc->ncond <= COND_MAX &&
+		    sc->cond[sc->ncond - 1].had_else)
+			sc->s = sc->cond[sc->ncond - 1].end_first;
+		if (sc->ncond > 0)
+			sc->ncond--;
+		break;
+	}
+	return rest_of_line(sc, w + n);
+}
+
+/*
+ * initializer_body - does the block at p (after "{") start like a
+ * designated initializer (".name =", "[0] =")?  Macros such as
+ * powerpc's define_machine(x) { .name = ... } look like definitions.
+ */
+static bool initializer_body(struct scanner *sc, const char *p)
+{
+	for (;;) {
+		while (p < sc->end && (blank(*p) || *p == '\n'))
+			p++;
+		if (p + 1 < sc->end && p[0] == '/' && p[1] == '*')
+			p = skip_block_comment(sc, p + 2);
+		else if (p + 1 < sc->end && p[0] == '/' && p[1] == '/')
+			p = line_end(sc, p + 2);
+		else
+			break;
+	}
+	return p < sc->end && (*p == '[' || (*p == '.' && p + 1 < sc->end &&
+					     ident_char[(unsigned char)p[1]] &&
+					     !(p[1] >= '0' && p[1] <= '9')));
+}
+
+static void open_brace(struct scanner *sc, const char *p)
+{
+	struct stmt *st = &sc->s.st;
+
+	if (sc->s.depth == 0) {
+		if (st->extern_c && st->pdepth == 0) {
+			/* extern "C" { : not a block */
+			stmt_reset(st);
+			return;
+		}
+		sc->s.func = st->pdepth == 0 && st->cand_ok && !st->assign &&
+			     !initializer_body(sc, p + 1);
+		if (sc->s.func)
+			definition(sc);
+	}
+	sc->s.depth++;
+}
+
+static void close_brace(struct scanner *sc)
+{
+	struct stmt *st = &sc->s.st;
+
+	if (sc->s.depth == 0)
+		return; /* stray, e.g. the end of extern "C" */
+	if (--sc->s.depth)
+		return;
+	if (sc->s.func) {
+		stmt_reset(st);
+	} else {
+		/* "struct x { ... } y", "= { ... }": the statement goes on */
+		st->cand_ok = false;
+		st->last_id = false;
+	}
+	sc->s.func = false;
+}
+
+/* symbols_scan - report the function definitions in a C text */
+size_t symbols_scan(const char *text, size_t len,
+		    void (*fn)(void *arg, const char *name, size_t len,
+			       unsigned flags, unsigned line),
+		    void *arg)
+{
+	struct scanner *sc = xmalloc(sizeof(*sc));
+	const char *p = text, *end = text + len;
+	size_t count;
+
+	pthread_once(&kw_once, kw_init);
+	memset(sc, 0, offsetof(struct scanner, cond));
+	sc->text = sc->line_pos = text;
+	sc->end = end;
+	sc->line = 1;
+	sc->fn = fn;
+	sc->arg = arg;
+	while (p < end) {
+		unsigned char c = (unsigned char)*p;
+
+		if (sc->s.depth > 0) {
+			/* inside a block: only braces, comments, literals */
+			p = find_byte(p, end, &body_set);
+			if (p >= end)
+				break;
+			c = (unsigned char)*p;
+		}
+		switch (c) {
+		case '#':
+			if (first_on_line(sc, p)) {
+				p = directive(sc, p);
+				continue;
+			}
+			break;
+		case '/':
+			if (p + 1 < end && p[1] == '*') {
+				p = skip_block_comment(sc, p + 2);
+				continue;
+			}
+			if (p + 1 < end && p[1] == '/') {
+				p = line_end(sc, p + 2);
+				continue;
+			}
+			break;
+		case '"':
+		case '\'':
+			if (sc->s.depth == 0)
+				token(sc, c == '"' ? T_STR : T_OTHER, p, 1);
+			p = skip_literal(sc, p + 1, (char)c);
+			continue;
+		case '{':
+			open_brace(sc, p);
+			p++;
+			continue;
+		case '}':
+			close_brace(sc);
+			p++;
+			continue;
+		case ' ':
+		case '\t':
+		case '\n':
+		case '\r':
+		case '\f':
+		case '\v':
+		case '\\':
+			p++;
+			continue;
+		}
+		if (sc->s.depth > 0) {
+			p++;
+			continue;
+		}
+		/* a token at file scope */
+		if (ident_char[c] && !(c >= '0' && c <= '9')) {
+			size_t n = word_len(p, end);
+
+			token(sc, T_ID, p, (unsigned)n);
+			p += n;
+		} else if (c >= '0' && c <= '9') {
+			/* a number: digits, letters, "." and exponent signs */
+			const char *q = p;
+			bool word = true;
+
+			p++;
+			while (p < end &&
+			       (ident_char[(unsigned char)*p] || *p == '.' ||
+				((*p == '+' || *p == '-') &&
+				 (p[-1] == 'e' || p[-1] == 'E' ||
+				  p[-1] == 'p' || p[-1] == 'P')))) {
+				word &= ident_char[(unsigned char)*p];
+				p++;
+			}
+			/* "32_personality" is a word to a macro */
+			token(sc, T_NUM, word ? q : NULL,
+			      word ? (unsigned)(p - q) : 0);
+		} else {
+			token(sc, c, p, 1);
+			p++;
+		}
+	}
+	count = sc->count;
+	free(sc);
+	return count;
+}
+
+/* ---- building --------------------------------------------------------- */
+
+struct file_list {
+	char **v;
+	size_t n, alloc;
+};
+
+static bool source_name(const char *name)
+{
+	return ends_with(name, ".c") || ends_with(name, ".h");
+}
+
+/* walk - collect the .c and .h files below dir (relative paths) */
+static int walk(const char *root, struct strbuf *rel, struct file_list *fl)
+{
+	char *path =
+		rel->len ? xasprintf("%s/%s", root, rel->buf) : xstrdup(root);
+	DIR *d = opendir(path);
+	struct dirent *de;
+	size_t base = rel->len;
+	int ret = 0;
+
+	if (!d) {
+		ret = error("cannot read directory '%s': %s", path,
+			    strerror(errno));
+		free(path);
+		return ret;
+	}
+	while ((de = readdir(d))) {
+		unsigned type = de->d_type;
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (type == DT_UNKNOWN) {
+			struct stat st;
+			char *p = xasprintf("%s/%s", path, de->d_name);
+
+			type = lstat(p, &st) < 0     ? DT_UNKNOWN
+			       : S_ISDIR(st.st_mode) ? DT_DIR
+			       : S_ISREG(st.st_mode) ? DT_REG
+						     : DT_UNKNOWN;
+			free(p);
+		}
+		if (type != DT_DIR &&
+		    (type != DT_REG || !source_name(de->d_name)))
+			continue;
+		if ((base && sb_addc(rel, '/') < 0) ||
+		    sb_adds(rel, de->d_name) < 0) {
+			warn("path too long under '%s'; skipped", path);
+			sb_truncate(rel, base);
+			continue;
+		}
+		if (type == DT_DIR) {
+			if (walk(root, rel, fl) < 0)
+				ret = -1;
+		} else {
+			ALLOC_GROW(fl->v, fl->n, fl->alloc);
+			fl->v[fl->n++] = xstrdup(rel->buf);
+		}
+		sb_truncate(rel, base);
+	}
+	closedir(d);
+	free(path);
+	return ret;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* path_level - the ranking level of a definition in a file */
+static unsigned path_level(const char *path, unsigned flags)
+{
+	if (starts_with(path, "tools/") || starts_with(path, "scripts/") ||
+	    starts_with(path, "samples/") ||
+	    starts_with(path, "Documentation/") || starts_with(path, "usr/"))
+		return LEVEL_OTHER;
+	if (starts_with(path, "arch/") && !starts_with(path, "arch/x86/"))
+		return LEVEL_ARCH;
+	if (flags & SYM_WEAK)
+		return LEVEL_WEAK;
+	return ends_with(path, ".h") ? LEVEL_HEADER : LEVEL_C;
+}
+
+static unsigned rank_of(const char *path, unsigned flags)
+{
+	return path_level(path, flags) * 2 + !!(flags & SYM_STATIC);
+}
+
+struct rec {
+	uint32_t name; /* offset in the worker's arena */
+	uint32_t file;
+	uint32_t rank;
+};
+
+struct worker {
+	pthread_t tid;
+	const char *root;
+	const struct file_list *fl;
+	atomic_size_t *next;
+	char *arena;
+	size_t arena_len, arena_alloc;
+	struct rec *recs;
+	size_t nrecs, recs_alloc;
+	size_t scanned;
+	char *buf;
+	size_t buf_alloc;
+	/* the file being scanned */
+	uint32_t file;
+	const char *path;
+};
+
+static void collect(void *arg, const char *name, size_t len, unsigned flags,
+		    unsigned line)
+{
+	struct worker *w = arg;
+	struct rec *r;
+
+	if (w->arena_len + len + 1 > w->arena_alloc) {
+		w->arena_alloc = w->arena_alloc ? w->arena_alloc * 2 : 1 << 20;
+		while (w->arena_len + len + 1 > w->arena_alloc)
+			w->arena_alloc *= 2;
+		if (w->arena_alloc > UINT32_MAX)
+			die("symbol index: too many names");
+		w->arena = xrealloc(w->arena, w->arena_alloc);
+	}
+	ALLOC_GROW(w->recs, w->nrecs, w->recs_alloc);
+	r = &w->recs[w->nrecs++];
+	r->name = (uint32_t)w->arena_len;
+	r->file = w->file;
+	r->rank = rank_of(w->path, flags);
+	memcpy(w->arena + w->arena_len, name, len);
+	w->arena[w->arena_len + len] = '\0';
+	w->arena_len += len + 1;
+}
+
+/* read_source - read a whole file into the worker's buffer */
+static ssize_t read_source(struct worker *w, int dirfd, const char *path)
+{
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	size_t n = 0;
+
+	if (fd < 0) {
+		warn("cannot open '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || (uint64_t)st.st_size > FILE_MAX_SIZE) {
+		warn("'%s': not read (larger than %u bytes)", path,
+		     FILE_MAX_SIZE);
+		close(fd);
+		return -1;
+	}
+	if ((size_t)st.st_size + 1 > w->buf_alloc) {
+		w->buf_alloc = (size_t)st.st_size + 1 + 65536;
+		free(w->buf);
+		w->buf = xmalloc(w->buf_alloc);
+	}
+	while (n < w->buf_alloc - 1) {
+		ssize_t r = read(fd, w->buf + n, w->buf_alloc - 1 - n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			warn("cannot read '%s': %s", path, strerror(errno));
+			close(fd);
+			return -1;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	return (ssize_t)n;
+}
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	int dirfd = open(w->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (dirfd < 0) {
+		warn("cannot open '%s': %s", w->root, strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		size_t i = atomic_fetch_add(w->next, 1);
+		ssize_t n;
+
+		if (i >= w->fl->n)
+			break;
+		w->file = (uint32_t)i;
+		w->path = w->fl->v[i];
+		n = read_source(w, dirfd, w->path);
+		if (n < 0)
+			continue;
+		symbols_scan(w->buf, (size_t)n, collect, w);
+		w->scanned++;
+	}
+	close(dirfd);
+	return NULL;
+}
+
+struct mrec {
+	const char *name;
+	uint32_t file;
+	uint32_t rank;
+};
+
+static int cmp_mrec(const void *a, const void *b)
+{
+	const struct mrec *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return x->file < y->file ? -1 : x->file > y->file;
+}
+
+static size_t align8(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
+
+static uint32_t place(struct strbuf *img, const void *data, size_t len)
+{
+	static const char zero[8];
+	size_t off = align8(img->len);
+
+	if (sb_add(img, zero, off - img->len) < 0 || sb_add(img, data, len) < 0)
+		die("symbol index too large");
+	return (uint32_t)off;
+}
+
+static uint32_t add_string(struct strbuf *sb, const char *s)
+{
+	uint32_t off = (uint32_t)sb->len;
+
+	if (sb_add(sb, s, strlen(s) + 1) < 0)
+		die("symbol index: string table too large");
+	return off;
+}
+
+/*
+ * symbols_build - scan a kernel tree and write the index to out
+ *
+ * The index is written atomically (a reader sees the old or the new
+ * file).  stats, when not NULL, receives the figures.
+ */
+int symbols_build(const char *tree, const char *out,
+		  struct symbols_stats *stats)
+{
+	double t0 = now_seconds();
+	struct file_list fl = { NULL, 0, 0 };
+	struct strbuf rel = STRBUF_INIT(4096);
+	struct worker *w;
+	atomic_size_t next = 0;
+	size_t nthreads, i, j, total = 0, nnames = 0, nrefs = 0;
+	struct mrec *all;
+	struct img_name *names;
+	uint32_t *refs, *files;
+	struct strbuf strings = STRBUF_INIT(UINT32_MAX / 2);
+	struct strbuf img = STRBUF_INIT(UINT32_MAX / 2);
+	struct img_header h;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int ret;
+
+	if (!is_dir(tree))
+		return error("kernel tree '%s' is not a directory", tree);
+	if (walk(tree, &rel, &fl) < 0 && !fl.n) {
+		sb_release(&rel);
+		return -1;
+	}
+	sb_release(&rel);
+	if (!fl.n) {
+		free(fl.v);
+		return error("no .c or .h files under '%s'", tree);
+	}
+	if (fl.n > REF_FILE_MASK)
+		die("symbol index: too many files (%zu)", fl.n);
+	qsort(fl.v, fl.n, sizeof(*fl.v), cmp_str);
+
+	nthreads = cpus > 0 ? (size_t)cpus : 1;
+	if (nthreads > MAX_THREADS)
+		nthreads = MAX_THREADS;
+	if (fl.n < 64)
+		nthreads = 1;
+	w = xcalloc(nthreads, sizeof(*w));
+	for (i = 0; i < nthreads; i++) {
+		w[i].root = tree;
+		w[i].fl = &fl;
+		w[i].next = &next;
+	}
+	for (i = 1; i < nthreads; i++) {
+		if (pthread_create(&w[i].tid, NULL, work, &w[i]) != 0) {
+			nthreads = i; /* fewer threads, the same result */
+			break;
+		}
+	}
+	work(&w[0]);
+	for (i = 1; i < nthreads; i++)
+		pthread_join(w[i].tid, NULL);
+
+	/* One sorted list of (name, rank, file), duplicates dropped. */
+	for (i = 0; i < nthreads; i++)
+		total += w[i].nrecs;
+	all = xcalloc(total ? total : 1, sizeof(*all));
+	for (i = 0, j = 0; i < nthreads; i++) {
+		size_t k;
+
+		for (k = 0; k < w[i].nrecs; k++, j++) {
+			all[j].name = w[i].arena + w[i].recs[k].name;
+			all[j].file = w[i].recs[k].file;
+			all[j].rank = w[i].recs[k].rank;
+		}
+	}
+	qsort(all, total, sizeof(*all), cmp_mrec);
+	names = xcalloc(total + 1, sizeof(*names));
+	refs = xcalloc(total ? total : 1, sizeof(*refs));
+	add_string(&strings, "");
+	for (i = 0; i < total; i++) {
+		bool new_name = !i || strcmp(all[i].name, all[i - 1].name);
+
+		if (new_name) {
+			names[nnames].name = add_string(&strings, all[i].name);
+			names[nnames].first = (uint32_t)nrefs;
+			nnames++;
+		} else {
+			/* the same file again (worse rank): skip */
+			size_t k;
+			bool dup = false;
+
+			for (k = names[nnames - 1].first; k < nrefs; k++)
+				dup |= (refs[k] & REF_FILE_MASK) == all[i].file;
+			if (dup)
+				continue;
+		}
+		refs[nrefs++] = all[i].file | all[i].rank << 24;
+	}
+	names[nnames].name = 0;
+	names[nnames].first = (uint32_t)nrefs;
+	files = xcalloc(fl.n, sizeof(*files));
+	for (i = 0; i < fl.n; i++)
+		files[i] = add_string(&strings, fl.v[i]);
+
+	memset(&h, 0, sizeof(h));
+	memcpy(h.magic, SYM_MAGIC, 8);
+	h.version = SYM_VERSION;
+	h.endian = SYM_ENDIAN;
+	h.nnames = (uint32_t)nnames;
+	h.nrefs = (uint32_t)nrefs;
+	h.nfiles = (uint32_t)fl.n;
+	for (i = 0; i < nthreads; i++)
+		h.scanned += (uint32_t)w[i].scanned;
+	if (sb_add(&img, &h, sizeof(h)) < 0)
+		die("out of memory");
+	h.off_names = place(&img, names, (nnames + 1) * sizeof(*names));
+	h.off_refs = place(&img, refs, nrefs * sizeof(*refs));
+	h.off_files = place(&img, files, fl.n * sizeof(*files));
+	h.off_strings = place(&img, strings.buf, strings.len);
+	h.strings_size = (uint32_t)strings.len;
+	h.size = (uint32_t)img.len;
+	memcpy(img.buf, &h, sizeof(h));
+
+	ret = write_file_atomic(out, img.buf, img.len, 0644);
+	if (stats) {
+		stats->files = h.scanned;
+		stats->functions = nrefs;
+		stats->names = nnames;
+		stats->seconds = now_seconds() - t0;
+	}
+
+	sb_release(&img);
+	sb_release(&strings);
+	free(files);
+	free(refs);
+	free(names);
+	free(all);
+	for (i = 0; i < nthreads; i++) {
+		free(w[i].arena);
+		free(w[i].recs);
+		free(w[i].buf);
+	}
+	free(w);
+	for (i = 0; i < fl.n; i++)
+		free(fl.v[i]);
+	free(fl.v);
+	return ret;
+}
+
+/* ---- opening ---------------------------------------------------------- */
+
+static bool range_ok(size_t size, uint32_t off, size_t n, size_t elem)
+{
+	return off % 4 == 0 && off <= size && n <= (size - off) / elem;
+}
+
+/* symbols_open - mmap an index written by symbols_build() */
+struct symbols *symbols_open(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct symbols *s;
+	const struct img_header *h;
+	struct stat st;
+	void *p;
+
+	if (fd < 0) {
+		error("cannot open symbol index '%s': %s", path,
+		      strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) < 0 || st.st_size < (off_t)sizeof(*h) ||
+	    (uint64_t)st.st_size > UINT32_MAX) {
+		error("'%s': not a triage symbol index", path);
+		close(fd);
+		return NULL;
+	}
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED) {
+		error("cannot map '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	s = xcalloc(1, sizeof(*s));
+	s->base = p;
+	s->size = (size_t)st.st_size;
+	h = p;
+	if (memcmp(h->magic, SYM_MAGIC, 8) != 0) {
+		error("'%s': not a triage symbol index", path);
+		goto fail;
+	}
+	if (h->version != SYM_VERSION || h->endian != SYM_ENDIAN) {
+		error("'%s': symbol index format %u is not %u; run 'triage update --kernel-tree DIR'",
+		      path, h->version, SYM_VERSION);
+		goto fail;
+	}
+	if (h->size != s->size || h->nnames >= UINT32_MAX / 8 ||
+	    !range_ok(s->size, h->off_names, (size_t)h->nnames + 1,
+		      sizeof(struct img_name)) ||
+	    !range_ok(s->size, h->off_refs, h->nrefs, 4) ||
+	    !range_ok(s->size, h->off_files, h->nfiles, 4) ||
+	    !range_ok(s->size, h->off_strings, h->strings_size, 1) ||
+	    h->strings_size == 0 || h->nfiles > REF_FILE_MASK + 1 ||
+	    s->base[h->off_strings + h->strings_size - 1] != '\0') {
+		error("'%s': corrupt symbol index; run 'triage update --kernel-tree DIR'",
+		      path);
+		goto fail;
+	}
+	s->h = h;
+	s->names = (const void *)(s->base + h->off_names);
+	s->refs = (const void *)(s->base + h->off_refs);
+	s->files = (const void *)(s->base + h->off_files);
+	s->strings = (const char *)s->base + h->off_strings;
+	if (s->names[0].first != 0 || s->names[h->nnames].first != h->nrefs) {
+		error("'%s': corrupt symbol index; run 'triage update --kernel-tree DIR'",
+		      path);
+		goto fail;
+	}
+	return s;
+fail:
+	munmap(s->base, s->size);
+	free(s);
+	return NULL;
+}
+
+void symbols_free(struct symbols *s)
+{
+	if (!s)
+		return;
+	munmap(s->base, s->size);
+	free(s);
+}
+
+/* ---- lookup ------------------------------------------------------------ */
+
+static void corrupt(const struct symbols *s)
+{
+	if (!s->warned)
+		warn("corrupt symbol index; run 'triage update --kernel-tree DIR'");
+	/* The object is ours and not const: only the flag changes. */
+	((struct symbols *)s)->warned = true;
+}
+
+/* symbols_name_len - the identifier at the start of a frame's name */
+size_t symbols_name_len(const char *function)
+{
+	size_t n = 0;
+
+	if (!function || (function[0] >= '0' && function[0] <= '9'))
+		return 0;
+	while (ident_char[(unsigned char)function[n]])
+		n++;
+	return n <= NAME_MAX_LEN ? n : 0;
+}
+
+/* find - the entry of a name, or NULL (binary search) */
+static const struct img_name *find(const struct symbols *s, const char *name,
+				   size_t len)
+{
+	size_t lo = 0, hi = s->h->nnames;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint32_t off = s->names[mid].name;
+		const char *e;
+		int c;
+
+		if (off >= s->h->strings_size) {
+			corrupt(s);
+			return NULL;
+		}
+		e = s->strings + off;
+		c = strncmp(e, name, len);
+		if (c == 0 && e[len] != '\0')
+			c = 1;
+		if (c == 0)
+			return &s->names[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* best_level - the ranking level of an entry's best file */
+static unsigned best_level(const struct symbols *s, const struct img_name *e)
+{
+	uint32_t first = e[0].first;
+
+	if (first >= e[1].first || first >= s->h->nrefs)
+		return LEVEL_OTHER + 1;
+	return REF_RANK(s->refs[first]) / 2;
+}
+
+/*
+ * find_function - a frame's function: the name itself; for an unknown
+ * "__ARCH_sys_NAME" / "__ARCH_compat_sys_NAME" the __do_sys_NAME /
+ * __do_compat_sys_NAME that SYSCALL_DEFINE made; and for a name that
+ * only tools/ and such define, NAME_noprof (since 6.10 kmalloc(),
+ * kmem_cache_alloc() ... are alloc_hooks() macros over NAME_noprof())
+ */
+static const struct img_name *find_function(const struct symbols *s,
+					    const char *function)
+{
+	size_t len = symbols_name_len(function), i;
+	const struct img_name *e, *np;
+	const char *rest;
+	char buf[NAME_MAX_LEN + 32];
+
+	if (!len)
+		return NULL;
+	e = find(s, function, len);
+	if (!e || best_level(s, e) >= LEVEL_OTHER) {
+		memcpy(buf, function, len);
+		memcpy(buf + len, "_noprof", 7);
+		np = find(s, buf, len + 7);
+		if (np && best_level(s, np) < LEVEL_OTHER)
+			return np;
+	}
+	if (e || len < 8 || function[0] != '_' || function[1] != '_')
+		return e;
+	for (i = 2; i < len && ((function[i] >= 'a' && function[i] <= 'z') ||
+				(function[i] >= '0' && function[i] <= '9'));
+	     i++)
+		;
+	if (i == 2 || i >= len)
+		return NULL;
+	rest = function + i;
+	len -= i;
+	if (len > 5 && strncmp(rest, "_sys_", 5) == 0) {
+		memcpy(buf, "__do_sys_", 9);
+		memcpy(buf + 9, rest + 5, len - 5);
+		return find(s, buf, 9 + len - 5);
+	}
+	if (len > 12 && strncmp(rest, "_compat_sys_", 12) == 0) {
+		memcpy(buf, "__do_compat_sys_", 16);
+		memcpy(buf + 16, rest + 12, len - 12);
+		return find(s, buf, 16 + len - 12);
+	}
+	return NULL;
+}
+
+/* refs_of - the checked range of refs of an entry; false if damaged */
+static bool refs_of(const struct symbols *s, const struct img_name *e,
+		    uint32_t *first, uint32_t *end)
+{
+	uint32_t a = e[0].first, b = e[1].first;
+
+	if (a > b || b > s->h->nrefs) {
+		corrupt(s);
+		return false;
+	}
+	*first = a;
+	*end = b;
+	return true;
+}
+
+static const char *ref_path(const struct symbols *s, uint32_t ref)
+{
+	uint32_t file = ref & REF_FILE_MASK;
+
+	if (file >= s->h->nfiles || s->files[file] >= s->h->strings_size) {
+		corrupt(s);
+		return NULL;
+	}
+	return s->strings + s->files[file];
+}
+
+size_t symbols_lookup(const struct symbols *s, const char *function,
+		      const char **files, size_t max)
+{
+	const struct img_name *e = find_function(s, function);
+	uint32_t i, first, end;
+	size_t n = 0;
+
+	if (!e || !refs_of(s, e, &first, &end))
+		return 0;
+	for (i = first; i < end; i++) {
+		const char *path = ref_path(s, s->refs[i]);
+
+		if (!path)
+			return 0;
+		if (n < max)
+			files[n] = path;
+		n++;
+	}
+	return n;
+}
+
+const char *symbols_best(const struct symbols *s, const char *function)
+{
+	const struct img_name *e = find_function(s, function);
+	uint32_t first, end;
+
+	if (!e || !refs_of(s, e, &first, &end) || first == end)
+		return NULL;
+	/* Refs are sorted by rank: the best level must hold one file. */
+	if (end - first > 1 &&
+	    REF_RANK(s->refs[first + 1]) / 2 == REF_RANK(s->refs[first]) / 2)
+		return NULL;
+	return ref_path(s, s->refs[first]);
+}

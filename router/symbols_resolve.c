@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * symbols_resolve - give stack frames the file that defines their function
+ *
+ * Kept apart from symbols.c so that programs (and tests) that only
+ * build or query the index do not link the evidence stage.
+ */
+#include <stdlib.h>
+
+#include "evidence.h"
+#include "symbols.h"
+#include "util.h"
+
+/*
+ * symbols_resolve - fill frames that lack a file; then evidence_finish()
+ *
+ * A frame gets a file only when one file clearly defines its function
+ * (symbols_best()); the frame is marked from_index.  s may be NULL (no
+ * index): the frames are left alone but evidence_finish() still runs.
+ */
+void symbols_resolve(const struct symbols *s, struct evidence *ev)
+{
+	size_t i;
+
+	if (!ev)
+		return;
+	for (i = 0; s && i < ev->nframes; i++) {
+		struct frame *f = &ev->frames[i];
+		const char *file;
+
+		if (f->file || !f->function)
+			continue;
+		file = symbols_best(s, f->function);
+		if (!file)
+			continue;
+		f->file = xstrdup(file);
+		f->from_index = true;
+	}
+	evidence_finish(ev);
+}

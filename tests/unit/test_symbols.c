@@ -1,0 +1,791 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_symbols - the kernel symbol index: scanner, ranking, lookups,
+ * a damaged index, and frame resolution
+ *
+ * The scanner is fed one text with every definition form it must find
+ * and the decoys it must not take for definitions; a small fake kernel
+ * tree made in /tmp exercises building, ranking and lookups.
+ * symbols_resolve() calls evidence_finish(), which belongs to the
+ * evidence stage: this program defines its own to count the calls.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "evidence.h"
+#include "symbols.h"
+#include "util.h"
+
+/* ---- the scanner ------------------------------------------------------ */
+
+static const char forms[] =
+	"/* int comment_decoy(void) { } */\n"
+	"// int line_comment_decoy(void) {\n"
+	"#include <linux/x.h>\n"
+	"#define MACRO_DECOY(x) int macro_decoy(void) { return x; }\n"
+	"#define LONG_DECOY \\\n"
+	"\tint continued_decoy(void) { }\n"
+	"static const char *s = \"int string_decoy(void) {\";\n"
+	"static const char *t = \"\\\" int escaped_decoy(void) {\";\n"
+	"static char c = '{';\n"
+	"int prototype_decoy(int a);\n"
+	"extern int extern_decoy(void) __attribute__((weak));\n"
+	"static int table[] = { init_decoy(1), 2 };\n"
+	"static struct ops ops = {\n"
+	"\t.open = open_decoy,\n"
+	"\t.fn = (int (*)(void))cast_decoy,\n"
+	"};\n"
+	"static int (*fnptr_decoy)(void) = NULL;\n"
+	"DEFINE_MUTEX(mutex_decoy);\n"
+	"EXPORT_SYMBOL(exported_plain);\n"
+	"MODULE_LICENSE(\"GPL\");\n"
+	"\n"
+	"static int __init plain_init(void)\n"
+	"{\n"
+	"\tif (x) {\n"
+	"\t\tcall_decoy();\n"
+	"\t}\n"
+	"\tfor (;;) { }\n"
+	"\twhile (0) { }\n"
+	"\tswitch (y) { case 1: { } }\n"
+	"\treturn 0;\n"
+	"}\n"
+	"\n"
+	"static unsigned long\n"
+	"return_type_above(struct foo *f,\n"
+	"\t\t  int multi,\n"
+	"\t\t  long line)\n"
+	"{\n"
+	"\treturn 0;\n"
+	"}\n"
+	"\n"
+	"int exported_plain(void)\n"
+	"{\n"
+	"\tchar *s = \"}\";\n"
+	"\tchar c = '}';\n"
+	"\t/* } */\n"
+	"\t// }\n"
+	"\treturn 0;\n"
+	"}\n"
+	"void __weak weak_fn(void) { }\n"
+	"void __attribute__((weak)) weak_attr_fn(void) { }\n"
+	"static void locked_fn(struct x *l) __releases(l) __acquires(l)\n"
+	"{\n"
+	"}\n"
+	"__printf(2, 3) int printf_like(int level, const char *fmt, ...)\n"
+	"{\n"
+	"}\n"
+	"void (*returns_fn_ptr(int sig))(int)\n"
+	"{\n"
+	"\treturn 0;\n"
+	"}\n"
+	"static const u16 (*returns_array_ptr(int n))[4]\n"
+	"{\n"
+	"}\n"
+	"SYSCALL_DEFINE3(frob, int, a, int, b, int, c)\n"
+	"{\n"
+	"\treturn 0;\n"
+	"}\n"
+	"COMPAT_SYSCALL_DEFINE1(frob, int, a)\n"
+	"{\n"
+	"}\n"
+	"SYSCALL_DEFINE0(nop)\n"
+	"{\n"
+	"}\n"
+	"SYSCALL_DEFINE1(32_personality, unsigned long, p)\n"
+	"{\n"
+	"}\n"
+	"BPF_CALL_2(bpf_frob, int, a, int, b)\n"
+	"{\n"
+	"}\n"
+	"DEFINE_IDTENTRY_RAW(exc_frob)\n"
+	"{\n"
+	"}\n"
+	"DEFINE_SHOW_ATTRIBUTE(frob_stats);\n"
+	"TRACE_EVENT(frob_event, TP_PROTO(int a), TP_ARGS(a));\n"
+	"UNKNOWN_MACRO(unknown_macro_arg)\n"
+	"{\n"
+	"}\n"
+	"#if 0\n"
+	"int if0_decoy(void) { }\n"
+	"#else\n"
+	"int if0_else_real(void) { }\n"
+	"#endif\n"
+	"#ifdef __cplusplus\n"
+	"extern \"C\" {\n"
+	"#endif\n"
+	"#ifdef CONFIG_A\n"
+	"int cond_fn(int a) {\n"
+	"#else\n"
+	"int cond_fn(int a, int b) {\n"
+	"#endif\n"
+	"\treturn 0;\n"
+	"}\n"
+	"int after_cond(void)\n"
+	"{\n"
+	"}\n"
+	"struct s { int (*member_decoy)(void); };\n"
+	"typedef int (*typedef_decoy)(void);\n"
+	"int CAPS_FN(struct inode *inode)\n"
+	"{\n"
+	"}\n"
+	"static void annotated(void *v)\n"
+	"\t__dm_written_to_disk(v)\n"
+	"{\n"
+	"}\n"
+	"static inline int header_style(void) { return 1; }\n"
+	"define_machine(pseries) {\n"
+	"\t.name = \"pSeries\",\n"
+	"};\n"
+	"static struct s tbl = STRUCT_INIT(tbl) { [0] = 1 };\n"
+	"lower_macro(word_a, word_b)\n"
+	"{\n"
+	"}\n"
+	"validate_flush(VALIDATE_ARGS)\n"
+	"{\n"
+	"}\n"
+	"#ifdef __cplusplus\n"
+	"}\n"
+	"#endif\n"
+	"int last_one(void) { }\n";
+
+struct found {
+	char name[64];
+	unsigned flags, line;
+};
+
+struct scan_result {
+	struct found v[128];
+	size_t n;
+};
+
+static void collect(void *arg, const char *name, size_t len, unsigned flags,
+		    unsigned line)
+{
+	struct scan_result *r = arg;
+
+	assert_true(r->n < ARRAY_SIZE(r->v));
+	assert_true(len < sizeof(r->v[0].name));
+	memcpy(r->v[r->n].name, name, len);
+	r->v[r->n].name[len] = '\0';
+	r->v[r->n].flags = flags;
+	r->v[r->n].line = line;
+	r->n++;
+}
+
+static const struct found *lookup_found(const struct scan_result *r,
+					const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (strcmp(r->v[i].name, name) == 0)
+			return &r->v[i];
+	return NULL;
+}
+
+/* line_of - the line on which text first contains needle */
+static unsigned line_of(const char *text, const char *needle)
+{
+	const char *p = strstr(text, needle), *q;
+	unsigned line = 1;
+
+	assert_non_null(p);
+	for (q = text; q < p; q++)
+		line += *q == '\n';
+	return line;
+}
+
+static void test_scan_forms(void **state)
+{
+	static const char *const defined[] = {
+		"plain_init",
+		"return_type_above",
+		"exported_plain",
+		"weak_fn",
+		"weak_attr_fn",
+		"locked_fn",
+		"printf_like",
+		"returns_fn_ptr",
+		"returns_array_ptr",
+		"sys_frob",
+		"__do_sys_frob",
+		"__se_sys_frob",
+		"__x64_sys_frob",
+		"__ia32_sys_frob",
+		"__arm64_sys_frob",
+		"compat_sys_frob",
+		"__do_compat_sys_frob",
+		"__x64_sys_nop",
+		"__x64_sys_32_personality",
+		"bpf_frob",
+		"____bpf_frob",
+		"exc_frob",
+		"frob_stats_open",
+		"trace_frob_event",
+		"trace_event_raw_event_frob_event",
+		"if0_else_real",
+		"cond_fn",
+		"after_cond",
+		"CAPS_FN",
+		"annotated",
+		"header_style",
+		"validate_flush",
+		"last_one",
+	};
+	static const char *const decoys[] = {
+		"comment_decoy",
+		"line_comment_decoy",
+		"macro_decoy",
+		"continued_decoy",
+		"string_decoy",
+		"escaped_decoy",
+		"prototype_decoy",
+		"extern_decoy",
+		"init_decoy",
+		"open_decoy",
+		"cast_decoy",
+		"fnptr_decoy",
+		"mutex_decoy",
+		"call_decoy",
+		"if0_decoy",
+		"member_decoy",
+		"typedef_decoy",
+		"unknown_macro_arg",
+		"UNKNOWN_MACRO",
+		"SYSCALL_DEFINE3",
+		"SYSCALL_DEFINE1",
+		"BPF_CALL_2",
+		"DEFINE_MUTEX",
+		"DEFINE_SHOW_ATTRIBUTE",
+		"EXPORT_SYMBOL",
+		"MODULE_LICENSE",
+		"TRACE_EVENT",
+		"if",
+		"for",
+		"while",
+		"switch",
+		"__releases",
+		"__acquires",
+		"__printf",
+		"__dm_written_to_disk",
+		"__attribute__",
+		"define_machine",
+		"STRUCT_INIT",
+		"lower_macro",
+		"x",
+	};
+	struct scan_result *r = xcalloc(1, sizeof(*r));
+	const struct found *f;
+	size_t i, n;
+
+	n = symbols_scan(forms, strlen(forms), collect, r);
+	assert_int_equal(n, r->n);
+	for (i = 0; i < ARRAY_SIZE(defined); i++) {
+		if (!lookup_found(r, defined[i]))
+			fail_msg("definition not found: %s", defined[i]);
+	}
+	for (i = 0; i < ARRAY_SIZE(decoys); i++) {
+		if (lookup_found(r, decoys[i]))
+			fail_msg("decoy taken for a definition: %s", decoys[i]);
+	}
+
+	/* flags */
+	f = lookup_found(r, "plain_init");
+	assert_int_equal(f->flags, SYM_STATIC);
+	f = lookup_found(r, "exported_plain");
+	assert_int_equal(f->flags, 0);
+	f = lookup_found(r, "weak_fn");
+	assert_int_equal(f->flags, SYM_WEAK);
+	f = lookup_found(r, "weak_attr_fn");
+	assert_int_equal(f->flags, SYM_WEAK);
+	f = lookup_found(r, "__x64_sys_frob");
+	assert_int_equal(f->flags, SYM_MACRO);
+	f = lookup_found(r, "frob_stats_open");
+	assert_int_equal(f->flags, SYM_MACRO | SYM_STATIC);
+
+	/* the line of the name, also when the return type is above it */
+	f = lookup_found(r, "plain_init");
+	assert_int_equal(f->line, line_of(forms, "plain_init(void)"));
+	f = lookup_found(r, "return_type_above");
+	assert_int_equal(f->line, line_of(forms, "return_type_above("));
+	f = lookup_found(r, "sys_frob");
+	assert_int_equal(f->line, line_of(forms, "SYSCALL_DEFINE3(frob"));
+	f = lookup_found(r, "last_one");
+	assert_int_equal(f->line, line_of(forms, "int last_one"));
+
+	/* both branches of #ifdef/#else are definitions of one function */
+	for (i = 0, n = 0; i < r->n; i++)
+		n += strcmp(r->v[i].name, "cond_fn") == 0;
+	assert_int_equal(n, 2);
+	free(r);
+}
+
+static void test_scan_unbalanced_input(void **state)
+{
+	/* Truncated or broken text must end the scan, not crash it. */
+	static const char *const texts[] = {
+		"int a(void) {",
+		"int a(void",
+		"\"unterminated",
+		"'",
+		"/* unterminated",
+		"#if 0\nint a(void) { }\n",
+		"#endif\n#else\n}}}}\nint b(void) { }\n",
+		"#define X \\",
+		"int a(void) { \"}\" '}' }\nint b(void) { }",
+		"))) int c(void) { }",
+		"",
+	};
+	struct scan_result *r = xcalloc(1, sizeof(*r));
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(texts); i++)
+		symbols_scan(texts[i], strlen(texts[i]), collect, r);
+	assert_non_null(lookup_found(r, "a"));
+	/* stray #endif, #else and "}" are ignored */
+	assert_non_null(lookup_found(r, "b"));
+	assert_non_null(lookup_found(r, "c"));
+	free(r);
+}
+
+static void test_name_len(void **state)
+{
+	assert_int_equal(symbols_name_len("foo"), 3);
+	assert_int_equal(symbols_name_len("foo.constprop.0"), 3);
+	assert_int_equal(symbols_name_len("foo.isra.12"), 3);
+	assert_int_equal(symbols_name_len("foo.cold"), 3);
+	assert_int_equal(symbols_name_len("foo.part.3"), 3);
+	assert_int_equal(symbols_name_len("foo.llvm.1234567"), 3);
+	assert_int_equal(symbols_name_len("foo+0x1a/0x20"), 3);
+	assert_int_equal(symbols_name_len("__x64_sys_openat"), 16);
+	assert_int_equal(symbols_name_len("0x1234"), 0);
+	assert_int_equal(symbols_name_len(".cold"), 0);
+	assert_int_equal(symbols_name_len(""), 0);
+	assert_int_equal(symbols_name_len(NULL), 0);
+}
+
+/* ---- a fake tree ------------------------------------------------------ */
+
+static char tmpdir[64], outside[64];
+
+static void write_text(const char *rel, const char *text)
+{
+	char *path = xasprintf("%s/%s", tmpdir, rel);
+	char *dir = xstrdup(path);
+	FILE *f;
+
+	*strrchr(dir, '/') = '\0';
+	assert_int_equal(mkdir_p(dir, 0755), 0);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	free(dir);
+	free(path);
+}
+
+static void write_bytes(const char *path, const void *p, size_t n)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, p, n), (ssize_t)n);
+	close(fd);
+}
+
+static char *make_tree(void)
+{
+	char *link, *target;
+
+	strcpy(tmpdir, "/tmp/triage-symbols-XXXXXX");
+	assert_non_null(mkdtemp(tmpdir));
+	strcpy(outside, "/tmp/triage-symbols-XXXXXX");
+	assert_non_null(mkdtemp(outside));
+	write_text("fs/xfs/xfs_icache.c", "int xfs_iget(void)\n{\n}\n"
+					  "static int helper(void)\n{\n}\n");
+	write_text("fs/ext4/super.c", "static int helper(void) { }\n"
+				      "static int ext4_fill_super(void) { }\n");
+	write_text(
+		"include/linux/slab.h",
+		"static inline int stub(void) { return 0; }\n"
+		"static inline void *kmalloc_noprof(int n) { return 0; }\n"
+		"#define kmalloc(...) alloc_hooks(kmalloc_noprof(__VA_ARGS__))\n");
+	write_text("mm/slub.c", "int stub(void) { }\n"
+				"void *kmem_cache_alloc_noprof(void) { }\n");
+	write_text("kernel/sched/idle.c",
+		   "void __weak arch_cpu_idle(void) { }\n");
+	write_text("arch/x86/kernel/process.c",
+		   "void arch_cpu_idle(void) { }\n");
+	write_text("arch/arm64/kernel/idle.c",
+		   "void arch_cpu_idle(void) { }\n");
+	write_text("arch/arm/kernel/only.c", "void other_arch(void) { }\n");
+	write_text("arch/mips/kernel/only.c", "void other_arch(void) { }\n");
+	write_text(
+		"tools/include/linux/slab.h",
+		"static inline void *kmem_cache_alloc(void) { return 0; }\n");
+	write_text("tools/perf/perf.c", "int cmd_record(void) { }\n");
+	write_text("fs/open.c",
+		   "SYSCALL_DEFINE4(openat, int, dfd, const char __user *, "
+		   "filename, int, flags, umode_t, mode)\n{\n}\n");
+	/* not read: hidden, not C, behind a symbolic link */
+	write_text(".git/hidden.c", "int hidden_fn(void) { }\n");
+	write_text("README", "int readme_fn(void) { }\n");
+	target = xasprintf("%s/linked.c", outside);
+	write_bytes(target, "int linked_fn(void) { }\n", 24);
+	free(target);
+	link = xasprintf("%s/fs/link", tmpdir);
+	target = xstrdup(outside);
+	assert_int_equal(symlink(target, link), 0);
+	free(link);
+	free(target);
+	return xasprintf("%s/symbols.idx", tmpdir);
+}
+
+static void remove_tree(void)
+{
+	char *cmd = xasprintf("rm -rf '%s' '%s'", tmpdir, outside);
+
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+}
+
+/* files - "a b c" of a lookup, or "" */
+static char *files(const struct symbols *s, const char *name)
+{
+	static char buf[1024];
+	const char *v[16];
+	size_t n = symbols_lookup(s, name, v, ARRAY_SIZE(v)), i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && i < ARRAY_SIZE(v); i++) {
+		if (i)
+			strcat(buf, " ");
+		strcat(buf, v[i]);
+	}
+	return buf;
+}
+
+static const char *best(const struct symbols *s, const char *name)
+{
+	const char *f = symbols_best(s, name);
+
+	return f ? f : "(none)";
+}
+
+static void test_build_and_lookup(void **state)
+{
+	char *idx = make_tree();
+	struct symbols_stats st;
+	struct symbols *s;
+	const char *v[1];
+
+	assert_int_equal(symbols_build(tmpdir, idx, &st), 0);
+	/* 12 sources; .git/, README and the linked directory are skipped */
+	assert_int_equal(st.files, 12);
+	/* 10 names + 6 made by SYSCALL_DEFINE4; 5 more files for 3 names */
+	assert_int_equal(st.names, 16);
+	assert_int_equal(st.functions, 21);
+	s = symbols_open(idx);
+	assert_non_null(s);
+
+	assert_string_equal(files(s, "xfs_iget"), "fs/xfs/xfs_icache.c");
+	assert_string_equal(best(s, "xfs_iget"), "fs/xfs/xfs_icache.c");
+	assert_string_equal(files(s, "ext4_fill_super"), "fs/ext4/super.c");
+	/* two static functions of one name: both, no clear best */
+	assert_string_equal(files(s, "helper"),
+			    "fs/ext4/super.c fs/xfs/xfs_icache.c");
+	assert_string_equal(best(s, "helper"), "(none)");
+	/* a .c definition beats a header's inline stub */
+	assert_string_equal(files(s, "stub"), "mm/slub.c include/linux/slab.h");
+	assert_string_equal(best(s, "stub"), "mm/slub.c");
+	/* x86 first, the __weak fallback next, other architectures last */
+	assert_string_equal(files(s, "arch_cpu_idle"),
+			    "arch/x86/kernel/process.c kernel/sched/idle.c "
+			    "arch/arm64/kernel/idle.c");
+	assert_string_equal(best(s, "arch_cpu_idle"),
+			    "arch/x86/kernel/process.c");
+	assert_string_equal(best(s, "other_arch"), "(none)");
+	/* the count may exceed what is stored */
+	assert_int_equal(symbols_lookup(s, "arch_cpu_idle", v, 1), 3);
+	assert_string_equal(v[0], "arch/x86/kernel/process.c");
+	assert_int_equal(symbols_lookup(s, "arch_cpu_idle", NULL, 0), 3);
+
+	/* SYSCALL_DEFINE aliases, and other architectures' wrappers */
+	assert_string_equal(files(s, "__x64_sys_openat"), "fs/open.c");
+	assert_string_equal(files(s, "__do_sys_openat"), "fs/open.c");
+	assert_string_equal(files(s, "__se_sys_openat"), "fs/open.c");
+	assert_string_equal(files(s, "sys_openat"), "fs/open.c");
+	assert_string_equal(files(s, "__riscv_sys_openat"), "fs/open.c");
+	assert_string_equal(files(s, "__riscv_sys_nothere"), "");
+
+	/* compiler suffixes and offsets of stack frames */
+	assert_string_equal(files(s, "xfs_iget.constprop.0"),
+			    "fs/xfs/xfs_icache.c");
+	assert_string_equal(files(s, "xfs_iget.isra.12"),
+			    "fs/xfs/xfs_icache.c");
+	assert_string_equal(files(s, "xfs_iget.cold"), "fs/xfs/xfs_icache.c");
+	assert_string_equal(files(s, "xfs_iget.part.3"), "fs/xfs/xfs_icache.c");
+	assert_string_equal(files(s, "xfs_iget.llvm.8754321"),
+			    "fs/xfs/xfs_icache.c");
+	assert_string_equal(files(s, "xfs_iget+0x1a/0x20"),
+			    "fs/xfs/xfs_icache.c");
+	assert_string_equal(best(s, "xfs_iget.isra.0"), "fs/xfs/xfs_icache.c");
+
+	/* kmem_cache_alloc() is a macro over kmem_cache_alloc_noprof() */
+	assert_string_equal(files(s, "kmem_cache_alloc"), "mm/slub.c");
+	assert_string_equal(files(s, "kmalloc"), "include/linux/slab.h");
+	/* tools/ is indexed, ranked last */
+	assert_string_equal(files(s, "cmd_record"), "tools/perf/perf.c");
+
+	/* absent: invented, prefixes, skipped files */
+	assert_string_equal(files(s, "xfs_igetx"), "");
+	assert_string_equal(files(s, "xfs_ige"), "");
+	assert_string_equal(files(s, "btusb_write"), "");
+	assert_string_equal(files(s, "hidden_fn"), "");
+	assert_string_equal(files(s, "readme_fn"), "");
+	assert_string_equal(files(s, "linked_fn"), "");
+	assert_string_equal(files(s, ""), "");
+	assert_string_equal(files(s, "+0x10/0x20"), "");
+	assert_string_equal(best(s, "btusb_write"), "(none)");
+	assert_string_equal(files(s, "aaaa"), "");
+	assert_string_equal(files(s, "zzzz"), "");
+
+	symbols_free(s);
+	free(idx);
+	remove_tree();
+}
+
+/* ---- a damaged index -------------------------------------------------- */
+
+static void put32(unsigned char *p, size_t off, uint32_t v)
+{
+	memcpy(p + off, &v, 4);
+}
+
+static uint32_t get32(const unsigned char *p, size_t off)
+{
+	uint32_t v;
+
+	memcpy(&v, p + off, 4);
+	return v;
+}
+
+/* exercise - every query on a (possibly damaged) index */
+static void exercise(const struct symbols *s)
+{
+	static const char *const names[] = {
+		"xfs_iget",	      "helper",	    "stub",
+		"arch_cpu_idle",      "other_arch", "kmem_cache_alloc",
+		"__riscv_sys_openat", "cmd_record", "zz",
+	};
+	const char *v[8];
+	size_t i, j, n;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		const char *b = symbols_best(s, names[i]);
+
+		n = symbols_lookup(s, names[i], v, ARRAY_SIZE(v));
+		for (j = 0; j < n && j < ARRAY_SIZE(v); j++)
+			assert_non_null(v[j]);
+		if (b)
+			assert_true(strlen(b) < 4096);
+	}
+}
+
+/* Header layout (symbols.c): magic[8], then uint32_t fields. */
+enum {
+	H_VERSION = 8,
+	H_SIZE = 16,
+	H_NNAMES = 24,
+	H_NREFS = 28,
+	H_NFILES = 32,
+	H_OFF_NAMES = 36,
+	H_OFF_REFS = 40,
+	H_OFF_FILES = 44,
+	H_OFF_STRINGS = 48,
+	H_STRINGS_SIZE = 52,
+};
+
+static void test_corrupt_index(void **state)
+{
+	char *idx = make_tree(), *bad = xasprintf("%s/bad.idx", tmpdir);
+	unsigned char *img, *copy;
+	struct symbols *s;
+	size_t len, i;
+	char *text;
+
+	assert_int_equal(symbols_build(tmpdir, idx, NULL), 0);
+	assert_int_equal(read_file(idx, 1 << 20, &text, &len), 0);
+	img = (unsigned char *)text;
+	copy = xmalloc(len);
+
+	/* refused: not an index, truncated, wrong version, bad bounds */
+	write_bytes(bad, "hello", 5);
+	assert_null(symbols_open(bad));
+	write_bytes(bad, img, 40);
+	assert_null(symbols_open(bad));
+	write_bytes(bad, img, len - 1);
+	assert_null(symbols_open(bad));
+	memcpy(copy, img, len);
+	copy[0] ^= 1;
+	write_bytes(bad, copy, len);
+	assert_null(symbols_open(bad));
+	memcpy(copy, img, len);
+	put32(copy, H_VERSION, get32(img, H_VERSION) + 1);
+	write_bytes(bad, copy, len);
+	assert_null(symbols_open(bad));
+	memcpy(copy, img, len);
+	put32(copy, H_OFF_NAMES, (uint32_t)len);
+	write_bytes(bad, copy, len);
+	assert_null(symbols_open(bad));
+	memcpy(copy, img, len);
+	put32(copy, H_NREFS, UINT32_MAX);
+	write_bytes(bad, copy, len);
+	assert_null(symbols_open(bad));
+	memcpy(copy, img, len);
+	put32(copy, H_STRINGS_SIZE, get32(img, H_STRINGS_SIZE) + 8);
+	write_bytes(bad, copy, len);
+	assert_null(symbols_open(bad));
+	memcpy(copy, img, len);
+	copy[len - 1] = 'x'; /* the string table must end in NUL */
+	write_bytes(bad, copy, len);
+	assert_null(symbols_open(bad));
+	assert_null(symbols_open("/nonexistent/symbols.idx"));
+
+	/* a damaged entry opens, but is never followed */
+	memcpy(copy, img, len);
+	put32(copy, get32(img, H_OFF_NAMES), 0xfffffff0u);
+	write_bytes(bad, copy, len);
+	s = symbols_open(bad);
+	assert_non_null(s);
+	exercise(s);
+	symbols_free(s);
+	memcpy(copy, img, len);
+	for (i = 0; i < get32(img, H_NREFS); i++)
+		put32(copy, get32(img, H_OFF_REFS) + 4 * i, 0x00fffffeu);
+	write_bytes(bad, copy, len);
+	s = symbols_open(bad);
+	assert_non_null(s);
+	assert_string_equal(files(s, "xfs_iget"), "");
+	assert_null(symbols_best(s, "xfs_iget"));
+	symbols_free(s);
+
+	/* any single damaged byte: refused, or lookups that stay inside */
+	msg_setup("test_symbols", 1, true); /* one message, not hundreds */
+	for (i = 0; i < len; i++) {
+		memcpy(copy, img, len);
+		copy[i] ^= 0xa5;
+		write_bytes(bad, copy, len);
+		s = symbols_open(bad);
+		if (s)
+			exercise(s);
+		symbols_free(s);
+	}
+	msg_setup("test_symbols", 1, false);
+
+	free(copy);
+	free(text);
+	free(bad);
+	free(idx);
+	remove_tree();
+}
+
+static void test_build_errors(void **state)
+{
+	assert_int_equal(symbols_build("/nonexistent/tree", "/tmp/x.idx", NULL),
+			 -1);
+	strcpy(tmpdir, "/tmp/triage-symbols-XXXXXX");
+	assert_non_null(mkdtemp(tmpdir));
+	strcpy(outside, "/tmp/triage-symbols-XXXXXX");
+	assert_non_null(mkdtemp(outside));
+	/* no sources at all */
+	assert_int_equal(symbols_build(tmpdir, "/tmp/x.idx", NULL), -1);
+	remove_tree();
+}
+
+/* ---- resolving frames -------------------------------------------------- */
+
+static int finish_calls;
+
+/* evidence_finish - this program's stand-in for the evidence stage */
+void evidence_finish(struct evidence *ev)
+{
+	finish_calls++;
+}
+
+static void test_resolve(void **state)
+{
+	char *idx = make_tree();
+	struct frame fr[5];
+	struct evidence ev;
+	struct symbols *s;
+	size_t i;
+
+	assert_int_equal(symbols_build(tmpdir, idx, NULL), 0);
+	s = symbols_open(idx);
+	assert_non_null(s);
+	memset(fr, 0, sizeof(fr));
+	memset(&ev, 0, sizeof(ev));
+	fr[0].function = xstrdup("xfs_iget.isra.0");
+	fr[1].function = xstrdup("helper"); /* ambiguous */
+	fr[2].function = xstrdup("no_such_function");
+	fr[3].function = xstrdup("arch_cpu_idle");
+	fr[3].file = xstrdup("kernel/sched/idle.c"); /* given: kept */
+	fr[4].function = NULL;
+	ev.frames = fr;
+	ev.nframes = ARRAY_SIZE(fr);
+
+	finish_calls = 0;
+	symbols_resolve(s, &ev);
+	assert_int_equal(finish_calls, 1);
+	assert_string_equal(fr[0].file, "fs/xfs/xfs_icache.c");
+	assert_true(fr[0].from_index);
+	assert_null(fr[1].file);
+	assert_false(fr[1].from_index);
+	assert_null(fr[2].file);
+	assert_string_equal(fr[3].file, "kernel/sched/idle.c");
+	assert_false(fr[3].from_index);
+	assert_null(fr[4].file);
+
+	/* without an index: nothing resolved, the evidence still finished */
+	free(fr[0].file);
+	fr[0].file = NULL;
+	fr[0].from_index = false;
+	symbols_resolve(NULL, &ev);
+	assert_int_equal(finish_calls, 2);
+	assert_null(fr[0].file);
+
+	for (i = 0; i < ARRAY_SIZE(fr); i++) {
+		free(fr[i].function);
+		free(fr[i].file);
+	}
+	symbols_free(s);
+	free(idx);
+	remove_tree();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_scan_forms),
+		cmocka_unit_test(test_scan_unbalanced_input),
+		cmocka_unit_test(test_name_len),
+		cmocka_unit_test(test_build_and_lookup),
+		cmocka_unit_test(test_corrupt_index),
+		cmocka_unit_test(test_build_errors),
+		cmocka_unit_test(test_resolve),
+	};
+
+	msg_setup("test_symbols", 1, false);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
