@@ -4,13 +4,23 @@
  *
  * DESCRIPTION
  *	triage update [--maintainers FILE|DIR] [--overlay FILE] [--tree DIR]
- *		      [--output FILE]
+ *		      [--kernel-tree DIR] [--output FILE]
  *
- *	Parses MAINTAINERS (the 'maintainers' setting by default) and the
- *	site overlay ('overlay'), resolves directory patterns against the
- *	source tree ('tree') when one is given, and writes the compiled
- *	index to STATE_DIR/maintainers.idx (atomically: a filter running
- *	at the same time sees the old or the new index, never a mix).
+ *	Two parts, each optional, at least one required:
+ *
+ *	- MAINTAINERS: parses MAINTAINERS (the 'maintainers' setting by
+ *	  default) and the site overlay ('overlay'), resolves directory
+ *	  patterns against the source tree ('tree') when one is given,
+ *	  and writes STATE_DIR/maintainers.idx.
+ *	- symbols: scans a kernel source tree ('kernel_tree') for function
+ *	  definitions and writes STATE_DIR/symbols.idx (symbols.h).
+ *
+ *	Options choose the parts: --maintainers, --overlay and --tree the
+ *	first, --kernel-tree the second.  Without any of them, every part
+ *	that is configured (a non-empty 'maintainers' or 'kernel_tree') is
+ *	built.  --output names the file of the only part being built.
+ *	Every index is replaced atomically: a filter running at the same
+ *	time sees the old or the new index, never a mix.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -22,12 +32,14 @@
 #include "config.h"
 #include "maintainers.h"
 #include "map.h"
+#include "symbols.h"
 #include "util.h"
 
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: triage update [--maintainers FILE|DIR] [--overlay FILE] [--tree DIR] [--output FILE]\n");
+		"usage: triage update [--maintainers FILE|DIR] [--overlay FILE] [--tree DIR]\n"
+		"                     [--kernel-tree DIR] [--output FILE]\n");
 }
 
 static int update_maintainers(const char *src, const char *overlay,
@@ -67,12 +79,42 @@ static int update_maintainers(const char *src, const char *overlay,
 	return ret;
 }
 
+static int update_symbols(const char *tree, const char *out)
+{
+	struct symbols_stats st;
+
+	if (symbols_build(tree, out, &st) < 0)
+		return EX_CANTCREAT;
+	printf("symbols: %zu functions (%zu names) from %zu files of %s -> %s (%.1f s)\n",
+	       st.functions, st.names, st.files, tree, out, st.seconds);
+	return 0;
+}
+
+/* output_path - --output, or the file in the state directory */
+static char *output_path(struct config *cfg, const char *output,
+			 const char *file)
+{
+	const char *dir = config_get(cfg, "state_dir", NULL);
+
+	if (output)
+		return xstrdup(output);
+	if (dir && mkdir_p(dir, 02770) < 0)
+		return NULL;
+	return config_state_path(cfg, file);
+}
+
+static const char *nonempty(const char *s)
+{
+	return s && *s ? s : NULL;
+}
+
 int cmd_update(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	static const struct option opts[] = {
 		{ "maintainers", required_argument, NULL, 'm' },
 		{ "overlay", required_argument, NULL, 'o' },
 		{ "tree", required_argument, NULL, 't' },
+		{ "kernel-tree", required_argument, NULL, 'k' },
 		{ "output", required_argument, NULL, 'O' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -81,23 +123,32 @@ int cmd_update(int argc, char **argv, struct cmd_ctx *ctx)
 	const char *src = config_get(cfg, "maintainers", NULL);
 	const char *overlay = config_get(cfg, "overlay", NULL);
 	const char *tree = config_get(cfg, "tree", NULL);
-	char *out = NULL;
-	int c, ret;
+	const char *ktree = config_get(cfg, "kernel_tree", NULL);
+	const char *output = NULL;
+	bool want_m = false, want_k = false;
+	char *out;
+	int c, ret = 0, r;
 
-	while ((c = getopt_long(argc, argv, "m:o:t:O:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:o:t:k:O:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			src = optarg;
+			want_m = true;
 			break;
 		case 'o':
 			overlay = optarg;
+			want_m = true;
 			break;
 		case 't':
 			tree = optarg;
+			want_m = true;
+			break;
+		case 'k':
+			ktree = optarg;
+			want_k = true;
 			break;
 		case 'O':
-			free(out);
-			out = xstrdup(optarg);
+			output = optarg;
 			break;
 		case 'h':
 			usage();
@@ -111,28 +162,51 @@ int cmd_update(int argc, char **argv, struct cmd_ctx *ctx)
 		usage();
 		return EX_USAGE;
 	}
-	if (!src) {
+	src = nonempty(src);
+	ktree = nonempty(ktree);
+	if (!want_m && !want_k) {
+		/* every configured part */
+		want_m = src != NULL;
+		want_k = ktree != NULL;
+	}
+	if (!want_m && !want_k) {
+		error("nothing to update: give --maintainers or --kernel-tree, or set 'maintainers' or 'kernel_tree' in %s",
+		      cfg->path);
+		return EX_CONFIG;
+	}
+	if (want_m && want_k && output) {
+		error("--output names one index; this would build two (MAINTAINERS and symbols)");
+		return EX_USAGE;
+	}
+	if (want_m && !src) {
 		error("no MAINTAINERS: give --maintainers or set 'maintainers' in %s",
 		      cfg->path);
-		free(out);
 		return EX_CONFIG;
 	}
-	if (tree && !is_dir(tree)) {
+	if (want_m && tree && *tree && !is_dir(tree)) {
 		error("tree '%s' is not a directory", tree);
-		free(out);
 		return EX_CONFIG;
 	}
-	if (!out) {
-		const char *dir = config_get(cfg, "state_dir", NULL);
-
-		out = config_state_path(cfg, "maintainers.idx");
-		if (dir && mkdir_p(dir, 02770) < 0) {
-			free(out);
-			return EX_CANTCREAT;
-		}
+	if (want_k && !is_dir(ktree)) {
+		error("kernel tree '%s' is not a directory", ktree);
+		return EX_CONFIG;
 	}
-	ret = update_maintainers(src, overlay && *overlay ? overlay : NULL,
-				 tree, out);
-	free(out);
+	if (want_m) {
+		out = output_path(cfg, output, "maintainers.idx");
+		if (!out)
+			return EX_CANTCREAT;
+		ret = update_maintainers(src, nonempty(overlay), nonempty(tree),
+					 out);
+		free(out);
+	}
+	if (want_k) {
+		out = output_path(cfg, output, "symbols.idx");
+		if (!out)
+			return ret ? ret : EX_CANTCREAT;
+		r = update_symbols(ktree, out);
+		free(out);
+		if (!ret)
+			ret = r;
+	}
 	return ret;
 }
