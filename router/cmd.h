@@ -50,5 +50,6 @@ enum cmd_part {
 int cmd_map(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
 int cmd_update(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
 int cmd_experts(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
+int cmd_symbols(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
 
 #endif

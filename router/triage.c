@@ -43,6 +43,8 @@ static const struct command commands[] = {
 	  "compile MAINTAINERS into the index" },
 	{ "experts", cmd_experts, PART_CORE,
 	  "mine or show who reviews what (git history)" },
+	{ "symbols", cmd_symbols, PART_CORE,
+	  "which source files define a kernel function" },
 };
 
 static const char *const part_program[] = {
