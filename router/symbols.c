@@ -104,6 +104,11 @@ struct macro {
 		"__ia32_compat_sys_%", "__x64_compat_sys_%",      \
 		"__arm64_compat_sys_%"
 
+/* trace events: the tracepoint, and the class's event functions */
+#define TRACEPOINT_NAMES "trace_%", "__traceiter_%"
+#define CLASS_NAMES	 "trace_event_raw_event_%", "perf_trace_%"
+#define EVENT_NAMES	 TRACEPOINT_NAMES, CLASS_NAMES
+
 static const struct macro macros[] = {
 	{ "SYSCALL_DEFINE#", true, 0, 0, { SYS_NAMES } },
 	{ "COMPAT_SYSCALL_DEFINE#", true, 0, 0, { COMPAT_NAMES } },
@@ -149,43 +154,15 @@ static const struct macro macros[] = {
 	  0,
 	  SYM_STATIC,
 	  { "%_open" } },
-	{ "TRACE_EVENT",
-	  false,
-	  0,
-	  0,
-	  { "trace_%", "__traceiter_%", "trace_event_raw_event_%",
-	    "perf_trace_%" } },
-	{ "TRACE_EVENT_CONDITION",
-	  false,
-	  0,
-	  0,
-	  { "trace_%", "__traceiter_%", "trace_event_raw_event_%",
-	    "perf_trace_%" } },
-	{ "TRACE_EVENT_FN",
-	  false,
-	  0,
-	  0,
-	  { "trace_%", "__traceiter_%", "trace_event_raw_event_%",
-	    "perf_trace_%" } },
-	{ "TRACE_EVENT_FN_COND",
-	  false,
-	  0,
-	  0,
-	  { "trace_%", "__traceiter_%", "trace_event_raw_event_%",
-	    "perf_trace_%" } },
-	{ "DECLARE_EVENT_CLASS",
-	  false,
-	  0,
-	  0,
-	  { "trace_event_raw_event_%", "perf_trace_%" } },
-	{ "DEFINE_EVENT", false, 1, 0, { "trace_%", "__traceiter_%" } },
-	{ "DEFINE_EVENT_FN", false, 1, 0, { "trace_%", "__traceiter_%" } },
-	{ "DEFINE_EVENT_CONDITION",
-	  false,
-	  1,
-	  0,
-	  { "trace_%", "__traceiter_%" } },
-	{ "DEFINE_EVENT_PRINT", false, 1, 0, { "trace_%", "__traceiter_%" } },
+	{ "TRACE_EVENT", false, 0, 0, { EVENT_NAMES } },
+	{ "TRACE_EVENT_CONDITION", false, 0, 0, { EVENT_NAMES } },
+	{ "TRACE_EVENT_FN", false, 0, 0, { EVENT_NAMES } },
+	{ "TRACE_EVENT_FN_COND", false, 0, 0, { EVENT_NAMES } },
+	{ "DECLARE_EVENT_CLASS", false, 0, 0, { CLASS_NAMES } },
+	{ "DEFINE_EVENT", false, 1, 0, { TRACEPOINT_NAMES } },
+	{ "DEFINE_EVENT_FN", false, 1, 0, { TRACEPOINT_NAMES } },
+	{ "DEFINE_EVENT_CONDITION", false, 1, 0, { TRACEPOINT_NAMES } },
+	{ "DEFINE_EVENT_PRINT", false, 1, 0, { TRACEPOINT_NAMES } },
 };
 
 /* Words with a meaning to the scanner, by class. */
@@ -586,7 +563,6 @@ static void definition(struct scanner *sc)
 	struct stmt *st = &sc->s.st;
 	unsigned flags =
 		(st->is_static ? SYM_STATIC : 0) | (st->is_weak ? SYM_WEAK : 0);
-
 	const struct macro *m = NULL;
 
 	if (!st->cand_ptr)
@@ -1664,6 +1640,7 @@ fail:
 	return NULL;
 }
 
+/* symbols_free - unmap an index (NULL is fine) */
 void symbols_free(struct symbols *s)
 {
 	if (!s)
@@ -1808,6 +1785,7 @@ static const char *ref_path(const struct symbols *s, uint32_t ref)
 	return s->strings + s->files[file];
 }
 
+/* symbols_lookup - files defining function, best first; returns count */
 size_t symbols_lookup(const struct symbols *s, const char *function,
 		      const char **files, size_t max)
 {
@@ -1829,6 +1807,7 @@ size_t symbols_lookup(const struct symbols *s, const char *function,
 	return n;
 }
 
+/* symbols_best - the one file that clearly defines function, or NULL */
 const char *symbols_best(const struct symbols *s, const char *function)
 {
 	const struct img_name *e = find_function(s, function);

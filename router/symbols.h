@@ -28,7 +28,12 @@
  *	DEFINE_SHOW_ATTRIBUTE and friends (name_open), TRACE_EVENT,
  *	DECLARE_EVENT_CLASS and DEFINE_EVENT (trace_event_raw_event_,
  *	perf_trace_, __traceiter_, trace_) and a few more.  A capitalised
- *	macro with a body that is not in the table defines nothing.
+ *	macro with a body that is not in the table defines nothing; nor
+ *	does "name(word, word) {" (a definition names its parameters after
+ *	their types) or a body that starts like a designated initializer
+ *	(powerpc's "define_machine(x) { .name = ..." is a structure).
+ *	Not found: K&R definitions and names made by token pasting
+ *	("UVERBS_HANDLER(X)(...) {").
  *
  *	Ranking of several definitions, best first, by level: (0) .c
  *	files outside arch/ or in arch/x86/, (1) headers there, (2) weak
@@ -44,7 +49,10 @@
  *	Lookups strip what a stack frame adds to a name: "+0x1a/0x20" and
  *	compiler suffixes (".constprop.0", ".isra.12", ".cold",
  *	".part.3", ".llvm.123"); an unknown "__ARCH_sys_name" falls back
- *	to __do_sys_name.
+ *	to __do_sys_name, and a name that is unknown or that only tools/
+ *	and such define to name_noprof (since 6.10 kmalloc(),
+ *	kmem_cache_alloc() ... are alloc_hooks() macros over
+ *	kmalloc_noprof() ...).
  *
  *	The index is a sorted string table of names, each with its list
  *	of files (ids into a table of paths), mmapped by symbols_open().
@@ -95,7 +103,12 @@ size_t symbols_lookup(const struct symbols *s, const char *function,
  */
 const char *symbols_best(const struct symbols *s, const char *function);
 
-/* symbols_resolve - fill frames that lack a file; then evidence_finish() */
+/*
+ * symbols_resolve - fill frames that lack a file; then evidence_finish()
+ *
+ * In symbols_resolve.c, so that programs that only build or query the
+ * index do not link the evidence stage.  s may be NULL.
+ */
 void symbols_resolve(const struct symbols *s, struct evidence *ev);
 
 /*

@@ -702,14 +702,18 @@ static void test_corrupt_index(void **state)
 
 static void test_build_errors(void **state)
 {
-	assert_int_equal(symbols_build("/nonexistent/tree", "/tmp/x.idx", NULL),
-			 -1);
+	char *idx;
+
 	strcpy(tmpdir, "/tmp/triage-symbols-XXXXXX");
 	assert_non_null(mkdtemp(tmpdir));
 	strcpy(outside, "/tmp/triage-symbols-XXXXXX");
 	assert_non_null(mkdtemp(outside));
+	idx = xasprintf("%s/out.idx", outside);
+	assert_int_equal(symbols_build("/nonexistent/tree", idx, NULL), -1);
 	/* no sources at all */
-	assert_int_equal(symbols_build(tmpdir, "/tmp/x.idx", NULL), -1);
+	assert_int_equal(symbols_build(tmpdir, idx, NULL), -1);
+	assert_int_equal(access(idx, F_OK), -1);
+	free(idx);
 	remove_tree();
 }
 
