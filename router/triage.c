@@ -40,7 +40,7 @@ struct command {
 static const struct command commands[] = {
 	{ "map", cmd_map, PART_CORE, "map file paths to MAINTAINERS sections" },
 	{ "update", cmd_update, PART_CORE,
-	  "compile MAINTAINERS into the index" },
+	  "compile MAINTAINERS and the kernel symbol index" },
 	{ "experts", cmd_experts, PART_CORE,
 	  "mine or show who reviews what (git history)" },
 	{ "symbols", cmd_symbols, PART_CORE,
