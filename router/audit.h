@@ -1,0 +1,555 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * audit - the SQLite database every program shares
+ *
+ * DESCRIPTION
+ *	The audit stage and the triager's desk.  triage-filter records a
+ *	report, its evidence, scores, sections, the decision and any mail
+ *	to send in ONE transaction and exits 0 only after the commit;
+ *	'triage deliver' drains the outbox; 'triage serve' stores Bugzilla
+ *	events; the triage commands read and annotate reports.  Every
+ *	statement is prepared with bound parameters: no SQL text is ever
+ *	built from data.
+ *
+ *	Many short-lived writer processes share the file, so every
+ *	connection uses WAL (set once, persistent), synchronous=NORMAL (a
+ *	commit survives a process crash; the newest commits may be lost on
+ *	power loss), busy_timeout (default 5000 ms) and foreign_keys, and
+ *	every writing transaction starts with BEGIN IMMEDIATE (a deferred
+ *	read-then-write transaction fails with SQLITE_BUSY_SNAPSHOT under
+ *	contention whatever the timeout).  Processes racing to create a
+ *	new database retry the switch to WAL, which SQLite does not hand
+ *	to the busy handler.
+ *
+ *	The per-message process (AUDIT_FILTER) sets
+ *	SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE: as the last connection its close
+ *	would checkpoint and delete the WAL (+0.2 ms CPU and +1.5 ms wall
+ *	per message here).  But a process that opens the database while no
+ *	other connection is open rebuilds the WAL index by reading the
+ *	whole WAL and forgets what was checkpointed, so with one process
+ *	per message the WAL would grow without bound (measured: 101 MB
+ *	and 48 ms CPU per message after 900 messages).  So an AUDIT_FILTER
+ *	close still checkpoints once its commit left the WAL at
+ *	AUDIT_FILTER_CKPT_FRAMES pages or more.  A resident process with
+ *	the database open ('triage deliver') keeps the WAL index alive:
+ *	then every filter process skips that rebuild (about 0.25 ms less
+ *	CPU) and SQLite's own autocheckpoint keeps the WAL small.
+ *	audit_open() also turns off SQLite's allocation statistics
+ *	(SQLITE_CONFIG_MEMSTATUS, process-wide) whose global mutex costs
+ *	the filter about 4% of its audit instructions.
+ *
+ *	Permissions: the MTA runs the filter as nobody with umask 077, the
+ *	triagers and the daemons as themselves.  They share a group.
+ *	audit_open(AUDIT_CREATE) creates missing directories with mode
+ *	02770 and the database file with mode 0660 whatever the umask
+ *	(SQLite gives -wal and -shm the database file's mode), so files
+ *	are group-writable; a reader needs write access to the directory
+ *	to create -shm/-wal when they do not exist.  The group is the
+ *	directory's (setgid): create the state directory once with the
+ *	shared group (install -d -g triage -m 2770).  WAL does not work on
+ *	network filesystems.
+ *
+ * SCHEMA (PRAGMA user_version = AUDIT_SCHEMA_VERSION)
+ *	Every time is in unix seconds (UTC), an INTEGER column named *_at;
+ *	sqlite3's datetime(x, 'unixepoch') shows it.  Times copied from
+ *	Bugzilla (event_time, last_change_time) keep Bugzilla's text.
+ *	Per-report lists are JSON arrays in one column (one bound value
+ *	per list, not one row per item: what the per-message process can
+ *	afford); SQLite's json_each() reads them, e.g.
+ *	  SELECT r.id, f.value ->> 'function' FROM reports r
+ *	    JOIN evidence e ON e.report = r.id, json_each(e.frames) f;
+ *	Strings in them are cut at 2 KB, a list at 1 MB (items dropped).
+ *
+ *	reports: one row per message or Bugzilla bug received
+ *	  id, sha256 (UNIQUE, hex of the message bytes), message_id
+ *	  (without <>), received_at, source (mail|bugzilla|file),
+ *	  envelope_from, envelope_to, from_addr, from_display, subject,
+ *	  date_header (as written), bug_id, bug_url, size (bytes of the
+ *	  raw message), flags (REPORT_* of report.h), class (current:
+ *	  user|fuzzer|ai|uncertain, changed by reclassify), section (the
+ *	  best MAINTAINERS section; NULL: unmapped), sections (JSON, best
+ *	  first: [{"name", "score", "why"}]), state (forwarded|held|
+ *	  digest|replied|duplicate|rejected|approved|failed),
+ *	  duplicate_of (report id), deliveries (times the MTA delivered
+ *	  these same bytes), updated_at
+ *	messages: report, encoding (identity|zlib), raw (the message
+ *	  bytes, recoverable byte for byte), body (decoded main text,
+ *	  UTF-8).  The filter stores raw as is (zlib level 1 would cost
+ *	  0.28 ms for an 11 KB message); audit_compress_messages() can
+ *	  compress old rows off the mail path.
+ *	evidence: report, title, crash_type, guilty_file, kernel_version,
+ *	  tainted, hardware, hw_virtual, distro_kernel, dmesg_timestamps,
+ *	  reproducer (REPRO_* bits), bisect_commit, subject_prefix, syzbot,
+ *	  frames (JSON: [{"function", "file", "line", "module", "offset",
+ *	  "size", "inlined", "unreliable", "from_index"}]), files,
+ *	  functions, reported_by, tested_by (JSON arrays of strings)
+ *	classification: report, class (the classifier's), score_user,
+ *	  score_fuzzer, score_ai, confidence, certain, model_version,
+ *	  header (the X-Triage-Class value), classified_at, rule_hits
+ *	  (JSON: [{"name", "score", "describe"}])
+ *	decisions: id, report, at, action (forward|hold|digest|reply|
+ *	  duplicate), recipient, recipient_name, reason, candidates (one
+ *	  "address score why" per line)
+ *	outbox: id, report (may be NULL), kind (forward|digest|reply|
+ *	  bugzilla), created_at, envelope_from, recipients (one per line),
+ *	  message, state (queued|sending|sent|failed|cancelled), attempts,
+ *	  next_attempt_at (for a row being sent: when its lease expires),
+ *	  last_error, sent_at
+ *	delivery_attempts: id, outbox, at, ok, smtp_code, detail
+ *	actions: id, report, at, who (login name), action (approve|
+ *	  reroute|reclassify|reject|note|digest), argument, previous (the
+ *	  class, state or recipient before), detail
+ *	bugzilla_events: id, received_at, webhook_id, bug_id,
+ *	  routing_key, event_time, comment_id, attachment_id (0 = none),
+ *	  payload, state (received|processed|failed), attempts,
+ *	  not_before, last_error, processed_at, report; UNIQUE (webhook_id,
+ *	  bug_id, routing_key, event_time, comment_id, attachment_id)
+ *	bugs: bug_id (PRIMARY KEY), report, last_change_time, updated_at
+ *	digest_cursor: section (PRIMARY KEY), last_sent_at
+ *	Load per recipient (forward decisions since a time, for caps per
+ *	day or week) is audit_load()/audit_load_all(), or in SQL:
+ *	  SELECT recipient, date(at, 'unixepoch') AS day, count(*)
+ *	    FROM decisions WHERE action = 'forward' GROUP BY 1, 2;
+ *
+ * Ownership:
+ *	Input structs are borrowed for the call.  Output records
+ *	(audit_record, audit_stats, audit_outbox_item, audit_event_item)
+ *	own their strings until their release function; strings passed to
+ *	callbacks are valid only during the callback.
+ *
+ * Errors:
+ *	Functions print a message and return -1.  audit_temporary() (or
+ *	audit_open()'s *temporary) tells whether the failure may pass by
+ *	itself (BUSY, LOCKED, IOERR, FULL, CANTOPEN, READONLY, NOMEM):
+ *	the filter then exits 75 and the MTA retries.  A failed statement
+ *	inside audit_begin()..audit_commit() leaves the transaction open:
+ *	call audit_rollback().
+ */
+#ifndef TRIAGE_AUDIT_H
+#define TRIAGE_AUDIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct audit;
+struct report;
+struct evidence;
+
+#define AUDIT_SCHEMA_VERSION	 2
+#define AUDIT_BUSY_TIMEOUT_MS	 5000
+#define AUDIT_LEASE_SECONDS	 600  /* longer than any SMTP timeout */
+#define AUDIT_BACKOFF_MIN	 60   /* first retry after a failure */
+#define AUDIT_BACKOFF_MAX	 3600 /* retries never wait longer */
+#define AUDIT_FILTER_CKPT_FRAMES 128  /* AUDIT_FILTER: checkpoint on close */
+
+enum {
+	AUDIT_CREATE = 1 << 0,	  /* create directory and database */
+	AUDIT_RDONLY = 1 << 1,	  /* read only: never migrates */
+	AUDIT_FILTER = 1 << 2,	  /* per-message process: no ckpt on close */
+	AUDIT_NOMIGRATE = 1 << 3, /* keep an older schema (tests) */
+};
+
+/* lifecycle */
+int audit_open(const char *path, unsigned flags, int busy_timeout_ms,
+	       struct audit **out, bool *temporary);
+void audit_close(struct audit *db);
+bool audit_temporary(const struct audit *db);
+const char *audit_errmsg(const struct audit *db);
+int audit_user_version(struct audit *db);
+int audit_migrate(struct audit *db, int target);
+
+/* the writing transaction: BEGIN IMMEDIATE ... COMMIT */
+int audit_begin(struct audit *db);
+int audit_commit(struct audit *db);
+void audit_rollback(struct audit *db);
+
+/* ---- the filter's transaction ------------------------------------- */
+
+enum {
+	AUDIT_DUP_NONE = 0,
+	AUDIT_DUP_SHA256 = 1,	  /* the very same bytes */
+	AUDIT_DUP_MESSAGE_ID = 2, /* other bytes, same Message-ID */
+};
+
+/*
+ * audit_find_duplicate - the report with this sha256, else the first
+ * non-duplicate report with this Message-ID (NULL: sha256 only); returns
+ * AUDIT_DUP_*, *id set when found.  Call it inside the transaction that
+ * inserts, so that two deliveries of one message cannot both miss.
+ */
+int audit_find_duplicate(struct audit *db, const char *sha256,
+			 const char *message_id, int64_t *id);
+/* audit_note_redelivery - the MTA delivered report id's bytes again */
+int audit_note_redelivery(struct audit *db, int64_t id, int64_t now);
+
+/*
+ * audit_insert_report - store r (identity, headers, raw bytes, body);
+ * state is a report state, duplicate_of 0 or the original's id
+ */
+int audit_insert_report(struct audit *db, const struct report *r,
+			int64_t received_at, const char *state,
+			int64_t duplicate_of, int64_t *id);
+int audit_set_state(struct audit *db, int64_t report, const char *state,
+		    int64_t now);
+int audit_insert_evidence(struct audit *db, int64_t report,
+			  const struct evidence *ev);
+
+struct audit_rule_hit {
+	const char *name;
+	double score;
+	const char *describe;
+};
+
+struct audit_classification {
+	const char *class; /* user, fuzzer, ai, uncertain */
+	double score_user, score_fuzzer, score_ai;
+	double confidence;
+	bool certain;
+	const char *model_version;
+	const char *header; /* X-Triage-Class value */
+	int64_t at;	    /* 0: now */
+	const struct audit_rule_hit *hits;
+	size_t nhits;
+};
+
+/* audit_insert_classification - scores and hits; also sets reports.class */
+int audit_insert_classification(struct audit *db, int64_t report,
+				const struct audit_classification *c);
+
+struct audit_section {
+	const char *name; /* MAINTAINERS section title */
+	double score;
+	const char *why;
+};
+
+/* audit_insert_sections - v[0] is the best section (rank 0) */
+int audit_insert_sections(struct audit *db, int64_t report,
+			  const struct audit_section *v, size_t n);
+
+struct audit_decision {
+	int64_t id;	    /* set when read back */
+	int64_t at;	    /* 0: now */
+	const char *action; /* forward, hold, digest, reply, duplicate */
+	const char *recipient;
+	const char *recipient_name;
+	const char *reason;
+	const char *candidates; /* "address score why\n" per candidate */
+};
+
+int audit_insert_decision(struct audit *db, int64_t report,
+			  const struct audit_decision *d, int64_t *id);
+
+/* ---- outbox ------------------------------------------------------- */
+
+struct audit_outbox_new {
+	int64_t report;	    /* 0: none (a digest) */
+	const char *kind;   /* forward, digest, reply, bugzilla */
+	int64_t created_at; /* 0: now */
+	int64_t not_before; /* first attempt; 0: at once */
+	const char *envelope_from;
+	const char *recipients; /* one address per line */
+	const void *message;
+	size_t message_len;
+};
+
+int audit_outbox_enqueue(struct audit *db, const struct audit_outbox_new *m,
+			 int64_t *id);
+
+struct audit_outbox_item {
+	int64_t id, report, created_at;
+	int attempts; /* including this one: the claim's token */
+	int64_t lease_until;
+	char *kind, *envelope_from, *recipients;
+	char *message; /* NUL-terminated copy */
+	size_t message_len;
+};
+
+/*
+ * audit_outbox_claim_due - take the oldest due row (queued and due, or
+ * sending with an expired lease), mark it sending for lease_seconds
+ * and count the attempt; returns 1 and fills item, 0 when nothing is
+ * due.  Two workers never hold the same row while a lease runs.
+ */
+int audit_outbox_claim_due(struct audit *db, int64_t now, int lease_seconds,
+			   struct audit_outbox_item *item);
+void audit_outbox_item_release(struct audit_outbox_item *item);
+
+/*
+ * Outcome of a claimed row; each records a delivery attempt.  They
+ * return 0, or 1 when the lease had expired and another worker claimed
+ * the row since (the state is then left to that worker).
+ * audit_outbox_retry() with next_at 0 waits audit_backoff(attempts);
+ * audit_outbox_fail() gives up and marks the report failed (pending).
+ */
+int audit_outbox_done(struct audit *db, const struct audit_outbox_item *it,
+		      int64_t now, int smtp_code, const char *detail);
+int audit_outbox_retry(struct audit *db, const struct audit_outbox_item *it,
+		       int64_t now, int64_t next_at, int smtp_code,
+		       const char *error);
+int audit_outbox_fail(struct audit *db, const struct audit_outbox_item *it,
+		      int64_t now, int smtp_code, const char *error);
+/* audit_outbox_requeue - a failed row goes back to queued (approve) */
+int audit_outbox_requeue(struct audit *db, int64_t outbox, int64_t now);
+/* audit_outbox_cancel - a queued or failed row will never be sent */
+int audit_outbox_cancel(struct audit *db, int64_t outbox);
+/* audit_backoff - seconds to wait after the attempts-th failure */
+int64_t audit_backoff(int attempts);
+
+/* ---- triager actions ---------------------------------------------- */
+
+struct audit_action {
+	int64_t id;	    /* set when read back */
+	int64_t report;	    /* 0: none */
+	int64_t at;	    /* 0: now */
+	const char *who;    /* login name */
+	const char *action; /* approve reroute reclassify reject note digest */
+	const char *argument; /* new class, section or address, or NULL */
+	const char *previous; /* filled in by audit_record_action() */
+	const char *detail;
+};
+
+/*
+ * audit_record_action - log a triager's action and apply it to the
+ * report in the same transaction: approve -> state approved, reject ->
+ * state rejected and its queued or failed outbox rows cancelled,
+ * digest -> state digest, reroute -> state forwarded (the caller adds
+ * the new decision and outbox row), reclassify -> class = argument.
+ * "previous" records the state, class or last recipient before.
+ */
+int audit_record_action(struct audit *db, const struct audit_action *a,
+			int64_t *id);
+
+/* ---- load, Bugzilla, digests ---------------------------------------- */
+
+/* audit_load - forward decisions to recipient since (any case); -1 error */
+long audit_load(struct audit *db, const char *recipient, int64_t since);
+int audit_load_all(struct audit *db, int64_t since,
+		   int (*cb)(const char *recipient, long count, void *arg),
+		   void *arg);
+
+struct audit_bug {
+	int64_t report;
+	char last_change_time[64];
+	int64_t updated_at;
+};
+
+/*
+ * audit_bug_seen - 1 and *bug filled when bug_id is known, else 0.
+ * audit_bug_record - remember bug_id (insert or update).  Use both in
+ * the transaction that forwards, so one bug never gives two forwards.
+ */
+int audit_bug_seen(struct audit *db, long bug_id, struct audit_bug *bug);
+int audit_bug_record(struct audit *db, long bug_id, int64_t report,
+		     const char *last_change_time, int64_t now);
+
+struct audit_event {
+	int64_t received_at; /* 0: now */
+	long webhook_id;
+	long bug_id;
+	const char *routing_key;	/* "bug.modify:status" */
+	const char *event_time;		/* as Bugzilla wrote it */
+	long comment_id, attachment_id; /* 0: none */
+	const char *payload;
+	size_t payload_len;
+};
+
+/* audit_event_store - 1: stored, 0: already stored (*id: that row) */
+int audit_event_store(struct audit *db, const struct audit_event *ev,
+		      int64_t *id);
+
+struct audit_event_item {
+	int64_t id, received_at;
+	long webhook_id, bug_id, comment_id, attachment_id;
+	char *routing_key, *event_time, *payload;
+	size_t payload_len;
+	int attempts;
+};
+
+/* audit_event_claim - oldest received event, leased; 1, or 0 if none */
+int audit_event_claim(struct audit *db, int64_t now, int lease_seconds,
+		      struct audit_event_item *item);
+void audit_event_item_release(struct audit_event_item *item);
+int audit_event_done(struct audit *db, int64_t id, int64_t report, int64_t now);
+int audit_event_retry(struct audit *db, int64_t id, int64_t next_at,
+		      const char *error);
+int audit_event_fail(struct audit *db, int64_t id, int64_t now,
+		     const char *error);
+
+/* digest cursor: 1 and *at when the section has one, else 0 */
+int audit_digest_cursor(struct audit *db, const char *section, int64_t *at);
+int audit_digest_cursor_set(struct audit *db, const char *section, int64_t at);
+
+/* ---- the triager's desk (read side) -------------------------------- */
+
+struct audit_pending {
+	int64_t id;	   /* report id; 0 for an outbox row of no report */
+	int64_t outbox_id; /* the failed delivery, or 0 */
+	int64_t received_at;
+	const char *state;   /* held, failed, digest */
+	const char *class;   /* "" when unclassified */
+	const char *section; /* best section, or NULL (unmapped) */
+	const char *subject;
+	const char *from;
+	const char *reason;	/* of the last decision */
+	const char *last_error; /* of the failed delivery */
+};
+
+struct audit_pending_filter {
+	const char *class;   /* NULL: any */
+	const char *section; /* best section, any case; NULL: any */
+	bool unmapped;	     /* only reports without sections */
+};
+
+/*
+ * audit_pending_list - what waits for a human, oldest first: held
+ * reports (ai, uncertain, unmapped, held fuzzer), reports whose
+ * delivery failed, and failed outbox rows of no report.  A callback
+ * returning non-zero stops the walk; that value is returned.
+ */
+int audit_pending_list(struct audit *db, const struct audit_pending_filter *f,
+		       int (*cb)(const struct audit_pending *p, void *arg),
+		       void *arg);
+/* audit_digest_list - reports in state digest since (section: best) */
+int audit_digest_list(struct audit *db, const char *section, int64_t since,
+		      int (*cb)(const struct audit_pending *p, void *arg),
+		      void *arg);
+
+struct audit_attempt {
+	int64_t at;
+	bool ok;
+	int smtp_code;
+	const char *detail;
+};
+
+struct audit_outbox_info {
+	int64_t id, created_at, next_attempt_at, sent_at;
+	const char *kind, *state, *envelope_from, *recipients, *last_error;
+	int attempts;
+	size_t message_len;
+	struct audit_attempt *tries;
+	size_t ntries;
+};
+
+/* the allocations behind a record's strings and arrays */
+struct audit_owned {
+	void **v;
+	size_t n, alloc;
+};
+
+enum {
+	AUDIT_GET_RAW = 1 << 0, /* also read the raw message bytes */
+};
+
+struct audit_record {
+	int64_t id;
+	char sha256[65];
+	const char *message_id;
+	int64_t received_at, updated_at;
+	const char *source, *envelope_from, *envelope_to;
+	const char *from_addr, *from_display, *subject, *date_header;
+	long bug_id;
+	const char *bug_url;
+	size_t size;
+	unsigned flags;
+	const char *state, *class; /* class NULL when unclassified */
+	int64_t duplicate_of;
+	int deliveries;
+
+	const char *raw; /* with AUDIT_GET_RAW: byte for byte */
+	size_t raw_len;
+	const char *body;
+	size_t body_len;
+
+	struct evidence *evidence; /* NULL when none recorded */
+	struct audit_classification *classification;
+	struct audit_section *sections;
+	size_t nsections;
+	struct audit_decision *decisions; /* oldest first */
+	size_t ndecisions;
+	struct audit_outbox_info *outbox;
+	size_t noutbox;
+	struct audit_action *actions;
+	size_t nactions;
+
+	struct audit_owned owned; /* freed by audit_record_release() */
+};
+
+/* audit_get_report - 1 and rec filled, 0 when there is no such report */
+int audit_get_report(struct audit *db, int64_t id, unsigned flags,
+		     struct audit_record *rec);
+void audit_record_release(struct audit_record *rec);
+
+struct audit_log_entry {
+	int64_t at;
+	int64_t report;	  /* 0: none */
+	const char *kind; /* received, decision, delivery, action */
+	const char *who;  /* source, "triage", "deliver", or a login */
+	const char *what; /* forward, approve, sent, failed, ... */
+	const char *argument;
+	const char *detail;
+};
+
+/* audit_log_list - everything that happened since, oldest first */
+int audit_log_list(struct audit *db, int64_t since,
+		   int (*cb)(const struct audit_log_entry *e, void *arg),
+		   void *arg);
+
+struct audit_count {
+	const char *name;
+	long count;
+};
+
+struct audit_stats {
+	int64_t since;
+	long reports; /* received since */
+	long pending; /* waiting now (any age) */
+	struct audit_count *by_state, *by_class, *by_section, *by_recipient;
+	size_t nby_state, nby_class, nby_section, nby_recipient;
+	long resolved;		/* reports with a first approve/reject/... */
+	double median_pending;	/* seconds to that action; -1: none */
+	long delivery_attempts; /* since */
+	long delivery_failures; /* attempts that failed, since */
+	long outbox_failed;	/* rows given up on, now */
+	long outbox_queued;	/* rows waiting or being sent, now */
+
+	struct audit_owned owned; /* freed by audit_stats_release() */
+};
+
+/*
+ * audit_stats - figures over reports received since: counts per state,
+ * current class ("unclassified"), best section ("unmapped"), and
+ * forward decisions per recipient; most frequent first
+ */
+int audit_stats(struct audit *db, int64_t since, struct audit_stats *st);
+void audit_stats_release(struct audit_stats *st);
+
+struct audit_correction {
+	int64_t report;
+	const char *old_class; /* the classifier's */
+	const char *new_class; /* the triager's */
+	const char *who;
+	int64_t at;
+	const char *subject;
+	const char *body;
+	size_t body_len;
+};
+
+/* audit_corrections - reports whose class a triager changed, by id */
+int audit_corrections(struct audit *db,
+		      int (*cb)(const struct audit_correction *c, void *arg),
+		      void *arg);
+
+/*
+ * audit_compress_messages - zlib-compress the raw bytes of reports
+ * received before `before` and at least min_size long (off the mail
+ * path: one short transaction per row); *count gets the rows changed
+ */
+int audit_compress_messages(struct audit *db, int64_t before, size_t min_size,
+			    long *count);
+
+/* names: each returns true when s is one of the schema's values */
+bool audit_valid_state(const char *s);
+bool audit_valid_class(const char *s);
+
+#endif
