@@ -1812,14 +1812,14 @@ int audit_outbox_done(struct audit *db, const struct audit_outbox_item *it,
 	return outcome(db, it, S_OUTBOX_SENT, now, 0, true, smtp_code, detail);
 }
 
-/* audit_outbox_retry - failed for now: try again at next_at (0: backoff) */
+/* audit_outbox_retry - failed for now: try again at next_at */
 int audit_outbox_retry(struct audit *db, const struct audit_outbox_item *it,
 		       int64_t now, int64_t next_at, int smtp_code,
 		       const char *error)
 {
-	now = now_or(now);
-	if (!next_at)
-		next_at = now + audit_backoff(it->attempts);
+	if (next_at <= 0)
+		return bad(db, "retry of outbox row %lld without a time",
+			   (long long)it->id);
 	return outcome(db, it, S_OUTBOX_RETRY, now, next_at, false, smtp_code,
 		       error);
 }
@@ -1867,16 +1867,6 @@ int audit_outbox_cancel(struct audit *db, int64_t outbox)
 	    step_done(db, st, "cancel") < 0)
 		return -1;
 	return sqlite3_changes(db->db) ? 0 : 1;
-}
-
-/* audit_backoff - 60 s doubling per failure, at most an hour */
-int64_t audit_backoff(int attempts)
-{
-	int64_t s = AUDIT_BACKOFF_MIN;
-
-	while (--attempts > 0 && s < AUDIT_BACKOFF_MAX)
-		s *= 2;
-	return s < AUDIT_BACKOFF_MAX ? s : AUDIT_BACKOFF_MAX;
 }
 
 /* ---- triager actions ------------------------------------------------------ */
@@ -2014,6 +2004,14 @@ long audit_load(struct audit *db, const char *recipient, int64_t since)
 	n = (long)sqlite3_column_int64(st, 0);
 	finish(st);
 	return n;
+}
+
+/* audit_pick_load - audit_load() with pick's callback signature */
+unsigned audit_pick_load(void *db, const char *addr, time_t since)
+{
+	long n = audit_load(db, addr, (int64_t)since);
+
+	return n > 0 ? (unsigned)n : 0;
 }
 
 /* audit_load_all - forwards per recipient since, busiest first */

@@ -131,6 +131,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 struct audit;
 struct report;
@@ -138,10 +139,8 @@ struct evidence;
 
 #define AUDIT_SCHEMA_VERSION	 2
 #define AUDIT_BUSY_TIMEOUT_MS	 5000
-#define AUDIT_LEASE_SECONDS	 600  /* longer than any SMTP timeout */
-#define AUDIT_BACKOFF_MIN	 60   /* first retry after a failure */
-#define AUDIT_BACKOFF_MAX	 3600 /* retries never wait longer */
-#define AUDIT_FILTER_CKPT_FRAMES 128  /* AUDIT_FILTER: checkpoint on close */
+#define AUDIT_LEASE_SECONDS	 600 /* longer than any SMTP timeout */
+#define AUDIT_FILTER_CKPT_FRAMES 128 /* AUDIT_FILTER: checkpoint on close */
 
 enum {
 	AUDIT_CREATE = 1 << 0,	  /* create directory and database */
@@ -269,7 +268,9 @@ struct audit_outbox_item {
  * audit_outbox_claim_due - take the oldest due row (queued and due, or
  * sending with an expired lease), mark it sending for lease_seconds
  * and count the attempt; returns 1 and fills item, 0 when nothing is
- * due.  Two workers never hold the same row while a lease runs.
+ * due.  Two workers never hold the same row while a lease runs, so the
+ * lease must outlast the whole send: with libcurl, one transaction
+ * (SMTP_TIMEOUT_MS) per recipient of the row, plus a margin.
  */
 int audit_outbox_claim_due(struct audit *db, int64_t now, int lease_seconds,
 			   struct audit_outbox_item *item);
@@ -279,8 +280,9 @@ void audit_outbox_item_release(struct audit_outbox_item *item);
  * Outcome of a claimed row; each records a delivery attempt.  They
  * return 0, or 1 when the lease had expired and another worker claimed
  * the row since (the state is then left to that worker).
- * audit_outbox_retry() with next_at 0 waits audit_backoff(attempts);
- * audit_outbox_fail() gives up and marks the report failed (pending).
+ * audit_outbox_retry() queues the row again for next_at (from
+ * deliver_backoff(), the one retry schedule); audit_outbox_fail() gives
+ * up and marks the report failed, so that it shows in pending.
  */
 int audit_outbox_done(struct audit *db, const struct audit_outbox_item *it,
 		      int64_t now, int smtp_code, const char *detail);
@@ -293,8 +295,6 @@ int audit_outbox_fail(struct audit *db, const struct audit_outbox_item *it,
 int audit_outbox_requeue(struct audit *db, int64_t outbox, int64_t now);
 /* audit_outbox_cancel - a queued or failed row will never be sent */
 int audit_outbox_cancel(struct audit *db, int64_t outbox);
-/* audit_backoff - seconds to wait after the attempts-th failure */
-int64_t audit_backoff(int attempts);
 
 /* ---- triager actions ---------------------------------------------- */
 
@@ -324,6 +324,12 @@ int audit_record_action(struct audit *db, const struct audit_action *a,
 
 /* audit_load - forward decisions to recipient since (any case); -1 error */
 long audit_load(struct audit *db, const char *recipient, int64_t since);
+/*
+ * audit_pick_load - audit_load() as pick's load callback (pick.h):
+ * .load = audit_pick_load, .load_ctx = db.  A failed query counts as
+ * no load (and is printed); the transaction's commit will fail too.
+ */
+unsigned audit_pick_load(void *db, const char *addr, time_t since);
 int audit_load_all(struct audit *db, int64_t since,
 		   int (*cb)(const char *recipient, long count, void *arg),
 		   void *arg);
