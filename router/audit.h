@@ -139,7 +139,7 @@ struct evidence;
 
 #define AUDIT_SCHEMA_VERSION	 2
 #define AUDIT_BUSY_TIMEOUT_MS	 5000
-#define AUDIT_LEASE_SECONDS	 600 /* longer than any SMTP timeout */
+#define AUDIT_LEASE_SECONDS	 600 /* default: see claim_due() */
 #define AUDIT_FILTER_CKPT_FRAMES 128 /* AUDIT_FILTER: checkpoint on close */
 
 enum {
