@@ -80,3 +80,7 @@ echo "== model: tokenize + score a 6 KB report, open the model file"
 cc -O2 -std=gnu11 -D_GNU_SOURCE -I"$SRC/router" -o "$B/bench_model" \
 	"$SRC/bench/bench_model.c" "$SRC/build/libtriage.a" -lz -lm
 "$B/bench_model" "$B"
+
+echo
+echo "== audit: the filter's database step in a fresh process"
+"$SRC/bench/audit.sh"
