@@ -1,0 +1,3138 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rules - SpamAssassin-style classification rules, kept as data
+ * (see rules.h; the syntax reference is classifiers/README)
+ */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <pcre2.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "report.h"
+#include "rules.h"
+#include "strbuf.h"
+#include "util.h"
+
+#define PF_MAX_ALTS   64
+#define META_MAX_OPS  512
+#define PATTERN_MAX   4096
+#define DESCRIBE_MAX  200
+#define TEST_TEXT_MAX (16u << 10)
+#define OWN_INPUT_MAX (1u << 20)
+/* anchored tries around literal occurrences before a plain scan */
+#define ANCHOR_MAXPRE	 32
+#define ANCHOR_MAX_TRIES 256
+
+/* ---- data ------------------------------------------------------------ */
+
+struct problem {
+	int file; /* index in rs->files, -1 for none */
+	unsigned line;
+	bool warning;
+	bool compile_stage; /* recomputed by every rules_compile() */
+	char *msg;
+};
+
+struct lit {
+	char *s;
+	size_t len;
+	size_t maxpre; /* most bytes a match spans before it, or WIDTH_INF */
+};
+
+#define WIDTH_INF SIZE_MAX
+
+/* Any one of alt[] must occur in the subject for the regex to match. */
+struct prefilter {
+	int n; /* 0: no prefilter */
+	bool ci;
+	struct lit *alt;
+	uint32_t *ids;	 /* the literals' ids in the ruleset's litindex */
+	bool anchorable; /* every maxpre <= ANCHOR_MAXPRE */
+};
+
+/*
+ * All prefilter literals of a ruleset (one index for case-sensitive
+ * rules, one for caseless ones, whose literals are lower case), found in
+ * one pass over a text: a bitmap of their first two bytes, then the
+ * literals with those two bytes.
+ */
+struct litkey {
+	uint16_t key;
+	uint32_t id;
+};
+
+struct litindex {
+	const struct lit **lits;
+	size_t n, alloc;
+	uint8_t bits[8192];
+	struct litkey *keys; /* sorted by key */
+};
+
+enum meta_opcode {
+	OP_NUM,
+	OP_RULE,
+	OP_NOT,
+	OP_NEG,
+	OP_ADD,
+	OP_SUB,
+	OP_MUL,
+	OP_LT,
+	OP_LE,
+	OP_GT,
+	OP_GE,
+	OP_EQ,
+	OP_NE,
+	OP_AND,
+	OP_OR,
+};
+
+struct meta_op {
+	enum meta_opcode op;
+	size_t idx;
+	double num;
+};
+
+enum hdr_mode {
+	HDR_VALUE,
+	HDR_ADDR,
+	HDR_ALL,
+	HDR_EXISTS,
+};
+
+struct test {
+	size_t rule;
+	bool ok;
+	char *text;
+	size_t len;
+	int file;
+	unsigned line;
+};
+
+struct rule {
+	char *name;
+	enum rule_type type;
+	int def_file; /* -1 until defined */
+	unsigned def_line;
+
+	/* header rules */
+	char *field;
+	enum hdr_mode hmode;
+	bool negate;
+
+	/* regex rules */
+	char *pattern;
+	uint32_t options;
+	bool utf;
+	pcre2_code *code;
+	struct prefilter pf;
+
+	/* eval rules */
+	const struct rules_hook *hook;
+	struct rules_args args;
+	char *argbuf;
+
+	/* meta rules */
+	struct meta_op *ops;
+	size_t nops;
+
+	/* attributes, each with the file that set it last */
+	double score[CLASS_N];
+	bool scored;
+	int score_file;
+	unsigned score_line;
+	char *describe;
+	int describe_file;
+	unsigned describe_line;
+	bool certain;
+	int tflags_file;
+	unsigned tflags_line;
+
+	/* first mention, for "unknown rule" */
+	int ref_file;
+	unsigned ref_line;
+	const char *ref_what;
+
+	bool used; /* named by a meta */
+	int certain_class;
+	struct rule_info info;
+};
+
+enum param_slot {
+	PARAM_THRESHOLD, /* + class */
+	PARAM_BAND = CLASS_N,
+	PARAM_BIAS,
+	PARAM_N,
+};
+
+struct ruleset {
+	const struct rules_hook *hooks;
+	size_t nhooks;
+
+	char **files;
+	size_t nfiles, files_alloc;
+
+	struct rule *rules;
+	size_t nrules, rules_alloc;
+	size_t *hash; /* index + 1, 0 = empty */
+	size_t hash_size;
+
+	struct test *tests;
+	size_t ntests, tests_alloc;
+
+	struct problem *problems;
+	size_t nproblems, problems_alloc;
+
+	struct rules_params params;
+	int param_file[PARAM_N];
+	unsigned param_line[PARAM_N];
+
+	pcre2_match_context *mctx;
+	struct litindex lix[2]; /* [ci] */
+	const struct symbols *symbols;
+	struct evidence *(*extract)(const struct report *r);
+	void (*release)(struct evidence *ev);
+	bool compiled;
+	int errors;
+};
+
+struct rules_scratch {
+	pcre2_match_data *md;
+	uint32_t *found[2][2]; /* [raw][ci]: first offsets of literals */
+	size_t found_alloc[2][2];
+	bool have_found[2][2];
+	struct strbuf body, raw, all, hdr;
+	bool have_body, have_raw, have_all;
+	char *body_lower, *raw_lower;
+	size_t body_lower_alloc, raw_lower_alloc;
+	bool have_body_lower, have_raw_lower;
+	int body_utf, raw_utf; /* -1 unknown */
+};
+
+struct eval_ctx {
+	const struct ruleset *rs;
+	const struct rules_input *in;
+	struct rules_result *res;
+	struct rules_scratch *s;
+	unsigned flags;
+};
+
+static const char *const class_names[CLASS_N + 1] = {
+	[CLASS_USER] = "user",
+	[CLASS_FUZZER] = "fuzzer",
+	[CLASS_AI] = "ai",
+	[CLASS_UNCERTAIN] = "uncertain",
+};
+
+static const char *const type_names[] = {
+	[RULE_NONE] = "(undefined)", [RULE_HEADER] = "header",
+	[RULE_BODY] = "body",	     [RULE_RAWBODY] = "rawbody",
+	[RULE_META] = "meta",
+};
+
+/* rules_class_name - "user", "fuzzer", "ai", "uncertain" */
+const char *rules_class_name(int cls)
+{
+	if (cls < 0 || cls > CLASS_UNCERTAIN)
+		return "?";
+	return class_names[cls];
+}
+
+/* rules_class_parse - a scored class by name, or -1 */
+int rules_class_parse(const char *s)
+{
+	int c;
+
+	for (c = 0; c < CLASS_N; c++)
+		if (strcmp(s, class_names[c]) == 0)
+			return c;
+	return -1;
+}
+
+/* ---- problems ---------------------------------------------------------- */
+
+static void PRINTF_LIKE(5, 6)
+	problem(struct ruleset *rs, int file, unsigned line, bool warning,
+		const char *fmt, ...)
+{
+	struct problem *p;
+	va_list ap;
+	char buf[512];
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	ALLOC_GROW(rs->problems, rs->nproblems, rs->problems_alloc);
+	p = &rs->problems[rs->nproblems++];
+	p->file = file;
+	p->line = line;
+	p->warning = warning;
+	p->compile_stage = rs->compiled;
+	p->msg = xstrdup(buf);
+}
+
+/* ---- names ------------------------------------------------------------- */
+
+static uint32_t name_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+static void hash_insert(struct ruleset *rs, size_t idx)
+{
+	size_t mask = rs->hash_size - 1;
+	size_t i = name_hash(rs->rules[idx].name) & mask;
+
+	while (rs->hash[i])
+		i = (i + 1) & mask;
+	rs->hash[i] = idx + 1;
+}
+
+static void hash_grow(struct ruleset *rs)
+{
+	size_t i;
+
+	free(rs->hash);
+	rs->hash_size = rs->hash_size ? rs->hash_size * 2 : 256;
+	rs->hash = xcalloc(rs->hash_size, sizeof(*rs->hash));
+	for (i = 0; i < rs->nrules; i++)
+		hash_insert(rs, i);
+}
+
+/* rules_find - index of a rule by name, or -1 */
+int rules_find(const struct ruleset *rs, const char *name)
+{
+	size_t mask, i;
+
+	if (!rs->hash_size)
+		return -1;
+	mask = rs->hash_size - 1;
+	for (i = name_hash(name) & mask; rs->hash[i]; i = (i + 1) & mask)
+		if (strcmp(rs->rules[rs->hash[i] - 1].name, name) == 0)
+			return (int)(rs->hash[i] - 1);
+	return -1;
+}
+
+static bool valid_name(const char *s)
+{
+	size_t n = 0;
+
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return false;
+	for (; *s; s++, n++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return false;
+	return n <= RULES_NAME_MAX;
+}
+
+/* rule_get - the rule of that name, created undefined on first mention */
+static size_t rule_get(struct ruleset *rs, const char *name, int file,
+		       unsigned line, const char *what)
+{
+	int found = rules_find(rs, name);
+	struct rule *r;
+
+	if (found >= 0)
+		return (size_t)found;
+	ALLOC_GROW(rs->rules, rs->nrules, rs->rules_alloc);
+	r = &rs->rules[rs->nrules];
+	memset(r, 0, sizeof(*r));
+	r->name = xstrdup(name);
+	r->def_file = r->score_file = r->describe_file = r->tflags_file = -1;
+	r->ref_file = file;
+	r->ref_line = line;
+	r->ref_what = what;
+	r->certain_class = -1;
+	rs->nrules++;
+	if ((rs->nrules + 1) * 2 > rs->hash_size)
+		hash_grow(rs);
+	else
+		hash_insert(rs, rs->nrules - 1);
+	return rs->nrules - 1;
+}
+
+/* ---- lifecycle --------------------------------------------------------- */
+
+/* rules_new - an empty ruleset that knows these eval: hooks */
+struct ruleset *rules_new(const struct rules_hook *hooks, size_t nhooks)
+{
+	struct ruleset *rs = xcalloc(1, sizeof(*rs));
+	int i;
+
+	rs->hooks = hooks;
+	rs->nhooks = nhooks;
+	rs->mctx = pcre2_match_context_create(NULL);
+	if (!rs->mctx)
+		die("out of memory");
+	pcre2_set_match_limit(rs->mctx, RULES_MATCH_LIMIT);
+	pcre2_set_depth_limit(rs->mctx, RULES_DEPTH_LIMIT);
+	pcre2_set_heap_limit(rs->mctx, RULES_HEAP_LIMIT_KIB);
+	rs->params.threshold[CLASS_USER] = 1.0;
+	rs->params.threshold[CLASS_FUZZER] = 5.0;
+	rs->params.threshold[CLASS_AI] = 5.0;
+	rs->params.band = 1.0;
+	rs->params.user_bias = 1.0;
+	for (i = 0; i < PARAM_N; i++)
+		rs->param_file[i] = -1;
+	return rs;
+}
+
+static void prefilter_free(struct prefilter *pf)
+{
+	int i;
+
+	for (i = 0; i < pf->n; i++)
+		free(pf->alt[i].s);
+	free(pf->alt);
+	free(pf->ids);
+	pf->alt = NULL;
+	pf->ids = NULL;
+	pf->n = 0;
+}
+
+/* rule_clear_definition - forget how a rule matches (not its attributes) */
+static void rule_clear_definition(struct rule *r)
+{
+	free(r->field);
+	free(r->pattern);
+	pcre2_code_free(r->code);
+	prefilter_free(&r->pf);
+	free(r->argbuf);
+	free(r->ops);
+	r->field = r->pattern = r->argbuf = NULL;
+	r->code = NULL;
+	r->ops = NULL;
+	r->nops = 0;
+	r->hook = NULL;
+	memset(&r->args, 0, sizeof(r->args));
+	r->options = 0;
+	r->utf = r->negate = false;
+	r->hmode = HDR_VALUE;
+	r->type = RULE_NONE;
+}
+
+void rules_free(struct ruleset *rs)
+{
+	size_t i;
+
+	if (!rs)
+		return;
+	for (i = 0; i < rs->nrules; i++) {
+		rule_clear_definition(&rs->rules[i]);
+		free(rs->rules[i].name);
+		free(rs->rules[i].describe);
+	}
+	free(rs->rules);
+	free(rs->hash);
+	for (i = 0; i < rs->ntests; i++)
+		free(rs->tests[i].text);
+	free(rs->tests);
+	for (i = 0; i < rs->nproblems; i++)
+		free(rs->problems[i].msg);
+	free(rs->problems);
+	for (i = 0; i < rs->nfiles; i++)
+		free(rs->files[i]);
+	free(rs->files);
+	pcre2_match_context_free(rs->mctx);
+	for (i = 0; i < 2; i++) {
+		free(rs->lix[i].lits);
+		free(rs->lix[i].keys);
+	}
+	free(rs);
+}
+
+/* ---- small parsing helpers -------------------------------------------- */
+
+static char *skip_ws(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+/* next_word - cut the next blank-separated word out of *sp */
+static char *next_word(char **sp)
+{
+	char *s = skip_ws(*sp), *w = s;
+
+	if (!*s)
+		return NULL;
+	while (*s && *s != ' ' && *s != '\t')
+		s++;
+	if (*s)
+		*s++ = '\0';
+	*sp = s;
+	return w;
+}
+
+static void rtrim(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+		s[--n] = '\0';
+}
+
+static int parse_number(const char *s, double *out)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(d) || d < -1000 || d > 1000)
+		return -1;
+	*out = d;
+	return 0;
+}
+
+/* ---- regexes ----------------------------------------------------------- */
+
+/*
+ * parse_regex - "/re/flags" or "m{re}flags" (any delimiter after m):
+ * the pattern runs to the last closing delimiter on the line
+ */
+static const char *parse_regex(char *s, char **pattern, uint32_t *options,
+			       bool *utf)
+{
+	char close, *end, *f;
+
+	s = skip_ws(s);
+	if (*s == '/') {
+		close = '/';
+		s++;
+	} else if (*s == 'm' && s[1] && ispunct((unsigned char)s[1])) {
+		close = s[1] == '{'   ? '}'
+			: s[1] == '(' ? ')'
+			: s[1] == '<' ? '>'
+			: s[1] == '[' ? ']'
+				      : s[1];
+		s += 2;
+	} else {
+		return "expected /regex/flags";
+	}
+	rtrim(s);
+	end = strrchr(s, close);
+	if (!end)
+		return "regex has no closing delimiter";
+	*end = '\0';
+	*options = 0;
+	*utf = false;
+	for (f = end + 1; *f; f++) {
+		switch (*f) {
+		case 'i':
+			*options |= PCRE2_CASELESS;
+			break;
+		case 'm':
+			*options |= PCRE2_MULTILINE;
+			break;
+		case 's':
+			*options |= PCRE2_DOTALL;
+			break;
+		case 'x':
+			*options |= PCRE2_EXTENDED;
+			break;
+		case 'u':
+			*options |= PCRE2_UTF;
+			*utf = true;
+			break;
+		default:
+			return "unknown regex flag (use i, m, s, x, u)";
+		}
+	}
+	if (!*s)
+		return "empty regex";
+	if (strlen(s) > PATTERN_MAX)
+		return "regex too long";
+	*pattern = s;
+	return NULL;
+}
+
+/* ---- the literal prefilter --------------------------------------------- */
+
+/*
+ * A required-literal set: every match of the pattern contains at least
+ * one of its literals, so when none occurs in the subject pcre2 need not
+ * run.  It is read from the pattern source: literal runs of a sequence,
+ * and groups that must match (an alternation gives the union of its
+ * branches' sets).  Whatever the scanner does not understand yields no
+ * set, which is always safe.
+ */
+struct litset {
+	int n;
+	struct lit alt[PF_MAX_ALTS];
+};
+
+static void litset_free(struct litset *s)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		free(s->alt[i].s);
+	s->n = 0;
+}
+
+/*
+ * Words so common in bug reports that a set holding one of them lets
+ * pcre2 run on nearly every report: a set with such a literal is worth
+ * less (the choice is a heuristic; any set found is correct).
+ */
+static const char *const common_words[] = {
+	"the",	 "this",   "that",    "with",	"while",  "when",    "from",
+	"have",	 "has",	   "was",     "for",	"and",	  "not",     "are",
+	"test",	 "found",  "linux",   "kernel", "first",  "last",    "work",
+	"works", "worked", "working", "fails",	"broken", "boot",    "error",
+	"file",	 "code",   "driver",  "device", "issue",  "bug",     "report",
+	"info",	 "during", "static",  "review", "system", "version", "of",
+	"to",	 "in",	   "on",      "is",	"it",	  "as",	     "at",
+	"be",	 "by",	   "or",      "if",	"an",	  "we",
+};
+
+static bool common_word(const struct lit *l)
+{
+	const char *a = l->s, *b = l->s + l->len;
+	size_t i;
+
+	while (a < b && !isalnum((unsigned char)*a))
+		a++;
+	while (b > a && !isalnum((unsigned char)b[-1]))
+		b--;
+	for (i = 0; i < ARRAY_SIZE(common_words); i++)
+		if (strlen(common_words[i]) == (size_t)(b - a) &&
+		    strncasecmp(a, common_words[i], (size_t)(b - a)) == 0)
+			return true;
+	return false;
+}
+
+/* litset_score - how much a set is worth scanning for; 0 = useless */
+static size_t litset_score(const struct litset *s)
+{
+	size_t min = SIZE_MAX, score;
+	bool common = false;
+	int i;
+
+	if (!s->n)
+		return 0;
+	for (i = 0; i < s->n; i++) {
+		if (s->alt[i].len < min)
+			min = s->alt[i].len;
+		common |= common_word(&s->alt[i]);
+	}
+	if (min < RULES_PREFILTER_MIN)
+		return 0;
+	if (min > 16)
+		min = 16;
+	score = min * min * 64 / (size_t)(s->n + 3);
+	return common ? (score + 7) / 8 : score;
+}
+
+/* litset_keep_better - keep the better of *best and *cand; empties cand */
+static void litset_keep_better(struct litset *best, struct litset *cand)
+{
+	if (litset_score(cand) > litset_score(best)) {
+		litset_free(best);
+		*best = *cand;
+	} else {
+		litset_free(cand);
+	}
+	cand->n = 0;
+}
+
+static size_t wadd(size_t a, size_t b)
+{
+	if (a == WIDTH_INF || b == WIDTH_INF || a + b > (1u << 30))
+		return WIDTH_INF;
+	return a + b;
+}
+
+static size_t wmul(size_t a, size_t m)
+{
+	if (!a || !m)
+		return 0;
+	if (a == WIDTH_INF || m == WIDTH_INF || a > (1u << 30) / m)
+		return WIDTH_INF;
+	return a * m;
+}
+
+/*
+ * quant_len - length of a quantifier at p (*, +, ?, {n}, {n,}, {n,m}),
+ * 0 when there is none; *min and *max get its bounds
+ */
+static size_t quant_len(const char *p, const char *end, size_t *min,
+			size_t *max)
+{
+	const char *q = p;
+	size_t lo = 0, hi = 0;
+
+	*min = *max = 1;
+	if (q >= end)
+		return 0;
+	if (*q == '*' || *q == '?' || *q == '+') {
+		lo = *q == '+';
+		hi = *q == '?' ? 1 : WIDTH_INF;
+		q++;
+	} else if (*q == '{') {
+		q++;
+		if (q >= end || !isdigit((unsigned char)*q))
+			return 0;
+		while (q < end && isdigit((unsigned char)*q) && lo < 100000)
+			lo = lo * 10 + (size_t)(*q++ - '0');
+		hi = lo;
+		if (q < end && *q == ',') {
+			q++;
+			hi = q < end && isdigit((unsigned char)*q) ? 0
+								   : WIDTH_INF;
+			while (q < end && isdigit((unsigned char)*q) &&
+			       hi < 100000)
+				hi = hi * 10 + (size_t)(*q++ - '0');
+		}
+		if (q >= end || *q != '}')
+			return 0;
+		q++;
+	} else {
+		return 0;
+	}
+	if (q < end && (*q == '?' || *q == '+'))
+		q++;
+	*min = lo;
+	*max = hi;
+	return (size_t)(q - p);
+}
+
+/* skip_class - p at '['; returns the position after the closing ']' */
+static const char *skip_class(const char *p, const char *end)
+{
+	p++;
+	if (p < end && *p == '^')
+		p++;
+	if (p < end && *p == ']')
+		p++;
+	while (p < end && *p != ']') {
+		if (*p == '\\') {
+			p += 2;
+		} else if (*p == '[' && p + 1 < end && p[1] == ':') {
+			const char *c =
+				memmem(p + 2, (size_t)(end - p - 2), ":]", 2);
+
+			p = c ? c + 2 : p + 1;
+		} else {
+			p++;
+		}
+	}
+	return p < end ? p + 1 : NULL;
+}
+
+/* skip_group - p at '('; returns the position after the matching ')' */
+static const char *skip_group(const char *p, const char *end)
+{
+	int depth = 0;
+
+	while (p < end) {
+		if (*p == '\\') {
+			p += 2;
+			continue;
+		}
+		if (*p == '[') {
+			p = skip_class(p, end);
+			if (!p)
+				return NULL;
+			continue;
+		}
+		if (*p == '(')
+			depth++;
+		else if (*p == ')' && --depth == 0)
+			return p + 1;
+		p++;
+	}
+	return NULL;
+}
+
+/*
+ * group_inner - the part of group [p, after) a match must contain:
+ * 1 with [*ib, *ie), 0 for lookarounds (which consume nothing), -1 for
+ * groups the scanner does not know
+ */
+static int group_inner(const char *p, const char *after, const char **ib,
+		       const char **ie)
+{
+	const char *b = p + 1, *e = after - 1, *q;
+
+	*ie = e;
+	if (b >= e || *b != '?') {
+		*ib = b;
+		return 1;
+	}
+	if (b + 2 > e)
+		return -1;
+	switch (b[1]) {
+	case ':':
+	case '>':
+		*ib = b + 2;
+		return 1;
+	case '=':
+	case '!':
+		return 0;
+	case '<':
+		if (b + 2 < e && (b[2] == '=' || b[2] == '!'))
+			return 0;
+		q = memchr(b + 2, '>', (size_t)(e - b - 2));
+		break;
+	case 'P':
+		q = b + 2 < e && b[2] == '<'
+			    ? memchr(b + 3, '>', (size_t)(e - b - 3))
+			    : NULL;
+		break;
+	case '\'':
+		q = memchr(b + 2, '\'', (size_t)(e - b - 2));
+		break;
+	default:
+		return -1;
+	}
+	if (!q)
+		return -1;
+	*ib = q + 1;
+	return 1;
+}
+
+/* escape kinds: literal punctuation, \xHH, zero width, one character */
+static const char zero_width_escapes[] = "bBAzZGK";
+static const char class_escapes[] = "dDsSwWhHvVntrfae";
+
+static size_t alt_width(const char *p, const char *end, int depth);
+
+/* seq_width - the most bytes one branch [p, end) can match */
+static size_t seq_width(const char *p, const char *end, int depth)
+{
+	size_t w = 0, min, max, q, one;
+
+	while (p < end && w != WIDTH_INF) {
+		char c = *p;
+
+		one = 1;
+		if (c == '\\') {
+			char n = p + 1 < end ? p[1] : '\0';
+
+			if (n == 'x' && p + 3 < end) {
+				p += 4;
+			} else {
+				if (n && strchr(zero_width_escapes, n))
+					one = 0;
+				else if (n == 'R')
+					one = 2;
+				else if (!n || (!ispunct((unsigned char)n) &&
+						!strchr(class_escapes, n)))
+					return WIDTH_INF;
+				p += 2;
+			}
+		} else if (c == '[') {
+			p = skip_class(p, end);
+			if (!p)
+				return WIDTH_INF;
+		} else if (c == '(') {
+			const char *after = skip_group(p, end), *ib, *ie;
+			int k;
+
+			if (!after || depth > 16)
+				return WIDTH_INF;
+			k = group_inner(p, after, &ib, &ie);
+			if (k < 0)
+				return WIDTH_INF;
+			one = k ? alt_width(ib, ie, depth + 1) : 0;
+			p = after;
+		} else if (c == '^' || c == '$') {
+			one = 0;
+			p++;
+		} else {
+			p++;
+		}
+		q = quant_len(p, end, &min, &max);
+		p += q;
+		w = wadd(w, wmul(one, max));
+	}
+	return w;
+}
+
+/* alt_width - the most bytes the alternation [p, end) can match */
+static size_t alt_width(const char *p, const char *end, int depth)
+{
+	const char *alt = p;
+	size_t w = 0, b;
+	int d = 0;
+
+	for (;; p++) {
+		if (p < end && *p == '\\') {
+			if (p + 1 < end)
+				p++;
+			continue;
+		}
+		if (p < end && *p == '[') {
+			p = skip_class(p, end);
+			if (!p)
+				return WIDTH_INF;
+			p--;
+			continue;
+		}
+		if (p < end && *p == '(')
+			d++;
+		else if (p < end && *p == ')')
+			d--;
+		if (p < end && !(*p == '|' && d == 0))
+			continue;
+		b = seq_width(alt, p, depth);
+		if (b > w)
+			w = b;
+		if (p >= end || w == WIDTH_INF)
+			break;
+		alt = p + 1;
+	}
+	return w;
+}
+
+struct run {
+	char buf[256];
+	size_t len;
+	size_t pre;
+};
+
+static void run_add(struct run *r, char c, size_t pre)
+{
+	if (!r->len)
+		r->pre = pre;
+	if (r->len < sizeof(r->buf))
+		r->buf[r->len++] = c;
+}
+
+static void run_flush(struct run *r, struct litset *best)
+{
+	struct litset cand = { 0 };
+
+	if (!r->len)
+		return;
+	cand.n = 1;
+	cand.alt[0].s = xmemdup0(r->buf, r->len);
+	cand.alt[0].len = r->len;
+	cand.alt[0].maxpre = r->pre;
+	litset_keep_better(best, &cand);
+	r->len = 0;
+}
+
+static bool req_alt(const char *p, const char *end, int depth,
+		    struct litset *out);
+
+/*
+ * req_seq - the best literal set of one branch [p, end), each literal
+ * with the most bytes a match can span before it; false when the branch
+ * uses something this scanner does not understand
+ */
+static bool req_seq(const char *p, const char *end, int depth,
+		    struct litset *best)
+{
+	struct run r = { .len = 0 };
+	size_t pre = 0, min, max, q, one;
+
+	while (p < end) {
+		char c = *p;
+
+		if (c == '\\') {
+			char n = p + 1 < end ? p[1] : '\0';
+
+			if (n && ispunct((unsigned char)n)) {
+				c = n;
+				p += 2;
+				goto literal;
+			}
+			if (n == 'x' && p + 3 < end &&
+			    isxdigit((unsigned char)p[2]) &&
+			    isxdigit((unsigned char)p[3])) {
+				char h[3] = { p[2], p[3], '\0' };
+
+				c = (char)strtol(h, NULL, 16);
+				p += 4;
+				goto literal;
+			}
+			if (!n || (!strchr(zero_width_escapes, n) &&
+				   !strchr(class_escapes, n) && n != 'R'))
+				return false;
+			run_flush(&r, best);
+			one = strchr(zero_width_escapes, n) ? 0
+			      : n == 'R'		    ? 2
+							    : 1;
+			p += 2;
+			q = quant_len(p, end, &min, &max);
+			pre = wadd(pre, wmul(one, max));
+			p += q;
+			continue;
+		}
+		if (c == '[') {
+			run_flush(&r, best);
+			p = skip_class(p, end);
+			if (!p)
+				return false;
+			q = quant_len(p, end, &min, &max);
+			if (!q && p < end && *p == '{')
+				return false;
+			pre = wadd(pre, max);
+			p += q;
+			continue;
+		}
+		if (c == '(') {
+			const char *after = skip_group(p, end), *ib, *ie;
+			int k, i;
+
+			run_flush(&r, best);
+			if (!after)
+				return false;
+			q = quant_len(after, end, &min, &max);
+			if (!q && after < end && *after == '{')
+				return false;
+			k = group_inner(p, after, &ib, &ie);
+			if (k < 0)
+				return false;
+			if (k > 0 && min > 0 && depth < 16) {
+				struct litset cand = { 0 };
+
+				if (req_alt(ib, ie, depth + 1, &cand)) {
+					for (i = 0; i < cand.n; i++)
+						cand.alt[i].maxpre = wadd(
+							pre,
+							cand.alt[i].maxpre);
+					litset_keep_better(best, &cand);
+				}
+			}
+			one = k ? alt_width(ib, ie, depth + 1) : 0;
+			pre = wadd(pre, wmul(one, max));
+			p = after + q;
+			continue;
+		}
+		if (c == '.' || c == '^' || c == '$') {
+			run_flush(&r, best);
+			p++;
+			q = quant_len(p, end, &min, &max);
+			pre = wadd(pre, c == '.' ? max : 0);
+			p += q;
+			continue;
+		}
+		if (c == '*' || c == '+' || c == '?' || c == '{' || c == ')' ||
+		    c == '|')
+			return false;
+		p++;
+literal:
+		q = quant_len(p, end, &min, &max);
+		if (!q && p < end && *p == '{')
+			return false;
+		if (q) {
+			if (min > 0)
+				run_add(&r, c, pre);
+			run_flush(&r, best);
+			pre = wadd(pre, max);
+			p += q;
+			continue;
+		}
+		run_add(&r, c, pre);
+		pre = wadd(pre, 1);
+	}
+	run_flush(&r, best);
+	return true;
+}
+
+/* req_alt - the union of the branches' sets of the alternation [p, end) */
+static bool req_alt(const char *p, const char *end, int depth,
+		    struct litset *out)
+{
+	const char *alt = p;
+	int d = 0;
+
+	out->n = 0;
+	for (;; p++) {
+		struct litset s = { 0 };
+
+		if (p < end && *p == '\\') {
+			if (p + 1 < end)
+				p++;
+			continue;
+		}
+		if (p < end && *p == '[') {
+			p = skip_class(p, end);
+			if (!p)
+				goto fail;
+			p--;
+			continue;
+		}
+		if (p < end && *p == '(')
+			d++;
+		else if (p < end && *p == ')')
+			d--;
+		if (p < end && !(*p == '|' && d == 0))
+			continue;
+		if (!req_seq(alt, p, depth, &s) || !litset_score(&s) ||
+		    out->n + s.n > PF_MAX_ALTS) {
+			litset_free(&s);
+			goto fail;
+		}
+		memcpy(out->alt + out->n, s.alt, (size_t)s.n * sizeof(*s.alt));
+		out->n += s.n;
+		if (p >= end)
+			break;
+		alt = p + 1;
+	}
+	return true;
+fail:
+	litset_free(out);
+	return false;
+}
+
+/* prefilter_build - the literals one of which every match must contain */
+static void prefilter_build(struct rule *rule)
+{
+	const char *pat = rule->pattern, *p, *end = pat + strlen(pat);
+	struct litset s;
+	int i;
+	size_t k;
+
+	if (rule->options & (PCRE2_EXTENDED | PCRE2_UTF))
+		return;
+	for (p = pat; (p = strchr(p, '(')) != NULL; p++)
+		if (p[1] == '*' ||
+		    (p[1] == '?' && !strchr(":=!><|P'", p[2] ? p[2] : 'x')))
+			return; /* verbs, inline options, comments */
+	if (strstr(pat, "\\Q") || !req_alt(pat, end, 0, &s))
+		return;
+	if (!litset_score(&s)) {
+		litset_free(&s);
+		return;
+	}
+	rule->pf.ci = rule->options & PCRE2_CASELESS;
+	rule->pf.alt = xcalloc((size_t)s.n, sizeof(*rule->pf.alt));
+	for (i = 0; i < s.n; i++) {
+		rule->pf.alt[i] = s.alt[i];
+		if (rule->pf.ci)
+			for (k = 0; k < s.alt[i].len; k++)
+				rule->pf.alt[i].s[k] = (char)tolower(
+					(unsigned char)s.alt[i].s[k]);
+	}
+	rule->pf.n = s.n;
+	rule->pf.anchorable = true;
+	for (i = 0; i < s.n; i++)
+		if (s.alt[i].maxpre > ANCHOR_MAXPRE)
+			rule->pf.anchorable = false;
+}
+
+static void litindex_reset(struct litindex *ix)
+{
+	free(ix->lits);
+	free(ix->keys);
+	memset(ix, 0, sizeof(*ix));
+}
+
+static uint32_t litindex_add(struct litindex *ix, const struct lit *l)
+{
+	ALLOC_GROW(ix->lits, ix->n, ix->alloc);
+	ix->lits[ix->n] = l;
+	return (uint32_t)ix->n++;
+}
+
+static uint16_t lit_key(const char *s)
+{
+	return (uint16_t)((unsigned char)s[0] << 8 | (unsigned char)s[1]);
+}
+
+static int cmp_litkey(const void *pa, const void *pb)
+{
+	const struct litkey *a = pa, *b = pb;
+
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static void litindex_finish(struct litindex *ix)
+{
+	size_t i;
+
+	ix->keys = xcalloc(ix->n + 1, sizeof(*ix->keys));
+	for (i = 0; i < ix->n; i++) {
+		uint16_t key = lit_key(ix->lits[i]->s);
+
+		ix->keys[i].key = key;
+		ix->keys[i].id = (uint32_t)i;
+		ix->bits[key >> 3] |= (uint8_t)(1u << (key & 7));
+	}
+	qsort(ix->keys, ix->n, sizeof(*ix->keys), cmp_litkey);
+}
+
+/*
+ * litindex_scan - first[id] = 1 + the offset of the first occurrence of
+ * every literal in s, 0 for those that do not occur
+ */
+static void litindex_scan(const struct litindex *ix, const char *s, size_t len,
+			  uint32_t *first)
+{
+	size_t i;
+
+	memset(first, 0, ix->n * sizeof(*first));
+	for (i = 0; i + 1 < len; i++) {
+		uint16_t key = lit_key(s + i);
+		size_t lo = 0, hi = ix->n;
+
+		if (!(ix->bits[key >> 3] & (1u << (key & 7))))
+			continue;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+
+			if (ix->keys[mid].key < key)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < ix->n && ix->keys[lo].key == key; lo++) {
+			uint32_t id = ix->keys[lo].id;
+			const struct lit *l = ix->lits[id];
+
+			if (!first[id] && l->len <= len - i &&
+			    memcmp(s + i, l->s, l->len) == 0)
+				first[id] = (uint32_t)i + 1;
+		}
+	}
+}
+
+static const char *compile_regex(struct rule *r)
+{
+	static char msg[256];
+	PCRE2_SIZE off;
+	int err;
+	char e[200];
+
+	/*
+	 * Rules never need captures, and the interpreter copies every
+	 * capture slot with each backtracking frame: plain (...) groups do
+	 * not capture (a backreference needs a named group).
+	 */
+	r->code = pcre2_compile((PCRE2_SPTR)r->pattern, PCRE2_ZERO_TERMINATED,
+				r->options | PCRE2_NO_AUTO_CAPTURE, &err, &off,
+				NULL);
+	if (!r->code) {
+		pcre2_get_error_message(err, (PCRE2_UCHAR *)e, sizeof(e));
+		snprintf(msg, sizeof(msg), "bad regex at offset %zu: %s",
+			 (size_t)off, e);
+		return msg;
+	}
+	prefilter_build(r);
+	return NULL;
+}
+
+/* ---- eval: hooks ------------------------------------------------------- */
+
+static const struct rules_hook *hook_find(const struct ruleset *rs,
+					  const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < rs->nhooks; i++)
+		if (strcmp(rs->hooks[i].name, name) == 0)
+			return &rs->hooks[i];
+	return NULL;
+}
+
+/* parse_eval - "eval:name(a, 'b', 3)" into the rule */
+static const char *parse_eval(struct ruleset *rs, struct rule *r,
+			      enum rule_type type, char *s)
+{
+	char *name, *open, *close, *a;
+	const struct rules_hook *h;
+	const char *msg;
+	char *buf;
+	int argc = 0;
+
+	rtrim(s);
+	name = s + strlen("eval:");
+	open = strchr(name, '(');
+	close = strrchr(name, ')');
+	if (!open || !close || close < open || close[1])
+		return "expected eval:name(args)";
+	*open = '\0';
+	h = hook_find(rs, name);
+	if (!h)
+		return "unknown eval hook";
+	if (!(h->on & RULES_ON(type)))
+		return "this eval hook cannot be used in this kind of rule";
+	*close = '\0';
+	buf = xstrdup(open + 1);
+	a = buf;
+	memset(&r->args, 0, sizeof(r->args));
+	if (*skip_ws(a)) {
+		for (;;) {
+			char *comma = strchr(a, ',');
+			char *v;
+			size_t n;
+
+			if (comma)
+				*comma = '\0';
+			v = skip_ws(a);
+			rtrim(v);
+			n = strlen(v);
+			if (n >= 2 && (v[0] == '\'' || v[0] == '"') &&
+			    v[n - 1] == v[0]) {
+				v[n - 1] = '\0';
+				v++;
+			}
+			if (argc == RULES_MAX_ARGS) {
+				free(buf);
+				return "too many arguments";
+			}
+			r->args.argv[argc++] = v;
+			if (!comma)
+				break;
+			a = comma + 1;
+		}
+	}
+	r->args.argc = argc;
+	if (argc < h->min_args || argc > h->max_args) {
+		free(buf);
+		return "wrong number of arguments for this eval hook";
+	}
+	if (h->check && (msg = h->check(&r->args)) != NULL) {
+		free(buf);
+		return msg;
+	}
+	r->argbuf = buf;
+	r->hook = h;
+	return NULL;
+}
+
+/* ---- meta expressions --------------------------------------------------- */
+
+struct meta_parser {
+	struct ruleset *rs;
+	const char *p;
+	int file;
+	unsigned line;
+	struct meta_op *ops;
+	size_t nops, alloc;
+	int depth;
+	const char *err;
+};
+
+static void emit(struct meta_parser *mp, enum meta_opcode op, size_t idx,
+		 double num)
+{
+	if (mp->nops >= META_MAX_OPS) {
+		mp->err = "meta expression too long";
+		return;
+	}
+	ALLOC_GROW(mp->ops, mp->nops, mp->alloc);
+	mp->ops[mp->nops].op = op;
+	mp->ops[mp->nops].idx = idx;
+	mp->ops[mp->nops].num = num;
+	mp->nops++;
+}
+
+static void mp_ws(struct meta_parser *mp)
+{
+	while (*mp->p == ' ' || *mp->p == '\t')
+		mp->p++;
+}
+
+static bool mp_eat(struct meta_parser *mp, const char *tok)
+{
+	size_t n = strlen(tok);
+
+	mp_ws(mp);
+	if (strncmp(mp->p, tok, n) != 0)
+		return false;
+	/* "<" must not take the first half of "<=", "!" of "!=" ... */
+	if (n == 1 && (*tok == '<' || *tok == '>' || *tok == '!') &&
+	    mp->p[1] == '=')
+		return false;
+	mp->p += n;
+	return true;
+}
+
+static void mp_or(struct meta_parser *mp);
+
+static void mp_primary(struct meta_parser *mp)
+{
+	mp_ws(mp);
+	if (mp->err)
+		return;
+	if (*mp->p == '(') {
+		mp->p++;
+		if (++mp->depth > RULES_META_MAX_DEPTH) {
+			mp->err = "meta expression nested too deeply";
+			return;
+		}
+		mp_or(mp);
+		mp->depth--;
+		if (!mp->err && !mp_eat(mp, ")"))
+			mp->err = "missing ')'";
+		return;
+	}
+	if (isdigit((unsigned char)*mp->p)) {
+		char *end;
+		double d = strtod(mp->p, &end);
+
+		mp->p = end;
+		emit(mp, OP_NUM, 0, d);
+		return;
+	}
+	if (isalpha((unsigned char)*mp->p) || *mp->p == '_') {
+		char name[RULES_NAME_MAX + 2];
+		size_t n = 0;
+
+		while (isalnum((unsigned char)*mp->p) || *mp->p == '_') {
+			if (n < sizeof(name) - 1)
+				name[n++] = *mp->p;
+			mp->p++;
+		}
+		name[n] = '\0';
+		if (n > RULES_NAME_MAX) {
+			mp->err = "rule name too long";
+			return;
+		}
+		emit(mp, OP_RULE,
+		     rule_get(mp->rs, name, mp->file, mp->line, "meta"), 0);
+		return;
+	}
+	mp->err = *mp->p ? "unexpected character in meta expression"
+			 : "meta expression ends too early";
+}
+
+static void mp_unary(struct meta_parser *mp)
+{
+	if (mp->err)
+		return;
+	if (mp_eat(mp, "!")) {
+		if (++mp->depth > RULES_META_MAX_DEPTH) {
+			mp->err = "meta expression nested too deeply";
+			return;
+		}
+		mp_unary(mp);
+		mp->depth--;
+		emit(mp, OP_NOT, 0, 0);
+	} else if (mp_eat(mp, "-")) {
+		if (++mp->depth > RULES_META_MAX_DEPTH) {
+			mp->err = "meta expression nested too deeply";
+			return;
+		}
+		mp_unary(mp);
+		mp->depth--;
+		emit(mp, OP_NEG, 0, 0);
+	} else {
+		mp_primary(mp);
+	}
+}
+
+static void mp_prod(struct meta_parser *mp)
+{
+	mp_unary(mp);
+	while (!mp->err && mp_eat(mp, "*")) {
+		mp_unary(mp);
+		emit(mp, OP_MUL, 0, 0);
+	}
+}
+
+static void mp_sum(struct meta_parser *mp)
+{
+	mp_prod(mp);
+	while (!mp->err) {
+		if (mp_eat(mp, "+")) {
+			mp_prod(mp);
+			emit(mp, OP_ADD, 0, 0);
+		} else if (mp_eat(mp, "-")) {
+			mp_prod(mp);
+			emit(mp, OP_SUB, 0, 0);
+		} else {
+			break;
+		}
+	}
+}
+
+static void mp_cmp(struct meta_parser *mp)
+{
+	static const struct {
+		const char *tok;
+		enum meta_opcode op;
+	} ops[] = {
+		{ "<=", OP_LE }, { ">=", OP_GE }, { "==", OP_EQ },
+		{ "!=", OP_NE }, { "<", OP_LT },  { ">", OP_GT },
+	};
+	size_t i;
+
+	mp_sum(mp);
+	if (mp->err)
+		return;
+	for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		if (mp_eat(mp, ops[i].tok)) {
+			mp_sum(mp);
+			emit(mp, ops[i].op, 0, 0);
+			return;
+		}
+	}
+}
+
+static void mp_and(struct meta_parser *mp)
+{
+	mp_cmp(mp);
+	while (!mp->err && mp_eat(mp, "&&")) {
+		mp_cmp(mp);
+		emit(mp, OP_AND, 0, 0);
+	}
+}
+
+static void mp_or(struct meta_parser *mp)
+{
+	mp_and(mp);
+	while (!mp->err && mp_eat(mp, "||")) {
+		mp_and(mp);
+		emit(mp, OP_OR, 0, 0);
+	}
+}
+
+static const char *parse_meta(struct ruleset *rs, size_t idx, char *expr,
+			      int file, unsigned line)
+{
+	struct meta_parser mp = { 0 };
+
+	mp.rs = rs;
+	mp.p = expr;
+	mp.file = file;
+	mp.line = line;
+	mp_ws(&mp);
+	if (!*mp.p)
+		return "empty meta expression";
+	mp_or(&mp);
+	mp_ws(&mp);
+	if (!mp.err && *mp.p)
+		mp.err = *mp.p == '&' || *mp.p == '|'
+				 ? "use && and || in meta expressions"
+				 : "unexpected text after the meta expression";
+	if (mp.err) {
+		free(mp.ops);
+		return mp.err;
+	}
+	rs->rules[idx].ops = mp.ops;
+	rs->rules[idx].nops = mp.nops;
+	return NULL;
+}
+
+/* ---- directives ---------------------------------------------------------- */
+
+/*
+ * set_once - note that file sets attribute *slot_file; complain if the
+ * same file already did
+ */
+static bool set_once(struct ruleset *rs, int *slot_file, unsigned *slot_line,
+		     int file, unsigned line, const char *what,
+		     const char *name)
+{
+	if (*slot_file == file) {
+		problem(rs, file, line, false, "duplicate %s for %s (line %u)",
+			what, name, *slot_line);
+		return false;
+	}
+	*slot_file = file;
+	*slot_line = line;
+	return true;
+}
+
+static void define_rule(struct ruleset *rs, enum rule_type type,
+			const char *name, char *rest, int file, unsigned line)
+{
+	size_t idx = rule_get(rs, name, file, line, type_names[type]);
+	struct rule *r = &rs->rules[idx];
+	const char *msg = NULL;
+	char *pattern = NULL;
+
+	if (r->def_file == file) {
+		problem(rs, file, line, false,
+			"duplicate definition of %s (line %u)", name,
+			r->def_line);
+		return;
+	}
+	rule_clear_definition(r);
+	r->def_file = file;
+	r->def_line = line;
+	rest = skip_ws(rest);
+	if (type == RULE_META) {
+		msg = parse_meta(rs, idx, rest, file, line);
+		r = &rs->rules[idx]; /* rule_get() may have moved it */
+	} else if (starts_with(rest, "eval:")) {
+		msg = parse_eval(rs, r, type, rest);
+	} else if (type == RULE_HEADER && starts_with(rest, "exists:")) {
+		char *f = rest + strlen("exists:");
+
+		rtrim(f);
+		if (!*f || strpbrk(f, " \t:"))
+			msg = "expected exists:Field";
+		else {
+			r->field = xstrdup(f);
+			r->hmode = HDR_EXISTS;
+		}
+	} else if (type == RULE_HEADER) {
+		char *field = next_word(&rest), *op = next_word(&rest), *colon;
+
+		if (!field || !op)
+			msg = "expected: header NAME Field =~ /regex/flags";
+		else if (strcmp(op, "=~") != 0 && strcmp(op, "!~") != 0)
+			msg = "expected =~ or !~ after the header field";
+		else {
+			r->negate = op[0] == '!';
+			colon = strchr(field, ':');
+			r->hmode = HDR_VALUE;
+			if (colon) {
+				if (strcmp(colon, ":addr") != 0)
+					msg = "unknown header modifier (only :addr)";
+				*colon = '\0';
+				r->hmode = HDR_ADDR;
+			}
+			if (strcmp(field, "ALL") == 0) {
+				if (colon)
+					msg = "ALL takes no modifier";
+				r->hmode = HDR_ALL;
+			}
+			if (!msg)
+				msg = parse_regex(rest, &pattern, &r->options,
+						  &r->utf);
+			if (!msg)
+				r->field = xstrdup(field);
+		}
+	} else {
+		msg = parse_regex(rest, &pattern, &r->options, &r->utf);
+	}
+	if (!msg && pattern) {
+		r->pattern = xstrdup(pattern);
+		msg = compile_regex(r);
+	}
+	if (msg) {
+		problem(rs, file, line, false, "%s %s: %s", type_names[type],
+			name, msg);
+		rule_clear_definition(r);
+		r->def_file = file; /* still a duplicate if repeated */
+		return;
+	}
+	r->type = type;
+}
+
+static void do_score(struct ruleset *rs, const char *name, char *rest, int file,
+		     unsigned line)
+{
+	size_t idx = rule_get(rs, name, file, line, "score");
+	struct rule *r = &rs->rules[idx];
+	double score[CLASS_N] = { 0 };
+	char *w;
+	int n = 0;
+
+	while ((w = next_word(&rest)) != NULL) {
+		char *eq = strchr(w, '=');
+		int c;
+		double d;
+
+		if (!eq && strcmp(w, "0") == 0 && n == 0) {
+			n = -1;
+			continue;
+		}
+		if (!eq || n < 0) {
+			problem(rs, file, line, false,
+				"score %s: expected CLASS=N, not '%s'", name,
+				w);
+			return;
+		}
+		*eq = '\0';
+		c = rules_class_parse(w);
+		if (c < 0) {
+			problem(rs, file, line, false,
+				"score %s: unknown class '%s'", name, w);
+			return;
+		}
+		if (parse_number(eq + 1, &d) < 0) {
+			problem(rs, file, line, false,
+				"score %s: bad number '%s'", name, eq + 1);
+			return;
+		}
+		score[c] = d;
+		n++;
+	}
+	if (n == 0) {
+		problem(rs, file, line, false,
+			"score %s: give CLASS=N (user, fuzzer, ai) or 0", name);
+		return;
+	}
+	if (!set_once(rs, &r->score_file, &r->score_line, file, line, "score",
+		      name))
+		return;
+	memcpy(r->score, score, sizeof(score));
+	r->scored = true;
+}
+
+/* unescape - \n \t \\ and \xHH in test texts */
+static char *unescape(const char *s, size_t *len)
+{
+	char *out = xmalloc(strlen(s) + 1), *o = out;
+
+	while (*s) {
+		if (s[0] == '\\' && s[1]) {
+			s++;
+			switch (*s) {
+			case 'n':
+				*o++ = '\n';
+				break;
+			case 't':
+				*o++ = '\t';
+				break;
+			case 'x':
+				if (isxdigit((unsigned char)s[1]) &&
+				    isxdigit((unsigned char)s[2])) {
+					char h[3] = { s[1], s[2], 0 };
+
+					*o++ = (char)strtol(h, NULL, 16);
+					s += 2;
+					break;
+				}
+				/* fall through */
+			default:
+				*o++ = *s;
+			}
+			s++;
+			continue;
+		}
+		*o++ = *s++;
+	}
+	*o = '\0';
+	*len = (size_t)(o - out);
+	return out;
+}
+
+static void do_param(struct ruleset *rs, const char *directive, const char *arg,
+		     char *rest, int file, unsigned line)
+{
+	int slot;
+	double d, *dst;
+	char *v;
+
+	if (strcmp(directive, "threshold") == 0) {
+		int c = rules_class_parse(arg);
+
+		if (c < 0) {
+			problem(rs, file, line, false,
+				"threshold: unknown class '%s'", arg);
+			return;
+		}
+		slot = PARAM_THRESHOLD + c;
+		dst = &rs->params.threshold[c];
+		v = next_word(&rest);
+	} else {
+		slot = strcmp(directive, "uncertain_band") == 0 ? PARAM_BAND
+								: PARAM_BIAS;
+		dst = slot == PARAM_BAND ? &rs->params.band
+					 : &rs->params.user_bias;
+		v = (char *)arg;
+	}
+	if (!v || next_word(&rest) || parse_number(v, &d) < 0) {
+		problem(rs, file, line, false, "%s: expected a number",
+			directive);
+		return;
+	}
+	if ((slot == PARAM_BAND || slot == PARAM_BIAS) && d < 0) {
+		problem(rs, file, line, false, "%s must not be negative",
+			directive);
+		return;
+	}
+	if (!set_once(rs, &rs->param_file[slot], &rs->param_line[slot], file,
+		      line, directive, arg))
+		return;
+	*dst = d;
+}
+
+static void parse_line(struct ruleset *rs, int file, unsigned line, char *s)
+{
+	char *directive = next_word(&s), *name;
+	size_t idx;
+
+	if (!directive)
+		return;
+	name = next_word(&s);
+	if (!name) {
+		problem(rs, file, line, false, "%s: missing argument",
+			directive);
+		return;
+	}
+	if (strcmp(directive, "threshold") == 0 ||
+	    strcmp(directive, "uncertain_band") == 0 ||
+	    strcmp(directive, "user_bias") == 0) {
+		do_param(rs, directive, name, s, file, line);
+		return;
+	}
+	if (!valid_name(name)) {
+		problem(rs, file, line, false,
+			"%s: bad rule name '%s' (letters, digits, _; at most %d)",
+			directive, name, RULES_NAME_MAX);
+		return;
+	}
+	if (strcmp(directive, "header") == 0)
+		define_rule(rs, RULE_HEADER, name, s, file, line);
+	else if (strcmp(directive, "body") == 0)
+		define_rule(rs, RULE_BODY, name, s, file, line);
+	else if (strcmp(directive, "rawbody") == 0)
+		define_rule(rs, RULE_RAWBODY, name, s, file, line);
+	else if (strcmp(directive, "meta") == 0)
+		define_rule(rs, RULE_META, name, s, file, line);
+	else if (strcmp(directive, "score") == 0)
+		do_score(rs, name, s, file, line);
+	else if (strcmp(directive, "describe") == 0) {
+		struct rule *r;
+
+		s = skip_ws(s);
+		rtrim(s);
+		idx = rule_get(rs, name, file, line, "describe");
+		r = &rs->rules[idx];
+		if (!*s)
+			problem(rs, file, line, false, "describe %s: no text",
+				name);
+		else if (strlen(s) > DESCRIBE_MAX)
+			problem(rs, file, line, false,
+				"describe %s: longer than %d characters", name,
+				DESCRIBE_MAX);
+		else if (set_once(rs, &r->describe_file, &r->describe_line,
+				  file, line, "describe", name)) {
+			free(r->describe);
+			r->describe = xstrdup(s);
+		}
+	} else if (strcmp(directive, "tflags") == 0) {
+		struct rule *r;
+		bool certain = false;
+		char *w;
+
+		idx = rule_get(rs, name, file, line, "tflags");
+		r = &rs->rules[idx];
+		while ((w = next_word(&s)) != NULL) {
+			if (strcmp(w, "certain") != 0) {
+				problem(rs, file, line, false,
+					"tflags %s: unknown flag '%s'", name,
+					w);
+				return;
+			}
+			certain = true;
+		}
+		if (set_once(rs, &r->tflags_file, &r->tflags_line, file, line,
+			     "tflags", name))
+			r->certain = certain;
+	} else if (strcmp(directive, "test") == 0) {
+		char *kind = next_word(&s);
+		struct test *t;
+
+		if (!kind ||
+		    (strcmp(kind, "ok") != 0 && strcmp(kind, "fail") != 0)) {
+			problem(rs, file, line, false,
+				"test %s: expected ok or fail", name);
+			return;
+		}
+		if (strlen(s) > TEST_TEXT_MAX) {
+			problem(rs, file, line, false, "test %s: text too long",
+				name);
+			return;
+		}
+		idx = rule_get(rs, name, file, line, "test");
+		ALLOC_GROW(rs->tests, rs->ntests, rs->tests_alloc);
+		t = &rs->tests[rs->ntests++];
+		t->rule = idx;
+		t->ok = kind[0] == 'o';
+		t->text = unescape(skip_ws(s), &t->len);
+		t->file = file;
+		t->line = line;
+	} else {
+		problem(rs, file, line, false, "unknown directive '%s'",
+			directive);
+	}
+}
+
+/* rules_add_text - parse one rules file's text (name for messages) */
+int rules_add_text(struct ruleset *rs, const char *name, const char *text,
+		   size_t len)
+{
+	const char *p = text, *end = text + len;
+	struct strbuf logical = STRBUF_INIT(64u << 10);
+	unsigned lineno = 0, start = 0;
+	int file;
+	bool overflow = false;
+
+	ALLOC_GROW(rs->files, rs->nfiles, rs->files_alloc);
+	file = (int)rs->nfiles;
+	rs->files[rs->nfiles++] = xstrdup(name);
+	rs->compiled = false;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end, *q = p;
+		bool cont;
+
+		lineno++;
+		if (eol > p && eol[-1] == '\r')
+			eol--;
+		while (q < eol && (*q == ' ' || *q == '\t'))
+			q++;
+		cont = q > p;
+		if (q == eol || *q == '#') {
+			p = nl ? nl + 1 : end;
+			continue; /* blank or comment */
+		}
+		if (!cont && logical.len) {
+			if (!overflow)
+				parse_line(rs, file, start, logical.buf);
+			sb_reset(&logical);
+			overflow = false;
+		}
+		if (cont && !logical.len) {
+			problem(rs, file, lineno, false,
+				"continuation line with nothing to continue");
+			p = nl ? nl + 1 : end;
+			continue;
+		}
+		if (!logical.len)
+			start = lineno;
+		else if (sb_addc(&logical, ' ') < 0)
+			overflow = true;
+		if (memchr(q, '\0', (size_t)(eol - q)) ||
+		    sb_add(&logical, q, (size_t)(eol - q)) < 0) {
+			if (!overflow)
+				problem(rs, file, start, false,
+					"line too long or contains NUL");
+			overflow = true;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	if (logical.len && !overflow)
+		parse_line(rs, file, start, logical.buf);
+	sb_release(&logical);
+	return 0;
+}
+
+/* rules_add_file - parse one rules file */
+int rules_add_file(struct ruleset *rs, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	size_t n;
+	int ret;
+
+	if (!f) {
+		ALLOC_GROW(rs->files, rs->nfiles, rs->files_alloc);
+		rs->files[rs->nfiles++] = xstrdup(path);
+		problem(rs, (int)rs->nfiles - 1, 0, false, "cannot open: %s",
+			strerror(errno));
+		return -1;
+	}
+	buf = xmalloc(RULES_FILE_MAX + 1);
+	n = fread(buf, 1, RULES_FILE_MAX + 1, f);
+	if (ferror(f) || n > RULES_FILE_MAX) {
+		ALLOC_GROW(rs->files, rs->nfiles, rs->files_alloc);
+		rs->files[rs->nfiles++] = xstrdup(path);
+		problem(rs, (int)rs->nfiles - 1, 0, false,
+			ferror(f) ? "read error" : "larger than 1 MB");
+		fclose(f);
+		free(buf);
+		return -1;
+	}
+	fclose(f);
+	ret = rules_add_text(rs, path, buf, n);
+	free(buf);
+	return ret;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* rules_add_dir - every *.rules file of dir, in lexical (C locale) order */
+int rules_add_dir(struct ruleset *rs, const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0, alloc = 0, i;
+	int ret = 0;
+
+	if (!d) {
+		ALLOC_GROW(rs->files, rs->nfiles, rs->files_alloc);
+		rs->files[rs->nfiles++] = xstrdup(dir);
+		problem(rs, (int)rs->nfiles - 1, 0, false, "cannot open: %s",
+			strerror(errno));
+		return -1;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.' || !ends_with(de->d_name, ".rules"))
+			continue;
+		ALLOC_GROW(names, n, alloc);
+		names[n++] = xasprintf("%s/%s", dir, de->d_name);
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), cmp_str);
+	for (i = 0; i < n; i++) {
+		if (rules_add_file(rs, names[i]) < 0)
+			ret = -1;
+		free(names[i]);
+	}
+	free(names);
+	return ret;
+}
+
+/* ---- compile: resolve names, check, fill the public view ---------------- */
+
+/* meta_dfs - cycle and depth check; colour 0 white, 1 grey, 2 black */
+static int meta_dfs(struct ruleset *rs, size_t i, unsigned char *colour,
+		    int *depth)
+{
+	struct rule *r = &rs->rules[i];
+	size_t k;
+	int d = 0;
+
+	if (colour[i] == 2)
+		return depth[i];
+	if (colour[i] == 1)
+		return -1;
+	colour[i] = 1;
+	for (k = 0; k < r->nops; k++) {
+		int sub;
+
+		if (r->ops[k].op != OP_RULE)
+			continue;
+		if (rs->rules[r->ops[k].idx].type != RULE_META)
+			continue;
+		sub = meta_dfs(rs, r->ops[k].idx, colour, depth);
+		if (sub < 0) {
+			colour[i] = 2;
+			depth[i] = -1;
+			return -1;
+		}
+		if (sub + 1 > d)
+			d = sub + 1;
+	}
+	colour[i] = 2;
+	depth[i] = d;
+	return d;
+}
+
+/* rules_compile - resolve names and check every rule; returns errors */
+int rules_compile(struct ruleset *rs)
+{
+	unsigned char *colour;
+	int *depth;
+	size_t i, k, w;
+
+	if (rs->compiled)
+		return rs->errors;
+	/* drop the previous compile's findings */
+	for (i = w = 0; i < rs->nproblems; i++) {
+		if (rs->problems[i].compile_stage)
+			free(rs->problems[i].msg);
+		else
+			rs->problems[w++] = rs->problems[i];
+	}
+	rs->nproblems = w;
+	rs->compiled = true;
+
+	for (i = 0; i < rs->nrules; i++) {
+		struct rule *r = &rs->rules[i];
+
+		r->used = false;
+		if (r->type == RULE_NONE && r->def_file < 0)
+			problem(rs, r->ref_file, r->ref_line, false,
+				"%s: unknown rule %s", r->ref_what, r->name);
+	}
+	for (i = 0; i < rs->nrules; i++) {
+		struct rule *r = &rs->rules[i];
+
+		for (k = 0; k < r->nops; k++)
+			if (r->ops[k].op == OP_RULE)
+				rs->rules[r->ops[k].idx].used = true;
+	}
+	colour = xcalloc(rs->nrules + 1, 1);
+	depth = xcalloc(rs->nrules + 1, sizeof(*depth));
+	for (i = 0; i < rs->nrules; i++) {
+		struct rule *r = &rs->rules[i];
+		int d;
+
+		if (r->type != RULE_META)
+			continue;
+		d = meta_dfs(rs, i, colour, depth);
+		if (d < 0)
+			problem(rs, r->def_file, r->def_line, false,
+				"meta %s: depends on itself (a cycle)",
+				r->name);
+		else if (d >= RULES_META_MAX_DEPTH)
+			problem(rs, r->def_file, r->def_line, false,
+				"meta %s: metas nested deeper than %d", r->name,
+				RULES_META_MAX_DEPTH);
+	}
+	free(colour);
+	free(depth);
+
+	/* one literal index over every body and rawbody prefilter */
+	litindex_reset(&rs->lix[0]);
+	litindex_reset(&rs->lix[1]);
+	for (i = 0; i < rs->nrules; i++) {
+		struct prefilter *pf = &rs->rules[i].pf;
+		int j;
+
+		free(pf->ids);
+		pf->ids = NULL;
+		if (!pf->n || (rs->rules[i].type != RULE_BODY &&
+			       rs->rules[i].type != RULE_RAWBODY))
+			continue;
+		pf->ids = xcalloc((size_t)pf->n, sizeof(*pf->ids));
+		for (j = 0; j < pf->n; j++)
+			pf->ids[j] =
+				litindex_add(&rs->lix[pf->ci], &pf->alt[j]);
+	}
+	litindex_finish(&rs->lix[0]);
+	litindex_finish(&rs->lix[1]);
+
+	for (i = 0; i < rs->nrules; i++) {
+		struct rule *r = &rs->rules[i];
+		bool helper = starts_with(r->name, "__");
+		int c, pos = 0;
+
+		r->certain_class = -1;
+		if (r->type == RULE_NONE)
+			continue;
+		if (helper && r->scored)
+			problem(rs, r->score_file, r->score_line, false,
+				"score %s: helper rules (__NAME) are not scored",
+				r->name);
+		if (!helper && !r->scored)
+			problem(rs, r->def_file, r->def_line, false,
+				"%s has no score (score it, or call it __%s)",
+				r->name, r->name);
+		if (!helper && !r->describe)
+			problem(rs, r->def_file, r->def_line, true,
+				"%s has no describe line", r->name);
+		if (helper && !r->used)
+			problem(rs, r->def_file, r->def_line, true,
+				"helper %s is not used by any meta", r->name);
+		if (r->certain) {
+			for (c = 0; c < CLASS_N; c++)
+				if (r->score[c] > 0) {
+					pos++;
+					r->certain_class = c;
+				}
+			if (pos != 1) {
+				problem(rs, r->tflags_file, r->tflags_line,
+					false,
+					"tflags %s certain: the rule needs a positive score for exactly one class",
+					r->name);
+				r->certain_class = -1;
+			}
+		}
+		r->info.name = r->name;
+		r->info.describe = r->describe ? r->describe : "";
+		r->info.file = r->def_file >= 0 ? rs->files[r->def_file] : "";
+		r->info.line = r->def_line;
+		r->info.type = r->type;
+		memcpy(r->info.score, r->score, sizeof(r->score));
+		r->info.helper = helper;
+		r->info.certain = r->certain && r->certain_class >= 0;
+		r->info.certain_class = r->certain_class;
+		r->info.hook = r->hook ? r->hook->name : NULL;
+	}
+	rs->errors = 0;
+	for (i = 0; i < rs->nproblems; i++)
+		if (!rs->problems[i].warning)
+			rs->errors++;
+	return rs->errors;
+}
+
+size_t rules_nproblems(const struct ruleset *rs)
+{
+	return rs->nproblems;
+}
+
+int rules_problem(const struct ruleset *rs, size_t i, char *buf, size_t size)
+{
+	const struct problem *p = &rs->problems[i];
+	const char *file = p->file >= 0 ? rs->files[p->file] : "rules";
+	const char *w = p->warning ? "warning: " : "";
+
+	if (p->line)
+		snprintf(buf, size, "%s:%u: %s%s", file, p->line, w, p->msg);
+	else
+		snprintf(buf, size, "%s: %s%s", file, w, p->msg);
+	return p->warning;
+}
+
+/* rules_lint - compile if needed and print every problem; returns errors */
+int rules_lint(struct ruleset *rs, FILE *out)
+{
+	int errors = rules_compile(rs);
+	char buf[1024];
+	size_t i;
+
+	for (i = 0; i < rs->nproblems; i++) {
+		rules_problem(rs, i, buf, sizeof(buf));
+		fprintf(out, "%s\n", buf);
+	}
+	return errors;
+}
+
+/* ---- queries ------------------------------------------------------------ */
+
+size_t rules_count(const struct ruleset *rs)
+{
+	return rs->nrules;
+}
+
+/* rules_info - the public view of rule i (valid after rules_compile()) */
+const struct rule_info *rules_info(const struct ruleset *rs, size_t i)
+{
+	return &rs->rules[i].info;
+}
+
+const struct rules_params *rules_params(const struct ruleset *rs)
+{
+	return &rs->params;
+}
+
+size_t rules_nfiles(const struct ruleset *rs)
+{
+	return rs->nfiles;
+}
+
+void rules_set_symbols(struct ruleset *rs, const struct symbols *symbols)
+{
+	rs->symbols = symbols;
+}
+
+void rules_set_evidence(struct ruleset *rs,
+			struct evidence *(*extract)(const struct report *r),
+			void (*release)(struct evidence *ev))
+{
+	rs->extract = extract;
+	rs->release = release;
+}
+
+const struct symbols *rules_symbols(const struct ruleset *rs)
+{
+	return rs->symbols;
+}
+
+/* ---- targets -------------------------------------------------------------- */
+
+/*
+ * Headers the transport or a list archive adds: they say nothing about
+ * who wrote the report, and a public corpus delivered through an
+ * archive carries the archive's, so ALL never includes them.
+ */
+static const char *const hidden_headers[] = {
+	"Received",
+	"Return-Path",
+	"Delivered-To",
+	"X-Original-To",
+	"X-Received",
+	"DKIM-Signature",
+	"X-Google-DKIM-Signature",
+	"Authentication-Results",
+	"Received-SPF",
+	"X-Google-Smtp-Source",
+	"X-Forwarded-Encrypted",
+	"X-Mailing-List",
+	"Precedence",
+	"Mailing-List",
+};
+
+static const char *const hidden_prefixes[] = {
+	"ARC-", "List-", "X-Gm-", "X-Spam-", "X-Triage-",
+};
+
+/* rules_header_hidden - a transport/archive header that ALL leaves out */
+bool rules_header_hidden(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(hidden_headers); i++)
+		if (strcasecmp(name, hidden_headers[i]) == 0)
+			return true;
+	for (i = 0; i < ARRAY_SIZE(hidden_prefixes); i++)
+		if (starts_with_ci(name, hidden_prefixes[i]))
+			return true;
+	return false;
+}
+
+/* sb_add_some - append as much of data as the cap allows */
+static void sb_add_some(struct strbuf *sb, const char *data, size_t len)
+{
+	size_t room = sb->max > sb->len ? sb->max - sb->len : 0;
+
+	sb_add(sb, data, len < room ? len : room);
+}
+
+/* rules_addresses - bare addresses of an address header, one per line */
+void rules_addresses(const char *v, struct strbuf *out)
+{
+	bool first = true;
+
+	while (*v) {
+		const char *start = v, *lt = NULL, *gt = NULL, *a, *b;
+		int quote = 0, paren = 0;
+
+		/* one element: up to a comma outside quotes, <> and () */
+		for (; *v; v++) {
+			if (quote) {
+				if (*v == '\\' && v[1])
+					v++;
+				else if (*v == '"')
+					quote = 0;
+			} else if (*v == '"') {
+				quote = 1;
+			} else if (*v == '(') {
+				paren++;
+			} else if (*v == ')' && paren) {
+				paren--;
+			} else if (*v == '<' && !paren && !lt) {
+				lt = v;
+			} else if (*v == '>' && lt && !gt) {
+				gt = v;
+			} else if (*v == ',' && !paren && (!lt || gt)) {
+				break;
+			}
+		}
+		if (lt && gt) {
+			a = lt + 1;
+			b = gt;
+		} else {
+			/* bare: the word holding '@' */
+			const char *at =
+				memchr(start, '@', (size_t)(v - start));
+
+			a = b = NULL;
+			if (at) {
+				a = at;
+				while (a > start && !strchr(" \t<(\"", a[-1]))
+					a--;
+				b = at;
+				while (b < v && !strchr(" \t>)\",", *b))
+					b++;
+			}
+		}
+		while (a && a < b && (*a == ' ' || *a == '\t'))
+			a++;
+		while (a && b > a && (b[-1] == ' ' || b[-1] == '\t'))
+			b--;
+		if (a && b > a) {
+			const char *c;
+
+			if (!first)
+				sb_add_some(out, "\n", 1);
+			for (c = a; c < b; c++) {
+				char lc = (char)tolower((unsigned char)*c);
+
+				sb_add_some(out, &lc, 1);
+			}
+			first = false;
+		}
+		if (*v == ',')
+			v++;
+	}
+}
+
+static bool ends_with_word(const char *s, size_t n, const char *w)
+{
+	size_t k = strlen(w);
+
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+		n--;
+	return n >= k && strncasecmp(s + n - k, w, k) == 0;
+}
+
+static bool is_attribution(const char *s, size_t n)
+{
+	return ends_with_word(s, n, "wrote:") ||
+	       ends_with_word(s, n, "writes:") ||
+	       ends_with_word(s, n, "schrieb:") ||
+	       ends_with_word(s, n,
+			      "a \xc3\xa9"
+			      "crit :") ||
+	       ends_with_word(s, n, "escribi\xc3\xb3:");
+}
+
+static bool opens_attribution(const char *s, size_t n)
+{
+	return (n > 3 &&
+		(strncmp(s, "On ", 3) == 0 || strncmp(s, "Am ", 3) == 0 ||
+		 strncmp(s, "Le ", 3) == 0 || strncmp(s, "El ", 3) == 0));
+}
+
+/*
+ * original_message - the line after which a top-posted reply quotes:
+ * "-----Original Message-----", or a line of underscores followed by
+ * "From:" (Outlook)
+ */
+static bool original_message(const char *s, size_t n, const char *next,
+			     const char *end)
+{
+	static const char om[] = "-----Original Message-----";
+	size_t i = 0, u = 0;
+
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (n - i >= sizeof(om) - 1 &&
+	    strncasecmp(s + i, om, sizeof(om) - 1) == 0)
+		return true;
+	for (; i < n && s[i] == '_'; i++)
+		u++;
+	while (i < n && (s[i] == ' ' || s[i] == '\r'))
+		i++;
+	return u >= 10 && i == n && end - next >= 5 &&
+	       strncmp(next, "From:", 5) == 0;
+}
+
+/*
+ * rules_own_text - the report without the quoted text it replies to
+ *
+ * Drops lines starting with '>', the attribution line ("On Mon, ...
+ * X wrote:", possibly wrapped over two lines) right before a quoted
+ * block, and everything from an "-----Original Message-----" line or an
+ * Outlook "______" separator followed by "From:".
+ */
+void rules_own_text(const char *text, size_t len, struct strbuf *out)
+{
+	const char *p = text, *end;
+	size_t last = SIZE_MAX, prev = SIZE_MAX; /* nonblank line starts */
+	size_t last_len = 0;
+	bool last_quoted = false;
+
+	if (len > OWN_INPUT_MAX)
+		len = OWN_INPUT_MAX;
+	end = text + len;
+	while (p < end && out->len < out->max) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		size_t n = (size_t)(eol - p);
+		bool blank = true;
+		size_t i;
+
+		for (i = 0; i < n; i++)
+			if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r') {
+				blank = false;
+				break;
+			}
+		if (n && p[0] == '>') {
+			/* the attribution before a quote goes with it */
+			if (!last_quoted && last != SIZE_MAX &&
+			    is_attribution(out->buf + last, last_len)) {
+				size_t cut = last;
+
+				if (!opens_attribution(out->buf + last,
+						       last_len) &&
+				    prev != SIZE_MAX &&
+				    opens_attribution(out->buf + prev,
+						      last - prev))
+					cut = prev;
+				sb_truncate(out, cut);
+				last = prev = SIZE_MAX;
+			}
+			last_quoted = true;
+			p = nl ? nl + 1 : end;
+			continue;
+		}
+		if (original_message(p, n, nl ? nl + 1 : end, end))
+			break;
+		if (!blank) {
+			last_quoted = false;
+			prev = last;
+			last = out->len;
+			last_len = n;
+		}
+		sb_add_some(out, p, n);
+		if (nl)
+			sb_add_some(out, "\n", 1);
+		p = nl ? nl + 1 : end;
+	}
+	if (!out->buf)
+		sb_add(out, "", 0);
+}
+
+static void build_body(const struct report *r, struct strbuf *sb)
+{
+	const char *text = r->body;
+	size_t len = r->body_len, i;
+
+	if (!text) {
+		for (i = 0; i < r->nparts; i++) {
+			const struct report_part *p = &r->parts[i];
+
+			if ((p->flags & PART_TEXT) && p->text &&
+			    !(p->flags & PART_ATTACHMENT)) {
+				text = p->text;
+				len = p->len;
+				break;
+			}
+		}
+	}
+	if (text)
+		rules_own_text(text, len, sb);
+	else
+		sb_add(sb, "", 0);
+}
+
+static void build_rawbody(const struct report *r, struct strbuf *sb)
+{
+	size_t i;
+	bool any = false;
+
+	for (i = 0; i < r->nparts; i++) {
+		const struct report_part *p = &r->parts[i];
+
+		if (!(p->flags & PART_TEXT) || !p->text)
+			continue;
+		if (any)
+			sb_add_some(sb, "\n", 1);
+		sb_add_some(sb, p->text, p->len);
+		any = true;
+	}
+	if (!any && r->body)
+		sb_add_some(sb, r->body, r->body_len);
+	if (!sb->buf)
+		sb_add(sb, "", 0);
+}
+
+static void build_all(const struct report *r, struct strbuf *sb)
+{
+	size_t i;
+
+	for (i = 0; i < r->nheaders; i++) {
+		const struct report_header *h = &r->headers[i];
+
+		if (rules_header_hidden(h->name))
+			continue;
+		sb_add_some(sb, h->name, strlen(h->name));
+		sb_add_some(sb, ": ", 2);
+		sb_add_some(sb, h->value, strlen(h->value));
+		sb_add_some(sb, "\n", 1);
+	}
+	if (!sb->buf)
+		sb_add(sb, "", 0);
+}
+
+/* build_header - every value of field, joined by newlines */
+static bool build_header(const struct report *r, const char *field,
+			 enum hdr_mode mode, struct strbuf *sb)
+{
+	const char *pseudo = NULL;
+	bool found = false;
+	size_t i;
+
+	sb_reset(sb);
+	if (strcmp(field, "EnvelopeFrom") == 0)
+		pseudo = r->envelope_from ? r->envelope_from : NULL;
+	else if (strcmp(field, "EnvelopeTo") == 0)
+		pseudo = r->envelope_to ? r->envelope_to : NULL;
+	if (pseudo) {
+		found = true;
+		if (mode == HDR_ADDR)
+			rules_addresses(pseudo, sb);
+		else
+			sb_add_some(sb, pseudo, strlen(pseudo));
+	}
+	for (i = 0; !pseudo && i < r->nheaders; i++) {
+		const struct report_header *h = &r->headers[i];
+
+		if (strcasecmp(h->name, field) != 0)
+			continue;
+		if (found)
+			sb_add_some(sb, "\n", 1);
+		found = true;
+		if (mode == HDR_ADDR)
+			rules_addresses(h->value, sb);
+		else
+			sb_add_some(sb, h->value, strlen(h->value));
+	}
+	if (!sb->buf)
+		sb_add(sb, "", 0);
+	return found;
+}
+
+/* ---- evaluation ---------------------------------------------------------- */
+
+static struct rules_scratch *scratch_get(struct rules_result *res)
+{
+	struct rules_scratch *s = res->s;
+
+	if (!s) {
+		s = res->s = xcalloc(1, sizeof(*s));
+		s->md = pcre2_match_data_create(1, NULL);
+		if (!s->md)
+			die("out of memory");
+		sb_init(&s->body, RULES_BODY_MAX);
+		sb_init(&s->raw, RULES_RAWBODY_MAX);
+		sb_init(&s->all, RULES_ALL_MAX);
+		sb_init(&s->hdr, RULES_HEADER_MAX);
+	}
+	s->have_body = s->have_raw = s->have_all = false;
+	s->have_body_lower = s->have_raw_lower = false;
+	memset(s->have_found, 0, sizeof(s->have_found));
+	s->body_utf = s->raw_utf = -1;
+	sb_reset(&s->body);
+	sb_reset(&s->raw);
+	sb_reset(&s->all);
+	return s;
+}
+
+static void lower_copy(const struct strbuf *sb, char **dst, size_t *alloc)
+{
+	size_t i;
+
+	if (*alloc < sb->len + 1) {
+		free(*dst);
+		*alloc = sb->len + 1;
+		*dst = xmalloc(*alloc);
+	}
+	for (i = 0; i < sb->len; i++) {
+		unsigned char ch = (unsigned char)sb->buf[i];
+
+		/* ASCII only, as pcre2's default tables; branch-free */
+		(*dst)[i] = (char)(ch + ((unsigned char)(ch - 'A') < 26u) * 32);
+	}
+	(*dst)[sb->len] = '\0';
+}
+
+/* target - the body or rawbody text, built on first use */
+static void target(struct eval_ctx *c, enum rule_type type, bool lower,
+		   struct rules_text *t)
+{
+	struct rules_scratch *s = c->s;
+
+	if (type == RULE_BODY) {
+		if (!s->have_body) {
+			build_body(c->in->report, &s->body);
+			s->have_body = true;
+		}
+		if (lower && !s->have_body_lower) {
+			lower_copy(&s->body, &s->body_lower,
+				   &s->body_lower_alloc);
+			s->have_body_lower = true;
+		}
+		t->text = sb_str(&s->body);
+		t->lower = s->have_body_lower ? s->body_lower : NULL;
+		t->len = s->body.len;
+	} else {
+		if (!s->have_raw) {
+			build_rawbody(c->in->report, &s->raw);
+			s->have_raw = true;
+		}
+		if (lower && !s->have_raw_lower) {
+			lower_copy(&s->raw, &s->raw_lower, &s->raw_lower_alloc);
+			s->have_raw_lower = true;
+		}
+		t->text = sb_str(&s->raw);
+		t->lower = s->have_raw_lower ? s->raw_lower : NULL;
+		t->len = s->raw.len;
+	}
+}
+
+/*
+ * prefilter_start - where pcre2 may start looking: no match can begin
+ * before the first occurrence of one of the rule's literals less the
+ * most a match spans before that literal; SIZE_MAX when none occurs
+ */
+static size_t prefilter_start(struct eval_ctx *c, const struct rule *r,
+			      const struct rules_text *t)
+{
+	const struct prefilter *pf = &r->pf;
+	struct rules_scratch *s = c->s;
+	int raw = r->type == RULE_RAWBODY, ci = pf->ci, i;
+	const struct litindex *ix = &c->rs->lix[ci];
+	size_t start = SIZE_MAX;
+
+	if (!pf->ids)
+		return 0;
+	if (!s->have_found[raw][ci]) {
+		if (s->found_alloc[raw][ci] < ix->n + 1) {
+			free(s->found[raw][ci]);
+			s->found_alloc[raw][ci] = ix->n + 1;
+			s->found[raw][ci] =
+				xcalloc(ix->n + 1, sizeof(*s->found[raw][ci]));
+		}
+		litindex_scan(ix, ci ? t->lower : t->text, t->len,
+			      s->found[raw][ci]);
+		s->have_found[raw][ci] = true;
+	}
+	for (i = 0; i < pf->n; i++) {
+		uint32_t at = s->found[raw][ci][pf->ids[i]];
+		size_t pre = pf->alt[i].maxpre, from;
+
+		if (!at)
+			continue;
+		from = pre == WIDTH_INF || pre >= at - 1 ? 0 : at - 1 - pre;
+		if (from < start)
+			start = from;
+	}
+	return start;
+}
+
+static bool regex_match(struct eval_ctx *c, const struct rule *r, const char *s,
+			size_t len, size_t start, int *utf_ok)
+{
+	uint32_t opts = 0;
+	int rc;
+
+	if (!r->code)
+		return false;
+	if (r->utf) {
+		if (*utf_ok < 0)
+			*utf_ok = utf8_valid(s, len);
+		if (!*utf_ok)
+			return false;
+		opts |= PCRE2_NO_UTF_CHECK;
+	}
+	c->res->regex_runs++;
+	rc = pcre2_match(r->code, (PCRE2_SPTR)s, len, start, opts, c->s->md,
+			 c->rs->mctx);
+	if (rc >= 0)
+		return true;
+	if (rc != PCRE2_ERROR_NOMATCH)
+		c->res->limit_hits++;
+	return false;
+}
+
+/*
+ * anchored_match - try the regex anchored at every start a match could
+ * have, given each occurrence of each literal and its maxpre: 1 match,
+ * 0 none, -1 too many tries (the caller scans instead)
+ */
+static int anchored_match(struct eval_ctx *c, const struct rule *r,
+			  const struct rules_text *t)
+{
+	const struct prefilter *pf = &r->pf;
+	const char *hay = pf->ci ? t->lower : t->text;
+	int raw = r->type == RULE_RAWBODY, i, rc;
+	unsigned tries = 0;
+
+	for (i = 0; i < pf->n; i++) {
+		uint32_t at = c->s->found[raw][pf->ci][pf->ids[i]];
+		const struct lit *l = &pf->alt[i];
+		size_t q, st, from;
+
+		if (!at)
+			continue;
+		for (q = at - 1;;) {
+			const char *next;
+
+			from = q > l->maxpre ? q - l->maxpre : 0;
+			for (st = from; st <= q; st++) {
+				if (++tries > ANCHOR_MAX_TRIES)
+					return -1;
+				c->res->regex_runs++;
+				rc = pcre2_match(r->code, (PCRE2_SPTR)t->text,
+						 t->len, st, PCRE2_ANCHORED,
+						 c->s->md, c->rs->mctx);
+				if (rc >= 0)
+					return 1;
+				if (rc != PCRE2_ERROR_NOMATCH)
+					c->res->limit_hits++;
+			}
+			if (q + 1 >= t->len)
+				break;
+			next = memmem(hay + q + 1, t->len - q - 1, l->s,
+				      l->len);
+			if (!next)
+				break;
+			q = (size_t)(next - hay);
+		}
+	}
+	return 0;
+}
+
+static double eval_rule(struct eval_ctx *c, size_t i);
+
+static double eval_meta(struct eval_ctx *c, const struct rule *r)
+{
+	double st[META_MAX_OPS];
+	size_t sp = 0, k;
+
+	for (k = 0; k < r->nops; k++) {
+		const struct meta_op *op = &r->ops[k];
+		double a, b;
+
+		if (op->op == OP_NUM) {
+			st[sp++] = op->num;
+			continue;
+		}
+		if (op->op == OP_RULE) {
+			st[sp++] = eval_rule(c, op->idx);
+			continue;
+		}
+		if (op->op == OP_NOT || op->op == OP_NEG) {
+			if (!sp)
+				return 0;
+			st[sp - 1] =
+				op->op == OP_NOT ? !st[sp - 1] : -st[sp - 1];
+			continue;
+		}
+		if (sp < 2)
+			return 0;
+		b = st[--sp];
+		a = st[sp - 1];
+		switch (op->op) {
+		case OP_ADD:
+			a = a + b;
+			break;
+		case OP_SUB:
+			a = a - b;
+			break;
+		case OP_MUL:
+			a = a * b;
+			break;
+		case OP_LT:
+			a = a < b;
+			break;
+		case OP_LE:
+			a = a <= b;
+			break;
+		case OP_GT:
+			a = a > b;
+			break;
+		case OP_GE:
+			a = a >= b;
+			break;
+		case OP_EQ:
+			a = a == b;
+			break;
+		case OP_NE:
+			a = a != b;
+			break;
+		case OP_AND:
+			a = a != 0 && b != 0;
+			break;
+		case OP_OR:
+			a = a != 0 || b != 0;
+			break;
+		default:
+			a = 0;
+		}
+		st[sp - 1] = a;
+	}
+	return sp == 1 ? st[0] : 0;
+}
+
+static double eval_header(struct eval_ctx *c, const struct rule *r)
+{
+	const struct report *rep = c->in->report;
+	struct rules_scratch *s = c->s;
+	const char *subject;
+	size_t len;
+	int utf = -1;
+	bool m;
+
+	if (r->hook)
+		return r->hook->fn(c->in, NULL, &r->args);
+	if (r->hmode == HDR_EXISTS) {
+		size_t i;
+
+		if (strcmp(r->field, "EnvelopeFrom") == 0)
+			return rep->envelope_from != NULL;
+		if (strcmp(r->field, "EnvelopeTo") == 0)
+			return rep->envelope_to != NULL;
+		for (i = 0; i < rep->nheaders; i++)
+			if (strcasecmp(rep->headers[i].name, r->field) == 0)
+				return 1;
+		return 0;
+	}
+	if (r->hmode == HDR_ALL) {
+		if (!s->have_all) {
+			build_all(rep, &s->all);
+			s->have_all = true;
+		}
+		subject = sb_str(&s->all);
+		len = s->all.len;
+	} else {
+		build_header(rep, r->field, r->hmode, &s->hdr);
+		subject = sb_str(&s->hdr);
+		len = s->hdr.len;
+	}
+	m = regex_match(c, r, subject, len, 0, &utf);
+	return m != r->negate;
+}
+
+static double eval_text(struct eval_ctx *c, const struct rule *r)
+{
+	bool use_pf = r->pf.n && !(c->flags & RULES_NO_PREFILTER);
+	struct rules_text t;
+	size_t start = 0;
+
+	target(c, r->type, use_pf ? r->pf.ci : r->hook != NULL, &t);
+	if (r->hook)
+		return r->hook->fn(c->in, &t, &r->args);
+	if (use_pf) {
+		int m;
+
+		start = prefilter_start(c, r, &t);
+		if (start == SIZE_MAX) {
+			c->res->prefiltered++;
+			return 0;
+		}
+		if (r->pf.anchorable && r->code && !r->utf &&
+		    (m = anchored_match(c, r, &t)) >= 0)
+			return m;
+	}
+	return regex_match(c, r, t.text, t.len, start,
+			   r->type == RULE_BODY ? &c->s->body_utf
+						: &c->s->raw_utf);
+}
+
+static double eval_rule(struct eval_ctx *c, size_t i)
+{
+	const struct rule *r = &c->rs->rules[i];
+	struct rules_result *res = c->res;
+	double v = 0;
+
+	if (res->state[i] == 2)
+		return res->value[i];
+	if (res->state[i] == 1)
+		return 0; /* a cycle: rules_compile() reported it */
+	res->state[i] = 1;
+	switch (r->type) {
+	case RULE_HEADER:
+		v = eval_header(c, r);
+		break;
+	case RULE_BODY:
+	case RULE_RAWBODY:
+		v = eval_text(c, r);
+		break;
+	case RULE_META:
+		v = eval_meta(c, r);
+		break;
+	default:
+		break;
+	}
+	if (!isfinite(v))
+		v = 0;
+	res->value[i] = v;
+	res->state[i] = 2;
+	return v;
+}
+
+void rules_result_init(struct rules_result *res)
+{
+	memset(res, 0, sizeof(*res));
+}
+
+void rules_result_release(struct rules_result *res)
+{
+	struct rules_scratch *s = res->s;
+
+	if (s) {
+		pcre2_match_data_free(s->md);
+		sb_release(&s->body);
+		sb_release(&s->raw);
+		sb_release(&s->all);
+		sb_release(&s->hdr);
+		free(s->body_lower);
+		free(s->raw_lower);
+		free(s->found[0][0]);
+		free(s->found[0][1]);
+		free(s->found[1][0]);
+		free(s->found[1][1]);
+		free(s);
+	}
+	free(res->value);
+	free(res->state);
+	memset(res, 0, sizeof(*res));
+}
+
+/*
+ * rules_eval - evaluate every rule on one report
+ *
+ * Certain rules go first; when one fires, evaluation stops there
+ * (res->certain) unless RULES_EVAL_ALL.  A res may be reused.
+ */
+void rules_eval(const struct ruleset *rs, const struct rules_input *in,
+		unsigned flags, struct rules_result *res)
+{
+	struct eval_ctx c;
+	size_t i;
+
+	if (res->n != rs->nrules) {
+		free(res->value);
+		free(res->state);
+		res->value = xcalloc(rs->nrules + 1, sizeof(*res->value));
+		res->state = xcalloc(rs->nrules + 1, 1);
+		res->n = rs->nrules;
+	} else {
+		memset(res->value, 0, rs->nrules * sizeof(*res->value));
+		memset(res->state, 0, rs->nrules);
+	}
+	res->certain = false;
+	res->limit_hits = res->regex_runs = res->prefiltered = 0;
+	c.rs = rs;
+	c.in = in;
+	c.res = res;
+	c.flags = flags;
+	c.s = scratch_get(res);
+	for (i = 0; i < rs->nrules; i++) {
+		if (!rs->rules[i].info.certain)
+			continue;
+		if (eval_rule(&c, i) != 0)
+			res->certain = true;
+	}
+	if (res->certain && !(flags & RULES_EVAL_ALL))
+		return;
+	for (i = 0; i < rs->nrules; i++)
+		eval_rule(&c, i);
+}
+
+/* ---- inline tests ----------------------------------------------------------- */
+
+static bool looks_like_header_line(const char *s)
+{
+	if (!isalpha((unsigned char)*s))
+		return false;
+	while (isalnum((unsigned char)*s) || *s == '-')
+		s++;
+	return s[0] == ':' && (s[1] == ' ' || s[1] == '\0' || s[1] == '\n');
+}
+
+/* add_header_lines - "Name: value" lines into the report */
+static void add_header_lines(struct report *r, const char *s, size_t len)
+{
+	const char *end = s + len;
+
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		const char *eol = nl ? nl : end;
+		char *line = xmemdup0(s, (size_t)(eol - s));
+		char *colon = strchr(line, ':');
+
+		if (colon) {
+			*colon = '\0';
+			report_add_header(r, trim(line), trim(colon + 1));
+		}
+		free(line);
+		s = nl ? nl + 1 : end;
+	}
+	if (report_header(r, "Subject")) {
+		free(r->subject);
+		r->subject = xstrdup(report_header(r, "Subject"));
+	}
+	if (report_header(r, "From")) {
+		struct strbuf a = STRBUF_INIT(1024);
+
+		free(r->from);
+		r->from = xstrdup(report_header(r, "From"));
+		rules_addresses(r->from, &a);
+		free(r->from_addr);
+		r->from_addr = sb_detach(&a, NULL);
+	}
+}
+
+static void set_body(struct report *r, const char *s, size_t len)
+{
+	struct report_part *p = report_add_part(r);
+
+	p->path = xstrdup("1");
+	p->mime_type = xstrdup("text/plain");
+	p->text = xmemdup0(s, len);
+	p->len = len;
+	p->flags = PART_TEXT;
+	r->body = xmemdup0(s, len);
+	r->body_len = len;
+}
+
+/*
+ * test_report - the report a test TEXT stands for: header lines for a
+ * header rule, body text for the others; a meta test whose TEXT starts
+ * with a "Name: value" line has headers up to the first empty line
+ */
+static struct report *test_report(const struct rule *rule, const struct test *t)
+{
+	struct report *r = report_new();
+	const char *split;
+
+	if (rule->type == RULE_HEADER) {
+		add_header_lines(r, t->text, t->len);
+	} else if (rule->type == RULE_META && looks_like_header_line(t->text)) {
+		split = strstr(t->text, "\n\n");
+		if (split) {
+			add_header_lines(r, t->text, (size_t)(split - t->text));
+			set_body(r, split + 2,
+				 t->len - (size_t)(split + 2 - t->text));
+		} else {
+			add_header_lines(r, t->text, t->len);
+		}
+	} else {
+		set_body(r, t->text, t->len);
+	}
+	r->source = "test";
+	return r;
+}
+
+/* rules_run_tests - run the inline tests; returns the number that failed */
+int rules_run_tests(struct ruleset *rs, FILE *out, unsigned *ntests)
+{
+	struct rules_result a, b;
+	unsigned ran = 0;
+	int failed = 0;
+	size_t i, k;
+
+	rules_compile(rs);
+	rules_result_init(&a);
+	rules_result_init(&b);
+	for (i = 0; i < rs->ntests; i++) {
+		const struct test *t = &rs->tests[i];
+		const struct rule *rule = &rs->rules[t->rule];
+		struct rules_input in = { 0 };
+		struct evidence *ev;
+		struct report *r;
+		bool fired;
+
+		if (rule->type == RULE_NONE || t->file < rule->def_file)
+			continue; /* unknown (linted) or redefined later */
+		r = test_report(rule, t);
+		in.report = r;
+		in.symbols = rs->symbols;
+		ev = rs->extract ? rs->extract(r) : NULL;
+		in.evidence = ev;
+		rules_eval(rs, &in, RULES_EVAL_ALL, &a);
+		rules_eval(rs, &in, RULES_EVAL_ALL | RULES_NO_PREFILTER, &b);
+		ran++;
+		fired = a.value[t->rule] != 0;
+		if (fired != t->ok) {
+			fprintf(out, "%s:%u: test %s %s: the rule %s\n",
+				rs->files[t->file], t->line, rule->name,
+				t->ok ? "ok" : "fail",
+				fired ? "fired" : "did not fire");
+			failed++;
+		}
+		for (k = 0; k < rs->nrules; k++) {
+			if (a.value[k] == b.value[k])
+				continue;
+			fprintf(out,
+				"%s:%u: test %s: the prefilter changes the value of %s\n",
+				rs->files[t->file], t->line, rule->name,
+				rs->rules[k].name);
+			failed++;
+			break;
+		}
+		if (a.limit_hits) {
+			fprintf(out,
+				"%s:%u: test %s: a regex hit the pcre2 match limit\n",
+				rs->files[t->file], t->line, rule->name);
+			failed++;
+		}
+		if (ev && rs->release)
+			rs->release(ev);
+		report_free(r);
+	}
+	rules_result_release(&a);
+	rules_result_release(&b);
+	if (ntests)
+		*ntests = ran;
+	return failed;
+}

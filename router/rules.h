@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * rules - SpamAssassin-style classification rules, kept as data
+ *
+ * DESCRIPTION
+ *	The engine of the classify stage.  Rule files (classifiers/NN_name.rules,
+ *	loaded in lexical order, then an optional site file such as
+ *	/etc/triage/local.rules) hold one directive per line; a line whose
+ *	first non-blank character is '#' is a comment and a line starting
+ *	with white space continues the previous one.  classifiers/README is
+ *	the full reference; in short:
+ *
+ *	  header NAME Field =~ /re/flags    also !~, Field:addr, ALL,
+ *	  header NAME exists:Field          EnvelopeFrom, EnvelopeTo
+ *	  header NAME eval:hook(args)
+ *	  body NAME /re/flags               the report's own text
+ *	  body NAME eval:hook(args)
+ *	  rawbody NAME /re/flags            every text part, quotes kept
+ *	  rawbody NAME eval:hook(args)
+ *	  meta NAME expr                    && || ! ( ) + - * < <= > >= == !=
+ *	  score NAME user=X fuzzer=Y ai=Z   any subset, the rest 0; "0" = all 0
+ *	  describe NAME text
+ *	  tflags NAME certain               a firing rule decides the class
+ *	  test NAME ok|fail TEXT            inline regression test
+ *	  threshold CLASS N
+ *	  uncertain_band N
+ *	  user_bias N
+ *
+ *	Flags are i, m, s, x and u (UTF-8 mode; the subject must be valid
+ *	UTF-8).  Every regex is compiled on its own at load time and matched
+ *	with a match limit of RULES_MATCH_LIMIT and a depth limit; a match
+ *	stopped by a limit counts as no match and is counted in
+ *	rules_result.limit_hits.  Body and rawbody rules first look for a
+ *	literal the pattern requires (extracted from the pattern source) and
+ *	skip pcre2 when it is absent.
+ *
+ *	Targets.  "body" is the main text with quoted reply lines ("> ...",
+ *	the "On ... wrote:" line before them, everything after "-----Original
+ *	Message-----") removed, at most RULES_BODY_MAX bytes; "rawbody" is
+ *	every decoded text part, attachments included, quotes kept, at most
+ *	RULES_RAWBODY_MAX bytes.  Header rules see top-level headers only.
+ *	Transport and archive headers (Received, Return-Path, Delivered-To,
+ *	X-Original-To, ARC-*, DKIM-Signature, Authentication-Results, List-*,
+ *	Precedence, ...: rules_header_hidden()) are never part of ALL; a rule
+ *	sees them only by naming the field.  A missing header reads as "".
+ *
+ *	Overrides.  A later file may redefine a rule, or give it a new
+ *	score, describe or tflags line: the last one wins.  The same file
+ *	may not say the same thing twice.  Tests of a rule that a later file
+ *	redefines are dropped.
+ *
+ * Ownership:
+ *	struct ruleset owns everything it loaded; strings in rule_info are
+ *	valid until rules_free().  struct rules_result is the caller's;
+ *	rules_result_release() frees its arrays.  Hooks borrow their input.
+ *
+ * Errors:
+ *	Loading never stops at a bad line: every problem is recorded with
+ *	its file and line, the offending rule is left out, and
+ *	rules_compile()/rules_lint() return the number of errors.
+ *	rules_add_file() and rules_add_dir() return -1 when a file cannot be
+ *	read (also recorded as a problem).
+ */
+#ifndef TRIAGE_RULES_H
+#define TRIAGE_RULES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct report;
+struct evidence;
+struct symbols;
+struct ruleset;
+struct rules_scratch;
+
+/* The classes rules score, and the verdict that goes to a human. */
+enum {
+	CLASS_USER,
+	CLASS_FUZZER,
+	CLASS_AI,
+	CLASS_N,
+	CLASS_UNCERTAIN = CLASS_N,
+};
+
+#define RULES_BODY_MAX	     (64u << 10)
+#define RULES_RAWBODY_MAX    (128u << 10)
+#define RULES_HEADER_MAX     (8u << 10)
+#define RULES_ALL_MAX	     (32u << 10)
+#define RULES_FILE_MAX	     (1u << 20)
+#define RULES_MATCH_LIMIT    100000
+#define RULES_DEPTH_LIMIT    5000
+#define RULES_HEAP_LIMIT_KIB 20000
+#define RULES_NAME_MAX	     64
+#define RULES_MAX_ARGS	     16
+#define RULES_META_MAX_DEPTH 64
+#define RULES_PREFILTER_MIN  3
+
+enum rule_type {
+	RULE_NONE,
+	RULE_HEADER,
+	RULE_BODY,
+	RULE_RAWBODY,
+	RULE_META,
+};
+
+/* what a hook may be used in: 1 << RULE_HEADER | 1 << RULE_BODY ... */
+#define RULES_ON(type) (1u << (type))
+
+struct rules_args {
+	int argc;
+	const char *argv[RULES_MAX_ARGS];
+};
+
+/* What is being classified; evidence, model and symbols may be NULL. */
+struct rules_input {
+	const struct report *report;
+	const struct evidence *evidence;
+	const double *model; /* [CLASS_N] posterior probabilities */
+	const struct symbols *symbols;
+};
+
+/* A rule's target text as hooks see it (NUL-terminated, lower: ASCII) */
+struct rules_text {
+	const char *text;
+	const char *lower;
+	size_t len;
+};
+
+/*
+ * An eval: hook.  fn returns the rule's value, 0 meaning "did not
+ * fire"; text is the body/rawbody target, NULL for header hooks.
+ * check validates the arguments at load time and returns NULL or a
+ * message; it may be NULL.
+ */
+struct rules_hook {
+	const char *name;
+	unsigned on; /* RULES_ON(...) */
+	int min_args, max_args;
+	const char *(*check)(const struct rules_args *args);
+	double (*fn)(const struct rules_input *in, const struct rules_text *t,
+		     const struct rules_args *args);
+};
+
+/* The public view of one rule. */
+struct rule_info {
+	const char *name;
+	const char *describe; /* "" when none */
+	const char *file;
+	unsigned line;
+	enum rule_type type;
+	double score[CLASS_N];
+	bool helper;	   /* "__NAME": never scored */
+	bool certain;	   /* tflags certain */
+	int certain_class; /* the class a certain rule decides, or -1 */
+	const char *hook;  /* eval hook name, or NULL */
+};
+
+struct rules_params {
+	double threshold[CLASS_N];
+	double band;	  /* uncertain_band */
+	double user_bias; /* user_bias */
+};
+
+struct rules_result {
+	double *value;	      /* per rule; 0 = did not fire */
+	unsigned char *state; /* private */
+	size_t n;
+	bool certain;		 /* stopped after a certain rule fired */
+	unsigned limit_hits;	 /* matches stopped by a pcre2 limit */
+	unsigned regex_runs;	 /* pcre2_match() calls made */
+	unsigned prefiltered;	 /* regex rules skipped by the prefilter */
+	struct rules_scratch *s; /* private */
+};
+
+enum {
+	RULES_EVAL_ALL = 1 << 0,     /* do not stop after a certain rule */
+	RULES_NO_PREFILTER = 1 << 1, /* always run pcre2 (tests) */
+};
+
+/* loading */
+struct ruleset *rules_new(const struct rules_hook *hooks, size_t nhooks);
+void rules_free(struct ruleset *rs);
+int rules_add_text(struct ruleset *rs, const char *name, const char *text,
+		   size_t len);
+int rules_add_file(struct ruleset *rs, const char *path);
+int rules_add_dir(struct ruleset *rs, const char *dir);
+int rules_compile(struct ruleset *rs);
+
+/*
+ * rules_lint - compile if needed and print every problem as
+ * "file:line: message" (warnings with "warning: "); returns the number
+ * of errors
+ */
+int rules_lint(struct ruleset *rs, FILE *out);
+
+/*
+ * rules_run_tests - run every inline test (each also without the
+ * prefilter, which must not change any rule's value); prints failures
+ * as "file:line: ..." and returns their number; *ntests gets the count
+ */
+int rules_run_tests(struct ruleset *rs, FILE *out, unsigned *ntests);
+
+/*
+ * rules_problem - problem i as "file:line: message" in buf; returns 1 for
+ * a warning, 0 for an error
+ */
+size_t rules_nproblems(const struct ruleset *rs);
+int rules_problem(const struct ruleset *rs, size_t i, char *buf, size_t size);
+
+/* queries */
+size_t rules_count(const struct ruleset *rs);
+const struct rule_info *rules_info(const struct ruleset *rs, size_t i);
+int rules_find(const struct ruleset *rs, const char *name);
+const struct rules_params *rules_params(const struct ruleset *rs);
+size_t rules_nfiles(const struct ruleset *rs);
+void rules_set_symbols(struct ruleset *rs, const struct symbols *symbols);
+
+/*
+ * rules_set_evidence - how rules_run_tests() gets evidence for a test's
+ * report (evidence_extract/evidence_free); without it tests run with
+ * no evidence, so evidence hooks never fire in inline tests
+ */
+void rules_set_evidence(struct ruleset *rs,
+			struct evidence *(*extract)(const struct report *r),
+			void (*release)(struct evidence *ev));
+const struct symbols *rules_symbols(const struct ruleset *rs);
+
+/* evaluation */
+void rules_result_init(struct rules_result *res);
+void rules_result_release(struct rules_result *res);
+void rules_eval(const struct ruleset *rs, const struct rules_input *in,
+		unsigned flags, struct rules_result *res);
+
+/* helpers (exported for hooks and tests) */
+const char *rules_class_name(int cls);
+int rules_class_parse(const char *s);
+bool rules_header_hidden(const char *name);
+
+/*
+ * rules_own_text - the report's own words: text without quoted reply
+ * lines, their "On ... wrote:" attribution, and anything after an
+ * "-----Original Message-----" line; appends to out (bounded by its cap)
+ */
+struct strbuf;
+void rules_own_text(const char *text, size_t len, struct strbuf *out);
+
+/*
+ * rules_addresses - the bare addresses of an address header value, lower
+ * case, one per line, appended to out
+ */
+void rules_addresses(const char *value, struct strbuf *out);
+
+#endif
