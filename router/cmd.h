@@ -51,5 +51,6 @@ int cmd_map(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
 int cmd_update(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
 int cmd_experts(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
 int cmd_symbols(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
+int cmd_check_rules(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
 
 #endif

@@ -45,6 +45,8 @@ static const struct command commands[] = {
 	  "mine or show who reviews what (git history)" },
 	{ "symbols", cmd_symbols, PART_CORE,
 	  "which source files define a kernel function" },
+	{ "check-rules", cmd_check_rules, PART_CORE,
+	  "lint the classification rules (--test runs their tests)" },
 };
 
 static const char *const part_program[] = {
