@@ -14,6 +14,7 @@
 #include "classify.h"
 #include "config.h"
 #include "evidence.h"
+#include "model.h"
 #include "report.h"
 #include "rules.h"
 #include "util.h"
@@ -25,15 +26,12 @@
 #define SYSCONFDIR "/etc/triage"
 #endif
 
-/*
- * unknown_functions() needs the symbol index (symbols.c).  The
- * reference is weak so that a program without symbols.c still links;
- * the hook then never fires.
- */
-double classify_hook_unknown_functions(const struct rules_input *in,
-				       const struct rules_text *t,
-				       const struct rules_args *args)
-	__attribute__((weak));
+/* the model's posteriors come in the rules' class order */
+_Static_assert((int)MODEL_USER == (int)CLASS_USER &&
+		       (int)MODEL_FUZZER == (int)CLASS_FUZZER &&
+		       (int)MODEL_AI == (int)CLASS_AI &&
+		       MODEL_NCLASS == (int)CLASS_N,
+	       "model and rules classes differ");
 
 /* ---- text helpers ------------------------------------------------------- */
 
@@ -476,7 +474,7 @@ static int heading_of(const char *s, size_t n, const bool *first)
 {
 	char h[48];
 	size_t i = 0, k = 0, j, stop = n;
-	bool marked = false, caps = true, alone = true;
+	bool marked = false, caps = true, alone = true, colon, more;
 
 	while (i < n && (s[i] == ' ' || s[i] == '\t'))
 		i++;
@@ -516,30 +514,32 @@ static int heading_of(const char *s, size_t n, const bool *first)
 			caps = false;
 		h[k++] = (char)tolower((unsigned char)s[j]);
 	}
-	if (j < stop && s[j] != ':')
+	colon = j < stop && s[j] == ':';
+	if (j < stop && !colon)
 		return -1; /* too long for a heading */
-	if (j < stop && s[j] == ':') {
+	if (colon) {
 		size_t r = j + 1;
 
 		while (r < stop && (s[r] == ' ' || s[r] == '*' || s[r] == '\r'))
 			r++;
 		alone = r >= stop;
-	} else if (!marked) {
-		alone = true;
-		caps = caps && k > 0;
 	}
 	while (k && h[k - 1] == ' ')
 		k--;
 	h[k] = '\0';
-	if (!k || (!marked && !caps && !alone))
-		return -1;
-	if (!marked && !alone)
-		return -1;
+	if (!k || (!marked && !alone))
+		return -1; /* "Impact: high" is a field, not a heading */
+	/*
+	 * Marked, "Heading:" and ALL CAPS lines may say more than the name
+	 * ("## Root Cause Analysis"); a plain line must be just the name,
+	 * or "Impact is small." would count.
+	 */
+	more = marked || colon || caps;
 	for (j = 0; j < ARRAY_SIZE(llm_heading_names); j++) {
 		size_t m = strlen(llm_heading_names[j]);
 
 		if (strncmp(h, llm_heading_names[j], m) == 0 &&
-		    (h[m] == '\0' || h[m] == ' ' || h[m] == '('))
+		    (h[m] == '\0' || (more && (h[m] == ' ' || h[m] == '('))))
 			return (int)j;
 	}
 	return -1;
@@ -638,15 +638,6 @@ static double hook_first_person_observation(const struct rules_input *in,
 	return hits && hits >= (unsigned long)min ? hits : 0;
 }
 
-static double hook_unknown_functions(const struct rules_input *in,
-				     const struct rules_text *t,
-				     const struct rules_args *a)
-{
-	if (!classify_hook_unknown_functions)
-		return 0;
-	return classify_hook_unknown_functions(in, t, a);
-}
-
 #define ANY \
 	(RULES_ON(RULE_HEADER) | RULES_ON(RULE_BODY) | RULES_ON(RULE_RAWBODY))
 #define TEXT (RULES_ON(RULE_BODY) | RULES_ON(RULE_RAWBODY))
@@ -672,7 +663,7 @@ const struct rules_hook classify_hooks[] = {
 	{ "first_person_observation", TEXT, 0, 1, check_counts,
 	  hook_first_person_observation },
 	{ "unknown_functions", TEXT, 0, 1, check_counts,
-	  hook_unknown_functions },
+	  classify_hook_unknown_functions },
 };
 
 const size_t classify_nhooks = ARRAY_SIZE(classify_hooks);

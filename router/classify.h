@@ -160,7 +160,7 @@ size_t verdict_format(const struct verdict *v, char *buf, size_t size);
 /* classify_hook - a hook of classify_hooks[] by name, or NULL */
 const struct rules_hook *classify_hook(const char *name);
 
-/* in classify_symbols.c, which needs symbols.c (symbols_lookup()) */
+/* in classify_symbols.c: the hook that reads the symbol index */
 double classify_hook_unknown_functions(const struct rules_input *in,
 				       const struct rules_text *t,
 				       const struct rules_args *args);

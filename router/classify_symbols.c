@@ -6,9 +6,9 @@
  *	Counts the functions a report names as "name()" that the kernel
  *	symbol index does not define: a report about btusb_write() when
  *	there is no such function was not written by someone who hit the
- *	bug.  Kept apart from classify.c because it needs symbols.c: a
- *	program that does not link this file still runs the other hooks,
- *	and unknown_functions() then never fires.
+ *	bug.  Kept apart from classify.c, the pure hooks, because it reads
+ *	the symbol index (symbols.c); without an index
+ *	(rules_set_symbols()) it never fires.
  *
  *	Only names in kernel style count: at least one '_' and 4 or more
  *	characters, not a userspace/libc or syzkaller name (pthread_,

@@ -1855,6 +1855,15 @@ static void parse_line(struct ruleset *rs, int file, unsigned line, char *s)
 	}
 }
 
+/* add_file_name - a new file index; the ruleset needs compiling again */
+static int add_file_name(struct ruleset *rs, const char *name)
+{
+	ALLOC_GROW(rs->files, rs->nfiles, rs->files_alloc);
+	rs->files[rs->nfiles] = xstrdup(name);
+	rs->compiled = false;
+	return (int)rs->nfiles++;
+}
+
 /* rules_add_text - parse one rules file's text (name for messages) */
 int rules_add_text(struct ruleset *rs, const char *name, const char *text,
 		   size_t len)
@@ -1862,13 +1871,9 @@ int rules_add_text(struct ruleset *rs, const char *name, const char *text,
 	const char *p = text, *end = text + len;
 	struct strbuf logical = STRBUF_INIT(64u << 10);
 	unsigned lineno = 0, start = 0;
-	int file;
+	int file = add_file_name(rs, name);
 	bool overflow = false;
 
-	ALLOC_GROW(rs->files, rs->nfiles, rs->files_alloc);
-	file = (int)rs->nfiles;
-	rs->files[rs->nfiles++] = xstrdup(name);
-	rs->compiled = false;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *eol = nl ? nl : end, *q = p;
@@ -1924,18 +1929,16 @@ int rules_add_file(struct ruleset *rs, const char *path)
 	int ret;
 
 	if (!f) {
-		ALLOC_GROW(rs->files, rs->nfiles, rs->files_alloc);
-		rs->files[rs->nfiles++] = xstrdup(path);
-		problem(rs, (int)rs->nfiles - 1, 0, false, "cannot open: %s",
-			strerror(errno));
+		int e = errno;
+
+		problem(rs, add_file_name(rs, path), 0, false,
+			"cannot open: %s", strerror(e));
 		return -1;
 	}
 	buf = xmalloc(RULES_FILE_MAX + 1);
 	n = fread(buf, 1, RULES_FILE_MAX + 1, f);
 	if (ferror(f) || n > RULES_FILE_MAX) {
-		ALLOC_GROW(rs->files, rs->nfiles, rs->files_alloc);
-		rs->files[rs->nfiles++] = xstrdup(path);
-		problem(rs, (int)rs->nfiles - 1, 0, false,
+		problem(rs, add_file_name(rs, path), 0, false,
 			ferror(f) ? "read error" : "larger than 1 MB");
 		fclose(f);
 		free(buf);
@@ -1962,10 +1965,10 @@ int rules_add_dir(struct ruleset *rs, const char *dir)
 	int ret = 0;
 
 	if (!d) {
-		ALLOC_GROW(rs->files, rs->nfiles, rs->files_alloc);
-		rs->files[rs->nfiles++] = xstrdup(dir);
-		problem(rs, (int)rs->nfiles - 1, 0, false, "cannot open: %s",
-			strerror(errno));
+		int e = errno;
+
+		problem(rs, add_file_name(rs, dir), 0, false, "cannot open: %s",
+			strerror(e));
 		return -1;
 	}
 	while ((de = readdir(d)) != NULL) {
@@ -2342,24 +2345,33 @@ void rules_addresses(const char *v, struct strbuf *out)
 	}
 }
 
-static bool ends_with_word(const char *s, size_t n, const char *w)
+/*
+ * is_attribution - "On ..., X wrote:", "Am ... schrieb X <x@y>:", "Le ...,
+ * X a écrit :": a line ending in ':' that holds a verb of writing (it is
+ * dropped only when a quote follows)
+ */
+static bool is_attribution(const char *s, size_t n)
 {
-	size_t k = strlen(w);
+	static const char *const verbs[] = {
+		"wrote",
+		"writes",
+		"schrieb",
+		"a \xc3\xa9"
+		"crit",
+		"escribi\xc3\xb3",
+		"scrisse",
+		"napisa\xc5\x82",
+	};
+	size_t i;
 
 	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
 		n--;
-	return n >= k && strncasecmp(s + n - k, w, k) == 0;
-}
-
-static bool is_attribution(const char *s, size_t n)
-{
-	return ends_with_word(s, n, "wrote:") ||
-	       ends_with_word(s, n, "writes:") ||
-	       ends_with_word(s, n, "schrieb:") ||
-	       ends_with_word(s, n,
-			      "a \xc3\xa9"
-			      "crit :") ||
-	       ends_with_word(s, n, "escribi\xc3\xb3:");
+	if (!n || s[n - 1] != ':')
+		return false;
+	for (i = 0; i < ARRAY_SIZE(verbs); i++)
+		if (memmem(s, n, verbs[i], strlen(verbs[i])))
+			return true;
+	return false;
 }
 
 static bool opens_attribution(const char *s, size_t n)
