@@ -1,0 +1,754 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_classify - the classify hooks, the decision, the verdict header,
+ * and the shipped rules on hand-written reports
+ *
+ * Reports and evidence are built by hand (report_add_header(),
+ * report_add_part(), xcalloc'd struct evidence): the evidence stage is
+ * tested on its own.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "classify.h"
+#include "evidence.h"
+#include "report.h"
+#include "rules.h"
+#include "strbuf.h"
+#include "symbols.h"
+#include "util.h"
+
+/* ---- helpers ------------------------------------------------------------- */
+
+struct text {
+	struct rules_text t;
+	char *lower;
+};
+
+static struct text *mk_text(const char *s)
+{
+	struct text *x = xcalloc(1, sizeof(*x));
+	size_t i, n = strlen(s);
+
+	x->lower = xstrdup(s);
+	for (i = 0; i < n; i++)
+		if (x->lower[i] >= 'A' && x->lower[i] <= 'Z')
+			x->lower[i] += 32;
+	x->t.text = s;
+	x->t.lower = x->lower;
+	x->t.len = n;
+	return x;
+}
+
+static void free_text(struct text *x)
+{
+	free(x->lower);
+	free(x);
+}
+
+/* hook - call a classify hook by name with string arguments */
+static double hook(const char *name, const struct report *r,
+		   const struct evidence *ev, const double *model,
+		   const char *text, int argc, ...)
+{
+	const struct rules_hook *h = classify_hook(name);
+	struct rules_input in = { r, ev, model, NULL };
+	struct rules_args a = { 0 };
+	struct text *x = text ? mk_text(text) : NULL;
+	va_list ap;
+	double v;
+	int i;
+
+	assert_non_null(h);
+	va_start(ap, argc);
+	for (i = 0; i < argc; i++)
+		a.argv[i] = va_arg(ap, const char *);
+	va_end(ap);
+	a.argc = argc;
+	if (h->check)
+		assert_null(h->check(&a));
+	v = h->fn(&in, x ? &x->t : NULL, &a);
+	if (x)
+		free_text(x);
+	return v;
+}
+
+static const char *check(const char *name, int argc, ...)
+{
+	const struct rules_hook *h = classify_hook(name);
+	struct rules_args a = { 0 };
+	va_list ap;
+	int i;
+
+	va_start(ap, argc);
+	for (i = 0; i < argc; i++)
+		a.argv[i] = va_arg(ap, const char *);
+	va_end(ap);
+	a.argc = argc;
+	return h->check ? h->check(&a) : NULL;
+}
+
+static struct evidence *ev_new(void)
+{
+	return xcalloc(1, sizeof(struct evidence));
+}
+
+static void ev_free(struct evidence *ev)
+{
+	free(ev->crash_type);
+	free(ev->hardware);
+	free(ev->distro_kernel);
+	free(ev->kernel_version);
+	free(ev->bisect_commit);
+	free(ev);
+}
+
+static struct report *mk_report(const char *headers, const char *body)
+{
+	struct report *r = report_new();
+	char *h = xstrdup(headers ? headers : ""), *line, *save = NULL;
+
+	for (line = strtok_r(h, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *colon = strchr(line, ':');
+
+		if (!colon)
+			continue;
+		*colon = '\0';
+		report_add_header(r, line, trim(colon + 1));
+	}
+	free(h);
+	if (body) {
+		struct report_part *p = report_add_part(r);
+
+		p->text = xstrdup(body);
+		p->len = strlen(body);
+		p->flags = PART_TEXT;
+		r->body = xstrdup(body);
+		r->body_len = strlen(body);
+	}
+	return r;
+}
+
+/* ---- evidence hooks ------------------------------------------------------ */
+
+static void test_evidence_hooks(void **state)
+{
+	struct evidence *ev = ev_new();
+	struct report *r = report_new();
+
+	/* without evidence no evidence hook fires */
+	assert_true(hook("has_oops_trace", r, NULL, NULL, NULL, 0) == 0);
+	assert_true(hook("real_hardware", r, NULL, NULL, NULL, 0) == 0);
+	assert_true(hook("has_reproducer", r, NULL, NULL, NULL, 0) == 0);
+
+	assert_true(hook("has_oops_trace", r, ev, NULL, NULL, 0) == 0);
+	ev->crash_type = xstrdup("KASAN");
+	assert_true(hook("has_oops_trace", r, ev, NULL, NULL, 0) == 1);
+
+	assert_true(hook("real_hardware", r, ev, NULL, NULL, 0) == 0);
+	ev->hardware = xstrdup("LENOVO 21CB/21CB, BIOS N3AET74W 02/23/2023");
+	assert_true(hook("real_hardware", r, ev, NULL, NULL, 0) == 1);
+	assert_true(hook("qemu_hardware", r, ev, NULL, NULL, 0) == 0);
+	ev->hw_virtual = true;
+	assert_true(hook("real_hardware", r, ev, NULL, NULL, 0) == 0);
+	assert_true(hook("qemu_hardware", r, ev, NULL, NULL, 0) == 1);
+
+	ev->reproducer = REPRO_SYZ;
+	assert_true(hook("has_reproducer", r, ev, NULL, NULL, 0) == 1);
+	assert_true(hook("has_reproducer", r, ev, NULL, NULL, 1, "syz") == 1);
+	assert_true(hook("has_reproducer", r, ev, NULL, NULL, 1, "c") == 0);
+	assert_true(hook("has_reproducer", r, ev, NULL, NULL, 2, "c",
+			 "steps") == 0);
+	ev->reproducer |= REPRO_STEPS;
+	assert_true(hook("has_reproducer", r, ev, NULL, NULL, 2, "c",
+			 "steps") == 1);
+	assert_non_null(check("has_reproducer", 1, "python"));
+
+	assert_true(hook("has_bisect", r, ev, NULL, NULL, 0) == 0);
+	ev->bisect_commit = xstrdup("0123456789ab");
+	assert_true(hook("has_bisect", r, ev, NULL, NULL, 0) == 1);
+	assert_true(hook("distro_kernel", r, ev, NULL, NULL, 0) == 0);
+	ev->distro_kernel = xstrdup("6.1.0-42-amd64");
+	assert_true(hook("distro_kernel", r, ev, NULL, NULL, 0) == 1);
+	assert_true(hook("kernel_version_given", r, ev, NULL, NULL, 0) == 0);
+	ev->kernel_version = xstrdup("");
+	assert_true(hook("kernel_version_given", r, ev, NULL, NULL, 0) == 0);
+	free(ev->kernel_version);
+	ev->kernel_version = xstrdup("6.12.0-rc3");
+	assert_true(hook("kernel_version_given", r, ev, NULL, NULL, 0) == 1);
+	assert_true(hook("dmesg_timestamps", r, ev, NULL, NULL, 0) == 0);
+	ev->dmesg_timestamps = true;
+	assert_true(hook("dmesg_timestamps", r, ev, NULL, NULL, 0) == 1);
+	assert_true(hook("syzbot_report", r, ev, NULL, NULL, 0) == 0);
+	ev->syzbot = true;
+	assert_true(hook("syzbot_report", r, ev, NULL, NULL, 0) == 1);
+	ev_free(ev);
+	report_free(r);
+}
+
+static void test_attachment_named(void **state)
+{
+	struct report *r = mk_report(NULL, "see attached");
+	struct report_part *p;
+
+	assert_true(hook("attachment_named", r, NULL, NULL, NULL, 2, "dmesg",
+			 "lspci") == 0);
+	p = report_add_part(r);
+	p->filename = xstrdup("Screenshot.png");
+	assert_true(hook("attachment_named", r, NULL, NULL, NULL, 2, "dmesg",
+			 "lspci") == 0);
+	p = report_add_part(r);
+	p->filename = xstrdup("DMESG-6.12.txt");
+	assert_true(hook("attachment_named", r, NULL, NULL, NULL, 2, "dmesg",
+			 "lspci") == 1);
+	report_free(r);
+}
+
+static void test_model_hook(void **state)
+{
+	struct report *r = report_new();
+	double p[CLASS_N] = { 0.10, 0.05, 0.85 };
+
+	assert_true(hook("model", r, NULL, NULL, NULL, 3, "ai", "0.80",
+			 "0.95") == 0);
+	assert_true(hook("model", r, NULL, p, NULL, 3, "ai", "0.80", "0.95") ==
+		    1);
+	assert_true(hook("model", r, NULL, p, NULL, 3, "ai", "0.95", "1.00") ==
+		    0);
+	assert_true(hook("model", r, NULL, p, NULL, 3, "user", "0.0", "0.5") ==
+		    1);
+	/* hi = 1 includes a posterior of exactly 1 */
+	p[CLASS_AI] = 1.0;
+	assert_true(hook("model", r, NULL, p, NULL, 3, "ai", "0.99", "1") == 1);
+	assert_non_null(check("model", 3, "robot", "0.5", "0.8"));
+	assert_non_null(check("model", 3, "ai", "0.8", "0.5"));
+	assert_non_null(check("model", 3, "ai", "0.8", "1.5"));
+	assert_null(check("model", 3, "fuzzer", "0.5", "0.8"));
+	report_free(r);
+}
+
+/* ---- text hooks -------------------------------------------------------------- */
+
+static void test_cvss_impact_template(void **state)
+{
+	struct evidence *ev = ev_new();
+	const char *advisory = "Summary: overflow\n"
+			       "CVSS:3.1/AV:L/AC:L/PR:L/UI:N/S:U/C:H/I:H/A:H\n"
+			       "CWE-787: Out-of-bounds Write\n"
+			       "Attack Vector: Local\n"
+			       "**Impact**: privilege escalation\n";
+
+	assert_true(hook("cvss_impact_template", NULL, NULL, NULL, advisory,
+			 0) == 4);
+	assert_true(hook("cvss_impact_template", NULL, NULL, NULL, advisory, 1,
+			 "5") == 0);
+	/* a crash shown: the template does not count */
+	ev->crash_type = xstrdup("KASAN");
+	assert_true(hook("cvss_impact_template", NULL, ev, NULL, advisory, 0) ==
+		    0);
+	/* "Impact:" opening a line counts, inside a sentence it does not */
+	assert_true(hook("cvss_impact_template", NULL, NULL, NULL,
+			 "text\n  Impact: data loss\n", 0) == 1);
+	assert_true(hook("cvss_impact_template", NULL, NULL, NULL,
+			 "The impact: small.\n", 0) == 0);
+	/* Bugzilla's "Severity:" field is not an advisory template */
+	assert_true(hook("cvss_impact_template", NULL, NULL, NULL,
+			 "          Severity: normal\n          Priority: P3\n",
+			 0) == 0);
+	assert_true(hook("cvss_impact_template", NULL, NULL, NULL,
+			 "Fixes CWE-x and CVE-2024-1\n", 0) == 0);
+	ev_free(ev);
+}
+
+static void test_theoretical_language(void **state)
+{
+	const char *text =
+		"A malicious server could lead to memory corruption. "
+		"This may allow an attacker to escalate. It is "
+		"potentially exploitable.";
+
+	/* 5 phrases in 20 words (counted as 100): 50 per 1000 */
+	assert_true(hook("theoretical_language", NULL, NULL, NULL, text, 0) ==
+		    50);
+	assert_true(hook("theoretical_language", NULL, NULL, NULL, text, 1,
+			 "6") == 0);
+	assert_true(hook("theoretical_language", NULL, NULL, NULL, text, 2, "1",
+			 "60") == 0);
+	assert_true(hook("theoretical_language", NULL, NULL, NULL,
+			 "My laptop hangs after resume, could you help?",
+			 0) == 0);
+	/* phrases start at a word: "impotential" is not "potential" */
+	assert_true(hook("theoretical_language", NULL, NULL, NULL,
+			 "impotential impotential", 1, "1") == 0);
+}
+
+static void test_llm_headings(void **state)
+{
+	assert_true(hook("llm_headings", NULL, NULL, NULL,
+			 "## Summary\ntext\n## Root Cause Analysis\ntext\n"
+			 "## Impact\n### Suggested Fix\n",
+			 0) == 4);
+	assert_true(hook("llm_headings", NULL, NULL, NULL,
+			 "**Summary:** a race\n**Impact**: a crash\n"
+			 "**Proposed Fix:** a lock\n",
+			 0) == 3);
+	assert_true(hook("llm_headings", NULL, NULL, NULL,
+			 "1. ROOT CAUSE\n\n2. IMPACT\n\n3. AFFECTED VERSIONS\n",
+			 0) == 3);
+	assert_true(hook("llm_headings", NULL, NULL, NULL,
+			 "Problem Analysis\n\ntext\n\nSuggestions for Fix\n\n"
+			 "== Timeline ==\n",
+			 0) == 3);
+	/* repeated headings count once; min 3 by default */
+	assert_true(hook("llm_headings", NULL, NULL, NULL,
+			 "## Impact\n## Impact\n## Summary\n", 0) == 0);
+	assert_true(hook("llm_headings", NULL, NULL, NULL,
+			 "## Impact\n## Impact\n## Summary\n", 1, "1") == 2);
+	/* fields with values, sentences and unknown headings are not */
+	assert_true(hook("llm_headings", NULL, NULL, NULL,
+			 "           Summary: Noname webcam used to work\n"
+			 "Impact is that my disk is gone.\n"
+			 "## Hardware\n## Kernel log\nsummary\n",
+			 1, "1") == 1);
+}
+
+static void test_first_person_observation(void **state)
+{
+	assert_true(hook("first_person_observation", NULL, NULL, NULL,
+			 "After upgrading to 6.12 my laptop no longer works on "
+			 "every boot.",
+			 0) == 4);
+	assert_true(hook("first_person_observation", NULL, NULL, NULL,
+			 "It happens since 6.8, since kernel 6.1 and since "
+			 "v6.12; not since 2019.",
+			 0) == 3);
+	/* whole words: "my pc" is not "my pcie" */
+	assert_true(hook("first_person_observation", NULL, NULL, NULL,
+			 "my pcie card", 0) == 0);
+	assert_true(hook("first_person_observation", NULL, NULL, NULL,
+			 "An attacker could exploit this.", 0) == 0);
+	assert_true(hook("first_person_observation", NULL, NULL, NULL,
+			 "my laptop", 1, "2") == 0);
+}
+
+static void test_unknown_functions(void **state)
+{
+	char dir[] = "/tmp/test_classify.XXXXXX";
+	char *src, *idx, *cmd;
+	struct symbols *sym;
+	struct rules_input in = { NULL, NULL, NULL, NULL };
+	struct rules_args a = { 0 };
+	struct text *x;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	src = xasprintf("%s/drivers", dir);
+	assert_int_equal(mkdir(src, 0700), 0);
+	free(src);
+	src = xasprintf("%s/drivers/bt.c", dir);
+	f = fopen(src, "w");
+	assert_non_null(f);
+	fputs("int btusb_probe(void)\n{\n\treturn 0;\n}\n"
+	      "static void hci_rx_work(int x)\n{\n}\n",
+	      f);
+	fclose(f);
+	idx = xasprintf("%s/symbols.idx", dir);
+	assert_int_equal(symbols_build(dir, idx, NULL), 0);
+	sym = symbols_open(idx);
+	assert_non_null(sym);
+
+	x = mk_text("btusb_probe() calls btusb_write(), and btusb_write() "
+		    "again; hci_rx_work() is fine; pthread_create() and "
+		    "main() are not kernel names; nor is syz_open_dev().");
+	/* no index: never fires */
+	assert_true(classify_hook_unknown_functions(&in, &x->t, &a) == 0);
+	in.symbols = sym;
+	assert_true(classify_hook_unknown_functions(&in, &x->t, &a) == 1);
+	a.argc = 1;
+	a.argv[0] = "2";
+	assert_true(classify_hook_unknown_functions(&in, &x->t, &a) == 0);
+	free_text(x);
+	symbols_free(sym);
+	cmd = xasprintf("rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	free(src);
+	free(idx);
+}
+
+/* ---- the decision ------------------------------------------------------------ */
+
+static void test_decide(void **state)
+{
+	struct rules_params p = {
+		.threshold = { 1, 5, 5 },
+		.band = 1.5,
+		.user_bias = 2,
+	};
+	const char *why;
+	struct {
+		double s[CLASS_N];
+		int cls;
+		const char *why;
+	} cases[] = {
+		/* nothing at all: user */
+		{ { 0, 0, 0 }, CLASS_USER, "no threshold reached" },
+		/* clear wins */
+		{ { 0, 9, 0 }, CLASS_FUZZER, "threshold" },
+		{ { 0, 0, 8 }, CLASS_AI, "threshold" },
+		{ { 4, 0, 1 }, CLASS_USER, "threshold" },
+		/* ai must lead user by user_bias */
+		{ { 4.5, 0, 6 }, CLASS_USER, "user bias" },
+		{ { 4, 0, 6 }, CLASS_AI, "threshold" },
+		/* user leading ai slightly stays user */
+		{ { 6, 0, 5.5 }, CLASS_USER, "user bias" },
+		/* fuzzer and user close: a human decides */
+		{ { 5, 6, 0 }, CLASS_UNCERTAIN, "within the uncertain band" },
+		{ { 0, 6, 5 }, CLASS_UNCERTAIN, "within the uncertain band" },
+		{ { 0, 7, 5 }, CLASS_FUZZER, "threshold" },
+		/* below every threshold, but fuzzer or ai near theirs */
+		{ { 0, 4, 0 }, CLASS_UNCERTAIN, "near a threshold" },
+		{ { 0, 3, 0 }, CLASS_USER, "no threshold reached" },
+		{ { 0.5, 0, 4 }, CLASS_UNCERTAIN, "near a threshold" },
+		/* user reaches its threshold and is close behind ai */
+		{ { 2.5, 0, 4 }, CLASS_USER, "user bias" },
+		{ { 0, 0, 4.5 }, CLASS_UNCERTAIN, "near a threshold" },
+		/* negative scores are allowed */
+		{ { -2, 0, 4 }, CLASS_UNCERTAIN, "near a threshold" },
+	};
+	size_t i;
+
+	double near_ai[CLASS_N] = { 2.5, 0, 4 };
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		int c = classify_decide(&p, cases[i].s, &why);
+
+		if (c != cases[i].cls || strcmp(why, cases[i].why) != 0)
+			fail_msg("case %zu: got %s (%s), expected %s (%s)", i,
+				 rules_class_name(c), why,
+				 rules_class_name(cases[i].cls), cases[i].why);
+	}
+	/*
+	 * Nothing reaches a threshold and ai is near its own, but it does
+	 * not lead user by user_bias: user.
+	 */
+	p.threshold[CLASS_USER] = 3;
+	assert_int_equal(classify_decide(&p, near_ai, &why), CLASS_USER);
+	assert_string_equal(why, "no threshold reached");
+	near_ai[CLASS_USER] = 1.5;
+	assert_int_equal(classify_decide(&p, near_ai, &why), CLASS_UNCERTAIN);
+}
+
+static const char *small_rules =
+	"header BOT From:addr =~ /^bot\\@ci\\.example$/m\n"
+	"describe BOT A CI bot\nscore BOT fuzzer=10\ntflags BOT certain\n"
+	"header AIBOT From:addr =~ /^ai\\@bot\\.example$/m\n"
+	"describe AIBOT An AI bot\nscore AIBOT ai=10\ntflags AIBOT certain\n"
+	"body WORDY /could lead to/\ndescribe WORDY theoretical\n"
+	"score WORDY ai=3\n"
+	"body HEADINGS /## Impact/\ndescribe HEADINGS headings\n"
+	"score HEADINGS ai=2.5\n"
+	"body MINE /my laptop/\ndescribe MINE mine\nscore MINE user=2\n"
+	"body NEG /not an attack/\ndescribe NEG neg\nscore NEG ai=-1\n"
+	"body MODEL_AI_95 eval:model(ai, 0.95, 1.00)\n"
+	"describe MODEL_AI_95 model\nscore MODEL_AI_95 ai=3\n"
+	"body __HELPER /laptop/\nmeta META_MINE __HELPER && MINE\n"
+	"describe META_MINE both\nscore META_MINE user=0.5\n"
+	"threshold user 1\nthreshold fuzzer 5\nthreshold ai 5\n"
+	"uncertain_band 1.5\nuser_bias 2\n";
+
+static struct ruleset *small(void)
+{
+	struct ruleset *rs = classify_rules_new();
+
+	rules_add_text(rs, "small.rules", small_rules, strlen(small_rules));
+	assert_int_equal(rules_compile(rs), 0);
+	return rs;
+}
+
+static void test_classify_certain(void **state)
+{
+	struct ruleset *rs = small();
+	struct report *r = mk_report("From: CI <bot@ci.example>",
+				     "could lead to ## Impact my laptop");
+	struct verdict v;
+	char hdr[VERDICT_HEADER_MAX];
+
+	assert_int_equal(classify_report(rs, r, NULL, NULL, &v), 0);
+	assert_int_equal(v.cls, CLASS_FUZZER);
+	assert_true(v.certain);
+	assert_true(v.confidence == 1.0);
+	assert_string_equal(v.reason, "certain rule");
+	/* evaluation stopped: only the certain rule fired */
+	assert_int_equal(v.nrules, 1);
+	assert_string_equal(v.rules[0].name, "BOT");
+	verdict_format(&v, hdr, sizeof(hdr));
+	assert_string_equal(hdr, "fuzzer; score=10.0; certain; rules=BOT");
+	verdict_release(&v);
+	report_free(r);
+
+	/* certain rules of two classes: a human decides */
+	r = mk_report("From: CI <bot@ci.example>\nFrom: <ai@bot.example>",
+		      "text");
+	classify_report(rs, r, NULL, NULL, &v);
+	assert_int_equal(v.cls, CLASS_UNCERTAIN);
+	assert_false(v.certain);
+	assert_string_equal(v.reason, "certain rules disagree");
+	verdict_release(&v);
+	report_free(r);
+	rules_free(rs);
+}
+
+static void test_classify_scores(void **state)
+{
+	struct ruleset *rs = small();
+	double model[CLASS_N] = { 0.01, 0.01, 0.98 };
+	struct report *r =
+		mk_report("From: someone <a@b.org>",
+			  "This could lead to trouble.\n## Impact\n");
+	struct verdict v;
+	char hdr[VERDICT_HEADER_MAX];
+
+	classify_report(rs, r, NULL, NULL, &v);
+	assert_int_equal(v.cls, CLASS_AI);
+	assert_true(v.score[CLASS_AI] == 5.5);
+	assert_true(v.model[CLASS_AI] == 0);
+	assert_true(v.confidence > 0.8 && v.confidence < 1);
+	/* strongest first */
+	assert_int_equal(v.nrules, 2);
+	assert_string_equal(v.rules[0].name, "WORDY");
+	verdict_format(&v, hdr, sizeof(hdr));
+	assert_string_equal(hdr, "ai; score=5.5; rules=WORDY,HEADINGS");
+	verdict_release(&v);
+
+	/* the model's graded pseudo-rule adds its score, and says so */
+	classify_report(rs, r, NULL, model, &v);
+	assert_true(v.score[CLASS_AI] == 8.5);
+	assert_true(v.model[CLASS_AI] == 3);
+	assert_string_equal(v.rules[0].name, "MODEL_AI_95");
+	verdict_release(&v);
+	report_free(r);
+
+	/* user evidence close to the ai score: user bias */
+	r = mk_report(NULL, "This could lead to trouble on my laptop.\n"
+			    "## Impact\n");
+	classify_report(rs, r, NULL, NULL, &v);
+	assert_true(v.score[CLASS_USER] == 2.5);
+	assert_int_equal(v.cls, CLASS_AI); /* 5.5 - 2.5 >= 2 */
+	verdict_release(&v);
+	report_free(r);
+	r = mk_report(NULL, "It could lead to trouble on my laptop, but it "
+			    "is not an attack.\n## Impact\n");
+	classify_report(rs, r, NULL, NULL, &v);
+	assert_true(v.score[CLASS_AI] == 4.5);
+	assert_int_equal(v.cls, CLASS_USER);
+	assert_int_equal(v.leaning, CLASS_AI);
+	verdict_release(&v);
+	report_free(r);
+
+	/* near the ai threshold, nothing for user: uncertain */
+	r = mk_report(NULL, "It could lead to trouble.");
+	classify_report(rs, r, NULL, NULL, &v);
+	assert_int_equal(v.cls, CLASS_USER); /* 3 < 5 - 1.5 */
+	verdict_release(&v);
+	report_free(r);
+	r = mk_report(NULL, "## Impact\nIt could lead to trouble, not an "
+			    "attack.");
+	classify_report(rs, r, NULL, NULL, &v);
+	assert_true(v.score[CLASS_AI] == 4.5);
+	assert_int_equal(v.cls, CLASS_UNCERTAIN);
+	assert_int_equal(v.leaning, CLASS_AI);
+	verdict_format(&v, hdr, sizeof(hdr));
+	assert_string_equal(
+		hdr,
+		"uncertain; score=4.5; leaning=ai; rules=WORDY,HEADINGS,NEG");
+	verdict_release(&v);
+	report_free(r);
+
+	/* an empty report is user, and says no rule fired */
+	r = mk_report(NULL, "hello");
+	classify_report(rs, r, NULL, NULL, &v);
+	assert_int_equal(v.cls, CLASS_USER);
+	verdict_format(&v, hdr, sizeof(hdr));
+	assert_string_equal(hdr, "user; score=0.0; rules=none");
+	verdict_release(&v);
+	report_free(r);
+	rules_free(rs);
+}
+
+static void test_verdict_format_bounds(void **state)
+{
+	struct verdict v = { 0 };
+	struct verdict_rule rules[40];
+	char names[40][RULES_NAME_MAX + 1];
+	char hdr[VERDICT_HEADER_MAX], tiny[24];
+	size_t i, n;
+
+	for (i = 0; i < ARRAY_SIZE(rules); i++) {
+		memset(names[i], 'A' + (int)(i % 26), RULES_NAME_MAX);
+		names[i][RULES_NAME_MAX] = '\0';
+		rules[i].name = names[i];
+		rules[i].describe = "";
+		rules[i].score[CLASS_AI] = 1;
+		rules[i].score[CLASS_USER] = rules[i].score[CLASS_FUZZER] = 0;
+	}
+	names[0][3] = '\n'; /* never reaches a header */
+	v.cls = CLASS_AI;
+	v.score[CLASS_AI] = 40;
+	v.rules = rules;
+	v.nrules = ARRAY_SIZE(rules);
+	n = verdict_format(&v, hdr, sizeof(hdr));
+	assert_int_equal(n, strlen(hdr));
+	assert_true(n < VERDICT_HEADER_MAX);
+	assert_true(n > VERDICT_HEADER_MAX - RULES_NAME_MAX - 8);
+	assert_non_null(strstr(hdr, ",..."));
+	for (i = 0; i < n; i++)
+		assert_true(hdr[i] >= 0x20 && hdr[i] < 0x7f);
+	n = verdict_format(&v, tiny, sizeof(tiny));
+	assert_int_equal(n, strlen(tiny));
+	assert_true(n < sizeof(tiny));
+	assert_true(strncmp(tiny, "ai; score=40.0", 14) == 0);
+}
+
+/* ---- the shipped rules ---------------------------------------------------------- */
+
+static struct ruleset *shipped(void)
+{
+	const char *src = getenv("TRIAGE_SRCDIR");
+	char *dir = xasprintf("%s/classifiers", src ? src : ".");
+	struct ruleset *rs = classify_load(dir, NULL);
+
+	free(dir);
+	assert_non_null(rs);
+	return rs;
+}
+
+static int classify_text(struct ruleset *rs, const char *headers,
+			 const char *body, const struct evidence *ev, char *hdr)
+{
+	struct report *r = mk_report(headers, body);
+	struct verdict v;
+	int cls;
+
+	classify_report(rs, r, ev, NULL, &v);
+	verdict_format(&v, hdr, VERDICT_HEADER_MAX);
+	cls = v.cls;
+	verdict_release(&v);
+	report_free(r);
+	return cls;
+}
+
+static void test_shipped_bots(void **state)
+{
+	struct ruleset *rs = shipped();
+	char hdr[VERDICT_HEADER_MAX];
+
+	assert_int_equal(
+		classify_text(
+			rs,
+			"From: syzbot <syzbot+0123abcd@syzkaller.appspotmail.com>\n"
+			"Subject: [syzbot] [xfs?] KASAN: use-after-free",
+			"Hello,\n\nsyzbot found the following issue on:", NULL,
+			hdr),
+		CLASS_FUZZER);
+	assert_non_null(strstr(hdr, "certain"));
+	assert_int_equal(
+		classify_text(
+			rs,
+			"From: kernel test robot <lkp@intel.com>\n"
+			"Message-ID: <202501011200.abcdefgh-lkp@intel.com>",
+			"Hi,\n\nkernel test robot noticed...", NULL, hdr),
+		CLASS_FUZZER);
+	/* a bugzilla relay is not a bot reporter */
+	assert_int_equal(
+		classify_text(
+			rs,
+			"From: bugzilla-daemon@kernel.org\n"
+			"Auto-Submitted: auto-generated\n"
+			"Subject: [Bug 1] New: touchpad dead after resume",
+			"After upgrading to 6.12 my laptop's touchpad no "
+			"longer works after resume.\n",
+			NULL, hdr),
+		CLASS_USER);
+	/* archive headers do not make a report a bot's */
+	assert_int_equal(
+		classify_text(rs,
+			      "Received: from syzkaller.appspotmail.com\n"
+			      "List-Id: <syzkaller-bugs.googlegroups.com>\n"
+			      "From: Jane <jane@example.org>",
+			      "My desktop freezes every boot since 6.11.", NULL,
+			      hdr),
+		CLASS_USER);
+	rules_free(rs);
+}
+
+static void test_shipped_ai_and_user(void **state)
+{
+	struct ruleset *rs = shipped();
+	struct evidence *ev = ev_new();
+	char hdr[VERDICT_HEADER_MAX];
+	const char *llm =
+		"Dear Linux Kernel Maintainers,\n\n"
+		"I hope this email finds you well.\n\n"
+		"## Summary\nWhile reviewing the source of drivers/foo, I "
+		"identified a use-after-free in foo_remove().\n\n"
+		"## Root Cause\nThe work item is not cancelled, which could "
+		"lead to a use-after-free. A malicious device could trigger "
+		"it and potentially allow privilege escalation. This may "
+		"allow an attacker to corrupt memory.\n\n"
+		"## Impact\nCVSS:3.1/AV:P/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:H\n\n"
+		"## Suggested Fix\nCancel the work.\n\n"
+		"I have not been able to trigger this on real hardware.\n";
+	const char *polished =
+		"## Summary\nNo sound from the speakers of my laptop after "
+		"upgrading to 6.12.\n\n## Root Cause\nMissing quirk.\n\n"
+		"## Impact\nSpeakers dead.\n\nlspci -nn:\n00:1f.3 Audio "
+		"device [0403]: Intel Corporation [8086:7e28]\n";
+
+	assert_int_equal(
+		classify_text(rs, "From: A <a@example.org>", llm, NULL, hdr),
+		CLASS_AI);
+	/* an LLM-formatted report of a real system stays user */
+	ev->hardware = xstrdup("Dell Inc. XPS 13 9340/0KFW1Y, BIOS 1.2.0");
+	ev->distro_kernel = xstrdup("6.12.9-200.fc41.x86_64");
+	ev->kernel_version = xstrdup("6.12.9-200.fc41.x86_64");
+	ev->dmesg_timestamps = true;
+	assert_int_equal(
+		classify_text(rs, "From: B <b@example.org>", polished, ev, hdr),
+		CLASS_USER);
+	assert_non_null(strstr(hdr, "USER_LLM_POLISHED_REAL"));
+	ev_free(ev);
+	rules_free(rs);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_evidence_hooks),
+		cmocka_unit_test(test_attachment_named),
+		cmocka_unit_test(test_model_hook),
+		cmocka_unit_test(test_cvss_impact_template),
+		cmocka_unit_test(test_theoretical_language),
+		cmocka_unit_test(test_llm_headings),
+		cmocka_unit_test(test_first_person_observation),
+		cmocka_unit_test(test_unknown_functions),
+		cmocka_unit_test(test_decide),
+		cmocka_unit_test(test_classify_certain),
+		cmocka_unit_test(test_classify_scores),
+		cmocka_unit_test(test_verdict_format_bounds),
+		cmocka_unit_test(test_shipped_bots),
+		cmocka_unit_test(test_shipped_ai_and_user),
+	};
+
+	msg_setup("test_classify", 1, false);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
