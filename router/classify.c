@@ -725,6 +725,12 @@ struct ruleset *classify_load(const char *dir, const char *local)
 
 /* ---- the decision ------------------------------------------------------------ */
 
+/* in_contention - class c came within the band of its threshold */
+static bool in_contention(const struct rules_params *p, const double *s, int c)
+{
+	return s[c] >= p->threshold[c] - p->band;
+}
+
 static bool beats_user(const struct rules_params *p, const double *s, int c)
 {
 	if (c == CLASS_AI)
@@ -743,8 +749,7 @@ int classify_decide(const struct rules_params *p, const double *s,
 			w = c;
 	if (w < 0) {
 		for (c = CLASS_FUZZER; c < CLASS_N; c++) {
-			if (s[c] >= p->threshold[c] - p->band &&
-			    beats_user(p, s, c)) {
+			if (in_contention(p, s, c) && beats_user(p, s, c)) {
 				*reason = "near a threshold";
 				return CLASS_UNCERTAIN;
 			}
@@ -763,7 +768,7 @@ int classify_decide(const struct rules_params *p, const double *s,
 		*reason = s[w] - s[r] < p->band ? "user bias" : "threshold";
 		return CLASS_USER;
 	}
-	if (s[w] - s[r] < p->band) {
+	if (in_contention(p, s, r) && s[w] - s[r] < p->band) {
 		*reason = "within the uncertain band";
 		return CLASS_UNCERTAIN;
 	}

@@ -21,16 +21,18 @@
  *	     several classes fire, the class with the larger sum of their
  *	     scores wins; a tie is uncertain.
  *	  2. If no class reaches its threshold: uncertain when fuzzer or ai
- *	     is within B of its threshold and "beats user" (below), else user.
+ *	     is "in contention" and "beats user" (below), else user.
  *	  3. Otherwise W, the class with the highest score among those that
  *	     reach their threshold (ties go to user, then fuzzer), is
  *	     compared with R, the best other class:
  *	       W = ai and s[ai] - s[user] < U      -> user   (user bias)
  *	       W = user and R = ai                 -> user   (user bias)
- *	       s[W] - s[R] < B                     -> uncertain
+ *	       R in contention, s[W] - s[R] < B    -> uncertain
  *	       otherwise                           -> W
- *	  "Beats user" means s[c] > s[user], and for ai s[ai] - s[user] >= U:
- *	  a genuine user report sent to the AI quarantine is the worst error.
+ *	  "In contention" means s[c] >= T[c] - B: the class came within the
+ *	  band of its own threshold.  "Beats user" means s[c] > s[user], and
+ *	  for ai s[ai] - s[user] >= U: a genuine user report sent to the AI
+ *	  quarantine is the worst error.
  *
  *	Confidence is 1 for a certain rule, else the softmax weight of the
  *	decided class over the three scores at a temperature of

@@ -402,6 +402,11 @@ static void test_decide(void **state)
 	} cases[] = {
 		/* nothing at all: user */
 		{ { 0, 0, 0 }, CLASS_USER, "no threshold reached" },
+		/* a little user evidence and nothing else is not a contest */
+		{ { 1, 0, 0 }, CLASS_USER, "threshold" },
+		{ { 1, 0, -1 }, CLASS_USER, "threshold" },
+		/* user reached its threshold, fuzzer nearly reached its own */
+		{ { 4, 4.5, 0 }, CLASS_UNCERTAIN, "within the uncertain band" },
 		/* clear wins */
 		{ { 0, 9, 0 }, CLASS_FUZZER, "threshold" },
 		{ { 0, 0, 8 }, CLASS_AI, "threshold" },
