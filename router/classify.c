@@ -723,6 +723,22 @@ struct ruleset *classify_load(const char *dir, const char *local)
 	return NULL;
 }
 
+/*
+ * classify_open - the rules the configuration names: the snapshot
+ * STATE_DIR/rules.idx when it matches the rule files, else the text
+ */
+struct ruleset *classify_open(const struct config *cfg)
+{
+	const char *dir = classify_rules_dir(cfg);
+	const char *local = classify_local_rules(cfg);
+	char *path = config_state_path(cfg, CLASSIFY_SNAPSHOT);
+	struct ruleset *rs;
+
+	rs = rules_open(path, dir, local, classify_hooks, classify_nhooks);
+	free(path);
+	return rs ? rs : classify_load(dir, local);
+}
+
 /* ---- the decision ------------------------------------------------------------ */
 
 /* in_contention - class c came within the band of its threshold */
@@ -794,12 +810,10 @@ static int shown_class(const struct verdict *v)
 	return v->cls == CLASS_UNCERTAIN ? v->leaning : v->cls;
 }
 
-static const struct verdict *sort_verdict;
-
-static int cmp_rule(const void *pa, const void *pb)
+static int cmp_rule(const void *pa, const void *pb, void *arg)
 {
 	const struct verdict_rule *a = pa, *b = pb;
-	int c = shown_class(sort_verdict);
+	int c = shown_class(arg);
 
 	if (a->score[c] != b->score[c])
 		return a->score[c] < b->score[c] ? 1 : -1;
@@ -872,9 +886,7 @@ int classify_report(const struct ruleset *rs, const struct report *r,
 		v->cls = classify_decide(p, v->score, &v->reason);
 		v->confidence = softmax(v->score, shown_class(v));
 	}
-	sort_verdict = v;
-	qsort(v->rules, v->nrules, sizeof(*v->rules), cmp_rule);
-	sort_verdict = NULL;
+	qsort_r(v->rules, v->nrules, sizeof(*v->rules), cmp_rule, v);
 	rules_result_release(&res);
 	return 0;
 }

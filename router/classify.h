@@ -78,7 +78,11 @@
  *	                            rules_set_symbols(); in classify_symbols.c)
  *
  *	Configuration (routes.conf): rules_dir (default DATADIR/classifiers)
- *	and local_rules (default SYSCONFDIR/local.rules, optional).
+ *	and local_rules (default SYSCONFDIR/local.rules, optional).  Loading
+ *	the text costs a program that runs once per message most of a
+ *	millisecond; 'triage check-rules --compile' writes a snapshot,
+ *	STATE_DIR/rules.idx, that classify_open() reads instead while it
+ *	matches the rule files (rules_save(), rules_open()).
  *
  * Ownership:
  *	struct verdict owns its rules array (verdict_release()); the names
@@ -138,6 +142,14 @@ struct ruleset *classify_load(const char *dir, const char *local);
 /* the configured rules directory and site file (see DESCRIPTION) */
 const char *classify_rules_dir(const struct config *cfg);
 const char *classify_local_rules(const struct config *cfg);
+
+/*
+ * classify_open - the configured rules: the compiled snapshot
+ * STATE_DIR/rules.idx ('triage check-rules --compile') when it still
+ * matches the rule files, else classify_load() of the text
+ */
+#define CLASSIFY_SNAPSHOT "rules.idx"
+struct ruleset *classify_open(const struct config *cfg);
 
 int classify_report(const struct ruleset *rs, const struct report *r,
 		    const struct evidence *ev, const double *model,

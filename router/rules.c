@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <zlib.h>
 
 #include "report.h"
 #include "rules.h"
@@ -571,8 +573,18 @@ static const char *parse_regex(char *s, char **pattern, uint32_t *options,
  */
 struct litset {
 	int n;
+	size_t score; /* litset_score(), SCORE_UNKNOWN until computed */
 	struct lit alt[PF_MAX_ALTS];
 };
+
+#define SCORE_UNKNOWN SIZE_MAX
+
+/* only the count: the literals are a large array, filled as needed */
+static void litset_init(struct litset *s)
+{
+	s->n = 0;
+	s->score = SCORE_UNKNOWN;
+}
 
 static void litset_free(struct litset *s)
 {
@@ -580,7 +592,7 @@ static void litset_free(struct litset *s)
 
 	for (i = 0; i < s->n; i++)
 		free(s->alt[i].s);
-	s->n = 0;
+	litset_init(s);
 }
 
 /*
@@ -608,20 +620,25 @@ static bool common_word(const struct lit *l)
 		a++;
 	while (b > a && !isalnum((unsigned char)b[-1]))
 		b--;
+	if (b - a > 7)
+		return false; /* longer than any of them */
 	for (i = 0; i < ARRAY_SIZE(common_words); i++)
-		if (strlen(common_words[i]) == (size_t)(b - a) &&
+		if (strnlen(common_words[i], 8) == (size_t)(b - a) &&
 		    strncasecmp(a, common_words[i], (size_t)(b - a)) == 0)
 			return true;
 	return false;
 }
 
 /* litset_score - how much a set is worth scanning for; 0 = useless */
-static size_t litset_score(const struct litset *s)
+static size_t litset_score(struct litset *s)
 {
 	size_t min = SIZE_MAX, score;
 	bool common = false;
 	int i;
 
+	if (s->score != SCORE_UNKNOWN)
+		return s->score;
+	s->score = 0;
 	if (!s->n)
 		return 0;
 	for (i = 0; i < s->n; i++) {
@@ -634,7 +651,8 @@ static size_t litset_score(const struct litset *s)
 	if (min > 16)
 		min = 16;
 	score = min * min * 64 / (size_t)(s->n + 3);
-	return common ? (score + 7) / 8 : score;
+	s->score = common ? (score + 7) / 8 : score;
+	return s->score;
 }
 
 /* litset_keep_better - keep the better of *best and *cand; empties cand */
@@ -642,11 +660,15 @@ static void litset_keep_better(struct litset *best, struct litset *cand)
 {
 	if (litset_score(cand) > litset_score(best)) {
 		litset_free(best);
-		*best = *cand;
+		best->n = cand->n;
+		best->score = cand->score;
+		memcpy(best->alt, cand->alt,
+		       (size_t)cand->n * sizeof(*cand->alt));
+		cand->n = 0;
 	} else {
 		litset_free(cand);
 	}
-	cand->n = 0;
+	litset_init(cand);
 }
 
 static size_t wadd(size_t a, size_t b)
@@ -915,10 +937,11 @@ static void run_add(struct run *r, char c, size_t pre)
 
 static void run_flush(struct run *r, struct litset *best)
 {
-	struct litset cand = { 0 };
+	struct litset cand;
 
 	if (!r->len)
 		return;
+	litset_init(&cand);
 	cand.n = 1;
 	cand.alt[0].s = xmemdup0(r->buf, r->len);
 	cand.alt[0].len = r->len;
@@ -938,8 +961,10 @@ static bool req_alt(const char *p, const char *end, int depth,
 static bool req_seq(const char *p, const char *end, int depth,
 		    struct litset *best)
 {
-	struct run r = { .len = 0 };
 	size_t pre = 0, min, max, q, one;
+	struct run r;
+
+	r.len = r.pre = 0;
 
 	while (p < end) {
 		char c = *p;
@@ -1000,7 +1025,7 @@ static bool req_seq(const char *p, const char *end, int depth,
 			if (k < 0)
 				return false;
 			if (k > 0 && min > 0 && depth < 16) {
-				struct litset cand = { 0 };
+				struct litset cand;
 
 				if (req_alt(ib, ie, depth + 1, &cand)) {
 					for (i = 0; i < cand.n; i++)
@@ -1053,9 +1078,9 @@ static bool req_alt(const char *p, const char *end, int depth,
 	const char *alt = p;
 	int d = 0;
 
-	out->n = 0;
+	litset_init(out);
 	for (;; p++) {
-		struct litset s = { 0 };
+		struct litset s;
 
 		if (p < end && *p == '\\') {
 			if (p + 1 < end)
@@ -1075,6 +1100,7 @@ static bool req_alt(const char *p, const char *end, int depth,
 			d--;
 		if (p < end && !(*p == '|' && d == 0))
 			continue;
+		litset_init(&s);
 		if (!req_seq(alt, p, depth, &s) || !litset_score(&s) ||
 		    out->n + s.n > PF_MAX_ALTS) {
 			litset_free(&s);
@@ -1082,6 +1108,7 @@ static bool req_alt(const char *p, const char *end, int depth,
 		}
 		memcpy(out->alt + out->n, s.alt, (size_t)s.n * sizeof(*s.alt));
 		out->n += s.n;
+		out->score = SCORE_UNKNOWN;
 		if (p >= end)
 			break;
 		alt = p + 1;
@@ -2998,6 +3025,540 @@ void rules_eval(const struct ruleset *rs, const struct rules_input *in,
 		return;
 	for (i = 0; i < rs->nrules; i++)
 		eval_rule(&c, i);
+}
+
+/* ---- the compiled snapshot -------------------------------------------------- */
+
+/*
+ * A snapshot is a clean, compiled ruleset in one file, so that a program
+ * run once per message neither parses the rule files nor compiles every
+ * regex (pcre2_compile() is about half of loading the text).  Host byte
+ * order, with an endian mark:
+ *
+ *	"TRIAGERS", u32 version, u32 endian mark
+ *	sources: str dir, str local, u32 n, n x (str path, u64 size,
+ *		 u64 mtime s, u64 mtime ns, u64 inode)
+ *	params: 5 x f64
+ *	files: u32 n, n x str
+ *	regexes: u32 n, u64 size, pcre2_serialize_encode() blob
+ *	rules: u32 n, n x rule (put_rule())
+ *	u32 CRC-32 of everything before it
+ *
+ * (str: u32 length, UINT32_MAX for none, then the bytes.)  A snapshot is
+ * used only when it is intact, the directory still holds the same rule
+ * files (names, sizes, times, inodes) and the site file is the same (or
+ * still absent), every hook it names exists and pcre2 accepts the blob
+ * (the same pcre2 build); otherwise rules_open() returns NULL and the
+ * caller parses the text.
+ */
+#define SNAP_MAGIC   "TRIAGERS"
+#define SNAP_VERSION 1
+#define SNAP_ENDIAN  0x01020304u
+#define SNAP_MAX     (64u << 20)
+
+static void put(struct strbuf *sb, const void *p, size_t n)
+{
+	sb_add(sb, p, n);
+}
+
+static void put_u32(struct strbuf *sb, uint32_t v)
+{
+	put(sb, &v, sizeof(v));
+}
+
+static void put_u64(struct strbuf *sb, uint64_t v)
+{
+	put(sb, &v, sizeof(v));
+}
+
+static void put_f64(struct strbuf *sb, double v)
+{
+	put(sb, &v, sizeof(v));
+}
+
+static void put_str(struct strbuf *sb, const char *str)
+{
+	size_t n = str ? strlen(str) : 0;
+
+	put_u32(sb, str ? (uint32_t)n : UINT32_MAX);
+	put(sb, str, n);
+}
+
+struct cursor {
+	const unsigned char *p, *end;
+	bool bad;
+};
+
+static void get(struct cursor *c, void *out, size_t n)
+{
+	if (c->bad || (size_t)(c->end - c->p) < n) {
+		c->bad = true;
+		memset(out, 0, n);
+		return;
+	}
+	memcpy(out, c->p, n);
+	c->p += n;
+}
+
+static uint32_t get_u32(struct cursor *c)
+{
+	uint32_t v;
+
+	get(c, &v, sizeof(v));
+	return v;
+}
+
+static uint64_t get_u64(struct cursor *c)
+{
+	uint64_t v;
+
+	get(c, &v, sizeof(v));
+	return v;
+}
+
+static double get_f64(struct cursor *c)
+{
+	double v;
+
+	get(c, &v, sizeof(v));
+	return v;
+}
+
+/* get_str - a new string; NULL when written as none or on error */
+static char *get_str(struct cursor *c)
+{
+	uint32_t n = get_u32(c);
+	char *str;
+
+	if (c->bad || n == UINT32_MAX)
+		return NULL;
+	if ((size_t)(c->end - c->p) < n) {
+		c->bad = true;
+		return NULL;
+	}
+	str = xmemdup0(c->p, n);
+	c->p += n;
+	return str;
+}
+
+struct source {
+	char *path;
+	uint64_t size, ino, sec, nsec;
+};
+
+/* sources - the files rules_add_dir(dir) and the site file would read */
+static int sources(const char *dir, const char *local, struct source **out,
+		   size_t *n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **names = NULL;
+	size_t alloc = 0, k = 0, i;
+	struct stat st;
+	int ret = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (!d)
+		return -1;
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.' || !ends_with(de->d_name, ".rules"))
+			continue;
+		ALLOC_GROW(names, k, alloc);
+		names[k++] = xasprintf("%s/%s", dir, de->d_name);
+	}
+	closedir(d);
+	qsort(names, k, sizeof(*names), cmp_str);
+	if (local && *local && stat(local, &st) == 0) {
+		ALLOC_GROW(names, k, alloc);
+		names[k++] = xstrdup(local);
+	}
+	*out = xcalloc(k + 1, sizeof(**out));
+	for (i = 0; i < k; i++) {
+		(*out)[i].path = names[i];
+		if (stat(names[i], &st) < 0) {
+			ret = -1;
+			continue;
+		}
+		(*out)[i].size = (uint64_t)st.st_size;
+		(*out)[i].ino = (uint64_t)st.st_ino;
+		(*out)[i].sec = (uint64_t)st.st_mtim.tv_sec;
+		(*out)[i].nsec = (uint64_t)st.st_mtim.tv_nsec;
+	}
+	free(names);
+	*n = k;
+	return ret;
+}
+
+static void sources_free(struct source *src, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(src[i].path);
+	free(src);
+}
+
+enum {
+	SNAP_NEGATE = 1 << 8,
+	SNAP_UTF = 1 << 9,
+	SNAP_SCORED = 1 << 10,
+	SNAP_CERTAIN = 1 << 11,
+	SNAP_PF_CI = 1 << 16,
+	SNAP_PF_ANCHORABLE = 1 << 17,
+};
+
+static void put_rule(struct strbuf *sb, const struct rule *r, int32_t code)
+{
+	size_t k;
+	int i;
+
+	put_str(sb, r->name);
+	put_u32(sb, (uint32_t)r->type);
+	put_u32(sb, (uint32_t)r->def_file);
+	put_u32(sb, r->def_line);
+	put_str(sb, r->field);
+	put_u32(sb, (uint32_t)r->hmode | (r->negate ? SNAP_NEGATE : 0) |
+			    (r->utf ? SNAP_UTF : 0) |
+			    (r->scored ? SNAP_SCORED : 0) |
+			    (r->certain ? SNAP_CERTAIN : 0));
+	put_str(sb, r->pattern);
+	put_u32(sb, r->options);
+	put_u32(sb, (uint32_t)code);
+	put_str(sb, r->hook ? r->hook->name : NULL);
+	put_u32(sb, (uint32_t)r->args.argc);
+	for (i = 0; i < r->args.argc; i++)
+		put_str(sb, r->args.argv[i]);
+	put_u32(sb, (uint32_t)r->nops);
+	for (k = 0; k < r->nops; k++) {
+		put_u32(sb, (uint32_t)r->ops[k].op);
+		put_u64(sb, r->ops[k].idx);
+		put_f64(sb, r->ops[k].num);
+	}
+	for (i = 0; i < CLASS_N; i++)
+		put_f64(sb, r->score[i]);
+	put_str(sb, r->describe);
+	put_u32(sb, (uint32_t)r->pf.n | (r->pf.ci ? SNAP_PF_CI : 0) |
+			    (r->pf.anchorable ? SNAP_PF_ANCHORABLE : 0));
+	for (i = 0; i < r->pf.n; i++) {
+		put_u32(sb, (uint32_t)r->pf.alt[i].len);
+		put(sb, r->pf.alt[i].s, r->pf.alt[i].len);
+		put_u64(sb, r->pf.alt[i].maxpre);
+	}
+}
+
+/*
+ * rules_save - write a clean ruleset, loaded from dir (and the site file
+ * local, or NULL), to path atomically; -1 after a message
+ */
+int rules_save(struct ruleset *rs, const char *dir, const char *local,
+	       const char *path)
+{
+	struct strbuf sb = STRBUF_INIT(SNAP_MAX);
+	const pcre2_code **codes;
+	int32_t *index;
+	struct source *src;
+	uint8_t *blob = NULL;
+	PCRE2_SIZE blob_len = 0;
+	size_t nsrc, i, ncodes = 0;
+	int ret = -1;
+
+	if (rules_compile(rs))
+		return error("%s: the rules have errors; not saved", path);
+	if (sources(dir, local, &src, &nsrc) < 0) {
+		sources_free(src, nsrc);
+		return error("%s: cannot read the rule files", dir);
+	}
+	codes = xcalloc(rs->nrules + 1, sizeof(*codes));
+	index = xcalloc(rs->nrules + 1, sizeof(*index));
+	for (i = 0; i < rs->nrules; i++) {
+		index[i] = rs->rules[i].code ? (int32_t)ncodes : -1;
+		if (rs->rules[i].code)
+			codes[ncodes++] = rs->rules[i].code;
+	}
+	if (ncodes && pcre2_serialize_encode(codes, (int32_t)ncodes, &blob,
+					     &blob_len, NULL) < 0) {
+		error("%s: pcre2 cannot serialize the regexes", path);
+		goto out;
+	}
+	put(&sb, SNAP_MAGIC, 8);
+	put_u32(&sb, SNAP_VERSION);
+	put_u32(&sb, SNAP_ENDIAN);
+	put_str(&sb, dir);
+	put_str(&sb, local && *local ? local : "");
+	put_u32(&sb, (uint32_t)nsrc);
+	for (i = 0; i < nsrc; i++) {
+		put_str(&sb, src[i].path);
+		put_u64(&sb, src[i].size);
+		put_u64(&sb, src[i].sec);
+		put_u64(&sb, src[i].nsec);
+		put_u64(&sb, src[i].ino);
+	}
+	for (i = 0; i < CLASS_N; i++)
+		put_f64(&sb, rs->params.threshold[i]);
+	put_f64(&sb, rs->params.band);
+	put_f64(&sb, rs->params.user_bias);
+	put_u32(&sb, (uint32_t)rs->nfiles);
+	for (i = 0; i < rs->nfiles; i++)
+		put_str(&sb, rs->files[i]);
+	put_u32(&sb, (uint32_t)ncodes);
+	put_u64(&sb, blob_len);
+	put(&sb, blob, blob_len);
+	put_u32(&sb, (uint32_t)rs->nrules);
+	for (i = 0; i < rs->nrules; i++)
+		put_rule(&sb, &rs->rules[i], index[i]);
+	put_u32(&sb, (uint32_t)crc32(0L, (const Bytef *)sb.buf, (uInt)sb.len));
+	if (sb.len + 1 >= SNAP_MAX) {
+		error("%s: the rules are too large to save", path);
+		goto out;
+	}
+	ret = write_file_atomic(path, sb.buf, sb.len, 0644);
+out:
+	if (blob)
+		pcre2_serialize_free(blob);
+	free(codes);
+	free(index);
+	sources_free(src, nsrc);
+	sb_release(&sb);
+	return ret;
+}
+
+/* get_args - a rule's eval arguments, into one buffer the rule owns */
+static bool get_args(struct cursor *c, struct rule *r)
+{
+	struct strbuf buf = STRBUF_INIT(1 << 16);
+	size_t off[RULES_MAX_ARGS];
+	uint32_t n = get_u32(c), k;
+
+	if (n > RULES_MAX_ARGS)
+		return false;
+	for (k = 0; k < n; k++) {
+		char *a = get_str(c);
+
+		off[k] = buf.len;
+		sb_adds(&buf, a ? a : "");
+		sb_addc(&buf, '\0');
+		free(a);
+	}
+	r->argbuf = sb_detach(&buf, NULL);
+	r->args.argc = (int)n;
+	for (k = 0; k < n; k++)
+		r->args.argv[k] = r->argbuf + off[k];
+	return !c->bad;
+}
+
+/* get_rule - one rule; takes its regex out of codes[] */
+static bool get_rule(struct cursor *c, struct ruleset *rs, struct rule *r,
+		     pcre2_code **codes, uint32_t ncodes)
+{
+	uint32_t flags, n, k;
+	int32_t code;
+	char *hook;
+	int i;
+
+	r->name = get_str(c);
+	r->type = (enum rule_type)get_u32(c);
+	r->def_file = (int)get_u32(c);
+	r->def_line = get_u32(c);
+	r->field = get_str(c);
+	flags = get_u32(c);
+	r->hmode = (enum hdr_mode)(flags & 0xff);
+	r->negate = flags & SNAP_NEGATE;
+	r->utf = flags & SNAP_UTF;
+	r->scored = flags & SNAP_SCORED;
+	r->certain = flags & SNAP_CERTAIN;
+	r->pattern = get_str(c);
+	r->options = get_u32(c);
+	code = (int32_t)get_u32(c);
+	hook = get_str(c);
+	r->score_file = r->describe_file = r->tflags_file = r->ref_file = -1;
+	r->certain_class = -1;
+	if (c->bad || !r->name || !valid_name(r->name) ||
+	    r->type < RULE_HEADER || r->type > RULE_META || r->def_file < 0 ||
+	    (size_t)r->def_file >= rs->nfiles || r->hmode > HDR_EXISTS ||
+	    code < -1 ||
+	    (code >= 0 && ((uint32_t)code >= ncodes || !codes[code]))) {
+		free(hook);
+		return false;
+	}
+	if (code >= 0) {
+		r->code = codes[code];
+		codes[code] = NULL; /* the rule owns it now */
+	}
+	if (hook) {
+		r->hook = hook_find(rs, hook);
+		free(hook);
+		if (!r->hook)
+			return false;
+	}
+	if (!get_args(c, r))
+		return false;
+	n = get_u32(c);
+	if (n > META_MAX_OPS)
+		return false;
+	r->nops = n;
+	r->ops = n ? xcalloc(n, sizeof(*r->ops)) : NULL;
+	for (k = 0; k < n; k++) {
+		r->ops[k].op = (enum meta_opcode)get_u32(c);
+		r->ops[k].idx = get_u64(c);
+		r->ops[k].num = get_f64(c);
+		if (r->ops[k].op > OP_OR ||
+		    (r->ops[k].op == OP_RULE && r->ops[k].idx >= rs->nrules))
+			return false;
+	}
+	for (i = 0; i < CLASS_N; i++)
+		r->score[i] = get_f64(c);
+	r->describe = get_str(c);
+	flags = get_u32(c);
+	n = flags & 0xffff;
+	if (n > PF_MAX_ALTS)
+		return false;
+	r->pf.ci = flags & SNAP_PF_CI;
+	r->pf.anchorable = flags & SNAP_PF_ANCHORABLE;
+	r->pf.alt = n ? xcalloc(n, sizeof(*r->pf.alt)) : NULL;
+	for (k = 0; k < n; k++) {
+		uint32_t len = get_u32(c);
+
+		if (c->bad || len < 2 || (size_t)(c->end - c->p) < len)
+			return false;
+		r->pf.alt[k].s = xmemdup0(c->p, len);
+		r->pf.alt[k].len = len;
+		c->p += len;
+		r->pf.alt[k].maxpre = get_u64(c);
+		r->pf.n = (int)k + 1;
+	}
+	/* each kind of rule has what it needs to run */
+	if (r->type == RULE_META)
+		return r->nops > 0 && !c->bad;
+	if (r->hook)
+		return !c->bad;
+	if (r->hmode == HDR_EXISTS)
+		return r->type == RULE_HEADER && r->field && !c->bad;
+	return r->code && (r->type != RULE_HEADER || r->field) && !c->bad;
+}
+
+/*
+ * rules_open - the ruleset rules_save() wrote to path, when it is intact
+ * and still matches the rule files of dir and the site file local;
+ * NULL (silently) otherwise
+ */
+struct ruleset *rules_open(const char *path, const char *dir, const char *local,
+			   const struct rules_hook *hooks, size_t nhooks)
+{
+	struct ruleset *rs = NULL;
+	struct source *src = NULL;
+	pcre2_code **codes = NULL;
+	char *buf, *sdir = NULL, *slocal = NULL;
+	size_t len, nsrc = 0, i;
+	uint32_t n, crc, ncodes = 0;
+	uint64_t blob_len;
+	struct cursor c;
+	struct stat st;
+	bool ok = false;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return NULL;
+	if (fstat(fileno(f), &st) < 0 || st.st_size < 8 + 3 * 4 ||
+	    st.st_size >= SNAP_MAX) {
+		fclose(f);
+		return NULL;
+	}
+	buf = xmalloc((size_t)st.st_size + 1);
+	len = fread(buf, 1, (size_t)st.st_size + 1, f);
+	fclose(f);
+	if (len != (size_t)st.st_size)
+		goto out;
+	memcpy(&crc, buf + len - 4, 4);
+	if (crc != (uint32_t)crc32(0L, (const Bytef *)buf, (uInt)(len - 4)) ||
+	    memcmp(buf, SNAP_MAGIC, 8) != 0)
+		goto out;
+	c.p = (const unsigned char *)buf + 8;
+	c.end = (const unsigned char *)buf + len - 4;
+	c.bad = false;
+	if (get_u32(&c) != SNAP_VERSION || get_u32(&c) != SNAP_ENDIAN)
+		goto out;
+
+	/* the same sources, unchanged */
+	sdir = get_str(&c);
+	slocal = get_str(&c);
+	if (!sdir || !slocal || strcmp(sdir, dir) != 0 ||
+	    strcmp(slocal, local && *local ? local : "") != 0 ||
+	    sources(dir, local, &src, &nsrc) < 0 || get_u32(&c) != nsrc)
+		goto out;
+	for (i = 0; i < nsrc; i++) {
+		char *p = get_str(&c);
+		bool same = p && strcmp(p, src[i].path) == 0;
+
+		free(p);
+		if (!same || get_u64(&c) != src[i].size ||
+		    get_u64(&c) != src[i].sec || get_u64(&c) != src[i].nsec ||
+		    get_u64(&c) != src[i].ino)
+			goto out;
+	}
+
+	rs = rules_new(hooks, nhooks);
+	for (i = 0; i < CLASS_N; i++)
+		rs->params.threshold[i] = get_f64(&c);
+	rs->params.band = get_f64(&c);
+	rs->params.user_bias = get_f64(&c);
+	n = get_u32(&c);
+	if (c.bad || n > 10000)
+		goto out;
+	for (i = 0; i < n; i++) {
+		char *file = get_str(&c);
+
+		if (!file)
+			goto out;
+		ALLOC_GROW(rs->files, rs->nfiles, rs->files_alloc);
+		rs->files[rs->nfiles++] = file;
+	}
+
+	ncodes = get_u32(&c);
+	blob_len = get_u64(&c);
+	if (c.bad || ncodes > 1000000 || blob_len > (uint64_t)(c.end - c.p) ||
+	    (ncodes && !blob_len))
+		goto out;
+	codes = xcalloc(ncodes + 1, sizeof(*codes));
+	if (ncodes && pcre2_serialize_decode(codes, (int32_t)ncodes, c.p,
+					     NULL) != (int32_t)ncodes)
+		goto out;
+	c.p += blob_len;
+
+	n = get_u32(&c);
+	if (c.bad || n > 1000000)
+		goto out;
+	rs->rules = xcalloc(n + 1, sizeof(*rs->rules));
+	rs->rules_alloc = n + 1;
+	rs->nrules = n;
+	for (i = 0; i < n; i++)
+		if (!get_rule(&c, rs, &rs->rules[i], codes, ncodes))
+			goto out;
+	if (c.p != c.end)
+		goto out;
+	rs->hash_size = 128;
+	while (rs->hash_size < 2 * n + 2)
+		rs->hash_size *= 2;
+	rs->hash = xcalloc(rs->hash_size, sizeof(*rs->hash));
+	for (i = 0; i < n; i++) {
+		if (rules_find(rs, rs->rules[i].name) >= 0)
+			goto out; /* a name twice */
+		hash_insert(rs, i);
+	}
+	ok = rules_compile(rs) == 0;
+out:
+	if (!ok && rs) {
+		rules_free(rs);
+		rs = NULL;
+	}
+	for (i = 0; codes && i < ncodes; i++)
+		pcre2_code_free(codes[i]);
+	free(codes);
+	sources_free(src, nsrc);
+	free(sdir);
+	free(slocal);
+	free(buf);
+	return rs;
 }
 
 /* ---- inline tests ----------------------------------------------------------- */

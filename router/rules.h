@@ -49,10 +49,17 @@
  *	may not say the same thing twice.  Tests of a rule that a later file
  *	redefines are dropped.
  *
+ *	Snapshot.  rules_save() writes a clean ruleset, compiled, to one
+ *	file (the regexes as pcre2_serialize_encode() blobs) and
+ *	rules_open() reads it back in a tenth of the time parsing takes,
+ *	as long as it still matches the rule files it was made from.
+ *
  * Ownership:
  *	struct ruleset owns everything it loaded; strings in rule_info are
  *	valid until rules_free().  struct rules_result is the caller's;
  *	rules_result_release() frees its arrays.  Hooks borrow their input.
+ *	A compiled ruleset is only read by rules_eval(): threads may share
+ *	one, each with its own rules_result.
  *
  * Errors:
  *	Loading never stops at a bad line: every problem is recorded with
@@ -207,6 +214,23 @@ int rules_run_tests(struct ruleset *rs, FILE *out, unsigned *ntests);
  */
 size_t rules_nproblems(const struct ruleset *rs);
 int rules_problem(const struct ruleset *rs, size_t i, char *buf, size_t size);
+
+/*
+ * rules_save - write a clean ruleset that was loaded from dir and the
+ * site file local (or NULL) to path, as a compiled snapshot that
+ * rules_open() reads back without parsing or compiling; -1 after a
+ * message
+ */
+int rules_save(struct ruleset *rs, const char *dir, const char *local,
+	       const char *path);
+
+/*
+ * rules_open - the snapshot at path, if it is intact, was built by this
+ * pcre2 and still matches the rule files of dir and the site file local
+ * (same names, sizes, times and inodes); NULL, silently, otherwise
+ */
+struct ruleset *rules_open(const char *path, const char *dir, const char *local,
+			   const struct rules_hook *hooks, size_t nhooks);
 
 /* queries */
 size_t rules_count(const struct ruleset *rs);

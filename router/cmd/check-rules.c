@@ -4,18 +4,23 @@
  *
  * DESCRIPTION
  *	triage check-rules [--rules DIR] [--local FILE] [--test]
+ *			   [--compile | --output FILE]
  *
  *	Loads every DIR/NAME.rules (default: rules_dir in routes.conf, else
  *	DATADIR/classifiers) and the site file (default: local_rules, else
  *	SYSCONFDIR/local.rules when it exists; --local FILE must exist),
  *	compiles every regex and checks every name, as SpamAssassin's
  *	--lint does.  Problems go to standard error as "file:line: message".
- *	With --test the inline "test" lines run too.  Exit 0 when clean,
- *	EX_CONFIG (78) on any error or failed test, EX_USAGE on bad options.
+ *	With --test the inline "test" lines run too.  --compile then writes
+ *	the compiled snapshot STATE_DIR/rules.idx that the filter loads
+ *	instead of the text (--output FILE writes it elsewhere).  Exit 0
+ *	when clean, EX_CONFIG (78) on any error or failed test, EX_CANTCREAT
+ *	when the snapshot cannot be written, EX_USAGE on bad options.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sysexits.h>
 #include <unistd.h>
@@ -29,7 +34,7 @@
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: triage check-rules [--rules DIR] [--local FILE] [--test]\n");
+		"usage: triage check-rules [--rules DIR] [--local FILE] [--test] [--compile | --output FILE]\n");
 }
 
 int cmd_check_rules(int argc, char **argv, struct cmd_ctx *ctx)
@@ -38,17 +43,20 @@ int cmd_check_rules(int argc, char **argv, struct cmd_ctx *ctx)
 		{ "rules", required_argument, NULL, 'r' },
 		{ "local", required_argument, NULL, 'l' },
 		{ "test", no_argument, NULL, 't' },
+		{ "compile", no_argument, NULL, 'c' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *dir = NULL, *local = NULL;
-	bool test = false, local_given = false;
+	const char *dir = NULL, *local = NULL, *output = NULL;
+	bool test = false, local_given = false, compile = false;
+	char *state_path = NULL;
 	struct ruleset *rs;
 	unsigned ntests = 0;
 	int c, errors, failed = 0;
 	double t0, t1;
 
-	while ((c = getopt_long(argc, argv, "r:l:th", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "r:l:tco:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			dir = optarg;
@@ -60,6 +68,12 @@ int cmd_check_rules(int argc, char **argv, struct cmd_ctx *ctx)
 		case 't':
 			test = true;
 			break;
+		case 'c':
+			compile = true;
+			break;
+		case 'o':
+			output = optarg;
+			break;
 		case 'h':
 			usage();
 			return 0;
@@ -68,7 +82,7 @@ int cmd_check_rules(int argc, char **argv, struct cmd_ctx *ctx)
 			return EX_USAGE;
 		}
 	}
-	if (optind < argc) {
+	if (optind < argc || (compile && output)) {
 		usage();
 		return EX_USAGE;
 	}
@@ -87,11 +101,34 @@ int cmd_check_rules(int argc, char **argv, struct cmd_ctx *ctx)
 	t1 = now_seconds();
 	if (!errors && test)
 		failed = rules_run_tests(rs, stderr, &ntests);
+	if (!errors && !failed && compile) {
+		char *slash;
+
+		state_path =
+			config_state_path(cmd_config(ctx), CLASSIFY_SNAPSHOT);
+		output = state_path;
+		slash = strrchr(state_path, '/');
+		if (slash && slash != state_path) {
+			/* the state directory, as 'triage update' makes it */
+			*slash = '\0';
+			if (mkdir_p(state_path, 02770) < 0)
+				warn("cannot create '%s'", state_path);
+			*slash = '/';
+		}
+	}
+	if (!errors && !failed && output &&
+	    rules_save(rs, dir, local, output) < 0) {
+		rules_free(rs);
+		free(state_path);
+		return EX_CANTCREAT;
+	}
 	if (!errors && !failed) {
 		printf("%zu rules from %zu files, loaded in %.2f ms",
 		       rules_count(rs), rules_nfiles(rs), (t1 - t0) * 1e3);
 		if (test)
 			printf("; %u tests passed", ntests);
+		if (output)
+			printf("; compiled to %s", output);
 		printf("\n");
 	} else if (errors) {
 		error("%d error%s in the rules", errors,
@@ -100,5 +137,6 @@ int cmd_check_rules(int argc, char **argv, struct cmd_ctx *ctx)
 		error("%d of %u rule tests failed", failed, ntests);
 	}
 	rules_free(rs);
+	free(state_path);
 	return errors || failed ? EX_CONFIG : 0;
 }

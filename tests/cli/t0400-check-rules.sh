@@ -104,6 +104,23 @@ test_expect_success 'rules_dir and local_rules come from routes.conf' '
 	grep -q "^2 rules from 2 files" "$T/out"
 '
 
+test_expect_success '--compile writes the snapshot to the state directory' '
+	"$TRIAGE" check-rules --rules "$SRC/classifiers" --local "" --test \
+		--compile >"$T/out" &&
+	test -s "$TRIAGE_STATE_DIR/rules.idx" &&
+	grep -q "compiled to $TRIAGE_STATE_DIR/rules.idx$" "$T/out" &&
+	"$TRIAGE" check-rules --rules "$T/rules" --local "" \
+		--output "$T/other.idx" >/dev/null &&
+	test -s "$T/other.idx" &&
+	test_exit 73 "$TRIAGE" check-rules --rules "$T/rules" --local "" \
+		--output "$T/no/such/dir/x.idx" 2>"$T/err" &&
+	test_exit 64 "$TRIAGE" check-rules --compile --output "$T/x.idx" \
+		2>/dev/null &&
+	test_exit 78 "$TRIAGE" check-rules --rules "$T/bad" --local "" \
+		--output "$T/bad.idx" 2>/dev/null &&
+	! test -e "$T/bad.idx"
+'
+
 test_expect_success 'usage errors exit 64; check-rules is in the help' '
 	test_exit 64 "$TRIAGE" check-rules --no-such-option 2>/dev/null &&
 	test_exit 64 "$TRIAGE" check-rules extra-argument 2>/dev/null &&

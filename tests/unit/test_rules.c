@@ -823,6 +823,227 @@ static void test_prefilter_never_changes_results(void **state)
 	sb_release(&rules);
 }
 
+/* ---- the compiled snapshot ------------------------------------------------------ */
+
+static const char *snap_rules =
+	"header   S_FROM  From:addr =~ /^bot\\@ci\\.example$/m\n"
+	"describe S_FROM  A bot\nscore S_FROM fuzzer=10\ntflags S_FROM certain\n"
+	"header   S_EXISTS exists:X-Mailer\ndescribe S_EXISTS mailer\n"
+	"score    S_EXISTS user=0.5\n"
+	"header   S_NOT   Subject !~ /bug/i\ndescribe S_NOT nb\nscore S_NOT ai=1\n"
+	"header   S_NH    eval:nheaders()\ndescribe S_NH n\nscore S_NH ai=0.1\n"
+	"body     __WORDS /\\b(could|may) (lead to|allow)\\b/i\n"
+	"body     __X     eval:count_x(y)\n"
+	"rawbody  S_RAW   /attached log/\ndescribe S_RAW raw\nscore S_RAW user=1\n"
+	"body     S_UTF   /caf\\x{e9}/u\ndescribe S_UTF utf\nscore S_UTF user=1\n"
+	"meta     S_META  __WORDS && __X >= 2 || S_RAW\n"
+	"describe S_META  meta\nscore S_META ai=2.5 user=-1\n"
+	"threshold ai 6\nuncertain_band 0.5\nuser_bias 3\n";
+
+static const char *const snap_texts[] = {
+	"This could lead to yy.",
+	"this may allow y",
+	"the attached log, could allow",
+	"caf\xc3\xa9 yyy may allow",
+	"nothing here",
+};
+
+static char *snap_dir(void)
+{
+	char *dir = xstrdup("/tmp/test_rules_snap.XXXXXX");
+	char *path;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	path = xasprintf("%s/10_a.rules", dir);
+	f = fopen(path, "w");
+	fputs(snap_rules, f);
+	fclose(f);
+	free(path);
+	return dir;
+}
+
+static void rm_rf(const char *dir)
+{
+	char *cmd = xasprintf("rm -rf %s", dir);
+
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+}
+
+static struct ruleset *dir_rules(const char *dir, const char *local)
+{
+	struct ruleset *rs = rules_new(test_hooks, ARRAY_SIZE(test_hooks));
+
+	rules_add_dir(rs, dir);
+	if (local && access(local, F_OK) == 0)
+		rules_add_file(rs, local);
+	assert_int_equal(rules_compile(rs), 0);
+	return rs;
+}
+
+static void test_snapshot_round_trip(void **state)
+{
+	char *dir = snap_dir(), *snap = xasprintf("%s/rules.idx", dir);
+	char *local = xasprintf("%s/local.rules", dir);
+	struct ruleset *a = dir_rules(dir, local), *b;
+	struct rules_result ra, rb;
+	size_t i, k;
+
+	assert_int_equal(rules_save(a, dir, local, snap), 0);
+	b = rules_open(snap, dir, local, test_hooks, ARRAY_SIZE(test_hooks));
+	assert_non_null(b);
+	assert_int_equal(rules_count(a), rules_count(b));
+	assert_memory_equal(rules_params(a), rules_params(b),
+			    sizeof(struct rules_params));
+	for (i = 0; i < rules_count(a); i++) {
+		const struct rule_info *x = rules_info(a, i),
+				       *y = rules_info(b, i);
+
+		assert_string_equal(x->name, y->name);
+		assert_string_equal(x->describe, y->describe);
+		assert_string_equal(x->file, y->file);
+		assert_int_equal(x->line, y->line);
+		assert_int_equal(x->type, y->type);
+		assert_memory_equal(x->score, y->score, sizeof(x->score));
+		assert_int_equal(x->certain, y->certain);
+		assert_int_equal(x->certain_class, y->certain_class);
+		assert_int_equal(x->helper, y->helper);
+		assert_true((x->hook == NULL) == (y->hook == NULL));
+		assert_int_equal(rules_find(b, x->name), (int)i);
+	}
+	rules_result_init(&ra);
+	rules_result_init(&rb);
+	for (k = 0; k < ARRAY_SIZE(snap_texts); k++) {
+		struct report *r = mk_report("From: CI <BOT@ci.example>\n"
+					     "X-Mailer: m\nSubject: hello",
+					     snap_texts[k]);
+		struct rules_input in = { r, NULL, NULL, NULL };
+
+		add_attachment(r, "log.txt", "see the attached log");
+		rules_eval(a, &in, RULES_EVAL_ALL, &ra);
+		rules_eval(b, &in, RULES_EVAL_ALL, &rb);
+		assert_memory_equal(ra.value, rb.value,
+				    rules_count(a) * sizeof(double));
+		/* and without the prefilter, the same again */
+		rules_eval(b, &in, RULES_EVAL_ALL | RULES_NO_PREFILTER, &rb);
+		assert_memory_equal(ra.value, rb.value,
+				    rules_count(a) * sizeof(double));
+		report_free(r);
+	}
+	rules_result_release(&ra);
+	rules_result_release(&rb);
+	rules_free(b);
+	rules_free(a);
+	rm_rf(dir);
+	free(dir);
+	free(snap);
+	free(local);
+}
+
+static void test_snapshot_stale(void **state)
+{
+	char *dir = snap_dir(), *snap = xasprintf("%s/rules.idx", dir);
+	char *local = xasprintf("%s/local.rules", dir);
+	char *other = xasprintf("%s/20_b.rules", dir);
+	struct ruleset *a = dir_rules(dir, local), *b;
+	static const struct rules_hook fewer[] = {
+		{ "nheaders", RULES_ON(RULE_HEADER), 0, 0, NULL,
+		  hook_nheaders },
+	};
+	FILE *f;
+
+#define OPEN() rules_open(snap, dir, local, test_hooks, ARRAY_SIZE(test_hooks))
+	assert_int_equal(rules_save(a, dir, local, snap), 0);
+	rules_free(a);
+	b = OPEN();
+	assert_non_null(b);
+	rules_free(b);
+	/* another directory string, another site file, missing hooks */
+	assert_null(rules_open(snap, "/tmp", local, test_hooks,
+			       ARRAY_SIZE(test_hooks)));
+	assert_null(rules_open(snap, dir, NULL, test_hooks,
+			       ARRAY_SIZE(test_hooks)));
+	assert_null(rules_open(snap, dir, local, fewer, ARRAY_SIZE(fewer)));
+	/* a site file appears */
+	f = fopen(local, "w");
+	fputs("score S_RAW user=2\n", f);
+	fclose(f);
+	assert_null(OPEN());
+	a = dir_rules(dir, local);
+	assert_int_equal(rules_save(a, dir, local, snap), 0);
+	rules_free(a);
+	b = OPEN();
+	assert_non_null(b);
+	assert_true(rules_info(b, (size_t)rules_find(b, "S_RAW"))
+			    ->score[CLASS_USER] == 2);
+	rules_free(b);
+	/* a rule file is added, changed or removed */
+	f = fopen(other, "w");
+	fputs("\n", f);
+	fclose(f);
+	assert_null(OPEN());
+	assert_int_equal(unlink(other), 0);
+	b = OPEN();
+	assert_non_null(b);
+	rules_free(b);
+	f = fopen(local, "a");
+	fputs("# a comment\n", f);
+	fclose(f);
+	assert_null(OPEN());
+	assert_int_equal(unlink(local), 0);
+	assert_null(OPEN());
+#undef OPEN
+	assert_null(rules_open("/nonexistent/rules.idx", dir, NULL, test_hooks,
+			       ARRAY_SIZE(test_hooks)));
+	rm_rf(dir);
+	free(dir);
+	free(snap);
+	free(local);
+	free(other);
+}
+
+static void test_snapshot_damaged(void **state)
+{
+	char *dir = snap_dir(), *snap = xasprintf("%s/rules.idx", dir);
+	char *cut = xasprintf("%s/cut.idx", dir);
+	struct ruleset *a = dir_rules(dir, NULL), *b;
+	char *data;
+	size_t len, n;
+
+	assert_int_equal(rules_save(a, dir, NULL, snap), 0);
+	rules_free(a);
+	assert_int_equal(read_file(snap, 1u << 20, &data, &len), 0);
+	/* every truncation is refused, without reading out of bounds */
+	for (n = 0; n < len; n += n < 64 ? 1 : 7) {
+		assert_int_equal(write_file_atomic(cut, data, n, 0600), 0);
+		assert_null(rules_open(cut, dir, NULL, test_hooks,
+				       ARRAY_SIZE(test_hooks)));
+	}
+	/* and so is a flipped byte anywhere */
+	for (n = 0; n < len; n += 13) {
+		data[n] ^= 0x20;
+		assert_int_equal(write_file_atomic(cut, data, len, 0600), 0);
+		assert_null(rules_open(cut, dir, NULL, test_hooks,
+				       ARRAY_SIZE(test_hooks)));
+		data[n] ^= 0x20;
+	}
+	assert_int_equal(write_file_atomic(cut, data, len, 0600), 0);
+	b = rules_open(cut, dir, NULL, test_hooks, ARRAY_SIZE(test_hooks));
+	assert_non_null(b);
+	rules_free(b);
+	/* a ruleset with errors is not saved */
+	a = rules_new(test_hooks, ARRAY_SIZE(test_hooks));
+	rules_add_text(a, "bad.rules", "body X /(/\n", 11);
+	assert_int_equal(rules_save(a, dir, NULL, cut), -1);
+	rules_free(a);
+	free(data);
+	rm_rf(dir);
+	free(dir);
+	free(snap);
+	free(cut);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -845,6 +1066,9 @@ int main(void)
 		cmocka_unit_test(test_quote_stripping),
 		cmocka_unit_test(test_addresses),
 		cmocka_unit_test(test_prefilter_never_changes_results),
+		cmocka_unit_test(test_snapshot_round_trip),
+		cmocka_unit_test(test_snapshot_stale),
+		cmocka_unit_test(test_snapshot_damaged),
 	};
 
 	msg_setup("test_rules", 1, false);
