@@ -35,9 +35,13 @@ _Static_assert((int)MODEL_USER == (int)CLASS_USER &&
 
 /* ---- text helpers ------------------------------------------------------- */
 
-static bool word_char(char c)
+/* word_char - [A-Za-z0-9_], as isalnum() in the C locale, but inline */
+static inline bool word_char(char c)
 {
-	return isalnum((unsigned char)c) || c == '_';
+	unsigned char u = (unsigned char)c;
+
+	return (unsigned char)((u | 0x20) - 'a') < 26 ||
+	       (unsigned char)(u - '0') < 10 || u == '_';
 }
 
 #define PHRASES_MAX 64
@@ -105,7 +109,8 @@ static unsigned count_words(const struct rules_text *t)
 	size_t i;
 
 	for (i = 0; i < t->len; i++) {
-		bool sp = isspace((unsigned char)t->text[i]);
+		char ch = t->text[i];
+		bool sp = ch == ' ' || (unsigned char)(ch - '\t') < 5;
 
 		if (!sp && !in)
 			words++;

@@ -63,8 +63,8 @@ struct prefilter {
 /*
  * All prefilter literals of a ruleset (one index for case-sensitive
  * rules, one for caseless ones, whose literals are lower case), found in
- * one pass over a text: a bitmap of their first two bytes, then the
- * literals with those two bytes.
+ * one pass over a text: a bitmap of their first two bytes and one of a
+ * hash of their first three, then the literals with those two bytes.
  */
 struct litkey {
 	uint16_t key;
@@ -74,7 +74,8 @@ struct litkey {
 struct litindex {
 	const struct lit **lits;
 	size_t n, alloc;
-	uint8_t bits[8192];
+	uint8_t bits[8192];  /* first two bytes */
+	uint8_t bits3[8192]; /* a hash of the first three bytes */
 	struct litkey *keys; /* sorted by key */
 };
 
@@ -1174,6 +1175,14 @@ static uint16_t lit_key(const char *s)
 	return (uint16_t)((unsigned char)s[0] << 8 | (unsigned char)s[1]);
 }
 
+static uint16_t lit_hash3(const char *s)
+{
+	uint32_t k = (uint32_t)(unsigned char)s[0] << 16 |
+		     (uint32_t)(unsigned char)s[1] << 8 | (unsigned char)s[2];
+
+	return (uint16_t)((k * 2654435761u) >> 16);
+}
+
 static int cmp_litkey(const void *pa, const void *pb)
 {
 	const struct litkey *a = pa, *b = pb;
@@ -1190,10 +1199,12 @@ static void litindex_finish(struct litindex *ix)
 	ix->keys = xcalloc(ix->n + 1, sizeof(*ix->keys));
 	for (i = 0; i < ix->n; i++) {
 		uint16_t key = lit_key(ix->lits[i]->s);
+		uint16_t h = lit_hash3(ix->lits[i]->s); /* literals have 3+ */
 
 		ix->keys[i].key = key;
 		ix->keys[i].id = (uint32_t)i;
 		ix->bits[key >> 3] |= (uint8_t)(1u << (key & 7));
+		ix->bits3[h >> 3] |= (uint8_t)(1u << (h & 7));
 	}
 	qsort(ix->keys, ix->n, sizeof(*ix->keys), cmp_litkey);
 }
@@ -1208,11 +1219,14 @@ static void litindex_scan(const struct litindex *ix, const char *s, size_t len,
 	size_t i;
 
 	memset(first, 0, ix->n * sizeof(*first));
-	for (i = 0; i + 1 < len; i++) {
-		uint16_t key = lit_key(s + i);
+	for (i = 0; i + 2 < len; i++) {
+		uint16_t key = lit_key(s + i), h;
 		size_t lo = 0, hi = ix->n;
 
 		if (!(ix->bits[key >> 3] & (1u << (key & 7))))
+			continue;
+		h = lit_hash3(s + i);
+		if (!(ix->bits3[h >> 3] & (1u << (h & 7))))
 			continue;
 		while (lo < hi) {
 			size_t mid = (lo + hi) / 2;
@@ -3419,7 +3433,8 @@ static bool get_rule(struct cursor *c, struct ruleset *rs, struct rule *r,
 	for (k = 0; k < n; k++) {
 		uint32_t len = get_u32(c);
 
-		if (c->bad || len < 2 || (size_t)(c->end - c->p) < len)
+		if (c->bad || len < RULES_PREFILTER_MIN ||
+		    (size_t)(c->end - c->p) < len)
 			return false;
 		r->pf.alt[k].s = xmemdup0(c->p, len);
 		r->pf.alt[k].len = len;
