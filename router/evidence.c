@@ -1,0 +1,1102 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * evidence - what a triager reads first in a kernel bug report (see
+ * evidence.h)
+ *
+ * The crash is crashlog.c's business; this file finds the facts around
+ * it in one pass over the lines of the text (quote markers and console
+ * prefixes removed): kernel version and taint, hardware, reproducers,
+ * bisection, trailers, source paths and functions named in prose.
+ * Everything is plain byte scanning; no regular expression runs here.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "crashlog.h"
+#include "evidence.h"
+#include "report.h"
+#include "strbuf.h"
+#include "util.h"
+
+#define TRAILERS_MAX 16
+#define VERSION_MAX  64
+#define PATH_LEN_MAX 200
+
+/* ---- small string lists ---------------------------------------------- */
+
+static bool list_has(char **v, size_t n, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strlen(v[i]) == len && !memcmp(v[i], s, len))
+			return true;
+	return false;
+}
+
+/* list_add - append a copy of s[0..len) unless present or full */
+static void list_add(char ***v, size_t *n, size_t max, const char *s,
+		     size_t len)
+{
+	if (!len || *n >= max || list_has(*v, *n, s, len))
+		return;
+	*v = xreallocarray(*v, *n + 1, sizeof(**v));
+	(*v)[(*n)++] = xmemdup0(s, len);
+}
+
+static void list_free(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* ---- character classes ----------------------------------------------- */
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool is_ident(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+static bool is_hex(char c)
+{
+	return isxdigit((unsigned char)c) != 0;
+}
+
+static const char *memmem_ci(const char *s, size_t len, const char *needle)
+{
+	size_t n = strlen(needle), i;
+
+	if (n > len)
+		return NULL;
+	for (i = 0; i + n <= len; i++)
+		if (tolower((unsigned char)s[i]) == needle[0] &&
+		    !strncasecmp(s + i, needle, n))
+			return s + i;
+	return NULL;
+}
+
+static const char *mem_find(const char *s, size_t len, const char *needle)
+{
+	return memmem(s, len, needle, strlen(needle));
+}
+
+static bool has_prefix(const char *s, size_t len, const char *p)
+{
+	size_t n = strlen(p);
+
+	return len >= n && !memcmp(s, p, n);
+}
+
+static bool has_prefix_ci(const char *s, size_t len, const char *p)
+{
+	size_t n = strlen(p);
+
+	return len >= n && !strncasecmp(s, p, n);
+}
+
+/* ---- kernel versions ------------------------------------------------- */
+
+static bool version_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '.' || c == '-' || c == '_' ||
+	       c == '+' || c == '~';
+}
+
+/*
+ * version_at - a kernel version ("6.12.0-rc3+", "6.1.0-42-amd64") at p;
+ * returns its length (trailing punctuation dropped) or 0
+ */
+static size_t version_at(const char *p, const char *end)
+{
+	const char *q = p;
+	size_t n;
+
+	if (q < end && *q == 'v')
+		q++;
+	if (q >= end || !is_digit(*q) || *q == '0')
+		return 0;
+	if (q + 1 < end && is_digit(q[1]))
+		return 0; /* majors are one digit (2.x .. 9.x) */
+	q++;
+	if (q >= end || *q != '.' || q + 1 >= end || !is_digit(q[1]))
+		return 0;
+	q += 2;
+	while (q < end && is_digit(*q))
+		q++;
+	while (q < end && version_char(*q))
+		q++;
+	while (q > p && (q[-1] == '.' || q[-1] == '-' || q[-1] == '_'))
+		q--;
+	n = (size_t)(q - p);
+	return n <= VERSION_MAX ? n : 0;
+}
+
+static bool word_start(const char *line, const char *p)
+{
+	return p == line || !is_ident(p[-1]);
+}
+
+/* distro_kernel_like - a version string a distribution builds */
+static bool distro_kernel_like(const char *v, size_t n)
+{
+	static const char *const subs[] = {
+		"+bpo",	       "+deb",	   "-generic",
+		"-lowlatency", ".fc",	   ".el",
+		"-default",    "-arch",	   "-lts",
+		"-zen",	       "-MANJARO", "cachyos",
+		"-cachyos",    "+rpt-",	   "-microsoft-standard",
+		"-amd64",      "-arm64",   "-686",
+		"-armmp",      "-cloud-",  "-rt-",
+		"-aws",	       "-azure",   "-gcp",
+		"-oracle",     "-raspi",   "-kvm",
+		"-oem",	       ".mga",	   "-pve",
+	};
+	size_t i;
+
+	if (!v || !n)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(subs); i++) {
+		const char *s = memmem(v, n, subs[i], strlen(subs[i]));
+		size_t sl = strlen(subs[i]);
+
+		if (!s)
+			continue;
+		/* ".fc40", ".el9": a release number must follow */
+		if ((!strcmp(subs[i], ".fc") || !strcmp(subs[i], ".el") ||
+		     !strcmp(subs[i], ".mga")) &&
+		    (s + sl >= v + n || !is_digit(s[sl])))
+			continue;
+		/* Debian and Ubuntu flavours follow an ABI number: "-42-amd64" */
+		if (subs[i][0] == '-' && strcmp(subs[i], "-default") &&
+		    strcmp(subs[i], "-arch") && strcmp(subs[i], "-lts") &&
+		    strcmp(subs[i], "-zen") && strcmp(subs[i], "-MANJARO") &&
+		    strcmp(subs[i], "-cachyos") &&
+		    strcmp(subs[i], "-microsoft-standard") &&
+		    strcmp(subs[i], "-pve") && (s == v || !is_digit(s[-1])))
+			continue;
+		return true;
+	}
+	return false;
+}
+
+/* ---- the scan --------------------------------------------------------- */
+
+enum vsrc {
+	V_NONE,
+	V_PROSE,
+	V_UNAME,
+	V_LINUX_VERSION,
+	V_CRASH,
+};
+
+struct scan {
+	struct evidence *ev;
+	enum vsrc vsrc;
+	bool has_include, has_main;
+	int bisect_lines; /* lines left to find "commit <sha>" after syzbot's */
+	int repro_lines;  /* lines left for numbered steps after "reproduc" */
+	int numbered;	  /* numbered lines seen in that window */
+	char *distro;	  /* a distro version seen anywhere */
+};
+
+static void set_str(char **dst, const char *s, size_t len)
+{
+	free(*dst);
+	*dst = xmemdup0(s, len);
+}
+
+static void set_version(struct scan *sc, enum vsrc src, const char *v, size_t n)
+{
+	if (src <= sc->vsrc || !n)
+		return;
+	if (*v == 'v')
+		v++, n--;
+	set_str(&sc->ev->kernel_version, v, n);
+	sc->vsrc = src;
+}
+
+/*
+ * crash_cpu_line - "CPU: 0 PID: 1 Comm: x Not tainted 6.12.0-rc3 #1" or
+ * lockdep's "6.2.0-rc6 #0 Not tainted": version and taint
+ */
+static void crash_cpu_line(struct scan *sc, const char *s, size_t len)
+{
+	const char *end = s + len, *p, *t;
+	size_t n;
+
+	if ((t = mem_find(s, len, "Not tainted"))) {
+		p = t + 11;
+		while (p < end && *p == ' ')
+			p++;
+		if ((n = version_at(p, end))) {
+			set_version(sc, V_CRASH, p, n);
+		} else {
+			/* lockdep banner: the version comes first */
+			p = s;
+			while (p < end && *p == ' ')
+				p++;
+			if ((n = version_at(p, end)) && p + n < t)
+				set_version(sc, V_CRASH, p, n);
+			else if (!mem_find(s, len, "Comm:"))
+				return;
+		}
+		if (!sc->ev->tainted)
+			sc->ev->tainted = xstrdup("Not tainted");
+		return;
+	}
+	if ((t = mem_find(s, len, "Tainted: "))) {
+		const char *f = t + 9, *fe;
+
+		/* taint flags are capitals and spaces, the version follows */
+		for (p = f;
+		     p < end && (isupper((unsigned char)*p) || *p == ' '); p++)
+			;
+		if (p < end && *p == '[')
+			return; /* "Tainted: [W]=WARN" legend line */
+		fe = p;
+		while (fe > f && fe[-1] == ' ')
+			fe--;
+		if ((n = version_at(p, end)))
+			set_version(sc, V_CRASH, p, n);
+		else if (!mem_find(s, len, "Comm:") &&
+			 !mem_find(s, len, "PID:"))
+			return;
+		if (!sc->ev->tainted && fe > f)
+			set_str(&sc->ev->tainted, f, (size_t)(fe - f));
+	}
+}
+
+/* prose_version - "kernel 6.8.9", "Linux 6.12-rc3", "kernel version: 6.1" */
+static void prose_version(struct scan *sc, const char *s, size_t len)
+{
+	static const char *const words[] = { "kernel", "linux" };
+	const char *end = s + len;
+	size_t w;
+
+	for (w = 0; w < ARRAY_SIZE(words) && sc->vsrc < V_PROSE; w++) {
+		const char *p = s;
+
+		while ((p = memmem_ci(p, (size_t)(end - p), words[w]))) {
+			const char *q = p + strlen(words[w]);
+			size_t n;
+
+			if (!word_start(s, p)) {
+				p = q;
+				continue;
+			}
+			if (q < end && (*q == ' ' || *q == ':')) {
+				while (q < end && (*q == ' ' || *q == ':'))
+					q++;
+				if (has_prefix_ci(q, (size_t)(end - q),
+						  "version")) {
+					q += 7;
+					while (q < end &&
+					       (*q == ' ' || *q == ':'))
+						q++;
+				}
+				if ((n = version_at(q, end))) {
+					set_version(sc, V_PROSE, q, n);
+					return;
+				}
+			}
+			p = q;
+		}
+	}
+}
+
+/* distro_tokens - remember a distribution kernel named anywhere */
+static void distro_tokens(struct scan *sc, const char *s, size_t len)
+{
+	const char *end = s + len, *p;
+
+	if (sc->distro)
+		return;
+	for (p = s; p < end; p++) {
+		size_t n;
+
+		if (!is_digit(*p) ||
+		    (p > s && (is_ident(p[-1]) || p[-1] == '.')))
+			continue;
+		n = version_at(p, end);
+		if (n && distro_kernel_like(p, n)) {
+			sc->distro = xmemdup0(p, n);
+			return;
+		}
+		if (n)
+			p += n - 1;
+	}
+}
+
+/* hex_at - a commit id (7-40 hex digits) at p; its length or 0 */
+static size_t hex_at(const char *p, const char *end)
+{
+	const char *q = p;
+
+	while (q < end && is_hex(*q) && q - p < 41)
+		q++;
+	if (q - p < 7 || q - p > 40 || (q < end && is_ident(*q)))
+		return 0;
+	return (size_t)(q - p);
+}
+
+static void set_bisect(struct scan *sc, const char *p, size_t n)
+{
+	size_t i;
+
+	if (sc->ev->bisect_commit)
+		return;
+	sc->ev->bisect_commit = xmemdup0(p, n);
+	for (i = 0; i < n; i++)
+		sc->ev->bisect_commit[i] =
+			(char)tolower((unsigned char)sc->ev->bisect_commit[i]);
+}
+
+static void bisect_line(struct scan *sc, const char *s, size_t len)
+{
+	const char *end = s + len, *p;
+	size_t n;
+
+	if ((p = memmem_ci(s, len, "first bad commit:"))) {
+		p += 17;
+		while (p < end && (*p == ' ' || *p == '['))
+			p++;
+		if ((n = hex_at(p, end)))
+			set_bisect(sc, p, n);
+	} else if ((p = mem_find(s, len, " is the first bad commit"))) {
+		const char *b = s;
+
+		while (b < p && *b == ' ')
+			b++;
+		if ((n = hex_at(b, end)) && b + n == p)
+			set_bisect(sc, b, n);
+	} else if (mem_find(s, len, "bisected this issue to") ||
+		   mem_find(s, len, "bisection: ")) {
+		sc->bisect_lines = 4;
+	} else if (sc->bisect_lines > 0 && has_prefix(s, len, "commit ")) {
+		if ((n = hex_at(s + 7, end)))
+			set_bisect(sc, s + 7, n);
+		sc->bisect_lines = 0;
+	} else if ((p = memmem_ci(s, len, "#regzbot introduced:"))) {
+		p += 20;
+		while (p < end && *p == ' ')
+			p++;
+		if ((n = hex_at(p, end)) && (p + n == end || p[n] == ' '))
+			set_bisect(sc, p, n);
+	}
+	if (sc->bisect_lines > 0)
+		sc->bisect_lines--;
+}
+
+static void trailer(char ***v, size_t *n, const char *s, size_t len,
+		    size_t skip)
+{
+	const char *p = s + skip, *end = s + len;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	list_add(v, n, TRAILERS_MAX, p, (size_t)(end - p));
+}
+
+/* syz_line - a syzkaller program line: "r0 = openat$cgroup(...)" */
+static bool syz_line(const char *s, size_t len)
+{
+	const char *p = s, *end = s + len;
+	const char *name;
+
+	if (p + 4 < end && p[0] == 'r' && is_digit(p[1])) {
+		p++;
+		while (p < end && is_digit(*p))
+			p++;
+		if (end - p < 4 || memcmp(p, " = ", 3))
+			return false;
+		p += 3;
+	}
+	name = p;
+	while (p < end &&
+	       (islower((unsigned char)*p) || is_digit(*p) || *p == '_'))
+		p++;
+	if (p == name)
+		return false;
+	if (p < end && *p == '$') {
+		for (p++; p < end && is_ident(*p); p++)
+			;
+		return p < end && *p == '(';
+	}
+	return p < end && *p == '(' &&
+	       has_prefix(name, (size_t)(p - name), "syz_");
+}
+
+static bool numbered_line(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && (s[i] == ' ' || s[i] == '*' || s[i] == '#'))
+		i++;
+	if (i >= len || !is_digit(s[i]))
+		return false;
+	while (i < len && is_digit(s[i]))
+		i++;
+	return i + 1 < len && (s[i] == '.' || s[i] == ')') && s[i + 1] == ' ';
+}
+
+static void repro_line(struct scan *sc, const char *s, size_t len)
+{
+	static const char *const steps[] = {
+		"steps to reproduce", "steps to repro",	    "how to reproduce",
+		"to reproduce:",      "reproduction steps", "reproduce it by",
+		"reproduce with:",    "reproduce by:",	    "reproducer steps",
+	};
+	struct evidence *ev = sc->ev;
+	size_t i;
+
+	if (!sc->has_include && mem_find(s, len, "#include <"))
+		sc->has_include = true;
+	if (!sc->has_main &&
+	    (mem_find(s, len, "int main(") || mem_find(s, len, "int main (")))
+		sc->has_main = true;
+	if (sc->has_include && sc->has_main)
+		ev->reproducer |= REPRO_C;
+	if (has_prefix(s, len, "C reproducer:") ||
+	    mem_find(s, len, "repro.c") || mem_find(s, len, "reproducer.c") ||
+	    mem_find(s, len, "/repro.cprog"))
+		ev->reproducer |= REPRO_C;
+	if (has_prefix(s, len, "syz repro:") || mem_find(s, len, "repro.syz") ||
+	    syz_line(s, len))
+		ev->reproducer |= REPRO_SYZ;
+	for (i = 0; i < ARRAY_SIZE(steps); i++) {
+		if (memmem_ci(s, len, steps[i])) {
+			ev->reproducer |= REPRO_STEPS;
+			break;
+		}
+	}
+	if (memmem_ci(s, len, "reproduc")) {
+		sc->repro_lines = 15;
+		sc->numbered = 0;
+	} else if (sc->repro_lines > 0) {
+		sc->repro_lines--;
+		if (numbered_line(s, len) && ++sc->numbered >= 2)
+			ev->reproducer |= REPRO_STEPS;
+	}
+}
+
+/* ---- paths and functions named in prose ------------------------------- */
+
+static const char *const top_dirs[] = {
+	"arch/",    "block/",  "certs/",   "crypto/",	"Documentation/",
+	"drivers/", "fs/",     "include/", "init/",	"io_uring/",
+	"ipc/",	    "kernel/", "lib/",	   "LICENSES/", "mm/",
+	"net/",	    "rust/",   "samples/", "scripts/",	"security/",
+	"sound/",   "tools/",  "usr/",	   "virt/",
+};
+
+static bool path_tok_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.' ||
+	       c == '/' || c == '+' || c == ',';
+}
+
+/* text_path - a kernel source path starting at p; its length or 0 */
+static size_t text_path(const char *p, const char *end)
+{
+	const char *q, *last_slash = NULL, *dot = NULL;
+	size_t i, n;
+
+	for (i = 0; i < ARRAY_SIZE(top_dirs); i++)
+		if (has_prefix(p, (size_t)(end - p), top_dirs[i]))
+			break;
+	if (i == ARRAY_SIZE(top_dirs))
+		return 0;
+	for (q = p; q < end && path_tok_char(*q); q++)
+		;
+	while (q > p && (q[-1] == '.' || q[-1] == ',' || q[-1] == '-'))
+		q--;
+	n = (size_t)(q - p);
+	if (n > PATH_LEN_MAX || n <= strlen(top_dirs[i]))
+		return 0;
+	if (memmem(p, n, "//", 2) || memmem(p, n, "..", 2) || memchr(p, ',', n))
+		return 0;
+	for (q = p; q < p + n; q++) {
+		if (*q == '/')
+			last_slash = q;
+		else if (*q == '.')
+			dot = q;
+	}
+	if (last_slash == p + n - 1)
+		return n; /* a directory: "drivers/net/" */
+	if (!dot || dot < last_slash || p + n - dot - 1 < 1 ||
+	    p + n - dot - 1 > 5)
+		return 0;
+	for (q = dot + 1; q < p + n; q++)
+		if (!isalnum((unsigned char)*q))
+			return 0;
+	return n;
+}
+
+static void text_paths(struct evidence *ev, const char *s, size_t len)
+{
+	const char *end = s + len, *p;
+
+	for (p = s; p < end; p++) {
+		const char *start = p;
+		size_t n;
+		char prev = p > s ? p[-1] : ' ';
+
+		if (!memchr("abcdfiklmnrstuvDL", *p, 17))
+			continue;
+		/* not inside a word, a URL or another path */
+		if (is_ident(prev) || prev == '/' || prev == ':' ||
+		    prev == '.' || prev == '-' || prev == '@' || prev == '=' ||
+		    prev == '?' || prev == '&' || prev == '%')
+			continue;
+		/* "a/fs/x.c" and "b/fs/x.c" of diffs */
+		if ((*p == 'a' || *p == 'b') && p + 2 < end && p[1] == '/' &&
+		    text_path(p + 2, end))
+			start = p + 2;
+		n = text_path(start, end);
+		if (!n)
+			continue;
+		list_add(&ev->text_files, &ev->ntext_files, EVIDENCE_LIST_MAX,
+			 start, n);
+		p = start + n - 1;
+	}
+}
+
+static void text_functions(struct evidence *ev, const char *s, size_t len)
+{
+	const char *end = s + len, *p = s;
+
+	while ((p = memmem(p, (size_t)(end - p), "()", 2))) {
+		const char *b = p;
+
+		while (b > s && is_ident(b[-1]))
+			b--;
+		if (p - b >= 3 && !is_digit(*b) &&
+		    (b == s || (b[-1] != '.' && b[-1] != '>' && b[-1] != '$')))
+			list_add(&ev->text_functions, &ev->ntext_functions,
+				 EVIDENCE_LIST_MAX, b, (size_t)(p - b));
+		p += 2;
+	}
+}
+
+/* ---- hardware ---------------------------------------------------------- */
+
+static bool virtual_hardware(const char *hw)
+{
+	static const char *const virt[] = {
+		"QEMU",
+		"KVM",
+		"Bochs",
+		"Google Compute Engine",
+		"VMware",
+		"VirtualBox",
+		"innotek",
+		"Xen HVM",
+		"HVM domU",
+		"Hyper-V",
+		"Microsoft Corporation Virtual Machine",
+		"Amazon EC2",
+		"dummy-virt",
+		"BHYVE",
+		"Parallels",
+		"OpenStack",
+		"Cloud Hypervisor",
+		"Firecracker",
+		"UTM",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(virt); i++)
+		if (strstr(hw, virt[i]))
+			return true;
+	return false;
+}
+
+static void hardware_line(struct scan *sc, const char *s, size_t len, bool dmi)
+{
+	const char *p = mem_find(s, len, dmi ? "DMI: " : "Hardware name: ");
+	const char *end = s + len;
+
+	if (!p || (dmi && sc->ev->hardware))
+		return;
+	if (!dmi && sc->ev->hardware) {
+		/* "Hardware name:" beats a boot-time "DMI:" line */
+		return;
+	}
+	p += dmi ? 5 : 15;
+	while (p < end && *p == ' ')
+		p++;
+	while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	if (end > p)
+		set_str(&sc->ev->hardware, p, (size_t)(end - p));
+}
+
+/* ---- lines --------------------------------------------------------------- */
+
+/* line_body - strip quote markers, indentation and a console stamp */
+static const char *line_body(const char *s, size_t *len, bool *stamp)
+{
+	size_t l = *len, k;
+
+	for (;;) {
+		k = 0;
+		while (k < l && (s[k] == ' ' || s[k] == '\t'))
+			k++;
+		if (k < l && s[k] == '>') {
+			s += k + 1;
+			l -= k + 1;
+			continue;
+		}
+		s += k;
+		l -= k;
+		break;
+	}
+	*stamp = false;
+	/* "<4>[   12.345678] " and "[   12.345678][ T123] " */
+	k = 0;
+	if (k < l && s[k] == '<') {
+		while (++k < l && is_digit(s[k]))
+			;
+		k = k < l && s[k] == '>' ? k + 1 : l;
+	}
+	if (k < l && s[k] == '[') {
+		size_t j = k + 1, d = 0;
+
+		while (j < l && s[j] == ' ')
+			j++;
+		while (j < l && is_digit(s[j]))
+			j++;
+		if (j < l && s[j] == '.') {
+			for (j++; j < l && is_digit(s[j]); j++)
+				d++;
+			if (j < l && s[j] == ']' && d == 6) {
+				*stamp = true;
+				j++;
+				if (j < l && s[j] == '[') {
+					const char *e =
+						memchr(s + j, ']', l - j);
+
+					if (e && e - (s + j) < 12)
+						j = (size_t)(e - s) + 1;
+				}
+				while (j < l && s[j] == ' ')
+					j++;
+				s += j;
+				l -= j;
+			}
+		}
+	}
+	while (l && (s[l - 1] == '\r' || s[l - 1] == ' '))
+		l--;
+	*len = l;
+	return s;
+}
+
+static void scan_line(struct scan *sc, const char *s, size_t len)
+{
+	struct evidence *ev = sc->ev;
+	const char *p, *end = s + len;
+	size_t n;
+
+	if (!len)
+		return;
+	if (mem_find(s, len, "ainted"))
+		crash_cpu_line(sc, s, len);
+	if (mem_find(s, len, "Hardware name: "))
+		hardware_line(sc, s, len, false);
+	else if (has_prefix(s, len, "DMI: "))
+		hardware_line(sc, s, len, true);
+	if ((p = mem_find(s, len, "Linux version "))) {
+		p += 14;
+		if ((n = version_at(p, end)))
+			set_version(sc, V_LINUX_VERSION, p, n);
+	} else if (has_prefix(s, len, "Linux ") && mem_find(s, len, " #")) {
+		/* uname -a: "Linux host 6.8.9-300.fc40.x86_64 #1 SMP ..." */
+		p = memchr(s + 6, ' ', len - 6);
+		if (p && (n = version_at(p + 1, end)))
+			set_version(sc, V_UNAME, p + 1, n);
+	}
+	if (sc->vsrc < V_PROSE)
+		prose_version(sc, s, len);
+	distro_tokens(sc, s, len);
+	if (has_prefix_ci(s, len, "Reported-by:"))
+		trailer(&ev->reported_by, &ev->nreported_by, s, len, 12);
+	else if (has_prefix_ci(s, len, "Tested-by:"))
+		trailer(&ev->tested_by, &ev->ntested_by, s, len, 10);
+	bisect_line(sc, s, len);
+	repro_line(sc, s, len);
+	if (!ev->syzbot && (mem_find(s, len, "syzbot found the following") ||
+			    mem_find(s, len, "syzbot has found a reproducer") ||
+			    mem_find(s, len, "syzbot has bisected") ||
+			    mem_find(s, len, "syzbot has tested") ||
+			    mem_find(s, len, "syzkaller.appspot.com/bug") ||
+			    has_prefix_ci(s, len, "Reported-by: syzbot+")))
+		ev->syzbot = true;
+	if (memchr(s, '/', len))
+		text_paths(ev, s, len);
+	if (memchr(s, '(', len))
+		text_functions(ev, s, len);
+}
+
+static void scan_text(struct scan *sc, const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		const char *body;
+		bool stamp;
+
+		body = line_body(p, &l, &stamp);
+		if (stamp)
+			sc->ev->dmesg_timestamps = true;
+		scan_line(sc, body, l);
+		p = nl ? nl + 1 : end;
+	}
+}
+
+/* ---- lists after frames -------------------------------------------------- */
+
+/* evidence_finish - recompute files[] and the guilty file from frames */
+void evidence_finish(struct evidence *ev)
+{
+	const char **cand;
+	size_t i, n = 0;
+	bool indexed = false;
+
+	if (!ev)
+		return;
+	if (!ev->guilty_file || ev->guilty_from_index) {
+		cand = xcalloc(ev->nframes + 1, sizeof(*cand));
+		for (i = 0; i < ev->nframes; i++) {
+			const struct frame *f = &ev->frames[i];
+
+			if (!f->file || f->unreliable)
+				continue;
+			cand[n++] = f->file;
+			indexed |= f->from_index;
+		}
+		if (n && indexed) {
+			long k = crashlog_guilty_pick(cand, n);
+
+			free(ev->guilty_file);
+			ev->guilty_file = xstrdup(cand[k]);
+			ev->guilty_from_index = true;
+		}
+		free(cand);
+	}
+
+	list_free(ev->files, ev->nfiles);
+	ev->files = NULL;
+	ev->nfiles = 0;
+	if (ev->guilty_file)
+		list_add(&ev->files, &ev->nfiles, EVIDENCE_LIST_MAX,
+			 ev->guilty_file, strlen(ev->guilty_file));
+	for (i = 0; i < ev->nframes; i++)
+		if (ev->frames[i].file && !ev->frames[i].unreliable)
+			list_add(&ev->files, &ev->nfiles, EVIDENCE_LIST_MAX,
+				 ev->frames[i].file,
+				 strlen(ev->frames[i].file));
+	for (i = 0; i < ev->ntext_files; i++)
+		list_add(&ev->files, &ev->nfiles, EVIDENCE_LIST_MAX,
+			 ev->text_files[i], strlen(ev->text_files[i]));
+
+	list_free(ev->functions, ev->nfunctions);
+	ev->functions = NULL;
+	ev->nfunctions = 0;
+	for (i = 0; i < ev->nframes; i++) {
+		const struct frame *f = &ev->frames[i];
+
+		if (!f->function || f->unreliable ||
+		    crashlog_skip_function(f->function))
+			continue;
+		list_add(&ev->functions, &ev->nfunctions, EVIDENCE_LIST_MAX,
+			 f->function, strlen(f->function));
+	}
+	for (i = 0; i < ev->ntext_functions; i++)
+		list_add(&ev->functions, &ev->nfunctions, EVIDENCE_LIST_MAX,
+			 ev->text_functions[i], strlen(ev->text_functions[i]));
+}
+
+/* ---- crash --------------------------------------------------------------- */
+
+static void adopt(struct evidence *ev, struct crashlog *c)
+{
+	ev->title = c->title;
+	ev->crash_type = c->type;
+	ev->guilty_file = c->guilty_file;
+	ev->frames = c->frames;
+	ev->nframes = c->nframes;
+	c->title = c->type = c->guilty_file = NULL;
+	c->frames = NULL;
+	c->nframes = 0;
+	crashlog_free(c);
+}
+
+/*
+ * take_crash - the first crash in the text.  A bare header line with no
+ * title format behind it counts only when it looks like console output
+ * (it has a console time stamp or a "usb 1-1: " device prefix, or it
+ * starts its line and frames or time stamps follow); otherwise the
+ * search goes on after it.  A cut crash without frames outside console
+ * output (a quoted subject, a forwarded header) yields to a later crash
+ * that has them.
+ */
+static void take_crash(struct evidence *ev, const char *text, size_t len)
+{
+	struct crashlog *weak = NULL;
+	size_t off = 0;
+	int tries;
+
+	for (tries = 0; tries < 16 && off < len; tries++) {
+		struct crashlog *c = crashlog_parse(text + off, len - off);
+
+		if (!c)
+			break;
+		off += c->resume;
+		if (c->fallback && !c->stamped && !c->dev_prefix &&
+		    (!c->line_start ||
+		     (!c->nframes && !ev->dmesg_timestamps))) {
+			crashlog_free(c);
+			continue;
+		}
+		if (c->corrupted && !c->line_start && !c->stamped) {
+			if (!weak)
+				weak = c;
+			else
+				crashlog_free(c);
+			continue;
+		}
+		crashlog_free(weak);
+		adopt(ev, c);
+		return;
+	}
+	if (weak)
+		adopt(ev, weak);
+}
+
+static struct evidence *extract(const char *text, size_t len)
+{
+	struct evidence *ev = xcalloc(1, sizeof(*ev));
+	struct scan sc;
+
+	memset(&sc, 0, sizeof(sc));
+	sc.ev = ev;
+	if (len > EVIDENCE_TEXT_MAX)
+		len = EVIDENCE_TEXT_MAX;
+	scan_text(&sc, text, len);
+	take_crash(ev, text, len);
+	if (sc.distro &&
+	    !distro_kernel_like(ev->kernel_version,
+				ev->kernel_version ? strlen(ev->kernel_version)
+						   : 0)) {
+		ev->distro_kernel = sc.distro;
+		sc.distro = NULL;
+		if (!ev->kernel_version)
+			ev->kernel_version = xstrdup(ev->distro_kernel);
+	} else if (ev->kernel_version &&
+		   distro_kernel_like(ev->kernel_version,
+				      strlen(ev->kernel_version))) {
+		ev->distro_kernel = xstrdup(ev->kernel_version);
+	}
+	free(sc.distro);
+	if (ev->hardware)
+		ev->hw_virtual = virtual_hardware(ev->hardware);
+	evidence_finish(ev);
+	return ev;
+}
+
+/* evidence_extract_text - the evidence in a bare log or mail body */
+struct evidence *evidence_extract_text(const char *text, size_t len)
+{
+	return extract(text ? text : "", text ? len : 0);
+}
+
+/* ---- subjects ------------------------------------------------------------ */
+
+static const char *skip_spaces(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+/* evidence_subject_prefix - the subsystem prefix of a subject, or NULL */
+char *evidence_subject_prefix(const char *subject)
+{
+	static const char *const not_subsys[] = {
+		"BUG",	      "WARNING", "INFO",     "KASAN",
+		"KMSAN",      "KCSAN",	 "UBSAN",    "KFENCE",
+		"Oops",	      "PANIC",	 "panic",    "REGRESSION",
+		"Regression", "Bug",	 "Question", "Help",
+		"Re",	      "Fwd",	 "Fw",	     "AW",
+		"SV",	      "RE",	 "FW",	     "Note",
+		"Subject",    "Error",	 "ERROR",    "Warning",
+		"Issue",      "Kernel",	 "kernel",   "general protection fault",
+	};
+	const char *p = skip_spaces(subject ? subject : "");
+	char *syz = NULL;
+	bool syzbot = false;
+	size_t n, i;
+
+	for (;;) {
+		if (!strncasecmp(p, "Re:", 3) || !strncasecmp(p, "Fw:", 3) ||
+		    !strncasecmp(p, "AW:", 3) || !strncasecmp(p, "SV:", 3)) {
+			p = skip_spaces(p + 3);
+		} else if (!strncasecmp(p, "Fwd:", 4)) {
+			p = skip_spaces(p + 4);
+		} else if (*p == '[') {
+			const char *e = strchr(p, ']');
+
+			if (!e)
+				break;
+			if (!strncmp(p, "[syzbot", 7))
+				syzbot = true;
+			else if (syzbot && !syz && e > p + 1) {
+				/* "[syzbot] [xfs?] ..." */
+				const char *b = p + 1, *q = e;
+
+				if (q[-1] == '?')
+					q--;
+				for (i = 0;
+				     b + i < q && (is_ident(b[i]) ||
+						   b[i] == '-' || b[i] == '/');
+				     i++)
+					;
+				if (b + i == q && q > b)
+					syz = xmemdup0(b, (size_t)(q - b));
+			}
+			p = skip_spaces(e + 1);
+		} else {
+			break;
+		}
+	}
+	if (syz)
+		return syz;
+	/* "xfs: ...", "mm/slub: ...", "net: stmmac: ..." */
+	for (n = 0; p[n] && (is_ident(p[n]) || p[n] == '/' || p[n] == '-' ||
+			     p[n] == '.');
+	     n++)
+		;
+	if (!n || n > 40 || p[n] != ':' || (p[n + 1] != ' ' && p[n + 1]))
+		return NULL;
+	for (i = 0; i < ARRAY_SIZE(not_subsys); i++)
+		if (strlen(not_subsys[i]) == n && !strncmp(p, not_subsys[i], n))
+			return NULL;
+	return xmemdup0(p, n);
+}
+
+/* ---- reports ----------------------------------------------------------- */
+
+static bool same_text(const struct report_part *part, const char *body,
+		      size_t body_len)
+{
+	return part->text == body ||
+	       (part->len == body_len && !memcmp(part->text, body, body_len));
+}
+
+/* evidence_extract - the evidence in every text part of a report */
+struct evidence *evidence_extract(const struct report *r)
+{
+	struct strbuf sb = STRBUF_INIT(EVIDENCE_TEXT_MAX);
+	struct evidence *ev;
+	const char *from = r->from_addr ? r->from_addr : "";
+	const char *app = report_header(r, "X-Google-Appengine-App-Id");
+	bool html_only = r->flags & REPORT_HTML_ONLY;
+	bool c_attachment = false;
+	size_t i;
+
+	if (r->body && r->body_len)
+		sb_add(&sb, r->body, r->body_len);
+	for (i = 0; i < r->nparts; i++) {
+		const struct report_part *part = &r->parts[i];
+
+		if (!(part->flags & PART_TEXT) || !part->text)
+			continue;
+		if ((part->flags & PART_HTML) && !html_only)
+			continue;
+		if (r->body && same_text(part, r->body, r->body_len))
+			continue;
+		if (part->filename && ends_with(part->filename, ".c") &&
+		    memmem(part->text, part->len, "main(", 5))
+			c_attachment = true;
+		if (sb.len && sb_add(&sb, "\n\n", 2))
+			break;
+		if (sb_add(&sb, part->text, part->len)) {
+			/* keep what fits */
+			sb_add(&sb, part->text, sb.max - sb.len);
+			break;
+		}
+	}
+	ev = extract(sb.buf ? sb.buf : "", sb.len);
+	sb_release(&sb);
+	if (c_attachment)
+		ev->reproducer |= REPRO_C;
+	ev->subject_prefix = evidence_subject_prefix(r->subject);
+	if ((strstr(from, "syzbot") &&
+	     strstr(from, "syzkaller.appspotmail.com")) ||
+	    (app && strstr(app, "syzkaller")) ||
+	    strstr(r->subject ? r->subject : "", "[syzbot]"))
+		ev->syzbot = true;
+	return ev;
+}
+
+/* evidence_free - release everything */
+void evidence_free(struct evidence *ev)
+{
+	size_t i;
+
+	if (!ev)
+		return;
+	free(ev->title);
+	free(ev->crash_type);
+	for (i = 0; i < ev->nframes; i++) {
+		free(ev->frames[i].function);
+		free(ev->frames[i].module);
+		free(ev->frames[i].file);
+	}
+	free(ev->frames);
+	free(ev->guilty_file);
+	list_free(ev->files, ev->nfiles);
+	list_free(ev->functions, ev->nfunctions);
+	list_free(ev->text_files, ev->ntext_files);
+	list_free(ev->text_functions, ev->ntext_functions);
+	free(ev->kernel_version);
+	free(ev->tainted);
+	free(ev->hardware);
+	free(ev->distro_kernel);
+	free(ev->bisect_commit);
+	list_free(ev->reported_by, ev->nreported_by);
+	list_free(ev->tested_by, ev->ntested_by);
+	free(ev->subject_prefix);
+	free(ev);
+}
+
+/* evidence_guilty_file - syzkaller's guilty-file choice over a crash log */
+char *evidence_guilty_file(const char *log, size_t len)
+{
+	struct crashlog *c = crashlog_parse(log, len);
+	char *f;
+
+	if (!c)
+		return crashlog_guilty(
+			"", log,
+			len > EVIDENCE_TEXT_MAX ? EVIDENCE_TEXT_MAX : len);
+	f = c->guilty_file;
+	c->guilty_file = NULL;
+	crashlog_free(c);
+	return f;
+}
