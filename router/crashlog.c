@@ -1053,6 +1053,8 @@ static const char *const generic_frames[] = {
 	"fast_dput",
 	"dput",
 	"mark_buffer_dirty",
+	"kmemleak",
+	"__ubsan_handle",
 };
 
 /* Frames where a looping (stalled) stack is named by the one before. */
@@ -1366,7 +1368,7 @@ static void crashlog_init(void)
 	G.corrupted_line = rx_compile(
 		"^( \\[\\<?(?:0x)?[0-9a-f]+\\>?\\])? should_fail(slab)?(\\.[a-z0-9.]+)?\\+0x");
 	G.syslog = rx_compile(
-		"^(?:[A-Z][a-z]{2} [ 0-9][0-9] [0-9]{2}:[0-9]{2}:[0-9]{2}|[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.+-]+) [^ ]+ kernel: ");
+		"^(?:[A-Z][a-z]{2} [ 0-9][0-9] [0-9]{2}:[0-9]{2}:[0-9]{2}|[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.+-]+)(?: [^ ]+)? (?:kernel:|\\[kernel\\]) ");
 }
 
 static void init_once(void)
@@ -1558,6 +1560,88 @@ static size_t dmesg_t_prefix(const char *s, size_t len)
 }
 
 /*
+ * wrap_piece - a line that is only "path/x.c:12" (want_func false) or
+ * "func+0x1/0x2" with an optional " [module]" (want_func true)
+ */
+static bool wrap_piece(const struct cline *l, bool want_func)
+{
+	const char *p = l->c, *end = l->c + l->clen, *t;
+	bool colon = false;
+
+	if (l->ctx != CTX_NONE || !l->clen || *p == ' ' || *p == '\t')
+		return false;
+	for (t = p; t < end && *t != ' '; t++) {
+		if (*t == ':')
+			colon = true;
+		else if (!isalnum((unsigned char)*t) && !strchr("_./-+", *t))
+			return false;
+	}
+	if (t < end && (end - t < 4 || t[1] != '[' || end[-1] != ']'))
+		return false;
+	if (want_func)
+		return !colon && memmem(p, (size_t)(t - p), "+0x", 3);
+	return colon && t == end && is_digit(end[-1]);
+}
+
+/*
+ * wrap_state - how a WARNING line a mail client wrapped ends: 1 after
+ * "at", 2 after "at path:line", 0 when it is complete
+ */
+static int wrap_state(const struct cline *l)
+{
+	const char *end = l->c + l->clen, *t;
+
+	if (!memmem(l->c, l->clen, "WARNING: ", 9))
+		return 0;
+	if (l->clen > 3 && !memcmp(end - 3, " at", 3))
+		return 1;
+	for (t = end; t > l->c && t[-1] != ' '; t--)
+		;
+	if (t - l->c > 4 && !memcmp(t - 4, " at ", 4) && end - t > 4 &&
+	    is_digit(end[-1]) && memchr(t, ':', (size_t)(end - t)))
+		return 2;
+	return 0;
+}
+
+/*
+ * unwrap - join a WARNING line broken by a mail client after "at" with
+ * the "path:line" and "func+0x.." pieces that follow; joined lines are
+ * kept in owned
+ */
+static size_t unwrap(struct cline *lines, size_t n, char ***owned,
+		     size_t *nowned)
+{
+	size_t i, o = 0;
+
+	for (i = 0; i < n; i++) {
+		struct cline c = lines[i];
+		int st;
+
+		while ((st = wrap_state(&c)) && i + 1 < n &&
+		       wrap_piece(&lines[i + 1], st == 2)) {
+			const struct cline *w = &lines[i + 1];
+			size_t body = (size_t)(c.c - c.s);
+			char *buf = xmalloc(c.len + w->clen + 2);
+
+			memcpy(buf, c.s, c.len);
+			buf[c.len] = ' ';
+			memcpy(buf + c.len + 1, w->c, w->clen);
+			c.len += w->clen + 1;
+			buf[c.len] = '\0';
+			c.s = buf;
+			c.c = buf + body;
+			c.clen = c.len - body;
+			*owned = xreallocarray(*owned, *nowned + 1,
+					       sizeof(**owned));
+			(*owned)[(*nowned)++] = buf;
+			i++;
+		}
+		lines[o++] = c;
+	}
+	return o;
+}
+
+/*
  * normalise - split text into lines, dropping mail quoting, indentation
  * before a console stamp and syslog/journal prefixes
  */
@@ -1607,7 +1691,9 @@ static struct cline *normalise(struct rx *x, const char *text, size_t len,
 			}
 		}
 		/* "Oct  1 12:00:00 host kernel: " from syslog or journalctl */
-		if (l > 20 && memmem(s, l < 80 ? l : 80, " kernel: ", 9) &&
+		if (l > 20 &&
+		    (memmem(s, l < 80 ? l : 80, " kernel: ", 9) ||
+		     memmem(s, l < 80 ? l : 80, " [kernel] ", 10)) &&
 		    rx_search(x, G.syslog, s, l, 0)) {
 			size_t skip = rx_ov(x)[1];
 			uint64_t ctx = CTX_CONSOLE;
@@ -1720,7 +1806,8 @@ static bool line_has_any(const struct cline *l, const char *const *v, size_t n)
 }
 
 struct extracted {
-	struct strbuf text; /* prefix lines, then the report */
+	struct strbuf text;   /* prefix lines, then the report */
+	struct strbuf frames; /* the report with "? " frames kept */
 	size_t prefix_len;
 	size_t report_end; /* end of the part titles are taken from */
 	size_t first_line, end_line;
@@ -1796,8 +1883,14 @@ static void find_report(struct rx *x, const struct cline *lines, size_t nlines,
 		}
 		if (!is_oops && (l->questionable ||
 				 (l->ctx != ctx &&
-				  (!cpu_traceback || !ctx_is_cpu(l->ctx)))))
+				  (!cpu_traceback || !ctx_is_cpu(l->ctx))))) {
+			/* unreliable frames are no part of the report */
+			if (l->questionable && l->ctx == ctx &&
+			    !sb_add(&e->frames, "? ", 2) &&
+			    !sb_add(&e->frames, l->c, l->clen))
+				sb_addc(&e->frames, '\n');
 			continue;
+		}
 		text_lines++;
 		skip_line = skip_text;
 		if (mem_has(l->s, l->len,
@@ -1817,6 +1910,8 @@ static void find_report(struct rx *x, const struct cline *lines, size_t nlines,
 			continue;
 		if (sb_add(&e->text, l->c, l->clen) || sb_addc(&e->text, '\n'))
 			break;
+		if (!sb_add(&e->frames, l->c, l->clen))
+			sb_addc(&e->frames, '\n');
 		if (!second || (ctx != CTX_NONE && ctx != CTX_CONSOLE))
 			e->report_end = e->text.len;
 	}
@@ -3013,7 +3108,8 @@ static const char *skip_pc(const char *p, const char *end)
  * source_at - "path/file.c:123" at p (after spaces, optionally in
  * parentheses); sets file and line
  */
-static bool source_at(const char *p, const char *end, struct frame *f)
+static bool source_at(const char *p, const char *end, struct frame *f,
+		      const char **after)
 {
 	const char *q, *b;
 	unsigned long line = 0;
@@ -3032,9 +3128,14 @@ static bool source_at(const char *p, const char *end, struct frame *f)
 		return false; /* no extension: not a file */
 	for (q = p + 1; q < end && is_digit(*q) && line < 10000000; q++)
 		line = line * 10 + (unsigned long)(*q - '0');
+	while (q < end && (*q == ':' || is_digit(*q)))
+		q++; /* ":12:5" columns */
+	if (q < end && *q == ')')
+		q++;
 	free(f->file);
 	f->file = clean_path(b, (size_t)(p - b));
 	f->line = (int)line;
+	*after = q;
 	return true;
 }
 
@@ -3046,13 +3147,14 @@ static void frame_release(struct frame *f)
 }
 
 /*
- * trailer_only - after a symbolised frame's name only sources, "[inline]",
- * "[module]" and "(P)"-style marks may follow, not prose
+ * trailer_only - after a symbolised frame's source only more sources,
+ * "[inline]", "[module]", "(P)"-style marks and, last, a bare module
+ * name (decode_stacktrace.sh) may follow, not prose; sets the module
  */
-static bool trailer_only(const char *p, const char *end)
+static bool trailer_only(const char *p, const char *end, struct frame *f)
 {
 	while (p < end) {
-		const char *t;
+		const char *t, *q;
 
 		while (p < end && *p == ' ')
 			p++;
@@ -3063,8 +3165,18 @@ static bool trailer_only(const char *p, const char *end)
 			p++;
 		if (*t == '[' || *t == '(' || *t == '?')
 			continue;
-		if (!memchr(t, ':', (size_t)(p - t)))
+		if (memchr(t, ':', (size_t)(p - t)))
+			continue;
+		for (q = p; q < end && *q == ' '; q++)
+			;
+		if (q < end || !func_start(*t))
 			return false;
+		for (q = t; q < p && (func_char(*q) || *q == '-'); q++)
+			;
+		if (q < p)
+			return false;
+		if (!f->module)
+			f->module = xmemdup0(t, (size_t)(p - t));
 	}
 	return true;
 }
@@ -3072,7 +3184,7 @@ static bool trailer_only(const char *p, const char *end)
 /* crashlog_parse_frame - parse one stack-trace line; false if not one */
 bool crashlog_parse_frame(const char *line, size_t len, struct frame *f)
 {
-	const char *p = line, *end = line + len, *name, *q;
+	const char *p = line, *end = line + len, *name, *q, *after;
 	size_t nlen;
 	bool offsets = false, src = false;
 
@@ -3113,29 +3225,44 @@ bool crashlog_parse_frame(const char *line, size_t len, struct frame *f)
 	}
 	if (p < end && *p == '?' && p + 1 < end && p[1] == ' ') {
 		f->unreliable = true;
-		p += 2;
+		for (p += 2; p < end && *p == ' '; p++)
+			;
 	}
 	p = skip_pc(p, end);
 	p = skip_pc(p, end);
 	if (p < end && *p == '?' && p + 1 < end && p[1] == ' ') {
 		f->unreliable = true;
-		p += 2;
+		for (p += 2; p < end && *p == ' '; p++)
+			;
 	}
-	/* arm: "[<c0123>] (func) from [<c0456>] (caller+0x10/0x14)" */
+	/* arm: "[<c0123>] (func [mod]) from [<c0456>] (caller+0x10/0x14)" */
 	if (p < end && *p == '(') {
+		const char *m = NULL, *me = NULL;
+
 		q = p + 1;
 		while (q < end && func_char(*q))
 			q++;
-		if (q < end && *q == ')' && q > p + 1 && func_start(p[1]) &&
-		    end - q > 6 && !memcmp(q, ") from ", 7)) {
-			name = p + 1;
-			nlen = (size_t)(q - name);
+		name = p + 1;
+		nlen = (size_t)(q - name);
+		if (q + 2 < end && q[0] == ' ' && q[1] == '[') {
+			m = q + 2;
+			me = memchr(m, ']', (size_t)(end - m));
+			q = me ? me + 1 : end;
+		}
+		if (nlen && func_start(*name) && end - q > 6 &&
+		    !memcmp(q, ") from ", 7)) {
+			if (m && me > m)
+				f->module = xmemdup0(m, (size_t)(me - m));
 			goto named;
 		}
 		return false;
 	}
 	if (p >= end || !func_start(*p))
 		return false;
+	if (end - p > 13 && !memcmp(end - 13, " (unreliable)", 13)) {
+		f->unreliable = true; /* powerpc */
+		end -= 13;
+	}
 	name = p;
 	while (p < end && func_char(*p))
 		p++;
@@ -3167,15 +3294,16 @@ bool crashlog_parse_frame(const char *line, size_t len, struct frame *f)
 		}
 	}
 	/* symbolised: " fs/xfs/xfs_icache.c:123 [inline]" or "(file:line)" */
-	if (source_at(p, end, f)) {
+	after = p;
+	if (source_at(p, end, f, &after)) {
 		src = true;
 		if (memmem(p, (size_t)(end - p), "[inline]", 8))
 			f->inlined = true;
 	} else if (end - p > 4 && !memcmp(p, "at ", 3) &&
-		   source_at(p + 3, end, f)) {
+		   source_at(p + 3, end, f, &after)) {
 		src = true; /* addr2line: "func at file.c:12" */
 	}
-	if (!offsets && (!src || !trailer_only(p, end))) {
+	if (!offsets && (!src || !trailer_only(after, end, f))) {
 		frame_release(f);
 		memset(f, 0, sizeof(*f));
 		return false;
@@ -3215,9 +3343,9 @@ static const char *const frame_stops[] = {
 	"Last potentially related work creation",
 };
 
-static void collect_frames(struct crashlog *c)
+static void collect_frames(struct crashlog *c, const char *text, size_t len)
 {
-	const char *p = c->text + c->prefix_len, *end = c->text + c->len;
+	const char *p = text, *end = text + len;
 	size_t alloc = 0, i;
 
 	while (p < end && c->nframes < CRASHLOG_FRAMES_MAX) {
@@ -3286,7 +3414,8 @@ struct crashlog *crashlog_parse(const char *log, size_t len)
 {
 	struct rx x;
 	struct cline *lines;
-	size_t nlines, i, start = 0;
+	char **owned = NULL;
+	size_t nlines, i, start = 0, nowned = 0;
 	int oops = -1;
 	struct crashlog *c = NULL;
 	struct extracted e;
@@ -3300,6 +3429,7 @@ struct crashlog *crashlog_parse(const char *log, size_t len)
 	if (!x.md)
 		die("crashlog: out of memory");
 	lines = normalise(&x, log, len, &nlines);
+	nlines = unwrap(lines, nlines, &owned, &nowned);
 	for (i = 0; i < nlines && oops < 0; i++) {
 		oops = oops_match(&x, &lines[i]);
 		start = i;
@@ -3309,6 +3439,7 @@ struct crashlog *crashlog_parse(const char *log, size_t len)
 
 	memset(&e, 0, sizeof(e));
 	sb_init(&e.text, REPORT_MAX);
+	sb_init(&e.frames, REPORT_MAX);
 	find_report(&x, lines, nlines, start, &e);
 	memset(&d, 0, sizeof(d));
 	sb_init(&d.title, 4096);
@@ -3348,9 +3479,13 @@ struct crashlog *crashlog_parse(const char *log, size_t len)
 		c->text = xstrdup("");
 	c->guilty_file = guilty_of(&x, c->title, c->text + c->prefix_len,
 				   c->len - c->prefix_len);
-	collect_frames(c);
+	collect_frames(c, e.frames.buf ? e.frames.buf : "", e.frames.len);
+	sb_release(&e.frames);
 	sb_release(&d.title);
 out:
+	for (i = 0; i < nowned; i++)
+		free(owned[i]);
+	free(owned);
 	free(lines);
 	pcre2_match_data_free(x.md);
 	return c;
