@@ -1421,6 +1421,7 @@ struct cline {
 	size_t clen;
 	uint64_t ctx; /* CTX_*, or a task/CPU context */
 	bool questionable;
+	size_t next; /* offset of the following line in the input */
 };
 
 static bool is_digit(char c)
@@ -1631,6 +1632,7 @@ static size_t unwrap(struct cline *lines, size_t n, char ***owned,
 			c.s = buf;
 			c.c = buf + body;
 			c.clen = c.len - body;
+			c.next = w->next;
 			*owned = xreallocarray(*owned, *nowned + 1,
 					       sizeof(**owned));
 			(*owned)[(*nowned)++] = buf;
@@ -1679,6 +1681,7 @@ static struct cline *normalise(struct rx *x, const char *text, size_t len,
 		ALLOC_GROW(lines, n, alloc);
 		c = &lines[n++];
 		memset(c, 0, sizeof(*c));
+		c->next = pos;
 		/* pasted with indentation: "    [   12.3] ..." */
 		for (k = 0; k < l && (s[k] == ' ' || s[k] == '\t'); k++)
 			;
@@ -2510,18 +2513,17 @@ static bool stack_walk(struct rx *x, const struct stack_def *st,
 	return ok;
 }
 
+/* stack_frames - the key frames; they may point into raw->names */
 static bool stack_frames(struct rx *x, const struct stack_def *st,
 			 const char *out, size_t len, struct sv *keys,
-			 size_t *nkeys)
+			 size_t *nkeys, struct frames *raw)
 {
-	struct frames *raw = xmalloc(sizeof(*raw));
 	bool ok;
 
 	ok = stack_walk(x, st, st->p, st->np, out, len, keys, nkeys, raw);
 	if (!ok && st->np2)
 		ok = stack_walk(x, st, st->p2, st->np2, out, len, keys, nkeys,
 				raw);
-	free(raw);
 	return ok;
 }
 
@@ -2555,6 +2557,7 @@ static void describe(struct rx *x, const struct oops_def *o, const char *out,
 	size_t startpos = len, i;
 	bool matched_title = false, have = false;
 	unsigned fmt_flags = 0;
+	struct frames *raw = NULL;
 
 	for (i = 0; i < o->nfmts; i++) {
 		const struct fmt_def *f = &o->fmts[i];
@@ -2597,8 +2600,10 @@ static void describe(struct rx *x, const struct oops_def *o, const char *out,
 			}
 		}
 		if (f->stack) {
+			if (!raw)
+				raw = xmalloc(sizeof(*raw));
 			if (!stack_frames(x, f->stack, out + m0, len - m0, keys,
-					  &nkeys))
+					  &nkeys, raw))
 				corrupted = true;
 			for (g = 0; g < nkeys && nargs < MAX_ARGS; g++)
 				args[nargs++] = keys[g];
@@ -2609,6 +2614,7 @@ static void describe(struct rx *x, const struct oops_def *o, const char *out,
 		have = true;
 		fmt_flags = f->flags;
 	}
+	free(raw);
 	if (!have) {
 		const char *h = memmem(out, len, o->header, strlen(o->header));
 		const char *nl;
@@ -3466,12 +3472,7 @@ struct crashlog *crashlog_parse(const char *log, size_t len)
 	c->line_start = header_starts_line(&lines[start], oopses[oops].header,
 					   &c->dev_prefix);
 	c->stamped = lines[start].ctx != CTX_NONE;
-	{
-		const char *hl = lines[start].s;
-		const char *nl = memchr(hl, '\n', len - (size_t)(hl - log));
-
-		c->resume = nl ? (size_t)(nl - log) + 1 : len;
-	}
+	c->resume = lines[start].next < len ? lines[start].next : len;
 	c->len = e.text.len;
 	c->prefix_len = e.prefix_len;
 	c->text = sb_detach(&e.text, NULL);
