@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "crashlog.h"
+#include "litset.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -42,115 +43,12 @@
 	"(?:IP|NIP|pc |PC is at):? (?:(?:[0-9]+:)?(?:" PC " +){0,2}" FUNC \
 	"|(?:[0-9]+:)?0x[0-9a-f]+|(?:[0-9]+:)?" PC                        \
 	" +\\[< *\\(null\\)>\\] +\\(null\\)|[0-9]+: +\\(null\\))"
-#define CALLTRACE "(?:Call (?:T|t)race:)|(?:Backtrace:)"
-#define LINES	  "(?:.*\\n)+?"
-#define STACK	  "\001" /* part: parse a stack trace here */
-
-/* ---- literal sets with a bigram index ------------------------------- */
-
-/*
- * A small multi-pattern matcher for the header table and the lists of
- * generic function names.  Pattern syntax: "^x" must start the string,
- * "x$" must end it, otherwise x may occur anywhere.
- */
-#define LS_BUCKETS 1024
-
-struct lit {
-	const char *s;
-	uint16_t len;
-	uint8_t start, end;
-	uint16_t id;
-	int32_t next;
-};
-
-struct litset {
-	struct lit *v;
-	size_t n, alloc;
-	int32_t head[LS_BUCKETS];
-};
-
-static unsigned ls_hash(unsigned char a, unsigned char b)
-{
-	return (a * 131u + b) & (LS_BUCKETS - 1);
-}
-
-static void ls_init(struct litset *ls)
-{
-	memset(ls, 0, sizeof(*ls));
-	memset(ls->head, 0xff, sizeof(ls->head));
-}
-
-static void ls_add(struct litset *ls, const char *pat, unsigned id)
-{
-	struct lit l = { 0 };
-	size_t len = strlen(pat);
-	unsigned h;
-
-	if (pat[0] == '^') {
-		l.start = 1;
-		pat++;
-		len--;
-	}
-	if (len && pat[len - 1] == '$') {
-		l.end = 1;
-		len--;
-	}
-	if (len < 2)
-		die("crashlog: pattern too short: %s", pat);
-	l.s = pat;
-	l.len = (uint16_t)len;
-	l.id = (uint16_t)id;
-	h = ls_hash((unsigned char)pat[0], (unsigned char)pat[1]);
-	l.next = ls->head[h];
-	ALLOC_GROW(ls->v, ls->n, ls->alloc);
-	ls->v[ls->n] = l;
-	ls->head[h] = (int32_t)ls->n++;
-}
-
-/*
- * ls_scan - call back for every pattern found in s (an id may repeat);
- * stops early when the callback returns true
- */
-static bool ls_scan(const struct litset *ls, const char *s, size_t len,
-		    bool (*cb)(unsigned id, void *arg), void *arg)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < len; i++) {
-		int32_t k = ls->head[ls_hash((unsigned char)s[i],
-					     (unsigned char)s[i + 1])];
-
-		for (; k >= 0; k = ls->v[k].next) {
-			const struct lit *l = &ls->v[k];
-
-			if (l->start && i)
-				continue;
-			if (l->len > len - i || memcmp(s + i, l->s, l->len))
-				continue;
-			if (l->end && i + l->len != len)
-				continue;
-			if (cb(l->id, arg))
-				return true;
-		}
-	}
-	return false;
-}
-
-static bool cb_any(unsigned id, void *arg)
-{
-	return true;
-}
-
-static bool ls_any(const struct litset *ls, const char *s, size_t len)
-{
-	return ls_scan(ls, s, len, cb_any, NULL);
-}
-
-static bool cb_mask(unsigned id, void *arg)
-{
-	*(uint64_t *)arg |= (uint64_t)1 << id;
-	return false;
-}
+#define CALLTRACE	"(?:Call (?:T|t)race:)|(?:Backtrace:)"
+#define LINES		"(?:.*\\n)+?"
+#define STACK		"\001" /* part: parse a stack trace here */
+#define BIT(n)		((uint64_t)1 << (n))
+#define BUILD_ASSERT(c) ((void)sizeof(char[(c) ? 1 : -1]))
+#define HEADER_BITS	0xffffffffu /* G.lineset: oopses[] ids are below 32 */
 
 /* ---- tables ---------------------------------------------------------- */
 
@@ -1262,21 +1160,79 @@ static const char *const report_start_ignores[] = {
 	"Internal error:",
 };
 
+/* Sections after which a KASAN/KMSAN report's stacks are secondary. */
+static const char *const frame_stops[] = {
+	"Allocated by task",
+	"Freed by task",
+	"The buggy address belongs",
+	"Uninit was created at",
+	"Memory state around the buggy address",
+	"Last potentially related work creation",
+};
+
+/* Literal markers tested on every line, see G.markers. */
+enum {
+	MK_DISABLING = 32, /* "Disabling lock debugging due to kernel taint" */
+	MK_NMI,		   /* "Sending NMI from CPU" */
+	MK_PANIC,	   /* "Kernel panic - not syncing" */
+	MK_CIRCULAR,	   /* lockdep's circular dependency banner */
+	MK_INFO_STACK,	   /* info_with_stack[] */
+	MK_START_IGNORE,   /* report_start_ignores[] */
+	MK_SHOULD_FAIL,	   /* fault injection frames */
+	MK_STACK_START,	   /* literals every stack_starts[] match holds */
+	MK_FRAME_STOP,	   /* frame_stops[] */
+	MK_END_TRACE,	   /* "---[ end trace" */
+	MK_ARM_FROM,	   /* ") from " of arm frames */
+	MK_IGN_IRQ,	   /* "irqs" of lockdep's irq state lines */
+	MK_IGN_REG,	   /* "Register r" */
+	MK_IGN_AT,	   /* ", at: " */
+};
+
+static const char *const stack_start_literals[] = {
+	"Call Trace", "Call trace", "Allocated",	 "Freed",
+	" backtrace", "Backtrace:", "Uninit was stored", "badaddr: ",
+};
+
+/*
+ * A title or report pattern.  "A(?:.*\n)+?.*B(?:.*\n)+?.*C" (LINES)
+ * means: A, then the first later line holding B, then the first line
+ * after that holding C.  A backtracking engine tries every line pair
+ * when that fails, which is quadratic in the report, so such patterns
+ * are split into segments matched line by line: A is searched in the
+ * text, then "^.*B" and "^.*C" are tried on the following lines.  If
+ * the rest fails after the first A (or B), it fails after any later
+ * one, so the first is the only one worth trying; capture groups are
+ * numbered across the segments as in the whole pattern.
+ */
+#define PAT_SEGS 4
+
+struct pat {
+	pcre2_code *seg[PAT_SEGS]; /* seg[0] searched, the rest per line */
+	uint32_t ngroups[PAT_SEGS];
+	size_t nseg;
+};
+
 /* ---- compiled state -------------------------------------------------- */
 
 static struct {
 	pthread_once_t once;
 	pcre2_match_context *mctx;
-	struct litset headers, generic, anchors, hang;
+	struct litset lineset; /* crash headers and markers, see MK_* */
+	struct litset generic, anchors, hang;
 	pcre2_code *stack_start[ARRAY_SIZE(stack_starts)];
 	pcre2_code *frame_re[ARRAY_SIZE(frame_res)];
 	pcre2_code *rewrite[ARRAY_SIZE(title_rewrites)];
 	pcre2_code *line_ignore[ARRAY_SIZE(guilty_line_ignores)];
 	pcre2_code *corrupted_line;
 	pcre2_code *syslog;
-	pcre2_code **title_re, **report_re;
+	struct pat *title_re, *report_re;
 } G = { .once = PTHREAD_ONCE_INIT };
 
+/*
+ * rx_compile - compile a built-in pattern; patterns that walk lines
+ * ("(?:.*\n)+?") stay with the interpreter, whose backtracking frames
+ * live on the heap, the others are JIT-compiled when pcre2 can
+ */
 static pcre2_code *rx_compile(const char *re)
 {
 	int err;
@@ -1292,7 +1248,46 @@ static pcre2_code *rx_compile(const char *re)
 		die("crashlog: bad built-in regex at %zu (%s): %s", (size_t)off,
 		    msg, re);
 	}
+	if (!strstr(re, "\\n"))
+		pcre2_jit_compile(code,
+				  PCRE2_JIT_COMPLETE); /* else interpret */
 	return code;
+}
+
+static uint32_t rx_groups(const pcre2_code *re);
+
+static void pat_compile(struct pat *p, const char *re)
+{
+	const char *cut;
+	char *buf = xstrdup(re), *part = buf;
+
+	p->nseg = 0;
+	while ((cut = strstr(part, LINES)) && p->nseg + 1 < PAT_SEGS) {
+		char *anchored;
+
+		buf[cut - buf] = '\0';
+		anchored = p->nseg ? xasprintf("^%s", part) : xstrdup(part);
+		p->seg[p->nseg++] = rx_compile(anchored);
+		free(anchored);
+		part = (char *)cut + strlen(LINES);
+	}
+	if (p->nseg) {
+		size_t n = strlen(part);
+		char *anchored;
+
+		/* a final "\n" is the end of that line */
+		if (n >= 2 && !strcmp(part + n - 2, "\\n"))
+			strcpy(part + n - 2, "$");
+		anchored = xasprintf("^%s", part);
+
+		p->seg[p->nseg++] = rx_compile(anchored);
+		free(anchored);
+	} else {
+		p->seg[p->nseg++] = rx_compile(part);
+	}
+	for (size_t i = 0; i < p->nseg; i++)
+		p->ngroups[i] = rx_groups(p->seg[i]);
+	free(buf);
 }
 
 static void compile_stack(struct stack_def *st)
@@ -1309,9 +1304,9 @@ static void compile_stack(struct stack_def *st)
 				    ? rx_compile(st->parts2[i])
 				    : NULL;
 	st->np2 = i;
-	ls_init(&st->skipset);
+	litset_init(&st->skipset, false);
 	for (i = 0; i < ARRAY_SIZE(st->skip) && st->skip[i]; i++)
-		ls_add(&st->skipset, st->skip[i], 0);
+		litset_add(&st->skipset, st->skip[i], 0);
 }
 
 static void crashlog_init(void)
@@ -1324,7 +1319,8 @@ static void crashlog_init(void)
 	pcre2_set_match_limit(G.mctx, MATCH_LIMIT);
 	pcre2_set_depth_limit(G.mctx, DEPTH_LIMIT);
 
-	ls_init(&G.headers);
+	litset_init(&G.lineset, false);
+	BUILD_ASSERT(ARRAY_SIZE(oopses) <= 32);
 	for (i = 0, n = 0; i < ARRAY_SIZE(oopses); i++)
 		n += oopses[i].nfmts;
 	G.title_re = xcalloc(n, sizeof(*G.title_re));
@@ -1332,7 +1328,7 @@ static void crashlog_init(void)
 	for (i = 0, n = 0; i < ARRAY_SIZE(oopses); i++) {
 		struct oops_def *o = &oopses[i];
 
-		ls_add(&G.headers, o->header, (unsigned)i);
+		litset_add(&G.lineset, o->header, (unsigned)i);
 		for (j = 0; j < ARRAY_SIZE(o->suppress) && o->suppress[j]; j++)
 			o->supp[j] = rx_compile(o->suppress[j]);
 		o->nsupp = j;
@@ -1340,24 +1336,46 @@ static void crashlog_init(void)
 		for (j = 0; j < o->nfmts; j++, n++) {
 			struct fmt_def *f = &o->fmts[j];
 
-			G.title_re[n] = rx_compile(f->title);
+			pat_compile(&G.title_re[n], f->title);
 			if (f->report)
-				G.report_re[n] = rx_compile(f->report);
+				pat_compile(&G.report_re[n], f->report);
 			if (f->stack && !f->stack->np)
 				compile_stack(f->stack);
 		}
 	}
-	ls_init(&G.generic);
+	litset_init(&G.generic, false);
 	for (i = 0; i < ARRAY_SIZE(generic_frames); i++)
-		ls_add(&G.generic, generic_frames[i], 0);
-	ls_init(&G.anchors);
+		litset_add(&G.generic, generic_frames[i], 0);
+	litset_init(&G.anchors, false);
 	for (i = 0; i < ARRAY_SIZE(stall_anchors); i++)
-		ls_add(&G.anchors, stall_anchors[i], 0);
-	ls_init(&G.hang);
+		litset_add(&G.anchors, stall_anchors[i], 0);
+	litset_init(&G.hang, false);
 	for (i = 0; i < ARRAY_SIZE(hang_skips); i++)
-		ls_add(&G.hang, hang_skips[i], 0);
+		litset_add(&G.hang, hang_skips[i], 0);
 	for (i = 0; i < ARRAY_SIZE(stack_starts); i++)
 		G.stack_start[i] = rx_compile(stack_starts[i]);
+	litset_add(&G.lineset, "Disabling lock debugging due to kernel taint",
+		   MK_DISABLING);
+	litset_add(&G.lineset, "Sending NMI from CPU", MK_NMI);
+	litset_add(&G.lineset, "Kernel panic - not syncing", MK_PANIC);
+	litset_add(&G.lineset,
+		   "WARNING: possible circular locking dependency detected",
+		   MK_CIRCULAR);
+	for (i = 0; i < ARRAY_SIZE(info_with_stack); i++)
+		litset_add(&G.lineset, info_with_stack[i], MK_INFO_STACK);
+	for (i = 0; i < ARRAY_SIZE(report_start_ignores); i++)
+		litset_add(&G.lineset, report_start_ignores[i],
+			   MK_START_IGNORE);
+	litset_add(&G.lineset, "should_fail", MK_SHOULD_FAIL);
+	for (i = 0; i < ARRAY_SIZE(stack_start_literals); i++)
+		litset_add(&G.lineset, stack_start_literals[i], MK_STACK_START);
+	for (i = 0; i < ARRAY_SIZE(frame_stops); i++)
+		litset_add(&G.lineset, frame_stops[i], MK_FRAME_STOP);
+	litset_add(&G.lineset, "---[ end trace", MK_END_TRACE);
+	litset_add(&G.lineset, ") from ", MK_ARM_FROM);
+	litset_add(&G.lineset, "irqs", MK_IGN_IRQ);
+	litset_add(&G.lineset, "Register r", MK_IGN_REG);
+	litset_add(&G.lineset, ", at: ", MK_IGN_AT);
 	for (i = 0; i < ARRAY_SIZE(frame_res); i++)
 		G.frame_re[i] = rx_compile(frame_res[i]);
 	for (i = 0; i < ARRAY_SIZE(title_rewrites); i++)
@@ -1405,6 +1423,68 @@ static uint32_t rx_groups(const pcre2_code *re)
 	return n;
 }
 
+struct pmatch {
+	size_t start; /* where the whole pattern matched */
+	size_t ngroups;
+	size_t gs[MAX_ARGS], ge[MAX_ARGS];
+	bool set[MAX_ARGS];
+};
+
+static void pm_groups(struct rx *x, const pcre2_code *re, size_t base,
+		      struct pmatch *m)
+{
+	PCRE2_SIZE *ov = rx_ov(x);
+	uint32_t g, n = rx_groups(re);
+
+	for (g = 1; g <= n && m->ngroups < MAX_ARGS; g++, m->ngroups++) {
+		m->set[m->ngroups] = ov[2 * g] != PCRE2_UNSET;
+		if (m->set[m->ngroups]) {
+			m->gs[m->ngroups] = base + ov[2 * g];
+			m->ge[m->ngroups] = base + ov[2 * g + 1];
+		}
+	}
+}
+
+/* pat_search - the first match of p in s; its start and groups */
+static bool pat_search(struct rx *x, const struct pat *p, const char *s,
+		       size_t len, struct pmatch *m)
+{
+	size_t i, pos;
+
+	m->ngroups = 0;
+	if (!rx_search(x, p->seg[0], s, len, 0))
+		return false;
+	m->start = rx_ov(x)[0];
+	pos = rx_ov(x)[1];
+	pm_groups(x, p->seg[0], 0, m);
+	for (i = 1; i < p->nseg; i++) {
+		const char *nl = memchr(s + pos, '\n', len - pos);
+		bool found = false;
+
+		/* at least one newline: the next segment is on a later line */
+		if (!nl)
+			return false;
+		pos = (size_t)(nl - s) + 1;
+		while (pos <= len && !found) {
+			const char *e = memchr(s + pos, '\n', len - pos);
+			size_t ll = e ? (size_t)(e - (s + pos)) : len - pos;
+
+			if (rx_search(x, p->seg[i], s + pos, ll, 0)) {
+				pm_groups(x, p->seg[i], pos, m);
+				pos += rx_ov(x)[1];
+				found = true;
+			} else if (!e) {
+				break;
+			} else {
+				pos += ll + 1;
+			}
+		}
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
 static bool mem_has(const char *s, size_t len, const char *needle)
 {
 	return memmem(s, len, needle, strlen(needle)) != NULL;
@@ -1421,8 +1501,12 @@ struct cline {
 	size_t clen;
 	uint64_t ctx; /* CTX_*, or a task/CPU context */
 	bool questionable;
-	size_t next; /* offset of the following line in the input */
+	size_t next;   /* offset of the following line in the input */
+	uint64_t mask; /* G.lineset matches: crash headers and MK_* */
+	int oops;      /* oops_match() once known, else OOPS_UNKNOWN */
 };
+
+#define OOPS_UNKNOWN (-2)
 
 static bool is_digit(char c)
 {
@@ -1518,16 +1602,18 @@ static bool console_prefix(const char *s, size_t len, uint64_t *ctx)
 			}
 		}
 	}
-	if (memmem(p, n, " login: ", 8)) {
+	{
 		/* greedy ".* login: ": the last occurrence that works */
 		const char *pos[16];
 		size_t np = 0;
 		const char *q = p;
 
 		while (np < ARRAY_SIZE(pos) &&
-		       (q = memmem(q, n - (size_t)(q - p), " login: ", 8))) {
-			pos[np++] = q + 8;
-			q += 8;
+		       (q = memchr(q, ':', n - (size_t)(q - p)))) {
+			if (q - p >= 6 && !memcmp(q - 6, " login", 6) &&
+			    q + 1 < p + n && q[1] == ' ')
+				pos[np++] = q + 2;
+			q++;
 		}
 		while (np--)
 			if (try_stamp(pos[np], n - (size_t)(pos[np] - p), ctx))
@@ -1592,16 +1678,20 @@ static int wrap_state(const struct cline *l)
 {
 	const char *end = l->c + l->clen, *t;
 
-	if (!memmem(l->c, l->clen, "WARNING: ", 9))
+	int st = 0;
+
+	if (l->clen < 12)
 		return 0;
-	if (l->clen > 3 && !memcmp(end - 3, " at", 3))
-		return 1;
-	for (t = end; t > l->c && t[-1] != ' '; t--)
-		;
-	if (t - l->c > 4 && !memcmp(t - 4, " at ", 4) && end - t > 4 &&
-	    is_digit(end[-1]) && memchr(t, ':', (size_t)(end - t)))
-		return 2;
-	return 0;
+	if (!memcmp(end - 3, " at", 3)) {
+		st = 1;
+	} else if (is_digit(end[-1])) {
+		for (t = end; t > l->c && t[-1] != ' '; t--)
+			;
+		if (t - l->c > 4 && !memcmp(t - 4, " at ", 4) && end - t > 4 &&
+		    memchr(t, ':', (size_t)(end - t)))
+			st = 2;
+	}
+	return st && memmem(l->c, l->clen, "WARNING: ", 9) ? st : 0;
 }
 
 /*
@@ -1641,6 +1731,16 @@ static size_t unwrap(struct cline *lines, size_t n, char ***owned,
 		lines[o++] = c;
 	}
 	return o;
+}
+
+/* syslog_like - "Oct  1 12:" or "2024-10-01T" starts the line */
+static bool syslog_like(const char *s)
+{
+	if (s[0] >= 'A' && s[0] <= 'Z' && s[3] == ' ' && s[6] == ' ' &&
+	    s[9] == ':')
+		return true;
+	return is_digit(s[0]) && is_digit(s[3]) && s[4] == '-' && s[7] == '-' &&
+	       s[10] == 'T';
 }
 
 /*
@@ -1694,7 +1794,7 @@ static struct cline *normalise(struct rx *x, const char *text, size_t len,
 			}
 		}
 		/* "Oct  1 12:00:00 host kernel: " from syslog or journalctl */
-		if (l > 20 &&
+		if (l > 20 && syslog_like(s) &&
 		    (memmem(s, l < 80 ? l : 80, " kernel: ", 9) ||
 		     memmem(s, l < 80 ? l : 80, " [kernel] ", 10)) &&
 		    rx_search(x, G.syslog, s, l, 0)) {
@@ -1764,13 +1864,12 @@ static struct cline *normalise(struct rx *x, const char *text, size_t len,
 /* ---- finding the report ---------------------------------------------- */
 
 /* oops_match - index of the crash header line l is taken for, or -1 */
-static int oops_match(struct rx *x, const struct cline *l)
+static int oops_match_uncached(struct rx *x, const struct cline *l,
+			       uint64_t mask)
 {
-	uint64_t mask = 0;
 	size_t i, j;
 
-	ls_scan(&G.headers, l->s, l->len, cb_mask, &mask);
-	if (!mask)
+	if (!(mask & HEADER_BITS))
 		return -1;
 	for (i = 0; i < ARRAY_SIZE(oopses); i++) {
 		const struct oops_def *o = &oopses[i];
@@ -1798,14 +1897,12 @@ static int oops_match(struct rx *x, const struct cline *l)
 	return -1;
 }
 
-static bool line_has_any(const struct cline *l, const char *const *v, size_t n)
+/* oops_match - index of the crash header line l is taken for, or -1 */
+static int oops_match(struct rx *x, struct cline *l)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (mem_has(l->s, l->len, v[i]))
-			return true;
-	return false;
+	if (l->oops == OOPS_UNKNOWN)
+		l->oops = oops_match_uncached(x, l, l->mask);
+	return l->oops;
 }
 
 struct extracted {
@@ -1834,7 +1931,7 @@ static bool symbolized_dup(const struct cline *first, const struct cline *prev,
 	return l->clen > n && !memcmp(l->c, first->c, n);
 }
 
-static void find_report(struct rx *x, const struct cline *lines, size_t nlines,
+static void find_report(struct rx *x, struct cline *lines, size_t nlines,
 			size_t start, struct extracted *e)
 {
 	uint64_t ctx = lines[start].ctx;
@@ -1864,8 +1961,9 @@ static void find_report(struct rx *x, const struct cline *lines, size_t nlines,
 	e->first_line = start;
 	e->end_line = start;
 	for (i = start; i < nlines; i++) {
-		const struct cline *l = &lines[i];
+		struct cline *l = &lines[i];
 		bool is_oops = i == start, skip_line;
+		uint64_t mk = l->mask;
 
 		if (oops_match(x, l) >= 0) {
 			e->end_line = i;
@@ -1875,13 +1973,10 @@ static void find_report(struct rx *x, const struct cline *lines, size_t nlines,
 			else if (!is_oops)
 				in_dups = false;
 			if (!is_oops && !second && !continue_dup &&
-			    !line_has_any(l, report_start_ignores,
-					  ARRAY_SIZE(report_start_ignores)))
+			    !(mk & BIT(MK_START_IGNORE)))
 				second = true;
 			continue_dup = false;
-		} else if (!is_oops && !second &&
-			   line_has_any(l, info_with_stack,
-					ARRAY_SIZE(info_with_stack))) {
+		} else if (!is_oops && !second && (mk & BIT(MK_INFO_STACK))) {
 			second = true;
 		}
 		if (!is_oops && (l->questionable ||
@@ -1896,16 +1991,12 @@ static void find_report(struct rx *x, const struct cline *lines, size_t nlines,
 		}
 		text_lines++;
 		skip_line = skip_text;
-		if (mem_has(l->s, l->len,
-			    "Disabling lock debugging due to kernel taint")) {
+		if (mk & BIT(MK_DISABLING)) {
 			skip_line = true;
-		} else if (mem_has(l->s, l->len, "Sending NMI from CPU")) {
+		} else if (mk & BIT(MK_NMI)) {
 			cpu_traceback = true;
-		} else if (
-			(mem_has(l->s, l->len, "Kernel panic - not syncing") ||
-			 mem_has(l->s, l->len,
-				 "WARNING: possible circular locking dependency detected")) &&
-			text_lines > min_lines) {
+		} else if ((mk & (BIT(MK_PANIC) | BIT(MK_CIRCULAR))) &&
+			   text_lines > min_lines) {
 			skip_text = true;
 			skip_line = true;
 		}
@@ -2325,10 +2416,21 @@ done:
 
 static bool skipped(const struct stack_def *st, const char *s, size_t len)
 {
-	return ls_any(&G.generic, s, len) ||
-	       (st && st->skipset.n && ls_any(&st->skipset, s, len));
+	return litset_any(&G.generic, s, len) ||
+	       (st && st->skipset.n && litset_any(&st->skipset, s, len));
 }
 
+static void append_frame(struct sv f, const struct stack_def *st,
+			 struct frames *raw)
+{
+	demangle(f.s, f.len, raw, &f);
+	if (skipped(st, f.s, f.len))
+		return;
+	if (raw->n < MAX_RAW_FRAMES)
+		raw->v[raw->n++] = f;
+}
+
+/* append_frames - the groups of the last match of re in s */
 static void append_frames(struct rx *x, const pcre2_code *re, const char *s,
 			  const struct stack_def *st, struct frames *raw)
 {
@@ -2342,12 +2444,49 @@ static void append_frames(struct rx *x, const pcre2_code *re, const char *s,
 			continue;
 		f.s = s + ov[2 * g];
 		f.len = ov[2 * g + 1] - ov[2 * g];
-		demangle(f.s, f.len, raw, &f);
-		if (skipped(st, f.s, f.len))
-			continue;
-		if (raw->n < MAX_RAW_FRAMES)
-			raw->v[raw->n++] = f;
+		append_frame(f, st, raw);
 	}
+}
+
+static bool hex_digit(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f');
+}
+
+/*
+ * plain_frame - frame_res[0] by hand, the hot path of every stack:
+ * "^[ \t]*(?:PC ){0,2}FUNC", the name before a "." or "+"
+ */
+static bool plain_frame(const char *s, size_t len, struct sv *f)
+{
+	size_t i = 0, k, pcs;
+
+	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	for (pcs = 0; pcs < 2 && i < len && s[i] == '['; pcs++) {
+		k = i + 1;
+		if (k < len && s[k] == '<')
+			k++;
+		if (k + 1 < len && s[k] == '0' && s[k + 1] == 'x')
+			k += 2;
+		if (k >= len || !hex_digit(s[k]))
+			break;
+		while (k < len && hex_digit(s[k]))
+			k++;
+		if (k < len && s[k] == '>')
+			k++;
+		if (k + 1 >= len || s[k] != ']' || s[k + 1] != ' ')
+			break;
+		i = k + 2;
+	}
+	for (k = i; k < len && (isalnum((unsigned char)s[k]) || s[k] == '_');
+	     k++)
+		;
+	if (k == i || k >= len || (s[k] != '.' && s[k] != '+'))
+		return false;
+	f->s = s + i;
+	f->len = k - i;
+	return true;
 }
 
 /* strip_frame - the shortest name left after one syscall prefix */
@@ -2394,7 +2533,7 @@ static struct sv extract_key(const struct stack_def *st,
 		for (i = 0; i < raw->n; i++) {
 			struct sv f = strip_frame(raw->v[i]);
 
-			if (ls_any(&G.anchors, f.s, f.len)) {
+			if (litset_any(&G.anchors, f.s, f.len)) {
 				if (sv_has(f, "smp_call_function")) {
 					prev.s = "smp_call_function";
 					prev.len = strlen(prev.s);
@@ -2421,7 +2560,7 @@ static struct sv extract_key(const struct stack_def *st,
 		for (i = 0; i < raw->n; i++) {
 			struct sv f = strip_frame(raw->v[i]);
 
-			if (!ls_any(&G.hang, f.s, f.len))
+			if (!litset_any(&G.hang, f.s, f.len))
 				return f;
 		}
 		return none;
@@ -2476,13 +2615,23 @@ static bool stack_walk(struct rx *x, const struct stack_def *st,
 			const char *ln = out + pos;
 			const char *nl = memchr(ln, '\n', len - pos);
 			size_t ll = nl ? (size_t)(nl - ln) : len - pos;
-			size_t r;
+			uint64_t mk;
+			struct sv f;
+			bool is_frame;
 
 			if (nl)
 				pos += ll + 1;
 			else
 				more = false;
-			if (rx_search(x, G.corrupted_line, ln, ll, 0)) {
+			/*
+			 * A fault injection line is a frame line whose name
+			 * starts with should_fail; a frame line never starts
+			 * a stack: the line markers are needed for the rest.
+			 */
+			is_frame = plain_frame(ln, ll, &f);
+			if (is_frame && f.len >= 11 &&
+			    !memcmp(f.s, "should_fail", 11) &&
+			    rx_search(x, G.corrupted_line, ln, ll, 0)) {
 				ok = false;
 				break;
 			}
@@ -2492,7 +2641,9 @@ static bool stack_walk(struct rx *x, const struct stack_def *st,
 				append_frames(x, parts[part], ln, st, raw);
 				break;
 			}
-			if (any_match(x, G.stack_start,
+			mk = is_frame ? 0 : litset_mask(&G.lineset, ln, ll);
+			if ((mk & BIT(MK_STACK_START)) &&
+			    any_match(x, G.stack_start,
 				      ARRAY_SIZE(G.stack_start), ln, ll))
 				break;
 			if (part + 1 < nparts && parts[part + 1] &&
@@ -2501,13 +2652,11 @@ static bool stack_walk(struct rx *x, const struct stack_def *st,
 				part++;
 				break;
 			}
-			for (r = 0; r < ARRAY_SIZE(G.frame_re); r++) {
-				if (rx_search(x, G.frame_re[r], ln, ll, 0)) {
-					append_frames(x, G.frame_re[r], ln, st,
-						      raw);
-					break;
-				}
-			}
+			if (is_frame)
+				append_frame(f, st, raw);
+			else if ((mk & BIT(MK_ARM_FROM)) &&
+				 rx_search(x, G.frame_re[1], ln, ll, 0))
+				append_frames(x, G.frame_re[1], ln, st, raw);
 		}
 	}
 	return ok;
@@ -2564,39 +2713,32 @@ static void describe(struct rx *x, const struct oops_def *o, const char *out,
 		struct sv args[MAX_ARGS];
 		size_t nargs = 0, nkeys = 0, m0;
 		struct sv keys[4];
-		PCRE2_SIZE *ov;
-		uint32_t g, ng;
-		const pcre2_code *title_re = G.title_re[o->base + i];
-		const pcre2_code *argre = title_re;
+		struct pmatch m;
+		uint32_t g;
 		bool corrupted = false;
 
-		if (!rx_search(x, title_re, out, len, 0))
+		if (!pat_search(x, &G.title_re[o->base + i], out, len, &m))
 			continue;
-		ov = rx_ov(x);
-		if (ov[0] > startpos || (ov[0] == startpos && have))
+		if (m.start > startpos || (m.start == startpos && have))
 			continue;
-		if (ov[0] < startpos) {
+		if (m.start < startpos) {
 			have = false;
 			sb_reset(&d->title);
 			fmt_flags = 0;
-			startpos = ov[0];
+			startpos = m.start;
 		}
 		matched_title = true;
-		if (f->report) {
-			argre = G.report_re[o->base + i];
-			if (!rx_search(x, argre, out, len, 0))
-				continue;
-			ov = rx_ov(x);
-		}
-		m0 = ov[0];
-		ng = rx_groups(argre);
-		for (g = 1; g <= ng && nargs < MAX_ARGS; g++) {
-			if (ov[2 * g] == PCRE2_UNSET) {
+		if (f->report &&
+		    !pat_search(x, &G.report_re[o->base + i], out, len, &m))
+			continue;
+		m0 = m.start;
+		for (g = 0; g < m.ngroups && nargs < MAX_ARGS; g++) {
+			if (!m.set[g]) {
 				args[nargs].s = "";
 				args[nargs++].len = 0;
 			} else {
-				args[nargs].s = out + ov[2 * g];
-				args[nargs++].len = ov[2 * g + 1] - ov[2 * g];
+				args[nargs].s = out + m.gs[g];
+				args[nargs++].len = m.ge[g] - m.gs[g];
 			}
 		}
 		if (f->stack) {
@@ -2781,6 +2923,8 @@ bool crashlog_guilty_ignored(const char *path)
 	for (i = 0; i < ARRAY_SIZE(guilty_ignores); i++) {
 		const char *p = guilty_ignores[i];
 
+		if (*p == '^' && p[1] != path[0])
+			continue;
 		if (*p == '^') {
 			if (mini_match(p + 1, path))
 				return true;
@@ -2812,12 +2956,12 @@ static bool name_char(char c)
  */
 static bool find_source(const char *s, size_t len, size_t *start, size_t *plen)
 {
-	size_t i;
+	const char *c = s;
 
-	for (i = 3; i + 1 < len; i++) {
-		size_t b;
+	while ((c = memchr(c, ':', len - (size_t)(c - s)))) {
+		size_t i = (size_t)(c++ - s), b;
 
-		if (s[i] != ':' || !is_digit(s[i + 1]))
+		if (i < 3 || i + 1 >= len || !is_digit(s[i + 1]))
 			continue;
 		if ((s[i - 1] != 'c' && s[i - 1] != 'h') || s[i - 2] != '.' ||
 		    !name_char(s[i - 3]))
@@ -2881,6 +3025,11 @@ static char *clean_path(const char *p, size_t len)
 
 static bool line_ignored(struct rx *x, const char *s, size_t len)
 {
+	uint64_t mk = litset_mask(&G.lineset, s, len);
+
+	if (!(mk & (BIT(MK_IGN_IRQ) | BIT(MK_IGN_REG) | BIT(MK_IGN_AT))) &&
+	    !memchr(s, '#', len))
+		return false;
 	return any_match(x, G.line_ignore, ARRAY_SIZE(G.line_ignore), s, len);
 }
 
@@ -2914,6 +3063,15 @@ static bool deeper(const char *suffix)
 		if (!name_char(suffix[i]))
 			return false;
 	return last + 1 < n - 2;
+}
+
+/* under_dir - clean lies under the directory of guilty (cheap test) */
+static bool under_dir(const char *guilty, const char *clean)
+{
+	size_t n = path_dir(guilty);
+
+	return !strchr(guilty, '/') ? clean[0] == '.'
+				    : !strncmp(clean, guilty, n);
 }
 
 /* refine - take a deeper file under the directory of *guilty */
@@ -2956,7 +3114,8 @@ static char *guilty_impl(struct rx *x, const char *r, size_t len)
 					clean = NULL;
 					accepted = true;
 				}
-			} else if (!crashlog_guilty_ignored(clean) &&
+			} else if (under_dir(guilty, clean) &&
+				   !crashlog_guilty_ignored(clean) &&
 				   !line_ignored(x, p, ll)) {
 				refine(&guilty, clean);
 			}
@@ -3039,7 +3198,7 @@ long crashlog_guilty_pick(const char *const *paths, size_t n)
 bool crashlog_skip_function(const char *name)
 {
 	init_once();
-	return ls_any(&G.generic, name, strlen(name));
+	return litset_any(&G.generic, name, strlen(name));
 }
 
 /* ---- stack frames for the evidence ----------------------------------- */
@@ -3303,7 +3462,8 @@ bool crashlog_parse_frame(const char *line, size_t len, struct frame *f)
 	after = p;
 	if (source_at(p, end, f, &after)) {
 		src = true;
-		if (memmem(p, (size_t)(end - p), "[inline]", 8))
+		if (end - p >= 8 && end[-1] == ']' &&
+		    memmem(p, (size_t)(end - p), "[inline]", 8))
 			f->inlined = true;
 	} else if (end - p > 4 && !memcmp(p, "at ", 3) &&
 		   source_at(p + 3, end, f, &after)) {
@@ -3339,20 +3499,10 @@ named:
 	return true;
 }
 
-/* Sections after which a KASAN/KMSAN report's stacks are secondary. */
-static const char *const frame_stops[] = {
-	"Allocated by task",
-	"Freed by task",
-	"The buggy address belongs",
-	"Uninit was created at",
-	"Memory state around the buggy address",
-	"Last potentially related work creation",
-};
-
 static void collect_frames(struct crashlog *c, const char *text, size_t len)
 {
 	const char *p = text, *end = text + len;
-	size_t alloc = 0, i;
+	size_t alloc = 0;
 
 	while (p < end && c->nframes < CRASHLOG_FRAMES_MAX) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -3360,20 +3510,71 @@ static void collect_frames(struct crashlog *c, const char *text, size_t len)
 		struct frame f;
 		bool stop = false;
 
-		for (i = 0; i < ARRAY_SIZE(frame_stops) && !stop; i++)
-			stop = memmem(p, ll, frame_stops[i],
-				      strlen(frame_stops[i])) != NULL;
-		if (stop || (ll > 12 && memmem(p, ll, "---[ end trace", 14)))
-			break;
 		if (crashlog_parse_frame(p, ll, &f)) {
 			ALLOC_GROW(c->frames, c->nframes, alloc);
 			c->frames[c->nframes++] = f;
+		} else {
+			stop = litset_mask(&G.lineset, p, ll) &
+			       (BIT(MK_FRAME_STOP) | BIT(MK_END_TRACE));
+			if (stop)
+				break;
 		}
 		p = nl ? nl + 1 : end;
 	}
 }
 
 /* ---- entry points ---------------------------------------------------- */
+
+struct crashlog_scan {
+	const char *log;
+	size_t len;
+	struct rx x;
+	struct cline *lines;
+	size_t nlines;
+	char **owned; /* lines joined by unwrap() */
+	size_t nowned;
+	size_t next; /* first line the next crash may start on */
+};
+
+/* crashlog_scan_new - split and normalise a log once for several parses */
+struct crashlog_scan *crashlog_scan_new(const char *log, size_t len)
+{
+	struct crashlog_scan *sc = xcalloc(1, sizeof(*sc));
+	size_t i;
+
+	init_once();
+	if (len > CRASHLOG_TEXT_MAX)
+		len = CRASHLOG_TEXT_MAX;
+	sc->log = log;
+	sc->len = len;
+	sc->x.md = pcre2_match_data_create(32, NULL);
+	if (!sc->x.md)
+		die("crashlog: out of memory");
+	sc->lines = normalise(&sc->x, log, len, &sc->nlines);
+	sc->nlines = unwrap(sc->lines, sc->nlines, &sc->owned, &sc->nowned);
+	for (i = 0; i < sc->nlines; i++) {
+		struct cline *l = &sc->lines[i];
+
+		l->mask = litset_mask(&G.lineset, l->s, l->len);
+		l->oops = OOPS_UNKNOWN;
+	}
+	return sc;
+}
+
+/* crashlog_scan_free - release a scan */
+void crashlog_scan_free(struct crashlog_scan *sc)
+{
+	size_t i;
+
+	if (!sc)
+		return;
+	for (i = 0; i < sc->nowned; i++)
+		free(sc->owned[i]);
+	free(sc->owned);
+	free(sc->lines);
+	pcre2_match_data_free(sc->x.md);
+	free(sc);
+}
 
 /*
  * header_starts_line - the header begins the line, after indentation or
@@ -3415,41 +3616,38 @@ static bool header_starts_line(const struct cline *l, const char *h, bool *dev)
 	return false;
 }
 
-/* crashlog_parse - the first crash report in a log; NULL when none */
-struct crashlog *crashlog_parse(const char *log, size_t len)
+/*
+ * crashlog_scan_next - the next crash report, starting after the header
+ * line of the previous one; NULL when there is none
+ */
+struct crashlog *crashlog_scan_next(struct crashlog_scan *sc)
 {
-	struct rx x;
-	struct cline *lines;
-	char **owned = NULL;
-	size_t nlines, i, start = 0, nowned = 0;
+	struct rx *x = &sc->x;
+	struct cline *lines = sc->lines;
+	size_t nlines = sc->nlines, i, start = 0;
 	int oops = -1;
-	struct crashlog *c = NULL;
+	struct crashlog *c;
 	struct extracted e;
 	struct desc d;
 	char *t;
 
-	init_once();
-	if (len > CRASHLOG_TEXT_MAX)
-		len = CRASHLOG_TEXT_MAX;
-	x.md = pcre2_match_data_create(32, NULL);
-	if (!x.md)
-		die("crashlog: out of memory");
-	lines = normalise(&x, log, len, &nlines);
-	nlines = unwrap(lines, nlines, &owned, &nowned);
-	for (i = 0; i < nlines && oops < 0; i++) {
-		oops = oops_match(&x, &lines[i]);
+	for (i = sc->next; i < nlines && oops < 0; i++) {
+		oops = oops_match(x, &lines[i]);
 		start = i;
 	}
-	if (oops < 0)
-		goto out;
+	if (oops < 0) {
+		sc->next = nlines;
+		return NULL;
+	}
+	sc->next = start + 1;
 
 	memset(&e, 0, sizeof(e));
 	sb_init(&e.text, REPORT_MAX);
 	sb_init(&e.frames, REPORT_MAX);
-	find_report(&x, lines, nlines, start, &e);
+	find_report(x, lines, nlines, start, &e);
 	memset(&d, 0, sizeof(d));
 	sb_init(&d.title, 4096);
-	describe(&x, &oopses[oops], e.text.buf + e.prefix_len,
+	describe(x, &oopses[oops], e.text.buf + e.prefix_len,
 		 e.report_end - e.prefix_len, &d);
 	if (!d.title.len) {
 		/* no header in the report: take the raw lines */
@@ -3459,11 +3657,11 @@ struct crashlog *crashlog_parse(const char *log, size_t len)
 			sb_addc(&e.text, '\n');
 		}
 		e.prefix_len = 0;
-		describe(&x, &oopses[oops], e.text.buf, e.text.len, &d);
+		describe(x, &oopses[oops], e.text.buf, e.text.len, &d);
 	}
 
 	c = xcalloc(1, sizeof(*c));
-	t = rewrite_title(&x, sb_str(&d.title));
+	t = rewrite_title(x, sb_str(&d.title));
 	c->title = sanitize_title(t);
 	free(t);
 	c->type = xstrdup(crashlog_crash_type(c->title));
@@ -3472,23 +3670,27 @@ struct crashlog *crashlog_parse(const char *log, size_t len)
 	c->line_start = header_starts_line(&lines[start], oopses[oops].header,
 					   &c->dev_prefix);
 	c->stamped = lines[start].ctx != CTX_NONE;
-	c->resume = lines[start].next < len ? lines[start].next : len;
+	c->resume = lines[start].next < sc->len ? lines[start].next : sc->len;
 	c->len = e.text.len;
 	c->prefix_len = e.prefix_len;
 	c->text = sb_detach(&e.text, NULL);
 	if (!c->text)
 		c->text = xstrdup("");
-	c->guilty_file = guilty_of(&x, c->title, c->text + c->prefix_len,
+	c->guilty_file = guilty_of(x, c->title, c->text + c->prefix_len,
 				   c->len - c->prefix_len);
 	collect_frames(c, e.frames.buf ? e.frames.buf : "", e.frames.len);
 	sb_release(&e.frames);
 	sb_release(&d.title);
-out:
-	for (i = 0; i < nowned; i++)
-		free(owned[i]);
-	free(owned);
-	free(lines);
-	pcre2_match_data_free(x.md);
+	return c;
+}
+
+/* crashlog_parse - the first crash report in a log; NULL when none */
+struct crashlog *crashlog_parse(const char *log, size_t len)
+{
+	struct crashlog_scan *sc = crashlog_scan_new(log, len);
+	struct crashlog *c = crashlog_scan_next(sc);
+
+	crashlog_scan_free(sc);
 	return c;
 }
 

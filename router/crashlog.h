@@ -70,6 +70,17 @@ struct crashlog *crashlog_parse(const char *log, size_t len);
 void crashlog_free(struct crashlog *c);
 
 /*
+ * A scan splits and normalises a log once; crashlog_scan_next() returns
+ * the first crash report, then the next one starting after the header
+ * line of the previous, and so on (NULL at the end).  The log must stay
+ * valid until crashlog_scan_free().
+ */
+struct crashlog_scan;
+struct crashlog_scan *crashlog_scan_new(const char *log, size_t len);
+struct crashlog *crashlog_scan_next(struct crashlog_scan *sc);
+void crashlog_scan_free(struct crashlog_scan *sc);
+
+/*
  * crashlog_guilty - syzkaller's guilty-file choice over report text
  * (title selects the RCU-stall rule; may be ""); a new string or NULL
  */

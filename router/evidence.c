@@ -10,12 +10,14 @@
  * Everything is plain byte scanning; no regular expression runs here.
  */
 #include <ctype.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "crashlog.h"
 #include "evidence.h"
+#include "litset.h"
 #include "report.h"
 #include "strbuf.h"
 #include "util.h"
@@ -31,7 +33,7 @@ static bool list_has(char **v, size_t n, const char *s, size_t len)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (strlen(v[i]) == len && !memcmp(v[i], s, len))
+		if (v[i][0] == s[0] && !strncmp(v[i], s, len) && !v[i][len])
 			return true;
 	return false;
 }
@@ -42,8 +44,56 @@ static void list_add(char ***v, size_t *n, size_t max, const char *s,
 {
 	if (!len || *n >= max || list_has(*v, *n, s, len))
 		return;
-	*v = xreallocarray(*v, *n + 1, sizeof(**v));
+	/* capacity is implicit: grow at 0, 4, 8, 16, ... */
+	if (!*n || (*n >= 4 && !(*n & (*n - 1))))
+		*v = xreallocarray(*v, *n ? 2 * *n : 4, sizeof(**v));
 	(*v)[(*n)++] = xmemdup0(s, len);
+}
+
+static uint32_t str_hash(const char *s, size_t len)
+{
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+/*
+ * A list being built with a hash per entry, so that keeping it unique
+ * costs one integer compare per entry instead of a string compare.
+ */
+struct hlist {
+	char ***v;
+	size_t *n;
+	uint32_t hash[EVIDENCE_LIST_MAX];
+};
+
+static void hlist_init(struct hlist *h, char ***v, size_t *n)
+{
+	size_t i;
+
+	h->v = v;
+	h->n = n;
+	for (i = 0; i < *n && i < EVIDENCE_LIST_MAX; i++)
+		h->hash[i] = str_hash((*v)[i], strlen((*v)[i]));
+}
+
+static void hlist_add(struct hlist *h, const char *s, size_t len)
+{
+	uint32_t k;
+	size_t i, n = *h->n;
+
+	if (!len || n >= EVIDENCE_LIST_MAX)
+		return;
+	k = str_hash(s, len);
+	for (i = 0; i < n; i++)
+		if (h->hash[i] == k && !strncmp((*h->v)[i], s, len) &&
+		    !(*h->v)[i][len])
+			return;
+	h->hash[n] = k;
+	list_add(h->v, h->n, EVIDENCE_LIST_MAX, s, len);
 }
 
 static void list_free(char **v, size_t n)
@@ -62,9 +112,15 @@ static bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
+static bool is_alnum(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9');
+}
+
 static bool is_ident(char c)
 {
-	return isalnum((unsigned char)c) || c == '_';
+	return is_alnum(c) || c == '_';
 }
 
 static bool is_hex(char c)
@@ -72,14 +128,16 @@ static bool is_hex(char c)
 	return isxdigit((unsigned char)c) != 0;
 }
 
+/* memmem_ci - needle (lower case) in s, ASCII case ignored */
 static const char *memmem_ci(const char *s, size_t len, const char *needle)
 {
 	size_t n = strlen(needle), i;
+	char up = (char)(needle[0] - 32);
 
 	if (n > len)
 		return NULL;
 	for (i = 0; i + n <= len; i++)
-		if (tolower((unsigned char)s[i]) == needle[0] &&
+		if ((s[i] == needle[0] || s[i] == up) &&
 		    !strncasecmp(s + i, needle, n))
 			return s + i;
 	return NULL;
@@ -108,8 +166,8 @@ static bool has_prefix_ci(const char *s, size_t len, const char *p)
 
 static bool version_char(char c)
 {
-	return isalnum((unsigned char)c) || c == '.' || c == '-' || c == '_' ||
-	       c == '+' || c == '~';
+	return is_alnum(c) || c == '.' || c == '-' || c == '_' || c == '+' ||
+	       c == '~';
 }
 
 /*
@@ -149,47 +207,160 @@ static bool word_start(const char *line, const char *p)
 /* distro_kernel_like - a version string a distribution builds */
 static bool distro_kernel_like(const char *v, size_t n)
 {
-	static const char *const subs[] = {
-		"+bpo",	       "+deb",	   "-generic",
-		"-lowlatency", ".fc",	   ".el",
-		"-default",    "-arch",	   "-lts",
-		"-zen",	       "-MANJARO", "cachyos",
-		"-cachyos",    "+rpt-",	   "-microsoft-standard",
-		"-amd64",      "-arm64",   "-686",
-		"-armmp",      "-cloud-",  "-rt-",
-		"-aws",	       "-azure",   "-gcp",
-		"-oracle",     "-raspi",   "-kvm",
-		"-oem",	       ".mga",	   "-pve",
+	enum {
+		D_ANY = 0,
+		D_RELEASE = 1, /* a release number follows: ".fc40", ".el9" */
+		D_ABI = 2,     /* an ABI number precedes: "-42-amd64" */
 	};
-	size_t i;
+	static const struct {
+		const char *s;
+		unsigned char len, flags;
+	} subs[] = {
+		{ "+bpo", 4, D_ANY },
+		{ "+deb", 4, D_ANY },
+		{ "+rpt-", 5, D_ANY },
+		{ ".fc", 3, D_RELEASE },
+		{ ".el", 3, D_RELEASE },
+		{ ".mga", 4, D_RELEASE },
+		{ "-default", 8, D_ANY },
+		{ "-arch", 5, D_ANY },
+		{ "-lts", 4, D_ANY },
+		{ "-zen", 4, D_ANY },
+		{ "-MANJARO", 8, D_ANY },
+		{ "cachyos", 7, D_ANY },
+		{ "-microsoft-standard", 19, D_ANY },
+		{ "-pve", 4, D_ANY },
+		{ "-generic", 8, D_ABI },
+		{ "-lowlatency", 11, D_ABI },
+		{ "-amd64", 6, D_ABI },
+		{ "-arm64", 6, D_ABI },
+		{ "-686", 4, D_ABI },
+		{ "-armmp", 6, D_ABI },
+		{ "-cloud-", 7, D_ABI },
+		{ "-rt-", 4, D_ABI },
+		{ "-aws", 4, D_ABI },
+		{ "-azure", 6, D_ABI },
+		{ "-gcp", 4, D_ABI },
+		{ "-oracle", 7, D_ABI },
+		{ "-raspi", 6, D_ABI },
+		{ "-kvm", 4, D_ABI },
+		{ "-oem", 4, D_ABI },
+	};
+	size_t i, k;
+	bool letter = false;
 
 	if (!v || !n)
 		return false;
-	for (i = 0; i < ARRAY_SIZE(subs); i++) {
-		const char *s = memmem(v, n, subs[i], strlen(subs[i]));
-		size_t sl = strlen(subs[i]);
+	for (i = 0; i < n && !letter; i++)
+		letter = (v[i] >= 'a' && v[i] <= 'z') ||
+			 (v[i] >= 'A' && v[i] <= 'Z');
+	if (!letter)
+		return false; /* "6.12.0", "12.345678" */
+	for (i = 0; i < n; i++) {
+		if (v[i] != '-' && v[i] != '+' && v[i] != '.' && v[i] != 'c')
+			continue;
+		for (k = 0; k < ARRAY_SIZE(subs); k++) {
+			size_t sl = subs[k].len;
 
-		if (!s)
-			continue;
-		/* ".fc40", ".el9": a release number must follow */
-		if ((!strcmp(subs[i], ".fc") || !strcmp(subs[i], ".el") ||
-		     !strcmp(subs[i], ".mga")) &&
-		    (s + sl >= v + n || !is_digit(s[sl])))
-			continue;
-		/* Debian and Ubuntu flavours follow an ABI number: "-42-amd64" */
-		if (subs[i][0] == '-' && strcmp(subs[i], "-default") &&
-		    strcmp(subs[i], "-arch") && strcmp(subs[i], "-lts") &&
-		    strcmp(subs[i], "-zen") && strcmp(subs[i], "-MANJARO") &&
-		    strcmp(subs[i], "-cachyos") &&
-		    strcmp(subs[i], "-microsoft-standard") &&
-		    strcmp(subs[i], "-pve") && (s == v || !is_digit(s[-1])))
-			continue;
-		return true;
+			if (subs[k].s[0] != v[i] || sl > n - i ||
+			    memcmp(v + i, subs[k].s, sl))
+				continue;
+			if ((subs[k].flags & D_RELEASE) &&
+			    (i + sl >= n || !is_digit(v[i + sl])))
+				continue;
+			if ((subs[k].flags & D_ABI) &&
+			    (!i || !is_digit(v[i - 1])))
+				continue;
+			return true;
+		}
 	}
 	return false;
 }
 
 /* ---- the scan --------------------------------------------------------- */
+
+/*
+ * What a line may hold; one case-insensitive pass over the line finds
+ * them all (see litset.h), the handlers run only when theirs is there.
+ */
+enum needle {
+	N_TAINTED,
+	N_HWNAME,
+	N_DMI,
+	N_LINUX_VERSION,
+	N_UNAME,
+	N_KERNEL,
+	N_LINUX,
+	N_REPORTED,
+	N_TESTED,
+	N_SYZBOT,
+	N_BISECT,
+	N_COMMIT,
+	N_INCLUDE,
+	N_MAIN,
+	N_REPRO_C,
+	N_REPRO_SYZ,
+	N_STEPS,
+	N_REPRODUC,
+};
+
+static const struct {
+	const char *pattern;
+	enum needle id;
+} needles[] = {
+	{ "tainted", N_TAINTED },
+	{ "hardware name: ", N_HWNAME },
+	{ "^dmi: ", N_DMI },
+	{ "linux version ", N_LINUX_VERSION },
+	{ "^linux ", N_UNAME },
+	{ "kernel", N_KERNEL },
+	{ "linux", N_LINUX },
+	{ "^reported-by:", N_REPORTED },
+	{ "^tested-by:", N_TESTED },
+	{ "syzbot found the following", N_SYZBOT },
+	{ "syzbot has found a reproducer", N_SYZBOT },
+	{ "syzbot has bisected", N_SYZBOT },
+	{ "syzbot has tested", N_SYZBOT },
+	{ "syzkaller.appspot.com/bug", N_SYZBOT },
+	{ "^reported-by: syzbot+", N_SYZBOT },
+	{ "first bad commit", N_BISECT },
+	{ "bisected this issue to", N_BISECT },
+	{ "bisection: ", N_BISECT },
+	{ "#regzbot introduced:", N_BISECT },
+	{ "^commit ", N_COMMIT },
+	{ "#include <", N_INCLUDE },
+	{ "int main(", N_MAIN },
+	{ "int main (", N_MAIN },
+	{ "^c reproducer:", N_REPRO_C },
+	{ "repro.c", N_REPRO_C },
+	{ "reproducer.c", N_REPRO_C },
+	{ "^syz repro:", N_REPRO_SYZ },
+	{ "repro.syz", N_REPRO_SYZ },
+	{ "steps to reproduce", N_STEPS },
+	{ "steps to repro", N_STEPS },
+	{ "how to reproduce", N_STEPS },
+	{ "to reproduce:", N_STEPS },
+	{ "reproduction steps", N_STEPS },
+	{ "reproduce it by", N_STEPS },
+	{ "reproduce with:", N_STEPS },
+	{ "reproduce by:", N_STEPS },
+	{ "reproducer steps", N_STEPS },
+	{ "reproduc", N_REPRODUC },
+};
+
+static struct litset needle_set;
+static pthread_once_t needle_once = PTHREAD_ONCE_INIT;
+
+static void needles_init(void)
+{
+	size_t i;
+
+	litset_init(&needle_set, true);
+	for (i = 0; i < ARRAY_SIZE(needles); i++)
+		litset_add(&needle_set, needles[i].pattern, needles[i].id);
+}
+
+#define HAS(mask, n) (((mask) >> (n)) & 1)
 
 enum vsrc {
 	V_NONE,
@@ -207,6 +378,7 @@ struct scan {
 	int repro_lines;  /* lines left for numbered steps after "reproduc" */
 	int numbered;	  /* numbered lines seen in that window */
 	char *distro;	  /* a distro version seen anywhere */
+	struct hlist text_files, text_functions;
 };
 
 static void set_str(char **dst, const char *s, size_t len)
@@ -321,19 +493,21 @@ static void distro_tokens(struct scan *sc, const char *s, size_t len)
 
 	if (sc->distro)
 		return;
-	for (p = s; p < end; p++) {
+	/* versions have a one-digit major before their first dot */
+	for (p = s; (p = memchr(p, '.', (size_t)(end - p))); p++) {
+		const char *v = p - 1;
 		size_t n;
 
-		if (!is_digit(*p) ||
-		    (p > s && (is_ident(p[-1]) || p[-1] == '.')))
+		if (v < s || !is_digit(*v) ||
+		    (v > s && (is_ident(v[-1]) || v[-1] == '.')))
 			continue;
-		n = version_at(p, end);
-		if (n && distro_kernel_like(p, n)) {
-			sc->distro = xmemdup0(p, n);
+		n = version_at(v, end);
+		if (n && distro_kernel_like(v, n)) {
+			sc->distro = xmemdup0(v, n);
 			return;
 		}
 		if (n)
-			p += n - 1;
+			p = v + n - 1;
 	}
 }
 
@@ -361,11 +535,14 @@ static void set_bisect(struct scan *sc, const char *p, size_t n)
 			(char)tolower((unsigned char)sc->ev->bisect_commit[i]);
 }
 
-static void bisect_line(struct scan *sc, const char *s, size_t len)
+static void bisect_line(struct scan *sc, const char *s, size_t len,
+			uint64_t mask)
 {
 	const char *end = s + len, *p;
 	size_t n;
 
+	if (!HAS(mask, N_BISECT) && !HAS(mask, N_COMMIT) && !sc->bisect_lines)
+		return;
 	if ((p = memmem_ci(s, len, "first bad commit:"))) {
 		p += 17;
 		while (p < end && (*p == ' ' || *p == '['))
@@ -451,37 +628,24 @@ static bool numbered_line(const char *s, size_t len)
 	return i + 1 < len && (s[i] == '.' || s[i] == ')') && s[i + 1] == ' ';
 }
 
-static void repro_line(struct scan *sc, const char *s, size_t len)
+static void repro_line(struct scan *sc, const char *s, size_t len,
+		       uint64_t mask)
 {
-	static const char *const steps[] = {
-		"steps to reproduce", "steps to repro",	    "how to reproduce",
-		"to reproduce:",      "reproduction steps", "reproduce it by",
-		"reproduce with:",    "reproduce by:",	    "reproducer steps",
-	};
 	struct evidence *ev = sc->ev;
-	size_t i;
 
-	if (!sc->has_include && mem_find(s, len, "#include <"))
+	if (HAS(mask, N_INCLUDE))
 		sc->has_include = true;
-	if (!sc->has_main &&
-	    (mem_find(s, len, "int main(") || mem_find(s, len, "int main (")))
+	if (HAS(mask, N_MAIN))
 		sc->has_main = true;
 	if (sc->has_include && sc->has_main)
 		ev->reproducer |= REPRO_C;
-	if (has_prefix(s, len, "C reproducer:") ||
-	    mem_find(s, len, "repro.c") || mem_find(s, len, "reproducer.c") ||
-	    mem_find(s, len, "/repro.cprog"))
+	if (HAS(mask, N_REPRO_C))
 		ev->reproducer |= REPRO_C;
-	if (has_prefix(s, len, "syz repro:") || mem_find(s, len, "repro.syz") ||
-	    syz_line(s, len))
+	if (HAS(mask, N_REPRO_SYZ) || syz_line(s, len))
 		ev->reproducer |= REPRO_SYZ;
-	for (i = 0; i < ARRAY_SIZE(steps); i++) {
-		if (memmem_ci(s, len, steps[i])) {
-			ev->reproducer |= REPRO_STEPS;
-			break;
-		}
-	}
-	if (memmem_ci(s, len, "reproduc")) {
+	if (HAS(mask, N_STEPS))
+		ev->reproducer |= REPRO_STEPS;
+	if (HAS(mask, N_REPRODUC)) {
 		sc->repro_lines = 15;
 		sc->numbered = 0;
 	} else if (sc->repro_lines > 0) {
@@ -503,18 +667,24 @@ static const char *const top_dirs[] = {
 
 static bool path_tok_char(char c)
 {
-	return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.' ||
-	       c == '/' || c == '+' || c == ',';
+	return is_alnum(c) || c == '_' || c == '-' || c == '.' || c == '/' ||
+	       c == '+' || c == ',';
 }
 
 /* text_path - a kernel source path starting at p; its length or 0 */
 static size_t text_path(const char *p, const char *end)
 {
 	const char *q, *last_slash = NULL, *dot = NULL;
+	const char *slash =
+		memchr(p, '/', (size_t)(end - p) < 16 ? (size_t)(end - p) : 16);
 	size_t i, n;
 
+	if (!slash)
+		return 0;
 	for (i = 0; i < ARRAY_SIZE(top_dirs); i++)
-		if (has_prefix(p, (size_t)(end - p), top_dirs[i]))
+		if (top_dirs[i][0] == *p &&
+		    strlen(top_dirs[i]) == (size_t)(slash - p) + 1 &&
+		    !memcmp(p, top_dirs[i], (size_t)(slash - p)))
 			break;
 	if (i == ARRAY_SIZE(top_dirs))
 		return 0;
@@ -525,9 +695,11 @@ static size_t text_path(const char *p, const char *end)
 	n = (size_t)(q - p);
 	if (n > PATH_LEN_MAX || n <= strlen(top_dirs[i]))
 		return 0;
-	if (memmem(p, n, "//", 2) || memmem(p, n, "..", 2) || memchr(p, ',', n))
-		return 0;
 	for (q = p; q < p + n; q++) {
+		if (*q == ',')
+			return 0;
+		if (q > p && (*q == '/' || *q == '.') && q[-1] == *q)
+			return 0; /* "//", ".." */
 		if (*q == '/')
 			last_slash = q;
 		else if (*q == '.')
@@ -544,36 +716,50 @@ static size_t text_path(const char *p, const char *end)
 	return n;
 }
 
-static void text_paths(struct evidence *ev, const char *s, size_t len)
+/* first letters of top_dirs[] */
+static const bool path_start[256] = {
+	['a'] = true, ['b'] = true, ['c'] = true, ['d'] = true, ['f'] = true,
+	['i'] = true, ['k'] = true, ['l'] = true, ['m'] = true, ['n'] = true,
+	['r'] = true, ['s'] = true, ['t'] = true, ['u'] = true, ['v'] = true,
+	['D'] = true, ['L'] = true,
+};
+
+static void text_paths(struct scan *sc, const char *s, size_t len)
 {
-	const char *end = s + len, *p;
+	const char *end = s + len, *slash = s, *done = s;
 
-	for (p = s; p < end; p++) {
-		const char *start = p;
+	/* a path starts with a top directory: look before each "/" */
+	while ((slash = memchr(slash, '/', (size_t)(end - slash)))) {
+		const char *p = slash, *start;
+		char prev;
 		size_t n;
-		char prev = p > s ? p[-1] : ' ';
 
-		if (!memchr("abcdfiklmnrstuvDL", *p, 17))
+		while (p > done && (is_alnum(p[-1]) || p[-1] == '_'))
+			p--;
+		slash++;
+		if (p == slash - 1 || !path_start[(unsigned char)*p])
 			continue;
+		prev = p > s ? p[-1] : ' ';
+		start = p;
+		/* "a/fs/x.c" and "b/fs/x.c" of diffs */
+		if (prev == '/' && p - s >= 2 &&
+		    (p[-2] == 'a' || p[-2] == 'b') &&
+		    (p - s == 2 || (!is_ident(p[-3]) && p[-3] != '/')))
+			prev = p - s > 2 ? p[-3] : ' ';
 		/* not inside a word, a URL or another path */
 		if (is_ident(prev) || prev == '/' || prev == ':' ||
 		    prev == '.' || prev == '-' || prev == '@' || prev == '=' ||
 		    prev == '?' || prev == '&' || prev == '%')
 			continue;
-		/* "a/fs/x.c" and "b/fs/x.c" of diffs */
-		if ((*p == 'a' || *p == 'b') && p + 2 < end && p[1] == '/' &&
-		    text_path(p + 2, end))
-			start = p + 2;
 		n = text_path(start, end);
 		if (!n)
 			continue;
-		list_add(&ev->text_files, &ev->ntext_files, EVIDENCE_LIST_MAX,
-			 start, n);
-		p = start + n - 1;
+		hlist_add(&sc->text_files, start, n);
+		done = slash = start + n;
 	}
 }
 
-static void text_functions(struct evidence *ev, const char *s, size_t len)
+static void text_functions(struct scan *sc, const char *s, size_t len)
 {
 	const char *end = s + len, *p = s;
 
@@ -584,8 +770,7 @@ static void text_functions(struct evidence *ev, const char *s, size_t len)
 			b--;
 		if (p - b >= 3 && !is_digit(*b) &&
 		    (b == s || (b[-1] != '.' && b[-1] != '>' && b[-1] != '$')))
-			list_add(&ev->text_functions, &ev->ntext_functions,
-				 EVIDENCE_LIST_MAX, b, (size_t)(p - b));
+			hlist_add(&sc->text_functions, b, (size_t)(p - b));
 		p += 2;
 	}
 }
@@ -708,46 +893,45 @@ static void scan_line(struct scan *sc, const char *s, size_t len)
 {
 	struct evidence *ev = sc->ev;
 	const char *p, *end = s + len;
+	uint64_t mask;
 	size_t n;
 
 	if (!len)
 		return;
-	if (mem_find(s, len, "ainted"))
+	mask = litset_mask(&needle_set, s, len);
+	if (HAS(mask, N_TAINTED))
 		crash_cpu_line(sc, s, len);
-	if (mem_find(s, len, "Hardware name: "))
+	if (HAS(mask, N_HWNAME))
 		hardware_line(sc, s, len, false);
-	else if (has_prefix(s, len, "DMI: "))
+	else if (HAS(mask, N_DMI))
 		hardware_line(sc, s, len, true);
-	if ((p = mem_find(s, len, "Linux version "))) {
+	if (HAS(mask, N_LINUX_VERSION) &&
+	    (p = mem_find(s, len, "Linux version "))) {
 		p += 14;
 		if ((n = version_at(p, end)))
 			set_version(sc, V_LINUX_VERSION, p, n);
-	} else if (has_prefix(s, len, "Linux ") && mem_find(s, len, " #")) {
+	} else if (HAS(mask, N_UNAME) && has_prefix(s, len, "Linux ") &&
+		   mem_find(s, len, " #")) {
 		/* uname -a: "Linux host 6.8.9-300.fc40.x86_64 #1 SMP ..." */
 		p = memchr(s + 6, ' ', len - 6);
 		if (p && (n = version_at(p + 1, end)))
 			set_version(sc, V_UNAME, p + 1, n);
 	}
-	if (sc->vsrc < V_PROSE)
+	if (sc->vsrc < V_PROSE && (HAS(mask, N_KERNEL) || HAS(mask, N_LINUX)))
 		prose_version(sc, s, len);
 	distro_tokens(sc, s, len);
-	if (has_prefix_ci(s, len, "Reported-by:"))
+	if (HAS(mask, N_REPORTED))
 		trailer(&ev->reported_by, &ev->nreported_by, s, len, 12);
-	else if (has_prefix_ci(s, len, "Tested-by:"))
+	else if (HAS(mask, N_TESTED))
 		trailer(&ev->tested_by, &ev->ntested_by, s, len, 10);
-	bisect_line(sc, s, len);
-	repro_line(sc, s, len);
-	if (!ev->syzbot && (mem_find(s, len, "syzbot found the following") ||
-			    mem_find(s, len, "syzbot has found a reproducer") ||
-			    mem_find(s, len, "syzbot has bisected") ||
-			    mem_find(s, len, "syzbot has tested") ||
-			    mem_find(s, len, "syzkaller.appspot.com/bug") ||
-			    has_prefix_ci(s, len, "Reported-by: syzbot+")))
+	bisect_line(sc, s, len, mask);
+	repro_line(sc, s, len, mask);
+	if (HAS(mask, N_SYZBOT))
 		ev->syzbot = true;
 	if (memchr(s, '/', len))
-		text_paths(ev, s, len);
+		text_paths(sc, s, len);
 	if (memchr(s, '(', len))
-		text_functions(ev, s, len);
+		text_functions(sc, s, len);
 }
 
 static void scan_text(struct scan *sc, const char *text, size_t len)
@@ -773,6 +957,7 @@ static void scan_text(struct scan *sc, const char *text, size_t len)
 /* evidence_finish - recompute files[] and the guilty file from frames */
 void evidence_finish(struct evidence *ev)
 {
+	struct hlist h;
 	const char **cand;
 	size_t i, n = 0;
 	bool indexed = false;
@@ -802,33 +987,31 @@ void evidence_finish(struct evidence *ev)
 	list_free(ev->files, ev->nfiles);
 	ev->files = NULL;
 	ev->nfiles = 0;
+	hlist_init(&h, &ev->files, &ev->nfiles);
 	if (ev->guilty_file)
-		list_add(&ev->files, &ev->nfiles, EVIDENCE_LIST_MAX,
-			 ev->guilty_file, strlen(ev->guilty_file));
+		hlist_add(&h, ev->guilty_file, strlen(ev->guilty_file));
 	for (i = 0; i < ev->nframes; i++)
 		if (ev->frames[i].file && !ev->frames[i].unreliable)
-			list_add(&ev->files, &ev->nfiles, EVIDENCE_LIST_MAX,
-				 ev->frames[i].file,
-				 strlen(ev->frames[i].file));
+			hlist_add(&h, ev->frames[i].file,
+				  strlen(ev->frames[i].file));
 	for (i = 0; i < ev->ntext_files; i++)
-		list_add(&ev->files, &ev->nfiles, EVIDENCE_LIST_MAX,
-			 ev->text_files[i], strlen(ev->text_files[i]));
+		hlist_add(&h, ev->text_files[i], strlen(ev->text_files[i]));
 
 	list_free(ev->functions, ev->nfunctions);
 	ev->functions = NULL;
 	ev->nfunctions = 0;
+	hlist_init(&h, &ev->functions, &ev->nfunctions);
 	for (i = 0; i < ev->nframes; i++) {
 		const struct frame *f = &ev->frames[i];
 
 		if (!f->function || f->unreliable ||
 		    crashlog_skip_function(f->function))
 			continue;
-		list_add(&ev->functions, &ev->nfunctions, EVIDENCE_LIST_MAX,
-			 f->function, strlen(f->function));
+		hlist_add(&h, f->function, strlen(f->function));
 	}
 	for (i = 0; i < ev->ntext_functions; i++)
-		list_add(&ev->functions, &ev->nfunctions, EVIDENCE_LIST_MAX,
-			 ev->text_functions[i], strlen(ev->text_functions[i]));
+		hlist_add(&h, ev->text_functions[i],
+			  strlen(ev->text_functions[i]));
 }
 
 /* ---- crash --------------------------------------------------------------- */
@@ -857,16 +1040,11 @@ static void adopt(struct evidence *ev, struct crashlog *c)
  */
 static void take_crash(struct evidence *ev, const char *text, size_t len)
 {
-	struct crashlog *weak = NULL;
-	size_t off = 0;
+	struct crashlog_scan *scan = crashlog_scan_new(text, len);
+	struct crashlog *weak = NULL, *c;
 	int tries;
 
-	for (tries = 0; tries < 16 && off < len; tries++) {
-		struct crashlog *c = crashlog_parse(text + off, len - off);
-
-		if (!c)
-			break;
-		off += c->resume;
+	for (tries = 0; tries < 16 && (c = crashlog_scan_next(scan)); tries++) {
 		if (c->fallback && !c->stamped && !c->dev_prefix &&
 		    (!c->line_start ||
 		     (!c->nframes && !ev->dmesg_timestamps))) {
@@ -881,11 +1059,13 @@ static void take_crash(struct evidence *ev, const char *text, size_t len)
 			continue;
 		}
 		crashlog_free(weak);
+		weak = NULL;
 		adopt(ev, c);
-		return;
+		break;
 	}
 	if (weak)
 		adopt(ev, weak);
+	crashlog_scan_free(scan);
 }
 
 static struct evidence *extract(const char *text, size_t len)
@@ -893,8 +1073,13 @@ static struct evidence *extract(const char *text, size_t len)
 	struct evidence *ev = xcalloc(1, sizeof(*ev));
 	struct scan sc;
 
+	if (pthread_once(&needle_once, needles_init))
+		die("evidence: pthread_once failed");
 	memset(&sc, 0, sizeof(sc));
 	sc.ev = ev;
+	hlist_init(&sc.text_files, &ev->text_files, &ev->ntext_files);
+	hlist_init(&sc.text_functions, &ev->text_functions,
+		   &ev->ntext_functions);
 	if (len > EVIDENCE_TEXT_MAX)
 		len = EVIDENCE_TEXT_MAX;
 	scan_text(&sc, text, len);
