@@ -36,9 +36,10 @@
 #define FRAME_NAME_MAX 128
 
 /* Pieces of the title and stack regular expressions. */
-#define FUNC "([a-zA-Z0-9_]+)(?:\\.|\\+)"
-#define PC   "\\[\\<?(?:0x)?[0-9a-f]+\\>?\\]"
-#define SRC  "([a-zA-Z0-9_/.-]+\\.[a-z]+:[0-9]+)"
+#define FUNC \
+	"([a-zA-Z0-9_]+)(?:\\.|\\+| \\((?=[a-zA-Z0-9_/.-]+\\.[a-zA-Z]+:[0-9]))"
+#define PC  "\\[\\<?(?:0x)?[0-9a-f]+\\>?\\]"
+#define SRC "([a-zA-Z0-9_/.-]+\\.[a-z]+:[0-9]+)"
 #define RIP                                                               \
 	"(?:IP|NIP|pc |PC is at):? (?:(?:[0-9]+:)?(?:" PC " +){0,2}" FUNC \
 	"|(?:[0-9]+:)?0x[0-9a-f]+|(?:[0-9]+:)?" PC                        \
@@ -2448,6 +2449,26 @@ static void append_frames(struct rx *x, const pcre2_code *re, const char *s,
 	}
 }
 
+/*
+ * decoded_source - " (fs/x.c:12" as scripts/decode_stacktrace.sh puts it
+ * after a function name (the FUNC pattern accepts it too)
+ */
+static bool decoded_source(const char *s, size_t len)
+{
+	size_t i = 2;
+	bool dot = false;
+
+	if (len < 6 || s[0] != ' ' || s[1] != '(')
+		return false;
+	while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '_' ||
+			   s[i] == '/' || s[i] == '.' || s[i] == '-')) {
+		dot |= s[i] == '.';
+		i++;
+	}
+	return dot && i + 1 < len && s[i] == ':' && is_digit(s[i + 1]) &&
+	       isalpha((unsigned char)s[i - 1]);
+}
+
 static bool hex_digit(char c)
 {
 	return is_digit(c) || (c >= 'a' && c <= 'f');
@@ -2482,7 +2503,9 @@ static bool plain_frame(const char *s, size_t len, struct sv *f)
 	for (k = i; k < len && (isalnum((unsigned char)s[k]) || s[k] == '_');
 	     k++)
 		;
-	if (k == i || k >= len || (s[k] != '.' && s[k] != '+'))
+	if (k == i || k >= len)
+		return false;
+	if (s[k] != '.' && s[k] != '+' && !decoded_source(s + k, len - k))
 		return false;
 	f->s = s + i;
 	f->len = k - i;
