@@ -27,13 +27,17 @@
 #include "strbuf.h"
 #include "util.h"
 
-#define MATCH_LIMIT    200000
+#define MATCH_LIMIT    50000
 #define DEPTH_LIMIT    10000
 #define MAX_ARGS       12
 #define MAX_RAW_FRAMES 512
 #define TITLE_MAX      120
 #define REPORT_MAX     (CRASHLOG_TEXT_MAX + 4096)
-#define FRAME_NAME_MAX 128
+/* longer input lines are cut: no console line is that long */
+#define LINE_MAX_LEN 4096
+/* a report ends at the latest this many lines after its header */
+#define REPORT_LINES_MAX 5000
+#define FRAME_NAME_MAX	 128
 
 /* Pieces of the title and stack regular expressions. */
 #define FUNC \
@@ -1764,6 +1768,9 @@ static struct cline *normalise(struct rx *x, const char *text, size_t len,
 		pos = end + 1;
 		if (l && s[l - 1] == '\r')
 			l--;
+		/* printk lines are at most 1 KB: longer ones are cut */
+		if (l > LINE_MAX_LEN)
+			l = LINE_MAX_LEN;
 		/* "> ", ">> ", "> > " quoting */
 		for (;;) {
 			k = 0;
@@ -1961,6 +1968,8 @@ static void find_report(struct rx *x, struct cline *lines, size_t nlines,
 	e->prefix_len = e->text.len;
 	e->first_line = start;
 	e->end_line = start;
+	if (nlines - start > REPORT_LINES_MAX)
+		nlines = start + REPORT_LINES_MAX;
 	for (i = start; i < nlines; i++) {
 		struct cline *l = &lines[i];
 		bool is_oops = i == start, skip_line;

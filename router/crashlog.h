@@ -34,6 +34,8 @@
  *	test data these extensions change no title and no guilty file.
  *
  *	Bounds: at most CRASHLOG_TEXT_MAX bytes of input are looked at,
+ *	lines are cut at 4 KB (printk's are at most 1 KB), a report ends
+ *	at the latest 5000 lines after its header line,
  *	every regular expression runs with pcre2 match and depth limits,
  *	and at most CRASHLOG_FRAMES_MAX frames are kept.
  *

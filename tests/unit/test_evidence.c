@@ -574,6 +574,14 @@ static void test_titles(void **state)
 		"Call Trace:\n"
 		" outer+0x1/0x2 lib/x.c:2\n",
 		"KASAN: slab-use-after-free Read in outer");
+	/* frames decoded by scripts/decode_stacktrace.sh name titles */
+	check_title(
+		"WARNING: possible recursive locking detected\n"
+		"ip/273 is trying to acquire lock:\n"
+		"ffff (rtnl_mutex){+.+.}-{4:4}, at: ax88772_resume (drivers/net/usb/asix_devices.c:650)\n"
+		"\n"
+		"but task is already holding lock:\n",
+		"possible deadlock in ax88772_resume");
 	/* a WARNING line a mail client wrapped is joined again */
 	check_title("[    2.3] WARNING: CPU: 1 PID: 2 at\n"
 		    "drivers/gpu/foo/bar.c:186\n"
