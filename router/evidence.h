@@ -18,6 +18,26 @@
  *	from_index, then calls evidence_finish() so that the file list and
  *	the guilty file take the resolved frames into account).
  *
+ *	The crash itself is parsed by crashlog.c (syzkaller's rules).  A
+ *	crash counts when a title format of the table matched, or, for a
+ *	bare header line ("WARNING: something"), when the line has a
+ *	console time stamp or a device prefix ("usb 1-1: WARNING: ..."), or
+ *	the header starts its line and stack frames or time stamps follow, so that prose such as "a Kernel panic after
+ *	resume" is no crash; the search then goes on after that line.  A
+ *	cut crash in a line that is neither console output nor starts with
+ *	the header (a quoted Subject:) yields to a later crash.
+ *
+ *	crash_type is one of KASAN KMSAN KCSAN UBSAN KFENCE LEAK LOCKDEP
+ *	HANG STALL OOPS PANIC REBOOT BUG WARNING INFO OTHER.
+ *
+ *	files[] is the guilty file, then the files of the frames in order,
+ *	then the source paths the text names (text_files[]); functions[] is
+ *	the frame functions in order without generic ones (locking,
+ *	allocation, sanitizer runtime, ...) and without "? " frames, then
+ *	the functions the text names as "name()" (text_functions[]).  Both
+ *	are unique and capped at EVIDENCE_LIST_MAX.  At most
+ *	EVIDENCE_TEXT_MAX bytes of text are scanned.
+ *
  * Ownership:
  *	struct evidence owns all its strings; evidence_free() releases it.
  */
@@ -26,6 +46,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#define EVIDENCE_TEXT_MAX (1u << 20)
+#define EVIDENCE_LIST_MAX 64
 
 struct report;
 
@@ -53,13 +76,19 @@ struct evidence {
 	char *crash_type; /* "KASAN", "BUG", "WARNING", "LOCKDEP", ... */
 	struct frame *frames;
 	size_t nframes;
-	char *guilty_file; /* syzkaller's guilty file, or NULL */
+	char *guilty_file;	/* syzkaller's guilty file, or NULL */
+	bool guilty_from_index; /* guilty_file came from resolved frames */
 
 	/* paths and functions, most telling first, no duplicates */
 	char **files;
 	size_t nfiles;
 	char **functions;
 	size_t nfunctions;
+	/* what the text itself names; evidence_finish() rebuilds from these */
+	char **text_files; /* "fs/xfs/xfs_inode.c", "drivers/net/" */
+	size_t ntext_files;
+	char **text_functions; /* "xfs_iget" for "xfs_iget()" in the text */
+	size_t ntext_functions;
 
 	/* the system it happened on */
 	char *kernel_version;  /* "6.12.0-rc3-next-20241010" */
@@ -79,6 +108,9 @@ struct evidence {
 	char *subject_prefix; /* "xfs", "mm/slub" (from "[BUG] mm/slub:") */
 	bool syzbot;	      /* a syzbot report or reply */
 };
+
+/* evidence_subject_prefix - the subsystem prefix of a subject, or NULL */
+char *evidence_subject_prefix(const char *subject);
 
 /* lifecycle */
 struct evidence *evidence_extract(const struct report *r);
