@@ -48,6 +48,7 @@ enum cmd_part {
 #define CMD_WEAK __attribute__((weak))
 
 int cmd_map(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
+int cmd_explain(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
 int cmd_update(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
 int cmd_experts(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
 int cmd_symbols(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "crashlog.h"
 #include "evidence.h"
 #include "map.h"
 #include "sections.h"
@@ -108,6 +109,25 @@ static bool frame_file(const struct evidence *ev, const char *file)
 	return false;
 }
 
+/* shallowest - the depth of a section's broadest F: pattern */
+static size_t shallowest(const struct map *map, uint32_t sec)
+{
+	uint32_t i, n = map_nentries(map, sec);
+	size_t best = SIZE_MAX;
+
+	for (i = 0; i < n; i++) {
+		const char *v = map_entry_value(map, sec, i);
+		size_t len = strlen(v), d;
+
+		if (map_entry_tag(map, sec, i) != 'F' || !len)
+			continue;
+		d = count_char(v, len, '/') + (v[len - 1] != '/');
+		if (d < best)
+			best = d;
+	}
+	return best;
+}
+
 static size_t title_words(const char *t)
 {
 	size_t n = 0;
@@ -160,7 +180,7 @@ static void credit_prefix(struct acc *a, const struct map *map,
 {
 	char p[PREFIX_MAX], why[SECTION_WHY_MAX];
 	uint32_t s, best = UINT32_MAX;
-	size_t best_words = SIZE_MAX;
+	size_t best_words = SIZE_MAX, best_depth = SIZE_MAX;
 
 	if (strlen(prefix) >= sizeof(p) || !*prefix)
 		return;
@@ -182,8 +202,11 @@ static void credit_prefix(struct acc *a, const struct map *map,
 		if (!title_matches(title, p) && !list_matches(map, s, p))
 			continue;
 		words = title_words(title) + (title_matches(title, p) ? 0 : 8);
-		if (words < best_words) {
+		/* Fewest words, then the shallowest F: pattern. */
+		if (words < best_words ||
+		    (words == best_words && shallowest(map, s) < best_depth)) {
 			best_words = words;
+			best_depth = shallowest(map, s);
 			best = s;
 		}
 	}
@@ -223,10 +246,19 @@ void sections_for_report(const struct map *map, const struct evidence *ev,
 		if (ev->guilty_file && strcmp(f, ev->guilty_file) == 0)
 			continue;
 		if (frame_file(ev, f)) {
+			/* Generic frames (lib/, mm/kasan/, locking...) say
+			 * nothing about the subsystem: syzkaller's rules. */
+			if (crashlog_guilty_ignored(f))
+				continue;
 			credit_path(&a, map, f, wf, "stack frame in");
 			wf = wf - W_STEP < W_FRAME_MIN ? W_FRAME_MIN
 						       : wf - W_STEP;
 		} else {
+			/* In a crash report, paths come from the traces around
+			 * it (allocation and free stacks): generic ones are
+			 * noise there, as they are in frames. */
+			if (ev->title && crashlog_guilty_ignored(f))
+				continue;
 			credit_path(&a, map, f, wt, "path named in text:");
 			wt = wt - W_STEP < W_TEXT_MIN ? W_TEXT_MIN
 						      : wt - W_STEP;

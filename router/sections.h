@@ -10,6 +10,7 @@
  *
  *	  guilty file (syzkaller's rules)        1.0
  *	  files of further stack frames          0.5, 0.45, ... (>= 0.2)
+ *	    (not generic ones syzkaller skips: lib/, mm/kasan/, headers)
  *	  files named in the text                0.4, 0.35, ... (>= 0.15)
  *	  subject prefix ("xfs:", "mm/slub:")    0.6
  *	  K: keywords found in the text          0.15 each
@@ -20,7 +21,9 @@
  *	maps as a path when it has a "/" ("mm/slub" tries mm/slub.c and
  *	mm/slub/), else through section titles ("XFS FILESYSTEM") and list
  *	names ("linux-xfs@"), preferring the broadest such section (the
- *	fewest words: "USB SUBSYSTEM" for "usb").  THE REST (a section whose
+ *	fewest words: "USB SUBSYSTEM" for "usb"; then the shallowest F:).
+ *	In a crash report, generic paths are skipped among the files named
+ *	in the text too (they come from the allocation/free traces).  THE REST (a section whose
  *	only F: patterns are "*" and "*" followed by "/") never scores: a
  *	report with nothing else is unmapped.
  *

@@ -38,6 +38,8 @@ struct command {
 };
 
 static const struct command commands[] = {
+	{ "explain", cmd_explain, PART_MIME,
+	  "run the pipeline over one report, as a dry run" },
 	{ "map", cmd_map, PART_CORE, "map file paths to MAINTAINERS sections" },
 	{ "update", cmd_update, PART_CORE,
 	  "compile MAINTAINERS and the kernel symbol index" },

@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * triage explain - run the pipeline over one report, as a dry run
+ *
+ * DESCRIPTION
+ *	triage explain [--json] [--maintainers FILE] [FILE|-]
+ *
+ *	Reads one message (or a bare console log) from FILE or standard
+ *	input and runs exactly the stages triage-filter runs (intake,
+ *	parse, then pipeline_run(): evidence, classify, map, pick, act),
+ *	without writing the database or sending mail, and prints the
+ *	decision: as text for a person, or with --json as one object:
+ *
+ *	  message_id, subject, from, sha256,
+ *	  evidence {title, crash_type, guilty_file, frames [{function,
+ *	    file, line, module, from_index}], files, functions,
+ *	    kernel_version, tainted, hardware, hw_virtual, reproducer
+ *	    [c, syz, steps], bisect_commit, subject_prefix, distro_kernel},
+ *	  sections [{name, score, why}] best first,
+ *	  class, scores {user, fuzzer, ai}, confidence, certain,
+ *	  rules [{name, score, describe}], model {user, fuzzer, ai} or null,
+ *	  recipient, recipient_name, reason, outcome, candidates [...],
+ *	  action, action_reason, header (the X-Triage-Class value)
+ *
+ *	Load figures for the burnout-aware pick come from the database
+ *	when it exists (read only); without it everyone counts as idle.
+ *
+ *	--maintainers FILE maps with that MAINTAINERS text instead of
+ *	the configured index.
+ */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysexits.h>
+#include <unistd.h>
+
+#include "audit.h"
+#include "cmd.h"
+#include "config.h"
+#include "evidence.h"
+#include "intake.h"
+#include "map.h"
+#include "parse.h"
+#include "pipeline.h"
+#include "report.h"
+#include "rules.h"
+#include "util.h"
+
+#define EXPLAIN_MAX (64u << 20)
+
+static json_t *jstr(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *str_array(char *const *v, size_t n)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, json_string(v[i]));
+	return a;
+}
+
+static json_t *evidence_json(const struct evidence *ev)
+{
+	json_t *frames = json_array(), *repro = json_array();
+	size_t i;
+
+	for (i = 0; i < ev->nframes; i++) {
+		const struct frame *f = &ev->frames[i];
+
+		json_array_append_new(
+			frames,
+			json_pack("{s:o, s:o, s:i, s:o, s:b, s:b}", "function",
+				  jstr(f->function), "file", jstr(f->file),
+				  "line", f->line, "module", jstr(f->module),
+				  "from_index", f->from_index, "unreliable",
+				  f->unreliable));
+	}
+	if (ev->reproducer & REPRO_C)
+		json_array_append_new(repro, json_string("c"));
+	if (ev->reproducer & REPRO_SYZ)
+		json_array_append_new(repro, json_string("syz"));
+	if (ev->reproducer & REPRO_STEPS)
+		json_array_append_new(repro, json_string("steps"));
+	return json_pack(
+		"{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, "
+		"s:o, s:o, s:b}",
+		"title", jstr(ev->title), "crash_type", jstr(ev->crash_type),
+		"guilty_file", jstr(ev->guilty_file), "frames", frames, "files",
+		str_array(ev->files, ev->nfiles), "functions",
+		str_array(ev->functions, ev->nfunctions), "kernel_version",
+		jstr(ev->kernel_version), "tainted", jstr(ev->tainted),
+		"hardware", jstr(ev->hardware), "hw_virtual", ev->hw_virtual,
+		"reproducer", repro, "bisect_commit", jstr(ev->bisect_commit),
+		"subject_prefix", jstr(ev->subject_prefix), "distro_kernel",
+		jstr(ev->distro_kernel), "syzbot", ev->syzbot);
+}
+
+static json_t *decision_json(const struct pipeline *p, const struct report *r,
+			     const struct decision *d)
+{
+	json_t *o, *secs = json_array(), *rules = json_array();
+	json_t *cands = json_array(), *model = json_null();
+	size_t i;
+
+	for (i = 0; i < d->sections.n; i++)
+		json_array_append_new(
+			secs,
+			json_pack("{s:s, s:f, s:s}", "name",
+				  map_title(p->map, d->sections.v[i].section),
+				  "score", d->sections.v[i].score, "why",
+				  d->sections.v[i].why));
+	for (i = 0; i < d->verdict.nrules; i++) {
+		const struct verdict_rule *vr = &d->verdict.rules[i];
+
+		json_array_append_new(
+			rules, json_pack("{s:s, s:{s:f, s:f, s:f}, s:o}",
+					 "name", vr->name, "score", "user",
+					 vr->score[CLASS_USER], "fuzzer",
+					 vr->score[CLASS_FUZZER], "ai",
+					 vr->score[CLASS_AI], "describe",
+					 jstr(vr->describe)));
+	}
+	for (i = 0; i < d->pick.ncand; i++) {
+		const struct pick_candidate *c = &d->pick.cand[i];
+
+		json_array_append_new(
+			cands,
+			json_pack(
+				"{s:s, s:s, s:s, s:o, s:f, s:i, s:i, s:s, s:s}",
+				"address", c->addr, "name", c->name, "role",
+				pick_role_name(c->role), "section",
+				c->section >= 0 && p->map
+					? json_string(map_title(
+						  p->map, (uint32_t)c->section))
+					: json_null(),
+				"score", c->score, "today", (int)c->day, "week",
+				(int)c->week, "status",
+				pick_status_name(c->status), "why",
+				c->why ? c->why : ""));
+	}
+	if (d->model_voted)
+		model = json_pack("{s:f, s:f, s:f}", "user",
+				  d->model[CLASS_USER], "fuzzer",
+				  d->model[CLASS_FUZZER], "ai",
+				  d->model[CLASS_AI]);
+	o = json_pack("{s:o, s:s, s:s, s:s, s:s}", "message_id",
+		      jstr(r->message_id), "subject", r->subject, "from",
+		      r->from, "sha256", r->sha256, "source", r->source);
+	json_object_set_new(o, "evidence", evidence_json(d->ev));
+	json_object_set_new(o, "sections", secs);
+	json_object_set_new(o, "class", json_string(d->cls));
+	json_object_set_new(o, "scores",
+			    json_pack("{s:f, s:f, s:f}", "user",
+				      d->verdict.score[CLASS_USER], "fuzzer",
+				      d->verdict.score[CLASS_FUZZER], "ai",
+				      d->verdict.score[CLASS_AI]));
+	json_object_set_new(o, "confidence", json_real(d->verdict.confidence));
+	json_object_set_new(o, "certain", json_boolean(d->verdict.certain));
+	json_object_set_new(o, "class_reason", jstr(d->verdict.reason));
+	json_object_set_new(o, "rules", rules);
+	json_object_set_new(o, "model", model);
+	json_object_set_new(o, "recipient", jstr(d->pick.addr));
+	json_object_set_new(o, "recipient_name", jstr(d->pick.name));
+	json_object_set_new(o, "section", jstr(decision_section(p, d)));
+	json_object_set_new(o, "reason", jstr(d->pick.reason));
+	json_object_set_new(o, "outcome",
+			    json_string(pick_outcome_name(d->pick.outcome)));
+	json_object_set_new(o, "candidates", cands);
+	json_object_set_new(o, "action",
+			    json_string(act_action_name(d->act.action)));
+	json_object_set_new(o, "action_reason", json_string(d->act.reason));
+	json_object_set_new(o, "reply", json_boolean(d->act.reply));
+	json_object_set_new(o, "header", json_string(d->class_header));
+	return o;
+}
+
+static void print_text(const struct pipeline *p, const struct report *r,
+		       const struct decision *d)
+{
+	const struct evidence *ev = d->ev;
+	size_t i;
+
+	printf("message   %s\n", r->message_id ? r->message_id : "(none)");
+	printf("subject   %s\n", r->subject);
+	printf("from      %s\n", r->from);
+	if (ev->title)
+		printf("crash     %s\n", ev->title);
+	if (ev->guilty_file)
+		printf("guilty    %s\n", ev->guilty_file);
+	for (i = 0; i < ev->nframes && i < 8; i++) {
+		const struct frame *f = &ev->frames[i];
+
+		printf("%s %s%s%s%s", i ? "         " : "frames   ",
+		       f->function ? f->function : "?", f->module ? " [" : "",
+		       f->module ? f->module : "", f->module ? "]" : "");
+		if (f->file)
+			printf("  %s%s", f->file,
+			       f->from_index ? " (index)" : "");
+		if (f->line)
+			printf(":%d", f->line);
+		putchar('\n');
+	}
+	if (ev->kernel_version)
+		printf("kernel    %s%s%s\n", ev->kernel_version,
+		       ev->tainted ? ", tainted: " : "",
+		       ev->tainted ? ev->tainted : "");
+	if (ev->hardware)
+		printf("hardware  %s%s\n", ev->hardware,
+		       ev->hw_virtual ? " (virtual)" : "");
+	for (i = 0; i < d->sections.n && i < 6; i++)
+		printf("%s %-40s %5.2f  %s\n", i ? "         " : "sections ",
+		       map_title(p->map, d->sections.v[i].section),
+		       d->sections.v[i].score, d->sections.v[i].why);
+	printf("class     %s  (user %.1f, fuzzer %.1f, ai %.1f; confidence %.2f%s)\n",
+	       d->cls, d->verdict.score[CLASS_USER],
+	       d->verdict.score[CLASS_FUZZER], d->verdict.score[CLASS_AI],
+	       d->verdict.confidence, d->verdict.certain ? ", certain" : "");
+	for (i = 0; i < d->verdict.nrules; i++)
+		printf("%s %-28s %s\n", i ? "         " : "rules    ",
+		       d->verdict.rules[i].name,
+		       d->verdict.rules[i].describe
+			       ? d->verdict.rules[i].describe
+			       : "");
+	printf("recipient %s\n", d->pick.addr ? d->pick.addr : "(none)");
+	printf("reason    %s\n", d->pick.reason);
+	printf("action    %s: %s\n", act_action_name(d->act.action),
+	       d->act.reason);
+	if (p->missing[0])
+		printf("note      %s\n", p->missing);
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: triage explain [--json] [--maintainers FILE] [FILE|-]\n");
+}
+
+int cmd_explain(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "maintainers", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *file = "-", *maintainers = NULL;
+	struct config *cfg = cmd_config(ctx);
+	struct pipeline p;
+	struct decision d;
+	struct report *r;
+	struct audit *db = NULL;
+	bool json = false;
+	char *dbpath;
+	int c, ret = 0;
+
+	while ((c = getopt_long(argc, argv, "jm:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'm':
+			maintainers = optarg;
+			break;
+		case 'h':
+			usage();
+			return 0;
+		default:
+			usage();
+			return EX_USAGE;
+		}
+	}
+	if (optind < argc)
+		file = argv[optind++];
+	if (optind != argc) {
+		usage();
+		return EX_USAGE;
+	}
+
+	r = report_new();
+	r->source = strcmp(file, "-") ? "file" : "mail";
+	if (strcmp(file, "-") == 0) {
+		if (intake_read_fd(0, NULL, r) < 0) {
+			report_free(r);
+			return EX_IOERR;
+		}
+	} else {
+		char *buf;
+		size_t len;
+
+		if (read_file(file, EXPLAIN_MAX, &buf, &len) < 0) {
+			report_free(r);
+			return EX_NOINPUT;
+		}
+		ret = intake_read_buf(buf, len, NULL, r);
+		free(buf);
+		if (ret < 0) {
+			report_free(r);
+			return EX_DATAERR;
+		}
+	}
+	if (parse_init() < 0 || parse_report(r) < 0) {
+		error("cannot parse '%s'", file);
+		report_free(r);
+		return EX_DATAERR;
+	}
+
+	pipeline_open(&p, cfg);
+	if (maintainers) {
+		map_free(p.map);
+		p.map = map_load_text(maintainers,
+				      config_get(cfg, "tree", NULL));
+		if (!p.map) {
+			pipeline_close(&p);
+			report_free(r);
+			parse_shutdown();
+			return EX_NOINPUT;
+		}
+		pick_config_free(p.pick);
+		p.pick = pick_config_load(cfg, p.map);
+	}
+	dbpath = config_state_path(cfg, "triage.db");
+	if (access(dbpath, R_OK) == 0 &&
+	    audit_open(dbpath, AUDIT_RDONLY, 1000, &db, NULL) == 0) {
+		p.load = audit_pick_load;
+		p.load_ctx = db;
+	}
+	free(dbpath);
+
+	pipeline_run(&p, r, 0, &d);
+	if (json) {
+		json_t *o = decision_json(&p, r, &d);
+
+		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_ENSURE_ASCII);
+		putchar('\n');
+		json_decref(o);
+	} else {
+		print_text(&p, r, &d);
+	}
+	decision_release(&d);
+	pipeline_close(&p);
+	if (db)
+		audit_close(db);
+	report_free(r);
+	parse_shutdown();
+	return 0;
+}

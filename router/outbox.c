@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * outbox - drain queued mail through a transport (see outbox.h)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "audit.h"
+#include "config.h"
+#include "deliver.h"
+#include "outbox.h"
+#include "util.h"
+
+#define MAX_RCPTS 64
+
+/* outbox_max_age - delivery_max_age in seconds: "5d", "12h" or seconds */
+time_t outbox_max_age(const struct config *cfg)
+{
+	const char *v = config_get(cfg, "delivery_max_age", "5d");
+	char *end;
+	long n = strtol(v, &end, 10);
+
+	if (n <= 0 || end == v)
+		goto bad;
+	if (*end == 'd' && !end[1])
+		return (time_t)n * 86400;
+	if (*end == 'h' && !end[1])
+		return (time_t)n * 3600;
+	if (!*end)
+		return (time_t)n;
+bad:
+	warn("%s: delivery_max_age '%s' is not Nd, Nh or seconds; using 5d",
+	     cfg->path, v);
+	return 5 * 86400;
+}
+
+void outbox_sendmail_config(struct outbox_sendmail *sm,
+			    const struct config *cfg)
+{
+	long t = config_get_long(cfg, "sendmail_timeout", 60);
+
+	sm->path = config_get(cfg, "sendmail_path", "/usr/sbin/sendmail");
+	sm->timeout_ms = (unsigned)(t > 0 && t < 3600 ? t : 60) * 1000;
+}
+
+/* outbox_sendmail - the sendmail transport for one outbox row */
+void outbox_sendmail(void *ctx, const struct audit_outbox_item *it,
+		     struct deliver_result *res)
+{
+	const struct outbox_sendmail *sm = ctx;
+	const char *rcpts[MAX_RCPTS + 1];
+	char *list = xstrdup(it->recipients), *p, *save = NULL;
+	size_t n = 0;
+
+	for (p = strtok_r(list, "\n", &save); p && n < MAX_RCPTS;
+	     p = strtok_r(NULL, "\n", &save))
+		if (*p)
+			rcpts[n++] = p;
+	rcpts[n] = NULL;
+	deliver_sendmail(sm->path, sm->timeout_ms, it->envelope_from, rcpts,
+			 it->message, it->message_len, res);
+	free(list);
+}
+
+/*
+ * outbox_drain - send up to max due rows; each result is recorded at
+ * once, so a crash never sends a row twice within its lease
+ */
+int outbox_drain(struct audit *db, outbox_send_fn send, void *ctx, unsigned max,
+		 int lease_seconds, time_t max_age, struct outbox_stats *st)
+{
+	unsigned n;
+
+	for (n = 0; n < max; n++) {
+		struct audit_outbox_item it;
+		struct deliver_result res;
+		time_t now = time(NULL), next;
+		int rc = audit_outbox_claim_due(db, now, lease_seconds, &it);
+
+		if (rc < 0)
+			return -1;
+		if (rc == 0)
+			break;
+		memset(&res, 0, sizeof(res));
+		send(ctx, &it, &res);
+		now = time(NULL);
+		if (res.status == DELIVER_OK) {
+			rc = audit_outbox_done(db, &it, now, res.smtp_code,
+					       res.detail);
+			st->sent++;
+		} else if (res.status == DELIVER_TEMPORARY &&
+			   deliver_backoff(it.created_at, now,
+					   (unsigned)it.attempts, max_age,
+					   &next)) {
+			rc = audit_outbox_retry(db, &it, now, next,
+						res.smtp_code, res.detail);
+			st->retried++;
+		} else {
+			rc = audit_outbox_fail(db, &it, now, res.smtp_code,
+					       res.detail);
+			st->failed++;
+		}
+		audit_outbox_item_release(&it);
+		if (rc < 0)
+			return -1;
+	}
+	return (int)n;
+}

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pipeline - the command layer's run of the stages (see pipeline.h)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "evidence.h"
+#include "experts.h"
+#include "map.h"
+#include "model.h"
+#include "pipeline.h"
+#include "report.h"
+#include "rules.h"
+#include "symbols.h"
+#include "util.h"
+
+static void note_missing(struct pipeline *p, const char *what)
+{
+	size_t n = strlen(p->missing);
+
+	snprintf(p->missing + n, sizeof(p->missing) - n, "%s%s", n ? "; " : "",
+		 what);
+}
+
+/* state_file - STATE_DIR/name when it exists, else NULL (caller frees) */
+static char *state_file(const struct config *cfg, const char *name)
+{
+	char *path = config_state_path(cfg, name);
+
+	if (access(path, R_OK) == 0)
+		return path;
+	free(path);
+	return NULL;
+}
+
+/*
+ * pipeline_open - load the map, symbols, rules, model, experts and the
+ * pick and act configuration; what is absent is noted, not fatal
+ */
+int pipeline_open(struct pipeline *p, const struct config *cfg)
+{
+	char *path;
+	const char *text;
+
+	memset(p, 0, sizeof(*p));
+	p->cfg = cfg;
+
+	if ((path = state_file(cfg, "maintainers.idx"))) {
+		p->map = map_open(path);
+		free(path);
+	} else if ((text = config_get(cfg, "maintainers", NULL)) &&
+		   access(text, R_OK) == 0) {
+		p->map = map_load_text(text, config_get(cfg, "tree", NULL));
+	}
+	if (!p->map)
+		note_missing(
+			p,
+			"no MAINTAINERS map (run 'triage update'): every report is held");
+
+	if ((path = state_file(cfg, "symbols.idx"))) {
+		p->syms = symbols_open(path);
+		free(path);
+	}
+	if (!p->syms)
+		note_missing(p, "no symbol index");
+
+	p->rules = classify_open(cfg);
+	if (!p->rules)
+		note_missing(p,
+			     "no classifier rules: every report is uncertain");
+	else if (p->syms)
+		rules_set_symbols(p->rules, p->syms);
+
+	if ((path = state_file(cfg, "model.bin"))) {
+		p->model = model_open(path);
+		free(path);
+	}
+	if (!p->model)
+		note_missing(p, "no trained model");
+
+	if ((path = state_file(cfg, "experts.idx"))) {
+		p->experts = experts_open(path);
+		free(path);
+	}
+
+	p->pick = pick_config_load(cfg, p->map);
+	act_config_load(&p->act, cfg);
+	return 0;
+}
+
+void pipeline_close(struct pipeline *p)
+{
+	map_free(p->map);
+	symbols_free(p->syms);
+	rules_free(p->rules);
+	model_free(p->model);
+	experts_free(p->experts);
+	pick_config_free(p->pick);
+	memset(p, 0, sizeof(*p));
+}
+
+/*
+ * pipeline_run - evidence, classify, map, pick, act for one report
+ */
+void pipeline_run(struct pipeline *p, const struct report *r, time_t now,
+		  struct decision *d)
+{
+	struct pick_section secs[SECTIONS_MAX];
+	struct pick_request rq;
+	const char *text = r->body;
+	size_t i, text_len = r->body_len;
+
+	memset(d, 0, sizeof(*d));
+
+	/* evidence */
+	d->ev = evidence_extract(r);
+	if (p->syms)
+		symbols_resolve(p->syms, d->ev);
+
+	/* classify: the model votes through graded pseudo-rules */
+	if (p->model) {
+		struct model_input in;
+
+		model_input_from_report(&in, r);
+		d->model_voted = model_score(p->model, &in, d->model) == 1;
+	}
+	if (p->rules) {
+		classify_report(p->rules, r, d->ev,
+				d->model_voted ? d->model : NULL, &d->verdict);
+	} else {
+		d->verdict.cls = CLASS_UNCERTAIN;
+		d->verdict.reason = "no classifier rules";
+	}
+	d->cls = rules_class_name(d->verdict.cls);
+	verdict_format(&d->verdict, d->class_header, sizeof(d->class_header));
+
+	/* map */
+	if (p->map)
+		sections_for_report(p->map, d->ev, text, text_len,
+				    &d->sections);
+	d->mapped = d->sections.n > 0;
+
+	/* pick */
+	for (i = 0; i < d->sections.n && i < ARRAY_SIZE(secs); i++) {
+		secs[i].section = d->sections.v[i].section;
+		secs[i].score = d->sections.v[i].score;
+	}
+	memset(&rq, 0, sizeof(rq));
+	rq.map = p->map;
+	rq.sections = secs;
+	rq.nsections = p->map ? i : 0;
+	rq.ev = d->ev;
+	rq.reporter = r->from_addr && *r->from_addr ? r->from_addr : r->from;
+	rq.class = d->cls;
+	rq.cfg = p->pick;
+	rq.ex = p->experts;
+	rq.load = p->load;
+	rq.load_ctx = p->load_ctx;
+	rq.now = now;
+	if (p->map && p->pick) {
+		pick_recipient(&rq, &d->pick);
+	} else {
+		d->pick.outcome = PICK_UNMAPPED;
+		d->pick.reason = xstrdup("no MAINTAINERS map");
+		d->pick.section = -1;
+	}
+
+	/* act */
+	act_decide(&p->act, d->cls, d->mapped,
+		   d->pick.outcome == PICK_PERSON ||
+			   d->pick.outcome == PICK_TO_LIST,
+		   d->pick.bug_url, &d->act);
+}
+
+void decision_release(struct decision *d)
+{
+	evidence_free(d->ev);
+	section_list_release(&d->sections);
+	verdict_release(&d->verdict);
+	pick_result_release(&d->pick);
+	memset(d, 0, sizeof(*d));
+}
+
+/* decision_section - the section the recipient was picked for, or the best */
+const char *decision_section(const struct pipeline *p, const struct decision *d)
+{
+	if (!p->map)
+		return NULL;
+	if (d->pick.section >= 0)
+		return map_title(p->map, (uint32_t)d->pick.section);
+	if (d->sections.n)
+		return map_title(p->map, d->sections.v[0].section);
+	return NULL;
+}
