@@ -57,8 +57,10 @@ int record_decision(struct audit *db, const struct pipeline *p,
 		    struct record_result *out);
 
 /*
- * record_forward - compose a forward of report r to addr and queue it
- * (approve and reroute use it too); returns the outbox id or -1
+ * record_forward - compose a forward of recorded report r (reports.id
+ * report) to addr and queue it (approve and reroute use it too); cls is
+ * the X-Triage-Class value ("ai; score=7.4; rules=..." or a bare class);
+ * returns the outbox id or -1
  */
 int64_t record_forward(struct audit *db, const struct router_id *id,
 		       const struct report *r, int64_t report, const char *addr,
