@@ -97,10 +97,11 @@ struct oops_def {
 	const char *suppress[12]; /* regexes: a matching line is no crash */
 	unsigned flags;
 	size_t nfmts;
-	/* compiled */
+	/* compiled on first use (ensure_oops()) */
 	pcre2_code *supp[12];
 	size_t nsupp;
 	size_t base; /* first index in G.title_re, G.report_re */
+	bool compiled;
 };
 
 #define WARN_STACK(...)                                                     \
@@ -1221,6 +1222,9 @@ struct pat {
 
 static struct {
 	pthread_once_t once;
+	pthread_mutex_t lock; /* for the patterns compiled on first use */
+	bool common;	      /* stack_start .. corrupted_line compiled */
+	bool jit;
 	pcre2_match_context *mctx;
 	struct litset lineset; /* crash headers and markers, see MK_* */
 	struct litset generic, anchors, hang;
@@ -1231,7 +1235,7 @@ static struct {
 	pcre2_code *corrupted_line;
 	pcre2_code *syslog;
 	struct pat *title_re, *report_re;
-} G = { .once = PTHREAD_ONCE_INIT };
+} G = { .once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /*
  * rx_compile - compile a built-in pattern; patterns that walk lines
@@ -1253,7 +1257,7 @@ static pcre2_code *rx_compile(const char *re)
 		die("crashlog: bad built-in regex at %zu (%s): %s", (size_t)off,
 		    msg, re);
 	}
-	if (!strstr(re, "\\n"))
+	if (G.jit && !strstr(re, "\\n"))
 		pcre2_jit_compile(code,
 				  PCRE2_JIT_COMPLETE); /* else interpret */
 	return code;
@@ -1316,7 +1320,7 @@ static void compile_stack(struct stack_def *st)
 
 static void crashlog_init(void)
 {
-	size_t i, j, n;
+	size_t i, n;
 
 	G.mctx = pcre2_match_context_create(NULL);
 	if (!G.mctx)
@@ -1334,19 +1338,8 @@ static void crashlog_init(void)
 		struct oops_def *o = &oopses[i];
 
 		litset_add(&G.lineset, o->header, (unsigned)i);
-		for (j = 0; j < ARRAY_SIZE(o->suppress) && o->suppress[j]; j++)
-			o->supp[j] = rx_compile(o->suppress[j]);
-		o->nsupp = j;
 		o->base = n;
-		for (j = 0; j < o->nfmts; j++, n++) {
-			struct fmt_def *f = &o->fmts[j];
-
-			pat_compile(&G.title_re[n], f->title);
-			if (f->report)
-				pat_compile(&G.report_re[n], f->report);
-			if (f->stack && !f->stack->np)
-				compile_stack(f->stack);
-		}
+		n += o->nfmts;
 	}
 	litset_init(&G.generic, false);
 	for (i = 0; i < ARRAY_SIZE(generic_frames); i++)
@@ -1357,8 +1350,6 @@ static void crashlog_init(void)
 	litset_init(&G.hang, false);
 	for (i = 0; i < ARRAY_SIZE(hang_skips); i++)
 		litset_add(&G.hang, hang_skips[i], 0);
-	for (i = 0; i < ARRAY_SIZE(stack_starts); i++)
-		G.stack_start[i] = rx_compile(stack_starts[i]);
 	litset_add(&G.lineset, "Disabling lock debugging due to kernel taint",
 		   MK_DISABLING);
 	litset_add(&G.lineset, "Sending NMI from CPU", MK_NMI);
@@ -1381,17 +1372,75 @@ static void crashlog_init(void)
 	litset_add(&G.lineset, "irqs", MK_IGN_IRQ);
 	litset_add(&G.lineset, "Register r", MK_IGN_REG);
 	litset_add(&G.lineset, ", at: ", MK_IGN_AT);
-	for (i = 0; i < ARRAY_SIZE(frame_res); i++)
-		G.frame_re[i] = rx_compile(frame_res[i]);
-	for (i = 0; i < ARRAY_SIZE(title_rewrites); i++)
-		G.rewrite[i] = rx_compile(title_rewrites[i].re);
-	for (i = 0; i < ARRAY_SIZE(guilty_line_ignores); i++)
-		G.line_ignore[i] = rx_compile(guilty_line_ignores[i]);
-	/* fault injection stacks get mixed into crash reports */
-	G.corrupted_line = rx_compile(
-		"^( \\[\\<?(?:0x)?[0-9a-f]+\\>?\\])? should_fail(slab)?(\\.[a-z0-9.]+)?\\+0x");
 	G.syslog = rx_compile(
 		"^(?:[A-Z][a-z]{2} [ 0-9][0-9] [0-9]{2}:[0-9]{2}:[0-9]{2}|[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.+-]+)(?: [^ ]+)? (?:kernel:|\\[kernel\\]) ");
+}
+
+/*
+ * A process started per message cannot afford to compile (let alone
+ * JIT) some 200 patterns it mostly never uses: research/performance.md
+ * measured 1.4 ms for JIT-compiling 200 rules.  Patterns of a crash
+ * type are compiled when a header of that type is seen, the stack and
+ * title patterns when a crash is being described.
+ */
+
+/* ensure_oops - compile the patterns of one crash type */
+static void ensure_oops(const struct oops_def *co)
+{
+	struct oops_def *o = (struct oops_def *)co;
+	size_t j;
+
+	if (__atomic_load_n(&o->compiled, __ATOMIC_ACQUIRE))
+		return;
+	pthread_mutex_lock(&G.lock);
+	if (!o->compiled) {
+		for (j = 0; j < ARRAY_SIZE(o->suppress) && o->suppress[j]; j++)
+			o->supp[j] = rx_compile(o->suppress[j]);
+		o->nsupp = j;
+		for (j = 0; j < o->nfmts; j++) {
+			struct fmt_def *f = &o->fmts[j];
+
+			pat_compile(&G.title_re[o->base + j], f->title);
+			if (f->report)
+				pat_compile(&G.report_re[o->base + j],
+					    f->report);
+			if (f->stack && !f->stack->np)
+				compile_stack(f->stack);
+		}
+		__atomic_store_n(&o->compiled, true, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&G.lock);
+}
+
+/* ensure_common - compile the patterns every crash description uses */
+static void ensure_common(void)
+{
+	size_t i;
+
+	if (__atomic_load_n(&G.common, __ATOMIC_ACQUIRE))
+		return;
+	pthread_mutex_lock(&G.lock);
+	if (!G.common) {
+		for (i = 0; i < ARRAY_SIZE(stack_starts); i++)
+			G.stack_start[i] = rx_compile(stack_starts[i]);
+		for (i = 0; i < ARRAY_SIZE(frame_res); i++)
+			G.frame_re[i] = rx_compile(frame_res[i]);
+		for (i = 0; i < ARRAY_SIZE(title_rewrites); i++)
+			G.rewrite[i] = rx_compile(title_rewrites[i].re);
+		for (i = 0; i < ARRAY_SIZE(guilty_line_ignores); i++)
+			G.line_ignore[i] = rx_compile(guilty_line_ignores[i]);
+		/* fault injection stacks get mixed into crash reports */
+		G.corrupted_line = rx_compile(
+			"^( \\[\\<?(?:0x)?[0-9a-f]+\\>?\\])? should_fail(slab)?(\\.[a-z0-9.]+)?\\+0x");
+		__atomic_store_n(&G.common, true, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&G.lock);
+}
+
+/* crashlog_use_jit - JIT-compile patterns (for resident processes) */
+void crashlog_use_jit(bool on)
+{
+	G.jit = on;
 }
 
 static void init_once(void)
@@ -1897,6 +1946,7 @@ static int oops_match_uncached(struct rx *x, const struct cline *l,
 			if (cl < hl || memcmp(c, o->header, hl))
 				continue;
 		}
+		ensure_oops(o);
 		for (j = 0; j < o->nsupp && !supp; j++)
 			supp = rx_search(x, o->supp[j], l->s, l->len, 0);
 		if (!supp)
@@ -2621,6 +2671,8 @@ static bool stack_walk(struct rx *x, const struct stack_def *st,
 		       struct frames *raw)
 {
 	size_t pos = 0, part, nstacks = 0;
+
+	ensure_common();
 	bool ok = true, more = true;
 
 	raw->n = 0;
@@ -2740,6 +2792,8 @@ static void describe(struct rx *x, const struct oops_def *o, const char *out,
 	unsigned fmt_flags = 0;
 	struct frames *raw = NULL;
 
+	ensure_oops(o);
+	ensure_common();
 	for (i = 0; i < o->nfmts; i++) {
 		const struct fmt_def *f = &o->fmts[i];
 		struct sv args[MAX_ARGS];
@@ -2812,6 +2866,7 @@ static char *rewrite_title(struct rx *x, const char *title)
 	char *cur = xstrdup(title);
 	char *out = xmalloc(cap);
 
+	ensure_common();
 	for (i = 0; i < ARRAY_SIZE(title_rewrites); i++) {
 		int rounds;
 
@@ -3059,6 +3114,7 @@ static bool line_ignored(struct rx *x, const char *s, size_t len)
 {
 	uint64_t mk = litset_mask(&G.lineset, s, len);
 
+	ensure_common();
 	if (!(mk & (BIT(MK_IGN_IRQ) | BIT(MK_IGN_REG) | BIT(MK_IGN_AT))) &&
 	    !memchr(s, '#', len))
 		return false;

@@ -97,6 +97,12 @@ void crashlog_scan_free(struct crashlog_scan *sc);
  */
 char *crashlog_guilty(const char *title, const char *report, size_t len);
 
+/*
+ * crashlog_use_jit - JIT-compile the built-in patterns (default off:
+ * worth it only in a resident process such as 'triage serve')
+ */
+void crashlog_use_jit(bool on);
+
 /* crashlog_guilty_ignored - path is one the guilty-file rules skip */
 bool crashlog_guilty_ignored(const char *path);
 

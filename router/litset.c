@@ -108,17 +108,25 @@ static bool find_short(const struct litset *ls, const struct litset_entry *e,
 	if (e->end)
 		return (!e->start || e->len == len) &&
 		       same(ls, s + len - e->len, e->s, e->len);
-	for (i = 0; i + e->len <= len; i++) {
-		if (same(ls, s + i, e->s, e->len))
-			return true;
-		if (e->start)
-			break;
+	if (e->start)
+		return same(ls, s, e->s, e->len);
+	if (!ls->nocase) {
+		/* memmem is vectorised */
+		return memmem(s, len, e->s, e->len) != NULL;
+	}
+	{
+		unsigned char c0 = fold((unsigned char)e->s[0]);
+
+		for (i = 0; i + e->len <= len; i++)
+			if (fold((unsigned char)s[i]) == c0 &&
+			    same(ls, s + i, e->s, e->len))
+				return true;
 	}
 	return false;
 }
 
 static uint64_t scan(const struct litset *ls, const char *s, size_t len,
-		     bool first)
+		     bool first, void (*fn)(void *, unsigned), void *ctx)
 {
 	uint64_t mask = 0;
 	size_t i, k;
@@ -138,7 +146,9 @@ static uint64_t scan(const struct litset *ls, const char *s, size_t len,
 				continue;
 			if (first)
 				return 1;
-			if (e->id < 64)
+			if (fn)
+				fn(ctx, e->id);
+			else if (e->id < 64)
 				mask |= (uint64_t)1 << e->id;
 		}
 	}
@@ -149,7 +159,9 @@ static uint64_t scan(const struct litset *ls, const char *s, size_t len,
 			continue;
 		if (first)
 			return 1;
-		if (e->id < 64)
+		if (fn)
+			fn(ctx, e->id);
+		else if (e->id < 64)
 			mask |= (uint64_t)1 << e->id;
 	}
 	return mask;
@@ -158,11 +170,18 @@ static uint64_t scan(const struct litset *ls, const char *s, size_t len,
 /* litset_mask - bit id set for every pattern found (ids below 64) */
 uint64_t litset_mask(const struct litset *ls, const char *s, size_t len)
 {
-	return scan(ls, s, len, false);
+	return scan(ls, s, len, false, NULL, NULL);
+}
+
+/* litset_each - call fn(ctx, id) for every occurrence of a pattern */
+void litset_each(const struct litset *ls, const char *s, size_t len,
+		 void (*fn)(void *ctx, unsigned id), void *ctx)
+{
+	scan(ls, s, len, false, fn, ctx);
 }
 
 /* litset_any - some pattern occurs in s */
 bool litset_any(const struct litset *ls, const char *s, size_t len)
 {
-	return scan(ls, s, len, true) != 0;
+	return scan(ls, s, len, true, NULL, NULL) != 0;
 }

