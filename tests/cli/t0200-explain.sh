@@ -1,0 +1,80 @@
+#!/bin/sh
+# t0200-explain: 'triage explain' runs the whole pipeline as a dry run
+. ../lib.sh
+C="$SRC/tests/corpus/explain"
+cat >"$T/routes.conf" <<CONF
+state_dir = $T/state
+maintainers = $SRC/tests/data/MAINTAINERS.kernel
+rules_dir = $SRC/classifiers
+router_address = triage@example.org
+CONF
+export TRIAGE_CONFIG="$T/routes.conf"
+
+# check.py JSON EXPECT: every "key: value" line of EXPECT holds in JSON;
+# "a.b" walks objects, "sections.N" is the N-th section's name.
+cat >"$T/check.py" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+bad = 0
+for line in open(sys.argv[2]):
+    line = line.rstrip("\n")
+    if not line or line.startswith("#"):
+        continue
+    key, want = line.split(": ", 1)
+    v = d
+    for part in key.split("."):
+        if isinstance(v, list):
+            v = v[int(part)]
+            if isinstance(v, dict) and "name" in v:
+                v = v["name"]
+        else:
+            v = v[part]
+    got = json.dumps(v) if not isinstance(v, str) else v
+    if got != want:
+        print("%s: %s: want %r, got %r" % (sys.argv[2], key, want, got))
+        bad += 1
+sys.exit(1 if bad else 0)
+PY
+
+for msg in "$C"/*.eml "$C"/*.txt; do
+	name=$(basename "$msg")
+	test_expect_success "explain $name" '
+		"$TRIAGE" explain --json "$msg" >"$T/out.json" &&
+		python3 "$T/check.py" "$T/out.json" "${msg%.*}.expect"
+	'
+done
+
+test_expect_success 'the JSON carries every field issues 3-5 name' '
+	"$TRIAGE" explain --json "$C/0003-syzbot-like.eml" >"$T/out.json" &&
+	python3 - "$T/out.json" <<-PY
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	for k in ("message_id", "subject", "evidence", "sections", "class",
+	          "scores", "confidence", "rules", "recipient", "reason",
+	          "action"):
+	    assert k in d, k
+	for k in ("title", "guilty_file", "frames", "files", "functions",
+	          "kernel_version", "hardware", "reproducer", "subject_prefix"):
+	    assert k in d["evidence"], k
+	f = d["evidence"]["frames"][0]
+	for k in ("function", "file", "line", "module"):
+	    assert k in f, k
+	assert set(d["scores"]) == {"user", "fuzzer", "ai"}
+	assert all({"name", "score", "describe"} <= set(r) for r in d["rules"])
+	assert all({"name", "score"} <= set(s) for s in d["sections"])
+	assert d["sections"] == sorted(d["sections"], key=lambda s: -s["score"])
+	PY
+'
+
+test_expect_success 'explain reads standard input and writes no database' '
+	"$TRIAGE" explain <"$C/0001-user-xfs-oops.eml" >"$T/out.txt" &&
+	grep -q "^class     user" "$T/out.txt" &&
+	! test -e "$T/state/triage.db"
+'
+
+test_expect_success 'a missing file is reported, exit 66' '
+	test_exit 66 "$TRIAGE" explain "$T/nope.eml" 2>"$T/err" &&
+	grep -q "cannot open" "$T/err"
+'
+
+test_done

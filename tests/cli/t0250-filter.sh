@@ -1,0 +1,115 @@
+#!/bin/sh
+# t0250-filter: triage-filter's MTA contract (exit 0 or 75, silent stdout)
+. ../lib.sh
+C="$SRC/tests/corpus/explain"
+cat >"$T/routes.conf" <<CONF
+state_dir = $T/state
+maintainers = $SRC/tests/data/MAINTAINERS.kernel
+rules_dir = $SRC/classifiers
+router_address = triage@example.org
+CONF
+export TRIAGE_CONFIG="$T/routes.conf"
+DB="$T/state/triage.db"
+q() { sqlite3 "$DB" "$1"; }
+
+test_expect_success 'a user report: exit 0, nothing on stdout, recorded and queued' '
+	"$FILTER" <"$C/0001-user-xfs-oops.eml" >"$T/stdout" 2>"$T/stderr" &&
+	test ! -s "$T/stdout" && test ! -s "$T/stderr" &&
+	test "$(q "select class, state, section from reports")" = "user|forwarded|XFS FILESYSTEM" &&
+	test "$(q "select kind, state, recipients from outbox")" = "forward|queued|xfs-triage@xfs.example.org" &&
+	q "select message from outbox" >"$T/fwd" &&
+	head -12 "$T/fwd" | grep -q "^Resent-To: xfs-triage@xfs.example.org" &&
+	grep -q "^X-Triage-Class: user" "$T/fwd" &&
+	grep -q "^X-Triage-Section: XFS FILESYSTEM" "$T/fwd" &&
+	grep -q "^X-Loop: triage@example.org" "$T/fwd"
+'
+
+test_expect_success 'the forward is the original message, byte for byte, after our block' '
+	python3 - "$DB" "$C/0001-user-xfs-oops.eml" <<-PY
+	import sqlite3, sys
+	fwd = sqlite3.connect(sys.argv[1]).execute("select message from outbox").fetchone()[0]
+	fwd = fwd if isinstance(fwd, bytes) else fwd.encode()
+	orig = open(sys.argv[2], "rb").read()
+	assert fwd.endswith(orig), "body or headers changed"
+	block = fwd[: len(fwd) - len(orig)].decode()
+	names = [l.split(":")[0] for l in block.splitlines() if l and not l[0].isspace()]
+	assert names[:4] == ["Resent-Date", "Resent-From", "Resent-To", "Resent-Message-ID"], names
+	assert "Auto-Submitted" in names and "X-Triage-Reason" in names, names
+	PY
+'
+
+test_expect_success 'the same bytes again are a redelivery, never a second forward' '
+	"$FILTER" <"$C/0001-user-xfs-oops.eml" &&
+	test "$(q "select count(*) from reports")" = 1 &&
+	test "$(q "select deliveries from reports")" = 2 &&
+	test "$(q "select count(*) from outbox")" = 1
+'
+
+test_expect_success 'other bytes with the same Message-ID are a duplicate' '
+	sed "s/every night/every other night/" "$C/0001-user-xfs-oops.eml" >"$T/dup.eml" &&
+	"$FILTER" <"$T/dup.eml" &&
+	test "$(q "select state from reports where id = 2")" = duplicate &&
+	test "$(q "select count(*) from outbox")" = 1
+'
+
+test_expect_success 'held and digested classes send nothing' '
+	"$FILTER" <"$C/0002-ai-theoretical.eml" &&
+	"$FILTER" <"$C/0003-syzbot-like.eml" &&
+	test "$(q "select class || \" \" || state from reports where id > 2 order by id" | tr "\n" ,)" = "ai held,fuzzer digest," &&
+	test "$(q "select count(*) from outbox")" = 1
+'
+
+test_expect_success 'mail carrying our X-Loop is held, not forwarded' '
+	{ echo "X-Loop: triage@example.org"; sed "s/<0001.user-xfs@/<loop.user-xfs@/" "$C/0001-user-xfs-oops.eml"; } >"$T/loop.eml" &&
+	"$FILTER" <"$T/loop.eml" &&
+	test "$(q "select state from reports order by id desc limit 1")" = held &&
+	q "select reason from decisions order by id desc limit 1" | grep -q "mail loop" &&
+	test "$(q "select count(*) from outbox")" = 1
+'
+
+test_expect_success 'an mbox From_ line and the envelope from Postfix are taken' '
+	{ echo "From reporter@example.com  Thu Dec  3 07:36:38 2026"; sed "s/<0006.unmapped@/<env.unmapped@/" "$C/0006-unmapped-question.eml"; } >"$T/mbox.eml" &&
+	SENDER=reporter@example.com RECIPIENT=bugs@example.org "$FILTER" <"$T/mbox.eml" &&
+	test "$(q "select envelope_from, envelope_to from reports order by id desc limit 1")" = "reporter@example.com|bugs@example.org"
+'
+
+test_expect_success 'an unwritable database directory defers: exit 75, one line' '
+	mkdir -p "$T/ro" && chmod 0555 "$T/ro" &&
+	sed "s|^state_dir = .*|state_dir = $T/ro/state|" "$T/routes.conf" >"$T/ro.conf" &&
+	if [ "$(id -u)" = 0 ]; then
+		# root ignores modes: make the path a file instead
+		rmdir "$T/ro" && : >"$T/ro"
+	fi &&
+	test_exit 75 env -u TRIAGE_STATE_DIR "$FILTER" -c "$T/ro.conf" <"$C/0002-ai-theoretical.eml" >"$T/stdout" 2>"$T/stderr" &&
+	test ! -s "$T/stdout" &&
+	test "$(wc -l <"$T/stderr")" = 1 &&
+	grep -q "^triage-filter: " "$T/stderr"
+'
+
+test_expect_success 'a broken configuration defers too (never a bounce)' '
+	printf "roster \"unterminated\n" >"$T/bad.conf" &&
+	test_exit 75 "$FILTER" -c "$T/bad.conf" <"$C/0002-ai-theoretical.eml" 2>"$T/stderr" &&
+	test "$(wc -l <"$T/stderr")" = 1
+'
+
+test_expect_success 'a busy database defers within the busy timeout' '
+	echo "db_busy_timeout = 200" >>"$T/routes.conf" &&
+	python3 - "$DB" "$FILTER" "$C/0006-unmapped-question.eml" <<-PY
+	import sqlite3, subprocess, sys
+	db = sqlite3.connect(sys.argv[1], isolation_level=None)
+	db.execute("BEGIN IMMEDIATE")
+	with open(sys.argv[3], "rb") as f:
+	    r = subprocess.run([sys.argv[2]], stdin=f, capture_output=True)
+	db.execute("ROLLBACK")
+	assert r.returncode == 75, r
+	assert r.stdout == b"", r.stdout
+	PY
+'
+
+test_expect_success 'garbage input is still recorded, held' '
+	head -c 3000 /dev/urandom >"$T/garbage" &&
+	"$FILTER" <"$T/garbage" &&
+	test "$(q "select state from reports order by id desc limit 1")" = held
+'
+
+test_done
