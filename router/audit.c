@@ -1035,7 +1035,10 @@ int audit_open(const char *path, unsigned flags, int busy_timeout_ms,
 {
 	struct audit *db;
 	int rc, oflags, v;
+	bool ignored;
 
+	if (!temporary)
+		temporary = &ignored; /* the caller does not care */
 	*out = NULL;
 	*temporary = false;
 	if ((flags & AUDIT_CREATE) && !(flags & AUDIT_RDONLY) &&

@@ -378,7 +378,7 @@ struct scan {
 	int repro_lines;  /* lines left for numbered steps after "reproduc" */
 	int numbered;	  /* numbered lines seen in that window */
 	char *distro;	  /* a distro version seen anywhere */
-	struct hlist text_files, text_functions;
+	struct hlist text_files, text_functions, modules;
 };
 
 static void set_str(char **dst, const char *s, size_t len)
@@ -889,6 +889,62 @@ static const char *line_body(const char *s, size_t *len, bool *stamp)
 	return s;
 }
 
+/* bus_id - length of a PCI ("0000:04:00.0") or USB ("3-10:1.0") id */
+static size_t bus_id(const char *p, const char *end)
+{
+	const char *q = p;
+	int colons = 0, digits = 0;
+
+	/* PCI: hhhh:hh:hh.h */
+	while (q < end && (is_hex(*q) || *q == ':')) {
+		colons += *q == ':';
+		digits += *q != ':';
+		q++;
+	}
+	if (colons == 2 && digits == 8 && q + 1 < end && *q == '.' &&
+	    is_hex(q[1]))
+		return (size_t)(q + 2 - p);
+	/* USB: bus-port[.port...][:config.interface] */
+	q = p;
+	if (q >= end || !is_digit(*q))
+		return 0;
+	while (q < end && is_digit(*q))
+		q++;
+	if (q >= end || *q != '-' || q + 1 >= end || !is_digit(q[1]))
+		return 0;
+	for (q++; q < end && (is_digit(*q) || *q == '.'); q++)
+		;
+	if (q + 1 < end && *q == ':' && is_digit(q[1]))
+		for (q++; q < end && (is_digit(*q) || *q == '.'); q++)
+			;
+	return (size_t)(q - p);
+}
+
+/*
+ * device_line - "btusb 3-10:1.0: probe failed": the driver that printed
+ * a kernel log line about a PCI or USB device
+ */
+static void device_line(struct scan *sc, const char *s, size_t len)
+{
+	const char *end = s + len, *p = s;
+	size_t n, id;
+
+	while (p < end && (is_ident(*p) || *p == '-') && p - s < 32)
+		p++;
+	n = (size_t)(p - s);
+	if (n < 2 || p >= end || *p != ' ' || !(s[0] >= 'a' && s[0] <= 'z'))
+		return;
+	id = bus_id(p + 1, end);
+	if (!id || p + 1 + id >= end || p[1 + id] != ':')
+		return;
+	/* generic bus and core names say nothing about the driver */
+	if ((n == 3 && (!memcmp(s, "usb", 3) || !memcmp(s, "pci", 3))) ||
+	    (n == 8 && !memcmp(s, "pcieport", 8)))
+		return;
+	if (sc->ev->nmodules < EVIDENCE_LIST_MAX)
+		hlist_add(&sc->modules, s, n);
+}
+
 static void scan_line(struct scan *sc, const char *s, size_t len)
 {
 	struct evidence *ev = sc->ev;
@@ -932,6 +988,8 @@ static void scan_line(struct scan *sc, const char *s, size_t len)
 		text_paths(sc, s, len);
 	if (memchr(s, '(', len))
 		text_functions(sc, s, len);
+	if (memchr(s, ':', len))
+		device_line(sc, s, len);
 }
 
 static void scan_text(struct scan *sc, const char *text, size_t len)
@@ -994,6 +1052,8 @@ void evidence_finish(struct evidence *ev)
 		if (ev->frames[i].file && !ev->frames[i].unreliable)
 			hlist_add(&h, ev->frames[i].file,
 				  strlen(ev->frames[i].file));
+	for (i = 0; i < ev->nmodule_files; i++)
+		hlist_add(&h, ev->module_files[i], strlen(ev->module_files[i]));
 	for (i = 0; i < ev->ntext_files; i++)
 		hlist_add(&h, ev->text_files[i], strlen(ev->text_files[i]));
 
@@ -1080,10 +1140,20 @@ static struct evidence *extract(const char *text, size_t len)
 	hlist_init(&sc.text_files, &ev->text_files, &ev->ntext_files);
 	hlist_init(&sc.text_functions, &ev->text_functions,
 		   &ev->ntext_functions);
+	hlist_init(&sc.modules, &ev->modules, &ev->nmodules);
 	if (len > EVIDENCE_TEXT_MAX)
 		len = EVIDENCE_TEXT_MAX;
 	scan_text(&sc, text, len);
 	take_crash(ev, text, len);
+	{
+		size_t i;
+
+		for (i = 0; i < ev->nframes && ev->nmodules < EVIDENCE_LIST_MAX;
+		     i++)
+			if (ev->frames[i].module && !ev->frames[i].unreliable)
+				hlist_add(&sc.modules, ev->frames[i].module,
+					  strlen(ev->frames[i].module));
+	}
 	if (sc.distro &&
 	    !distro_kernel_like(ev->kernel_version,
 				ev->kernel_version ? strlen(ev->kernel_version)
@@ -1259,6 +1329,8 @@ void evidence_free(struct evidence *ev)
 	list_free(ev->functions, ev->nfunctions);
 	list_free(ev->text_files, ev->ntext_files);
 	list_free(ev->text_functions, ev->ntext_functions);
+	list_free(ev->modules, ev->nmodules);
+	list_free(ev->module_files, ev->nmodule_files);
 	free(ev->kernel_version);
 	free(ev->tainted);
 	free(ev->hardware);

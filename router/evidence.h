@@ -89,6 +89,16 @@ struct evidence {
 	size_t ntext_files;
 	char **text_functions; /* "xfs_iget" for "xfs_iget()" in the text */
 	size_t ntext_functions;
+	/*
+	 * drivers and modules the log names: "[xfs]" in frames, and the
+	 * driver of a device line ("btusb 3-10:1.0: ...", "mt7921e
+	 * 0000:04:00.0: ..."); symbols_resolve() maps them to their source
+	 * (module_files[], after the frame files in files[])
+	 */
+	char **modules;
+	size_t nmodules;
+	char **module_files; /* "drivers/bluetooth/btusb.c", "fs/xfs/" */
+	size_t nmodule_files;
 
 	/* the system it happened on */
 	char *kernel_version;  /* "6.12.0-rc3-next-20241010" */

@@ -17,6 +17,7 @@
 #define W_GUILTY    1.0
 #define W_FRAME	    0.5
 #define W_FRAME_MIN 0.2
+#define W_MODULE    0.45
 #define W_TEXT	    0.4
 #define W_TEXT_MIN  0.15
 #define W_STEP	    0.05
@@ -76,11 +77,12 @@ static void credit(struct acc *a, uint32_t section, double w, const char *why)
 }
 
 /*
- * credit_path - map one path; the most specific sections get w, each
- * broader depth level half of the one before
+ * credit_path_as - map one path; the most specific sections get w, each
+ * broader depth level half of the one before; "why" names shown
  */
-static int credit_path(struct acc *a, const struct map *map, const char *path,
-		       double w, const char *kind)
+static int credit_path_as(struct acc *a, const struct map *map,
+			  const char *path, const char *shown, double w,
+			  const char *kind)
 {
 	struct map_hit hits[MAP_MAX_HITS];
 	size_t n = map_lookup(map, path, hits, ARRAY_SIZE(hits)), i;
@@ -92,11 +94,27 @@ static int credit_path(struct acc *a, const struct map *map, const char *path,
 			continue;
 		if (i > 0 && hits[i].depth != hits[i - 1].depth && credited)
 			level++;
-		snprintf(why, sizeof(why), "%s %s", kind, path);
+		snprintf(why, sizeof(why), "%s %s", kind, shown);
 		credit(a, hits[i].section, w / (double)(1 << level), why);
 		credited++;
 	}
 	return credited;
+}
+
+static int credit_path(struct acc *a, const struct map *map, const char *path,
+		       double w, const char *kind)
+{
+	return credit_path_as(a, map, path, path, w, kind);
+}
+
+static bool module_file(const struct evidence *ev, const char *file)
+{
+	size_t i;
+
+	for (i = 0; i < ev->nmodule_files; i++)
+		if (strcmp(ev->module_files[i], file) == 0)
+			return true;
+	return false;
 }
 
 static bool frame_file(const struct evidence *ev, const char *file)
@@ -245,7 +263,16 @@ void sections_for_report(const struct map *map, const struct evidence *ev,
 
 		if (ev->guilty_file && strcmp(f, ev->guilty_file) == 0)
 			continue;
-		if (frame_file(ev, f)) {
+		if (module_file(ev, f)) {
+			/* "fs/xfs/" stands for its directory: look up a file
+			 * directly in it */
+			char *p = ends_with(f, "/") ? xasprintf("%sx", f)
+						    : xstrdup(f);
+
+			credit_path_as(&a, map, p, f, W_MODULE,
+				       "driver in the log:");
+			free(p);
+		} else if (frame_file(ev, f)) {
 			/* Generic frames (lib/, mm/kasan/, locking...) say
 			 * nothing about the subsystem: syzkaller's rules. */
 			if (crashlog_guilty_ignored(f))

@@ -11,6 +11,8 @@
  *	  guilty file (syzkaller's rules)        1.0
  *	  files of further stack frames          0.5, 0.45, ... (>= 0.2)
  *	    (not generic ones syzkaller skips: lib/, mm/kasan/, headers)
+ *	  source of a driver the log names       0.45 ("btusb 3-10:1.0:",
+ *	    "[xfs]" in a frame; module -> file or directory via symbols)
  *	  files named in the text                0.4, 0.35, ... (>= 0.15)
  *	  subject prefix ("xfs:", "mm/slub:")    0.6
  *	  K: keywords found in the text          0.15 each

@@ -1184,8 +1184,17 @@ static bool source_name(const char *name)
 	return ends_with(name, ".c") || ends_with(name, ".h");
 }
 
-/* walk - collect the .c and .h files below dir (relative paths) */
-static int walk(const char *root, struct strbuf *rel, struct file_list *fl)
+static bool makefile_name(const char *name)
+{
+	return !strcmp(name, "Makefile") || !strcmp(name, "Kbuild");
+}
+
+/*
+ * walk - collect the .c and .h files below dir (relative paths), and
+ * the Makefiles (kbuild says which objects make which module)
+ */
+static int walk(const char *root, struct strbuf *rel, struct file_list *fl,
+		struct file_list *mk)
 {
 	char *path =
 		rel->len ? xasprintf("%s/%s", root, rel->buf) : xstrdup(root);
@@ -1216,7 +1225,8 @@ static int walk(const char *root, struct strbuf *rel, struct file_list *fl)
 			free(p);
 		}
 		if (type != DT_DIR &&
-		    (type != DT_REG || !source_name(de->d_name)))
+		    (type != DT_REG ||
+		     (!source_name(de->d_name) && !makefile_name(de->d_name))))
 			continue;
 		if ((base && sb_addc(rel, '/') < 0) ||
 		    sb_adds(rel, de->d_name) < 0) {
@@ -1225,8 +1235,11 @@ static int walk(const char *root, struct strbuf *rel, struct file_list *fl)
 			continue;
 		}
 		if (type == DT_DIR) {
-			if (walk(root, rel, fl) < 0)
+			if (walk(root, rel, fl, mk) < 0)
 				ret = -1;
+		} else if (makefile_name(de->d_name)) {
+			ALLOC_GROW(mk->v, mk->n, mk->alloc);
+			mk->v[mk->n++] = xstrdup(rel->buf);
 		} else {
 			ALLOC_GROW(fl->v, fl->n, fl->alloc);
 			fl->v[fl->n++] = xstrdup(rel->buf);
@@ -1424,11 +1437,147 @@ static uint32_t add_string(struct strbuf *sb, const char *s)
  * The index is written atomically (a reader sees the old or the new
  * file).  stats, when not NULL, receives the figures.
  */
+/* ---- modules ---------------------------------------------------------- */
+
+#define MAKEFILE_MAX (4u << 20)
+
+struct modrec {
+	char *name; /* "module:btusb" */
+	char *path; /* "drivers/bluetooth/btusb.c" or "fs/xfs/" */
+};
+
+struct mod_list {
+	struct modrec *v;
+	size_t n, alloc;
+};
+
+static bool mk_ident(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '-';
+}
+
+/* composite - does the Makefile list NAME-y, NAME-objs or NAME-$(...)? */
+static bool composite(const char *text, const char *name, size_t n)
+{
+	const char *p = text;
+
+	while ((p = strstr(p, name))) {
+		bool bol = p == text || p[-1] == '\n';
+		const char *q = p + n;
+
+		p = q;
+		if (!bol || *q != '-')
+			continue;
+		q++;
+		if (!strncmp(q, "y", 1) || !strncmp(q, "objs", 4) ||
+		    !strncmp(q, "m", 1) || !strncmp(q, "$(", 2))
+			return true;
+	}
+	return false;
+}
+
+static bool file_listed(const struct file_list *fl, const char *path)
+{
+	return bsearch(&path, fl->v, fl->n, sizeof(*fl->v), cmp_str) != NULL;
+}
+
+static void add_module(const char *text, const char *mkpath, size_t dirlen,
+		       const char *w, size_t n, const struct file_list *fl,
+		       struct mod_list *ml)
+{
+	struct modrec *m;
+	char *name, *c;
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (!mk_ident(w[k]))
+			return;
+	name = xmemdup0(w, n);
+	c = xasprintf("%.*s%s%s.c", (int)dirlen, mkpath, dirlen ? "/" : "",
+		      name);
+	ALLOC_GROW(ml->v, ml->n, ml->alloc);
+	m = &ml->v[ml->n++];
+	m->name = xasprintf("module:%s", name);
+	/* The kernel names modules with "_" for "-" (KBUILD_MODNAME). */
+	for (k = 7; m->name[k]; k++)
+		if (m->name[k] == '-')
+			m->name[k] = '_';
+	if (!composite(text, name, n) && file_listed(fl, c)) {
+		m->path = c;
+	} else {
+		free(c);
+		m->path = dirlen ? xasprintf("%.*s/", (int)dirlen, mkpath)
+				 : xstrdup("");
+	}
+	free(name);
+}
+
+/*
+ * modules_from_makefile - "obj-$(CONFIG_BT_HCIBTUSB) += btusb.o": the
+ * module btusb is btusb.c of that directory, or the directory itself
+ * when it is made of several objects (xfs-y += ...)
+ */
+static void modules_from_makefile(const char *root, const char *mkpath,
+				  const struct file_list *fl,
+				  struct mod_list *ml)
+{
+	char *full = xasprintf("%s/%s", root, mkpath), *text, *p;
+	const char *slash = strrchr(mkpath, '/');
+	size_t dirlen = slash ? (size_t)(slash - mkpath) : 0, len;
+
+	if (read_file(full, MAKEFILE_MAX, &text, &len) < 0) {
+		free(full);
+		return;
+	}
+	free(full);
+	/* join continuation lines */
+	for (p = text; (p = strstr(p, "\\\n"));)
+		p[0] = p[1] = ' ';
+	for (p = text; *p;) {
+		char *nl = strchr(p, '\n'), *line, *q, *eq;
+
+		line = nl ? xmemdup0(p, (size_t)(nl - p)) : xstrdup(p);
+		q = line;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (!strncmp(q, "obj-", 4) && (eq = strchr(q, '=')) &&
+		    !memchr(q, '#', (size_t)(eq - q))) {
+			char *hash = strchr(eq, '#'), *w;
+
+			if (hash)
+				*hash = '\0';
+			for (w = eq + 1; *w;) {
+				char *e;
+				size_t n;
+
+				while (*w == ' ' || *w == '\t')
+					w++;
+				for (e = w; *e && *e != ' ' && *e != '\t'; e++)
+					;
+				n = (size_t)(e - w);
+				if (n > 2 && !strncmp(e - 2, ".o", 2) &&
+				    !memchr(w, '$', n) && !memchr(w, '/', n))
+					add_module(text, mkpath, dirlen, w,
+						   n - 2, fl, ml);
+				w = *e ? e + 1 : e;
+			}
+		}
+		free(line);
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	free(text);
+}
+
 int symbols_build(const char *tree, const char *out,
 		  struct symbols_stats *stats)
 {
 	double t0 = now_seconds();
-	struct file_list fl = { NULL, 0, 0 };
+	struct file_list fl = { NULL, 0, 0 }, mk = { NULL, 0, 0 };
+	struct mod_list ml = { NULL, 0, 0 };
+	size_t nsrc;
 	struct strbuf rel = STRBUF_INIT(4096);
 	struct worker *w;
 	atomic_size_t next = 0;
@@ -1444,7 +1593,7 @@ int symbols_build(const char *tree, const char *out,
 
 	if (!is_dir(tree))
 		return error("kernel tree '%s' is not a directory", tree);
-	if (walk(tree, &rel, &fl) < 0 && !fl.n) {
+	if (walk(tree, &rel, &fl, &mk) < 0 && !fl.n) {
 		sb_release(&rel);
 		return -1;
 	}
@@ -1456,6 +1605,7 @@ int symbols_build(const char *tree, const char *out,
 	if (fl.n > REF_FILE_MASK)
 		die("symbol index: too many files (%zu)", fl.n);
 	qsort(fl.v, fl.n, sizeof(*fl.v), cmp_str);
+	nsrc = fl.n;
 
 	nthreads = cpus > 0 ? (size_t)cpus : 1;
 	if (nthreads > MAX_THREADS)
@@ -1478,9 +1628,12 @@ int symbols_build(const char *tree, const char *out,
 	for (i = 1; i < nthreads; i++)
 		pthread_join(w[i].tid, NULL);
 
-	/* One sorted list of (name, rank, file), duplicates dropped. */
+	/* Modules: "module:NAME" -> its .c file or its directory. */
+	for (i = 0; i < mk.n; i++)
+		modules_from_makefile(tree, mk.v[i], &fl, &ml);
 	for (i = 0; i < nthreads; i++)
 		total += w[i].nrecs;
+	total += ml.n;
 	all = xcalloc(total ? total : 1, sizeof(*all));
 	for (i = 0, j = 0; i < nthreads; i++) {
 		size_t k;
@@ -1490,6 +1643,27 @@ int symbols_build(const char *tree, const char *out,
 			all[j].file = w[i].recs[k].file;
 			all[j].rank = w[i].recs[k].rank;
 		}
+	}
+	for (i = 0; i < ml.n; i++, j++) {
+		char **hit = bsearch(&ml.v[i].path, fl.v, nsrc, sizeof(*fl.v),
+				     cmp_str);
+		size_t f;
+
+		if (hit) {
+			f = (size_t)(hit - fl.v);
+		} else {
+			/* a directory: an extra entry of the file table */
+			for (f = nsrc; f < fl.n; f++)
+				if (!strcmp(fl.v[f], ml.v[i].path))
+					break;
+			if (f == fl.n) {
+				ALLOC_GROW(fl.v, fl.n, fl.alloc);
+				fl.v[fl.n++] = xstrdup(ml.v[i].path);
+			}
+		}
+		all[j].name = ml.v[i].name;
+		all[j].file = (uint32_t)f;
+		all[j].rank = rank_of(ml.v[i].path, 0);
 	}
 	qsort(all, total, sizeof(*all), cmp_mrec);
 	names = xcalloc(total + 1, sizeof(*names));
@@ -1562,6 +1736,14 @@ int symbols_build(const char *tree, const char *out,
 	for (i = 0; i < fl.n; i++)
 		free(fl.v[i]);
 	free(fl.v);
+	for (i = 0; i < mk.n; i++)
+		free(mk.v[i]);
+	free(mk.v);
+	for (i = 0; i < ml.n; i++) {
+		free(ml.v[i].name);
+		free(ml.v[i].path);
+	}
+	free(ml.v);
 	return ret;
 }
 
@@ -1726,6 +1908,14 @@ static const struct img_name *find_function(const struct symbols *s,
 	const char *rest;
 	char buf[NAME_MAX_LEN + 32];
 
+	if (starts_with(function, "module:")) {
+		/* "module:snd-usb-audio" is indexed as snd_usb_audio */
+		for (i = 0; function[i] && i < sizeof(buf) - 1; i++)
+			buf[i] = i >= 7 && function[i] == '-' ? '_'
+							      : function[i];
+		buf[i] = '\0';
+		return i > 7 ? find(s, buf, i) : NULL;
+	}
 	if (!len)
 		return NULL;
 	e = find(s, function, len);

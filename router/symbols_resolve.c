@@ -7,6 +7,8 @@
  */
 #include <stdlib.h>
 
+#include <string.h>
+
 #include "evidence.h"
 #include "symbols.h"
 #include "util.h"
@@ -35,6 +37,25 @@ void symbols_resolve(const struct symbols *s, struct evidence *ev)
 			continue;
 		f->file = xstrdup(file);
 		f->from_index = true;
+	}
+	/* Drivers and modules the log names: their source file or dir. */
+	for (i = 0; s && i < ev->nmodules; i++) {
+		char *name = xasprintf("module:%s", ev->modules[i]);
+		const char *file = symbols_best(s, name);
+		size_t k;
+		bool dup = false;
+
+		free(name);
+		if (!file || !*file)
+			continue;
+		for (k = 0; k < ev->nmodule_files; k++)
+			dup |= !strcmp(ev->module_files[k], file);
+		if (dup)
+			continue;
+		ev->module_files =
+			xreallocarray(ev->module_files, ev->nmodule_files + 1,
+				      sizeof(*ev->module_files));
+		ev->module_files[ev->nmodule_files++] = xstrdup(file);
 	}
 	evidence_finish(ev);
 }

@@ -896,10 +896,36 @@ static void test_hostile_input(void **state)
 	free(buf);
 }
 
+/* Drivers named by device lines and by frames' [module] tags. */
+static void test_modules(void **state)
+{
+	const char *log =
+		"[ 8812.101300] btusb 3-10:1.0: probe with driver btusb failed\n"
+		"[  148.449222] mt7921e 0000:04:00.0: Message 00020007 timeout\n"
+		"usb 3-10: new high-speed USB device number 4\n"
+		"pcieport 0000:00:1c.0: AER: error\n"
+		"Bluetooth: hci0: command 0x0c03 tx timeout\n"
+		"random text: not 1-2: a driver\n";
+	struct evidence *ev = evidence_extract_text(log, strlen(log));
+	size_t i;
+
+	assert_int_equal(ev->nmodules, 2);
+	assert_string_equal(ev->modules[0], "btusb");
+	assert_string_equal(ev->modules[1], "mt7921e");
+	for (i = 0; i < ev->nmodules; i++) {
+		/* generic bus drivers say nothing */
+		assert_string_not_equal(ev->modules[i], "usb");
+		assert_string_not_equal(ev->modules[i], "pcieport");
+		assert_string_not_equal(ev->modules[i], "random");
+	}
+	evidence_free(ev);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixtures),
+		cmocka_unit_test(test_modules),
 		cmocka_unit_test(test_subject_prefix),
 		cmocka_unit_test(test_guilty_ignores),
 		cmocka_unit_test(test_guilty_rules),

@@ -778,10 +778,53 @@ static void test_resolve(void **state)
 	remove_tree();
 }
 
+/* Modules: kbuild's obj- lines map a module to its file or directory. */
+static void test_modules_from_makefiles(void **state)
+{
+	char *idx = make_tree();
+	struct symbols *s;
+	struct symbols_stats st;
+
+	write_text("drivers/bluetooth/Makefile",
+		   "# comment: obj-y += nothere.o\n"
+		   "obj-$(CONFIG_BT_HCIBTUSB)\t+= btusb.o\n"
+		   "obj-$(CONFIG_BT_MRVL) += btmrvl.o \\\n"
+		   "\t\t\t\tbt-other.o\n"
+		   "btmrvl-y := btmrvl_main.o btmrvl_sdio.o\n"
+		   "obj-$(CONFIG_X) += $(sub-objs) sub/\n");
+	write_text("drivers/bluetooth/btusb.c", "void btusb_probe(void) { }\n");
+	write_text("drivers/bluetooth/bt-other.c", "void bt_other(void) { }\n");
+	write_text("fs/xfs/Kbuild", "obj-$(CONFIG_XFS_FS) += xfs.o\n"
+				    "xfs-y += xfs_icache.o\n");
+	assert_int_equal(symbols_build(tmpdir, idx, &st), 0);
+	s = symbols_open(idx);
+	assert_non_null(s);
+	/* one object with a source file of its own: that file */
+	assert_string_equal(files(s, "module:btusb"),
+			    "drivers/bluetooth/btusb.c");
+	/* several objects (NAME-y): the directory */
+	assert_string_equal(files(s, "module:btmrvl"), "drivers/bluetooth/");
+	assert_string_equal(files(s, "module:xfs"), "fs/xfs/");
+	/* a continuation line, and "-" named as the kernel shows it */
+	assert_string_equal(files(s, "module:bt_other"),
+			    "drivers/bluetooth/bt-other.c");
+	assert_string_equal(files(s, "module:bt-other"),
+			    "drivers/bluetooth/bt-other.c");
+	/* comments, variables and subdirectories are not modules */
+	assert_string_equal(files(s, "module:nothere"), "");
+	assert_string_equal(files(s, "module:sub"), "");
+	/* a module name is not a function name */
+	assert_string_equal(files(s, "btusb"), "");
+	symbols_free(s);
+	free(idx);
+	remove_tree();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scan_forms),
+		cmocka_unit_test(test_modules_from_makefiles),
 		cmocka_unit_test(test_scan_unbalanced_input),
 		cmocka_unit_test(test_name_len),
 		cmocka_unit_test(test_build_and_lookup),
