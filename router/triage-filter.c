@@ -26,6 +26,9 @@
  *	A deadline (filter_timeout, default 120 s, well below Postfix's
  *	1000 s command_time_limit, which bounces) and a memory limit
  *	(filter_memory_mb, default 1024) turn a runaway into a deferral.
+ *	Once the commit is done the deadline ends the run with 0, and the
+ *	mail sent after the commit only starts a send the deadline leaves
+ *	time for.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -52,6 +55,19 @@
 
 #define SENDMAIL_AFTER_COMMIT 8 /* due rows the filter may send itself */
 
+/* set once the report is committed: from then on the answer is 0 */
+static volatile sig_atomic_t committed;
+/* CLOCK_MONOTONIC seconds when filter_timeout runs out; 0: none */
+static double deadline;
+
+static double mono_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static void on_alarm(int sig)
 {
 	static const char m[] =
@@ -59,6 +75,9 @@ static void on_alarm(int sig)
 	ssize_t w;
 
 	(void)sig;
+	/* Committed: the report is safe, and 75 would only bring it back. */
+	if (committed)
+		_exit(0);
 	w = write(2, m, sizeof(m) - 1);
 	(void)w;
 	_exit(EX_TEMPFAIL);
@@ -70,15 +89,47 @@ static void limits(const struct config *cfg)
 	long mb = config_get_long(cfg, "filter_memory_mb", 1024);
 	struct rlimit rl;
 
-	if (secs > 0 && secs < 900)
+	if (secs > 0 && secs < 900) {
+		deadline = mono_seconds() + (double)secs;
 		alarm((unsigned)secs);
+	}
 	if (mb > 0) {
 		rl.rlim_cur = rl.rlim_max = (rlim_t)mb << 20;
 		setrlimit(RLIMIT_AS, &rl);
 	}
 }
 
-/* already_seen - record a redelivery or a second copy; true when handled */
+/*
+ * send_after_commit - hand due outbox rows to sendmail, one at a time,
+ * only while the deadline leaves room for a whole send.  A send the
+ * alarm cut short would leave its row leased ("sending") while sendmail
+ * may still deliver it, and the row would go out again once the lease
+ * ends; a row not tried now waits for the next run or 'triage deliver'.
+ */
+static void send_after_commit(struct audit *db, const struct config *cfg)
+{
+	struct outbox_sendmail sm;
+	struct outbox_stats st = { 0, 0, 0 };
+	time_t max_age = outbox_max_age(cfg);
+	unsigned i;
+
+	outbox_sendmail_config(&sm, cfg);
+	for (i = 0; i < SENDMAIL_AFTER_COMMIT; i++) {
+		double left = deadline > 0 ? deadline - mono_seconds() : 1e6;
+
+		/* a second for recording the result after the send */
+		if (left < 2)
+			break;
+		if ((left - 1) * 1000 < sm.timeout_ms)
+			sm.timeout_ms = (unsigned)((left - 1) * 1000);
+		if (outbox_drain(db, outbox_sendmail, &sm, 1,
+				 (int)(sm.timeout_ms / 1000) * 2 + 5, max_age,
+				 &st) != 1)
+			break;
+	}
+}
+
+/* handle_duplicate - record a redelivery or a second copy; *done when so */
 static int handle_duplicate(struct audit *db, const struct report *r,
 			    time_t now, bool *done)
 {
@@ -177,19 +228,13 @@ static int filter(const char *config_path)
 		goto rollback;
 	if (audit_commit(db) < 0)
 		goto rollback;
+	committed = 1;
 	ret = 0;
 
 	/* Committed: the report is safe.  Sending now is an optimisation. */
 	if (!done && rec.outbox > 0 &&
-	    strcmp(config_get(cfg, "transport", "smtp"), "sendmail") == 0) {
-		struct outbox_sendmail sm;
-		struct outbox_stats st = { 0, 0, 0 };
-
-		outbox_sendmail_config(&sm, cfg);
-		outbox_drain(db, outbox_sendmail, &sm, SENDMAIL_AFTER_COMMIT,
-			     (int)(sm.timeout_ms / 1000) * 2,
-			     outbox_max_age(cfg), &st);
-	}
+	    strcmp(config_get(cfg, "transport", "smtp"), "sendmail") == 0)
+		send_after_commit(db, cfg);
 	goto out_pipeline;
 rollback:
 	audit_rollback(db);
