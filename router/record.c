@@ -220,9 +220,11 @@ int record_decision(struct audit *db, const struct pipeline *p,
 		goto out;
 
 	if (d->act.action == ACT_FORWARD) {
-		out->outbox = record_forward(db, id, r, out->report,
-					     d->pick.addr, d->pick.name, d->cls,
-					     section, d->pick.reason, now);
+		/* X-Triage-Class: the verdict, "user; score=12.8; rules=..." */
+		out->outbox = record_forward(
+			db, id, r, out->report, d->pick.addr, d->pick.name,
+			d->class_header[0] ? d->class_header : d->cls, section,
+			d->pick.reason, now);
 		if (out->outbox < 0)
 			goto out;
 		if (d->act.reply && r->from_addr && *r->from_addr &&
