@@ -22,7 +22,9 @@
  *
  *	Retries are idempotent: a message seen before (same bytes, or same
  *	Message-ID) is recorded as a duplicate and never forwarded twice.
- *	A message carrying our own X-Loop is held, never forwarded.
+ *	A message carrying our own X-Loop is held, never forwarded, and
+ *	so are bounces (null envelope sender) and automatic replies
+ *	(Auto-Submitted: auto-replied): they answer mail we sent.
  *	A deadline (filter_timeout, default 120 s, well below Postfix's
  *	1000 s command_time_limit, which bounces) and a memory limit
  *	(filter_memory_mb, default 1024) turn a runaway into a deferral.
@@ -36,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sysexits.h>
@@ -129,6 +132,39 @@ static void send_after_commit(struct audit *db, const struct config *cfg)
 	}
 }
 
+/*
+ * must_hold - why a report is held whatever its class, or NULL: our own
+ * X-Loop (a forward that came back), or mail answering mail we sent: a
+ * bounce or other delivery notification (null envelope sender, RFC 5321
+ * 4.5.5) or an automatic reply (Auto-Submitted: auto-replied, RFC 3834).
+ * Forwarded, those come back: with bounce_address left at the router's
+ * address, a forward to a bad address bounced here, its bounce was a
+ * "user" report mapped to the same section, forwarded again and bounced
+ * again, twenty rounds until Postfix cut the growing bounce to headers.
+ */
+static const char *must_hold(const struct report *r, const char *router,
+			     char *why, size_t size)
+{
+	const char *as;
+
+	if (deliver_is_loop(r->raw, r->raw_len, router)) {
+		snprintf(why, size,
+			 "mail loop: the message already carries X-Loop %s",
+			 router);
+		return why;
+	}
+	if (r->envelope_from &&
+	    (!*r->envelope_from || strcmp(r->envelope_from, "<>") == 0))
+		return "null envelope sender: a bounce or delivery notification, never forwarded";
+	as = report_header(r, "Auto-Submitted");
+	if (as) {
+		as += strspn(as, " \t");
+		if (strncasecmp(as, "auto-replied", 12) == 0)
+			return "Auto-Submitted: auto-replied: an automatic reply, never forwarded";
+	}
+	return NULL;
+}
+
 /* handle_duplicate - record a redelivery or a second copy; *done when so */
 static int handle_duplicate(struct audit *db, const struct report *r,
 			    time_t now, bool *done)
@@ -172,7 +208,9 @@ static int filter(const char *config_path)
 	struct record_result rec;
 	struct intake_limits lim;
 	char *dbpath;
-	bool temporary = false, done = false, loop;
+	bool temporary = false, done = false;
+	const char *hold;
+	char why[200];
 	time_t now = time(NULL);
 	int ret = EX_TEMPFAIL;
 
@@ -207,17 +245,16 @@ static int filter(const char *config_path)
 		/* Unparseable mail is still a report: keep it, held. */
 		r->flags |= REPORT_MALFORMED;
 	}
-	loop = deliver_is_loop(r->raw, r->raw_len, id.address);
+	hold = must_hold(r, id.address, why, sizeof(why));
 
 	pipeline_open(&p, cfg);
 	p.load = audit_pick_load;
 	p.load_ctx = db;
 	pipeline_run(&p, r, now, &d);
-	if (loop) {
+	if (hold) {
 		d.act.action = ACT_HOLD;
-		snprintf(d.act.reason, sizeof(d.act.reason),
-			 "mail loop: the message already carries X-Loop %s",
-			 id.address);
+		d.act.reply = false;
+		snprintf(d.act.reason, sizeof(d.act.reason), "%s", hold);
 	}
 
 	if (audit_begin(db) < 0)
