@@ -4,17 +4,61 @@ set -eu
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 D=$SRC/build/demo
 TRIAGE=$SRC/triage
+FILTER=$SRC/triage-filter
 rm -rf "$D"
 mkdir -p "$D/state"
 # The built-in default configuration, with state kept in the build tree.
 export TRIAGE_STATE_DIR="$D/state"
 unset TRIAGE_CONFIG
+config="the built-in configuration"
+# It reads the installed classification rules (DATADIR/classifiers).
+# Before 'make install' there are none: use the same configuration (the
+# built-in one is routes.conf) with the source tree's rules.
+if ! "$TRIAGE" check-rules >/dev/null 2>&1; then
+	{
+		cat "$SRC/routes.conf"
+		echo "rules_dir = $SRC/classifiers"
+	} >"$D/routes.conf"
+	export TRIAGE_CONFIG="$D/routes.conf"
+	config="the built-in configuration; rules from classifiers/, not installed yet"
+fi
 
-echo "== triage update: compile Linux v6.12 MAINTAINERS (from Debian's linux-source-6.12)"
-"$TRIAGE" update --maintainers "$SRC/build/linux/MAINTAINERS" --tree "$SRC/build/linux"
+echo "== triage update: compile Linux v6.12 MAINTAINERS and index its functions (from Debian's linux-source-6.12)"
+"$TRIAGE" update --maintainers "$SRC/build/linux/MAINTAINERS" \
+	--tree "$SRC/build/linux" --kernel-tree "$SRC/build/linux"
 echo
 echo "== triage map: which sections own these files?"
 "$TRIAGE" map fs/xfs/xfs_inode.c net/ipv4/tcp.c drivers/gpu/drm/i915/i915_gem.c mm/slub.c
 echo
 echo "== triage map --json fs/xfs/xfs_inode.c (first section)"
 "$TRIAGE" map --json fs/xfs/xfs_inode.c | sed -n '1,30p'
+echo
+# A dry run first: explain runs the very stages the filter runs next.
+echo "== triage explain tools/demo-example.eml: what the filter will decide, and why (a dry run)"
+"$TRIAGE" explain "$SRC/tools/demo-example.eml"
+echo
+echo "== triage-filter: two reports delivered as the MTA would ($config)"
+for m in demo-example.eml demo-example-ai.eml; do
+	from=$(sed -n 's/^From: .*<\(.*\)>$/\1/p' "$SRC/tools/$m" | head -1)
+	rc=0
+	SENDER=$from RECIPIENT=bugs@example.org ORIGINAL_RECIPIENT=bugs@example.org \
+		"$FILTER" <"$SRC/tools/$m" >"$D/filter.out" || rc=$?
+	echo "tools/$m: exit $rc, $(wc -c <"$D/filter.out") bytes on standard output"
+done
+echo
+echo "== the audit database: reports and decisions"
+sqlite3 -header -column "$D/state/triage.db" \
+	"SELECT r.id, r.class, r.state, r.section, d.action, d.recipient
+	   FROM reports r JOIN decisions d ON d.report = r.id ORDER BY r.id"
+echo
+echo "== the outbox: the forward waits for 'triage deliver' (transport = smtp; nothing is sent here)"
+sqlite3 -header -column "$D/state/triage.db" \
+	"SELECT id, report, kind, state, recipients, length(message) AS bytes
+	   FROM outbox ORDER BY id"
+sqlite3 "$D/state/triage.db" \
+	"SELECT message FROM outbox ORDER BY id LIMIT 1" | sed '/^From: /q'
+if "$TRIAGE" pending --help >/dev/null 2>&1; then
+	echo
+	echo "== triage pending: what waits for a human"
+	"$TRIAGE" pending
+fi
