@@ -96,10 +96,16 @@ static void limits(const struct config *cfg)
 		deadline = mono_seconds() + (double)secs;
 		alarm((unsigned)secs);
 	}
+#ifndef __SANITIZE_ADDRESS__
+	/* (AddressSanitizer's shadow is terabytes of address space) */
 	if (mb > 0) {
 		rl.rlim_cur = rl.rlim_max = (rlim_t)mb << 20;
 		setrlimit(RLIMIT_AS, &rl);
 	}
+#else
+	(void)mb;
+	(void)rl;
+#endif
 }
 
 /*
