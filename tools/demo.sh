@@ -33,10 +33,6 @@ echo
 echo "== triage map --json fs/xfs/xfs_inode.c (first section)"
 "$TRIAGE" map --json fs/xfs/xfs_inode.c | sed -n '1,30p'
 echo
-# A dry run first: explain runs the very stages the filter runs next.
-echo "== triage explain tools/demo-example.eml: what the filter will decide, and why (a dry run)"
-"$TRIAGE" explain "$SRC/tools/demo-example.eml"
-echo
 echo "== triage-filter: two reports delivered as the MTA would ($config)"
 for m in demo-example.eml demo-example-ai.eml; do
 	from=$(sed -n 's/^From: .*<\(.*\)>$/\1/p' "$SRC/tools/$m" | head -1)
@@ -45,6 +41,9 @@ for m in demo-example.eml demo-example-ai.eml; do
 		"$FILTER" <"$SRC/tools/$m" >"$D/filter.out" || rc=$?
 	echo "tools/$m: exit $rc, $(wc -c <"$D/filter.out") bytes on standard output"
 done
+echo
+echo "== triage explain tools/demo-example.eml: why (the same stages, as a dry run)"
+"$TRIAGE" explain "$SRC/tools/demo-example.eml"
 echo
 echo "== the audit database: reports and decisions"
 sqlite3 -header -column "$D/state/triage.db" \
