@@ -87,7 +87,7 @@ PROGRAMS = triage $(if $(wildcard router/triage-filter.c),triage-filter) \
 	   $(if $(MIME_CMD_OBJS),triage-mime) $(if $(NET_CMD_OBJS),triage-net)
 
 .PHONY: all binaries demo check check-run check-unit check-cli \
-	check-shared bench bench-run install clean format \
+	check-shared check-e2e bench bench-run install clean format \
 	format-check deps-build deps-test kernel-tree
 .DELETE_ON_ERROR:
 
@@ -168,7 +168,8 @@ check: deps-test
 	@$(MAKE) --no-print-directory check-run
 
 check-run: binaries $(TESTS) kernel-tree
-	@$(MAKE) --no-print-directory check-unit check-cli check-shared
+	@$(MAKE) --no-print-directory check-unit check-cli check-shared \
+		check-e2e
 	@echo "make check: all tests passed"
 
 check-unit: $(TESTS)
@@ -180,6 +181,9 @@ check-cli: binaries
 
 check-shared: binaries kernel-tree
 	@tests/run-shared.sh
+
+check-e2e: binaries
+	@tests/run-e2e.sh
 
 # ---- demo and bench ----------------------------------------------------
 

@@ -694,8 +694,33 @@ struct ruleset *classify_rules_new(void)
 const char *classify_rules_dir(const struct config *cfg)
 {
 	const char *dir = cfg ? config_get(cfg, "rules_dir", NULL) : NULL;
+	static char beside[4096 + 16];
+	char self[4096];
+	ssize_t n;
 
-	return dir && *dir ? dir : DATADIR "/classifiers";
+	if (dir && *dir)
+		return dir;
+	if (is_dir(DATADIR "/classifiers"))
+		return DATADIR "/classifiers";
+	/*
+	 * Not installed: a build tree keeps the rules next to the
+	 * programs (make demo runs there with the built-in config).
+	 */
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		char *slash;
+
+		self[n] = '\0';
+		slash = strrchr(self, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(beside, sizeof(beside), "%s/classifiers",
+				 self);
+			if (is_dir(beside))
+				return beside;
+		}
+	}
+	return DATADIR "/classifiers";
 }
 
 const char *classify_local_rules(const struct config *cfg)

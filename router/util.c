@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <syslog.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,6 +27,8 @@ void msg_setup(const char *name, int status, bool q)
 	fatal_status = status;
 	quiet = q;
 	said = false;
+	if (q)
+		openlog(name, LOG_PID, LOG_MAIL);
 }
 
 const char *msg_prog(void)
@@ -38,20 +41,65 @@ int msg_fatal_status(void)
 	return fatal_status;
 }
 
+/*
+ * redact_paths - "cannot open '/var/lib/triage/triage.db'" becomes
+ * "cannot open 'triage.db'": the MTA may paste our one line into a
+ * bounce to a stranger after days of deferral
+ */
+static void redact_paths(char *buf)
+{
+	char *r = buf, *w = buf;
+	char prev = ' ';
+
+	while (*r) {
+		if (*r == '/' && (prev == ' ' || prev == '\'' || prev == '"' ||
+				  prev == '(')) {
+			char *end = r, *last = r;
+
+			while (*end && *end != ' ' && *end != '\'' &&
+			       *end != '"' && *end != ')' && *end != ':') {
+				if (*end == '/')
+					last = end + 1;
+				end++;
+			}
+			while (last < end)
+				*w++ = *last++;
+			prev = end[-1];
+			r = end;
+			continue;
+		}
+		prev = *r;
+		*w++ = *r++;
+	}
+	*w = '\0';
+}
+
 static void vreport(const char *prefix, const char *fmt, va_list ap, int errnum)
 {
 	char buf[1024];
 	char *p;
 
-	/* In quiet mode the MTA may paste our output into a DSN: one line. */
-	if (quiet && said)
-		return;
-	said = true;
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	/* Never let a newline or control character from data escape. */
 	for (p = buf; *p; p++)
 		if ((unsigned char)*p < 0x20 && *p != '\t')
 			*p = ' ';
+	if (quiet) {
+		/*
+		 * The MTA pastes our output into its log and, after the
+		 * queue lifetime, into a bounce: one line, no directory
+		 * names.  The details go, whole, to the mail log.
+		 */
+		if (errnum)
+			syslog(LOG_MAIL | LOG_ERR, "%s%s: %s", prefix, buf,
+			       strerror(errnum));
+		else
+			syslog(LOG_MAIL | LOG_ERR, "%s%s", prefix, buf);
+		if (said)
+			return;
+		redact_paths(buf);
+	}
+	said = true;
 	if (errnum)
 		fprintf(stderr, "%s: %s%s: %s\n", prog, prefix, buf,
 			strerror(errnum));

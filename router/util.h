@@ -10,8 +10,10 @@
  *	name and the status with which fatal errors exit: triage-filter
  *	sets EX_TEMPFAIL so that any failure defers the message instead of
  *	bouncing it to a possibly forged sender.  In quiet mode (the
- *	filter) at most one line is ever written, because the MTA pastes
- *	command output into the delivery status notification.
+ *	filter) at most one line is ever written, with directory names
+ *	removed from paths, because the MTA pastes command output into the
+ *	delivery status notification; every message also goes, whole, to
+ *	syslog's mail facility.
  *
  * Ownership:
  *	x*alloc() and xstr*dup() never return NULL: on failure they call

@@ -10,18 +10,8 @@ mkdir -p "$D/state"
 # The built-in default configuration, with state kept in the build tree.
 export TRIAGE_STATE_DIR="$D/state"
 unset TRIAGE_CONFIG
+# Before 'make install' the rules are found next to the programs.
 config="the built-in configuration"
-# It reads the installed classification rules (DATADIR/classifiers).
-# Before 'make install' there are none: use the same configuration (the
-# built-in one is routes.conf) with the source tree's rules.
-if ! "$TRIAGE" check-rules >/dev/null 2>&1; then
-	{
-		cat "$SRC/routes.conf"
-		echo "rules_dir = $SRC/classifiers"
-	} >"$D/routes.conf"
-	export TRIAGE_CONFIG="$D/routes.conf"
-	config="the built-in configuration; rules from classifiers/, not installed yet"
-fi
 
 echo "== triage update: compile Linux v6.12 MAINTAINERS and index its functions (from Debian's linux-source-6.12)"
 "$TRIAGE" update --maintainers "$SRC/build/linux/MAINTAINERS" \
