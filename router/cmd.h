@@ -53,5 +53,7 @@ int cmd_update(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
 int cmd_experts(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
 int cmd_symbols(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
 int cmd_check_rules(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
+int cmd_train(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
+int cmd_eval(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
 
 #endif

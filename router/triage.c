@@ -49,6 +49,10 @@ static const struct command commands[] = {
 	  "which source files define a kernel function" },
 	{ "check-rules", cmd_check_rules, PART_CORE,
 	  "lint the classification rules (--test runs their tests)" },
+	{ "train", cmd_train, PART_MIME,
+	  "train the statistical model from labelled reports and corrections" },
+	{ "eval", cmd_eval, PART_MIME,
+	  "cross-validate the classifier on labelled reports" },
 };
 
 static const char *const part_program[] = {
