@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * triage train - train the statistical model the classifier consults
+ *
+ * DESCRIPTION
+ *	triage train [--dir DIR]... [--from-corrections] [--db FILE]
+ *		     [--output FILE] [--kind lr|nb] [--folds K] [--seed N]
+ *		     [--no-cv]
+ *
+ *	Learns from labelled reports and writes the model file the filter
+ *	loads (STATE_DIR/model.bin by default; written atomically, so a
+ *	filter running meanwhile reads the old or the new model):
+ *
+ *	- --dir DIR: DIR/index.tsv, or the messages in DIR/user, DIR/fuzzer
+ *	  and DIR/ai (corpus.h); repeatable;
+ *	- --from-corrections: every report whose class a triager changed
+ *	  with 'triage reclassify', labelled with the triager's class, from
+ *	  the database (STATE_DIR/triage.db, or --db FILE).  The raw message
+ *	  is parsed again when the database kept it, else its stored subject
+ *	  and decoded body are used.  Corrections to "uncertain" teach
+ *	  nothing and are skipped.
+ *
+ *	Reports are grouped by author and thread (corpus_group()); the
+ *	groups keep the model's temperature calibration honest
+ *	(model_train_add_group()).
+ *
+ *	Printed: the examples per class and source, the groups, then, on
+ *	K (5) folds grouped by author and thread, the figures BEFORE (the
+ *	current model file, unchanged, scoring every held-out fold) and
+ *	AFTER (a model retrained on the other folds scoring the same
+ *	fold), for all examples and for the corrections alone.  The
+ *	current model may have learned some of these reports: its figures
+ *	are then optimistic.  --no-cv skips the comparison.  The figures
+ *	are the model's alone (argmax of its posteriors); 'triage eval'
+ *	measures the whole classifier.
+ *
+ *	Exit 0 when the model was written, EX_NOINPUT when there was
+ *	nothing to learn from or a source could not be read, EX_CANTCREAT
+ *	when the file could not be written.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysexits.h>
+#include <unistd.h>
+
+#include "audit.h"
+#include "cmd.h"
+#include "config.h"
+#include "corpus.h"
+#include "model.h"
+#include "parse.h"
+#include "rules.h"
+#include "util.h"
+
+#define TRAIN_MAX_DIRS 16
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: triage train [--dir DIR]... [--from-corrections] [--db FILE]\n"
+		"                    [--output FILE] [--kind lr|nb] [--folds K] [--seed N] [--no-cv]\n");
+}
+
+static int load_corrections(struct corpus *c, struct cmd_ctx *ctx,
+			    const char *db_path)
+{
+	char *path = db_path ? xstrdup(db_path)
+			     : config_state_path(cmd_config(ctx), "triage.db");
+	struct audit *db = NULL;
+	size_t skipped = 0;
+	bool temporary;
+	int n;
+
+	if (access(path, R_OK) < 0) {
+		error("no database '%s' to read corrections from", path);
+		free(path);
+		return -1;
+	}
+	if (audit_open(path, AUDIT_RDONLY, AUDIT_BUSY_TIMEOUT_MS, &db,
+		       &temporary) < 0) {
+		free(path);
+		return -1;
+	}
+	n = corpus_add_corrections(c, db, &skipped);
+	audit_close(db);
+	if (n >= 0)
+		printf("corrections: %d from %s%s", n, path,
+		       skipped ? "" : "\n");
+	if (n >= 0 && skipped)
+		printf(" (%zu to uncertain or unreadable, skipped)\n", skipped);
+	free(path);
+	return n < 0 ? -1 : 0;
+}
+
+static void print_counts(const struct corpus *c, size_t first_correction)
+{
+	size_t i, dirs[CLASS_N] = { 0 }, corr[CLASS_N] = { 0 };
+	int k;
+
+	for (i = 0; i < c->n; i++) {
+		if (i < first_correction)
+			dirs[c->items[i].cls]++;
+		else
+			corr[c->items[i].cls]++;
+	}
+	printf("%-14s %6s %6s %6s\n", "examples", "user", "fuzzer", "ai");
+	if (first_correction)
+		printf("%-14s %6zu %6zu %6zu\n", "directories", dirs[0],
+		       dirs[1], dirs[2]);
+	if (c->n > first_correction)
+		printf("%-14s %6zu %6zu %6zu\n", "corrections", corr[0],
+		       corr[1], corr[2]);
+	printf("%-14s", "total");
+	for (k = 0; k < CLASS_N; k++)
+		printf(" %6zu", dirs[k] + corr[k]);
+	printf("\n%zu author/thread groups", c->ngroups);
+	if (c->skipped)
+		printf("; %zu messages skipped", c->skipped);
+	putchar('\n');
+}
+
+static int argmax(const double *p)
+{
+	int c, best = 0;
+
+	for (c = 1; c < MODEL_NCLASS; c++)
+		if (p[c] > p[best])
+			best = c;
+	return best;
+}
+
+/* tally - count one prediction with its posteriors (log-loss too) */
+static void tally(struct model_eval *ev, int truth, const double *p)
+{
+	double q = p[truth] > 1e-300 ? p[truth] : 1e-300;
+
+	/* running sum; tally_finish() divides */
+	ev->log_loss -= log(q);
+	model_eval_add(ev, truth, argmax(p));
+}
+
+static void tally_finish(struct model_eval *ev)
+{
+	ev->log_loss = ev->n ? ev->log_loss / (double)ev->n : 0;
+	ev->log_loss_fitted = ev->log_loss;
+	ev->temperature_factor = 1;
+	model_eval_finish(ev);
+}
+
+static unsigned right(const struct model_eval *ev)
+{
+	unsigned n = 0;
+	int c;
+
+	for (c = 0; c < MODEL_NCLASS; c++)
+		n += ev->confusion[c][c];
+	return n;
+}
+
+/*
+ * compare - the current model against models retrained on grouped
+ * folds, over all examples and over the corrections (from index first)
+ */
+static int compare(const struct corpus *c, size_t first_correction,
+		   const struct model_options *o, unsigned k,
+		   const char *current_path)
+{
+	struct model_example *ex = xcalloc(c->n + 1, sizeof(*ex));
+	struct model_eval after, before, after_c, before_c;
+	double(*post)[MODEL_NCLASS] = xcalloc(c->n + 1, sizeof(*post));
+	struct model *cur = NULL;
+	size_t i, abstained = 0;
+	int ret = 0;
+
+	for (i = 0; i < c->n; i++) {
+		corpus_model_input(&c->items[i], &ex[i].in);
+		ex[i].cls = c->items[i].cls;
+		ex[i].group = c->items[i].group;
+		ex[i].weight = 1;
+	}
+	printf("\nmodel figures on %u folds grouped by author and thread (argmax of the posteriors)\n",
+	       k);
+	if (model_cross_validate(ex, c->n, k, o, &after, NULL, post) < 0) {
+		printf("(no cross-validation: too few groups)\n");
+		ret = -1;
+		goto out;
+	}
+	if (current_path && access(current_path, R_OK) == 0)
+		cur = model_open(current_path);
+	memset(&before, 0, sizeof(before));
+	memset(&before_c, 0, sizeof(before_c));
+	memset(&after_c, 0, sizeof(after_c));
+	for (i = 0; i < c->n; i++) {
+		double p[MODEL_NCLASS];
+
+		if (i >= first_correction)
+			tally(&after_c, ex[i].cls, post[i]);
+		if (!cur)
+			continue;
+		if (model_score(cur, &ex[i].in, p) != 1)
+			abstained++;
+		tally(&before, ex[i].cls, p);
+		if (i >= first_correction)
+			tally(&before_c, ex[i].cls, p);
+	}
+	tally_finish(&before);
+	tally_finish(&before_c);
+	tally_finish(&after_c);
+	if (cur) {
+		printf("before: the current model %s, unchanged (abstained on %zu; it may have learned these reports)\n",
+		       current_path, abstained);
+		model_eval_print(stdout, "before", &before);
+	} else {
+		printf("before: no current model%s%s\n",
+		       current_path ? " at " : "",
+		       current_path ? current_path : "");
+	}
+	printf("after: retrained on the other folds\n");
+	model_eval_print(stdout, "after", &after);
+	if (c->n > first_correction) {
+		printf("the %zu corrections alone: before %u right, after %u right\n",
+		       c->n - first_correction, cur ? right(&before_c) : 0,
+		       right(&after_c));
+		if (cur)
+			model_eval_print(stdout, "corrections before",
+					 &before_c);
+		model_eval_print(stdout, "corrections after", &after_c);
+	}
+out:
+	model_free(cur);
+	free(post);
+	free(ex);
+	return ret;
+}
+
+int cmd_train(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	static const struct option opts[] = {
+		{ "dir", required_argument, NULL, 'd' },
+		{ "from-corrections", no_argument, NULL, 'C' },
+		{ "db", required_argument, NULL, 'D' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "kind", required_argument, NULL, 'K' },
+		{ "folds", required_argument, NULL, 'k' },
+		{ "seed", required_argument, NULL, 'e' },
+		{ "no-cv", no_argument, NULL, 'N' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *dirs[TRAIN_MAX_DIRS], *db_path = NULL, *output = NULL;
+	bool corrections = false, cv = true;
+	unsigned long k = 5, seed = 1;
+	struct model_options o;
+	struct model_trainer *t;
+	struct model *m;
+	struct corpus corpus;
+	char *out_owned = NULL;
+	size_t ndirs = 0, i, first_correction;
+	int c, ret = 0;
+
+	model_options_init(&o);
+	while ((c = getopt_long(argc, argv, "d:CD:o:K:k:e:Nh", opts, NULL)) !=
+	       -1) {
+		switch (c) {
+		case 'd':
+			if (ndirs == TRAIN_MAX_DIRS) {
+				error("at most %d directories", TRAIN_MAX_DIRS);
+				return EX_USAGE;
+			}
+			dirs[ndirs++] = optarg;
+			break;
+		case 'C':
+			corrections = true;
+			break;
+		case 'D':
+			db_path = optarg;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'K':
+			if (strcmp(optarg, "lr") == 0) {
+				o.kind = MODEL_LR;
+			} else if (strcmp(optarg, "nb") == 0) {
+				o.kind = MODEL_NB;
+			} else {
+				error("--kind: lr or nb");
+				return EX_USAGE;
+			}
+			break;
+		case 'k':
+			if (parse_ulong(optarg, &k) < 0 || k < 2 || k > 100) {
+				error("--folds: expected 2..100");
+				return EX_USAGE;
+			}
+			break;
+		case 'e':
+			if (parse_ulong(optarg, &seed) < 0) {
+				error("--seed: expected a number");
+				return EX_USAGE;
+			}
+			break;
+		case 'N':
+			cv = false;
+			break;
+		case 'h':
+			usage();
+			return 0;
+		default:
+			usage();
+			return EX_USAGE;
+		}
+	}
+	if (optind != argc || (!ndirs && !corrections) ||
+	    (db_path && !corrections)) {
+		usage();
+		return EX_USAGE;
+	}
+	o.seed = seed;
+
+	corpus_init(&corpus);
+	for (i = 0; i < ndirs; i++) {
+		if (corpus_load(&corpus, dirs[i]) < 0) {
+			ret = EX_NOINPUT;
+			goto out;
+		}
+	}
+	first_correction = corpus.n;
+	if (corrections && load_corrections(&corpus, ctx, db_path) < 0) {
+		ret = EX_NOINPUT;
+		goto out;
+	}
+	if (!corpus.n) {
+		error("nothing to learn from");
+		ret = EX_NOINPUT;
+		goto out;
+	}
+	corpus_group(&corpus);
+	print_counts(&corpus, first_correction);
+
+	if (!output) {
+		const char *sd = config_get(cmd_config(ctx), "state_dir", NULL);
+
+		out_owned = config_state_path(cmd_config(ctx), "model.bin");
+		output = out_owned;
+		if (sd && mkdir_p(sd, 02770) < 0) {
+			ret = EX_CANTCREAT;
+			goto out;
+		}
+	}
+	if (cv)
+		compare(&corpus, first_correction, &o, (unsigned)k, output);
+
+	t = model_train_new(&o);
+	if (!t) {
+		ret = EX_USAGE;
+		goto out;
+	}
+	for (i = 0; i < corpus.n; i++) {
+		struct model_input in;
+
+		corpus_model_input(&corpus.items[i], &in);
+		model_train_add_group(t, &in, corpus.items[i].cls, 1,
+				      corpus.items[i].group);
+	}
+	m = model_train_finish(t);
+	if (!m) {
+		ret = EX_SOFTWARE;
+		goto out;
+	}
+	if (model_save(m, output) < 0) {
+		ret = EX_CANTCREAT;
+	} else {
+		printf("\nwrote %s: %s, %u user, %u fuzzer, %u ai examples\n",
+		       output,
+		       model_kind(m) == MODEL_NB ? "naive Bayes"
+						 : "logistic regression",
+		       model_examples(m, MODEL_USER),
+		       model_examples(m, MODEL_FUZZER),
+		       model_examples(m, MODEL_AI));
+		if (!model_ready(m))
+			printf("note: the model abstains until every class has enough examples\n");
+	}
+	model_free(m);
+out:
+	free(out_owned);
+	corpus_release(&corpus);
+	parse_shutdown();
+	return ret;
+}
