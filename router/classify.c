@@ -585,6 +585,9 @@ static const char *const first_person_phrases[] = {
 	"my desktop",	     "my server",	 "my pc",
 	"my computer",	     "my notebook",	 "my workstation",
 	"my router",	     "my nas",		 "my home server",
+	"my dock",	     "my phone",	 "my headset",
+	"my keyboard",	     "my mouse",	 "my printer",
+	"my monitor",	     "my ssd",		 "my disk",
 	"our servers",	     "our server",	 "our machines",
 	"our systems",	     "our production",	 "our cluster",
 	"our fleet",	     "after upgrading",	 "after updating",
@@ -594,7 +597,9 @@ static const char *const first_person_phrases[] = {
 	"after a reboot",    "after rebooting",	 "used to work",
 	"stopped working",   "no longer works",	 "worked fine",
 	"i bisected",	     "i noticed",	 "i have noticed",
-	"happens every",
+	"happens every",     "i tried",		 "i reverted",
+	"i booted",	     "i replaced",	 "i swapped",
+	"i downgraded",	     "i rebuilt",
 };
 
 /* since_version - "since 6.8", "since kernel 6.1", "since v6.12" */
@@ -643,6 +648,88 @@ static double hook_first_person_observation(const struct rules_input *in,
 	return hits && hits >= (unsigned long)min ? hits : 0;
 }
 
+/*
+ * source_line - a line of C source: past indentation, a diff marker and
+ * a line number ("1137 :", "755 "), it ends in ';', '{' or '}' (a
+ * trailing comment aside), holds C punctuation ('(', '=' or "->") and
+ * few words of prose; a lone brace does not count, nor a log line
+ */
+static bool source_line(const char *s, size_t n)
+{
+	size_t i = 0, words = 0, run = 0, k;
+	bool punct = false;
+	char last;
+
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+		n--;
+	if (n >= 2 && s[n - 2] == '*' && s[n - 1] == '/') {
+		const char *open = memmem(s, n, "/*", 2);
+
+		if (open)
+			n = (size_t)(open - s);
+	}
+	for (k = 0; k + 2 < n; k++) {
+		if (s[k] == '/' && s[k + 1] == '/' &&
+		    (k == 0 || s[k - 1] == ' ')) {
+			n = k;
+			break;
+		}
+	}
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	if (!n)
+		return false;
+	last = s[n - 1];
+	if (last != ';' && last != '{' && last != '}')
+		return false;
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i < n && (s[i] == '+' || s[i] == '-'))
+		i++;
+	while (i < n && isdigit((unsigned char)s[i]))
+		i++;
+	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == ':'))
+		i++;
+	if (i < n && s[i] == '[')
+		return false; /* "[   12.345678] ..." */
+	for (k = i; k < n; k++) {
+		char c = s[k];
+
+		if (c == '(' || c == '=' ||
+		    (c == '-' && k + 1 < n && s[k + 1] == '>'))
+			punct = true;
+		if (isalpha((unsigned char)c)) {
+			run++;
+		} else {
+			words += run >= 4 && (c == ' ' || c == ',' || c == '.');
+			run = 0;
+		}
+	}
+	return punct && words <= 6;
+}
+
+/* source_lines([n]) - n (1) or more lines of C source in the text */
+static double hook_source_lines(const struct rules_input *in,
+				const struct rules_text *t,
+				const struct rules_args *a)
+{
+	long min = arg_long(a, 0, 1);
+	const char *p, *end;
+	unsigned count = 0;
+
+	if (!t)
+		return 0;
+	for (p = t->text, end = t->text + t->len; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl ? nl : end) - p);
+
+		if (n <= 200 && source_line(p, n))
+			count++;
+		p = nl ? nl + 1 : end;
+	}
+	return count && count >= (unsigned long)min ? count : 0;
+}
+
 #define ANY \
 	(RULES_ON(RULE_HEADER) | RULES_ON(RULE_BODY) | RULES_ON(RULE_RAWBODY))
 #define TEXT (RULES_ON(RULE_BODY) | RULES_ON(RULE_RAWBODY))
@@ -667,6 +754,7 @@ const struct rules_hook classify_hooks[] = {
 	{ "llm_headings", TEXT, 0, 1, check_counts, hook_llm_headings },
 	{ "first_person_observation", TEXT, 0, 1, check_counts,
 	  hook_first_person_observation },
+	{ "source_lines", TEXT, 0, 1, check_counts, hook_source_lines },
 	{ "unknown_functions", TEXT, 0, 1, check_counts,
 	  classify_hook_unknown_functions },
 };
