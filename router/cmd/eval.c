@@ -5,7 +5,8 @@
  * DESCRIPTION
  *	triage eval --corpus DIR [--corpus DIR...] [--rules DIR]
  *		    [--local FILE] [--symbols FILE | --no-symbols]
- *		    [--folds K] [--seed N] [--no-model] [--verbose]
+ *		    [--folds K] [--seed N] [--no-model] [--ablate RULE]...
+ *		    [--verbose]
  *
  *	Loads the labelled messages of every DIR (corpus.h: index.tsv or
  *	user/ fuzzer/ ai/), groups them by author and thread, and assigns
@@ -32,14 +33,23 @@
  *	- the model alone (argmax of its posteriors) on the same folds;
  *	- per rule, how often it fired on each true class, with every rule
  *	  evaluated (a tiny SpamAssassin hit-frequencies);
+ *	- robustness: how many verdicts change when the transport and
+ *	  archive headers (Received, Return-Path, Delivered-To, ARC-*,
+ *	  DKIM, List-* ...: rules_header_hidden()) are removed from every
+ *	  message, and the figures over the messages whose author/thread
+ *	  group has at most two messages (no author dominates them);
  *	- the author/thread groups with errors, and every error;
  *	- with --verbose, every message.
+ *
+ *	--ablate RULE scores RULE 0 (repeatable): what the figures are
+ *	without it, e.g. without the netdev AI-review disclaimer.
  *
  *	--rules/--local default to rules_dir/local_rules of routes.conf;
  *	--symbols defaults to STATE_DIR/symbols.idx when it exists.
  *	--no-model leaves the model out (rules alone).  Exit 0 when the
  *	evaluation ran, whatever the figures.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +73,7 @@
 #include "util.h"
 
 #define EVAL_MAX_CORPORA 16
+#define EVAL_MAX_ABLATE	 64
 
 struct outcome {
 	int verdict;	 /* CLASS_* or CLASS_UNCERTAIN */
@@ -72,6 +83,7 @@ struct outcome {
 	double model[CLASS_N];
 	char *rules; /* "A,B,C": the rules that scored */
 	unsigned fold;
+	int stripped; /* the verdict without transport/archive headers */
 };
 
 struct hits {
@@ -83,7 +95,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: triage eval --corpus DIR [--corpus DIR...] [--rules DIR] [--local FILE]\n"
 		"                   [--symbols FILE | --no-symbols] [--folds K] [--seed N]\n"
-		"                   [--no-model] [--verbose]\n");
+		"                   [--no-model] [--ablate RULE]... [--verbose]\n");
 }
 
 static char *rule_list(const struct verdict *v)
@@ -321,6 +333,91 @@ static void print_targets(const struct corpus *c, const struct outcome *o,
 	       ev->confusion[CLASS_USER][CLASS_AI]);
 }
 
+/*
+ * verdict_stripped - the verdict for r without the transport and archive
+ * headers: the header array is filtered in place, then restored
+ */
+static int verdict_stripped(struct pipeline *p, struct report *r)
+{
+	struct report_header *saved;
+	struct decision d;
+	size_t i, k = 0, n = r->nheaders;
+	int cls;
+
+	saved = xcalloc(n + 1, sizeof(*saved));
+	memcpy(saved, r->headers, n * sizeof(*saved));
+	for (i = 0; i < n; i++)
+		if (!rules_header_hidden(saved[i].name))
+			r->headers[k++] = saved[i];
+	r->nheaders = k;
+	pipeline_run(p, r, 0, &d);
+	cls = d.verdict.cls;
+	decision_release(&d);
+	memcpy(r->headers, saved, n * sizeof(*saved));
+	r->nheaders = n;
+	free(saved);
+	return cls;
+}
+
+/* load_rules - classify_load() plus "score RULE 0" for every ablation */
+static struct ruleset *load_rules(const char *dir, const char *local,
+				  const char *const *ablate, size_t nablate)
+{
+	struct ruleset *rs;
+	struct strbuf sb = STRBUF_INIT(1 << 20);
+	char first[1024] = "";
+	size_t i;
+	int errors;
+
+	if (!nablate)
+		return classify_load(dir, local);
+	rs = classify_rules_new();
+	rules_add_dir(rs, dir);
+	if (local && *local && (access(local, F_OK) == 0 || errno != ENOENT))
+		rules_add_file(rs, local);
+	for (i = 0; i < nablate; i++)
+		sb_addf(&sb, "score %s 0\n", ablate[i]);
+	rules_add_text(rs, "--ablate", sb.buf, sb.len);
+	sb_release(&sb);
+	errors = rules_compile(rs);
+	if (!errors)
+		return rs;
+	for (i = 0; i < rules_nproblems(rs); i++)
+		if (rules_problem(rs, i, first, sizeof(first)) == 0)
+			break;
+	error("%s (%d errors in the rules)", first, errors);
+	rules_free(rs);
+	return NULL;
+}
+
+static void print_robustness(const struct corpus *c, const struct outcome *o)
+{
+	struct corpus_eval small;
+	unsigned changed = 0;
+	size_t i, j, size;
+
+	memset(&small, 0, sizeof(small));
+	for (i = 0; i < c->n; i++) {
+		changed += o[i].stripped != o[i].verdict;
+		for (size = 0, j = 0; j < c->n; j++)
+			size += !strcmp(c->items[i].group, c->items[j].group);
+		if (size <= 2)
+			corpus_eval_add(&small, c->items[i].cls, o[i].verdict);
+	}
+	corpus_eval_finish(&small);
+	printf("\nrobustness\n");
+	printf("  verdicts changed by removing transport/archive headers: %u of %zu\n",
+	       changed, c->n);
+	for (i = 0; i < c->n; i++)
+		if (o[i].stripped != o[i].verdict)
+			printf("    %s: %s -> %s\n", c->items[i].name,
+			       rules_class_name(o[i].verdict),
+			       rules_class_name(o[i].stripped));
+	printf("  messages whose author/thread group has at most 2 messages: %zu\n",
+	       small.n);
+	corpus_eval_print(stdout, "    ", &small);
+}
+
 int cmd_eval(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	static const struct option opts[] = {
@@ -332,12 +429,14 @@ int cmd_eval(int argc, char **argv, struct cmd_ctx *ctx)
 		{ "folds", required_argument, NULL, 'k' },
 		{ "seed", required_argument, NULL, 'e' },
 		{ "no-model", no_argument, NULL, 'M' },
+		{ "ablate", required_argument, NULL, 'A' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dirs[EVAL_MAX_CORPORA], *rules_dir = NULL, *local = NULL;
-	const char *syms_path = NULL;
+	const char *syms_path = NULL, *ablate[EVAL_MAX_ABLATE];
+	size_t nablate = 0;
 	char *state_syms = NULL, *syms_owned = NULL;
 	bool no_syms = false, no_model = false, verbose = false;
 	bool local_given = false;
@@ -355,8 +454,8 @@ int cmd_eval(int argc, char **argv, struct cmd_ctx *ctx)
 	unsigned *fold, f, model_abstained = 0;
 	double t0 = now_seconds();
 
-	while ((c = getopt_long(argc, argv, "C:r:l:s:Sk:e:Mvh", opts, NULL)) !=
-	       -1) {
+	while ((c = getopt_long(argc, argv, "C:r:l:s:Sk:e:MA:vh", opts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'C':
 			if (ndirs == EVAL_MAX_CORPORA) {
@@ -392,6 +491,13 @@ int cmd_eval(int argc, char **argv, struct cmd_ctx *ctx)
 			break;
 		case 'M':
 			no_model = true;
+			break;
+		case 'A':
+			if (nablate == EVAL_MAX_ABLATE) {
+				error("at most %d --ablate", EVAL_MAX_ABLATE);
+				return EX_USAGE;
+			}
+			ablate[nablate++] = optarg;
 			break;
 		case 'v':
 			verbose = true;
@@ -433,7 +539,7 @@ int cmd_eval(int argc, char **argv, struct cmd_ctx *ctx)
 	memset(&p, 0, sizeof(p));
 	p.cfg = cfg;
 	act_config_load(&p.act, cfg);
-	p.rules = classify_load(rules_dir, local);
+	p.rules = load_rules(rules_dir, local, ablate, nablate);
 	if (!p.rules) {
 		corpus_release(&corpus);
 		parse_shutdown();
@@ -506,6 +612,7 @@ int cmd_eval(int argc, char **argv, struct cmd_ctx *ctx)
 			count_hits(p.rules, it->report, &d, it->cls, &res,
 				   hits);
 			decision_release(&d);
+			o->stripped = verdict_stripped(&p, it->report);
 		}
 		model_free(p.model);
 		p.model = NULL;
@@ -524,6 +631,10 @@ int cmd_eval(int argc, char **argv, struct cmd_ctx *ctx)
 	       k, seed, rules_dir, rules_count(p.rules),
 	       syms_path ? syms_path : "none",
 	       no_model ? "none" : "trained on the other folds");
+	for (i = 0; i < nablate; i++)
+		printf("%s%s", i ? ", " : "ablated (scored 0): ", ablate[i]);
+	if (nablate)
+		putchar('\n');
 	printf("uncertain counts as a miss in recall and in no precision\n\n");
 	corpus_eval_print(stdout, "", &ev);
 
@@ -541,6 +652,7 @@ int cmd_eval(int argc, char **argv, struct cmd_ctx *ctx)
 		corpus_eval_print(stdout, "  ", &mev);
 	}
 	print_hits(p.rules, hits);
+	print_robustness(&corpus, out);
 	print_groups(&corpus, out);
 	printf("\nerrors (name, true -> verdict, scores, model user/fuzzer/ai, rules)\n");
 	for (i = 0; i < corpus.n; i++)
