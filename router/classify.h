@@ -72,6 +72,8 @@
  *	                            CAPS or "Heading:" lines
  *	  first_person_observation([n])  n+ (1) "my laptop", "after
  *	                            upgrading", "since 6.x", "every boot" ...
+ *	  source_lines([n])         n+ (1) lines of C source (ending in ';',
+ *	                            '{' or '}', with C punctuation, few words)
  *	  model(class, lo, hi)      the model's posterior for class in [lo, hi)
  *	  unknown_functions([n])    n+ (1) functions written as name() that the
  *	                            symbol index does not know (needs

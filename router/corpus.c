@@ -497,7 +497,11 @@ static int correction_cb(const struct audit_correction *k, void *arg)
 		audit_record_release(&rec);
 	it = corpus_add_report(ctx->c, name, r, cls, NULL);
 	it->report_id = k->report;
-	it->old_class = k->old_class ? rules_class_parse(k->old_class) : -1;
+	if (k->old_class && strcmp(k->old_class, "uncertain") == 0)
+		it->old_class = CLASS_UNCERTAIN;
+	else
+		it->old_class =
+			k->old_class ? rules_class_parse(k->old_class) : -1;
 	ctx->added++;
 	return 0;
 }

@@ -85,7 +85,8 @@ struct corpus_item {
 	struct report *report; /* parsed */
 	const char *bot;       /* corpus_bot_sender(), or NULL */
 	int64_t report_id;     /* corrections: reports.id, else 0 */
-	int old_class;	       /* corrections: the classifier's, else -1 */
+	int old_class;	       /* corrections: the classifier's class
+				  (CLASS_UNCERTAIN too), else -1 */
 	char **keys;	       /* group keys (see DESCRIPTION) */
 	size_t nkeys, akeys;
 	char *group; /* set by corpus_group() */

@@ -654,7 +654,8 @@ int cmd_eval(int argc, char **argv, struct cmd_ctx *ctx)
 	print_hits(p.rules, hits);
 	print_robustness(&corpus, out);
 	print_groups(&corpus, out);
-	printf("\nerrors (name, true -> verdict, scores, model user/fuzzer/ai, rules)\n");
+	printf("\n%s (name, true -> verdict, scores, model user/fuzzer/ai, rules)\n",
+	       verbose ? "every message" : "errors");
 	for (i = 0; i < corpus.n; i++)
 		if (verbose || out[i].verdict != corpus.items[i].cls)
 			print_outcome(&corpus.items[i], &out[i]);

@@ -340,6 +340,35 @@ static void test_first_person_observation(void **state)
 			 "my laptop", 1, "2") == 0);
 }
 
+static void test_source_lines(void **state)
+{
+	/* kernel style, diff lines, numbered excerpts, trailing comments */
+	assert_true(hook("source_lines", NULL, NULL, NULL,
+			 "\tlbtf_free_cmd_buffer(priv);\n"
+			 "+\tif (skb->len < ETH_ZLEN && eth_skb_pad(skb)) {\n"
+			 "1137 :  const u8 *rp = (const u8 *)key;\n"
+			 "  cancel_work_sync(&w->work); /* only this */\n"
+			 "\tret = foo(); // may fail\n"
+			 "\t}\n",
+			 0) == 5);
+	/* prose, logs, lone braces and plain statements are not source */
+	assert_true(
+		hook("source_lines", NULL, NULL, NULL,
+		     "The driver frees the buffer (see below); then it "
+		     "crashes when the device is removed again;\n"
+		     "[   12.345678] foo: probe of 1-1 failed with error -22;\n"
+		     "}\n"
+		     "return;\n"
+		     "Fix it with a lock (or two).\n",
+		     0) == 0);
+	assert_true(hook("source_lines", NULL, NULL, NULL, "a = b;\nc = d;\n",
+			 1, "3") == 0);
+	assert_true(hook("source_lines", NULL, NULL, NULL, "a = b;\nc = d;\n",
+			 1, "2") == 2);
+	assert_null(check("source_lines", 1, "3"));
+	assert_non_null(check("source_lines", 1, "x"));
+}
+
 static void test_unknown_functions(void **state)
 {
 	char dir[] = "/tmp/test_classify.XXXXXX";
@@ -745,6 +774,7 @@ int main(void)
 		cmocka_unit_test(test_theoretical_language),
 		cmocka_unit_test(test_llm_headings),
 		cmocka_unit_test(test_first_person_observation),
+		cmocka_unit_test(test_source_lines),
 		cmocka_unit_test(test_unknown_functions),
 		cmocka_unit_test(test_decide),
 		cmocka_unit_test(test_classify_certain),
