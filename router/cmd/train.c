@@ -221,9 +221,13 @@ static int compare(const struct corpus *c, size_t first_correction,
 	printf("after: retrained on the other folds\n");
 	model_eval_print(stdout, "after", &after);
 	if (c->n > first_correction) {
-		printf("the %zu corrections alone: before %u right, after %u right\n",
-		       c->n - first_correction, cur ? right(&before_c) : 0,
-		       right(&after_c));
+		if (cur)
+			printf("the %zu corrections alone: before %u right, after %u right\n",
+			       c->n - first_correction, right(&before_c),
+			       right(&after_c));
+		else
+			printf("the %zu corrections alone: after %u right (no current model)\n",
+			       c->n - first_correction, right(&after_c));
 		if (cur)
 			model_eval_print(stdout, "corrections before",
 					 &before_c);
