@@ -51,14 +51,16 @@ static inline bool word_char(char c)
  * the lower-cased text, each starting at a word boundary (and ending at
  * one when whole is set and the phrase ends in a word character), in
  * one pass: a bitmap of the phrases' first two bytes is checked at each
- * word start.  per[k] (when not NULL) gets each phrase's count.
+ * word start, and only the phrases with those two bytes (sorted by
+ * them) are compared.  per[k] (when not NULL) gets each phrase's count.
  */
 static unsigned count_phrases(const char *const *list, size_t n,
 			      const struct rules_text *t, bool whole,
 			      unsigned *per)
 {
 	const unsigned char *s = (const unsigned char *)t->lower;
-	size_t len[PHRASES_MAX], i, k;
+	size_t len[PHRASES_MAX], i, k, j;
+	unsigned key[PHRASES_MAX], order[PHRASES_MAX];
 	unsigned char bits[8192], lead[256];
 	unsigned count = 0;
 
@@ -67,36 +69,47 @@ static unsigned count_phrases(const char *const *list, size_t n,
 	memset(bits, 0, sizeof(bits));
 	memset(lead, 0, sizeof(lead));
 	for (k = 0; k < n; k++) {
-		unsigned key = (unsigned char)list[k][0] << 8 |
-			       (unsigned char)list[k][1];
-
+		key[k] = (unsigned char)list[k][0] << 8 |
+			 (unsigned char)list[k][1];
 		len[k] = strlen(list[k]);
-		bits[key >> 3] |= (unsigned char)(1u << (key & 7));
+		bits[key[k] >> 3] |= (unsigned char)(1u << (key[k] & 7));
 		lead[(unsigned char)list[k][0]] = 1;
 		if (per)
 			per[k] = 0;
+		/* insertion sort of the indices by key */
+		for (j = k; j > 0 && key[order[j - 1]] > key[k]; j--)
+			order[j] = order[j - 1];
+		order[j] = (unsigned)k;
 	}
 	for (i = 0; i + 1 < t->len; i++) {
-		unsigned key;
+		size_t lo = 0, hi = n;
+		unsigned kk;
 
 		if (!lead[s[i]] || (i && word_char((char)s[i - 1])))
 			continue;
-		key = (unsigned)s[i] << 8 | s[i + 1];
-		if (!(bits[key >> 3] & (1u << (key & 7))))
+		kk = (unsigned)s[i] << 8 | s[i + 1];
+		if (!(bits[kk >> 3] & (1u << (kk & 7))))
 			continue;
-		for (k = 0; k < n; k++) {
-			const char *ph = list[k];
-			size_t m = len[k];
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
 
-			if (ph[0] != (char)s[i] || ph[1] != (char)s[i + 1] ||
-			    m > t->len - i || memcmp(s + i, ph, m) != 0)
+			if (key[order[mid]] < kk)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (j = lo; j < n && key[order[j]] == kk; j++) {
+			const char *ph = list[order[j]];
+			size_t m = len[order[j]];
+
+			if (m > t->len - i || memcmp(s + i, ph, m) != 0)
 				continue;
 			if (whole && word_char(ph[m - 1]) && i + m < t->len &&
 			    word_char((char)s[i + m]))
 				continue;
 			count++;
 			if (per)
-				per[k]++;
+				per[order[j]]++;
 		}
 	}
 	return count;
@@ -648,6 +661,48 @@ static double hook_first_person_observation(const struct rules_input *in,
 	return hits && hits >= (unsigned long)min ? hits : 0;
 }
 
+static inline bool hex_char(char c)
+{
+	unsigned char u = (unsigned char)c;
+
+	return (unsigned char)(u - '0') < 10 ||
+	       (unsigned char)((u | 0x20) - 'a') < 6;
+}
+
+/*
+ * hardware_ids() - vendor:device IDs, "[14c3:0608]", "ID 0bda:8157",
+ * "VID 17e9:6000": four hex digits, ':', four hex digits, with neither
+ * a word character nor another ':' on either side (not an IPv6 address
+ * or a time); the value is the count
+ */
+static double hook_hardware_ids(const struct rules_input *in,
+				const struct rules_text *t,
+				const struct rules_args *a)
+{
+	const char *s, *p, *end;
+	unsigned count = 0;
+	int k;
+
+	if (!t)
+		return 0;
+	s = t->text;
+	end = s + t->len;
+	for (p = s; (p = memchr(p, ':', (size_t)(end - p))) != NULL; p++) {
+		bool ok = p - s >= 4 && end - p >= 5;
+
+		for (k = 1; ok && k <= 4; k++)
+			ok = hex_char(p[-k]) && hex_char(p[k]);
+		if (!ok)
+			continue;
+		if (p - s > 4 && (word_char(p[-5]) || p[-5] == ':'))
+			continue;
+		if (end - p > 5 && (word_char(p[5]) || p[5] == ':'))
+			continue;
+		count++;
+	}
+	return count;
+}
+
 /*
  * source_line - a line of C source: past indentation, a diff marker and
  * a line number ("1137 :", "755 "), it ends in ';', '{' or '}' (a
@@ -755,6 +810,7 @@ const struct rules_hook classify_hooks[] = {
 	{ "first_person_observation", TEXT, 0, 1, check_counts,
 	  hook_first_person_observation },
 	{ "source_lines", TEXT, 0, 1, check_counts, hook_source_lines },
+	{ "hardware_ids", TEXT, 0, 0, NULL, hook_hardware_ids },
 	{ "unknown_functions", TEXT, 0, 1, check_counts,
 	  classify_hook_unknown_functions },
 };

@@ -72,6 +72,8 @@
  *	                            CAPS or "Heading:" lines
  *	  first_person_observation([n])  n+ (1) "my laptop", "after
  *	                            upgrading", "since 6.x", "every boot" ...
+ *	  hardware_ids()            vendor:device IDs ("[14c3:0608]", "VID
+ *	                            17e9:6000"); the value is the count
  *	  source_lines([n])         n+ (1) lines of C source (ending in ';',
  *	                            '{' or '}', with C punctuation, few words)
  *	  model(class, lo, hi)      the model's posterior for class in [lo, hi)
