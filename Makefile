@@ -185,6 +185,28 @@ check-shared: binaries kernel-tree
 check-e2e: binaries
 	@tests/run-e2e.sh
 
+# The classifier cross-validated on the public labelled corpus (issue 4):
+# 5 folds grouped by author and thread, with the symbol index of the
+# kernel tree when there is one, and without it.
+EVAL_CORPUS = $(or $(TRIAGE_SHARED),../shared)/corpus/reports
+.PHONY: eval
+eval: binaries kernel-tree
+	@if [ ! -f $(EVAL_CORPUS)/index.tsv ]; then \
+		echo "note: $(EVAL_CORPUS) is absent: nothing to evaluate"; \
+		exit 0; \
+	fi; \
+	if [ -f $(KERNEL_TREE)/MAINTAINERS ]; then \
+		./triage update --kernel-tree $(KERNEL_TREE) \
+			--output $(B)/eval-symbols.idx >/dev/null || exit 1; \
+		echo "== triage eval, with the symbol index of $(KERNEL_TREE)"; \
+		./triage eval --corpus $(EVAL_CORPUS) --rules classifiers \
+			--local "" --symbols $(B)/eval-symbols.idx || exit 1; \
+		echo; \
+	fi; \
+	echo "== triage eval, without a symbol index"; \
+	./triage eval --corpus $(EVAL_CORPUS) --rules classifiers --local "" \
+		--no-symbols
+
 # ---- demo and bench ----------------------------------------------------
 
 demo:

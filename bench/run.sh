@@ -84,3 +84,20 @@ cc -O2 -std=gnu11 -D_GNU_SOURCE -I"$SRC/router" -o "$B/bench_model" \
 echo
 echo "== audit: the filter's database step in a fresh process"
 "$SRC/bench/audit.sh"
+
+echo
+echo "== classify: evidence + model + rules (+ decision) per report"
+cc -O2 -std=gnu11 -D_GNU_SOURCE -I"$SRC/router" $(pkg-config --cflags gmime-3.0) \
+	-o "$B/bench_classify" "$SRC/bench/classify.c" "$SRC/build/libtriage.a" \
+	$(pkg-config --libs gmime-3.0 libpcre2-8 sqlite3 zlib) -lm
+set -- "$SRC/classifiers"
+if [ -f "$TREE/MAINTAINERS" ]; then
+	"$TRIAGE" update --kernel-tree "$TREE" --output "$B/symbols.idx" >/dev/null
+	set -- "$@" --symbols "$B/symbols.idx"
+fi
+if [ -f "$SHARED/corpus/reports/index.tsv" ]; then
+	"$TRIAGE" train --dir "$SHARED/corpus/reports" --no-cv \
+		--output "$B/model.bin" >/dev/null
+	set -- "$@" --model "$B/model.bin" --dir "$SHARED/corpus/reports"
+fi
+"$B/bench_classify" "$@"
