@@ -234,7 +234,8 @@ int digest_collect(struct audit *db, const struct config *cfg,
 		out->v[k++] = *s;
 	}
 	out->n = k;
-	qsort(out->v, out->n, sizeof(*out->v), cmp_section);
+	if (out->n)
+		qsort(out->v, out->n, sizeof(*out->v), cmp_section);
 	ret = 0;
 out:
 	items_release(&it);

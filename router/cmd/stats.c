@@ -308,7 +308,8 @@ int cmd_stats(int argc, char **argv, struct cmd_ctx *ctx)
 	for (i = 0; i < p.n; i++)
 		caps(pc, &p.v[i]);
 	pick_config_free(pc);
-	qsort(p.v, p.n, sizeof(*p.v), cmp_person);
+	if (p.n)
+		qsort(p.v, p.n, sizeof(*p.v), cmp_person);
 
 	if (ret) {
 		/* the query printed why */
