@@ -221,6 +221,7 @@ static void usage(void)
 	fprintf(stderr, "usage: triage approve [--to ADDR] ID...\n");
 }
 
+/* cmd_approve - forward held reports, resend failed ones */
 int cmd_approve(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	static const struct option opts[] = {

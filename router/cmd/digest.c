@@ -214,6 +214,7 @@ static void usage(void)
 		"                     [--color[=WHEN]] [--no-color] [--no-pager]\n");
 }
 
+/* cmd_digest - show, or queue, the next fuzzer digests */
 int cmd_digest(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	static const struct option opts[] = {

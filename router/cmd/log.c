@@ -139,6 +139,7 @@ static void usage(void)
 		"                  [--color[=WHEN]] [--no-color] [--no-pager]\n");
 }
 
+/* cmd_log - every event, oldest first */
 int cmd_log(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	static const struct option opts[] = {

@@ -30,6 +30,7 @@ static void usage(void)
 	fprintf(stderr, "usage: triage note ID TEXT...\n");
 }
 
+/* cmd_note - add a note to a report */
 int cmd_note(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	static const struct option opts[] = {

@@ -307,6 +307,7 @@ static void usage(void)
 		"                      [--json] [--color[=WHEN]] [--no-color] [--no-pager]\n");
 }
 
+/* cmd_pending - list what waits for a human */
 int cmd_pending(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	static const struct option opts[] = {

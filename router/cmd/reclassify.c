@@ -121,6 +121,7 @@ static void usage(void)
 	fprintf(stderr, "usage: triage reclassify ID... user|fuzzer|ai\n");
 }
 
+/* cmd_reclassify - record a triager's class for reports */
 int cmd_reclassify(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	static const struct option opts[] = {

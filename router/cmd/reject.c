@@ -88,6 +88,7 @@ static void usage(void)
 	fprintf(stderr, "usage: triage reject [--reason TEXT] ID...\n");
 }
 
+/* cmd_reject - close reports without forwarding them */
 int cmd_reject(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	static const struct option opts[] = {

@@ -195,6 +195,7 @@ static void usage(void)
 	fprintf(stderr, "usage: triage reroute ID... SECTION|ADDR\n");
 }
 
+/* cmd_reroute - forward reports to a section or an address */
 int cmd_reroute(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	static const struct option opts[] = {

@@ -648,6 +648,7 @@ static void usage(void)
 		"usage: triage show [--raw | --json] [--color[=WHEN]] [--no-color] [--no-pager] ID\n");
 }
 
+/* cmd_show - print one report in full (text, --raw or --json) */
 int cmd_show(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	static const struct option opts[] = {

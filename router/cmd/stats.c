@@ -231,6 +231,7 @@ static void usage(void)
 		"usage: triage stats [--since SPEC] [--json] [--color[=WHEN]] [--no-color]\n");
 }
 
+/* cmd_stats - figures per class, section, recipient */
 int cmd_stats(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	static const struct option opts[] = {

@@ -17,6 +17,7 @@
 . ../lib.sh
 
 D="$SRC/tests/corpus/desk"
+SQ="'"
 DB="$T/state/triage.db"
 export TZ=UTC TRIAGE_USER=alice
 unset NO_COLOR PAGER
@@ -26,7 +27,21 @@ CLOCK=$((NOW + 7 * 86400)) # later than this: stamped by the wall clock
 for tool in sqlite3 python3; do
 	if ! command -v $tool >/dev/null; then
 		test_skip "$tool is not installed: the desk is not tested"
-		test_done
+		test_expect_success 'approve with the smtp transport: left for triage deliver' '
+	sed "s/^transport = sendmail\$/transport = smtp/" "$T/routes.conf" \
+		>"$T/smtp.conf" &&
+	mails=$(ls "$T/mail" | grep -c msg) &&
+	TRIAGE_CONFIG="$T/smtp.conf" at $S "$TRIAGE" approve 4 >"$T/actual" &&
+	cat >"$T/expect" <<-EOF &&
+	approve 4: forwarded to fuzz@xfs.example (was digest; outbox 13)
+	queued 1 message: the outbox worker (${SQ}triage deliver${SQ}) sends it
+	EOF
+	test_cmp "$T/expect" "$T/actual" &&
+	test "$(sql "SELECT state FROM outbox WHERE id = 13")" = queued &&
+	test "$(ls "$T/mail" | grep -c msg)" = "$mails"
+'
+
+test_done
 		exit 0
 	fi
 done
@@ -234,6 +249,7 @@ test_expect_success 'pending, show: untrusted text never reaches the terminal ra
 	grep -q "$(printf "^\033\\[33m2\033\\[m\t2d\t\033\\[35mai")" "$T/colored"
 '
 
+if python3 -c "import os; os.openpty()" 2>/dev/null; then
 test_expect_success 'pending on a terminal: aligned, cut to its width, coloured' '
 	PAGER=cat TRIAGE_NOW=$NOW tty 100 "$T/tty" "$TRIAGE" pending &&
 	grep -q "$(printf "\033")" "$T/tty" &&
@@ -261,6 +277,9 @@ test_expect_success 'the pager: only on a terminal, not with --no-pager' '
 	PAGER="cat >\"$T/paged\"" at $NOW "$TRIAGE" pending >"$T/piped" &&
 	test ! -e "$T/paged"
 '
+else
+	test_skip "no pseudo-terminal here: terminal output and the pager not tested"
+fi
 
 test_expect_success 'show: the whole decision, then the text' '
 	at $NOW "$TRIAGE" show 3 >"$T/actual" &&
@@ -536,6 +555,20 @@ test_expect_success 'a busy database: exit 75, nothing done' '
 	test "$(cat "$T/rc")" = 75 &&
 	grep -q "the database is busy" "$T/err" &&
 	test "$(sql "SELECT count(*) FROM actions")" = "$before"
+'
+
+test_expect_success 'approve with the smtp transport: left for triage deliver' '
+	sed "s/^transport = sendmail\$/transport = smtp/" "$T/routes.conf" \
+		>"$T/smtp.conf" &&
+	mails=$(ls "$T/mail" | grep -c msg) &&
+	TRIAGE_CONFIG="$T/smtp.conf" at $S "$TRIAGE" approve 4 >"$T/actual" &&
+	cat >"$T/expect" <<-EOF &&
+	approve 4: forwarded to fuzz@xfs.example (was digest; outbox 13)
+	queued 1 message: the outbox worker (${SQ}triage deliver${SQ}) sends it
+	EOF
+	test_cmp "$T/expect" "$T/actual" &&
+	test "$(sql "SELECT state FROM outbox WHERE id = 13")" = queued &&
+	test "$(ls "$T/mail" | grep -c msg)" = "$mails"
 '
 
 test_done
