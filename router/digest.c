@@ -149,7 +149,7 @@ static int cmp_section(const void *a, const void *b)
 	return strcmp(x->section, y->section);
 }
 
-/* already_listed - the report carries a digest action: some digest has it */
+/* examine - whether a digest listed the report already, and its title */
 static int examine(struct audit *db, const struct item *x, bool *listed,
 		   char **title)
 {
