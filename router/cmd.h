@@ -53,6 +53,16 @@ int cmd_update(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
 int cmd_experts(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
 int cmd_symbols(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
 int cmd_check_rules(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
+int cmd_pending(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
+int cmd_show(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
+int cmd_approve(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
+int cmd_reroute(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
+int cmd_reclassify(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
+int cmd_reject(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
+int cmd_note(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
+int cmd_stats(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
+int cmd_log(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
+int cmd_digest(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
 int cmd_train(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
 int cmd_eval(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
 

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * triage log - every decision and action, in time order
+ *
+ * DESCRIPTION
+ *	triage log [--since SPEC] [--report ID] [--json] [--color[=WHEN]]
+ *		   [--no-color] [--no-pager]
+ *
+ *	One line per event, oldest first (audit_log_list()): a report
+ *	received (by its source, with its state now), a decision of the
+ *	pipeline or of a triager's approve/reroute ("triage"), a delivery
+ *	attempt ("deliver"), a triager's action (by login name):
+ *
+ *	  TIME REPORT KIND WHO WHAT ARGUMENT DETAIL
+ *
+ *	REPORT is "-" for mail of no report (a digest).  On a terminal the
+ *	columns are aligned, coloured and paged; otherwise the fields are
+ *	separated by tabs ("-" for an empty one).  SPEC is as for stats
+ *	(Nh, Nd, Nw, YYYY-MM-DD, all; default all).  --json prints an
+ *	array of objects.
+ */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysexits.h>
+
+#include "audit.h"
+#include "cmd.h"
+#include "config.h"
+#include "desk.h"
+#include "strbuf.h"
+#include "util.h"
+
+#define WHO_COLS  8
+#define WHAT_COLS 10
+#define ARG_COLS  28
+
+struct logw {
+	const struct desk_term *t;
+	int64_t report; /* 0: all */
+	bool json;
+	json_t *array;
+	struct strbuf line, scratch;
+};
+
+static void field(struct logw *w, const char *s, const char *sgr, size_t width,
+		  bool last)
+{
+	size_t n;
+
+	sb_reset(&w->scratch);
+	if (s)
+		desk_clean(&w->scratch, s, strlen(s), 0);
+	if (!w->scratch.len)
+		sb_addc(&w->scratch, '-');
+	sb_adds(&w->line, desk_color(w->t, sgr));
+	if (!w->t->tty) {
+		sb_adds(&w->line, sb_str(&w->scratch));
+		sb_adds(&w->line, desk_reset(w->t));
+		if (!last)
+			sb_addc(&w->line, '\t');
+		return;
+	}
+	if (last) {
+		sb_adds(&w->line, sb_str(&w->scratch));
+		sb_adds(&w->line, desk_reset(w->t));
+		return;
+	}
+	desk_fit(&w->line, sb_str(&w->scratch), width, false);
+	sb_adds(&w->line, desk_reset(w->t));
+	for (n = desk_width(sb_str(&w->scratch)); n < width; n++)
+		sb_addc(&w->line, ' ');
+	sb_adds(&w->line, "  ");
+}
+
+static const char *what_color(const struct audit_log_entry *e)
+{
+	if (!strcmp(e->kind, "action"))
+		return DESK_YELLOW;
+	if (!strcmp(e->kind, "delivery"))
+		return !strcmp(e->what, "sent") ? DESK_GREEN : DESK_RED;
+	if (!strcmp(e->kind, "decision"))
+		return DESK_CYAN;
+	return "";
+}
+
+static json_t *jstr(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static int one(const struct audit_log_entry *e, void *arg)
+{
+	struct logw *w = arg;
+	char ts[64], id[32];
+
+	if (w->report && e->report != w->report)
+		return 0;
+	if (w->json) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "at", json_integer(e->at));
+		json_object_set_new(o, "report",
+				    e->report ? json_integer(e->report)
+					      : json_null());
+		json_object_set_new(o, "kind", jstr(e->kind));
+		json_object_set_new(o, "who", jstr(e->who));
+		json_object_set_new(o, "what", jstr(e->what));
+		json_object_set_new(o, "argument", jstr(e->argument));
+		json_object_set_new(o, "detail", jstr(e->detail));
+		json_array_append_new(w->array, o);
+		return 0;
+	}
+	desk_format_time((time_t)e->at, ts, sizeof(ts));
+	if (e->report)
+		snprintf(id, sizeof(id), "%lld", (long long)e->report);
+	else
+		snprintf(id, sizeof(id), "-");
+	sb_reset(&w->line);
+	field(w, ts, DESK_DIM, 25, false);
+	if (w->t->tty && strlen(id) < 4) /* right-align short ids */
+		sb_addf(&w->line, "%*s", (int)(4 - strlen(id)), "");
+	field(w, id, DESK_YELLOW, strlen(id), false);
+	field(w, e->kind, "", 8, false);
+	field(w, e->who, "", WHO_COLS, false);
+	field(w, e->what, what_color(e), WHAT_COLS, false);
+	field(w, e->argument, "", ARG_COLS, false);
+	field(w, e->detail, "", 0, true);
+	printf("%s\n", sb_str(&w->line));
+	return 0;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: triage log [--since SPEC] [--report ID] [--json]\n"
+		"                  [--color[=WHEN]] [--no-color] [--no-pager]\n");
+}
+
+/* cmd_log - every event, oldest first */
+int cmd_log(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	static const struct option opts[] = {
+		{ "since", required_argument, NULL, 's' },
+		{ "report", required_argument, NULL, 'r' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "color", optional_argument, NULL, 'C' },
+		{ "no-color", no_argument, NULL, 'N' },
+		{ "no-pager", no_argument, NULL, 'P' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum desk_color_when when = DESK_COLOR_AUTO;
+	struct desk_term term;
+	struct logw w;
+	struct audit *db;
+	bool pager = true;
+	time_t now = desk_now(), since = 0;
+	int c, ret;
+
+	memset(&w, 0, sizeof(w));
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			if (desk_parse_since(optarg, now, &since) < 0) {
+				error("--since takes Nh, Nd, Nw, YYYY-MM-DD or all, not '%s'",
+				      optarg);
+				return EX_USAGE;
+			}
+			break;
+		case 'r':
+			if (desk_parse_id(optarg, &w.report) < 0) {
+				error("'%s' is not a report id", optarg);
+				return EX_USAGE;
+			}
+			break;
+		case 'j':
+			w.json = true;
+			break;
+		case 'C':
+			if (desk_color_option(optarg, &when) < 0)
+				return EX_USAGE;
+			break;
+		case 'N':
+			when = DESK_COLOR_NEVER;
+			break;
+		case 'P':
+			pager = false;
+			break;
+		case 'h':
+			usage();
+			return 0;
+		default:
+			usage();
+			return EX_USAGE;
+		}
+	}
+	if (optind != argc) {
+		usage();
+		return EX_USAGE;
+	}
+	ret = desk_open(cmd_config(ctx), DESK_READ, &db);
+	if (ret)
+		return ret;
+	sb_init(&w.line, 256 * 1024);
+	sb_init(&w.scratch, 128 * 1024);
+	if (w.json) {
+		w.array = json_array();
+		if (audit_log_list(db, since, one, &w) < 0) {
+			ret = EX_IOERR;
+		} else {
+			json_dumpf(w.array, stdout,
+				   JSON_INDENT(2) | JSON_ENSURE_ASCII);
+			putchar('\n');
+		}
+		json_decref(w.array);
+	} else {
+		desk_term_setup(&term, when, pager);
+		w.t = &term;
+		if (audit_log_list(db, since, one, &w) < 0)
+			ret = EX_IOERR;
+		desk_term_finish(&term);
+	}
+	sb_release(&w.line);
+	sb_release(&w.scratch);
+	audit_close(db);
+	return ret;
+}

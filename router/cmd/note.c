@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * triage note - add a note to a report
+ *
+ * DESCRIPTION
+ *	triage note ID TEXT...
+ *
+ *	Records TEXT (the remaining arguments joined by spaces: UTF-8, at
+ *	most DESK_TEXT_MAX bytes) as a note on the report, with the login
+ *	name and the time; 'triage show' lists notes with the actions.
+ *	The report's state does not change.  Exit status: 0, EX_NOINPUT
+ *	when there is no such report, EX_TEMPFAIL when the database
+ *	stayed busy.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysexits.h>
+
+#include "audit.h"
+#include "cmd.h"
+#include "config.h"
+#include "desk.h"
+#include "strbuf.h"
+#include "util.h"
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: triage note ID TEXT...\n");
+}
+
+/* cmd_note - add a note to a report */
+int cmd_note(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct strbuf text = STRBUF_INIT(DESK_TEXT_MAX);
+	struct audit_record r;
+	struct audit_action act;
+	struct audit *db;
+	char who[DESK_LOGIN_MAX + 1];
+	int64_t id;
+	int c, i, got, ret;
+
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			usage();
+			return 0;
+		}
+		usage();
+		return EX_USAGE;
+	}
+	if (argc - optind < 2) {
+		usage();
+		return EX_USAGE;
+	}
+	if (desk_parse_id(argv[optind], &id) < 0) {
+		error("'%s' is not a report id", argv[optind]);
+		return EX_USAGE;
+	}
+	for (i = optind + 1; i < argc; i++)
+		if ((i > optind + 1 && sb_addc(&text, ' ') < 0) ||
+		    sb_adds(&text, argv[i]) < 0)
+			break;
+	if (i < argc || !text.len || !utf8_valid(text.buf, text.len)) {
+		error("a note is UTF-8 text of 1 to %d bytes", DESK_TEXT_MAX);
+		sb_release(&text);
+		return EX_USAGE;
+	}
+	if (desk_who(who, sizeof(who)) < 0) {
+		sb_release(&text);
+		return EX_CONFIG;
+	}
+	ret = desk_open(cmd_config(ctx), DESK_WRITE, &db);
+	if (ret) {
+		sb_release(&text);
+		return ret;
+	}
+	if (audit_begin(db) < 0)
+		goto fail;
+	got = audit_get_report(db, id, 0, &r);
+	if (got <= 0) {
+		audit_rollback(db);
+		if (got < 0)
+			goto fail;
+		error("note %lld: no such report", (long long)id);
+		ret = EX_NOINPUT;
+		goto out;
+	}
+	audit_record_release(&r);
+	memset(&act, 0, sizeof(act));
+	act.report = id;
+	act.at = desk_now();
+	act.who = who;
+	act.action = "note";
+	act.detail = text.buf;
+	if (audit_record_action(db, &act, NULL) < 0 || audit_commit(db) < 0) {
+		audit_rollback(db);
+		goto fail;
+	}
+	printf("note %lld: added\n", (long long)id);
+	goto out;
+fail:
+	ret = desk_busy(db, "the note was not added");
+out:
+	audit_close(db);
+	sb_release(&text);
+	return ret;
+}

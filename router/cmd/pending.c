@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * triage pending - what waits for a human
+ *
+ * DESCRIPTION
+ *	triage pending [--class CLASS] [--section SECTION] [--unmapped]
+ *		       [--json] [--color[=WHEN]] [--no-color] [--no-pager]
+ *
+ *	Lists, oldest first, the reports held for a triager (ai,
+ *	uncertain, unmapped, held fuzzer reports, mail loops), the
+ *	reports whose delivery failed, and failed outbox rows of no
+ *	report (a digest), one line each:
+ *
+ *	  ID AGE CLASS SECTION SUBJECT FROM
+ *
+ *	CLASS is the class and the classifier's confidence ("ai 93%"), or
+ *	"failed" for a failed delivery; SECTION is "-" when unmapped; ID
+ *	is "-" for an outbox row of no report.  On a terminal the columns
+ *	are aligned and cut to its width, coloured, and paged; otherwise
+ *	the fields are separated by tabs and never cut.  --json prints an
+ *	array of objects instead.
+ */
+#include <getopt.h>
+#include <stddef.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysexits.h>
+
+#include "audit.h"
+#include "cmd.h"
+#include "config.h"
+#include "desk.h"
+#include "strbuf.h"
+#include "util.h"
+
+#define SECTION_COLS 24
+#define FROM_COLS    28
+#define SUBJECT_MIN  16
+#define SUBJECT_WANT 40
+#define NARROW_COLS  12
+
+struct row {
+	int64_t id, outbox, received_at;
+	char *state, *class, *section, *subject, *from, *reason, *last_error;
+	double confidence;
+	bool classified;
+	/* cleaned, as shown */
+	char *c_id, *c_age, *c_class, *c_section, *c_subject, *c_from;
+};
+
+struct rows {
+	struct row *v;
+	size_t n, alloc;
+};
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static int collect(const struct audit_pending *p, void *arg)
+{
+	struct rows *rs = arg;
+	struct row *r;
+
+	ALLOC_GROW(rs->v, rs->n, rs->alloc);
+	r = &rs->v[rs->n++];
+	memset(r, 0, sizeof(*r));
+	r->id = p->id;
+	r->outbox = p->outbox_id;
+	r->received_at = p->received_at;
+	r->state = xstrdup(p->state ? p->state : "");
+	r->class = xstrdup(p->class ? p->class : "");
+	r->section = dup_or_null(p->section);
+	r->subject = xstrdup(p->subject ? p->subject : "");
+	r->from = xstrdup(p->from ? p->from : "");
+	r->reason = dup_or_null(p->reason);
+	r->last_error = dup_or_null(p->last_error);
+	return 0;
+}
+
+static void rows_release(struct rows *rs)
+{
+	size_t i;
+
+	for (i = 0; i < rs->n; i++) {
+		struct row *r = &rs->v[i];
+
+		free(r->state);
+		free(r->class);
+		free(r->section);
+		free(r->subject);
+		free(r->from);
+		free(r->reason);
+		free(r->last_error);
+		free(r->c_id);
+		free(r->c_age);
+		free(r->c_class);
+		free(r->c_section);
+		free(r->c_subject);
+		free(r->c_from);
+	}
+	free(rs->v);
+}
+
+/*
+ * add_confidence - the classifier's confidence, from the report's record
+ * (none when a triager changed the class)
+ */
+static int add_confidence(struct audit *db, struct row *r)
+{
+	struct audit_record rec;
+	int rc;
+
+	if (!r->id)
+		return 0;
+	rc = audit_get_report(db, r->id, 0, &rec);
+	if (rc < 0)
+		return -1;
+	if (rc == 1 && rec.classification && rec.class &&
+	    !strcmp(rec.class, rec.classification->class)) {
+		r->confidence = rec.classification->confidence;
+		r->classified = true;
+	}
+	if (rc == 1)
+		audit_record_release(&rec);
+	return 0;
+}
+
+static char *clean(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT(64 * 1024);
+
+	desk_clean(&sb, s, strlen(s), 0);
+	if (!sb.buf)
+		return xstrdup("");
+	return sb_detach(&sb, NULL);
+}
+
+static void prepare(struct row *r, time_t now)
+{
+	char age[32];
+
+	r->c_id = r->id ? xasprintf("%lld", (long long)r->id) : xstrdup("-");
+	desk_format_age(now - (time_t)r->received_at, age, sizeof(age));
+	r->c_age = xstrdup(age);
+	if (!strcmp(r->state, "failed"))
+		r->c_class = xstrdup("failed");
+	else if (!*r->class)
+		r->c_class = xstrdup("-");
+	else if (r->classified)
+		r->c_class =
+			xasprintf("%s %.0f%%", r->class, r->confidence * 100);
+	else
+		r->c_class = xstrdup(r->class);
+	r->c_section = r->section ? clean(r->section) : xstrdup("-");
+	r->c_subject = clean(r->subject);
+	r->c_from = clean(r->from);
+}
+
+static size_t max_width(const struct rows *rs, size_t off)
+{
+	size_t i, w = 0;
+
+	for (i = 0; i < rs->n; i++) {
+		const char *s = *(char *const *)((const char *)&rs->v[i] + off);
+		size_t n = desk_width(s);
+
+		if (n > w)
+			w = n;
+	}
+	return w;
+}
+
+#define WIDTH(field) max_width(rs, offsetof(struct row, field))
+
+/* cell - s cut to width columns, coloured, aligned, then two spaces */
+static void cell(struct strbuf *sb, const struct desk_term *t,
+		 const char *color, const char *s, size_t width, bool right,
+		 bool last)
+{
+	size_t w = desk_width(s), pad;
+
+	if (w > width)
+		w = width;
+	for (pad = w; right && pad < width; pad++)
+		sb_addc(sb, ' ');
+	sb_adds(sb, desk_color(t, color));
+	desk_fit(sb, s, width, false);
+	sb_adds(sb, desk_reset(t));
+	if (last)
+		return;
+	for (pad = w; !right && pad < width; pad++)
+		sb_addc(sb, ' ');
+	sb_adds(sb, "  ");
+}
+
+static const char *row_color(const struct row *r)
+{
+	return desk_class_color(!strcmp(r->state, "failed") ? "failed"
+							    : r->class);
+}
+
+static void print_table(const struct rows *rs, const struct desk_term *t)
+{
+	size_t wid = WIDTH(c_id), wage = WIDTH(c_age), wcls = WIDTH(c_class);
+	size_t wsec = WIDTH(c_section), wfrom = WIDTH(c_from);
+	size_t wsub = WIDTH(c_subject), avail, used, i;
+
+	/*
+	 * The subject matters most: on a narrow terminal the sender, then
+	 * the section, give up columns first (down to NARROW_COLS).
+	 */
+	if (wsec > SECTION_COLS)
+		wsec = SECTION_COLS;
+	if (wfrom > FROM_COLS)
+		wfrom = FROM_COLS;
+	/* the last column stays free: some terminals wrap on it */
+	used = wid + wage + wcls + 10 + 1;
+	avail = t->columns > used ? t->columns - used : 0;
+	while (wsec + wfrom + SUBJECT_WANT > avail &&
+	       (wfrom > NARROW_COLS || wsec > NARROW_COLS)) {
+		if (wfrom > NARROW_COLS)
+			wfrom--;
+		else
+			wsec--;
+	}
+	if (avail > wsec + wfrom + SUBJECT_MIN && wsub > avail - wsec - wfrom)
+		wsub = avail - wsec - wfrom;
+	else if (avail <= wsec + wfrom + SUBJECT_MIN && wsub > SUBJECT_MIN)
+		wsub = SUBJECT_MIN;
+	for (i = 0; i < rs->n; i++) {
+		const struct row *r = &rs->v[i];
+		struct strbuf sb = STRBUF_INIT(64 * 1024);
+
+		cell(&sb, t, DESK_YELLOW, r->c_id, wid, true, false);
+		cell(&sb, t, DESK_DIM, r->c_age, wage, true, false);
+		cell(&sb, t, row_color(r), r->c_class, wcls, false, false);
+		cell(&sb, t, DESK_CYAN, r->c_section, wsec, false, false);
+		cell(&sb, t, "", r->c_subject, wsub, false, false);
+		cell(&sb, t, DESK_DIM, r->c_from, wfrom, false, true);
+		printf("%s\n", sb_str(&sb));
+		sb_release(&sb);
+	}
+}
+
+static void print_plain(const struct rows *rs, const struct desk_term *t)
+{
+	size_t i;
+
+	for (i = 0; i < rs->n; i++) {
+		const struct row *r = &rs->v[i];
+
+		printf("%s%s%s\t%s\t%s%s%s\t%s\t%s\t%s\n",
+		       desk_color(t, DESK_YELLOW), r->c_id, desk_reset(t),
+		       r->c_age, desk_color(t, row_color(r)), r->c_class,
+		       desk_reset(t), r->c_section, r->c_subject, r->c_from);
+	}
+}
+
+static json_t *jstr(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *to_json(const struct rows *rs, time_t now)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < rs->n; i++) {
+		const struct row *r = &rs->v[i];
+		json_t *o = json_object();
+
+		json_object_set_new(o, "id",
+				    r->id ? json_integer(r->id) : json_null());
+		json_object_set_new(o, "outbox_id",
+				    r->outbox ? json_integer(r->outbox)
+					      : json_null());
+		json_object_set_new(o, "received_at",
+				    json_integer(r->received_at));
+		json_object_set_new(o, "age",
+				    json_integer(now - r->received_at));
+		json_object_set_new(o, "state", json_string(r->state));
+		json_object_set_new(o, "class",
+				    *r->class ? json_string(r->class)
+					      : json_null());
+		json_object_set_new(o, "confidence",
+				    r->classified ? json_real(r->confidence)
+						  : json_null());
+		json_object_set_new(o, "section", jstr(r->section));
+		json_object_set_new(o, "subject", json_string(r->subject));
+		json_object_set_new(o, "from", json_string(r->from));
+		json_object_set_new(o, "reason", jstr(r->reason));
+		json_object_set_new(o, "last_error", jstr(r->last_error));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: triage pending [--class CLASS] [--section SECTION] [--unmapped]\n"
+		"                      [--json] [--color[=WHEN]] [--no-color] [--no-pager]\n");
+}
+
+/* cmd_pending - list what waits for a human */
+int cmd_pending(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	static const struct option opts[] = {
+		{ "class", required_argument, NULL, 'k' },
+		{ "section", required_argument, NULL, 's' },
+		{ "unmapped", no_argument, NULL, 'u' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "color", optional_argument, NULL, 'C' },
+		{ "no-color", no_argument, NULL, 'N' },
+		{ "no-pager", no_argument, NULL, 'P' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct audit_pending_filter f = { NULL, NULL, false };
+	enum desk_color_when when = DESK_COLOR_AUTO;
+	struct rows rs = { NULL, 0, 0 };
+	struct desk_term term;
+	struct audit *db;
+	bool json = false, pager = true;
+	time_t now = desk_now();
+	size_t i;
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'k':
+			if (!audit_valid_class(optarg)) {
+				error("--class takes user, fuzzer, ai or uncertain, not '%s'",
+				      optarg);
+				return EX_USAGE;
+			}
+			f.class = optarg;
+			break;
+		case 's':
+			f.section = optarg;
+			break;
+		case 'u':
+			f.unmapped = true;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'C':
+			if (desk_color_option(optarg, &when) < 0)
+				return EX_USAGE;
+			break;
+		case 'N':
+			when = DESK_COLOR_NEVER;
+			break;
+		case 'P':
+			pager = false;
+			break;
+		case 'h':
+			usage();
+			return 0;
+		default:
+			usage();
+			return EX_USAGE;
+		}
+	}
+	if (optind != argc) {
+		usage();
+		return EX_USAGE;
+	}
+	ret = desk_open(cmd_config(ctx), DESK_READ, &db);
+	if (ret)
+		return ret;
+	if (audit_pending_list(db, &f, collect, &rs) < 0) {
+		ret = EX_IOERR;
+		goto out;
+	}
+	for (i = 0; i < rs.n; i++) {
+		if (add_confidence(db, &rs.v[i]) < 0) {
+			ret = EX_IOERR;
+			goto out;
+		}
+		prepare(&rs.v[i], now);
+	}
+	if (json) {
+		json_t *a = to_json(&rs, now);
+
+		json_dumpf(a, stdout, JSON_INDENT(2) | JSON_ENSURE_ASCII);
+		putchar('\n');
+		json_decref(a);
+		goto out;
+	}
+	desk_term_setup(&term, when, pager);
+	if (term.tty)
+		print_table(&rs, &term);
+	else
+		print_plain(&rs, &term);
+	desk_term_finish(&term);
+out:
+	rows_release(&rs);
+	audit_close(db);
+	return ret;
+}

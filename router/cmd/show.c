@@ -1,0 +1,746 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * triage show - one report and every decision about it
+ *
+ * DESCRIPTION
+ *	triage show [--raw | --json] [--color[=WHEN]] [--no-color]
+ *		    [--no-pager] ID
+ *
+ *	Prints what triage knows about report ID, in blocks separated by
+ *	blank lines: the message (received, sender, subject, ids), the
+ *	evidence (crash title, guilty file, frames, kernel, hardware,
+ *	reproducer), the classification (class and confidence, scores,
+ *	the rules that fired, the X-Triage-Class header), the MAINTAINERS
+ *	sections with why, every decision (action, recipient, reason and
+ *	the candidates considered with score, status and why), every
+ *	outbox row with its delivery attempts, the triagers' actions and
+ *	notes, and then the message's decoded text indented by four
+ *	spaces (git show's commit message).  Text taken from the message
+ *	is made safe for a terminal (desk.h).
+ *
+ *	--raw prints the message exactly as it arrived, byte for byte,
+ *	and nothing else.  --json prints one object with all of it.
+ */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysexits.h>
+
+#include "audit.h"
+#include "cmd.h"
+#include "config.h"
+#include "desk.h"
+#include "evidence.h"
+#include "strbuf.h"
+#include "util.h"
+
+#define FRAMES_SHOWN 24
+#define FILES_SHOWN  12
+
+#define SAFE_SLOTS 4
+
+struct out {
+	const struct desk_term *t;
+	struct strbuf sb[SAFE_SLOTS]; /* scratch for cleaned text */
+	unsigned next;
+};
+
+/* safe - s cleaned to one line (valid for the next SAFE_SLOTS - 1 calls) */
+static const char *safe(struct out *o, const char *s)
+{
+	struct strbuf *sb = &o->sb[o->next++ % SAFE_SLOTS];
+
+	sb_reset(sb);
+	if (!s)
+		return "";
+	desk_clean(sb, s, strlen(s), 0);
+	return sb_str(sb);
+}
+
+static const char *col(struct out *o, const char *sgr)
+{
+	return desk_color(o->t, sgr);
+}
+
+static const char *off(struct out *o)
+{
+	return desk_reset(o->t);
+}
+
+static void label(const char *name)
+{
+	printf("%-10s", name);
+}
+
+static void when(time_t t, time_t now, char *buf, size_t size)
+{
+	char ts[64], age[32];
+
+	desk_format_time(t, ts, sizeof(ts));
+	desk_format_age(now - t, age, sizeof(age));
+	snprintf(buf, size, "%s (%s ago)", ts, age);
+}
+
+static void show_message(struct out *o, const struct audit_record *r,
+			 time_t now)
+{
+	char buf[128];
+
+	label("report");
+	printf("%s%lld%s  %s%s%s\n", col(o, DESK_YELLOW), (long long)r->id,
+	       off(o), col(o, DESK_BOLD), safe(o, r->state), off(o));
+	when((time_t)r->received_at, now, buf, sizeof(buf));
+	label("received");
+	printf("%s by %s, %zu bytes\n", buf, safe(o, r->source), r->size);
+	label("from");
+	printf("%s\n", safe(o, r->from_display));
+	label("subject");
+	printf("%s\n", safe(o, r->subject));
+	if (r->date_header) {
+		label("date");
+		printf("%s\n", safe(o, r->date_header));
+	}
+	if (r->message_id) {
+		label("message");
+		printf("<%s>\n", safe(o, r->message_id));
+	}
+	if (r->envelope_from || r->envelope_to) {
+		label("envelope");
+		printf("%s",
+		       safe(o, r->envelope_from ? r->envelope_from : "-"));
+		printf(" -> %s\n",
+		       safe(o, r->envelope_to ? r->envelope_to : "-"));
+	}
+	if (r->bug_id) {
+		label("bug");
+		printf("%ld %s\n", r->bug_id, safe(o, r->bug_url));
+	}
+	label("sha256");
+	printf("%s\n", r->sha256);
+	if (r->duplicate_of) {
+		label("duplicate");
+		printf("of report %lld\n", (long long)r->duplicate_of);
+	}
+	if (r->deliveries > 1) {
+		label("delivered");
+		printf("%d times by the MTA\n", r->deliveries);
+	}
+}
+
+static void show_evidence(struct out *o, const struct evidence *ev)
+{
+	size_t i;
+
+	if (!ev)
+		return;
+	putchar('\n');
+	if (ev->title) {
+		label("crash");
+		printf("%s%s%s", col(o, DESK_BOLD), safe(o, ev->title), off(o));
+		printf(" (%s)\n", safe(o, ev->crash_type));
+	}
+	if (ev->guilty_file) {
+		label("guilty");
+		printf("%s\n", safe(o, ev->guilty_file));
+	}
+	for (i = 0; i < ev->nframes && i < FRAMES_SHOWN; i++) {
+		const struct frame *f = &ev->frames[i];
+
+		label(i ? "" : "frames");
+		printf("%s%s", f->unreliable ? "? " : "",
+		       safe(o, f->function ? f->function : "?"));
+		if (f->module)
+			printf(" [%s]", safe(o, f->module));
+		if (f->inlined)
+			printf(" (inlined)");
+		if (f->file) {
+			printf("  %s", safe(o, f->file));
+			if (f->line)
+				printf(":%d", f->line);
+			if (f->from_index)
+				printf(" (index)");
+		}
+		putchar('\n');
+	}
+	if (ev->nframes > FRAMES_SHOWN) {
+		label("");
+		printf("... %zu more frames\n", ev->nframes - FRAMES_SHOWN);
+	}
+	if (ev->nfiles) {
+		label("files");
+		for (i = 0; i < ev->nfiles && i < FILES_SHOWN; i++)
+			printf("%s%s", i ? " " : "", safe(o, ev->files[i]));
+		if (ev->nfiles > FILES_SHOWN)
+			printf(" (+%zu)", ev->nfiles - FILES_SHOWN);
+		putchar('\n');
+	}
+	if (ev->kernel_version) {
+		label("kernel");
+		printf("%s", safe(o, ev->kernel_version));
+		if (ev->distro_kernel)
+			printf(" (distribution kernel)");
+		if (ev->tainted)
+			printf(", %s", safe(o, ev->tainted));
+		putchar('\n');
+	}
+	if (ev->hardware) {
+		label("hardware");
+		printf("%s%s\n", safe(o, ev->hardware),
+		       ev->hw_virtual ? " (virtual)" : "");
+	}
+	if (ev->reproducer) {
+		label("repro");
+		printf("%s%s%s\n", ev->reproducer & REPRO_C ? "C " : "",
+		       ev->reproducer & REPRO_SYZ ? "syz " : "",
+		       ev->reproducer & REPRO_STEPS ? "steps" : "");
+	}
+	if (ev->bisect_commit) {
+		label("bisect");
+		printf("%s\n", safe(o, ev->bisect_commit));
+	}
+	for (i = 0; i < ev->nreported_by; i++) {
+		label(i ? "" : "reported");
+		printf("%s\n", safe(o, ev->reported_by[i]));
+	}
+	if (ev->subject_prefix) {
+		label("prefix");
+		printf("%s\n", safe(o, ev->subject_prefix));
+	}
+}
+
+static void show_class(struct out *o, const struct audit_record *r)
+{
+	const struct audit_classification *c = r->classification;
+	size_t i;
+
+	putchar('\n');
+	label("class");
+	if (!c) {
+		printf("%s\n", r->class ? r->class : "(not classified)");
+		return;
+	}
+	if (r->class && strcmp(r->class, c->class)) {
+		printf("%s%s%s  (reclassified; the classifier said %s %.0f%%)\n",
+		       col(o, desk_class_color(r->class)), r->class, off(o),
+		       c->class, c->confidence * 100);
+		label("");
+	} else {
+		printf("%s%s%s %.0f%%  ", col(o, desk_class_color(c->class)),
+		       c->class, off(o), c->confidence * 100);
+	}
+	printf("(user %.1f, fuzzer %.1f, ai %.1f%s)\n", c->score_user,
+	       c->score_fuzzer, c->score_ai, c->certain ? "; certain" : "");
+	if (c->header) {
+		label("header");
+		printf("X-Triage-Class: %s\n", safe(o, c->header));
+	}
+	for (i = 0; i < c->nhits; i++) {
+		const struct audit_rule_hit *h = &c->hits[i];
+
+		label(i ? "" : "rules");
+		printf("%-24s %+5.1f  %s\n", safe(o, h->name), h->score,
+		       h->describe ? h->describe : "");
+	}
+	for (i = 0; i < r->nsections; i++) {
+		label(i ? "" : "sections");
+		printf("%s%s%s", col(o, DESK_CYAN),
+		       safe(o, r->sections[i].name), off(o));
+		printf("  %.2f  %s\n", r->sections[i].score,
+		       safe(o, r->sections[i].why));
+	}
+	if (!r->nsections) {
+		label("sections");
+		printf("none (unmapped)\n");
+	}
+}
+
+static void show_decisions(struct out *o, const struct audit_record *r,
+			   time_t now)
+{
+	char buf[128];
+	size_t i, k;
+
+	for (i = 0; i < r->ndecisions; i++) {
+		const struct audit_decision *d = &r->decisions[i];
+		struct desk_candidate *cv;
+		size_t nc = desk_candidates(d->candidates, &cv);
+
+		putchar('\n');
+		when((time_t)d->at, now, buf, sizeof(buf));
+		label("decision");
+		printf("%s%s%s  %s\n", col(o, DESK_BOLD), safe(o, d->action),
+		       off(o), buf);
+		if (d->recipient) {
+			label(strcmp(d->action, "forward") ? "picked" : "to");
+			printf("%s", safe(o, d->recipient));
+			if (d->recipient_name && *d->recipient_name)
+				printf(" (%s)", safe(o, d->recipient_name));
+			putchar('\n');
+		}
+		label("reason");
+		printf("%s\n", safe(o, d->reason));
+		for (k = 0; k < nc; k++) {
+			label(k ? "" : "candidate");
+			printf("%s", safe(o, cv[k].addr));
+			printf("  %.2f  %s%s%s", cv[k].score,
+			       !strcmp(cv[k].status, "chosen")
+				       ? col(o, DESK_GREEN)
+				       : "",
+			       safe(o, cv[k].status),
+			       !strcmp(cv[k].status, "chosen") ? off(o) : "");
+			printf(": %s\n", safe(o, cv[k].why));
+		}
+		desk_candidates_free(cv, nc);
+	}
+}
+
+static void show_outbox(struct out *o, const struct audit_record *r, time_t now)
+{
+	char buf[128];
+	size_t i, k;
+
+	for (i = 0; i < r->noutbox; i++) {
+		const struct audit_outbox_info *b = &r->outbox[i];
+		const char *sgr = !strcmp(b->state, "sent")	? DESK_GREEN
+				  : !strcmp(b->state, "failed") ? DESK_RED
+								: DESK_YELLOW;
+
+		putchar('\n');
+		label("outbox");
+		printf("%lld %s to %s: %s%s%s", (long long)b->id,
+		       safe(o, b->kind), safe(o, b->recipients), col(o, sgr),
+		       safe(o, b->state), off(o));
+		printf(", %d attempt%s, %zu bytes\n", b->attempts,
+		       b->attempts == 1 ? "" : "s", b->message_len);
+		when((time_t)b->created_at, now, buf, sizeof(buf));
+		label("");
+		printf("queued %s\n", buf);
+		for (k = 0; k < b->ntries; k++) {
+			const struct audit_attempt *a = &b->tries[k];
+
+			when((time_t)a->at, now, buf, sizeof(buf));
+			label("");
+			printf("%s %s", buf, a->ok ? "ok" : "failed");
+			if (a->smtp_code)
+				printf(" %d", a->smtp_code);
+			printf(": %s\n", safe(o, a->detail));
+		}
+		if (b->last_error && strcmp(b->state, "sent") &&
+		    (!b->ntries ||
+		     strcmp(b->tries[b->ntries - 1].detail, b->last_error))) {
+			label("");
+			printf("last error: %s\n", safe(o, b->last_error));
+		}
+	}
+}
+
+static void show_actions(struct out *o, const struct audit_record *r,
+			 time_t now)
+{
+	char buf[128];
+	size_t i;
+
+	if (r->nactions)
+		putchar('\n');
+	for (i = 0; i < r->nactions; i++) {
+		const struct audit_action *a = &r->actions[i];
+		bool note = !strcmp(a->action, "note");
+
+		when((time_t)a->at, now, buf, sizeof(buf));
+		label(note ? "note" : "action");
+		if (!note) {
+			printf("%s%s%s", col(o, DESK_BOLD), safe(o, a->action),
+			       off(o));
+			if (a->argument)
+				printf(" %s", safe(o, a->argument));
+			if (a->previous)
+				printf(" (was %s)", safe(o, a->previous));
+			putchar('\n');
+			label("");
+		}
+		printf("by %s%s%s, %s\n", col(o, DESK_YELLOW), safe(o, a->who),
+		       off(o), buf);
+		if (a->detail && *a->detail) {
+			label("");
+			printf("%s\n", safe(o, a->detail));
+		}
+	}
+}
+
+static void show_body(const struct audit_record *r)
+{
+	struct strbuf sb = STRBUF_INIT(r->body_len * 2 + 64);
+	const char *p, *eol;
+
+	if (!r->body || !r->body_len)
+		return;
+	desk_clean(&sb, r->body, r->body_len, DESK_MULTILINE);
+	putchar('\n');
+	for (p = sb_str(&sb); *p; p = *eol ? eol + 1 : eol) {
+		eol = strchrnul(p, '\n');
+		if (eol == p)
+			putchar('\n');
+		else
+			printf("    %.*s\n", (int)(eol - p), p);
+	}
+	sb_release(&sb);
+}
+
+/* ---- JSON ------------------------------------------------------------ */
+
+/* jtext - a string from the message: invalid UTF-8 cleaned, not dropped */
+static json_t *jtext(const char *s, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT(len * 3 + 16);
+	json_t *j;
+
+	if (!s)
+		return json_null();
+	if (utf8_valid(s, len))
+		return json_stringn(s, len);
+	desk_clean(&sb, s, len, DESK_MULTILINE);
+	j = json_stringn(sb.buf ? sb.buf : "", sb.len);
+	sb_release(&sb);
+	return j;
+}
+
+static json_t *jt(const char *s)
+{
+	return s ? jtext(s, strlen(s)) : json_null();
+}
+
+static json_t *strings(char *const *v, size_t n)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, jt(v[i]));
+	return a;
+}
+
+static json_t *evidence_json(const struct evidence *ev)
+{
+	json_t *o, *frames = json_array(), *repro = json_array();
+	size_t i;
+
+	if (!ev)
+		return json_null();
+	for (i = 0; i < ev->nframes; i++) {
+		const struct frame *f = &ev->frames[i];
+		json_t *fo = json_object();
+
+		json_object_set_new(fo, "function", jt(f->function));
+		json_object_set_new(fo, "file", jt(f->file));
+		json_object_set_new(fo, "line", json_integer(f->line));
+		json_object_set_new(fo, "module", jt(f->module));
+		json_object_set_new(fo, "inlined", json_boolean(f->inlined));
+		json_object_set_new(fo, "unreliable",
+				    json_boolean(f->unreliable));
+		json_object_set_new(fo, "from_index",
+				    json_boolean(f->from_index));
+		json_array_append_new(frames, fo);
+	}
+	if (ev->reproducer & REPRO_C)
+		json_array_append_new(repro, json_string("c"));
+	if (ev->reproducer & REPRO_SYZ)
+		json_array_append_new(repro, json_string("syz"));
+	if (ev->reproducer & REPRO_STEPS)
+		json_array_append_new(repro, json_string("steps"));
+	o = json_object();
+	json_object_set_new(o, "title", jt(ev->title));
+	json_object_set_new(o, "crash_type", jt(ev->crash_type));
+	json_object_set_new(o, "guilty_file", jt(ev->guilty_file));
+	json_object_set_new(o, "frames", frames);
+	json_object_set_new(o, "files", strings(ev->files, ev->nfiles));
+	json_object_set_new(o, "functions",
+			    strings(ev->functions, ev->nfunctions));
+	json_object_set_new(o, "kernel_version", jt(ev->kernel_version));
+	json_object_set_new(o, "distro_kernel", jt(ev->distro_kernel));
+	json_object_set_new(o, "tainted", jt(ev->tainted));
+	json_object_set_new(o, "hardware", jt(ev->hardware));
+	json_object_set_new(o, "hw_virtual", json_boolean(ev->hw_virtual));
+	json_object_set_new(o, "reproducer", repro);
+	json_object_set_new(o, "bisect_commit", jt(ev->bisect_commit));
+	json_object_set_new(o, "reported_by",
+			    strings(ev->reported_by, ev->nreported_by));
+	json_object_set_new(o, "subject_prefix", jt(ev->subject_prefix));
+	json_object_set_new(o, "syzbot", json_boolean(ev->syzbot));
+	return o;
+}
+
+static json_t *class_json(const struct audit_classification *c)
+{
+	json_t *o, *hits = json_array();
+	size_t i;
+
+	if (!c)
+		return json_null();
+	for (i = 0; i < c->nhits; i++)
+		json_array_append_new(hits,
+				      json_pack("{s:o, s:f, s:o}", "name",
+						jt(c->hits[i].name), "score",
+						c->hits[i].score, "describe",
+						jt(c->hits[i].describe)));
+	o = json_object();
+	json_object_set_new(o, "class", jt(c->class));
+	json_object_set_new(o, "scores",
+			    json_pack("{s:f, s:f, s:f}", "user", c->score_user,
+				      "fuzzer", c->score_fuzzer, "ai",
+				      c->score_ai));
+	json_object_set_new(o, "confidence", json_real(c->confidence));
+	json_object_set_new(o, "certain", json_boolean(c->certain));
+	json_object_set_new(o, "model_version", jt(c->model_version));
+	json_object_set_new(o, "header", jt(c->header));
+	json_object_set_new(o, "classified_at", json_integer(c->at));
+	json_object_set_new(o, "rules", hits);
+	return o;
+}
+
+static json_t *decisions_json(const struct audit_record *r)
+{
+	json_t *a = json_array();
+	size_t i, k;
+
+	for (i = 0; i < r->ndecisions; i++) {
+		const struct audit_decision *d = &r->decisions[i];
+		struct desk_candidate *cv;
+		size_t nc = desk_candidates(d->candidates, &cv);
+		json_t *o = json_object(), *ca = json_array();
+
+		for (k = 0; k < nc; k++)
+			json_array_append_new(
+				ca,
+				json_pack("{s:o, s:f, s:o, s:o}", "address",
+					  jt(cv[k].addr), "score", cv[k].score,
+					  "status", jt(cv[k].status), "why",
+					  jt(cv[k].why)));
+		desk_candidates_free(cv, nc);
+		json_object_set_new(o, "id", json_integer(d->id));
+		json_object_set_new(o, "at", json_integer(d->at));
+		json_object_set_new(o, "action", jt(d->action));
+		json_object_set_new(o, "recipient", jt(d->recipient));
+		json_object_set_new(o, "recipient_name", jt(d->recipient_name));
+		json_object_set_new(o, "reason", jt(d->reason));
+		json_object_set_new(o, "candidates", ca);
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+static json_t *outbox_json(const struct audit_record *r)
+{
+	json_t *a = json_array();
+	size_t i, k;
+
+	for (i = 0; i < r->noutbox; i++) {
+		const struct audit_outbox_info *b = &r->outbox[i];
+		json_t *o = json_object(), *tries = json_array(), *rc;
+		char *list = xstrdup(b->recipients ? b->recipients : ""), *p,
+		     *save = NULL;
+
+		rc = json_array();
+		for (p = strtok_r(list, "\n", &save); p;
+		     p = strtok_r(NULL, "\n", &save))
+			json_array_append_new(rc, jt(p));
+		free(list);
+		for (k = 0; k < b->ntries; k++)
+			json_array_append_new(
+				tries,
+				json_pack("{s:I, s:b, s:i, s:o}", "at",
+					  (json_int_t)b->tries[k].at, "ok",
+					  b->tries[k].ok, "smtp_code",
+					  b->tries[k].smtp_code, "detail",
+					  jt(b->tries[k].detail)));
+		json_object_set_new(o, "id", json_integer(b->id));
+		json_object_set_new(o, "kind", jt(b->kind));
+		json_object_set_new(o, "state", jt(b->state));
+		json_object_set_new(o, "recipients", rc);
+		json_object_set_new(o, "envelope_from", jt(b->envelope_from));
+		json_object_set_new(o, "created_at",
+				    json_integer(b->created_at));
+		json_object_set_new(o, "sent_at",
+				    b->sent_at ? json_integer(b->sent_at)
+					       : json_null());
+		json_object_set_new(o, "attempts", json_integer(b->attempts));
+		json_object_set_new(o, "last_error", jt(b->last_error));
+		json_object_set_new(o, "bytes",
+				    json_integer((json_int_t)b->message_len));
+		json_object_set_new(o, "tries", tries);
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+static json_t *actions_json(const struct audit_record *r)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < r->nactions; i++) {
+		const struct audit_action *x = &r->actions[i];
+		json_t *o = json_object();
+
+		json_object_set_new(o, "id", json_integer(x->id));
+		json_object_set_new(o, "at", json_integer(x->at));
+		json_object_set_new(o, "who", jt(x->who));
+		json_object_set_new(o, "action", jt(x->action));
+		json_object_set_new(o, "argument", jt(x->argument));
+		json_object_set_new(o, "previous", jt(x->previous));
+		json_object_set_new(o, "detail", jt(x->detail));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+static json_t *record_json(const struct audit_record *r)
+{
+	json_t *o = json_object(), *secs = json_array();
+	size_t i;
+
+	for (i = 0; i < r->nsections; i++)
+		json_array_append_new(secs,
+				      json_pack("{s:o, s:f, s:o}", "name",
+						jt(r->sections[i].name),
+						"score", r->sections[i].score,
+						"why", jt(r->sections[i].why)));
+	json_object_set_new(o, "id", json_integer(r->id));
+	json_object_set_new(o, "state", jt(r->state));
+	json_object_set_new(o, "class", jt(r->class));
+	json_object_set_new(o, "section",
+			    r->nsections ? jt(r->sections[0].name)
+					 : json_null());
+	json_object_set_new(o, "sha256", json_string(r->sha256));
+	json_object_set_new(o, "message_id", jt(r->message_id));
+	json_object_set_new(o, "received_at", json_integer(r->received_at));
+	json_object_set_new(o, "updated_at", json_integer(r->updated_at));
+	json_object_set_new(o, "source", jt(r->source));
+	json_object_set_new(o, "envelope_from", jt(r->envelope_from));
+	json_object_set_new(o, "envelope_to", jt(r->envelope_to));
+	json_object_set_new(o, "from", jt(r->from_display));
+	json_object_set_new(o, "from_addr", jt(r->from_addr));
+	json_object_set_new(o, "subject", jt(r->subject));
+	json_object_set_new(o, "date", jt(r->date_header));
+	json_object_set_new(o, "bug_id",
+			    r->bug_id ? json_integer(r->bug_id) : json_null());
+	json_object_set_new(o, "bug_url", jt(r->bug_url));
+	json_object_set_new(o, "size", json_integer((json_int_t)r->size));
+	json_object_set_new(o, "flags", json_integer(r->flags));
+	json_object_set_new(o, "duplicate_of",
+			    r->duplicate_of ? json_integer(r->duplicate_of)
+					    : json_null());
+	json_object_set_new(o, "deliveries", json_integer(r->deliveries));
+	json_object_set_new(o, "evidence", evidence_json(r->evidence));
+	json_object_set_new(o, "classification", class_json(r->classification));
+	json_object_set_new(o, "sections", secs);
+	json_object_set_new(o, "decisions", decisions_json(r));
+	json_object_set_new(o, "outbox", outbox_json(r));
+	json_object_set_new(o, "actions", actions_json(r));
+	json_object_set_new(o, "body", jtext(r->body, r->body_len));
+	return o;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: triage show [--raw | --json] [--color[=WHEN]] [--no-color] [--no-pager] ID\n");
+}
+
+/* cmd_show - print one report in full (text, --raw or --json) */
+int cmd_show(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	static const struct option opts[] = {
+		{ "raw", no_argument, NULL, 'r' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "color", optional_argument, NULL, 'C' },
+		{ "no-color", no_argument, NULL, 'N' },
+		{ "no-pager", no_argument, NULL, 'P' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum desk_color_when cwhen = DESK_COLOR_AUTO;
+	struct audit_record rec;
+	struct desk_term term;
+	struct audit *db;
+	struct out o;
+	bool raw = false, json = false, pager = true;
+	time_t now = desk_now();
+	int64_t id;
+	int c, rc, ret;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			raw = true;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'C':
+			if (desk_color_option(optarg, &cwhen) < 0)
+				return EX_USAGE;
+			break;
+		case 'N':
+			cwhen = DESK_COLOR_NEVER;
+			break;
+		case 'P':
+			pager = false;
+			break;
+		case 'h':
+			usage();
+			return 0;
+		default:
+			usage();
+			return EX_USAGE;
+		}
+	}
+	if (optind + 1 != argc || (raw && json)) {
+		usage();
+		return EX_USAGE;
+	}
+	if (desk_parse_id(argv[optind], &id) < 0) {
+		error("'%s' is not a report id", argv[optind]);
+		return EX_USAGE;
+	}
+	ret = desk_open(cmd_config(ctx), DESK_READ, &db);
+	if (ret)
+		return ret;
+	rc = audit_get_report(db, id, raw ? AUDIT_GET_RAW : 0, &rec);
+	if (rc <= 0) {
+		if (rc == 0)
+			error("no report %lld", (long long)id);
+		audit_close(db);
+		return rc == 0 ? EX_NOINPUT : EX_IOERR;
+	}
+	if (raw) {
+		if (fwrite(rec.raw, 1, rec.raw_len, stdout) != rec.raw_len)
+			ret = EX_IOERR;
+	} else if (json) {
+		json_t *j = record_json(&rec);
+
+		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_ENSURE_ASCII);
+		putchar('\n');
+		json_decref(j);
+	} else {
+		desk_term_setup(&term, cwhen, pager);
+		memset(&o, 0, sizeof(o));
+		o.t = &term;
+		for (c = 0; c < SAFE_SLOTS; c++)
+			sb_init(&o.sb[c], 64 * 1024);
+		show_message(&o, &rec, now);
+		show_evidence(&o, rec.evidence);
+		show_class(&o, &rec);
+		show_decisions(&o, &rec, now);
+		show_outbox(&o, &rec, now);
+		show_actions(&o, &rec, now);
+		show_body(&rec);
+		for (c = 0; c < SAFE_SLOTS; c++)
+			sb_release(&o.sb[c]);
+		desk_term_finish(&term);
+	}
+	audit_record_release(&rec);
+	audit_close(db);
+	return ret;
+}

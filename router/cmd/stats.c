@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * triage stats - how many reports of what went where, and how fast
+ *
+ * DESCRIPTION
+ *	triage stats [--since SPEC] [--json] [--color[=WHEN]] [--no-color]
+ *
+ *	Figures over the reports received since SPEC (Nh, Nd, Nw,
+ *	YYYY-MM-DD or all; default 7d): how many were received and how
+ *	many wait now, the median time from arrival to a triager's first
+ *	approve, reroute or reject, delivery attempts and failures, and
+ *	counts per class, state and best section; then, per recipient,
+ *	the reports forwarded to them since SPEC, today and this week
+ *	(since local midnight six days ago, as the pick stage counts)
+ *	next to their cap (routes.conf "cap"), which shows the
+ *	burnout-aware spreading at work.
+ *
+ *	--json prints one object: since, reports, pending, resolved,
+ *	median_pending (seconds or null), by_class, by_state, by_section
+ *	(objects name -> count, most first), recipients [{address, since,
+ *	today, week, cap_day, cap_week}] and delivery {attempts, failures,
+ *	outbox_failed, outbox_queued}.
+ */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sysexits.h>
+
+#include "audit.h"
+#include "cmd.h"
+#include "config.h"
+#include "desk.h"
+#include "pick.h"
+#include "strbuf.h"
+#include "util.h"
+
+struct person {
+	char *addr;
+	long since, today, week;
+	int cap_day, cap_week;
+};
+
+struct people {
+	struct person *v;
+	size_t n, alloc;
+	int which; /* 0 since, 1 today, 2 week */
+};
+
+static struct person *person(struct people *p, const char *addr)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		if (!strcasecmp(p->v[i].addr, addr))
+			return &p->v[i];
+	ALLOC_GROW(p->v, p->n, p->alloc);
+	memset(&p->v[p->n], 0, sizeof(p->v[0]));
+	p->v[p->n].addr = xstrdup(addr);
+	return &p->v[p->n++];
+}
+
+static int count_load(const char *recipient, long count, void *arg)
+{
+	struct people *p = arg;
+	struct person *x = person(p, recipient);
+
+	if (p->which == 1)
+		x->today = count;
+	else
+		x->week = count;
+	return 0;
+}
+
+static void caps(const struct pick_config *pc, struct person *x)
+{
+	size_t i;
+
+	x->cap_day = pc ? pc->def.day : PICK_UNLIMITED;
+	x->cap_week = pc ? pc->def.week : PICK_UNLIMITED;
+	for (i = 0; pc && i < pc->ncaps; i++) {
+		if (strcasecmp(pc->caps[i].addr, x->addr))
+			continue;
+		if (pc->caps[i].day != PICK_UNLIMITED)
+			x->cap_day = pc->caps[i].day;
+		if (pc->caps[i].week != PICK_UNLIMITED)
+			x->cap_week = pc->caps[i].week;
+	}
+}
+
+static int cmp_person(const void *a, const void *b)
+{
+	const struct person *x = a, *y = b;
+
+	if (x->since != y->since)
+		return x->since > y->since ? -1 : 1;
+	if (x->week != y->week)
+		return x->week > y->week ? -1 : 1;
+	return strcmp(x->addr, y->addr);
+}
+
+static json_t *counts_json(const struct audit_count *v, size_t n)
+{
+	json_t *o = json_object();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_object_set_new(o, v[i].name, json_integer(v[i].count));
+	return o;
+}
+
+static json_t *cap_json(int cap)
+{
+	return cap == PICK_UNLIMITED ? json_null() : json_integer(cap);
+}
+
+static json_t *to_json(const struct audit_stats *st, const struct people *p)
+{
+	json_t *o = json_object(), *rc = json_array();
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		json_array_append_new(
+			rc, json_pack("{s:s, s:I, s:I, s:I, s:o, s:o}",
+				      "address", p->v[i].addr, "since",
+				      (json_int_t)p->v[i].since, "today",
+				      (json_int_t)p->v[i].today, "week",
+				      (json_int_t)p->v[i].week, "cap_day",
+				      cap_json(p->v[i].cap_day), "cap_week",
+				      cap_json(p->v[i].cap_week)));
+	json_object_set_new(o, "since", json_integer(st->since));
+	json_object_set_new(o, "reports", json_integer(st->reports));
+	json_object_set_new(o, "pending", json_integer(st->pending));
+	json_object_set_new(o, "resolved", json_integer(st->resolved));
+	json_object_set_new(o, "median_pending",
+			    st->median_pending < 0
+				    ? json_null()
+				    : json_real(st->median_pending));
+	json_object_set_new(o, "by_class",
+			    counts_json(st->by_class, st->nby_class));
+	json_object_set_new(o, "by_state",
+			    counts_json(st->by_state, st->nby_state));
+	json_object_set_new(o, "by_section",
+			    counts_json(st->by_section, st->nby_section));
+	json_object_set_new(o, "recipients", rc);
+	json_object_set_new(
+		o, "delivery",
+		json_pack("{s:I, s:I, s:I, s:I}", "attempts",
+			  (json_int_t)st->delivery_attempts, "failures",
+			  (json_int_t)st->delivery_failures, "outbox_failed",
+			  (json_int_t)st->outbox_failed, "outbox_queued",
+			  (json_int_t)st->outbox_queued));
+	return o;
+}
+
+static void print_counts(const struct desk_term *t, const char *title,
+			 const struct audit_count *v, size_t n, bool classes)
+{
+	struct strbuf sb = STRBUF_INIT(4096);
+	size_t i;
+
+	printf("\n%s%s%s\n", desk_color(t, DESK_BOLD), title, desk_reset(t));
+	for (i = 0; i < n; i++) {
+		sb_reset(&sb);
+		desk_clean(&sb, v[i].name, strlen(v[i].name), 0);
+		printf("%6ld  %s%s%s\n", v[i].count,
+		       desk_color(t,
+				  classes ? desk_class_color(v[i].name) : ""),
+		       sb_str(&sb), desk_reset(t));
+	}
+	sb_release(&sb);
+}
+
+static void cap_text(char *buf, size_t size, int cap)
+{
+	if (cap == PICK_UNLIMITED)
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%d", cap);
+}
+
+static void print_text(const struct desk_term *t, const struct audit_stats *st,
+		       const struct people *p, const char *since_text)
+{
+	char age[32], cd[16], cw[16];
+	size_t i, w = 20;
+
+	printf("%sreports since %s%s\n", desk_color(t, DESK_BOLD), since_text,
+	       desk_reset(t));
+	printf("%6ld  received\n", st->reports);
+	printf("%6ld  waiting now (triage pending)\n", st->pending);
+	if (st->median_pending >= 0) {
+		desk_format_age((time_t)st->median_pending, age, sizeof(age));
+		printf("%6s  median time until a triager acted (%ld report%s)\n",
+		       age, st->resolved, st->resolved == 1 ? "" : "s");
+	}
+	printf("%6ld  delivery attempts, %ld failed; outbox: %ld failed, %ld queued\n",
+	       st->delivery_attempts, st->delivery_failures, st->outbox_failed,
+	       st->outbox_queued);
+	print_counts(t, "by class", st->by_class, st->nby_class, true);
+	print_counts(t, "by state", st->by_state, st->nby_state, false);
+	print_counts(t, "by section", st->by_section, st->nby_section, false);
+	if (!p->n)
+		return;
+	for (i = 0; i < p->n; i++)
+		if (strlen(p->v[i].addr) > w)
+			w = strlen(p->v[i].addr);
+	printf("\n%s%-*s  %6s  %5s  %4s  %7s%s\n", desk_color(t, DESK_BOLD),
+	       (int)w, "by recipient", "since", "today", "week", "cap d/w",
+	       desk_reset(t));
+	for (i = 0; i < p->n; i++) {
+		const struct person *x = &p->v[i];
+		bool full = (x->cap_day != PICK_UNLIMITED &&
+			     x->today >= x->cap_day) ||
+			    (x->cap_week != PICK_UNLIMITED &&
+			     x->week >= x->cap_week);
+
+		cap_text(cd, sizeof(cd), x->cap_day);
+		cap_text(cw, sizeof(cw), x->cap_week);
+		printf("%-*s  %6ld  %s%5ld  %4ld%s  %3s/%s\n", (int)w, x->addr,
+		       x->since, desk_color(t, full ? DESK_RED : ""), x->today,
+		       x->week, desk_reset(t), cd, cw);
+	}
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: triage stats [--since SPEC] [--json] [--color[=WHEN]] [--no-color]\n");
+}
+
+/* cmd_stats - figures per class, section, recipient */
+int cmd_stats(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	static const struct option opts[] = {
+		{ "since", required_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "color", optional_argument, NULL, 'C' },
+		{ "no-color", no_argument, NULL, 'N' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum desk_color_when when = DESK_COLOR_AUTO;
+	const char *spec = "7d";
+	struct config *cfg = cmd_config(ctx);
+	struct people p = { NULL, 0, 0, 0 };
+	struct pick_config *pc;
+	struct audit_stats st;
+	struct desk_term term;
+	struct audit *db;
+	bool json = false;
+	time_t now = desk_now(), since;
+	char since_text[96], ts[64];
+	size_t i;
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			spec = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'C':
+			if (desk_color_option(optarg, &when) < 0)
+				return EX_USAGE;
+			break;
+		case 'N':
+			when = DESK_COLOR_NEVER;
+			break;
+		case 'h':
+			usage();
+			return 0;
+		default:
+			usage();
+			return EX_USAGE;
+		}
+	}
+	if (optind != argc) {
+		usage();
+		return EX_USAGE;
+	}
+	if (desk_parse_since(spec, now, &since) < 0) {
+		error("--since takes Nh, Nd, Nw, YYYY-MM-DD or all, not '%s'",
+		      spec);
+		return EX_USAGE;
+	}
+	ret = desk_open(cfg, DESK_READ, &db);
+	if (ret)
+		return ret;
+	if (audit_stats(db, since, &st) < 0) {
+		audit_close(db);
+		return EX_IOERR;
+	}
+	for (i = 0; i < st.nby_recipient; i++)
+		person(&p, st.by_recipient[i].name)->since =
+			st.by_recipient[i].count;
+	p.which = 1;
+	if (audit_load_all(db, desk_midnight(now, 0), count_load, &p) < 0)
+		ret = EX_IOERR;
+	p.which = 2;
+	if (!ret &&
+	    audit_load_all(db, desk_midnight(now, 6), count_load, &p) < 0)
+		ret = EX_IOERR;
+	pc = pick_config_load(cfg, NULL);
+	for (i = 0; i < p.n; i++)
+		caps(pc, &p.v[i]);
+	pick_config_free(pc);
+	if (p.n)
+		qsort(p.v, p.n, sizeof(*p.v), cmp_person);
+
+	if (ret) {
+		/* the query printed why */
+	} else if (json) {
+		json_t *o = to_json(&st, &p);
+
+		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_ENSURE_ASCII);
+		putchar('\n');
+		json_decref(o);
+	} else {
+		desk_format_time(since, ts, sizeof(ts));
+		if (since)
+			snprintf(since_text, sizeof(since_text), "%s (%s)", ts,
+				 spec);
+		else
+			snprintf(since_text, sizeof(since_text),
+				 "the beginning");
+		desk_term_setup(&term, when, false);
+		print_text(&term, &st, &p, since_text);
+		desk_term_finish(&term);
+	}
+	for (i = 0; i < p.n; i++)
+		free(p.v[i].addr);
+	free(p.v);
+	audit_stats_release(&st);
+	audit_close(db);
+	return ret;
+}
