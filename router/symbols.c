@@ -998,6 +998,26 @@ static const char *directive(struct scanner *sc, const char *p)
 	case D_ELIF:
 		cond_else(sc);
 		break;
+	case D_OTHER:
+		/*
+		 * "#define list_first_entry(ptr, ...)": not a definition a
+		 * stack shows, but a name a report may call a function;
+		 * indexed at the lowest rank so that it never hides a real
+		 * definition (kmem_cache_alloc is a macro over _noprof).
+		 */
+		if (word_is(w, n, "define")) {
+			const char *m = skip_blanks(w + n, sc->end);
+			size_t ml = word_len(m, sc->end);
+			size_t i;
+			bool lower = false;
+
+			for (i = 0; i < ml; i++)
+				lower |= m[i] >= 'a' && m[i] <= 'z';
+			if (ml && lower && m + ml < sc->end && m[ml] == '(' &&
+			    valid_name(m, ml))
+				emit(sc, m, ml, SYM_DEFINE, m);
+		}
+		break;
 	case D_ENDIF:
 		if (sc->ncond > 0 && sc->ncond <= COND_MAX &&
 		    sc->cond[sc->ncond - 1].had_else)
@@ -1261,7 +1281,8 @@ static unsigned path_level(const char *path, unsigned flags)
 {
 	if (starts_with(path, "tools/") || starts_with(path, "scripts/") ||
 	    starts_with(path, "samples/") ||
-	    starts_with(path, "Documentation/") || starts_with(path, "usr/"))
+	    starts_with(path, "Documentation/") || starts_with(path, "usr/") ||
+	    (flags & SYM_DEFINE))
 		return LEVEL_OTHER;
 	if (starts_with(path, "arch/") && !starts_with(path, "arch/x86/"))
 		return LEVEL_ARCH;

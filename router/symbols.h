@@ -122,6 +122,7 @@ enum {
 	SYM_STATIC = 1 << 0, /* "static" (internal linkage) */
 	SYM_WEAK = 1 << 1,   /* __weak or __attribute__((weak)) */
 	SYM_MACRO = 1 << 2,  /* a name made by a function-defining macro */
+	SYM_DEFINE = 1 << 3, /* a function-like "#define name(" (lower case) */
 };
 
 /*

@@ -200,7 +200,8 @@ stable_pct() {
 # stable_class - show without the scores and the rules that fired
 stable_class() {
 	sed -e "/^header /d" -e "/^rules /,/^sections /{/^sections /!d;}" \
-		-e "s/^\(class     [a-z]*\) .*/\1 .../"
+		-e "s/^\(class     [a-z]*\) .*/\1 .../" \
+		-e "s/attempts*, [0-9]* bytes\$/attempt, N bytes/"
 }
 
 test_expect_success 'pending: what waits, oldest first, tab-separated' '
