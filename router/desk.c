@@ -18,12 +18,11 @@
 #include "deliver.h"
 #include "desk.h"
 #include "outbox.h"
-#include "record.h"
+#include "forward.h"
 #include "strbuf.h"
 #include "util.h"
 
-#define DRAIN_EXTRA   8 /* due rows sent besides ours, as the filter does */
-#define FORWARD_EXTRA (64u << 10) /* room for the resent block */
+#define DRAIN_EXTRA 8 /* due rows sent besides ours, as the filter does */
 
 /* ---- clock and login ---------------------------------------------------- */
 
@@ -452,29 +451,6 @@ void desk_candidates_free(struct desk_candidate *v, size_t n)
 
 /* ---- forwarding ----------------------------------------------------------- */
 
-/*
- * desk_router_id - the router's identity, as router_id_load() reads it
- *
- * record.h's router_id_load() and record_forward() are not called from
- * here: record.o also holds record_decision(), which pulls the whole
- * pipeline (evidence, classify, rules, model ...) into the triage
- * program: measured for 'triage -V', 0.65 -> 1.34 ms of CPU time and
- * 111 -> 183 page faults, which every 'triage map' would pay.
- */
-int desk_router_id(struct router_id *id, const struct config *cfg)
-{
-	id->address = config_get(cfg, "router_address", "triage@localhost");
-	id->name = config_get(cfg, "router_name", "triage");
-	id->bounce = config_get(cfg, "bounce_address", id->address);
-	if (!addr_valid(id->address))
-		return error("%s: router_address '%s' is not a valid address",
-			     cfg->path, id->address);
-	if (!addr_valid(id->bounce))
-		return error("%s: bounce_address '%s' is not a valid address",
-			     cfg->path, id->bounce);
-	return 0;
-}
-
 /* desk_forward - a forward decision and its outbox row for a report */
 int64_t desk_forward(struct audit *db, const struct router_id *rid,
 		     const struct audit_record *rec, const char *addr,
@@ -482,10 +458,6 @@ int64_t desk_forward(struct audit *db, const struct router_id *rid,
 		     const char *reason, const char *candidates, time_t now)
 {
 	struct audit_decision d;
-	struct audit_outbox_new m;
-	struct forward_headers h;
-	struct strbuf msg = STRBUF_INIT(rec->raw_len + FORWARD_EXTRA);
-	int64_t oid = -1;
 
 	if (!rec->raw)
 		return error("report %lld: the message was not read",
@@ -501,35 +473,9 @@ int64_t desk_forward(struct audit *db, const struct router_id *rid,
 	d.candidates = candidates;
 	if (audit_insert_decision(db, rec->id, &d, NULL) < 0)
 		return -1;
-
-	/* the same message record_forward() composes */
-	memset(&h, 0, sizeof(h));
-	h.router_name = rid->name;
-	h.router_addr = rid->address;
-	h.to_name = name && *name ? name : NULL;
-	h.to_addr = addr;
-	h.sha256 = rec->sha256;
-	h.date = now;
-	h.cls = cls;
-	h.section = section;
-	h.reason = reason;
-	if (deliver_compose_forward(rec->raw, rec->raw_len, &h, &msg) < 0) {
-		error("cannot compose the forward to %s", addr);
-		goto out;
-	}
-	memset(&m, 0, sizeof(m));
-	m.report = rec->id;
-	m.kind = "forward";
-	m.created_at = now;
-	m.envelope_from = rid->bounce;
-	m.recipients = addr;
-	m.message = msg.buf;
-	m.message_len = msg.len;
-	if (audit_outbox_enqueue(db, &m, &oid) < 0)
-		oid = -1;
-out:
-	sb_release(&msg);
-	return oid;
+	return forward_queue(db, rid, rec->id, rec->raw, rec->raw_len,
+			     rec->sha256, addr, name, cls, section, reason,
+			     now);
 }
 
 /* desk_class_header - the X-Triage-Class value of a recorded report */

@@ -115,10 +115,9 @@ void desk_candidates_free(struct desk_candidate *v, size_t n);
 /*
  * Forwarding from the desk (approve, reroute): desk_forward() records a
  * forward decision (so that it counts toward the recipient's load, as
- * the filter's do) and queues the same forward record_forward() makes
- * (record.h), in the caller's transaction; returns the outbox id or -1.
- * desk_router_id() reads the router's identity as router_id_load()
- * does.  (Why not those two functions themselves: desk.c.)  desk_class_header()
+ * the filter's do) and queues the forward with forward_queue()
+ * (forward.h), in the caller's transaction; returns the outbox id or -1.
+ * The router's identity comes from router_id_load().  desk_class_header()
  * is the X-Triage-Class value for a recorded report: the classifier's
  * header, or the triager's class when a reclassify changed it.
  * desk_drain() sends what is due right away when routes.conf says
@@ -129,7 +128,6 @@ void desk_candidates_free(struct desk_candidate *v, size_t n);
 struct audit_record;
 struct router_id;
 
-int desk_router_id(struct router_id *id, const struct config *cfg);
 int64_t desk_forward(struct audit *db, const struct router_id *rid,
 		     const struct audit_record *rec, const char *addr,
 		     const char *name, const char *cls, const char *section,

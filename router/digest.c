@@ -17,7 +17,7 @@
 #include "evidence.h"
 #include "map.h"
 #include "pick.h"
-#include "record.h"
+#include "forward.h"
 #include "sha256.h"
 #include "strbuf.h"
 #include "util.h"
@@ -531,7 +531,7 @@ int digest_enqueue(struct audit *db, const struct config *cfg,
 	size_t i;
 	int n = 0, rc;
 
-	if (desk_router_id(&rid, cfg) < 0)
+	if (router_id_load(&rid, cfg) < 0)
 		return -1;
 	if (digest_collect(db, cfg, section, &all) < 0)
 		return -1;

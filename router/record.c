@@ -21,21 +21,6 @@
 #define CANDIDATES_MAX (16u << 10)
 #define REPLY_MAX      (16u << 10)
 
-/* router_id_load - the router's addresses; -1 when they are unusable */
-int router_id_load(struct router_id *id, const struct config *cfg)
-{
-	id->address = config_get(cfg, "router_address", "triage@localhost");
-	id->name = config_get(cfg, "router_name", "triage");
-	id->bounce = config_get(cfg, "bounce_address", id->address);
-	if (!addr_valid(id->address))
-		return error("%s: router_address '%s' is not a valid address",
-			     cfg->path, id->address);
-	if (!addr_valid(id->bounce))
-		return error("%s: bounce_address '%s' is not a valid address",
-			     cfg->path, id->bounce);
-	return 0;
-}
-
 static int64_t enqueue(struct audit *db, int64_t report, const char *kind,
 		       const char *from, const char *rcpt,
 		       const struct strbuf *msg, time_t now)
@@ -53,40 +38,6 @@ static int64_t enqueue(struct audit *db, int64_t report, const char *kind,
 	m.message_len = msg->len;
 	if (audit_outbox_enqueue(db, &m, &oid) < 0)
 		return -1;
-	return oid;
-}
-
-/* record_forward - compose a forward of a recorded report and queue it */
-int64_t record_forward(struct audit *db, const struct router_id *id,
-		       const struct report *r, int64_t report, const char *addr,
-		       const char *name, const char *cls, const char *section,
-		       const char *reason, time_t now)
-{
-	struct forward_headers h;
-	struct strbuf msg = STRBUF_INIT(r->raw_len + FORWARD_EXTRA);
-	int64_t oid;
-
-	if (!addr_valid(addr)) {
-		error("recipient '%s' is not a valid address", addr);
-		return -1;
-	}
-	memset(&h, 0, sizeof(h));
-	h.router_name = id->name;
-	h.router_addr = id->address;
-	h.to_name = name && *name ? name : NULL;
-	h.to_addr = addr;
-	h.sha256 = r->sha256;
-	h.date = now;
-	h.cls = cls;
-	h.section = section;
-	h.reason = reason;
-	if (deliver_compose_forward(r->raw, r->raw_len, &h, &msg) < 0) {
-		error("cannot compose the forward to %s", addr);
-		sb_release(&msg);
-		return -1;
-	}
-	oid = enqueue(db, report, "forward", id->bounce, addr, &msg, now);
-	sb_release(&msg);
 	return oid;
 }
 
@@ -221,8 +172,9 @@ int record_decision(struct audit *db, const struct pipeline *p,
 
 	if (d->act.action == ACT_FORWARD) {
 		/* X-Triage-Class: the verdict, "user; score=12.8; rules=..." */
-		out->outbox = record_forward(
-			db, id, r, out->report, d->pick.addr, d->pick.name,
+		out->outbox = forward_queue(
+			db, id, out->report, r->raw, r->raw_len, r->sha256,
+			d->pick.addr, d->pick.name,
 			d->class_header[0] ? d->class_header : d->cls, section,
 			d->pick.reason, now);
 		if (out->outbox < 0)

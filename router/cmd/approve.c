@@ -38,7 +38,7 @@
 #include "config.h"
 #include "deliver.h"
 #include "desk.h"
-#include "record.h"
+#include "forward.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -267,7 +267,7 @@ int cmd_approve(int argc, char **argv, struct cmd_ctx *ctx)
 	a.cfg = cmd_config(ctx);
 	a.now = desk_now();
 	if (desk_who(a.who, sizeof(a.who)) < 0 ||
-	    desk_router_id(&a.rid, a.cfg) < 0) {
+	    router_id_load(&a.rid, a.cfg) < 0) {
 		free(ids);
 		return EX_CONFIG;
 	}

@@ -31,9 +31,9 @@
 #include "config.h"
 #include "deliver.h"
 #include "desk.h"
+#include "forward.h"
 #include "map.h"
 #include "pick.h"
-#include "record.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -255,7 +255,7 @@ int cmd_reroute(int argc, char **argv, struct cmd_ctx *ctx)
 		rr.pick = pick_config_load(rr.cfg, rr.map);
 	}
 	if (desk_who(rr.who, sizeof(rr.who)) < 0 ||
-	    desk_router_id(&rr.rid, rr.cfg) < 0) {
+	    router_id_load(&rr.rid, rr.cfg) < 0) {
 		ret = EX_CONFIG;
 		goto out;
 	}

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * forward - the router's identity, and a forward queued (see forward.h)
+ */
+#include <string.h>
+
+#include "audit.h"
+#include "config.h"
+#include "deliver.h"
+#include "forward.h"
+#include "strbuf.h"
+#include "util.h"
+
+#define FORWARD_EXTRA (64u << 10)
+
+/* router_id_load - the router's addresses; -1 when they are unusable */
+int router_id_load(struct router_id *id, const struct config *cfg)
+{
+	id->address = config_get(cfg, "router_address", "triage@localhost");
+	id->name = config_get(cfg, "router_name", "triage");
+	id->bounce = config_get(cfg, "bounce_address", id->address);
+	if (!addr_valid(id->address))
+		return error("%s: router_address '%s' is not a valid address",
+			     cfg->path, id->address);
+	if (!addr_valid(id->bounce))
+		return error("%s: bounce_address '%s' is not a valid address",
+			     cfg->path, id->bounce);
+	return 0;
+}
+
+/* forward_queue - compose a forward of a recorded report and queue it */
+int64_t forward_queue(struct audit *db, const struct router_id *id,
+		      int64_t report, const char *raw, size_t raw_len,
+		      const char *sha256, const char *addr, const char *name,
+		      const char *cls, const char *section, const char *reason,
+		      time_t now)
+{
+	struct forward_headers h;
+	struct audit_outbox_new m;
+	struct strbuf msg = STRBUF_INIT(raw_len + FORWARD_EXTRA);
+	int64_t oid = -1;
+
+	if (!raw) {
+		error("report %lld: the message was not read",
+		      (long long)report);
+		return -1;
+	}
+	if (!addr_valid(addr)) {
+		error("recipient '%s' is not a valid address", addr);
+		return -1;
+	}
+	memset(&h, 0, sizeof(h));
+	h.router_name = id->name;
+	h.router_addr = id->address;
+	h.to_name = name && *name ? name : NULL;
+	h.to_addr = addr;
+	h.sha256 = sha256;
+	h.date = now;
+	h.cls = cls;
+	h.section = section;
+	h.reason = reason;
+	if (deliver_compose_forward(raw, raw_len, &h, &msg) < 0) {
+		error("cannot compose the forward to %s", addr);
+		sb_release(&msg);
+		return -1;
+	}
+	memset(&m, 0, sizeof(m));
+	m.report = report;
+	m.kind = "forward";
+	m.created_at = now;
+	m.envelope_from = id->bounce;
+	m.recipients = addr;
+	m.message = msg.buf;
+	m.message_len = msg.len;
+	if (audit_outbox_enqueue(db, &m, &oid) < 0)
+		oid = -1;
+	sb_release(&msg);
+	return oid;
+}

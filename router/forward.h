@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * forward - the router's identity, and a forward queued in the outbox
+ *
+ * DESCRIPTION
+ *	Command-layer glue of the deliver stage, shared by the filter
+ *	(record.c), the triager's approve and reroute (desk.c) and the
+ *	digests: forward_queue() composes the forwarded copy of a recorded
+ *	report (deliver_compose_forward(): a resent block and the triage
+ *	headers prepended, the original bytes untouched) and queues it in
+ *	the outbox, inside the caller's transaction.  Nothing is sent here.
+ *
+ *	The router's identity comes from routes.conf (routes.conf(5)):
+ *
+ *	  router_address   From of the resent block and the X-Loop value
+ *	  router_name      display name (default "triage")
+ *	  bounce_address   envelope sender of everything sent (default
+ *	                   router_address)
+ *
+ *	This file depends on deliver.c and audit.c only, so that triage's
+ *	triager commands do not pull in the classification pipeline.
+ *
+ * Ownership:
+ *	struct router_id holds borrowed configuration strings.
+ *
+ * Errors:
+ *	router_id_load() and forward_queue() print a message and return -1.
+ */
+#ifndef TRIAGE_FORWARD_H
+#define TRIAGE_FORWARD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+struct audit;
+struct config;
+
+struct router_id {
+	const char *address;
+	const char *name;
+	const char *bounce;
+};
+
+int router_id_load(struct router_id *id, const struct config *cfg);
+
+/*
+ * forward_queue - compose the forward of recorded report (reports.id
+ * report; its raw bytes and sha256) to addr and queue it; cls is the
+ * X-Triage-Class value ("ai; score=7.4; rules=..." or a bare class);
+ * returns the outbox id or -1
+ */
+int64_t forward_queue(struct audit *db, const struct router_id *id,
+		      int64_t report, const char *raw, size_t raw_len,
+		      const char *sha256, const char *addr, const char *name,
+		      const char *cls, const char *section, const char *reason,
+		      time_t now);
+
+#endif
