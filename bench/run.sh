@@ -101,3 +101,6 @@ if [ -f "$SHARED/corpus/reports/index.tsv" ]; then
 	set -- "$@" --model "$B/model.bin" --dir "$SHARED/corpus/reports"
 fi
 "$B/bench_classify" "$@"
+
+echo
+"$SRC/bench/filter.sh"

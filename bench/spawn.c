@@ -2,12 +2,12 @@
 /*
  * spawn - time one process per input line (a tiny hyperfine for loops)
  *
- *	spawn [-n RUNS] [-i | -s FILE] LIST -- COMMAND [ARGS...]
+ *	spawn [-n RUNS] [-i | -s FILE | -F] LIST -- COMMAND [ARGS...]
  *
  * For each line of LIST (or RUNS times the first line), runs COMMAND
  * ARGS... LINE with stdout and stderr to /dev/null (-i: LINE on stdin
  * instead of as the last argument; -s FILE: FILE on stdin and no
- * argument added), and prints the median and mean wall
+ * argument added; -F: the file LINE names on stdin), and prints the median and mean wall
  * time and the mean child CPU time (user+system) in milliseconds:
  *
  *	runs=N wall_median_ms=X wall_mean_ms=Y cpu_mean_ms=Z failures=F
@@ -43,21 +43,24 @@ int main(int argc, char **argv)
 	size_t nlines = 0, alloc = 0, runs, i;
 	double *wall, wsum = 0, csum = 0;
 	int opt, nrep = 0, use_stdin = 0, failures = 0, cargc, k;
+	int line_file = 0;
 	const char *stdin_file = NULL;
 	FILE *f;
 
-	while ((opt = getopt(argc, argv, "+n:is:")) != -1) {
+	while ((opt = getopt(argc, argv, "+n:is:F")) != -1) {
 		if (opt == 'n')
 			nrep = atoi(optarg);
 		else if (opt == 'i')
 			use_stdin = 1;
 		else if (opt == 's')
 			stdin_file = optarg;
+		else if (opt == 'F')
+			line_file = 1;
 		else
 			return 64;
 	}
 	if (argc - optind < 3 || strcmp(argv[optind + 1], "--") != 0) {
-		fprintf(stderr, "usage: spawn [-n RUNS] [-i | -s FILE] LIST -- CMD [ARGS]\n");
+		fprintf(stderr, "usage: spawn [-n RUNS] [-i | -s FILE | -F] LIST -- CMD [ARGS]\n");
 		return 64;
 	}
 	f = fopen(argv[optind], "r");
@@ -89,7 +92,9 @@ int main(int argc, char **argv)
 		double t0 = now();
 		pid_t pid;
 
-		cargv[cargc] = use_stdin || stdin_file ? NULL : (char *)line;
+		cargv[cargc] = use_stdin || stdin_file || line_file
+				       ? NULL
+				       : (char *)line;
 		if (use_stdin && pipe(pipefd) < 0)
 			return 71;
 		pid = fork();
@@ -98,8 +103,9 @@ int main(int argc, char **argv)
 
 			dup2(null, 1);
 			dup2(null, 2);
-			if (stdin_file) {
-				int in = open(stdin_file, O_RDONLY);
+			if (stdin_file || line_file) {
+				int in = open(line_file ? line : stdin_file,
+					      O_RDONLY);
 
 				if (in < 0)
 					_exit(126);

@@ -1242,12 +1242,53 @@ static struct {
  * ("(?:.*\n)+?") stay with the interpreter, whose backtracking frames
  * live on the heap, the others are JIT-compiled when pcre2 can
  */
+/*
+ * The compiled-pattern cache: 'triage update' compiles every built-in
+ * pattern once and writes them with pcre2_serialize_encode(), keyed by
+ * their text; a filter process decodes the file instead of compiling
+ * (2.2 M instructions for the patterns of one crash type).  Keyed by
+ * text, a cache from another version of the program can only miss.
+ */
+struct rx_cached {
+	char *text;
+	pcre2_code *code;
+};
+
+static struct {
+	struct rx_cached *v; /* sorted by text */
+	size_t n, alloc;
+	bool recording; /* crashlog_save_patterns(): keep every compile */
+	struct rx_cached *rec;
+	size_t nrec, arec;
+} C;
+
+static int cmp_cached(const void *a, const void *b)
+{
+	return strcmp(((const struct rx_cached *)a)->text,
+		      ((const struct rx_cached *)b)->text);
+}
+
+static pcre2_code *rx_cached(const char *re)
+{
+	struct rx_cached key = { (char *)re, NULL }, *hit;
+
+	if (!C.n)
+		return NULL;
+	hit = bsearch(&key, C.v, C.n, sizeof(*C.v), cmp_cached);
+	return hit ? hit->code : NULL;
+}
+
 static pcre2_code *rx_compile(const char *re)
 {
 	int err;
 	PCRE2_SIZE off;
-	pcre2_code *code;
+	pcre2_code *code = rx_cached(re);
 
+	if (code) {
+		if (G.jit && !strstr(re, "\\n"))
+			pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
+		return code;
+	}
 	code = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED, 0, &err,
 			     &off, NULL);
 	if (!code) {
@@ -1256,6 +1297,11 @@ static pcre2_code *rx_compile(const char *re)
 		pcre2_get_error_message(err, msg, sizeof(msg));
 		die("crashlog: bad built-in regex at %zu (%s): %s", (size_t)off,
 		    msg, re);
+	}
+	if (C.recording) {
+		ALLOC_GROW(C.rec, C.nrec, C.arec);
+		C.rec[C.nrec].text = xstrdup(re);
+		C.rec[C.nrec++].code = code;
 	}
 	if (G.jit && !strstr(re, "\\n"))
 		pcre2_jit_compile(code,
@@ -3780,6 +3826,140 @@ struct crashlog *crashlog_parse(const char *log, size_t len)
 
 	crashlog_scan_free(sc);
 	return c;
+}
+
+#define RXC_MAGIC   "TRIAGERX"
+#define RXC_VERSION 1
+#define RXC_MAX	    (16u << 20)
+
+/*
+ * crashlog_save_patterns - compile every built-in pattern and write them
+ * to path for crashlog_load_patterns(); -1 after printing
+ */
+int crashlog_save_patterns(const char *path)
+{
+	struct strbuf out = STRBUF_INIT(RXC_MAX);
+	const pcre2_code **codes;
+	uint8_t *blob = NULL;
+	PCRE2_SIZE blen = 0;
+	uint32_t u;
+	size_t i;
+	int ret = -1;
+
+	init_once();
+	pthread_mutex_lock(&G.lock);
+	C.recording = true;
+	pthread_mutex_unlock(&G.lock);
+	/* The cache must not answer while we record: compile afresh. */
+	for (i = 0; i < ARRAY_SIZE(oopses); i++)
+		ensure_oops(&oopses[i]);
+	ensure_common();
+	C.recording = false;
+	/* written sorted, so that loading need not sort */
+	qsort(C.rec, C.nrec, sizeof(*C.rec), cmp_cached);
+	codes = xcalloc(C.nrec + 1, sizeof(*codes));
+	for (i = 0; i < C.nrec; i++)
+		codes[i] = C.rec[i].code;
+	if (C.nrec && pcre2_serialize_encode(codes, (int32_t)C.nrec, &blob,
+					     &blen, NULL) < 0) {
+		error("cannot serialise the crash-log patterns");
+		goto out;
+	}
+	sb_add(&out, RXC_MAGIC, 8);
+	u = RXC_VERSION;
+	sb_add(&out, &u, 4);
+	u = (uint32_t)C.nrec;
+	sb_add(&out, &u, 4);
+	for (i = 0; i < C.nrec; i++) {
+		u = (uint32_t)strlen(C.rec[i].text);
+		sb_add(&out, &u, 4);
+		sb_add(&out, C.rec[i].text, u);
+	}
+	u = (uint32_t)blen;
+	if (sb_add(&out, &u, 4) < 0 || sb_add(&out, blob, blen) < 0) {
+		error("crash-log patterns: too large");
+		goto out;
+	}
+	ret = write_file_atomic(path, out.buf, out.len, 0644);
+out:
+	if (blob)
+		pcre2_serialize_free(blob);
+	free(codes);
+	sb_release(&out);
+	return ret;
+}
+
+/*
+ * crashlog_load_patterns - use the patterns compiled into path; a file
+ * that is absent, damaged or from another pcre2 is ignored (patterns
+ * are then compiled as needed); returns the number of patterns loaded
+ */
+size_t crashlog_load_patterns(const char *path)
+{
+	char *data = NULL, *p, *end;
+	size_t len, i, n;
+	uint32_t u, count = 0;
+	pcre2_code **codes = NULL;
+	int32_t got;
+
+	if (C.n || read_file(path, RXC_MAX, &data, &len) < 0)
+		return C.n;
+	p = data;
+	end = data + len;
+	if (len < 16 || memcmp(p, RXC_MAGIC, 8))
+		goto bad;
+	memcpy(&u, p + 8, 4);
+	memcpy(&count, p + 12, 4);
+	if (u != RXC_VERSION || count > 100000)
+		goto bad;
+	p += 16;
+	C.v = xcalloc(count + 1, sizeof(*C.v));
+	for (n = 0; n < count; n++) {
+		if (end - p < 4)
+			goto bad;
+		memcpy(&u, p, 4);
+		p += 4;
+		if ((size_t)(end - p) < u)
+			goto bad;
+		C.v[n].text = xmemdup0(p, u);
+		p += u;
+	}
+	if (end - p < 4)
+		goto bad;
+	memcpy(&u, p, 4);
+	p += 4;
+	if ((size_t)(end - p) < u || !count)
+		goto bad;
+	codes = xcalloc(count, sizeof(*codes));
+	if (pcre2_serialize_get_number_of_codes((const uint8_t *)p) !=
+	    (int32_t)count)
+		goto bad;
+	got = pcre2_serialize_decode(codes, (int32_t)count, (const uint8_t *)p,
+				     NULL);
+	if (got != (int32_t)count)
+		goto bad;
+	for (i = 0; i < count; i++)
+		C.v[i].code = codes[i];
+	C.n = count;
+	for (i = 1; i < C.n; i++)
+		if (strcmp(C.v[i - 1].text, C.v[i].text) > 0)
+			break;
+	if (i < C.n)
+		qsort(C.v, C.n, sizeof(*C.v), cmp_cached);
+	free(codes);
+	free(data);
+	return C.n;
+bad:
+	/* Not an error: the patterns are compiled as they are needed. */
+	if (C.v)
+		for (i = 0; i < count && C.v[i].text; i++)
+			free(C.v[i].text);
+	free(C.v);
+	C.v = NULL;
+	C.n = 0;
+	free(codes);
+	free(data);
+	return 0;
 }
 
 /* crashlog_free - release a parse result */

@@ -103,6 +103,15 @@ char *crashlog_guilty(const char *title, const char *report, size_t len);
  */
 void crashlog_use_jit(bool on);
 
+/*
+ * crashlog_save_patterns - compile every built-in pattern into path
+ * ('triage update': STATE_DIR/crashlog.rx); crashlog_load_patterns()
+ * makes a process decode them instead of compiling (a missing or stale
+ * file only means compiling again); it returns how many it loaded
+ */
+int crashlog_save_patterns(const char *path);
+size_t crashlog_load_patterns(const char *path);
+
 /* crashlog_guilty_ignored - path is one the guilty-file rules skip */
 bool crashlog_guilty_ignored(const char *path);
 

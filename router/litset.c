@@ -36,8 +36,17 @@ static unsigned bucket(uint32_t k)
 /* litset_init - an empty set */
 void litset_init(struct litset *ls, bool nocase)
 {
-	memset(ls, 0, sizeof(*ls));
-	memset(ls->head, 0xff, sizeof(ls->head));
+	/*
+	 * head[] (16 KB) is left as it is: a bucket is read only when its
+	 * seen[] bit is set, and the first add to a bucket sets both.  The
+	 * evidence stage makes twenty sets per process; clearing them all
+	 * cost more than the rest of its start.
+	 */
+	ls->v = NULL;
+	ls->n = ls->alloc = 0;
+	ls->shorts = NULL;
+	ls->nshorts = ls->salloc = 0;
+	memset(ls->seen, 0, sizeof(ls->seen));
 	ls->nocase = nocase;
 }
 
@@ -78,7 +87,8 @@ void litset_add(struct litset *ls, const char *pat, unsigned id)
 		return;
 	}
 	h = bucket(key(ls, pat));
-	e.next = ls->head[h];
+	e.next = (ls->seen[h / 64] & ((uint64_t)1 << (h % 64))) ? ls->head[h]
+								: -1;
 	ls->seen[h / 64] |= (uint64_t)1 << (h % 64);
 	ALLOC_GROW(ls->v, ls->n, ls->alloc);
 	ls->v[ls->n] = e;

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "crashlog.h"
 #include "evidence.h"
 #include "experts.h"
 #include "map.h"
@@ -60,6 +61,12 @@ int pipeline_open(struct pipeline *p, const struct config *cfg)
 		note_missing(
 			p,
 			"no MAINTAINERS map (run 'triage update'): every report is held");
+
+	/* the crash-log patterns, precompiled by 'triage update' */
+	if ((path = state_file(cfg, "crashlog.rx"))) {
+		crashlog_load_patterns(path);
+		free(path);
+	}
 
 	if ((path = state_file(cfg, "symbols.idx"))) {
 		p->syms = symbols_open(path);

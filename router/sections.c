@@ -199,6 +199,7 @@ static void credit_prefix(struct acc *a, const struct map *map,
 	char p[PREFIX_MAX], why[SECTION_WHY_MAX];
 	uint32_t s, best = UINT32_MAX;
 	size_t best_words = SIZE_MAX, best_depth = SIZE_MAX;
+	int pass;
 
 	if (strlen(prefix) >= sizeof(p) || !*prefix)
 		return;
@@ -213,19 +214,37 @@ static void credit_prefix(struct acc *a, const struct map *map,
 		free(d);
 		return;
 	}
-	for (s = 0; s < map_nsections(map); s++) {
-		const char *title = map_title(map, s);
-		size_t words;
+	/*
+	 * Titles first; a list match counts 8 words more, so it can only
+	 * win over a title of more than 9 words: the lists (every entry of
+	 * every section) are read only then.
+	 */
+	for (pass = 0; pass < 2; pass++) {
+		if (pass == 1 && best_words <= 9)
+			break;
+		for (s = 0; s < map_nsections(map); s++) {
+			const char *title = map_title(map, s);
+			size_t words;
 
-		if (!title_matches(title, p) && !list_matches(map, s, p))
-			continue;
-		words = title_words(title) + (title_matches(title, p) ? 0 : 8);
-		/* Fewest words, then the shallowest F: pattern. */
-		if (words < best_words ||
-		    (words == best_words && shallowest(map, s) < best_depth)) {
-			best_words = words;
-			best_depth = shallowest(map, s);
-			best = s;
+			if (pass == 0) {
+				if ((title[0] | 0x20) != (p[0] | 0x20) ||
+				    !title_matches(title, p))
+					continue;
+				words = title_words(title);
+			} else {
+				if (title_matches(title, p) ||
+				    !list_matches(map, s, p))
+					continue;
+				words = title_words(title) + 8;
+			}
+			/* Fewest words, then the shallowest F: pattern. */
+			if (words < best_words ||
+			    (words == best_words &&
+			     shallowest(map, s) < best_depth)) {
+				best_words = words;
+				best_depth = shallowest(map, s);
+				best = s;
+			}
 		}
 	}
 	if (best != UINT32_MAX) {

@@ -30,6 +30,7 @@
 
 #include "classify.h"
 #include "cmd.h"
+#include "crashlog.h"
 #include "config.h"
 #include "maintainers.h"
 #include "map.h"
@@ -241,8 +242,18 @@ int cmd_update(int argc, char **argv, struct cmd_ctx *ctx)
 			ret = r;
 	}
 	/* The rule snapshot follows the rule files: refresh it whenever the
-	 * state is updated in place. */
+	 * state is updated in place; so do the crash-log patterns, which
+	 * follow the program. */
 	if (!output && !ret)
 		ret = update_rules(cfg);
+	if (!output && !ret) {
+		char *rx = output_path(cfg, NULL, "crashlog.rx");
+
+		if (!rx || crashlog_save_patterns(rx) < 0)
+			ret = EX_CANTCREAT;
+		else
+			printf("crash-log patterns: precompiled -> %s\n", rx);
+		free(rx);
+	}
 	return ret;
 }
