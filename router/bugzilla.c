@@ -544,9 +544,12 @@ int bugzilla_url_host(const char *url, char *buf, size_t size)
 	if (!p)
 		return -1;
 	p += 3;
+	end = p + strcspn(p, "/");
+	if (memchr(p, '@', (size_t)(end - p)))
+		return -1; /* no user or password in the authority */
 	end = p + strcspn(p, "/:");
 	n = (size_t)(end - p);
-	if (!n || n >= size || memchr(p, '@', n))
+	if (!n || n >= size)
 		return -1;
 	for (i = 0; i < n; i++)
 		if (!isalnum((unsigned char)p[i]) && p[i] != '-' && p[i] != '.')

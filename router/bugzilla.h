@@ -53,9 +53,10 @@
  *	carry the key and are never printed: results name the method and
  *	path only.  Requests set Accept and Content-Type: application/json,
  *	a connect timeout and a whole-request timeout, follow no redirect
- *	(the key would go along), speak only http and https, ignore proxy
- *	variables only when told to (they are honoured: sites need them),
- *	and read at most max_response bytes.  Classification:
+ *	(the key would go along), speak only http and https, and read at
+ *	most max_response bytes (the proxy variables are honoured as
+ *	libcurl does: use an https URL so that a proxy only tunnels the
+ *	key).  Classification:
  *	  - transport failures (resolve, connect, timeout, send, receive,
  *	    TLS) are temporary;
  *	  - HTTP 5xx, 408 and 429 are temporary;
