@@ -208,6 +208,10 @@ static int bug_from(const json_t *o, struct bugzilla_bug *b, char *err,
 		return -1;
 	}
 	b->is_private = get_bool(o, "is_private");
+	/* upstream: a bug in a group is restricted to that group */
+	d = json_object_get(o, "groups");
+	if (json_is_array(d) && json_array_size(d))
+		b->is_private = true;
 	b->summary = get_str(o, "summary");
 	b->product = get_str(o, "product");
 	b->component = get_str(o, "component");

@@ -84,6 +84,7 @@
  *	  bugzilla_assign           yes: assign the bug to the recipient (no)
  *	  bugzilla_cc               yes: add the recipient to CC (no)
  *	  bugzilla_keyword          a keyword to add, e.g. triaged (none)
+ *	  bugzilla_forward_private  yes: mail private bugs too (no: held)
  *
  * Ownership:
  *	Parsed structs own their strings; release them with the matching
@@ -118,7 +119,7 @@ struct report;
 
 struct bugzilla_bug {
 	long id;
-	bool is_private; /* webhook: only the id is known */
+	bool is_private; /* is_private, or in a group (restricted) */
 	char *summary, *product, *component, *version, *classification;
 	char *status, *resolution, *severity, *priority;
 	char *platform, *op_sys, *whiteboard, *url;

@@ -19,7 +19,9 @@
  *	mail are recorded in one transaction.  A bug recorded before
  *	(by a webhook, a poll or earlier run) never gives a second report:
  *	only its last_change_time is updated.  So polls may overlap and be
- *	run again after any failure.
+ *	run again after any failure.  A private bug (is_private, or in a
+ *	group) or a private description is recorded but held, not mailed,
+ *	unless bugzilla_forward_private = yes.
  *
  *	The cursor: after a complete poll, the newest last_change_time
  *	seen is kept in the bugs table under a reserved negative bug id
@@ -79,6 +81,7 @@ struct ingest {
 	struct bugzilla_config bc;
 	struct bugzilla_client *bz;
 	struct bugzilla_writeback wb;
+	bool forward_private;
 	time_t max_age;
 	int lease;
 };
@@ -106,6 +109,8 @@ struct ingest *ingest_open(struct config *cfg, struct audit *db,
 	in->p.load = audit_pick_load;
 	in->p.load_ctx = db;
 	bugzilla_writeback_config(&in->wb, cfg);
+	in->forward_private =
+		config_get_bool(cfg, "bugzilla_forward_private", false);
 	in->max_age = outbox_max_age(cfg);
 	/* two requests and the pipeline must fit in the lease */
 	in->lease = (int)(in->bc.timeout_ms / 1000) * 3 + 60;
@@ -291,6 +296,14 @@ static int handle(struct ingest *in, const struct audit_event_item *it,
 	r = bugzilla_report(&bug, &first, in->bc.url, in->id.address);
 	now = time(NULL);
 	pipeline_run(&in->p, r, now, &d);
+	if ((bug.is_private || first.is_private) && !in->forward_private &&
+	    d.act.action == ACT_FORWARD) {
+		/* restricted text does not go out by mail unless allowed */
+		d.act.action = ACT_HOLD;
+		snprintf(d.act.reason, sizeof(d.act.reason),
+			 "private bug: held for a triager "
+			 "(bugzilla_forward_private = no)");
+	}
 	rc = record(in, it, r, &bug, &d, now, queued);
 	if (rc < 0) {
 		struct bugzilla_result dbres;

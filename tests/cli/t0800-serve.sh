@@ -80,6 +80,7 @@ make_bug() {
 }
 make_bug 4242 2024-04-03T08:00:00Z
 make_bug 4243 2024-04-03T09:00:00Z
+sed -i 's/"is_private": false}/"is_private": false, "groups": ["security"]}/' "$T/bz/bug-4243.json"
 make_bug 4300 2024-04-05T12:00:00Z
 make_bug 4301 2024-04-06T12:00:00Z
 make_bug 4302 2024-04-07T10:00:00Z
@@ -385,7 +386,7 @@ test_expect_success 'the worker re-fetches the bug and records a report and a fo
 	! grep forged "$T/fwd"
 '
 
-test_expect_success 'a private bug is fetched over REST; a missing one fails' '
+test_expect_success 'a private bug is fetched over REST and held; a missing one fails' '
 	post plain $PORT X-Ignored x "$T/ev-private.json" >"$T/r" || true &&
 	post plain $PORT Authorization "Token $TOKEN" "$T/ev-private.json" >"$T/r" &&
 	grep "^200 " "$T/r" &&
@@ -394,7 +395,10 @@ test_expect_success 'a private bug is fetched over REST; a missing one fails' '
 	wait_value 3 events_handled &&
 	test "$(q "SELECT state FROM bugzilla_events WHERE bug_id = 9999")" = failed &&
 	q "SELECT last_error FROM bugzilla_events WHERE bug_id = 9999" | grep "HTTP 404: error 101" &&
-	test "$(q "SELECT count(*) FROM reports WHERE bug_id = 4243")" = 1
+	test "$(q "SELECT count(*) FROM reports WHERE bug_id = 4243")" = 1 &&
+	q "SELECT r.state, d.reason FROM reports r JOIN decisions d ON d.report = r.id WHERE r.bug_id = 4243" >"$T/r" &&
+	echo "held|private bug: held for a triager (bugzilla_forward_private = no)" >"$T/expect" &&
+	test_cmp "$T/expect" "$T/r"
 '
 
 test_expect_success 'a webhook retry after processing gives no second report' '
@@ -403,7 +407,7 @@ test_expect_success 'a webhook retry after processing gives no second report' '
 	grep "^200 .*\"duplicate\":false" "$T/r" &&
 	wait_value 2 events_processed 4242 &&
 	test "$(q "SELECT count(*) FROM reports WHERE bug_id = 4242")" = 1 &&
-	test "$(q "SELECT count(*) FROM outbox WHERE kind = '"'"'forward'"'"'")" = 2
+	test "$(q "SELECT count(*) FROM outbox WHERE kind = '"'"'forward'"'"'")" = 1
 '
 
 test_expect_success 'other paths are 404, other methods 405; SIGTERM stops serve cleanly' '
@@ -441,7 +445,7 @@ test_expect_success 'poll records new bugs once, skips known ones, keeps a curso
 	grep "^poll: 2 changed since 2024-04-05T12:00:00Z: 0 new, 2 known" "$T/p2" &&
 	test "$(q "SELECT count(*) FROM reports")" = 3 &&
 	test "$(q "SELECT count(*) FROM reports WHERE bug_id = 4300")" = 1 &&
-	test "$(q "SELECT count(*) FROM outbox WHERE kind = '"'"'forward'"'"'")" = 3
+	test "$(q "SELECT count(*) FROM outbox WHERE kind = '"'"'forward'"'"'")" = 2
 '
 
 # ---- deliver ------------------------------------------------------------------
@@ -502,11 +506,11 @@ test_expect_success 'deliver sends the forwards over SMTP and runs the write-bac
 	: >"$T/bz.log" &&
 	"$TRIAGE" deliver --once >"$T/d1" &&
 	cat "$T/d1" &&
-	grep "^deliver: 6 sent, 0 to retry, 0 failed" "$T/d1" &&
-	test "$(q "SELECT count(*) FROM outbox WHERE state = '"'"'sent'"'"'")" = 6 &&
-	test "$(ls "$T/spool" | grep -c "^msg\.")" = 3 &&
+	grep "^deliver: 4 sent, 0 to retry, 0 failed" "$T/d1" &&
+	test "$(q "SELECT count(*) FROM outbox WHERE state = '"'"'sent'"'"'")" = 4 &&
+	test "$(ls "$T/spool" | grep -c "^msg\.")" = 2 &&
 	grep -l "^RCPT wifi@example.org" "$T/spool"/msg.* >"$T/l" &&
-	test "$(wc -l <"$T/l")" = 3 &&
+	test "$(wc -l <"$T/l")" = 2 &&
 	grep -h "^Resent-To: .*wifi@example.org" "$T/spool"/msg.* &&
 	grep -h "^Subject: \[Bug 4300\]" "$T/spool"/msg.* &&
 	grep "^PUT /rest/bug/4242? header,param .*\"cc\":{\"add\":\[\"wifi@example.org\"\]}" "$T/bz.log" &&
@@ -551,6 +555,17 @@ else
 	test_skip "deliver over SMTP: needs python3-aiosmtpd"
 	test_skip "deliver retry: needs python3-aiosmtpd"
 fi
+
+test_expect_success 'deliver --daemon passes, sleeps, and stops on SIGTERM' '
+	sed -i "s/^smtp_port = .*/smtp_port = 1/" "$T/routes.conf" &&
+	{ "$NET" deliver --daemon 2>"$T/dd.err" & echo $! >"$T/serve.pid"; } &&
+	sleep 1 &&
+	wait_value yes alive "$(cat "$T/serve.pid")" &&
+	kill -TERM "$(cat "$T/serve.pid")" &&
+	wait_value "" alive "$(cat "$T/serve.pid")" &&
+	rm -f "$T/serve.pid" &&
+	test "$(q "PRAGMA integrity_check")" = ok
+'
 
 stop_servers
 test_done

@@ -186,6 +186,7 @@ static void test_fixture_rest_bug_and_comments(void **state)
 	assert_string_equal(bug.severity, "critical");
 	assert_string_equal(bug.creation_time, "2000-07-25T13:50:04Z");
 	assert_string_equal(bug.last_change_time, "2014-09-23T19:12:17Z");
+	assert_false(bug.is_private); /* "groups": [] */
 	bugzilla_bug_release(&bug);
 	/* another bug than the one asked for is an error */
 	assert_int_equal(bugzilla_parse_bug(j, len, 36, &bug, err, sizeof(err)),
@@ -440,6 +441,13 @@ static void test_wrong_types_and_missing(void **state)
 	assert_null(ev.bug.keywords);
 	assert_null(ev.bug.creator_name);
 	assert_false(ev.bug.is_private);
+	bugzilla_event_release(&ev);
+	/* a bug in a group is restricted */
+	assert_int_equal(parse_event(GOOD_EVENT("{\"id\": 5, \"groups\": "
+						"[\"security\"]}"),
+				     &ev, err),
+			 0);
+	assert_true(ev.bug.is_private);
 	bugzilla_event_release(&ev);
 }
 
