@@ -11,9 +11,11 @@
  *
  *	  - the request must carry the shared token in the configured
  *	    header (webhook_token_header, default Authorization, whose
- *	    value is then "Token TOKEN"; with any other header, such as
- *	    X-Api-Key, the value is the token itself), compared in
- *	    constant time; otherwise 401, before the body is read;
+ *	    value is then "Token TOKEN" or "Bearer TOKEN"; with any other
+ *	    header, such as X-Api-Key, the value is the token itself),
+ *	    compared in constant time (SHA-256 digests, so neither the
+ *	    length nor a prefix leaks); otherwise 401, before the body is
+ *	    read;
  *	  - the body is at most webhook_max_body bytes (413, whether the
  *	    request says Content-Length or is chunked);
  *	  - a request (headers and body) must be over within
