@@ -482,6 +482,7 @@ cat >"$T/peer.py" <<-\EOF
 EOF
 
 start_peer() { # MODE
+	[ -f "$T/peer.pid" ] && stop_peer # one a failed test left
 	rm -rf "$T/spool"
 	mkdir -p "$T/spool"
 	SMTP_PORT=$(free_port)
