@@ -24,8 +24,9 @@
  *	sent is left to its lease).  The process keeps the database open,
  *	which also keeps the WAL index warm for triage-filter.
  *
- *	Before each pass the digest stage's digest_enqueue_due() runs when
- *	it is linked in (a weak symbol), so digests fall due here.
+ *	Before a pass, at most once a minute, the digest stage's
+ *	digest_enqueue_due() queues the digests that are due, so that
+ *	they go out with the rest.
  *
  *	routes.conf:
  *	  transport            smtp | sendmail            (smtp)
@@ -58,6 +59,7 @@
 #include "cmd.h"
 #include "config.h"
 #include "deliver.h"
+#include "digest.h"
 #include "map.h"
 #include "outbox.h"
 #include "smtp.h"
@@ -65,14 +67,7 @@
 
 #define BATCH	     16	 /* rows per outbox_drain() call */
 #define LEASE_MARGIN 120 /* seconds added to the longest send */
-
-/*
- * The digest stage (router/digest.c) queues due digests.  It is written
- * separately; this weak declaration makes the call below a no-op until
- * it is linked in.  This is the single call site.
- */
-int digest_enqueue_due(struct audit *db, const struct config *cfg,
-		       const struct map *map, time_t now) __attribute__((weak));
+#define DIGEST_EVERY 60	 /* seconds between looks for due digests */
 
 struct deliverd {
 	struct config *cfg;
@@ -87,8 +82,9 @@ struct deliverd {
 	struct bugzilla_config bc;
 	struct bugzilla_client *bz;
 	bool bz_tried;
-	struct map *map; /* for the digest hook */
+	struct map *map; /* for the digests' recipients */
 	bool map_tried;
+	time_t digest_at; /* when due digests were last queued */
 	time_t max_age;
 	int lease;
 	unsigned interval;
@@ -305,7 +301,7 @@ static void send_row(void *ctx, const struct audit_outbox_item *it,
 		send_smtp(d, it, res);
 }
 
-/* open_map - the compiled map (or MAINTAINERS text) for the digest hook */
+/* open_map - the compiled map (or MAINTAINERS text) for the digests */
 static struct map *open_map(const struct config *cfg)
 {
 	char *path = config_state_path(cfg, "maintainers.idx");
@@ -321,19 +317,22 @@ static struct map *open_map(const struct config *cfg)
 }
 
 /*
- * deliverd_run - the digest hook, then up to max due rows; one SMTP
+ * deliverd_run - the due digests, then up to max due rows; one SMTP
  * connection for the pass
  */
 int deliverd_run(struct deliverd *d, unsigned max, struct outbox_stats *st)
 {
+	time_t now = time(NULL);
 	int n;
 
-	if (digest_enqueue_due) {
+	/* digests fall due by the hour at most: look once a minute */
+	if (!d->digest_at || now - d->digest_at >= DIGEST_EVERY) {
+		d->digest_at = now;
 		if (!d->map_tried) {
 			d->map_tried = true;
 			d->map = open_map(d->cfg);
 		}
-		if (digest_enqueue_due(d->db, d->cfg, d->map, time(NULL)) < 0)
+		if (digest_enqueue_due(d->db, d->cfg, d->map, now) < 0)
 			warn("digests: could not queue the due digests");
 	}
 	n = outbox_drain(d->db, send_row, d, max, d->lease, d->max_age, st);

@@ -84,6 +84,38 @@ sed -i 's/"is_private": false}/"is_private": false, "groups": ["security"]}/' "$
 make_bug 4300 2024-04-05T12:00:00Z
 make_bug 4301 2024-04-06T12:00:00Z
 make_bug 4302 2024-04-07T10:00:00Z
+# a syzbot report, for the digest
+cat >"$T/syz.txt" <<-\EOF
+	syzbot found the following issue on:
+
+	HEAD commit:    abcdef012345 Merge tag
+	git tree:       upstream
+	dashboard link: https://syzkaller.appspot.com/bug?extid=0123456789abcdef
+
+	IMPORTANT: if you fix the issue, please add the following tag to the commit:
+	Reported-by: syzbot+0123456789abcdef@syzkaller.appspotmail.com
+
+	==================================================================
+	BUG: KASAN: use-after-free in iwl_mvm_rx+0x123/0x456 drivers/net/wireless/intel/iwlwifi/mvm/ops.c:1234
+	Read of size 8 at addr ffff888012345678 by task syz-executor.0/1234
+
+	CPU: 0 PID: 1234 Comm: syz-executor.0 Not tainted 6.8.0-syzkaller #0
+	Hardware name: Google Google Compute Engine/Google Compute Engine, BIOS Google 01/01/2024
+	Call Trace:
+	 <TASK>
+	 iwl_mvm_rx+0x123/0x456 drivers/net/wireless/intel/iwlwifi/mvm/ops.c:1234
+	 </TASK>
+EOF
+$PY - "$T/syz.txt" "$T/bz" <<-\EOF
+	import json, sys
+	text, d = open(sys.argv[1]).read(), sys.argv[2]
+	who = 'syzbot+0123456789abcdef@syzkaller.appspotmail.com'
+	json.dump({'bugs': [{'id': 4400, 'summary': 'KASAN: use-after-free Read in iwl_mvm_rx',
+	           'product': 'Drivers', 'creator': who, 'creation_time': '2024-04-08T10:00:00Z',
+	           'last_change_time': '2024-04-08T12:00:00Z'}]}, open(d + '/bug-4400.json', 'w'))
+	json.dump({'bugs': {'4400': {'comments': [{'id': 44000, 'count': 0, 'creator': who,
+	           'text': text}]}}}, open(d + '/comments-4400.json', 'w'))
+EOF
 echo '{"bugs": [{"id": 4242, "last_change_time": "2024-04-03T08:00:00Z"},
  {"id": 4300, "last_change_time": "2024-04-05T12:00:00Z"}]}' >"$T/bz/search.json"
 
@@ -551,7 +583,20 @@ test_expect_success 'serve with its delivery thread sends a new forward itself' 
 	wait_value "" alive "$(cat "$T/serve.pid")" &&
 	stop_peer
 '
+test_expect_success 'deliver queues a due fuzzer digest and sends it' '
+	start_peer ok &&
+	echo "{\"bugs\": [{\"id\": 4400, \"last_change_time\": \"2024-04-08T12:00:00Z\"}]}" >"$T/bz/search.json" &&
+	"$TRIAGE" bugzilla poll --url "$BZ_URL" >"$T/p4" &&
+	test "$(q "SELECT state, class FROM reports WHERE bug_id = 4400")" = "digest|fuzzer" &&
+	q "UPDATE reports SET received_at = received_at - 2 * 86400 WHERE bug_id = 4400" &&
+	"$TRIAGE" deliver >"$T/d4" &&
+	cat "$T/d4" &&
+	test "$(q "SELECT state || '"'"' '"'"' || recipients FROM outbox WHERE kind = '"'"'digest'"'"'")" = "sent wifi@example.org" &&
+	grep -l "iwl_mvm_rx" "$T/spool"/msg.* &&
+	stop_peer
+'
 else
+	test_skip "digest: needs python3-aiosmtpd"
 	test_skip "serve with delivery: needs python3-aiosmtpd"
 	test_skip "deliver over SMTP: needs python3-aiosmtpd"
 	test_skip "deliver retry: needs python3-aiosmtpd"
