@@ -65,5 +65,39 @@ int cmd_log(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
 int cmd_digest(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
 int cmd_train(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
 int cmd_eval(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
+int cmd_serve(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
+int cmd_deliver(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
+int cmd_bugzilla(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
+
+/*
+ * Shared by the triage-net commands (serve runs both workers).
+ *
+ * ingest (router/cmd/bugzilla.c): Bugzilla events stored in the
+ * database (webhooks, polls) become reports.  ingest_next() claims one
+ * due event, re-fetches its bug and first comment over REST, runs the
+ * pipeline and records the decision, the bug and the event in one
+ * transaction; a bug already recorded gives no second report.  It
+ * returns 1 when it handled an event, 0 when none is due, -1 on a
+ * database error; *queued tells that mail was queued.
+ *
+ * deliverd (router/cmd/deliver.c): the outbox worker.  deliverd_run()
+ * sends up to max due rows over the configured transport (SMTP or
+ * sendmail; Bugzilla write-back jobs over REST) and returns the rows
+ * handled or -1.
+ */
+struct audit;
+struct outbox_stats;
+struct ingest;
+struct deliverd;
+
+struct ingest *ingest_open(struct config *cfg, struct audit *db,
+			   const char *url);
+int ingest_next(struct ingest *in, bool *queued);
+void ingest_close(struct ingest *in);
+
+struct deliverd *deliverd_open(struct config *cfg, struct audit *db);
+int deliverd_run(struct deliverd *d, unsigned max, struct outbox_stats *st);
+unsigned deliverd_interval(const struct deliverd *d);
+void deliverd_close(struct deliverd *d);
 
 #endif

@@ -72,6 +72,11 @@ static const struct command commands[] = {
 	  "train the statistical model from labelled reports and corrections" },
 	{ "eval", cmd_eval, PART_MIME,
 	  "cross-validate the classifier on labelled reports" },
+	{ "serve", cmd_serve, PART_NET,
+	  "receive Bugzilla webhooks and triage the bugs" },
+	{ "deliver", cmd_deliver, PART_NET, "send the queued mail (outbox)" },
+	{ "bugzilla", cmd_bugzilla, PART_NET,
+	  "poll a Bugzilla for changed bugs and triage them" },
 };
 
 static const char *const part_program[] = {

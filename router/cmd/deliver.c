@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * triage deliver - send the queued mail (the outbox worker)
+ *
+ * DESCRIPTION
+ *	triage deliver [--once] [--daemon]
+ *
+ *	Drains the outbox of the audit database: every due row is claimed
+ *	(a lease, so that several workers never send one row), sent, and
+ *	its result recorded (outbox_drain()): sent; a temporary failure
+ *	retried on deliver_backoff()'s schedule until delivery_max_age; a
+ *	permanent one marks the report failed ('triage pending' shows it).
+ *
+ *	Mail goes over SMTP (smtp.h; one connection per run or wake-up,
+ *	one transaction per recipient) or, with 'transport = sendmail',
+ *	through sendmail -i.  Rows of kind "bugzilla" are write-back jobs
+ *	('triage serve') and go to Bugzilla's REST API (bugzilla.h).
+ *
+ *	One pass by default (--once says so explicitly): sends what is
+ *	due, then exits 0, or 75 when the database could not be used.
+ *	--daemon loops: a pass, then a sleep of deliver_interval seconds
+ *	(default 10) or until SIGTERM/SIGINT, which end it cleanly after
+ *	the row being sent (its result is recorded; a row claimed but not
+ *	sent is left to its lease).  The process keeps the database open,
+ *	which also keeps the WAL index warm for triage-filter.
+ *
+ *	Before a pass, at most once a minute, the digest stage's
+ *	digest_enqueue_due() queues the digests that are due, so that
+ *	they go out with the rest.
+ *
+ *	routes.conf:
+ *	  transport            smtp | sendmail            (smtp)
+ *	  smtp_host            relay host                  (localhost)
+ *	  smtp_port            port (0: 25, or 465 with smtps)
+ *	  smtp_tls             none | may | starttls | smtps   (none)
+ *	  smtp_helo            EHLO name                   (libcurl's)
+ *	  smtp_user            AUTH user                   (none)
+ *	  smtp_password_file   file holding the password (one line)
+ *	  smtp_ca_file         PEM CA bundle for starttls/smtps
+ *	  smtp_connect_timeout seconds                     (30)
+ *	  smtp_timeout         seconds per transaction     (300)
+ *	  deliver_interval     --daemon: seconds between passes (10)
+ *	  delivery_max_age     give up after (5d)
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sysexits.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "audit.h"
+#include "bugzilla.h"
+#include "cmd.h"
+#include "config.h"
+#include "deliver.h"
+#include "digest.h"
+#include "map.h"
+#include "outbox.h"
+#include "smtp.h"
+#include "util.h"
+
+#define BATCH	     16	 /* rows per outbox_drain() call */
+#define LEASE_MARGIN 120 /* seconds added to the longest send */
+#define DIGEST_EVERY 60	 /* seconds between looks for due digests */
+
+struct deliverd {
+	struct config *cfg;
+	struct audit *db;
+	bool sendmail;
+	struct outbox_sendmail sm;
+	struct smtp_config smtp;
+	char *password;
+	struct smtp_client *client; /* during a pass */
+	bool client_failed;
+	struct deliver_result client_res;
+	struct bugzilla_config bc;
+	struct bugzilla_client *bz;
+	bool bz_tried;
+	struct map *map; /* for the digests' recipients */
+	bool map_tried;
+	time_t digest_at; /* when due digests were last queued */
+	time_t max_age;
+	int lease;
+	unsigned interval;
+};
+
+static int parse_tls(const char *v, enum smtp_tls *tls)
+{
+	if (!strcasecmp(v, "none"))
+		*tls = SMTP_TLS_NONE;
+	else if (!strcasecmp(v, "may"))
+		*tls = SMTP_TLS_OPPORTUNISTIC;
+	else if (!strcasecmp(v, "starttls"))
+		*tls = SMTP_TLS_STARTTLS;
+	else if (!strcasecmp(v, "smtps"))
+		*tls = SMTP_TLS_IMPLICIT;
+	else
+		return -1;
+	return 0;
+}
+
+static const char *setting(const struct config *cfg, const char *name)
+{
+	const char *v = config_get(cfg, name, NULL);
+
+	return v && *v ? v : NULL;
+}
+
+static long seconds(const struct config *cfg, const char *name, long def,
+		    long max)
+{
+	long v = config_get_long(cfg, name, def);
+
+	if (v <= 0 || v > max) {
+		warn("%s: %s = %ld is out of range; using %ld", cfg->path, name,
+		     v, def);
+		v = def;
+	}
+	return v;
+}
+
+/* deliverd_open - the worker for cfg's transport; NULL after printing */
+struct deliverd *deliverd_open(struct config *cfg, struct audit *db)
+{
+	struct deliverd *d = xcalloc(1, sizeof(*d));
+	const char *transport = config_get(cfg, "transport", "smtp");
+	const char *pwfile;
+	long port;
+
+	d->cfg = cfg;
+	d->db = db;
+	d->max_age = outbox_max_age(cfg);
+	d->interval = (unsigned)seconds(cfg, "deliver_interval", 10, 3600);
+	if (!strcmp(transport, "sendmail")) {
+		d->sendmail = true;
+		outbox_sendmail_config(&d->sm, cfg);
+		d->lease = (int)(d->sm.timeout_ms / 1000) + LEASE_MARGIN;
+		return d;
+	}
+	if (strcmp(transport, "smtp") != 0) {
+		error("%s: transport = %s: not smtp or sendmail", cfg->path,
+		      transport);
+		goto fail;
+	}
+	d->smtp.host = config_get(cfg, "smtp_host", "localhost");
+	port = config_get_long(cfg, "smtp_port", 0);
+	if (port < 0 || port > 65535) {
+		error("%s: smtp_port = %ld is not a port", cfg->path, port);
+		goto fail;
+	}
+	d->smtp.port = (unsigned)port;
+	if (parse_tls(config_get(cfg, "smtp_tls", "none"), &d->smtp.tls) < 0) {
+		error("%s: smtp_tls is not none, may, starttls or smtps",
+		      cfg->path);
+		goto fail;
+	}
+	d->smtp.helo = setting(cfg, "smtp_helo");
+	d->smtp.user = setting(cfg, "smtp_user");
+	d->smtp.ca_file = setting(cfg, "smtp_ca_file");
+	d->smtp.connect_timeout_ms =
+		seconds(cfg, "smtp_connect_timeout",
+			SMTP_CONNECT_TIMEOUT_MS / 1000, 3600) *
+		1000;
+	d->smtp.timeout_ms =
+		seconds(cfg, "smtp_timeout", SMTP_TIMEOUT_MS / 1000, 3600) *
+		1000;
+	pwfile = setting(cfg, "smtp_password_file");
+	if (d->smtp.user && !pwfile) {
+		error("%s: smtp_user needs smtp_password_file", cfg->path);
+		goto fail;
+	}
+	if (pwfile) {
+		char *pw;
+		size_t n;
+
+		if (read_file(pwfile, 4096, &pw, NULL) < 0)
+			goto fail;
+		n = strlen(pw);
+		while (n && (pw[n - 1] == '\n' || pw[n - 1] == '\r'))
+			pw[--n] = '\0';
+		d->password = pw;
+		d->smtp.password = pw;
+	}
+	/* one transaction per recipient: a row has one (forward, reply) */
+	d->lease = (int)((d->smtp.connect_timeout_ms + d->smtp.timeout_ms) /
+			 1000) +
+		   LEASE_MARGIN;
+	return d;
+fail:
+	deliverd_close(d);
+	return NULL;
+}
+
+void deliverd_close(struct deliverd *d)
+{
+	if (!d)
+		return;
+	smtp_client_free(d->client);
+	bugzilla_client_free(d->bz);
+	bugzilla_config_release(&d->bc);
+	map_free(d->map);
+	if (d->password)
+		memset(d->password, 0, strlen(d->password));
+	free(d->password);
+	free(d);
+}
+
+unsigned deliverd_interval(const struct deliverd *d)
+{
+	return d->interval;
+}
+
+/* send_bugzilla - a write-back job over REST */
+static void send_bugzilla(struct deliverd *d,
+			  const struct audit_outbox_item *it,
+			  struct deliver_result *res)
+{
+	struct bugzilla_result br;
+
+	if (!d->bz_tried) {
+		d->bz_tried = true;
+		if (bugzilla_config_load(&d->bc, d->cfg, NULL) == 0)
+			d->bz = bugzilla_client_new(&d->bc);
+	}
+	if (!d->bz) {
+		/* a configuration problem: keep the job until it is fixed */
+		res->status = DELIVER_TEMPORARY;
+		snprintf(res->detail, sizeof(res->detail),
+			 "write-back: no usable bugzilla_url / API key");
+		return;
+	}
+	bugzilla_writeback_run(d->bz, it->message, it->message_len,
+			       it->attempts, &br);
+	res->status = br.status;
+	res->smtp_code = 0;
+	snprintf(res->detail, sizeof(res->detail), "%s", br.detail);
+}
+
+static int rank(enum deliver_status s)
+{
+	return s == DELIVER_TEMPORARY ? 2 : s == DELIVER_PERMANENT ? 1 : 0;
+}
+
+/* send_smtp - one transaction per recipient; the worst result wins */
+static void send_smtp(struct deliverd *d, const struct audit_outbox_item *it,
+		      struct deliver_result *res)
+{
+	char *list = xstrdup(it->recipients), *p, *save = NULL;
+	bool any = false;
+
+	if (!d->client && !d->client_failed) {
+		d->client = smtp_client_new(&d->smtp, &d->client_res);
+		d->client_failed = !d->client;
+	}
+	if (!d->client) {
+		*res = d->client_res;
+		free(list);
+		return;
+	}
+	res->status = DELIVER_OK;
+	for (p = strtok_r(list, "\n", &save); p;
+	     p = strtok_r(NULL, "\n", &save)) {
+		struct deliver_result one;
+
+		if (!*p)
+			continue;
+		smtp_client_send(d->client, it->envelope_from, p, it->message,
+				 it->message_len, &one);
+		/*
+		 * No per-recipient state is kept: a temporary failure of
+		 * one recipient retries them all (rows have one recipient).
+		 */
+		if (!any || rank(one.status) > rank(res->status))
+			*res = one;
+		any = true;
+	}
+	if (!any) {
+		res->status = DELIVER_PERMANENT;
+		snprintf(res->detail, sizeof(res->detail), "no recipients");
+	}
+	free(list);
+}
+
+static void send_row(void *ctx, const struct audit_outbox_item *it,
+		     struct deliver_result *res)
+{
+	struct deliverd *d = ctx;
+
+	deliver_result_init(res);
+	if (it->kind && !strcmp(it->kind, "bugzilla"))
+		send_bugzilla(d, it, res);
+	else if (d->sendmail)
+		outbox_sendmail(&d->sm, it, res);
+	else
+		send_smtp(d, it, res);
+}
+
+/* open_map - the compiled map (or MAINTAINERS text) for the digests */
+static struct map *open_map(const struct config *cfg)
+{
+	char *path = config_state_path(cfg, "maintainers.idx");
+	const char *text = config_get(cfg, "maintainers", NULL);
+	struct map *map = NULL;
+
+	if (access(path, R_OK) == 0)
+		map = map_open(path);
+	else if (text && *text && access(text, R_OK) == 0)
+		map = map_load_text(text, config_get(cfg, "tree", NULL));
+	free(path);
+	return map;
+}
+
+/*
+ * deliverd_run - the due digests, then up to max due rows; one SMTP
+ * connection for the pass
+ */
+int deliverd_run(struct deliverd *d, unsigned max, struct outbox_stats *st)
+{
+	time_t now = time(NULL);
+	int n;
+
+	/* digests fall due by the hour at most: look once a minute */
+	if (!d->digest_at || now - d->digest_at >= DIGEST_EVERY) {
+		d->digest_at = now;
+		if (!d->map_tried) {
+			d->map_tried = true;
+			d->map = open_map(d->cfg);
+		}
+		if (digest_enqueue_due(d->db, d->cfg, d->map, now) < 0)
+			warn("digests: could not queue the due digests");
+	}
+	n = outbox_drain(d->db, send_row, d, max, d->lease, d->max_age, st);
+	smtp_client_free(d->client);
+	d->client = NULL;
+	d->client_failed = false;
+	return n;
+}
+
+static const char *const usage_text =
+	"usage: triage deliver [--once | --daemon]";
+
+/* wait_signal - true when SIGTERM or SIGINT (blocked) came within secs */
+static bool wait_signal(const sigset_t *set, unsigned secs)
+{
+	struct timespec ts = { (time_t)secs, 0 };
+	int sig;
+
+	do
+		sig = sigtimedwait(set, NULL, &ts);
+	while (sig < 0 && errno == EINTR);
+	return sig > 0;
+}
+
+int cmd_deliver(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	static const struct option opts[] = {
+		{ "once", no_argument, NULL, 'o' },
+		{ "daemon", no_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct config *cfg;
+	struct audit *db = NULL;
+	struct deliverd *d;
+	struct outbox_stats st = { 0, 0, 0 };
+	sigset_t set;
+	bool daemon = false, temporary = false, stop = false;
+	char *dbpath;
+	int c, n, ret = 0;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			daemon = false;
+			break;
+		case 'd':
+			daemon = true;
+			break;
+		case 'h':
+			puts(usage_text);
+			return 0;
+		default:
+			error("%s", usage_text);
+			return EX_USAGE;
+		}
+	}
+	if (optind < argc) {
+		error("%s", usage_text);
+		return EX_USAGE;
+	}
+	umask(007);
+	signal(SIGPIPE, SIG_IGN);
+	cfg = cmd_config(ctx);
+	dbpath = config_state_path(cfg, "triage.db");
+	if (audit_open(dbpath, AUDIT_CREATE,
+		       (int)config_get_long(cfg, "db_busy_timeout", 5000), &db,
+		       &temporary) < 0) {
+		error("cannot open the database '%s'", dbpath);
+		free(dbpath);
+		return EX_TEMPFAIL;
+	}
+	free(dbpath);
+	d = deliverd_open(cfg, db);
+	if (!d) {
+		audit_close(db);
+		return EX_CONFIG;
+	}
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	if (daemon)
+		sigprocmask(SIG_BLOCK, &set, NULL);
+	do {
+		/* a pass: everything due, in batches, checking for a stop */
+		do {
+			n = deliverd_run(d, BATCH, &st);
+			if (daemon && wait_signal(&set, 0))
+				stop = true;
+		} while (n == BATCH && !stop);
+		if (n < 0) {
+			error("outbox: %s", audit_errmsg(db));
+			ret = EX_TEMPFAIL;
+			if (!daemon)
+				break;
+		}
+		if (daemon && !stop)
+			stop = wait_signal(&set, d->interval);
+	} while (daemon && !stop);
+	if (!daemon)
+		printf("deliver: %u sent, %u to retry, %u failed\n", st.sent,
+		       st.retried, st.failed);
+	deliverd_close(d);
+	audit_close(db);
+	return ret;
+}
