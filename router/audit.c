@@ -319,6 +319,7 @@ static const char *const sql[S_COUNT] = {
 		" coalesce(?4, ''), ?5, ?6, ?7)",
 	[S_OUTBOX_DUE] = "SELECT id FROM outbox WHERE state IN ('queued',"
 			 " 'sending') AND next_attempt_at <= ?1"
+			 " AND (?2 = 0 OR kind != 'bugzilla')"
 			 " ORDER BY next_attempt_at, id LIMIT 1",
 	[S_OUTBOX_TAKE] =
 		"UPDATE outbox SET state = 'sending', attempts = attempts + 1,"
@@ -1690,7 +1691,7 @@ static char *dup_col(sqlite3_stmt *st, int i, size_t *len)
 
 /* audit_outbox_claim_due - lease the oldest due row to this worker */
 int audit_outbox_claim_due(struct audit *db, int64_t now, int lease_seconds,
-			   struct audit_outbox_item *item)
+			   bool mail_only, struct audit_outbox_item *item)
 {
 	sqlite3_stmt *st;
 	bool own;
@@ -1703,7 +1704,7 @@ int audit_outbox_claim_due(struct audit *db, int64_t now, int lease_seconds,
 	if (txn_enter(db, &own) < 0)
 		return -1;
 	st = prep(db, S_OUTBOX_DUE);
-	if (!st || bind_int(db, st, 1, now)) {
+	if (!st || bind_int(db, st, 1, now) || bind_int(db, st, 2, mail_only)) {
 		rc = -1;
 		goto out;
 	}

@@ -273,7 +273,7 @@ struct audit_outbox_item {
  * (SMTP_TIMEOUT_MS) per recipient of the row, plus a margin.
  */
 int audit_outbox_claim_due(struct audit *db, int64_t now, int lease_seconds,
-			   struct audit_outbox_item *item);
+			   bool mail_only, struct audit_outbox_item *item);
 void audit_outbox_item_release(struct audit_outbox_item *item);
 
 /*

@@ -509,7 +509,7 @@ void desk_drain(const struct config *cfg, struct audit *db, unsigned queued,
 	outbox_sendmail_config(&sm, cfg);
 	if (outbox_drain(db, outbox_sendmail, &sm, queued + DRAIN_EXTRA,
 			 (int)(sm.timeout_ms / 1000) * 2, outbox_max_age(cfg),
-			 &st) < 0) {
+			 true, &st) < 0) {
 		warn("the messages stay queued: 'triage deliver' or the next message sends them");
 		return;
 	}

@@ -68,7 +68,8 @@ void outbox_sendmail(void *ctx, const struct audit_outbox_item *it,
  * once, so a crash never sends a row twice within its lease
  */
 int outbox_drain(struct audit *db, outbox_send_fn send, void *ctx, unsigned max,
-		 int lease_seconds, time_t max_age, struct outbox_stats *st)
+		 int lease_seconds, time_t max_age, bool mail_only,
+		 struct outbox_stats *st)
 {
 	unsigned n;
 
@@ -76,7 +77,8 @@ int outbox_drain(struct audit *db, outbox_send_fn send, void *ctx, unsigned max,
 		struct audit_outbox_item it;
 		struct deliver_result res;
 		time_t now = time(NULL), next;
-		int rc = audit_outbox_claim_due(db, now, lease_seconds, &it);
+		int rc = audit_outbox_claim_due(db, now, lease_seconds,
+						mail_only, &it);
 
 		if (rc < 0)
 			return -1;

@@ -53,7 +53,12 @@ void outbox_sendmail_config(struct outbox_sendmail *sm,
 void outbox_sendmail(void *ctx, const struct audit_outbox_item *it,
 		     struct deliver_result *res);
 
+/*
+ * outbox_drain - mail_only leaves rows that are not mail (Bugzilla
+ * write-back jobs) to 'triage deliver'
+ */
 int outbox_drain(struct audit *db, outbox_send_fn send, void *ctx, unsigned max,
-		 int lease_seconds, time_t max_age, struct outbox_stats *st);
+		 int lease_seconds, time_t max_age, bool mail_only,
+		 struct outbox_stats *st);
 
 #endif

@@ -131,9 +131,10 @@ static void send_after_commit(struct audit *db, const struct config *cfg)
 			break;
 		if ((left - 1) * 1000 < sm.timeout_ms)
 			sm.timeout_ms = (unsigned)((left - 1) * 1000);
+		/* mail only: Bugzilla write-backs are triage deliver's */
 		if (outbox_drain(db, outbox_sendmail, &sm, 1,
 				 (int)(sm.timeout_ms / 1000) * 2 + 5, max_age,
-				 &st) != 1)
+				 true, &st) != 1)
 			break;
 	}
 }

@@ -335,7 +335,8 @@ int deliverd_run(struct deliverd *d, unsigned max, struct outbox_stats *st)
 		if (digest_enqueue_due(d->db, d->cfg, d->map, now) < 0)
 			warn("digests: could not queue the due digests");
 	}
-	n = outbox_drain(d->db, send_row, d, max, d->lease, d->max_age, st);
+	n = outbox_drain(d->db, send_row, d, max, d->lease, d->max_age, false,
+			 st);
 	smtp_client_free(d->client);
 	d->client = NULL;
 	d->client_failed = false;

@@ -598,6 +598,30 @@ static int64_t enqueue(struct audit *db, int64_t report, int64_t created,
 	return id;
 }
 
+/* The filter's sendmail drain takes mail only; write-backs wait. */
+static void test_outbox_mail_only(void **state)
+{
+	struct audit *db = mem_db();
+	struct audit_outbox_item it;
+	struct audit_outbox_new m = {
+		.kind = "bugzilla",
+		.envelope_from = "",
+		.recipients = "https://bugzilla.example.org/",
+		.message = "{}",
+		.message_len = 2,
+		.created_at = T0,
+	};
+	int64_t id;
+
+	assert_int_equal(audit_outbox_enqueue(db, &m, &id), 0);
+	assert_int_equal(audit_outbox_claim_due(db, T0, 60, true, &it), 0);
+	assert_int_equal(audit_outbox_claim_due(db, T0, 60, false, &it), 1);
+	assert_true(it.id == id);
+	assert_string_equal(it.kind, "bugzilla");
+	audit_outbox_item_release(&it);
+	audit_close(db);
+}
+
 static void test_outbox_lease_retry_done(void **state)
 {
 	struct audit *db = mem_db();
@@ -608,7 +632,7 @@ static void test_outbox_lease_retry_done(void **state)
 	int64_t first = enqueue(db, rep, T0, 0);
 	int64_t later = enqueue(db, 0, T0, T0 + 1000);
 
-	assert_int_equal(audit_outbox_claim_due(db, T0, 300, &a), 1);
+	assert_int_equal(audit_outbox_claim_due(db, T0, 300, false, &a), 1);
 	assert_true(a.id == first);
 	assert_true(a.report == rep);
 	assert_int_equal(a.attempts, 1);
@@ -617,10 +641,12 @@ static void test_outbox_lease_retry_done(void **state)
 	assert_int_equal(a.message_len, 18);
 	assert_string_equal(a.message, "Subject: hi\n\nbody\n");
 	/* leased: nobody else gets it; the other row is not due yet */
-	assert_int_equal(audit_outbox_claim_due(db, T0 + 299, 300, &b), 0);
+	assert_int_equal(audit_outbox_claim_due(db, T0 + 299, 300, false, &b),
+			 0);
 
 	/* the lease runs out (worker died): the row is claimed again */
-	assert_int_equal(audit_outbox_claim_due(db, T0 + 300, 300, &b), 1);
+	assert_int_equal(audit_outbox_claim_due(db, T0 + 300, 300, false, &b),
+			 1);
 	assert_true(b.id == first);
 	assert_int_equal(b.attempts, 2);
 	/* the first worker comes back late: its outcome changes nothing */
@@ -634,8 +660,9 @@ static void test_outbox_lease_retry_done(void **state)
 	assert_int_equal(audit_outbox_retry(db, &b, T0 + 310, next, 451,
 					    "4.3.0 try later"),
 			 0);
-	assert_int_equal(audit_outbox_claim_due(db, next - 1, 300, &c), 0);
-	assert_int_equal(audit_outbox_claim_due(db, next, 300, &c), 1);
+	assert_int_equal(audit_outbox_claim_due(db, next - 1, 300, false, &c),
+			 0);
+	assert_int_equal(audit_outbox_claim_due(db, next, 300, false, &c), 1);
 	assert_true(c.id == first);
 	assert_int_equal(c.attempts, 3);
 	assert_int_equal(audit_outbox_done(db, &c, next + 1, 250, "2.0.0 ok"),
@@ -645,8 +672,10 @@ static void test_outbox_lease_retry_done(void **state)
 	audit_outbox_item_release(&c);
 
 	/* sent: never claimed again; the later row when its time comes */
-	assert_int_equal(audit_outbox_claim_due(db, T0 + 999, 300, &a), 0);
-	assert_int_equal(audit_outbox_claim_due(db, T0 + 100000, 300, &a), 1);
+	assert_int_equal(audit_outbox_claim_due(db, T0 + 999, 300, false, &a),
+			 0);
+	assert_int_equal(
+		audit_outbox_claim_due(db, T0 + 100000, 300, false, &a), 1);
 	assert_true(a.id == later);
 	assert_true(a.report == 0);
 	audit_outbox_item_release(&a);
@@ -690,7 +719,7 @@ static void test_outbox_fail_and_requeue(void **state)
 	int64_t ob = enqueue(db, rep, T0, 0), digest;
 	char *expect;
 
-	assert_int_equal(audit_outbox_claim_due(db, T0, 0, &it), 1);
+	assert_int_equal(audit_outbox_claim_due(db, T0, 0, false, &it), 1);
 	assert_int_equal(
 		audit_outbox_fail(db, &it, T0 + 1, 550, "5.1.1 no such user"),
 		0);
@@ -703,7 +732,7 @@ static void test_outbox_fail_and_requeue(void **state)
 
 	/* a failed digest (no report) also waits for a human */
 	digest = enqueue(db, 0, T0 + 2, 0);
-	assert_int_equal(audit_outbox_claim_due(db, T0 + 2, 0, &it), 1);
+	assert_int_equal(audit_outbox_claim_due(db, T0 + 2, 0, false, &it), 1);
 	assert_true(it.id == digest);
 	assert_int_equal(audit_outbox_fail(db, &it, T0 + 3, 0, "refused"), 0);
 	audit_outbox_item_release(&it);
@@ -727,7 +756,7 @@ static void test_outbox_fail_and_requeue(void **state)
 	assert_int_equal(audit_pending_list(db, NULL, collect_pending, &out),
 			 0);
 	assert_string_equal(out.buf, "");
-	assert_int_equal(audit_outbox_claim_due(db, T0 + 10, 0, &it), 1);
+	assert_int_equal(audit_outbox_claim_due(db, T0 + 10, 0, false, &it), 1);
 	assert_true(it.id == ob);
 	assert_int_equal(it.attempts, 2);
 	audit_outbox_item_release(&it);
@@ -744,7 +773,7 @@ static void claimer(const char *path, int fd)
 
 	if (audit_open(path, 0, 10000, &db, &temp) < 0)
 		_exit(2);
-	while ((rc = audit_outbox_claim_due(db, T0, 600, &it)) == 1) {
+	while ((rc = audit_outbox_claim_due(db, T0, 600, false, &it)) == 1) {
 		int64_t id = it.id;
 
 		if (write(fd, &id, sizeof(id)) != sizeof(id))
@@ -769,13 +798,13 @@ static void test_concurrent_claims(void **state)
 	first = enqueue(db, 0, T0, 0);
 	enqueue(db, 0, T0, 0);
 	db2 = open_ok(path, 0);
-	assert_int_equal(audit_outbox_claim_due(db, T0, 600, &a), 1);
-	assert_int_equal(audit_outbox_claim_due(db2, T0, 600, &b), 1);
+	assert_int_equal(audit_outbox_claim_due(db, T0, 600, false, &a), 1);
+	assert_int_equal(audit_outbox_claim_due(db2, T0, 600, false, &b), 1);
 	assert_true(a.id != b.id);
 	audit_outbox_item_release(&a);
 	audit_outbox_item_release(&b);
-	assert_int_equal(audit_outbox_claim_due(db, T0, 600, &a), 0);
-	assert_int_equal(audit_outbox_claim_due(db2, T0, 600, &b), 0);
+	assert_int_equal(audit_outbox_claim_due(db, T0, 600, false, &a), 0);
+	assert_int_equal(audit_outbox_claim_due(db2, T0, 600, false, &b), 0);
 	audit_close(db2);
 	assert_int_equal(audit_outbox_cancel(db, first), 1); /* sending */
 
@@ -975,7 +1004,7 @@ static void test_log(void **state)
 	a = add(db, 1, T0, "held", "ai", NULL, NULL);
 	b = add(db, 2, T0 + 5, "forwarded", "user", "X", "x@example.org");
 	enqueue(db, b, T0 + 5, 0);
-	assert_int_equal(audit_outbox_claim_due(db, T0 + 6, 0, &it), 1);
+	assert_int_equal(audit_outbox_claim_due(db, T0 + 6, 0, false, &it), 1);
 	assert_int_equal(audit_outbox_done(db, &it, T0 + 7, 250, "ok"), 0);
 	audit_outbox_item_release(&it);
 	act.report = a;
@@ -1052,11 +1081,12 @@ static void test_stats(void **state)
 	assert_int_equal(audit_record_action(db, &act, NULL), 0);
 	/* deliveries: one failure then success */
 	enqueue(db, r4, T0 + 30, 0);
-	assert_int_equal(audit_outbox_claim_due(db, T0 + 31, 0, &it), 1);
+	assert_int_equal(audit_outbox_claim_due(db, T0 + 31, 0, false, &it), 1);
 	assert_int_equal(
 		audit_outbox_retry(db, &it, T0 + 31, T0 + 91, 421, "busy"), 0);
 	audit_outbox_item_release(&it);
-	assert_int_equal(audit_outbox_claim_due(db, T0 + 100, 0, &it), 1);
+	assert_int_equal(audit_outbox_claim_due(db, T0 + 100, 0, false, &it),
+			 1);
 	assert_int_equal(audit_outbox_done(db, &it, T0 + 100, 250, "ok"), 0);
 	audit_outbox_item_release(&it);
 	enqueue(db, 0, T0 + 200, 0);
@@ -1538,6 +1568,7 @@ int main(void)
 		cmocka_unit_test(test_one_transaction),
 		cmocka_unit_test(test_raw_bytes_and_compression),
 		cmocka_unit_test(test_outbox_lease_retry_done),
+		cmocka_unit_test(test_outbox_mail_only),
 		cmocka_unit_test(test_outbox_fail_and_requeue),
 		cmocka_unit_test(test_concurrent_claims),
 		cmocka_unit_test(test_actions_and_pending),

@@ -252,7 +252,7 @@ static void test_forward(void **state)
 			   "", 2000);
 	assert_true(oid > 0);
 	assert_int_equal(audit_load(db, "alice@x.example", 1500), 1);
-	assert_int_equal(audit_outbox_claim_due(db, 2000, 60, &it), 1);
+	assert_int_equal(audit_outbox_claim_due(db, 2000, 60, false, &it), 1);
 	assert_int_equal(it.id, oid);
 	assert_string_equal(it.kind, "forward");
 	assert_string_equal(it.envelope_from, "bounce@router.example");

@@ -252,8 +252,9 @@ static void test_enqueue(void **state)
 	assert_string_equal(x.to, "fuzz@xfs.example");
 	assert_int_equal(audit_digest_cursor(f->db, "XFS FILESYSTEM", &at), 1);
 	assert_int_equal(at, T0 + DAY + 100);
-	assert_int_equal(audit_outbox_claim_due(f->db, T0 + DAY + 100, 60, &it),
-			 1);
+	assert_int_equal(
+		audit_outbox_claim_due(f->db, T0 + DAY + 100, 60, false, &it),
+		1);
 	assert_string_equal(it.kind, "digest");
 	assert_int_equal(it.report, 0);
 	assert_string_equal(it.recipients, "fuzz@xfs.example");
