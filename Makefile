@@ -48,7 +48,9 @@ MIME_PKGS = $(CORE_PKGS) gmime-3.0
 NET_PKGS = $(CORE_PKGS) libcurl libmicrohttpd
 ALL_PKGS = $(CORE_PKGS) gmime-3.0 libcurl libmicrohttpd
 
-PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(ALL_PKGS) cmocka 2>/dev/null)
+# (cmocka separately: the programs must build where it is not installed)
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(ALL_PKGS) 2>/dev/null)
+CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CORE_LIBS := $(shell $(PKG_CONFIG) --libs $(CORE_PKGS) 2>/dev/null)
 FILTER_LIBS := $(shell $(PKG_CONFIG) --libs $(FILTER_PKGS) 2>/dev/null)
 MIME_LIBS := $(shell $(PKG_CONFIG) --libs $(MIME_PKGS) 2>/dev/null)
@@ -160,8 +162,8 @@ endif
 
 $(B)/tests/test_%: tests/unit/test_%.c $(B)/libtriage.a $(B)/FLAGS
 	@mkdir -p $(dir $@)
-	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
-		$(B)/libtriage.a $(TEST_LIBS) -lm
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) $(ALL_LDFLAGS) -o $@ \
+		$< $(B)/libtriage.a $(TEST_LIBS) -lm
 
 -include $(shell find $(B)/router $(B)/tests -name '*.d' 2>/dev/null)
 
