@@ -669,3 +669,39 @@ const char *desk_class_color(const char *cls)
 		return DESK_RED;
 	return DESK_DIM;
 }
+
+/* desk_parse_ids - every argument a report id ("12" or "#12") */
+int desk_parse_ids(char *const *argv, int n, int64_t **ids)
+{
+	int i;
+
+	*ids = xcalloc((size_t)n + 1, sizeof(**ids));
+	for (i = 0; i < n; i++) {
+		if (desk_parse_id(argv[i], &(*ids)[i]) < 0) {
+			error("'%s' is not a report id", argv[i]);
+			free(*ids);
+			*ids = NULL;
+			return EX_USAGE;
+		}
+	}
+	return 0;
+}
+
+/* desk_each - one action per id; stops at a database failure */
+int desk_each(struct audit *db, const int64_t *ids, int n, const char *verb,
+	      int (*one)(void *arg, int64_t id), void *arg)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (one(arg, ids[i]) < 0) {
+			char what[128];
+
+			snprintf(what, sizeof(what),
+				 "report %lld and those after it were not %s",
+				 (long long)ids[i], verb);
+			return desk_busy(db, what);
+		}
+	}
+	return 0;
+}

@@ -82,6 +82,17 @@ enum desk_mode {
 int desk_open(const struct config *cfg, enum desk_mode mode, struct audit **db);
 int desk_busy(struct audit *db, const char *what);
 
+/*
+ * Bulk actions (approve, reroute, reclassify, reject): desk_parse_ids()
+ * reads every id first (EX_USAGE, after a message, on a bad one; *ids is
+ * then NULL); desk_each() runs one(arg, id) for each in its own
+ * transaction and stops at the first database failure, saying which
+ * reports were not VERB (desk_busy()); it returns 0 or that status.
+ */
+int desk_parse_ids(char *const *argv, int n, int64_t **ids);
+int desk_each(struct audit *db, const int64_t *ids, int n, const char *verb,
+	      int (*one)(void *arg, int64_t id), void *arg);
+
 /* arguments */
 int desk_parse_id(const char *s, int64_t *id);
 int desk_parse_since(const char *s, time_t now, time_t *out);

@@ -108,8 +108,9 @@ static int requeue(struct approve *a, const struct audit_record *r)
  * approve_one - one report in one transaction; 0 done, 1 refused or
  * unknown (counted), -1 database failure
  */
-static int approve_one(struct approve *a, int64_t id)
+static int approve_one(void *arg, int64_t id)
 {
+	struct approve *a = arg;
 	struct audit_record r;
 	struct audit_action act;
 	const struct audit_decision *d;
@@ -231,7 +232,7 @@ int cmd_approve(int argc, char **argv, struct cmd_ctx *ctx)
 	};
 	struct approve a;
 	int64_t *ids;
-	int c, i, n, ret;
+	int c, n, ret;
 
 	memset(&a, 0, sizeof(a));
 	while ((c = getopt_long(argc, argv, "t:h", opts, NULL)) != -1) {
@@ -256,14 +257,8 @@ int cmd_approve(int argc, char **argv, struct cmd_ctx *ctx)
 		return EX_USAGE;
 	}
 	n = argc - optind;
-	ids = xcalloc((size_t)n, sizeof(*ids));
-	for (i = 0; i < n; i++) {
-		if (desk_parse_id(argv[optind + i], &ids[i]) < 0) {
-			error("'%s' is not a report id", argv[optind + i]);
-			free(ids);
-			return EX_USAGE;
-		}
-	}
+	if (desk_parse_ids(argv + optind, n, &ids))
+		return EX_USAGE;
 	a.cfg = cmd_config(ctx);
 	a.now = desk_now();
 	if (desk_who(a.who, sizeof(a.who)) < 0 ||
@@ -276,18 +271,7 @@ int cmd_approve(int argc, char **argv, struct cmd_ctx *ctx)
 		free(ids);
 		return ret;
 	}
-	for (i = 0; i < n; i++) {
-		if (approve_one(&a, ids[i]) < 0) {
-			char what[96];
-
-			snprintf(
-				what, sizeof(what),
-				"report %lld and those after it were not approved",
-				(long long)ids[i]);
-			ret = desk_busy(a.db, what);
-			break;
-		}
-	}
+	ret = desk_each(a.db, ids, n, "approved", approve_one, &a);
 	desk_drain(a.cfg, a.db, a.queued, stdout);
 	if (!ret)
 		ret = desk_status_exit(&a.st);

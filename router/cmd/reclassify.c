@@ -71,8 +71,9 @@ static void next_step(const struct reclassify *rc, const struct audit_record *r)
 	}
 }
 
-static int reclassify_one(struct reclassify *rc, int64_t id)
+static int reclassify_one(void *arg, int64_t id)
 {
+	struct reclassify *rc = arg;
 	struct audit_record r;
 	struct audit_action act;
 	char *before = NULL;
@@ -130,7 +131,7 @@ int cmd_reclassify(int argc, char **argv, struct cmd_ctx *ctx)
 	};
 	struct reclassify rc;
 	int64_t *ids;
-	int c, i, n, ret;
+	int c, n, ret;
 
 	memset(&rc, 0, sizeof(rc));
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -152,14 +153,8 @@ int cmd_reclassify(int argc, char **argv, struct cmd_ctx *ctx)
 		return EX_USAGE;
 	}
 	n = argc - optind - 1;
-	ids = xcalloc((size_t)n, sizeof(*ids));
-	for (i = 0; i < n; i++) {
-		if (desk_parse_id(argv[optind + i], &ids[i]) < 0) {
-			error("'%s' is not a report id", argv[optind + i]);
-			free(ids);
-			return EX_USAGE;
-		}
-	}
+	if (desk_parse_ids(argv + optind, n, &ids))
+		return EX_USAGE;
 	rc.now = desk_now();
 	if (desk_who(rc.who, sizeof(rc.who)) < 0) {
 		free(ids);
@@ -170,18 +165,7 @@ int cmd_reclassify(int argc, char **argv, struct cmd_ctx *ctx)
 		free(ids);
 		return ret;
 	}
-	for (i = 0; i < n; i++) {
-		if (reclassify_one(&rc, ids[i]) < 0) {
-			char what[96];
-
-			snprintf(
-				what, sizeof(what),
-				"report %lld and those after it were not reclassified",
-				(long long)ids[i]);
-			ret = desk_busy(rc.db, what);
-			break;
-		}
-	}
+	ret = desk_each(rc.db, ids, n, "reclassified", reclassify_one, &rc);
 	if (!ret)
 		ret = desk_status_exit(&rc.st);
 	audit_close(rc.db);

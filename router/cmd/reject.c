@@ -31,8 +31,9 @@ struct reject {
 	struct desk_status st;
 };
 
-static int reject_one(struct reject *rj, int64_t id)
+static int reject_one(void *arg, int64_t id)
 {
+	struct reject *rj = arg;
 	struct audit_record r;
 	struct audit_action act;
 	size_t i, cancelled = 0;
@@ -98,7 +99,7 @@ int cmd_reject(int argc, char **argv, struct cmd_ctx *ctx)
 	};
 	struct reject rj;
 	int64_t *ids;
-	int c, i, n, ret;
+	int c, n, ret;
 
 	memset(&rj, 0, sizeof(rj));
 	while ((c = getopt_long(argc, argv, "r:h", opts, NULL)) != -1) {
@@ -125,14 +126,8 @@ int cmd_reject(int argc, char **argv, struct cmd_ctx *ctx)
 		return EX_USAGE;
 	}
 	n = argc - optind;
-	ids = xcalloc((size_t)n, sizeof(*ids));
-	for (i = 0; i < n; i++) {
-		if (desk_parse_id(argv[optind + i], &ids[i]) < 0) {
-			error("'%s' is not a report id", argv[optind + i]);
-			free(ids);
-			return EX_USAGE;
-		}
-	}
+	if (desk_parse_ids(argv + optind, n, &ids))
+		return EX_USAGE;
 	rj.now = desk_now();
 	if (desk_who(rj.who, sizeof(rj.who)) < 0) {
 		free(ids);
@@ -143,18 +138,7 @@ int cmd_reject(int argc, char **argv, struct cmd_ctx *ctx)
 		free(ids);
 		return ret;
 	}
-	for (i = 0; i < n; i++) {
-		if (reject_one(&rj, ids[i]) < 0) {
-			char what[96];
-
-			snprintf(
-				what, sizeof(what),
-				"report %lld and those after it were not rejected",
-				(long long)ids[i]);
-			ret = desk_busy(rj.db, what);
-			break;
-		}
-	}
+	ret = desk_each(rj.db, ids, n, "rejected", reject_one, &rj);
 	if (!ret)
 		ret = desk_status_exit(&rj.st);
 	audit_close(rj.db);

@@ -103,8 +103,9 @@ static int cancel_forwards(struct reroute *rr, const struct audit_record *r)
 	return n;
 }
 
-static int reroute_one(struct reroute *rr, int64_t id)
+static int reroute_one(void *arg, int64_t id)
 {
+	struct reroute *rr = arg;
 	struct audit_record r;
 	struct audit_action act;
 	struct pick_result res;
@@ -204,7 +205,7 @@ int cmd_reroute(int argc, char **argv, struct cmd_ctx *ctx)
 	};
 	struct reroute rr;
 	int64_t *ids;
-	int c, i, n, ret;
+	int c, n, ret;
 
 	memset(&rr, 0, sizeof(rr));
 	rr.section = -1;
@@ -222,14 +223,8 @@ int cmd_reroute(int argc, char **argv, struct cmd_ctx *ctx)
 	}
 	n = argc - optind - 1;
 	rr.target = argv[argc - 1];
-	ids = xcalloc((size_t)n, sizeof(*ids));
-	for (i = 0; i < n; i++) {
-		if (desk_parse_id(argv[optind + i], &ids[i]) < 0) {
-			error("'%s' is not a report id", argv[optind + i]);
-			free(ids);
-			return EX_USAGE;
-		}
-	}
+	if (desk_parse_ids(argv + optind, n, &ids))
+		return EX_USAGE;
 	rr.cfg = cmd_config(ctx);
 	rr.now = desk_now();
 	if (strchr(rr.target, '@')) {
@@ -262,18 +257,7 @@ int cmd_reroute(int argc, char **argv, struct cmd_ctx *ctx)
 	ret = desk_open(rr.cfg, DESK_WRITE, &rr.db);
 	if (ret)
 		goto out;
-	for (i = 0; i < n; i++) {
-		if (reroute_one(&rr, ids[i]) < 0) {
-			char what[96];
-
-			snprintf(
-				what, sizeof(what),
-				"report %lld and those after it were not rerouted",
-				(long long)ids[i]);
-			ret = desk_busy(rr.db, what);
-			break;
-		}
-	}
+	ret = desk_each(rr.db, ids, n, "rerouted", reroute_one, &rr);
 	desk_drain(rr.cfg, rr.db, rr.queued, stdout);
 	if (!ret)
 		ret = desk_status_exit(&rr.st);
