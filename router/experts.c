@@ -36,6 +36,7 @@
 
 #include "config.h"
 #include "experts.h"
+#include "image.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -1098,21 +1099,6 @@ static int cmp_path_id(const void *x, const void *y)
 	return strcmp(sort_b->paths.str[a], sort_b->paths.str[c]);
 }
 
-static size_t align8(size_t n)
-{
-	return (n + 7) & ~(size_t)7;
-}
-
-static uint32_t place(struct strbuf *img, const void *data, size_t len)
-{
-	static const char zero[8];
-	size_t off = align8(img->len);
-
-	if (sb_add(img, zero, off - img->len) < 0 || sb_add(img, data, len) < 0)
-		die("experts index too large");
-	return (uint32_t)off;
-}
-
 static uint32_t add_string(struct strbuf *sb, const char *s)
 {
 	uint32_t off = (uint32_t)sb->len;
@@ -1225,13 +1211,17 @@ static char *build_image(struct builder *b, size_t *size)
 	h.nentries = (uint32_t)nkept;
 	h.npeople = npeople;
 	sb_add(&img, &h, sizeof(h));
-	h.off_paths = place(&img, ipaths, npaths * sizeof(*ipaths));
-	h.off_entries = place(&img, ient, nkept * sizeof(*ient));
-	h.off_people = place(&img, ipeople, npeople * sizeof(*ipeople));
-	h.off_strings = place(&img, strings.buf, strings.len);
+	h.off_paths = img_place(&img, ipaths, npaths * sizeof(*ipaths),
+				"experts index");
+	h.off_entries =
+		img_place(&img, ient, nkept * sizeof(*ient), "experts index");
+	h.off_people = img_place(&img, ipeople, npeople * sizeof(*ipeople),
+				 "experts index");
+	h.off_strings =
+		img_place(&img, strings.buf, strings.len, "experts index");
 	h.strings_size = (uint32_t)strings.len;
-	if (align8(img.len) > img.len)
-		place(&img, "", 0);
+	if (img_align8(img.len) > img.len)
+		img_place(&img, "", 0, "experts index");
 	h.size = (uint32_t)img.len;
 	memcpy(img.buf, &h, sizeof(h));
 
@@ -1345,12 +1335,6 @@ int experts_import_fd(int fd, const struct experts_options *o, const char *out,
 
 /* ---- opening and validating -------------------------------------------- */
 
-static bool range_ok(size_t size, uint32_t off, size_t n, size_t elem)
-{
-	return off % 8 == 0 && off <= size &&
-	       (elem == 0 || n <= (size - off) / elem);
-}
-
 static struct experts *from_buffer(unsigned char *base, size_t size,
 				   bool mapped, const char *what)
 {
@@ -1375,12 +1359,13 @@ static struct experts *from_buffer(unsigned char *base, size_t size,
 		goto fail;
 	}
 	if (h->size != size ||
-	    !range_ok(size, h->off_paths, h->npaths, sizeof(struct img_path)) ||
-	    !range_ok(size, h->off_entries, h->nentries,
-		      sizeof(struct img_entry)) ||
-	    !range_ok(size, h->off_people, h->npeople,
-		      sizeof(struct img_person)) ||
-	    !range_ok(size, h->off_strings, h->strings_size, 1) ||
+	    !img_range_ok(size, h->off_paths, h->npaths,
+			  sizeof(struct img_path), 8) ||
+	    !img_range_ok(size, h->off_entries, h->nentries,
+			  sizeof(struct img_entry), 8) ||
+	    !img_range_ok(size, h->off_people, h->npeople,
+			  sizeof(struct img_person), 8) ||
+	    !img_range_ok(size, h->off_strings, h->strings_size, 1, 8) ||
 	    h->strings_size == 0 ||
 	    base[h->off_strings + h->strings_size - 1] != '\0' ||
 	    !(h->halflife > 0)) {
@@ -1407,28 +1392,10 @@ fail:
  */
 struct experts *experts_open(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	void *p;
+	size_t size;
+	void *p = img_map(path, "experts index", 1, UINT32_MAX, &size);
 
-	if (fd < 0) {
-		error("cannot open experts index '%s': %s", path,
-		      strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st) < 0 || st.st_size <= 0 ||
-	    (uint64_t)st.st_size > UINT32_MAX) {
-		error("'%s': not a triage experts index", path);
-		close(fd);
-		return NULL;
-	}
-	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (p == MAP_FAILED) {
-		error("cannot map '%s': %s", path, strerror(errno));
-		return NULL;
-	}
-	return from_buffer(p, (size_t)st.st_size, true, path);
+	return p ? from_buffer(p, size, true, path) : NULL;
 }
 
 /* experts_free - unmap and free an index (NULL is fine) */
@@ -1437,7 +1404,7 @@ void experts_free(struct experts *ex)
 	if (!ex)
 		return;
 	if (ex->mapped)
-		munmap(ex->base, ex->size);
+		img_unmap(ex->base, ex->size);
 	else
 		free(ex->base);
 	free(ex);

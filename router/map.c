@@ -33,6 +33,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "image.h"
 #include "litset.h"
 #include "maintainers.h"
 #include "map.h"
@@ -643,22 +644,6 @@ static void add_pattern(struct builder *b, uint32_t sec,
 	free(conv);
 }
 
-static size_t align8(size_t n)
-{
-	return (n + 7) & ~(size_t)7;
-}
-
-/* place - append an array to the image being laid out */
-static uint32_t place(struct strbuf *img, const void *data, size_t len)
-{
-	static const char zero[8];
-	size_t off = align8(img->len);
-
-	if (sb_add(img, zero, off - img->len) < 0 || sb_add(img, data, len) < 0)
-		die("MAINTAINERS index too large");
-	return (uint32_t)off;
-}
-
 static struct map *map_from_buffer(unsigned char *base, size_t size,
 				   bool mapped, const char *what);
 
@@ -805,17 +790,25 @@ struct map *map_compile(const struct maintainers *m, const char *tree)
 	h.nregex = (uint32_t)b.nregex;
 	sb_add(&img, &h, sizeof(h));
 	h.off_sections =
-		place(&img, b.sections, b.nsections * sizeof(*b.sections));
-	h.off_entries = place(&img, b.entries, b.nentries * sizeof(*b.entries));
+		img_place(&img, b.sections, b.nsections * sizeof(*b.sections),
+			  "MAINTAINERS index");
+	h.off_entries =
+		img_place(&img, b.entries, b.nentries * sizeof(*b.entries),
+			  "MAINTAINERS index");
 	h.off_patterns =
-		place(&img, b.patterns, b.npatterns * sizeof(*b.patterns));
-	h.off_buckets = place(&img, buckets, nbuckets * sizeof(*buckets));
-	h.off_items = place(&img, items, nkeyed * sizeof(*items));
-	h.off_always = place(&img, always, nalways * sizeof(*always));
-	h.off_strings = place(&img, b.strings.buf, b.strings.len);
+		img_place(&img, b.patterns, b.npatterns * sizeof(*b.patterns),
+			  "MAINTAINERS index");
+	h.off_buckets = img_place(&img, buckets, nbuckets * sizeof(*buckets),
+				  "MAINTAINERS index");
+	h.off_items = img_place(&img, items, nkeyed * sizeof(*items),
+				"MAINTAINERS index");
+	h.off_always = img_place(&img, always, nalways * sizeof(*always),
+				 "MAINTAINERS index");
+	h.off_strings = img_place(&img, b.strings.buf, b.strings.len,
+				  "MAINTAINERS index");
 	h.strings_size = (uint32_t)b.strings.len;
-	h.off_regex =
-		place(&img, regex_blob ? (void *)regex_blob : "", regex_size);
+	h.off_regex = img_place(&img, regex_blob ? (void *)regex_blob : "",
+				regex_size, "MAINTAINERS index");
 	h.regex_size = (uint32_t)regex_size;
 	h.size = (uint32_t)img.len;
 	memcpy(img.buf, &h, sizeof(h));
@@ -862,12 +855,6 @@ int map_save(const struct map *map, const char *path)
 
 /* ---- opening and validating ------------------------------------------ */
 
-static bool range_ok(size_t size, uint32_t off, size_t n, size_t elem)
-{
-	return off % 4 == 0 && off <= size &&
-	       (elem == 0 || n <= (size - off) / elem);
-}
-
 static struct map *map_from_buffer(unsigned char *base, size_t size,
 				   bool mapped, const char *what)
 {
@@ -888,18 +875,18 @@ static struct map *map_from_buffer(unsigned char *base, size_t size,
 		goto fail;
 	}
 	if (h->size != size ||
-	    !range_ok(size, h->off_sections, h->nsections,
-		      sizeof(struct img_section)) ||
-	    !range_ok(size, h->off_entries, h->nentries,
-		      sizeof(struct img_entry)) ||
-	    !range_ok(size, h->off_patterns, h->npatterns,
-		      sizeof(struct img_pattern)) ||
-	    !range_ok(size, h->off_buckets, h->nbuckets,
-		      sizeof(struct img_bucket)) ||
-	    !range_ok(size, h->off_items, h->nitems, 4) ||
-	    !range_ok(size, h->off_always, h->nalways, 4) ||
-	    !range_ok(size, h->off_strings, h->strings_size, 1) ||
-	    !range_ok(size, h->off_regex, h->regex_size, 1) ||
+	    !img_range_ok(size, h->off_sections, h->nsections,
+			  sizeof(struct img_section), 4) ||
+	    !img_range_ok(size, h->off_entries, h->nentries,
+			  sizeof(struct img_entry), 4) ||
+	    !img_range_ok(size, h->off_patterns, h->npatterns,
+			  sizeof(struct img_pattern), 4) ||
+	    !img_range_ok(size, h->off_buckets, h->nbuckets,
+			  sizeof(struct img_bucket), 4) ||
+	    !img_range_ok(size, h->off_items, h->nitems, 4, 4) ||
+	    !img_range_ok(size, h->off_always, h->nalways, 4, 4) ||
+	    !img_range_ok(size, h->off_strings, h->strings_size, 1, 4) ||
+	    !img_range_ok(size, h->off_regex, h->regex_size, 1, 4) ||
 	    h->strings_size == 0 || h->nbuckets == 0 ||
 	    (h->nbuckets & (h->nbuckets - 1)) ||
 	    base[h->off_strings + h->strings_size - 1] != '\0') {
@@ -983,27 +970,10 @@ fail:
 /* map_open - mmap a compiled index written by map_save() */
 struct map *map_open(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	void *p;
+	size_t size;
+	void *p = img_map(path, "MAINTAINERS index", 1, UINT32_MAX, &size);
 
-	if (fd < 0) {
-		error("cannot open index '%s': %s", path, strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st) < 0 || st.st_size <= 0 ||
-	    (uint64_t)st.st_size > UINT32_MAX) {
-		error("'%s': not a triage MAINTAINERS index", path);
-		close(fd);
-		return NULL;
-	}
-	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (p == MAP_FAILED) {
-		error("cannot map '%s': %s", path, strerror(errno));
-		return NULL;
-	}
-	return map_from_buffer(p, (size_t)st.st_size, true, path);
+	return p ? map_from_buffer(p, size, true, path) : NULL;
 }
 
 void map_free(struct map *map)
@@ -1027,7 +997,7 @@ void map_free(struct map *map)
 	free(map->kalways);
 	free(map->kfound);
 	if (map->mapped)
-		munmap(map->base, map->size);
+		img_unmap(map->base, map->size);
 	else
 		free(map->base);
 	free(map);

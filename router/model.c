@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "image.h"
 #include "model.h"
 #include "report.h"
 #include "util.h"
@@ -1379,7 +1380,7 @@ static struct model *refuse(unsigned char *base, size_t size, bool mapped,
 {
 	error("'%s': not a usable triage model (%s)", name, why);
 	if (mapped)
-		munmap(base, size);
+		img_unmap(base, size);
 	else
 		free(base);
 	return NULL;
@@ -1438,30 +1439,14 @@ int model_save(const struct model *m, const char *path)
 /* model_open - mmap and check a model file written by model_save() */
 struct model *model_open(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	void *p;
+	size_t size;
+	void *p = img_map(path, "model", HEADER_SIZE,
+			  (size_t)HEADER_SIZE + ((size_t)1 << MODEL_BITS_MAX) *
+							MODEL_NCLASS *
+							sizeof(float),
+			  &size);
 
-	if (fd < 0) {
-		error("cannot open model '%s': %s", path, strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    st.st_size < HEADER_SIZE ||
-	    (uint64_t)st.st_size > ((uint64_t)HEADER_SIZE +
-				    ((uint64_t)1 << MODEL_BITS_MAX) *
-					    MODEL_NCLASS * sizeof(float))) {
-		close(fd);
-		error("'%s': not a usable triage model (size)", path);
-		return NULL;
-	}
-	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (p == MAP_FAILED) {
-		error("cannot map '%s': %s", path, strerror(errno));
-		return NULL;
-	}
-	return model_from_image(p, (size_t)st.st_size, true, path);
+	return p ? model_from_image(p, size, true, path) : NULL;
 }
 
 /* model_from_buffer - a model from a copy of an image in memory */
@@ -1493,7 +1478,7 @@ void model_free(struct model *m)
 	if (!m)
 		return;
 	if (m->mapped)
-		munmap(m->base, m->size);
+		img_unmap(m->base, m->size);
 	else
 		free(m->base);
 	free(m);

@@ -33,6 +33,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "image.h"
 #include "strbuf.h"
 #include "symbols.h"
 #include "util.h"
@@ -1428,21 +1429,6 @@ static int cmp_mrec(const void *a, const void *b)
 	return x->file < y->file ? -1 : x->file > y->file;
 }
 
-static size_t align8(size_t n)
-{
-	return (n + 7) & ~(size_t)7;
-}
-
-static uint32_t place(struct strbuf *img, const void *data, size_t len)
-{
-	static const char zero[8];
-	size_t off = align8(img->len);
-
-	if (sb_add(img, zero, off - img->len) < 0 || sb_add(img, data, len) < 0)
-		die("symbol index too large");
-	return (uint32_t)off;
-}
-
 static uint32_t add_string(struct strbuf *sb, const char *s)
 {
 	uint32_t off = (uint32_t)sb->len;
@@ -1726,10 +1712,14 @@ int symbols_build(const char *tree, const char *out,
 		h.scanned += (uint32_t)w[i].scanned;
 	if (sb_add(&img, &h, sizeof(h)) < 0)
 		die("out of memory");
-	h.off_names = place(&img, names, (nnames + 1) * sizeof(*names));
-	h.off_refs = place(&img, refs, nrefs * sizeof(*refs));
-	h.off_files = place(&img, files, fl.n * sizeof(*files));
-	h.off_strings = place(&img, strings.buf, strings.len);
+	h.off_names = img_place(&img, names, (nnames + 1) * sizeof(*names),
+				"symbol index");
+	h.off_refs =
+		img_place(&img, refs, nrefs * sizeof(*refs), "symbol index");
+	h.off_files =
+		img_place(&img, files, fl.n * sizeof(*files), "symbol index");
+	h.off_strings =
+		img_place(&img, strings.buf, strings.len, "symbol index");
 	h.strings_size = (uint32_t)strings.len;
 	h.size = (uint32_t)img.len;
 	memcpy(img.buf, &h, sizeof(h));
@@ -1770,40 +1760,19 @@ int symbols_build(const char *tree, const char *out,
 
 /* ---- opening ---------------------------------------------------------- */
 
-static bool range_ok(size_t size, uint32_t off, size_t n, size_t elem)
-{
-	return off % 4 == 0 && off <= size && n <= (size - off) / elem;
-}
-
 /* symbols_open - mmap an index written by symbols_build() */
 struct symbols *symbols_open(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct symbols *s;
 	const struct img_header *h;
-	struct stat st;
-	void *p;
+	size_t size;
+	void *p = img_map(path, "symbol index", sizeof(*h), UINT32_MAX, &size);
 
-	if (fd < 0) {
-		error("cannot open symbol index '%s': %s", path,
-		      strerror(errno));
+	if (!p)
 		return NULL;
-	}
-	if (fstat(fd, &st) < 0 || st.st_size < (off_t)sizeof(*h) ||
-	    (uint64_t)st.st_size > UINT32_MAX) {
-		error("'%s': not a triage symbol index", path);
-		close(fd);
-		return NULL;
-	}
-	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (p == MAP_FAILED) {
-		error("cannot map '%s': %s", path, strerror(errno));
-		return NULL;
-	}
 	s = xcalloc(1, sizeof(*s));
 	s->base = p;
-	s->size = (size_t)st.st_size;
+	s->size = size;
 	h = p;
 	if (memcmp(h->magic, SYM_MAGIC, 8) != 0) {
 		error("'%s': not a triage symbol index", path);
@@ -1815,11 +1784,11 @@ struct symbols *symbols_open(const char *path)
 		goto fail;
 	}
 	if (h->size != s->size || h->nnames >= UINT32_MAX / 8 ||
-	    !range_ok(s->size, h->off_names, (size_t)h->nnames + 1,
-		      sizeof(struct img_name)) ||
-	    !range_ok(s->size, h->off_refs, h->nrefs, 4) ||
-	    !range_ok(s->size, h->off_files, h->nfiles, 4) ||
-	    !range_ok(s->size, h->off_strings, h->strings_size, 1) ||
+	    !img_range_ok(s->size, h->off_names, (size_t)h->nnames + 1,
+			  sizeof(struct img_name), 4) ||
+	    !img_range_ok(s->size, h->off_refs, h->nrefs, 4, 4) ||
+	    !img_range_ok(s->size, h->off_files, h->nfiles, 4, 4) ||
+	    !img_range_ok(s->size, h->off_strings, h->strings_size, 1, 4) ||
 	    h->strings_size == 0 || h->nfiles > REF_FILE_MASK + 1 ||
 	    s->base[h->off_strings + h->strings_size - 1] != '\0') {
 		error("'%s': corrupt symbol index; run 'triage update --kernel-tree DIR'",
@@ -1838,7 +1807,7 @@ struct symbols *symbols_open(const char *path)
 	}
 	return s;
 fail:
-	munmap(s->base, s->size);
+	img_unmap(s->base, s->size);
 	free(s);
 	return NULL;
 }
@@ -1848,7 +1817,7 @@ void symbols_free(struct symbols *s)
 {
 	if (!s)
 		return;
-	munmap(s->base, s->size);
+	img_unmap(s->base, s->size);
 	free(s);
 }
 
