@@ -705,3 +705,22 @@ int desk_each(struct audit *db, const int64_t *ids, int n, const char *verb,
 	}
 	return 0;
 }
+
+/* desk_term_option - --color[=WHEN], --no-color, --no-pager */
+int desk_term_option(int c, const char *arg, enum desk_color_when *when,
+		     bool *pager)
+{
+	switch (c) {
+	case 'C':
+		return desk_color_option(arg, when) < 0 ? -1 : 1;
+	case 'N':
+		*when = DESK_COLOR_NEVER;
+		return 1;
+	case 'P':
+		if (!pager)
+			return 0;
+		*pager = false;
+		return 1;
+	}
+	return 0;
+}

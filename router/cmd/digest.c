@@ -238,6 +238,12 @@ int cmd_digest(int argc, char **argv, struct cmd_ctx *ctx)
 
 	memset(&g, 0, sizeof(g));
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		int t = desk_term_option(c, optarg, &when, &pager);
+
+		if (t < 0)
+			return EX_USAGE;
+		if (t)
+			continue;
 		switch (c) {
 		case 's':
 			section = optarg;
@@ -247,16 +253,6 @@ int cmd_digest(int argc, char **argv, struct cmd_ctx *ctx)
 			break;
 		case 'j':
 			g.json = true;
-			break;
-		case 'C':
-			if (desk_color_option(optarg, &when) < 0)
-				return EX_USAGE;
-			break;
-		case 'N':
-			when = DESK_COLOR_NEVER;
-			break;
-		case 'P':
-			pager = false;
 			break;
 		case 'h':
 			usage();

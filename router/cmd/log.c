@@ -162,6 +162,12 @@ int cmd_log(int argc, char **argv, struct cmd_ctx *ctx)
 
 	memset(&w, 0, sizeof(w));
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		int t = desk_term_option(c, optarg, &when, &pager);
+
+		if (t < 0)
+			return EX_USAGE;
+		if (t)
+			continue;
 		switch (c) {
 		case 's':
 			if (desk_parse_since(optarg, now, &since) < 0) {
@@ -178,16 +184,6 @@ int cmd_log(int argc, char **argv, struct cmd_ctx *ctx)
 			break;
 		case 'j':
 			w.json = true;
-			break;
-		case 'C':
-			if (desk_color_option(optarg, &when) < 0)
-				return EX_USAGE;
-			break;
-		case 'N':
-			when = DESK_COLOR_NEVER;
-			break;
-		case 'P':
-			pager = false;
 			break;
 		case 'h':
 			usage();

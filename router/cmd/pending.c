@@ -332,6 +332,12 @@ int cmd_pending(int argc, char **argv, struct cmd_ctx *ctx)
 	int c, ret;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		int t = desk_term_option(c, optarg, &when, &pager);
+
+		if (t < 0)
+			return EX_USAGE;
+		if (t)
+			continue;
 		switch (c) {
 		case 'k':
 			if (!audit_valid_class(optarg)) {
@@ -349,16 +355,6 @@ int cmd_pending(int argc, char **argv, struct cmd_ctx *ctx)
 			break;
 		case 'j':
 			json = true;
-			break;
-		case 'C':
-			if (desk_color_option(optarg, &when) < 0)
-				return EX_USAGE;
-			break;
-		case 'N':
-			when = DESK_COLOR_NEVER;
-			break;
-		case 'P':
-			pager = false;
 			break;
 		case 'h':
 			usage();

@@ -671,22 +671,18 @@ int cmd_show(int argc, char **argv, struct cmd_ctx *ctx)
 	int c, rc, ret;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		int t = desk_term_option(c, optarg, &cwhen, &pager);
+
+		if (t < 0)
+			return EX_USAGE;
+		if (t)
+			continue;
 		switch (c) {
 		case 'r':
 			raw = true;
 			break;
 		case 'j':
 			json = true;
-			break;
-		case 'C':
-			if (desk_color_option(optarg, &cwhen) < 0)
-				return EX_USAGE;
-			break;
-		case 'N':
-			cwhen = DESK_COLOR_NEVER;
-			break;
-		case 'P':
-			pager = false;
 			break;
 		case 'h':
 			usage();

@@ -257,19 +257,18 @@ int cmd_stats(int argc, char **argv, struct cmd_ctx *ctx)
 	int c, ret;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		int t = desk_term_option(c, optarg, &when, NULL);
+
+		if (t < 0)
+			return EX_USAGE;
+		if (t)
+			continue;
 		switch (c) {
 		case 's':
 			spec = optarg;
 			break;
 		case 'j':
 			json = true;
-			break;
-		case 'C':
-			if (desk_color_option(optarg, &when) < 0)
-				return EX_USAGE;
-			break;
-		case 'N':
-			when = DESK_COLOR_NEVER;
 			break;
 		case 'h':
 			usage();
