@@ -470,7 +470,7 @@ test_expect_success 'poll records new bugs once, skips known ones, keeps a curso
 	"$TRIAGE" bugzilla poll --url "$BZ_URL" --product Drivers --since 2024-04-01T00:00:00Z >"$T/p1" &&
 	cat "$T/p1" &&
 	grep "^poll: 2 changed since 2024-04-01T00:00:00Z: 1 new, 1 known" "$T/p1" &&
-	grep "^GET /rest/bug?include_fields=id,last_change_time&last_change_time=2024-04-01T00:00:00Z&limit=50&offset=0&product=Drivers header,param" "$T/bz.log" &&
+	grep "^GET /rest/bug?include_fields=id,last_change_time&last_change_time=2024-04-01T00:00:00Z&limit=50&offset=0&order=changeddate,bug_id&product=Drivers header,param" "$T/bz.log" &&
 	test "$(q "SELECT count(*) FROM reports WHERE bug_id = 4300")" = 1 &&
 	"$TRIAGE" bugzilla poll --url "$BZ_URL" --product Drivers >"$T/p2" &&
 	cat "$T/p2" &&
