@@ -340,6 +340,7 @@ enum sid {
 	S_SET_SAME_CRASH,
 	S_REGROUP,
 	S_LAST_DECISION_ACTION,
+	S_MARK_REGRESSION,
 	S_COUNT
 };
 
@@ -696,6 +697,8 @@ static const char *const sql[S_COUNT] = {
 	[S_LAST_DECISION_ACTION] = "SELECT action FROM decisions"
 				   " WHERE report = ?1"
 				   " ORDER BY at DESC, id DESC LIMIT 1",
+	[S_MARK_REGRESSION] = "UPDATE reports SET regression = 1,"
+			      " updated_at = ?2 WHERE id = ?1",
 };
 
 struct audit {
@@ -2236,6 +2239,17 @@ int audit_merge_evidence(struct audit *db, int64_t root, int64_t from)
 static char *dup_text(sqlite3_stmt *st, int i)
 {
 	return col_text(st, i) ? xstrdup(col_text(st, i)) : NULL;
+}
+
+/* audit_mark_regression - a thread learned that its report is one */
+int audit_mark_regression(struct audit *db, int64_t report, int64_t now)
+{
+	sqlite3_stmt *st = prep(db, S_MARK_REGRESSION);
+
+	if (!st || bind_int(db, st, 1, report) || bind_int(db, st, 2, now) ||
+	    step_done(db, st, "mark regression") < 0)
+		return -1;
+	return 0;
 }
 
 /* audit_get_links - a report's thread, group and regression */

@@ -355,6 +355,8 @@ struct audit_links {
 /* audit_set_links - store l for a recorded report (and its evidence) */
 int audit_set_links(struct audit *db, int64_t report,
 		    const struct audit_links *l);
+/* audit_mark_regression - set report's regression flag */
+int audit_mark_regression(struct audit *db, int64_t report, int64_t now);
 /* audit_get_links - 1 and *out filled (audit_links_release()), 0: none */
 int audit_get_links(struct audit *db, int64_t id, struct audit_links *out);
 void audit_links_release(struct audit_links *l);

@@ -143,6 +143,12 @@ void pipeline_run(struct pipeline *p, const struct report *r, time_t now,
 		d->verdict.reason = "no classifier rules";
 	}
 	d->cls = rules_class_name(d->verdict.cls);
+
+	/* the crash's identity, and whether it is a regression */
+	crashsig_compute(d->ev, d->crash_signature, sizeof(d->crash_signature));
+	crashsig_syzbot_id(r, d->ev, d->syzbot_id, sizeof(d->syzbot_id));
+	regression_from_report(r, &d->regression);
+	regression_finish(&d->regression, d->ev->kernel_version);
 	verdict_format(&d->verdict, d->class_header, sizeof(d->class_header));
 
 	/* map */

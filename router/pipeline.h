@@ -42,7 +42,10 @@
 
 #include "act.h"
 #include "classify.h"
+#include "crashsig.h"
+#include "link.h"
 #include "pick.h"
+#include "regression.h"
 #include "sections.h"
 
 struct config;
@@ -80,6 +83,13 @@ struct decision {
 	struct pick_result pick;
 	struct act_decision act;
 	char class_header[VERDICT_HEADER_MAX];
+
+	/* what groups it with other reports (crashsig.h, regression.h) */
+	char crash_signature[CRASHSIG_MAX]; /* "" when no crash title */
+	char syzbot_id[CRASHSIG_SYZ_MAX];   /* "" when none */
+	struct regression regression;
+	/* filled by the caller with a database (link_find()), else zero */
+	struct link link;
 };
 
 int pipeline_open(struct pipeline *p, const struct config *cfg);

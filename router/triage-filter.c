@@ -49,6 +49,7 @@
 #include "config.h"
 #include "deliver.h"
 #include "intake.h"
+#include "link.h"
 #include "outbox.h"
 #include "parse.h"
 #include "pipeline.h"
@@ -268,6 +269,10 @@ static int filter(const char *config_path)
 		goto out_pipeline;
 	if (handle_duplicate(db, r, now, &done) < 0)
 		goto rollback;
+	/* a follow-up joins its thread; a known crash its first report */
+	if (!done && link_find(db, r, &d, &d.link) < 0)
+		goto rollback;
+	d.link.hold = hold;
 	if (!done && record_decision(db, &p, &id, r, &d, now, &rec) < 0)
 		goto rollback;
 	if (audit_commit(db) < 0)
