@@ -65,7 +65,9 @@ static int64_t queue_reply(struct audit *db, const struct router_id *id,
 		"Please file it there too, so that it is not lost.  This is an\n"
 		"automatic reply; answers to it are not read.\n",
 		section ? section : "this subsystem", url);
-	subject = xasprintf("Re: %s", r->subject);
+	/* the tag brings an answer to this reply back to the report */
+	subject = xasprintf("Re: [triage #%lld] %s", (long long)report,
+			    r->subject);
 	memset(&m, 0, sizeof(m));
 	m.from_name = id->name;
 	m.from_addr = id->address;
@@ -289,7 +291,7 @@ int record_decision(struct audit *db, const struct pipeline *p,
 	struct audit_decision dec;
 	struct strbuf cand = STRBUF_INIT(CANDIDATES_MAX);
 	const char *section = decision_section(p, d);
-	size_t i;
+	size_t i, nsecs;
 	int ret = -1;
 
 	const struct link *ln = &d->link;
@@ -385,8 +387,16 @@ int record_decision(struct audit *db, const struct pipeline *p,
 	}
 	dec.reason = sb_str(&why);
 
+	/* a repeated crash the map could not place waits in the first's */
+	nsecs = d->sections.n;
+	if (seen_again && !nsecs && ln->root.section[0]) {
+		secs[0].name = ln->root.section;
+		secs[0].score = 0;
+		secs[0].why = "the section of the first report of this crash";
+		nsecs = 1;
+	}
 	if (audit_insert_classification(db, out->report, &c) < 0 ||
-	    audit_insert_sections(db, out->report, secs, d->sections.n) < 0 ||
+	    audit_insert_sections(db, out->report, secs, nsecs) < 0 ||
 	    audit_insert_decision(db, out->report, &dec, NULL) < 0)
 		goto out;
 
