@@ -18,6 +18,8 @@
  *	  rules_dir, local_rules      classifier rules
  *	  STATE_DIR/model.bin         statistical model      (optional)
  *	  STATE_DIR/experts.idx       Reviewed-by experts    (optional)
+ *	  STATE_DIR/experts.idx.commits  commit authors and reviewers,
+ *	                              read for a regression's culprit
  *
  *	What is missing degrades to "a human decides", never to a lost
  *	report: without a map every report is unmapped (held); without
@@ -64,6 +66,7 @@ struct pipeline {
 	struct ruleset *rules;
 	struct model *model;
 	struct experts *experts;
+	char *commits; /* the experts' commit table (experts.h), or NULL */
 	struct pick_config *pick;
 	struct act_config act;
 	/* how many reports each person got since a time (audit) */

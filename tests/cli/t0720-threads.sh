@@ -168,4 +168,35 @@ test_expect_success 'a syzbot report with the same id from elsewhere is seen aga
 	q "SELECT reason FROM decisions ORDER BY id DESC LIMIT 1" | grep -q "same crash as report #8 (syzbot id 4e5d6c7b8a9f0e1d2c3b)"
 '
 
+if command -v git >/dev/null; then
+test_expect_success 'a bisected regression names the culprit'"'"'s author and reviewers' '
+	export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null &&
+	git init -q "$T/repo" && mkdir -p "$T/repo/fs/ext4" &&
+	echo one >"$T/repo/fs/ext4/inode.c" &&
+	printf "ext4: rework the write path\n\nSigned-off-by: Wanda Writer <wanda@example.org>\nReviewed-by: Rex Review <REX@example.org>\nReviewed-by: kernel test robot <lkp@intel.com>\n" >"$T/msg" &&
+	(cd "$T/repo" && git add -A &&
+	 GIT_AUTHOR_NAME="Wanda Writer" GIT_AUTHOR_EMAIL=wanda@example.org \
+	 GIT_COMMITTER_NAME=C GIT_COMMITTER_EMAIL=c@example.org \
+	 git commit -q -F "$T/msg") &&
+	sha=$(git -C "$T/repo" rev-parse HEAD) &&
+	"$TRIAGE" experts import --git "$T/repo" --quiet >/dev/null &&
+	grep -q "^$sha wanda@example.org rex@example.org\$" "$T/state/experts.idx.commits" &&
+	short=$(echo "$sha" | cut -c1-12) &&
+	sed "s/5a6b7c8d9e0f/$short/g; s/<thr-10.bisect@/<thr-10x.bisect@/" "$C/10-bisected.eml" >"$T/culprit.eml" &&
+	"$TRIAGE" explain --json "$T/culprit.eml" >"$T/e" &&
+	python3 - "$T/e" "$short" <<-PY
+	import json, sys
+	e = json.load(open(sys.argv[1]))
+	assert e["regression"]["commit"] == sys.argv[2], e["regression"]
+	c = {x["address"]: x for x in e["candidates"]}
+	assert "wanda@example.org" in c, list(c)
+	assert "author of" in c["wanda@example.org"]["why"], c["wanda@example.org"]
+	assert "rex@example.org" in c and "Reviewed-by of" in c["rex@example.org"]["why"], c
+	assert "lkp@intel.com" not in c
+	PY
+'
+else
+	test_skip 'git is not installed: the culprit commit is not looked up'
+fi
+
 test_done
