@@ -269,10 +269,13 @@ static int filter(const char *config_path)
 		goto out_pipeline;
 	if (handle_duplicate(db, r, now, &done) < 0)
 		goto rollback;
-	/* a follow-up joins its thread; a known crash its first report */
-	if (!done && link_find(db, r, &d, &d.link) < 0)
+	/*
+	 * A follow-up joins its thread; a known crash its first report.
+	 * Not what must be held: a loop, a bounce or an automatic reply
+	 * answers our own mail and stays a held report of its own.
+	 */
+	if (!done && !hold && link_find(db, r, &d, &d.link) < 0)
 		goto rollback;
-	d.link.hold = hold;
 	if (!done && record_decision(db, &p, &id, r, &d, now, &rec) < 0)
 		goto rollback;
 	if (audit_commit(db) < 0)
