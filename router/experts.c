@@ -1305,7 +1305,8 @@ static int write_commits(struct builder *b, const char *out)
 	size_t i;
 	int ret;
 
-	qsort(b->clines, b->nclines, sizeof(*b->clines), cmp_line);
+	if (b->nclines)
+		qsort(b->clines, b->nclines, sizeof(*b->clines), cmp_line);
 	for (i = 0; i < b->nclines; i++)
 		if (!i || strcmp(b->clines[i], b->clines[i - 1]))
 			sb_adds(&sb, b->clines[i]);

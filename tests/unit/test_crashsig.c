@@ -99,6 +99,7 @@ static void test_syzbot(void **state)
 
 	(void)state;
 	memset(&ev, 0, sizeof(ev));
+	free(r->from);
 	r->from = xstrdup("Dana <dana@example.com>");
 	r->body = xstrdup("dashboard link: https://syzkaller.appspot.com/bug?"
 			  "extid=0123456789ABCDEF0123\n");
