@@ -11,15 +11,26 @@
 #include "report.h"
 #include "util.h"
 
-/* find_ci - first case-insensitive occurrence of word in [p, end) */
+/* find_ci - first occurrence of word (lower case) in a lowered line */
 static const char *find_ci(const char *p, const char *end, const char *word)
 {
-	size_t n = strlen(word);
+	if (p >= end)
+		return NULL;
+	return memmem(p, (size_t)(end - p), word, strlen(word));
+}
 
-	for (; p + n <= end; p++)
-		if (strncasecmp(p, word, n) == 0)
-			return p;
-	return NULL;
+/* console_line - "[   12.345678] ...": kernel output, not a statement */
+static bool console_line(const char *p, const char *end)
+{
+	const char *q = p + 1;
+
+	if (p >= end || *p != '[')
+		return false;
+	while (q < end && q - p < 24 &&
+	       (*q == ' ' || *q == '.' || *q == 'T' || *q == 'C' ||
+		isdigit((unsigned char)*q)))
+		q++;
+	return q < end && *q == ']' && q > p + 1;
 }
 
 static bool is_word_char(int c)
@@ -248,6 +259,8 @@ static void versions(const char *line, const char *end, struct regression *r)
 void regression_parse(const char *text, size_t len, struct regression *r)
 {
 	const char *p = text, *end, *nl;
+	char low[REGRESSION_LINE_MAX];
+	size_t n, i;
 
 	if (!text)
 		return;
@@ -261,9 +274,16 @@ void regression_parse(const char *text, size_t len, struct regression *r)
 		/* a quoted line is what someone else wrote: still evidence */
 		while (p < nl && (*p == '>' || *p == ' '))
 			p++;
-		regzbot(p, nl, r);
-		bisect(p, nl, r);
-		versions(p, nl, r);
+		if (!console_line(p, nl)) {
+			/* one lower-case copy per line: matches are memmem() */
+			n = (size_t)(nl - p) < sizeof(low) ? (size_t)(nl - p)
+							   : sizeof(low);
+			for (i = 0; i < n; i++)
+				low[i] = (char)tolower((unsigned char)p[i]);
+			regzbot(low, low + n, r);
+			bisect(low, low + n, r);
+			versions(low, low + n, r);
+		}
 		if (nl == end)
 			break;
 	}

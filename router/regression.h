@@ -24,8 +24,11 @@
  *	A report is a regression when a commit was named, or a good
  *	version; regression_finish() then takes the crash's kernel version
  *	for a missing bad one ("worked on 6.1", crash on 6.12.3).
- *	At most REGRESSION_SCAN_MAX bytes of text are read; every copy is
- *	bounded by its field.
+ *	At most REGRESSION_SCAN_MAX bytes of text are read, the first
+ *	REGRESSION_LINE_MAX bytes of a line, matched in lower case (so the
+ *	versions and ids returned are lower case); console lines ("[
+ *	12.345678] ...") are kernel output, not statements, and skipped.
+ *	Every copy is bounded by its field.
  *
  * Ownership:
  *	struct regression is plain data (fixed arrays).
@@ -43,6 +46,7 @@
 #define REGRESSION_NEAR	    48 /* bytes from the word to the version */
 #define REGRESSION_VER_MAX  64
 #define REGRESSION_SHA_MAX  41
+#define REGRESSION_LINE_MAX 1024 /* bytes of a line looked at */
 
 struct report;
 
