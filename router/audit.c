@@ -589,14 +589,14 @@ static const char *const sql[S_COUNT] = {
 	[S_ST_STATE] = "SELECT state, count(*) FROM reports"
 		       " WHERE received_at >= ?1 GROUP BY state"
 		       " ORDER BY 2 DESC, 1",
-	[S_ST_CLASS] =
-		"SELECT coalesce(class, 'unclassified'), count(*)"
-		" FROM reports WHERE received_at >= ?1"
-		" AND state != 'duplicate' GROUP BY 1 ORDER BY 2 DESC, 1",
+	[S_ST_CLASS] = "SELECT coalesce(class, 'unclassified'), count(*)"
+		       " FROM reports WHERE received_at >= ?1"
+		       " AND state != 'duplicate' AND thread_root IS NULL"
+		       " GROUP BY 1 ORDER BY 2 DESC, 1",
 	[S_ST_SECTION] = "SELECT coalesce(section, 'unmapped'), count(*)"
 			 " FROM reports WHERE received_at >= ?1"
-			 " AND state != 'duplicate' GROUP BY 1"
-			 " ORDER BY 2 DESC, 1",
+			 " AND state != 'duplicate' AND thread_root IS NULL"
+			 " GROUP BY 1 ORDER BY 2 DESC, 1",
 	[S_ST_RECIPIENT] = "SELECT recipient, count(*) FROM decisions"
 			   " WHERE at >= ?1 AND action = 'forward'"
 			   " AND recipient IS NOT NULL GROUP BY recipient"

@@ -624,8 +624,9 @@ struct audit_stats {
 
 /*
  * audit_stats - figures over reports received since: counts per state,
- * current class ("unclassified"), best section ("unmapped"), and
- * forward decisions per recipient; most frequent first
+ * current class ("unclassified"), best section ("unmapped"; neither
+ * counts duplicates nor follow-ups), and forward decisions per
+ * recipient; most frequent first
  */
 int audit_stats(struct audit *db, int64_t since, struct audit_stats *st);
 void audit_stats_release(struct audit_stats *st);

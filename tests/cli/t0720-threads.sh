@@ -49,7 +49,15 @@ test_expect_success 'the thread goes through the filter, each routed as expected
 
 test_expect_success 'a follow-up gets no verdict of its own' '
 	test "$(q "SELECT count(*) FROM classification WHERE report IN (2, 3, 4, 6, 9, 12)")" = 0 &&
-	test "$(q "SELECT count(*) FROM classification")" = 6
+	test "$(q "SELECT count(*) FROM classification")" = 6 &&
+	"$TRIAGE" stats --since all --json | python3 -c "
+import json, sys
+s = json.load(sys.stdin)
+assert s[\"reports\"] == 12, s[\"reports\"]
+# follow-ups are counted as received, not as reports of a class
+assert \"unclassified\" not in s[\"by_class\"], s[\"by_class\"]
+assert sum(s[\"by_class\"].values()) == 6, s[\"by_class\"]
+"
 '
 
 test_expect_success 'a follow-up is forwarded with its root'"'"'s headers' '
