@@ -176,6 +176,17 @@ test_expect_success 'a syzbot report with the same id from elsewhere is seen aga
 	q "SELECT reason FROM decisions ORDER BY id DESC LIMIT 1" | grep -q "same crash as report #8 (syzbot id 4e5d6c7b8a9f0e1d2c3b)"
 '
 
+test_expect_success 'approve a released report: its follow-ups that waited go along' '
+	"$TRIAGE" approve 5 >"$T/out" &&
+	grep -q "^approve 5: forwarded to ted@ext4.example.org" "$T/out" &&
+	grep -q "^approve 5: and 1 follow-up that waited with it" "$T/out" &&
+	test "$(q "SELECT state FROM reports WHERE id = 6")" = forwarded &&
+	test "$(q "SELECT recipients FROM outbox WHERE report = 6")" = ted@ext4.example.org &&
+	test "$(q "SELECT action FROM decisions WHERE report = 6 ORDER BY id DESC LIMIT 1")" = follow-up &&
+	q "SELECT message FROM outbox WHERE report = 6" | grep -q "^X-Triage-Reason: follow-up to report #5; approved by alice" &&
+	"$TRIAGE" approve 5 2>/dev/null; test $? = 65
+'
+
 if command -v git >/dev/null; then
 test_expect_success 'a bisected regression names the culprit'"'"'s author and reviewers' '
 	export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null &&
