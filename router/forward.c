@@ -2,7 +2,9 @@
 /*
  * forward - the router's identity, and a forward queued (see forward.h)
  */
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "audit.h"
 #include "config.h"
@@ -35,6 +37,18 @@ int64_t forward_queue(struct audit *db, const struct router_id *id,
 		      const char *cls, const char *section, const char *reason,
 		      time_t now)
 {
+	return forward_queue_cc(db, id, report, raw, raw_len, sha256, addr,
+				name, NULL, cls, section, reason, now);
+}
+
+/* forward_queue_cc - forward_queue() with a second envelope recipient */
+int64_t forward_queue_cc(struct audit *db, const struct router_id *id,
+			 int64_t report, const char *raw, size_t raw_len,
+			 const char *sha256, const char *addr, const char *name,
+			 const char *cc, const char *cls, const char *section,
+			 const char *reason, time_t now)
+{
+	char *rcpt = NULL;
 	struct forward_headers h;
 	struct audit_outbox_new m;
 	struct strbuf msg = STRBUF_INIT(raw_len + FORWARD_EXTRA);
@@ -47,6 +61,10 @@ int64_t forward_queue(struct audit *db, const struct router_id *id,
 	}
 	if (!addr_valid(addr)) {
 		error("recipient '%s' is not a valid address", addr);
+		return -1;
+	}
+	if (cc && !addr_valid(cc)) {
+		error("recipient '%s' is not a valid address", cc);
 		return -1;
 	}
 	memset(&h, 0, sizeof(h));
@@ -69,11 +87,14 @@ int64_t forward_queue(struct audit *db, const struct router_id *id,
 	m.kind = "forward";
 	m.created_at = now;
 	m.envelope_from = id->bounce;
-	m.recipients = addr;
+	if (cc && strcasecmp(cc, addr) != 0)
+		rcpt = xasprintf("%s\n%s", addr, cc);
+	m.recipients = rcpt ? rcpt : addr;
 	m.message = msg.buf;
 	m.message_len = msg.len;
 	if (audit_outbox_enqueue(db, &m, &oid) < 0)
 		oid = -1;
+	free(rcpt);
 	sb_release(&msg);
 	return oid;
 }
