@@ -18,9 +18,21 @@
 /* router_id_load - the router's addresses; -1 when they are unusable */
 int router_id_load(struct router_id *id, const struct config *cfg)
 {
+	const char *tag = config_get(cfg, "forward_subject_tag", "unsigned");
+
 	id->address = config_get(cfg, "router_address", "triage@localhost");
 	id->name = config_get(cfg, "router_name", "triage");
 	id->bounce = config_get(cfg, "bounce_address", id->address);
+	if (strcmp(tag, "unsigned") == 0)
+		id->tag = DELIVER_TAG_UNSIGNED;
+	else if (strcmp(tag, "always") == 0)
+		id->tag = DELIVER_TAG_ALWAYS;
+	else if (strcmp(tag, "never") == 0)
+		id->tag = DELIVER_TAG_NEVER;
+	else
+		return error(
+			"%s: forward_subject_tag '%s': give unsigned, always or never",
+			cfg->path, tag);
 	if (!addr_valid(id->address))
 		return error("%s: router_address '%s' is not a valid address",
 			     cfg->path, id->address);
@@ -52,7 +64,7 @@ int64_t forward_queue_cc(struct audit *db, const struct router_id *id,
 	struct forward_headers h;
 	struct audit_outbox_new m;
 	struct strbuf msg = STRBUF_INIT(raw_len + FORWARD_EXTRA);
-	int64_t oid = -1;
+	int64_t oid = -1, root;
 
 	if (!raw) {
 		error("report %lld: the message was not read",
@@ -77,6 +89,11 @@ int64_t forward_queue_cc(struct audit *db, const struct router_id *id,
 	h.cls = cls;
 	h.section = section;
 	h.reason = reason;
+	/* a follow-up is tagged with its thread's first report */
+	if (audit_thread_of(db, report, &root) != 1)
+		root = report;
+	h.report = root;
+	h.tag = (enum deliver_tag)id->tag;
 	if (deliver_compose_forward(raw, raw_len, &h, &msg) < 0) {
 		error("cannot compose the forward to %s", addr);
 		sb_release(&msg);

@@ -16,6 +16,8 @@
  *	  router_name      display name (default "triage")
  *	  bounce_address   envelope sender of everything sent (default
  *	                   router_address)
+ *	  forward_subject_tag  unsigned (default), always or never: when a
+ *	                   forward's Subject gains "[triage #ID] "
  *
  *	This file depends on deliver.c and audit.c only, so that triage's
  *	triager commands do not pull in the classification pipeline.
@@ -40,6 +42,7 @@ struct router_id {
 	const char *address;
 	const char *name;
 	const char *bounce;
+	int tag; /* enum deliver_tag: forward_subject_tag */
 };
 
 int router_id_load(struct router_id *id, const struct config *cfg);

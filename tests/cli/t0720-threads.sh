@@ -69,6 +69,10 @@ test_expect_success 'a follow-up is forwarded with its root'"'"'s headers' '
 	grep -q "^X-Triage-Section: XFS FILESYSTEM" "$T/fwd2" &&
 	grep -q "^Resent-To: xfs-triage@xfs.example.org" "$T/fwd2" &&
 	grep -q "^X-Triage-Reason: follow-up to report #1 (In-Reply-To" "$T/fwd2" &&
+	grep -q "^X-Triage-Report: 1\$" "$T/fwd1" &&
+	grep -q "^X-Triage-Report: 1\$" "$T/fwd2" &&
+	grep -q "^Subject: \[triage #1\] " "$T/fwd1" &&
+	grep -q "^Subject: \[triage #1\] Re: " "$T/fwd2" &&
 	q "SELECT reason FROM decisions WHERE report = 3" | grep -q "References <thr-01.report@example.com>"
 '
 
