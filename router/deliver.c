@@ -841,7 +841,8 @@ int deliver_compose_forward(const char *raw, size_t len,
 	struct hdr hd;
 	int err = 0;
 
-	if (!h || !addr_valid(h->router_addr) || !addr_valid(h->to_addr))
+	if (!h || !addr_valid(h->router_addr) || !addr_valid(h->to_addr) ||
+	    (h->cc_addr && !addr_valid(h->cc_addr)))
 		return error("forward: invalid router or recipient address");
 	if (deliver_forward_id(h->sha256, h->to_addr,
 			       strchr(h->router_addr, '@') + 1, id,
@@ -862,6 +863,8 @@ int deliver_compose_forward(const char *raw, size_t len,
 	err |= put_mailbox(out, "Resent-From", h->router_name, h->router_addr,
 			   eol);
 	err |= put_mailbox(out, "Resent-To", h->to_name, h->to_addr, eol);
+	if (h->cc_addr)
+		err |= put_mailbox(out, "Resent-Cc", NULL, h->cc_addr, eol);
 	err |= put_ids(out, "Resent-Message-ID", ids, 1, eol);
 	err |= put_text(out, "X-Loop", h->router_addr, eol);
 	err |= put_text(out, "Auto-Submitted", "auto-generated", eol);

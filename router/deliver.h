@@ -135,6 +135,7 @@ struct forward_headers {
 	const char *router_addr; /* Resent-From address and X-Loop value */
 	const char *to_name;	 /* Resent-To display name, or NULL */
 	const char *to_addr;	 /* Resent-To address: the recipient */
+	const char *cc_addr;	 /* Resent-Cc address (a list), or NULL */
 	const char *sha256;	 /* report identity, 64 hex digits */
 	time_t date;		 /* Resent-Date; 0 means now */
 	const char *cls;	 /* X-Triage-Class: user, fuzzer, ai ... */

@@ -84,6 +84,8 @@ int64_t forward_queue_cc(struct audit *db, const struct router_id *id,
 	h.router_addr = id->address;
 	h.to_name = name && *name ? name : NULL;
 	h.to_addr = addr;
+	if (cc && strcasecmp(cc, addr) != 0)
+		h.cc_addr = cc;
 	h.sha256 = sha256;
 	h.date = now;
 	h.cls = cls;

@@ -90,6 +90,8 @@ test_expect_success 'the reporter'"'"'s real evidence releases an ai report to a
 
 test_expect_success 'a regression is forwarded with the regressions list as a second recipient' '
 	test "$(q "SELECT recipients FROM outbox WHERE report = 10" | tr "\n" ,)" = "ted@ext4.example.org,regressions@lists.example.org," &&
+	q "SELECT message FROM outbox WHERE report = 10" | grep -q "^Resent-Cc: <\{0,1\}regressions@lists.example.org>\{0,1\}\$" &&
+	! q "SELECT message FROM outbox WHERE report = 12" | grep -q "^Resent-Cc:" &&
 	test "$(q "SELECT regression_good, regression_bad, regression_commit FROM evidence WHERE report = 10")" = "6.11.10|6.12.1|5a6b7c8d9e0f" &&
 	test "$(q "SELECT recipients FROM outbox WHERE report = 12")" = "ted@ext4.example.org"
 '
