@@ -152,7 +152,6 @@ static int find_thread(struct audit *db, const struct report *r,
 int link_find(struct audit *db, const struct report *r,
 	      const struct decision *d, struct link *out)
 {
-	int64_t first = 0;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -166,6 +165,15 @@ int link_find(struct audit *db, const struct report *r,
 			out->thread_root = 0;
 		return 0;
 	}
+	return link_crash(db, d, out);
+}
+
+/* link_crash - the first report of the same crash as d, if any */
+int link_crash(struct audit *db, const struct decision *d, struct link *out)
+{
+	int64_t first = 0;
+	int rc;
+
 	if (audit_same_crash(db, d->crash_signature, d->syzbot_id, 0, &first) <
 	    0)
 		return -1;

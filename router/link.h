@@ -57,6 +57,13 @@ struct link {
 int link_find(struct audit *db, const struct report *r,
 	      const struct decision *d, struct link *out);
 
+/*
+ * link_crash - only the crash half of link_find(): out->same_crash_as
+ * and out->root when an earlier report has d's crash signature or
+ * syzbot id (a new Bugzilla bug joins no mail thread); -1 on error
+ */
+int link_crash(struct audit *db, const struct decision *d, struct link *out);
+
 /* link_subject_tag - the ID of a "[triage #ID]" subject tag; false: none */
 bool link_subject_tag(const char *subject, int64_t *id);
 

@@ -613,5 +613,31 @@ test_expect_success 'deliver --daemon passes, sleeps, and stops on SIGTERM' '
 	test "$(q "PRAGMA integrity_check")" = ok
 '
 
+test_expect_success 'a bug with the crash of an earlier bug joins its crash group' '
+	$PY - "$T/bz" <<-\PY &&
+	import json, sys
+	d = sys.argv[1]
+	bug = json.load(open(d + "/bug-4400.json"))
+	com = json.load(open(d + "/comments-4400.json"))
+	bug["bugs"][0]["id"] = 4401
+	bug["bugs"][0]["creator"] = "tester@example.net"
+	bug["bugs"][0]["last_change_time"] = "2024-04-09T12:00:00Z"
+	c = com["bugs"].pop("4400")
+	c["comments"][0]["id"] = 44010
+	com["bugs"]["4401"] = c
+	json.dump(bug, open(d + "/bug-4401.json", "w"))
+	json.dump(com, open(d + "/comments-4401.json", "w"))
+	PY
+	echo "{\"bugs\": [{\"id\": 4400, \"last_change_time\": \"2024-04-08T12:00:00Z\"},
+	 {\"id\": 4401, \"last_change_time\": \"2024-04-09T12:00:00Z\"}]}" >"$T/bz/search.json" &&
+	"$TRIAGE" bugzilla poll --url "$BZ_URL" --since 2024-04-01T00:00:00Z >"$T/p5" &&
+	cat "$T/p5" &&
+	first=$(q "SELECT id FROM reports WHERE bug_id = 4400") &&
+	test -n "$first" &&
+	test "$(q "SELECT same_crash_as FROM reports WHERE bug_id = 4401")" = "$first" &&
+	test "$(q "SELECT syzbot_id FROM reports WHERE bug_id = 4401")" = 0123456789abcdef &&
+	test "$(q "SELECT count(*) FROM outbox o JOIN reports r ON r.id = o.report WHERE r.bug_id = 4401")" = 0
+'
+
 stop_servers
 test_done
