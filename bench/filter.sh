@@ -15,9 +15,15 @@
 #   - peak RSS (largest ru_maxrss of all runs; file pages of the mapped
 #     binary and indexes included);
 #   - the stage breakdown (TRIAGE_PROFILE=1), median over PROF runs;
+#   - the filter while another process keeps the database open (as a
+#     resident 'triage deliver' or 'triage serve' would: no WAL index
+#     rebuild, no checkpoint in the filter), alternating with runs
+#     without, RES/4 messages each;
 #   - user-space instructions of one message (callgrind, if installed:
 #     exact and independent of the load).
-#   RUNS=N THRU=N BIG=N PROF=N bench/filter.sh
+# All reports map to the same maintainer, whose forwards pick counts
+# (day and week) in every run: the bench's last runs count over 1,600.
+#   RUNS=N THRU=N BIG=N PROF=N RES=N bench/filter.sh
 set -eu
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 SHARED=${TRIAGE_SHARED:-$SRC/../shared}
@@ -27,6 +33,7 @@ RUNS=${RUNS:-300}
 THRU=${THRU:-1000}
 BIG=${BIG:-30}
 PROF=${PROF:-30}
+RES=${RES:-300}
 rm -rf "$B" && mkdir -p "$B/state" "$B/msgs"
 cc -O2 -o "$B/spawn" "$SRC/bench/spawn.c"
 echo 'int main(void) { return 0; }' >"$B/empty.c"
@@ -105,6 +112,8 @@ gen() {
 gen s "$RUNS" >"$B/list"
 gen t "$THRU" >"$B/list-thru"
 gen p "$PROF" >"$B/list-prof"
+q=$((RES / 4))
+for k in 1 2 3 4; do gen "r$k." "$q"; done >"$B/list-res"
 head -c 1500000 /dev/urandom | gzip -1 | base64 -w 76 >"$B/attach.b64"
 gen big "$BIG" "$B/attach.b64" >"$B/list-big"
 bytes=$(wc -c <"$B/msgs/s1.eml")
@@ -126,8 +135,32 @@ echo x >"$B/one"
 f1=$("$B/spawn" -n "$RUNS" "$B/one" -- "$B/empty-static")
 filt=$("$B/spawn" -F "$B/list" -- "$SRC/triage-filter")
 f2=$("$B/spawn" -n "$RUNS" "$B/one" -- "$B/empty-static")
+# stage breakdown: TRIAGE_PROFILE=1 adds one stderr line per run
+: >"$B/prof"
+while read -r m; do
+	TRIAGE_PROFILE=1 "$SRC/triage-filter" <"$m" 2>>"$B/prof" >/dev/null
+done <"$B/list-prof"
 thru=$("$B/spawn" -j 2 -F "$B/list-thru" -- "$SRC/triage-filter")
 big=$("$B/spawn" -F "$B/list-big" -- "$SRC/triage-filter")
+: >"$B/res"
+if command -v sqlite3 >/dev/null 2>&1; then
+	mkfifo "$B/hold"
+	for k in 1 2 3 4; do
+		grep "/r$k\." "$B/list-res" >"$B/list-res$k"
+		if [ $((k % 2)) = 1 ]; then
+			echo "without $("$B/spawn" -F "$B/list-res$k" -- "$SRC/triage-filter")" >>"$B/res"
+			continue
+		fi
+		sqlite3 "$B/state/triage.db" <"$B/hold" >/dev/null &
+		hp=$!
+		exec 9>"$B/hold"
+		echo 'SELECT count(*) FROM reports;' >&9
+		sleep 0.2
+		echo "with $("$B/spawn" -F "$B/list-res$k" -- "$SRC/triage-filter")" >>"$B/res"
+		exec 9>&-
+		wait "$hp" || true
+	done
+fi
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 
 fc=$(awk -v a="$(field cpu_median_ms "$f1")" -v b="$(field cpu_median_ms "$f2")" 'BEGIN { print (a + b) / 2 }')
@@ -144,11 +177,9 @@ show "2 MB report ($bigbytes B)" "$big"
 echo "                           (target <= 15 ms cpu)"
 echo "peak RSS:                  $(echo "$f1 $filt $thru $big" | tr ' ' '\n' | sed -n 's/^maxrss_kib=//p' | sort -n | tail -1) KiB over all filter runs, 2 MB report $(field maxrss_kib "$big") KiB (target <= 8192 KiB)"
 
-# stage breakdown: TRIAGE_PROFILE=1 adds one stderr line per run
-: >"$B/prof"
-while read -r m; do
-	TRIAGE_PROFILE=1 "$SRC/triage-filter" <"$m" 2>>"$B/prof" >/dev/null
-done <"$B/list-prof"
+while read -r how out; do
+	show "$how a resident conn." "$out"
+done <"$B/res"
 echo "stage breakdown, median CPU us of $PROF runs (start = exec + loader before main):"
 sed -n 's/.*profile us: //p' "$B/prof" | tr -d ';' >"$B/prof.kv"
 line=
@@ -167,4 +198,5 @@ if command -v valgrind >/dev/null 2>&1; then
 		"$B/empty-static" 2>&1 | sed -n 's/.*Collected : //p')
 	echo "user-space instructions of one message (callgrind): $ir (empty static program: $ir0); profile in $B/callgrind.out"
 fi
+echo "forwards to the busiest recipient: $(sqlite3 "$B/state/triage.db" "SELECT count(*) FROM decisions WHERE action = 'forward' GROUP BY recipient ORDER BY 1 DESC LIMIT 1")"
 echo "recorded: $(sqlite3 "$B/state/triage.db" 'select count(*) from reports') reports, $(sqlite3 "$B/state/triage.db" 'select count(*) from outbox') queued forwards"
