@@ -2,6 +2,7 @@
 /*
  * sha256 - SHA-256 digest, written from FIPS 180-4 (see sha256.h)
  */
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,11 +180,14 @@ static bool have_sha_ni(void)
 
 static void compress_blocks(uint32_t state[8], const uint8_t *p, size_t n)
 {
-	static int ni = -1;
+	static _Atomic int ni = -1; /* serve parses in threads */
+	int v = atomic_load_explicit(&ni, memory_order_relaxed);
 
-	if (ni < 0)
-		ni = have_sha_ni();
-	if (ni)
+	if (v < 0) {
+		v = have_sha_ni();
+		atomic_store_explicit(&ni, v, memory_order_relaxed);
+	}
+	if (v)
 		compress_blocks_ni(state, p, n);
 	else
 		compress_blocks_c(state, p, n);
