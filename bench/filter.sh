@@ -1,19 +1,43 @@
 #!/bin/sh
 # bench/filter.sh - triage-filter's cost per message, against the cost of
-# starting a process, measured in the same run
+# starting an empty static program, measured in the same run
 #
-# 300 deliveries of a ~6 KB user report (distinct Message-IDs, so none is
-# a duplicate) through ./triage-filter with Linux 6.12's MAINTAINERS, the
-# symbol index and the rules snapshot compiled, as the MTA would run it.
-#   RUNS=N bench/filter.sh
+# Deliveries of a ~6 KB user report (distinct Message-IDs, so none is a
+# duplicate) through ./triage-filter with Linux 6.12's MAINTAINERS, the
+# symbol index and the rules snapshot compiled, as the MTA would run it:
+#   - the floor: an empty static program (cc -static), same spawner;
+#   - the filter's child CPU (user+sys, wait4) and wall medians, and the
+#     ratio to the floor: CPU is the figure that counts on a shared
+#     machine (the issue's target: <= 4x, <= 2.5 ms);
+#   - throughput with 2 filters at a time (THRU messages);
+#   - a ~2 MB report (6 KB text, a 2 MB base64 gzip attachment and a
+#     text attachment);
+#   - peak RSS (largest ru_maxrss of all runs; file pages of the mapped
+#     binary and indexes included);
+#   - the stage breakdown (TRIAGE_PROFILE=1), median over PROF runs;
+#   - the filter while another process keeps the database open (as a
+#     resident 'triage deliver' or 'triage serve' would: no WAL index
+#     rebuild, no checkpoint in the filter), alternating with runs
+#     without, RES/4 messages each;
+#   - user-space instructions of one message (callgrind, if installed:
+#     exact and independent of the load).
+# All reports map to the same maintainer, whose forwards pick counts
+# (day and week) in every run: the bench's last runs count over 1,600.
+#   RUNS=N THRU=N BIG=N PROF=N RES=N bench/filter.sh
 set -eu
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 SHARED=${TRIAGE_SHARED:-$SRC/../shared}
 TREE=$SRC/build/linux
 B=$SRC/build/bench/filter
 RUNS=${RUNS:-300}
+THRU=${THRU:-1000}
+BIG=${BIG:-30}
+PROF=${PROF:-30}
+RES=${RES:-300}
 rm -rf "$B" && mkdir -p "$B/state" "$B/msgs"
 cc -O2 -o "$B/spawn" "$SRC/bench/spawn.c"
+echo 'int main(void) { return 0; }' >"$B/empty.c"
+cc -static -O2 -o "$B/empty-static" "$B/empty.c"
 
 if [ -f "$TREE/MAINTAINERS" ]; then
 	MNT=$TREE/MAINTAINERS
@@ -32,33 +56,151 @@ CONF
 [ -d "$TREE/fs" ] && echo "kernel_tree = $TREE" >>"$B/routes.conf"
 "$SRC/triage" -c "$B/routes.conf" update >/dev/null
 
-msg=$SRC/tests/corpus/explain/0001-user-xfs-oops.eml
-i=0
-while [ $i -lt "$RUNS" ]; do
-	i=$((i + 1))
-	# pad to ~6 KB with a dmesg excerpt, as real reports carry
-	{
-		sed "s/^Message-ID: <\(.*\)>/Message-ID: <$i.\1>/" "$msg"
-		j=0
-		while [ $j -lt 40 ]; do
-			j=$((j + 1))
-			printf '[%5d.%06d] xfs filesystem being mounted at /srv/backup%d supports timestamps until 2038\n' $j $j $j
-		done
-	} >"$B/msgs/m$i.eml"
-	echo "$B/msgs/m$i.eml"
-done >"$B/list"
-bytes=$(wc -c <"$B/msgs/m1.eml")
+# gen TAG N [ATTACH]: N copies of the report padded to ~6 KB with a dmesg
+# excerpt, as real reports carry, each with its own Message-ID; with
+# ATTACH, a multipart message carrying the file ATTACH (base64 lines)
+# and a text attachment.  Prints the list of files.
+gen() {
+	awk -v tag="$1" -v n="$2" -v dir="$B/msgs" -v att="${3:-}" '
+	BEGIN {
+		while ((getline l < ARGV[1]) > 0)
+			src[++ns] = l
+		if (att != "")
+			while ((getline l < att) > 0)
+				b64[++nb] = l
+		ARGV[1] = ""
+		for (i = 1; i <= n; i++) {
+			f = dir "/" tag i ".eml"
+			body = 0
+			for (k = 1; k <= ns; k++) {
+				l = src[k]
+				if (l ~ /^Message-ID: </)
+					sub(/</, "<" tag i ".", l)
+				if (att != "" && !body && l == "") {
+					print "MIME-Version: 1.0" > f
+					print "Content-Type: multipart/mixed; boundary=\"=-b\"" > f
+					print "" > f
+					print "--=-b" > f
+					print "Content-Type: text/plain; charset=utf-8" > f
+					body = 1
+				}
+				print l > f
+			}
+			for (j = 1; j <= 50; j++)
+				printf "[%5d.%06d] xfs filesystem being mounted at /srv/backup%d supports timestamps until 2038\n", j, j, j > f
+			if (att != "") {
+				print "--=-b" > f
+				print "Content-Type: text/plain; name=\"dmesg.txt\"" > f
+				print "Content-Disposition: attachment; filename=\"dmesg.txt\"" > f
+				print "" > f
+				for (j = 1; j <= 1300; j++)
+					printf "[%5d.%06d] usb 1-%d: new high-speed USB device number %d using xhci_hcd\n", j, j, j % 9, j > f
+				print "--=-b" > f
+				print "Content-Type: application/gzip; name=\"vmcore.gz\"" > f
+				print "Content-Transfer-Encoding: base64" > f
+				print "Content-Disposition: attachment; filename=\"vmcore.gz\"" > f
+				print "" > f
+				for (j = 1; j <= nb; j++)
+					print b64[j] > f
+				print "--=-b--" > f
+			}
+			close(f)
+			print f
+		}
+	}' "$SRC/tests/corpus/explain/0001-user-xfs-oops.eml"
+}
+gen s "$RUNS" >"$B/list"
+gen t "$THRU" >"$B/list-thru"
+gen p "$PROF" >"$B/list-prof"
+q=$((RES / 4))
+for k in 1 2 3 4; do gen "r$k." "$q"; done >"$B/list-res"
+head -c 1500000 /dev/urandom | gzip -1 | base64 -w 76 >"$B/attach.b64"
+gen big "$BIG" "$B/attach.b64" >"$B/list-big"
+bytes=$(wc -c <"$B/msgs/s1.eml")
+bigbytes=$(wc -c <"$B/msgs/big1.eml")
+
+field() { # field NAME LINE
+	echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"
+}
+show() { # show LABEL SPAWN-OUTPUT
+	printf '%-26s cpu median %6.3f ms (user %.3f sys %.3f)  wall median %6.3f ms  maxrss %5d KiB  failures %d\n' \
+		"$1" "$(field cpu_median_ms "$2")" "$(field user_mean_ms "$2")" \
+		"$(field sys_mean_ms "$2")" "$(field wall_median_ms "$2")" \
+		"$(field maxrss_kib "$2")" "$(field failures "$2")"
+}
 
 export TRIAGE_CONFIG="$B/routes.conf"
-floor=$("$B/spawn" -n "$RUNS" "$B/list" -- /bin/true)
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
+echo x >"$B/one"
+f1=$("$B/spawn" -n "$RUNS" "$B/one" -- "$B/empty-static")
 filt=$("$B/spawn" -F "$B/list" -- "$SRC/triage-filter")
-sed "s/^Message-ID: <\(.*\)>/Message-ID: <rss.\1>/" "$B/msgs/m1.eml" >"$B/rss.eml"
-rss=$( { /usr/bin/time -f '%M' "$SRC/triage-filter" <"$B/rss.eml"; } 2>&1 >/dev/null | tail -1) || rss=?
-fm=$(echo "$floor" | tr ' ' '\n' | sed -n 's/^wall_median_ms=//p')
-tm=$(echo "$filt" | tr ' ' '\n' | sed -n 's/^wall_median_ms=//p')
-echo "== filter: $RUNS deliveries of a $bytes-byte report ($(ldd "$SRC/triage-filter" | wc -l) shared objects)"
-echo "process floor (/bin/true):        $floor"
-echo "triage-filter, one per message:   $filt"
-echo "peak RSS of one more run:         ${rss} KiB (file pages of the mmapped indexes included)"
-awk -v a="$tm" -v b="$fm" 'BEGIN { printf "ratio filter / process floor:     %.1fx\n", a / b }'
+f2=$("$B/spawn" -n "$RUNS" "$B/one" -- "$B/empty-static")
+# stage breakdown: TRIAGE_PROFILE=1 adds one stderr line per run
+: >"$B/prof"
+while read -r m; do
+	TRIAGE_PROFILE=1 "$SRC/triage-filter" <"$m" 2>>"$B/prof" >/dev/null
+done <"$B/list-prof"
+irline=
+if command -v valgrind >/dev/null 2>&1; then
+	sed 's/^Message-ID: </Message-ID: <cg./' "$B/msgs/p1.eml" >"$B/cg.eml"
+	ir=$(valgrind --tool=callgrind --callgrind-out-file="$B/callgrind.out" \
+		"$SRC/triage-filter" <"$B/cg.eml" 2>&1 | sed -n 's/.*Collected : //p')
+	ir0=$(valgrind --tool=callgrind --callgrind-out-file="$B/callgrind0.out" \
+		"$B/empty-static" 2>&1 | sed -n 's/.*Collected : //p')
+	irline="user-space instructions of one message (callgrind, after the sequential runs; SHA-256 in portable code there): $ir (empty static program: $ir0); profile in $B/callgrind.out"
+fi
+thru=$("$B/spawn" -j 2 -F "$B/list-thru" -- "$SRC/triage-filter")
+big=$("$B/spawn" -F "$B/list-big" -- "$SRC/triage-filter")
+: >"$B/res"
+if command -v sqlite3 >/dev/null 2>&1; then
+	mkfifo "$B/hold"
+	for k in 1 2 3 4; do
+		grep "/r$k\." "$B/list-res" >"$B/list-res$k"
+		if [ $((k % 2)) = 1 ]; then
+			echo "without $("$B/spawn" -F "$B/list-res$k" -- "$SRC/triage-filter")" >>"$B/res"
+			continue
+		fi
+		sqlite3 "$B/state/triage.db" <"$B/hold" >/dev/null &
+		hp=$!
+		exec 9>"$B/hold"
+		echo 'SELECT count(*) FROM reports;' >&9
+		sleep 0.2
+		echo "with $("$B/spawn" -F "$B/list-res$k" -- "$SRC/triage-filter")" >>"$B/res"
+		exec 9>&-
+		wait "$hp" || true
+	done
+fi
+load1=$(cut -d' ' -f1-3 /proc/loadavg)
+
+fc=$(awk -v a="$(field cpu_median_ms "$f1")" -v b="$(field cpu_median_ms "$f2")" 'BEGIN { print (a + b) / 2 }')
+fw=$(awk -v a="$(field wall_median_ms "$f1")" -v b="$(field wall_median_ms "$f2")" 'BEGIN { print (a + b) / 2 }')
+echo "== filter: $RUNS deliveries of a $bytes-byte report ($(ldd "$SRC/triage-filter" 2>/dev/null | grep -c '=>' || true) shared objects); load average $load0 -> $load1 on $(nproc) CPUs"
+show "floor (empty static), 1st" "$f1"
+show "floor (empty static), 2nd" "$f2"
+show "triage-filter" "$filt"
+awk -v c="$(field cpu_median_ms "$filt")" -v w="$(field wall_median_ms "$filt")" \
+	-v fc="$fc" -v fw="$fw" 'BEGIN {
+	printf "ratio filter / floor:      cpu %.1fx (target <= 4x)  wall %.1fx;  filter cpu %.3f ms (target <= 2.5 ms)\n", c / fc, w / fw, c }'
+echo "2 filters at a time:       $(field per_s "$thru") messages/s over $(field runs "$thru") messages (target >= 800/s on 2 cores)  cpu median $(field cpu_median_ms "$thru") ms  wall median $(field wall_median_ms "$thru") ms  failures $(field failures "$thru")"
+awk -v c="$(field cpu_median_ms "$thru")" 'BEGIN {
+	printf "                           (2 idle cores at that CPU per message: %.0f messages/s; the measured rate shares the cores with the load above)\n", 2000 / c }'
+show "2 MB report ($bigbytes B)" "$big"
+echo "                           (target <= 15 ms cpu)"
+echo "peak RSS:                  $(echo "$f1 $filt $thru $big" | tr ' ' '\n' | sed -n 's/^maxrss_kib=//p' | sort -n | tail -1) KiB over all filter runs, 2 MB report $(field maxrss_kib "$big") KiB (target <= 8192 KiB)"
+
+while read -r how out; do
+	show "$how a resident conn." "$out"
+done <"$B/res"
+echo "stage breakdown, median CPU us of $PROF runs (start = exec + loader before main):"
+sed -n 's/.*profile us: //p' "$B/prof" | tr -d ';' >"$B/prof.kv"
+line=
+for k in $(head -1 "$B/prof.kv" | tr ' ' '\n' | sed -n 's/=.*//p'); do
+	v=$(tr ' ' '\n' <"$B/prof.kv" | sed -n "s/^$k=//p" | sort -n |
+		awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+	line="$line $k=$v"
+done
+echo " $line"
+
+[ -z "$irline" ] || echo "$irline"
+echo "forwards to the busiest recipient: $(sqlite3 "$B/state/triage.db" "SELECT count(*) FROM decisions WHERE action = 'forward' GROUP BY recipient ORDER BY 1 DESC LIMIT 1")"
 echo "recorded: $(sqlite3 "$B/state/triage.db" 'select count(*) from reports') reports, $(sqlite3 "$B/state/triage.db" 'select count(*) from outbox') queued forwards"

@@ -272,17 +272,123 @@ static void decode_text(struct parse_state *st, struct report_part *p,
 	set_text(st, p, &sb, cut);
 }
 
+/*
+ * base64_strict - decode well-formed base64 (alphabet characters in
+ * groups of four, line breaks and blanks anywhere, "=" padding only at
+ * the end) into a new NUL-terminated buffer; NULL for anything else,
+ * which GMime's lenient decoder handles.  Well-formed input has one
+ * decoding, so the result is GMime's: at about a quarter of its cost
+ * (a 1.5 MB attachment: 30 M instructions in GMime's stream filter).
+ */
+static char *base64_strict(const unsigned char *in, size_t n, size_t *len)
+{
+	/* base64 value of a byte; -2 for CR, LF, blank, tab; -1 otherwise */
+	static const signed char val[256] = {
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -2, -2, -1, -1, -2, -1, -1,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+		-2, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 62, -1, -1, -1, 63,
+		52, 53, 54, 55, 56, 57, 58, 59, 60, 61, -1, -1, -1, -1, -1, -1,
+		-1, 0,	1,  2,	3,  4,	5,  6,	7,  8,	9,  10, 11, 12, 13, 14,
+		15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, -1, -1, -1, -1, -1,
+		-1, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40,
+		41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, -1, -1, -1, -1, -1,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+	};
+	unsigned char *out, *o;
+	uint32_t acc = 0;
+	size_t i, k = 0, pad = 0;
+
+	o = out = xmalloc(n / 4 * 3 + 4);
+	for (i = 0; i < n; i++) {
+		int v;
+
+		/* whole groups of four at a time between line breaks */
+		while (k == 0 && !pad && i + 4 <= n) {
+			int a = val[in[i]], b = val[in[i + 1]],
+			    c = val[in[i + 2]], d = val[in[i + 3]];
+			uint32_t x;
+
+			if ((a | b | c | d) < 0)
+				break;
+			x = (uint32_t)a << 18 | (uint32_t)b << 12 |
+			    (uint32_t)c << 6 | (uint32_t)d;
+			o[0] = (unsigned char)(x >> 16);
+			o[1] = (unsigned char)(x >> 8);
+			o[2] = (unsigned char)x;
+			o += 3;
+			i += 4;
+		}
+		if (i >= n)
+			break;
+		v = val[in[i]];
+		if (v >= 0 && !pad) {
+			acc = acc << 6 | (uint32_t)v;
+			if (++k == 4) {
+				o[0] = (unsigned char)(acc >> 16);
+				o[1] = (unsigned char)(acc >> 8);
+				o[2] = (unsigned char)acc;
+				o += 3;
+				k = 0;
+				acc = 0;
+			}
+		} else if (v == -2) {
+			continue;
+		} else if (in[i] == '=' && k >= 2 && k + pad < 4) {
+			pad++;
+		} else {
+			free(out);
+			return NULL;
+		}
+	}
+	if (pad ? k + pad != 4 : k != 0) {
+		free(out);
+		return NULL;
+	}
+	if (pad) { /* "xx==" is one byte, "xxx=" two */
+		acc <<= 6 * pad;
+		*o++ = (unsigned char)(acc >> 16);
+		if (k == 3)
+			*o++ = (unsigned char)(acc >> 8);
+	}
+	*o = '\0';
+	*len = (size_t)(o - out);
+	return (char *)out;
+}
+
 /* decoded - the transfer-decoded content of a part, into a new buffer */
 static char *decoded(GMimePart *part, size_t *len)
 {
 	GMimeDataWrapper *content = g_mime_part_get_content(part);
-	GMimeStream *mem = NULL;
+	GMimeStream *mem = NULL, *raw;
 	GByteArray *bytes;
 	char *out = NULL;
 
 	*len = 0;
 	if (!content)
 		goto out;
+	/* base64 in the message's own buffer: decoded where it lies */
+	raw = g_mime_data_wrapper_get_stream(content);
+	if (g_mime_data_wrapper_get_encoding(content) ==
+		    GMIME_CONTENT_ENCODING_BASE64 &&
+	    raw && GMIME_IS_STREAM_MEM(raw)) {
+		GByteArray *a =
+			g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(raw));
+		gint64 start = raw->bound_start, end = raw->bound_end;
+
+		if (a && end < 0)
+			end = a->len;
+		if (a && start >= 0 && start <= end && end <= (gint64)a->len &&
+		    (out = base64_strict(a->data + start, (size_t)(end - start),
+					 len)))
+			return out;
+	}
 	mem = g_mime_stream_mem_new();
 	if (g_mime_data_wrapper_write_to_stream(content, mem) < 0)
 		goto out;

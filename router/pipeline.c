@@ -70,7 +70,7 @@ int pipeline_open(struct pipeline *p, const struct config *cfg)
 	}
 
 	if ((path = state_file(cfg, "symbols.idx"))) {
-		p->syms = symbols_open(path);
+		p->syms = symbols_open_pread(path);
 		free(path);
 	}
 	if (!p->syms)

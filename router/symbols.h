@@ -61,8 +61,9 @@
  *	lookup reads it, so a damaged entry is never followed.
  *
  * Ownership:
- *	Strings returned by lookups are borrowed from the index and valid
- *	until symbols_free().
+ *	Strings returned by lookups are borrowed from the index (with
+ *	symbols_open_pread(), copies the index keeps) and valid until
+ *	symbols_free().
  *
  * Errors:
  *	symbols_build()/symbols_open() print a message and return -1/NULL.
@@ -86,6 +87,12 @@ struct symbols_stats {
 int symbols_build(const char *tree, const char *out,
 		  struct symbols_stats *stats);
 struct symbols *symbols_open(const char *path);
+/*
+ * symbols_open_pread - the same index read with pread(), entry by
+ * entry: for a process that makes a few lookups (the filter), whose
+ * resident set a mapping would fill with whole page-cache folios
+ */
+struct symbols *symbols_open_pread(const char *path);
 void symbols_free(struct symbols *s);
 
 /*

@@ -534,6 +534,8 @@ static void test_saved_index_matches_and_rejects_corruption(void **state)
 	int fd = mkstemp(path);
 	char *data;
 	size_t len;
+	uint32_t off, n, nsections;
+	struct map_hit hits[4];
 
 	assert_true(fd >= 0);
 	close(fd);
@@ -547,6 +549,7 @@ static void test_saved_index_matches_and_rejects_corruption(void **state)
 
 	/* Truncated, or with a bad magic: refused, not crashed on. */
 	assert_int_equal(read_file(path, 1 << 20, &data, &len), 0);
+	memcpy(&nsections, data + 24, 4);
 	assert_int_equal(write_file_atomic(path, data, len / 2, 0600), 0);
 	assert_null(map_open(path));
 	data[0] ^= 0x55;
@@ -558,6 +561,32 @@ static void test_saved_index_matches_and_rejects_corruption(void **state)
 	memset(data + 24, 0xff, 4); /* header.nsections */
 	assert_int_equal(write_file_atomic(path, data, len, 0600), 0);
 	assert_null(map_open(path));
+
+	/*
+	 * A damaged element is found when it is used (open checks only
+	 * the header and the arrays' bounds): the first section's title
+	 * offset, then every item (pattern index) of the buckets.
+	 */
+	memcpy(data + 24, &nsections, 4);
+	memcpy(&off, data + 52, 4); /* header.off_sections */
+	memset(data + off, 0xff, 4);
+	assert_int_equal(write_file_atomic(path, data, len, 0600), 0);
+	m2 = map_open(path);
+	assert_non_null(m2);
+	assert_string_equal(map_title(m2, 0), "");
+	assert_string_equal(map_title(m2, 1), "THE REST");
+	assert_string_equal(map_title(m2, 7), "");
+	assert_int_equal(map_nentries(m2, 0), 0);
+	assert_string_equal(lookup(m2, "net/x.c"), " | THE REST");
+	map_free(m2);
+	memcpy(&off, data + 68, 4); /* header.off_items */
+	memcpy(&n, data + 40, 4);   /* header.nitems */
+	memset(data + off, 0xff, (size_t)n * 4);
+	assert_int_equal(write_file_atomic(path, data, len, 0600), 0);
+	m2 = map_open(path);
+	assert_non_null(m2);
+	assert_int_equal(map_lookup(m2, "net/x.c", hits, 4), 0);
+	map_free(m2);
 	free(data);
 	unlink(path);
 	map_free(map);

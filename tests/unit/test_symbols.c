@@ -205,6 +205,9 @@ static unsigned line_of(const char *text, const char *needle)
 	return line;
 }
 
+/* the lookup tests run on both ways of opening an index */
+static struct symbols *(*open_index)(const char *path) = symbols_open;
+
 static void test_scan_forms(void **state)
 {
 	static const char *const defined[] = {
@@ -496,7 +499,7 @@ static void test_build_and_lookup(void **state)
 	 * kmalloc(); 5 more files for 3 names */
 	assert_int_equal(st.names, 17);
 	assert_int_equal(st.functions, 22);
-	s = symbols_open(idx);
+	s = open_index(idx);
 	assert_non_null(s);
 
 	assert_string_equal(files(s, "xfs_iget"), "fs/xfs/xfs_icache.c");
@@ -634,42 +637,42 @@ static void test_corrupt_index(void **state)
 
 	/* refused: not an index, truncated, wrong version, bad bounds */
 	write_bytes(bad, "hello", 5);
-	assert_null(symbols_open(bad));
+	assert_null(open_index(bad));
 	write_bytes(bad, img, 40);
-	assert_null(symbols_open(bad));
+	assert_null(open_index(bad));
 	write_bytes(bad, img, len - 1);
-	assert_null(symbols_open(bad));
+	assert_null(open_index(bad));
 	memcpy(copy, img, len);
 	copy[0] ^= 1;
 	write_bytes(bad, copy, len);
-	assert_null(symbols_open(bad));
+	assert_null(open_index(bad));
 	memcpy(copy, img, len);
 	put32(copy, H_VERSION, get32(img, H_VERSION) + 1);
 	write_bytes(bad, copy, len);
-	assert_null(symbols_open(bad));
+	assert_null(open_index(bad));
 	memcpy(copy, img, len);
 	put32(copy, H_OFF_NAMES, (uint32_t)len);
 	write_bytes(bad, copy, len);
-	assert_null(symbols_open(bad));
+	assert_null(open_index(bad));
 	memcpy(copy, img, len);
 	put32(copy, H_NREFS, UINT32_MAX);
 	write_bytes(bad, copy, len);
-	assert_null(symbols_open(bad));
+	assert_null(open_index(bad));
 	memcpy(copy, img, len);
 	put32(copy, H_STRINGS_SIZE, get32(img, H_STRINGS_SIZE) + 8);
 	write_bytes(bad, copy, len);
-	assert_null(symbols_open(bad));
+	assert_null(open_index(bad));
 	memcpy(copy, img, len);
 	copy[len - 1] = 'x'; /* the string table must end in NUL */
 	write_bytes(bad, copy, len);
-	assert_null(symbols_open(bad));
-	assert_null(symbols_open("/nonexistent/symbols.idx"));
+	assert_null(open_index(bad));
+	assert_null(open_index("/nonexistent/symbols.idx"));
 
 	/* a damaged entry opens, but is never followed */
 	memcpy(copy, img, len);
 	put32(copy, get32(img, H_OFF_NAMES), 0xfffffff0u);
 	write_bytes(bad, copy, len);
-	s = symbols_open(bad);
+	s = open_index(bad);
 	assert_non_null(s);
 	exercise(s);
 	symbols_free(s);
@@ -677,7 +680,7 @@ static void test_corrupt_index(void **state)
 	for (i = 0; i < get32(img, H_NREFS); i++)
 		put32(copy, get32(img, H_OFF_REFS) + 4 * i, 0x00fffffeu);
 	write_bytes(bad, copy, len);
-	s = symbols_open(bad);
+	s = open_index(bad);
 	assert_non_null(s);
 	assert_string_equal(files(s, "xfs_iget"), "");
 	assert_null(symbols_best(s, "xfs_iget"));
@@ -689,7 +692,7 @@ static void test_corrupt_index(void **state)
 		memcpy(copy, img, len);
 		copy[i] ^= 0xa5;
 		write_bytes(bad, copy, len);
-		s = symbols_open(bad);
+		s = open_index(bad);
 		if (s)
 			exercise(s);
 		symbols_free(s);
@@ -739,7 +742,7 @@ static void test_resolve(void **state)
 	size_t i;
 
 	assert_int_equal(symbols_build(tmpdir, idx, NULL), 0);
-	s = symbols_open(idx);
+	s = open_index(idx);
 	assert_non_null(s);
 	memset(fr, 0, sizeof(fr));
 	memset(&ev, 0, sizeof(ev));
@@ -800,7 +803,7 @@ static void test_modules_from_makefiles(void **state)
 	write_text("fs/xfs/Kbuild", "obj-$(CONFIG_XFS_FS) += xfs.o\n"
 				    "xfs-y += xfs_icache.o\n");
 	assert_int_equal(symbols_build(tmpdir, idx, &st), 0);
-	s = symbols_open(idx);
+	s = open_index(idx);
 	assert_non_null(s);
 	/* one object with a source file of its own: that file */
 	assert_string_equal(files(s, "module:btusb"),
@@ -823,6 +826,27 @@ static void test_modules_from_makefiles(void **state)
 	remove_tree();
 }
 
+static void test_pread_build_and_lookup(void **state)
+{
+	open_index = symbols_open_pread;
+	test_build_and_lookup(state);
+	open_index = symbols_open;
+}
+
+static void test_pread_corrupt_index(void **state)
+{
+	open_index = symbols_open_pread;
+	test_corrupt_index(state);
+	open_index = symbols_open;
+}
+
+static void test_pread_resolve(void **state)
+{
+	open_index = symbols_open_pread;
+	test_resolve(state);
+	open_index = symbols_open;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -834,6 +858,9 @@ int main(void)
 		cmocka_unit_test(test_corrupt_index),
 		cmocka_unit_test(test_build_errors),
 		cmocka_unit_test(test_resolve),
+		cmocka_unit_test(test_pread_build_and_lookup),
+		cmocka_unit_test(test_pread_corrupt_index),
+		cmocka_unit_test(test_pread_resolve),
 	};
 
 	msg_setup("test_symbols", 1, false);
