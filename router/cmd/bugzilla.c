@@ -58,6 +58,7 @@
 #include "cmd.h"
 #include "config.h"
 #include "deliver.h"
+#include "link.h"
 #include "outbox.h"
 #include "pipeline.h"
 #include "record.h"
@@ -218,7 +219,7 @@ static int as_duplicate(struct audit *db, const struct report *r, int64_t orig,
  */
 static int record(struct ingest *in, const struct audit_event_item *it,
 		  const struct report *r, const struct bugzilla_bug *bug,
-		  const struct decision *d, time_t now, bool *queued)
+		  struct decision *d, time_t now, bool *queued)
 {
 	struct audit *db = in->db;
 	struct audit_bug seen;
@@ -247,9 +248,13 @@ static int record(struct ingest *in, const struct audit_event_item *it,
 			if (as_duplicate(db, r, orig, now, &report) < 0)
 				goto fail;
 		} else {
+			/* a crash seen before waits as "seen again" */
+			if (!d->link.hold && link_crash(db, d, &d->link) < 0)
+				goto fail;
 			if (record_decision(db, &in->p, &in->id, r, d, now,
 					    &rec) < 0 ||
-			    queue_writeback(in, r, rec.report, d, now) < 0)
+			    (!(d->link.same_crash_as && !rec.outbox) &&
+			     queue_writeback(in, r, rec.report, d, now) < 0))
 				goto fail;
 			report = rec.report;
 			if (rec.outbox > 0 || rec.reply > 0)
