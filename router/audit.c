@@ -209,10 +209,13 @@ static const char *const migrations[] = {
 	"  WHERE thread_root IS NOT NULL;\n"
 	"CREATE INDEX reports_same_crash ON reports(same_crash_as)\n"
 	"  WHERE same_crash_as IS NOT NULL;\n"
+	/* only the first report of a crash is looked up */
 	"CREATE INDEX reports_crash_signature ON reports(crash_signature)\n"
-	"  WHERE crash_signature IS NOT NULL;\n"
+	"  WHERE crash_signature IS NOT NULL AND same_crash_as IS NULL\n"
+	"  AND thread_root IS NULL;\n"
 	"CREATE INDEX reports_syzbot_id ON reports(syzbot_id)\n"
-	"  WHERE syzbot_id IS NOT NULL;\n"
+	"  WHERE syzbot_id IS NOT NULL AND same_crash_as IS NULL\n"
+	"  AND thread_root IS NULL;\n"
 	"ALTER TABLE evidence ADD COLUMN regression_good TEXT;\n"
 	"ALTER TABLE evidence ADD COLUMN regression_bad TEXT;\n"
 	"ALTER TABLE evidence ADD COLUMN regression_commit TEXT;\n"
@@ -233,6 +236,9 @@ static const char *const migrations[] = {
 	"ALTER TABLE decisions_v3 RENAME TO decisions;\n"
 	"CREATE INDEX decisions_report ON decisions(report);\n"
 	"CREATE INDEX decisions_recipient ON decisions(recipient, at);\n"
+	/* a candidate's load: counted in the index alone */
+	"CREATE INDEX decisions_forwarded ON decisions(recipient, at)\n"
+	"  WHERE action = 'forward';\n"
 	"CREATE TABLE actions_v3 (\n"
 	"  id INTEGER PRIMARY KEY,\n"
 	"  report INTEGER REFERENCES reports(id) ON DELETE CASCADE,\n"
@@ -653,11 +659,15 @@ static const char *const sql[S_COUNT] = {
 		"   WHERE report = r.id AND action = 'forward'"
 		"   AND recipient IS NOT NULL ORDER BY at DESC, id DESC LIMIT 1)"
 		" WHERE r.id = ?1",
-	[S_SAME_CRASH] = "SELECT id FROM reports WHERE (crash_signature = ?1"
-			 " OR syzbot_id = ?2) AND same_crash_as IS NULL"
-			 " AND thread_root IS NULL AND id != ?3"
-			 " AND state NOT IN ('duplicate', 'rejected')"
-			 " ORDER BY id LIMIT 1",
+	/* two index searches (an OR would scan reports in id order) */
+	[S_SAME_CRASH] =
+		"SELECT min(id) FROM (SELECT id FROM reports"
+		" WHERE crash_signature = ?1"
+		" AND same_crash_as IS NULL AND thread_root IS NULL"
+		" AND id != ?3 AND state NOT IN ('duplicate', 'rejected')"
+		" UNION ALL SELECT id FROM reports WHERE syzbot_id = ?2"
+		" AND same_crash_as IS NULL AND thread_root IS NULL"
+		" AND id != ?3 AND state NOT IN ('duplicate', 'rejected'))",
 	[S_MERGE_EVIDENCE] =
 		"UPDATE evidence SET (title, crash_type, guilty_file,"
 		" kernel_version, tainted, hardware, distro_kernel,"
@@ -2219,8 +2229,10 @@ int audit_same_crash(struct audit *db, const char *signature,
 		return -1;
 	rc = step_row(db, st, "find same crash");
 	if (rc == 1) {
+		/* min() of no rows is NULL: no earlier report */
 		*first = sqlite3_column_int64(st, 0);
 		finish(st);
+		rc = *first ? 1 : 0;
 	}
 	return rc;
 }
