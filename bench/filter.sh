@@ -60,11 +60,24 @@ CONF
 # excerpt, as real reports carry, each with its own Message-ID; with
 # ATTACH, a multipart message carrying the file ATTACH (base64 lines)
 # and a text attachment.  Prints the list of files.
+# Each report crashes in a function of its own (fs/xfs functions from the
+# tree, else made-up names), so that none is "the same crash as" an
+# earlier one and every delivery takes the typical path: a new report,
+# classified, mapped and forwarded.
+if [ -d "$TREE/fs/xfs" ]; then
+	grep -ho '^xfs_[a-z0-9_]*(' "$TREE"/fs/xfs/*.c "$TREE"/fs/xfs/libxfs/*.c |
+		tr -d '(' | sort -u >"$B/funcs"
+fi
+[ -s "$B/funcs" ] || seq 1 5000 | sed 's/^/xfs_bench_fn_/' >"$B/funcs"
+OFF=0
 gen() {
-	awk -v tag="$1" -v n="$2" -v dir="$B/msgs" -v att="${3:-}" '
+	awk -v tag="$1" -v n="$2" -v dir="$B/msgs" -v att="${3:-}" \
+	    -v off="$OFF" -v funcs="$B/funcs" '
 	BEGIN {
 		while ((getline l < ARGV[1]) > 0)
 			src[++ns] = l
+		while ((getline l < funcs) > 0)
+			fn[++nf] = l
 		if (att != "")
 			while ((getline l < att) > 0)
 				b64[++nb] = l
@@ -76,6 +89,7 @@ gen() {
 				l = src[k]
 				if (l ~ /^Message-ID: </)
 					sub(/</, "<" tag i ".", l)
+				gsub(/xfs_inode_item_push/, fn[(off + i - 1) % nf + 1], l)
 				if (att != "" && !body && l == "") {
 					print "MIME-Version: 1.0" > f
 					print "Content-Type: multipart/mixed; boundary=\"=-b\"" > f
@@ -108,6 +122,7 @@ gen() {
 			print f
 		}
 	}' "$SRC/tests/corpus/explain/0001-user-xfs-oops.eml"
+	OFF=$((OFF + $2))
 }
 gen s "$RUNS" >"$B/list"
 gen t "$THRU" >"$B/list-thru"
@@ -142,7 +157,8 @@ while read -r m; do
 done <"$B/list-prof"
 irline=
 if command -v valgrind >/dev/null 2>&1; then
-	sed 's/^Message-ID: </Message-ID: <cg./' "$B/msgs/p1.eml" >"$B/cg.eml"
+	# a crash of its own, as every other bench report
+	cp "$(gen cg 1)" "$B/cg.eml"
 	ir=$(valgrind --tool=callgrind --callgrind-out-file="$B/callgrind.out" \
 		"$SRC/triage-filter" <"$B/cg.eml" 2>&1 | sed -n 's/.*Collected : //p')
 	ir0=$(valgrind --tool=callgrind --callgrind-out-file="$B/callgrind0.out" \
