@@ -9,6 +9,9 @@
 # build_killrun - cc tests/helpers/killrun.c into $T/killrun
 # sendmail_standin PATH SPOOL - a sendmail(1) that stores each message
 #	it is given, atomically (written aside, then renamed), in SPOOL
+# start_peer SPOOL - start tests/helpers/smtp-peer.py on SPOOL, set
+#	PEER_PORT, PEER_PID (its pid also in SPOOL/pid)
+# stop_peer SPOOL - stop it
 # count_spool SPOOL N [PREFIX] - check SPOOL holds each of the N reports
 #	exactly once and complete; prints "# " figures, fails otherwise
 
@@ -87,4 +90,27 @@ count_spool() {
 	if dups: print("duplicates:", sorted(dups.items())[:10])
 	sys.exit(1 if missing or dups or extra or partial else 0)
 	PY
+}
+
+start_peer() {
+	mkdir -p "$1"
+	rm -f "$1/port"
+	python3 "$SRC/tests/helpers/smtp-peer.py" "$1" 2>"$1/err" &
+	PEER_PID=$!
+	echo $PEER_PID >"$1/pid"
+	n=0
+	until [ -s "$1/port" ]; do
+		n=$((n + 1))
+		if [ $n -gt 100 ]; then cat "$1/err"; return 1; fi
+		sleep 0.1
+	done
+	PEER_PORT=$(cat "$1/port")
+}
+
+stop_peer() {
+	[ -f "$1/pid" ] || return 0
+	kill "$(cat "$1/pid")" 2>/dev/null
+	wait "$(cat "$1/pid")" 2>/dev/null
+	rm -f "$1/pid"
+	return 0
 }
