@@ -27,7 +27,40 @@ trap cleanup EXIT
 if ! command -v sqlite3 >/dev/null || ! command -v python3 >/dev/null ||
    ! [ -x "$SRC/triage-net" ]; then
 	test_skip "needs sqlite3, python3 and triage-net"
-	test_done
+	test_expect_success 'serve: a database locked past the busy timeout gives 503 and Retry-After' '
+	rm -f "$T/locked" &&
+	{ python3 - "$DB" "$T/locked" <<-\PY &
+	import sqlite3, sys, time
+	c = sqlite3.connect(sys.argv[1], isolation_level=None)
+	c.execute("BEGIN IMMEDIATE")
+	c.execute("DELETE FROM bugzilla_events WHERE bug_id = 0")
+	open(sys.argv[2], "w").close()
+	time.sleep(2.5)
+	c.execute("COMMIT")
+	PY
+	} &&
+	locker=$! &&
+	n=0 && until [ -e "$T/locked" ]; do n=$((n + 1)); [ $n -lt 100 ] || exit 1; sleep 0.05; done &&
+	python3 - "$WPORT" "$TOKEN" >"$T/r503" <<-\PY &&
+	import http.client, json, sys
+	body = json.dumps({"webhook_id": 7, "webhook_name": "kernel",
+	    "event": {"action": "create", "target": "bug", "routing_key": "bug.create",
+	              "time": "2024-04-01T10:00:00", "user": {"id": 7, "login": "jane@example.net"}},
+	    "bug": {"id": 99, "is_private": False, "product": "Drivers", "summary": "s",
+	            "comment": {"id": 990, "number": 0, "body": "b", "is_private": False}}})
+	h = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=30)
+	h.request("POST", "/bugzilla", body=body, headers={"Authorization": "Token " + sys.argv[2]})
+	r = h.getresponse()
+	print(r.status, r.getheader("Retry-After"))
+	PY
+	wait $locker &&
+	cat "$T/r503" &&
+	test "$(cat "$T/r503")" = "503 30" &&
+	test "$(q "SELECT count(*) FROM bugzilla_events WHERE bug_id = 99")" = 0 &&
+	kill -0 $SERVE
+'
+
+test_done
 	exit 0
 fi
 
@@ -93,6 +126,7 @@ bugzilla_url = http://127.0.0.1:1
 bugzilla_api_key_file = $T/bzkey
 bugzilla_timeout = 2
 webhook_deadline = 30
+db_busy_timeout = 1000
 EOF
 
 # poster.py PORT TOKEN CLIENTS EVENTS ADDRS: CLIENTS threads, each
@@ -174,6 +208,39 @@ test_expect_success "serve: $CLIENTS concurrent clients from 8 addresses, $EVENT
 test_expect_success "serve: $CLIENTS concurrent clients from one address (16 connections per address)" '
 	q "DELETE FROM bugzilla_events" &&
 	posted 1
+'
+
+test_expect_success 'serve: a database locked past the busy timeout gives 503 and Retry-After' '
+	rm -f "$T/locked" &&
+	{ python3 - "$DB" "$T/locked" <<-\PY &
+	import sqlite3, sys, time
+	c = sqlite3.connect(sys.argv[1], isolation_level=None)
+	c.execute("BEGIN IMMEDIATE")
+	c.execute("DELETE FROM bugzilla_events WHERE bug_id = 0")
+	open(sys.argv[2], "w").close()
+	time.sleep(2.5)
+	c.execute("COMMIT")
+	PY
+	} &&
+	locker=$! &&
+	n=0 && until [ -e "$T/locked" ]; do n=$((n + 1)); [ $n -lt 100 ] || exit 1; sleep 0.05; done &&
+	python3 - "$WPORT" "$TOKEN" >"$T/r503" <<-\PY &&
+	import http.client, json, sys
+	body = json.dumps({"webhook_id": 7, "webhook_name": "kernel",
+	    "event": {"action": "create", "target": "bug", "routing_key": "bug.create",
+	              "time": "2024-04-01T10:00:00", "user": {"id": 7, "login": "jane@example.net"}},
+	    "bug": {"id": 99, "is_private": False, "product": "Drivers", "summary": "s",
+	            "comment": {"id": 990, "number": 0, "body": "b", "is_private": False}}})
+	h = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=30)
+	h.request("POST", "/bugzilla", body=body, headers={"Authorization": "Token " + sys.argv[2]})
+	r = h.getresponse()
+	print(r.status, r.getheader("Retry-After"))
+	PY
+	wait $locker &&
+	cat "$T/r503" &&
+	test "$(cat "$T/r503")" = "503 30" &&
+	test "$(q "SELECT count(*) FROM bugzilla_events WHERE bug_id = 99")" = 0 &&
+	kill -0 $SERVE
 '
 
 test_done
