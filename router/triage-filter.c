@@ -31,6 +31,16 @@
  *	Once the commit is done the deadline ends the run with 0, and the
  *	mail sent after the commit only starts a send the deadline leaves
  *	time for.
+ *
+ *	With 'transport = sendmail' the mail is sent after the commit by
+ *	a child process, which records each result; the filter waits for
+ *	it.  Killed at any point, the filter leaves either the forward
+ *	queued (the MTA's redelivery, or the next run, sends it) or the
+ *	child finishing the send and its record: never a forward cut
+ *	short, never one sent again (tests/cli/t0600-kill.sh).  Only a
+ *	death of the child itself between sendmail's acceptance and the
+ *	record (or of the machine) still sends a forward twice, when its
+ *	lease ends; both copies carry the same Resent-Message-ID.
  */
 #include <errno.h>
 #include <getopt.h>
