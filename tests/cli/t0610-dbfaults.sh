@@ -42,7 +42,7 @@ deferred() {
 	test_exit 75 env "$@" $AS "$FILTER" <"$m" >"$T/stdout" 2>"$T/stderr" &&
 	echo "# exit 75: $(cat "$T/stderr")" &&
 	test ! -s "$T/stdout" &&
-	test "$(wc -l <"$T/stderr")" = 1 &&
+	{ test "$(wc -l <"$T/stderr")" = 1 || { cat "$T/stderr"; false; }; } &&
 	grep -q "^triage-filter: " "$T/stderr"
 }
 
@@ -78,16 +78,23 @@ test_expect_success 'an unwritable state directory without -wal/-shm: 75, then o
 	recorded_once f.2
 '
 
-# lock MS - hold the write lock (BEGIN IMMEDIATE) for MS milliseconds
+# lock MS - hold the write lock (BEGIN IMMEDIATE) for MS milliseconds,
+# or with MS = 0 until unlock
 lock() {
-	rm -f "$T/locked"
-	python3 - "$DB" "$1" "$T/locked" <<-\PY &
-	import sqlite3, sys, time
+	rm -f "$T/locked" "$T/unlock"
+	python3 - "$DB" "$1" "$T/locked" "$T/unlock" <<-\PY &
+	import os, sqlite3, sys, time
 	c = sqlite3.connect(sys.argv[1], isolation_level=None)
 	c.execute("BEGIN IMMEDIATE")
 	c.execute("UPDATE reports SET updated_at = updated_at WHERE id = 1")
 	open(sys.argv[3], "w").close()
-	time.sleep(int(sys.argv[2]) / 1000)
+	if int(sys.argv[2]):
+	    time.sleep(int(sys.argv[2]) / 1000)
+	else:
+	    for i in range(1200):
+	        if os.path.exists(sys.argv[4]):
+	            break
+	        time.sleep(0.05)
 	c.execute("COMMIT")
 	PY
 	LOCKER=$!
@@ -96,8 +103,9 @@ lock() {
 }
 
 test_expect_success 'locked for longer than db_busy_timeout (500 ms): 75, then once' '
-	lock 3000 &&
+	lock 0 &&
 	deferred "$T/msgs/f.3.eml" &&
+	touch "$T/unlock" &&
 	wait $LOCKER &&
 	$AS "$FILTER" <"$T/msgs/f.3.eml" &&
 	recorded_once f.3
@@ -112,21 +120,25 @@ test_expect_success 'locked for less than db_busy_timeout: the filter waits, 0' 
 '
 
 test_expect_success 'an exclusive locking_mode connection: 75, then once' '
-	rm -f "$T/locked" &&
-	{ python3 - "$DB" "$T/locked" <<-\PY &
-	import sqlite3, sys, time
+	rm -f "$T/locked" "$T/unlock" &&
+	{ python3 - "$DB" "$T/locked" "$T/unlock" <<-\PY &
+	import os, sqlite3, sys, time
 	c = sqlite3.connect(sys.argv[1], isolation_level=None)
 	c.execute("PRAGMA locking_mode = EXCLUSIVE")
 	c.execute("BEGIN EXCLUSIVE")
 	c.execute("UPDATE reports SET updated_at = updated_at WHERE id = 1")
 	c.execute("COMMIT")
 	open(sys.argv[2], "w").close()
-	time.sleep(3)
+	for i in range(1200):
+	    if os.path.exists(sys.argv[3]):
+	        break
+	    time.sleep(0.05)
 	PY
 	} &&
 	LOCKER=$! &&
 	n=0 && until [ -e "$T/locked" ]; do n=$((n + 1)); [ $n -lt 100 ] || exit 1; sleep 0.05; done &&
 	deferred "$T/msgs/f.5.eml" &&
+	touch "$T/unlock" &&
 	wait $LOCKER &&
 	$AS "$FILTER" <"$T/msgs/f.5.eml" &&
 	recorded_once f.5 &&

@@ -28,14 +28,17 @@ if ! command -v sqlite3 >/dev/null || ! command -v python3 >/dev/null ||
    ! [ -x "$SRC/triage-net" ]; then
 	test_skip "needs sqlite3, python3 and triage-net"
 	test_expect_success 'serve: a database locked past the busy timeout gives 503 and Retry-After' '
-	rm -f "$T/locked" &&
-	{ python3 - "$DB" "$T/locked" <<-\PY &
-	import sqlite3, sys, time
+	rm -f "$T/locked" "$T/unlock" &&
+	{ python3 - "$DB" "$T/locked" "$T/unlock" <<-\PY &
+	import os, sqlite3, sys, time
 	c = sqlite3.connect(sys.argv[1], isolation_level=None)
 	c.execute("BEGIN IMMEDIATE")
 	c.execute("DELETE FROM bugzilla_events WHERE bug_id = 0")
 	open(sys.argv[2], "w").close()
-	time.sleep(2.5)
+	for i in range(1200):
+	    if os.path.exists(sys.argv[3]):
+	        break
+	    time.sleep(0.05)
 	c.execute("COMMIT")
 	PY
 	} &&
@@ -53,6 +56,7 @@ if ! command -v sqlite3 >/dev/null || ! command -v python3 >/dev/null ||
 	r = h.getresponse()
 	print(r.status, r.getheader("Retry-After"))
 	PY
+	touch "$T/unlock" &&
 	wait $locker &&
 	cat "$T/r503" &&
 	test "$(cat "$T/r503")" = "503 30" &&
@@ -211,14 +215,17 @@ test_expect_success "serve: $CLIENTS concurrent clients from one address (16 con
 '
 
 test_expect_success 'serve: a database locked past the busy timeout gives 503 and Retry-After' '
-	rm -f "$T/locked" &&
-	{ python3 - "$DB" "$T/locked" <<-\PY &
-	import sqlite3, sys, time
+	rm -f "$T/locked" "$T/unlock" &&
+	{ python3 - "$DB" "$T/locked" "$T/unlock" <<-\PY &
+	import os, sqlite3, sys, time
 	c = sqlite3.connect(sys.argv[1], isolation_level=None)
 	c.execute("BEGIN IMMEDIATE")
 	c.execute("DELETE FROM bugzilla_events WHERE bug_id = 0")
 	open(sys.argv[2], "w").close()
-	time.sleep(2.5)
+	for i in range(1200):
+	    if os.path.exists(sys.argv[3]):
+	        break
+	    time.sleep(0.05)
 	c.execute("COMMIT")
 	PY
 	} &&
@@ -236,6 +243,7 @@ test_expect_success 'serve: a database locked past the busy timeout gives 503 an
 	r = h.getresponse()
 	print(r.status, r.getheader("Retry-After"))
 	PY
+	touch "$T/unlock" &&
 	wait $locker &&
 	cat "$T/r503" &&
 	test "$(cat "$T/r503")" = "503 30" &&
