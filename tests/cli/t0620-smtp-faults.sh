@@ -13,7 +13,30 @@ trap 'stop_peer "$T/peer"; rm -rf "$T"' EXIT
 if ! command -v sqlite3 >/dev/null || ! command -v python3 >/dev/null ||
    ! [ -x "$SRC/triage-net" ]; then
 	test_skip "needs sqlite3, python3 and triage-net"
-	test_done
+	test_expect_success 'the database locked while the peer accepts: the result is recorded later' '
+	make_messages "$T/msgs" 1 w &&
+	"$FILTER" <"$T/msgs/w.0.eml" &&
+	peer slow &&
+	echo "db_busy_timeout = 300" >>"$T/routes.conf" &&
+	rm -f "$T/peer"/kept.* "$T/unlock" &&
+	{ "$TRIAGE" deliver >"$T/out" 2>"$T/err" & echo $! >"$T/deliver.pid"; } &&
+	n=0 && until ls "$T/peer"/kept.* >/dev/null 2>&1; do n=$((n + 1)); [ $n -lt 100 ] || exit 1; sleep 0.05; done &&
+	python3 - "$DB" <<-\PY &&
+	import sqlite3, sys, time
+	c = sqlite3.connect(sys.argv[1], isolation_level=None)
+	c.execute("BEGIN IMMEDIATE")
+	time.sleep(1.5)
+	c.execute("COMMIT")
+	PY
+	wait "$(cat "$T/deliver.pid")" &&
+	cat "$T/out" "$T/err" &&
+	grep "^deliver: 1 sent, 0 to retry, 0 failed" "$T/out" &&
+	grep -q "recording the result again" "$T/err" &&
+	test "$(q "SELECT o.state FROM outbox o JOIN reports r ON r.id = o.report WHERE r.message_id = '"'"'w.0@faults.example'"'"'")" = sent &&
+	count_spool "$T/peer" 1 w
+'
+
+test_done
 	exit 0
 fi
 
@@ -100,6 +123,29 @@ test_expect_success 'the peer answers again: every forward sent exactly once' '
 	count_spool "$T/peer" 6 g &&
 	count_spool "$T/peer" 1 p &&
 	echo "# attempts per row: $(states)"
+'
+
+test_expect_success 'the database locked while the peer accepts: the result is recorded later' '
+	make_messages "$T/msgs" 1 w &&
+	"$FILTER" <"$T/msgs/w.0.eml" &&
+	peer slow &&
+	echo "db_busy_timeout = 300" >>"$T/routes.conf" &&
+	rm -f "$T/peer"/kept.* "$T/unlock" &&
+	{ "$TRIAGE" deliver >"$T/out" 2>"$T/err" & echo $! >"$T/deliver.pid"; } &&
+	n=0 && until ls "$T/peer"/kept.* >/dev/null 2>&1; do n=$((n + 1)); [ $n -lt 100 ] || exit 1; sleep 0.05; done &&
+	python3 - "$DB" <<-\PY &&
+	import sqlite3, sys, time
+	c = sqlite3.connect(sys.argv[1], isolation_level=None)
+	c.execute("BEGIN IMMEDIATE")
+	time.sleep(1.5)
+	c.execute("COMMIT")
+	PY
+	wait "$(cat "$T/deliver.pid")" &&
+	cat "$T/out" "$T/err" &&
+	grep "^deliver: 1 sent, 0 to retry, 0 failed" "$T/out" &&
+	grep -q "recording the result again" "$T/err" &&
+	test "$(q "SELECT o.state FROM outbox o JOIN reports r ON r.id = o.report WHERE r.message_id = '"'"'w.0@faults.example'"'"'")" = sent &&
+	count_spool "$T/peer" 1 w
 '
 
 test_done

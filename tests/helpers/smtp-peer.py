@@ -12,6 +12,7 @@
 #   550       answer RCPT with 550 (no such user)
 #   data451   accept the data, then answer 451
 #   stall     greet, then never answer MAIL (the client must time out)
+#   slow      keep the message, then wait 1 s before the 250
 import os, socketserver, sys, threading, time
 
 spool = sys.argv[1]
@@ -86,6 +87,9 @@ class Session(socketserver.StreamRequestHandler):
                     f.write(b"RCPT " + " ".join(rcpts).encode() + b"\r\n")
                     f.writelines(data)
                 os.rename(tmp, os.path.join(spool, "msg.%d" % n))
+                if mode() == "slow":
+                    open(os.path.join(spool, "kept.%d" % n), "w").close()
+                    time.sleep(1)
                 self.reply("250 2.0.0 queued as %d" % n)
             elif verb in ("RSET", "NOOP"):
                 rcpts = []
