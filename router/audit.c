@@ -1233,6 +1233,21 @@ int audit_open(const char *path, unsigned flags, int busy_timeout_ms,
 		goto fail;
 	}
 	sqlite3_extended_result_codes(db->db, 1);
+	/*
+	 * SQLite opens a file it may not write read-only, silently, and
+	 * the first read then creates -wal and -shm with the database
+	 * file's mode: read-only too.  Once the file's mode was put
+	 * right, the read-only -shm failed every write ("attempt to write
+	 * a readonly database") until someone removed it.  A writer stops
+	 * here, before anything is created.
+	 */
+	if (!(flags & AUDIT_RDONLY) &&
+	    sqlite3_db_readonly(db->db, "main") == 1) {
+		error("database %s: opened read-only: the file (or its "
+		      "directory) is not writable",
+		      path);
+		goto fail;
+	}
 	if (flags & AUDIT_FILTER) {
 		sqlite3_db_config(db->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1,
 				  NULL);

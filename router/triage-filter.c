@@ -32,6 +32,16 @@
  *	mail sent after the commit only starts a send the deadline leaves
  *	time for.
  *
+ *	With 'transport = sendmail' the mail is sent after the commit by
+ *	a child process, which records each result; the filter waits for
+ *	it.  Killed at any point, the filter leaves either the forward
+ *	queued (the MTA's redelivery, or the next run, sends it) or the
+ *	child finishing the send and its record: never a forward cut
+ *	short, never one sent again (tests/cli/t0600-kill.sh).  Only a
+ *	death of the child itself between sendmail's acceptance and the
+ *	record (or of the machine) still sends a forward twice, when its
+ *	lease ends; both copies carry the same Resent-Message-ID.
+ *
  *	TRIAGE_PROFILE=1 in the environment (a benchmark's switch, never
  *	set by the MTA) adds a second stderr line at exit: the process CPU
  *	time in microseconds spent before main() (exec, loader) and in each
@@ -47,6 +57,7 @@
 #include <strings.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <sysexits.h>
 #include <time.h>
 #include <unistd.h>
@@ -208,6 +219,44 @@ static void send_after_commit(struct audit *db, const struct config *cfg)
 }
 
 /*
+ * send_detached - send_after_commit() in a child process that outlives
+ * us.  A filter killed while sendmail ran (a crash, the OOM killer, a
+ * kill -9) left sendmail a message cut short at EOF, which sendmail
+ * accepts, and a row leased but never marked sent, which went out again
+ * when the lease ended: measured with tests/cli/t0600-kill.sh, 78
+ * duplicates and 37 truncated forwards for 200 messages.  The child
+ * owns the whole send and its record; the filter only waits for it.  So
+ * a filter killed at any point leaves either the row queued (the
+ * redelivery sends it) or the child finishing it.  SQLite connections
+ * must not cross fork(): ours is closed first, the child opens its own.
+ */
+static void send_detached(struct audit **db, const char *dbpath,
+			  const struct config *cfg, int busy_ms)
+{
+	struct audit *cdb = NULL;
+	bool temporary = false;
+	pid_t pid;
+	int status;
+
+	audit_close(*db);
+	*db = NULL;
+	fflush(NULL);
+	pid = fork();
+	if (pid > 0) {
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		return;
+	}
+	/* the child, or ourselves when fork() failed */
+	if (audit_open(dbpath, AUDIT_FILTER, busy_ms, &cdb, &temporary) == 0) {
+		send_after_commit(cdb, cfg);
+		audit_close(cdb);
+	}
+	if (pid == 0)
+		_exit(0);
+}
+
+/*
  * must_hold - why a report is held whatever its class, or NULL: our own
  * X-Loop (a forward that came back), or mail answering mail we sent: a
  * bounce or other delivery notification (null envelope sender, RFC 5321
@@ -287,7 +336,7 @@ static int filter(const char *config_path)
 	const char *hold;
 	char why[200];
 	time_t now = time(NULL);
-	int ret = EX_TEMPFAIL;
+	int ret = EX_TEMPFAIL, busy_ms;
 
 	cfg = config_load(config_path);
 	if (!cfg)
@@ -311,8 +360,8 @@ static int filter(const char *config_path)
 	stage("intake");
 
 	dbpath = config_state_path(cfg, "triage.db");
-	if (audit_open(dbpath, AUDIT_CREATE | AUDIT_FILTER,
-		       (int)config_get_long(cfg, "db_busy_timeout", 5000), &db,
+	busy_ms = (int)config_get_long(cfg, "db_busy_timeout", 5000);
+	if (audit_open(dbpath, AUDIT_CREATE | AUDIT_FILTER, busy_ms, &db,
 		       &temporary) < 0) {
 		error("cannot open the database '%s'", dbpath);
 		goto out;
@@ -358,10 +407,14 @@ static int filter(const char *config_path)
 	ret = 0;
 	stage("commit");
 
-	/* Committed: the report is safe.  Sending now is an optimisation. */
-	if (!done && rec.outbox > 0 &&
+	/*
+	 * Committed: the report is safe.  Sending now is an optimisation.
+	 * A redelivery also sends: the run that committed may have died
+	 * before sending.
+	 */
+	if ((done || rec.outbox > 0) &&
 	    strcmp(config_get(cfg, "transport", "smtp"), "sendmail") == 0)
-		send_after_commit(db, cfg);
+		send_detached(&db, dbpath, cfg, busy_ms);
 	goto out_pipeline;
 rollback:
 	audit_rollback(db);

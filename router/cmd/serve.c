@@ -29,7 +29,8 @@
  *	A valid event is stored in the database (bugzilla_events, once:
  *	a redelivered event is recognised by webhook id, bug, routing key,
  *	time, comment and attachment) and answered 200 at once; a
- *	database that cannot store it gives 503 so that Bugzilla retries.
+ *	database that cannot store it gives 503 (with Retry-After: 30) so
+ *	that Bugzilla retries.
  *	Nothing else gives an error: Bugzilla disables a webhook that
  *	fails too often.
  *
@@ -156,6 +157,9 @@ static enum MHD_Result reply(struct MHD_Connection *c, unsigned status,
 	MHD_add_response_header(r, "Content-Type", "application/json");
 	if (status == 405)
 		MHD_add_response_header(r, "Allow", "POST");
+	/* the database could not store the event: a sender may come back */
+	if (status == 503)
+		MHD_add_response_header(r, "Retry-After", "30");
 	ret = MHD_queue_response(c, status, r);
 	MHD_destroy_response(r);
 	return ret;

@@ -236,10 +236,12 @@ setup() {
 	EOF
 	chmod 644 "$CONF"
 	# A crash after the commit: forward, then kill the filter (SIGKILL).
+	# The filter sends from a child process: kill our parent's parent.
 	cat >"$LIBEXEC/sendmail-then-crash" <<-'EOF'
 	#!/bin/sh
 	/usr/sbin/sendmail "$@" || exit $?
-	kill -KILL $PPID
+	read -r _ _ _ filter _ </proc/$PPID/stat
+	kill -KILL $filter
 	EOF
 	chmod 755 "$LIBEXEC/sendmail-then-crash"
 
