@@ -1,7 +1,7 @@
 # faults-lib.sh - shared by the t06xx fault and load tests
 #
-# make_messages DIR N [PREFIX] - N distinct user reports that are
-#	forwarded (XFS section of tests/data/MAINTAINERS.kernel), each
+# make_messages DIR N [PREFIX] - N distinct user reports, each with a
+#	crash of its own, that are forwarded (XFS section of tests/data/MAINTAINERS.kernel), each
 #	with a unique Message-ID <PREFIX.K@faults.example> and a last
 #	line "END-OF-REPORT PREFIX.K", so a truncated copy shows; prints
 #	nothing, writes DIR/list (one path a line)
@@ -26,6 +26,9 @@ make_messages() {
 	    tag = "%s.%d" % (prefix, k)
 	    m = orig.replace(b"<0001.user-xfs@example.com>", b"<%s@faults.example>" % tag.encode())
 	    m = m.replace(b"every night", b"every night (%s)" % tag.encode())
+	    # a crash of its own: the same crash again would wait as "seen again"
+	    fn = b"xfs_inode_item_push_" + tag.replace(".", "_").encode()
+	    m = m.replace(b"xfs_inode_item_push", fn)
 	    m += b"\nEND-OF-REPORT %s\n" % tag.encode()
 	    p = os.path.join(d, tag + ".eml")
 	    with open(p, "wb") as f:
