@@ -18,6 +18,8 @@
 #   exit N | state S | class C | reason ERE | flags-set N | flags-clear N
 #   outbox N | subject TEXT | message-id TEXT | from-addr TEXT
 #   envelope-from TEXT|NULL | raw verbatim | max-seconds N
+#   reply-to ADDR (the one reply queued) | config LINE (added to the
+#   routes.conf for this case only)
 import hashlib
 import os
 import re
@@ -45,6 +47,14 @@ if os.path.exists(envfile):
         if line:
             k, _, v = line.partition("=")
             env[k] = v.encode().decode("unicode_escape")
+
+if "config" in want:
+    # this case's setting on top of the test's routes.conf
+    conf = open(env["TRIAGE_CONFIG"], encoding="utf-8").read()
+    extra = os.path.join(os.path.dirname(dbpath), "..", "case.conf")
+    with open(extra, "w", encoding="utf-8") as f:
+        f.write(conf + "\n" + want["config"] + "\n")
+    env["TRIAGE_CONFIG"] = extra
 
 fails = []
 
@@ -157,9 +167,21 @@ if r.returncode == 0:
                   " expected %s" % (len(out), want["outbox"]))
         ours = re.compile(rb"^(Resent-[A-Za-z-]+|X-Loop|Auto-Submitted|"
                           rb"X-Triage-[A-Za-z-]+):")
+        if "reply-to" in want:
+            got = [r for k, r, m in out if k == b"reply"]
+            check(got == [want["reply-to"].encode()],
+                  "replies to %r, expected %s" % (got, want["reply-to"]))
         for kind, rcpt, msg in out:
             check(b"example.net" not in rcpt,
                   "an injected recipient: %r" % rcpt)
+            if kind == b"reply":
+                # all of it is ours: one header per line, none injected
+                hdr = msg.split(b"\n\n", 1)[0]
+                check(b"\r" not in hdr, "CR in a reply's header")
+                for l in hdr.split(b"\n"):
+                    check(re.match(rb"^([A-Za-z-]+): |[ \t]", l) and
+                          not re.match(rb"(?i)^(bcc|cc|rcpt|data)\b", l),
+                          "a reply header we did not write: %r" % l[:100])
             if kind != b"forward":
                 continue
             check(msg.endswith(data), "the forward changed the original")
