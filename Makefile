@@ -292,18 +292,8 @@ $(FUZZ_B)/seed/config/routes.conf: routes.conf
 fuzz-build: $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz_%) $(FUZZ_B)/seed/config/routes.conf
 
 fuzz: fuzz-build
-	@for t in $(FUZZ_TARGETS); do \
-		case $$t in \
-		intake_parse) seeds="$(FUZZ_SEEDS_intake_parse)";; \
-		evidence) seeds="$(FUZZ_SEEDS_evidence)";; \
-		maintainers) seeds="$(FUZZ_SEEDS_maintainers)";; \
-		rules) seeds="$(FUZZ_SEEDS_rules)";; \
-		config) seeds="$(FUZZ_SEEDS_config)";; \
-		*) seeds="";; \
-		esac; \
-		fuzz/run.sh $$t $(FUZZ_B) $(FUZZ_TIME) tests/corpus/fuzz/$$t \
-			$$seeds || exit 1; \
-	done
+	@set -e; $(foreach t,$(FUZZ_TARGETS),fuzz/run.sh $(t) $(FUZZ_B) \
+		$(FUZZ_TIME) tests/corpus/fuzz/$(t) $(FUZZ_SEEDS_$(t));)
 
 $(FUZZ_B)/replay_%: fuzz/fuzz_%.c fuzz/replay.c fuzz/fuzz.h $(B)/libtriage.a \
 		    $(B)/FLAGS
@@ -313,18 +303,8 @@ $(FUZZ_B)/replay_%: fuzz/fuzz_%.c fuzz/replay.c fuzz/fuzz.h $(B)/libtriage.a \
 
 check-fuzz-replay: $(FUZZ_TARGETS:%=$(FUZZ_B)/replay_%) \
 		   $(FUZZ_B)/seed/config/routes.conf
-	@set -e; for t in $(FUZZ_TARGETS); do \
-		case $$t in \
-		intake_parse) seeds="$(FUZZ_SEEDS_intake_parse)";; \
-		evidence) seeds="$(FUZZ_SEEDS_evidence)";; \
-		maintainers) seeds="$(FUZZ_SEEDS_maintainers)";; \
-		rules) seeds="$(FUZZ_SEEDS_rules)";; \
-		config) seeds="$(FUZZ_SEEDS_config)";; \
-		*) seeds="";; \
-		esac; \
-		printf '== fuzz replay %s: ' $$t; \
-		./$(FUZZ_B)/replay_$$t tests/corpus/fuzz/$$t $$seeds; \
-	done
+	@set -e; $(foreach t,$(FUZZ_TARGETS),printf '== fuzz replay $(t): '; \
+		./$(FUZZ_B)/replay_$(t) tests/corpus/fuzz/$(t) $(FUZZ_SEEDS_$(t));)
 
 # ---- demo and bench ----------------------------------------------------
 
