@@ -464,7 +464,8 @@ void intake_scan(const char *buf, size_t len, const struct intake_limits *lim,
 			if (kind) {
 				if (++s->boundaries > lim->max_boundaries)
 					cut(s, INTAKE_CAP_BOUNDARIES, at);
-				nest_boundary(&nest, &l, kind);
+				if (!s->caps || at < s->safe_len)
+					nest_boundary(&nest, &l, kind);
 				in_headers = kind == 1;
 				nested_next = false;
 				continue;
