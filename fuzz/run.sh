@@ -7,7 +7,8 @@
 # the one libFuzzer writes to), crashes, leaks and timeouts to
 # BUILD_DIR/artifacts/TARGET/, the whole log to BUILD_DIR/TARGET.log; the
 # seed directories are only read.  Runs under nice -n $FUZZ_NICE (10).
-# Prints one line: target, seconds, execs, exec/s, cov, ft, corpus size.
+# Prints one line: target, seconds it ran, execs, exec/s, cov, ft, corpus
+# (units/size).
 t=$1 b=$2 secs=$3
 shift 3
 bin="$b/fuzz_$t"
@@ -19,11 +20,13 @@ seeds=
 for d in "$@"; do
 	[ -d "$d" ] && seeds="$seeds $d"
 done
+start=$(date +%s)
 # shellcheck disable=SC2086
 nice -n "${FUZZ_NICE:-10}" "$bin" -max_total_time="$secs" -timeout=10 \
 	-rss_limit_mb=2560 -print_final_stats=1 -close_fd_mask=1 \
 	-artifact_prefix="$art/" "$out" $seeds >"$log" 2>&1
 rc=$?
+secs=$(($(date +%s) - start))
 execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
 rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
 last=$(grep -E '^#[0-9]+.*cov: ' "$log" | tail -1)
