@@ -3,9 +3,9 @@
  * test_limits - every input limit just under and just over: intake's caps
  * (size, header lines, header line length, boundary lines, part header
  * lines, "--" lines, nesting depth) as the filter meets them (scan,
- * parse, REPORT_OVERSIZED, intake_why's reason), the text the rules see,
- * and the webhook JSON nesting depth.  A message exactly at a limit is
- * within it.
+ * parse, REPORT_OVERSIZED, intake_why's reason), the text body and
+ * rawbody rules see, and the webhook JSON nesting depth.  A message
+ * exactly at a limit is within it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -265,16 +265,17 @@ static void test_size(void **state)
 
 /* ---- the text the rules see ------------------------------------------ */
 
-/* does a body rule find "ZQMARK" ending at byte end of the body? */
-static bool rules_see(size_t end)
+/* does a TYPE rule find "ZQMARK" ending at byte end of the body? */
+static bool rules_see(const char *type, size_t end)
 {
-	static const char text[] = "body MARK /ZQMARK/\nscore MARK user=1\n";
+	char *text = xasprintf("%s MARK /ZQMARK/\nscore MARK user=1\n", type);
 	struct ruleset *rs = rules_new(NULL, 0);
 	struct rules_input in = { 0 };
 	struct rules_result res;
 	struct report *r = report_new();
 	bool seen;
 
+	/* no parts: rawbody is the body too */
 	r->body = xmalloc(end + 1);
 	memset(r->body, 'a', end - 6);
 	memcpy(r->body + end - 6, "ZQMARK", 6);
@@ -289,13 +290,16 @@ static bool rules_see(size_t end)
 	rules_result_release(&res);
 	rules_free(rs);
 	report_free(r);
+	free(text);
 	return seen;
 }
 
 static void test_rules_text(void **state)
 {
-	assert_true(rules_see(RULES_BODY_MAX));
-	assert_false(rules_see(RULES_BODY_MAX + 1));
+	assert_true(rules_see("body", RULES_BODY_MAX));
+	assert_false(rules_see("body", RULES_BODY_MAX + 1));
+	assert_true(rules_see("rawbody", RULES_RAWBODY_MAX));
+	assert_false(rules_see("rawbody", RULES_RAWBODY_MAX + 1));
 }
 
 /* ---- webhook JSON ------------------------------------------------------ */
