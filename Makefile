@@ -266,12 +266,17 @@ FUZZ_SEEDS_webhook =
 
 .PHONY: fuzz fuzz-build check-fuzz-replay
 
-$(FUZZ_B)/obj/%.o: %.c
+$(FUZZ_B)/FLAGS: FORCE
+	@mkdir -p $(FUZZ_B)
+	@echo '$(FUZZ_CC) $(FUZZ_CFLAGS)' >$@.new
+	@cmp -s $@.new $@ && rm -f $@.new || mv -f $@.new $@
+
+$(FUZZ_B)/obj/%.o: %.c $(FUZZ_B)/FLAGS
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP \
 		-c -o $@ $<
 
-$(FUZZ_B)/obj/default_config.o: $(B)/default_config.c
+$(FUZZ_B)/obj/default_config.o: $(B)/default_config.c $(FUZZ_B)/FLAGS
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
 
