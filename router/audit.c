@@ -192,6 +192,64 @@ static const char *const migrations[] = {
 	"  section TEXT PRIMARY KEY COLLATE NOCASE,\n"
 	"  last_sent_at INTEGER NOT NULL\n"
 	") WITHOUT ROWID;\n",
+
+	/*
+	 * 2 -> 3: threads, same-crash groups and regressions.  decisions
+	 * and actions are rebuilt for their wider CHECK lists (no table
+	 * references them); reports only gains columns.
+	 */
+	"ALTER TABLE reports ADD COLUMN thread_root INTEGER\n"
+	"  REFERENCES reports(id);\n"
+	"ALTER TABLE reports ADD COLUMN same_crash_as INTEGER\n"
+	"  REFERENCES reports(id);\n"
+	"ALTER TABLE reports ADD COLUMN crash_signature TEXT;\n"
+	"ALTER TABLE reports ADD COLUMN syzbot_id TEXT;\n"
+	"ALTER TABLE reports ADD COLUMN regression INTEGER NOT NULL DEFAULT 0;\n"
+	"CREATE INDEX reports_thread_root ON reports(thread_root)\n"
+	"  WHERE thread_root IS NOT NULL;\n"
+	"CREATE INDEX reports_same_crash ON reports(same_crash_as)\n"
+	"  WHERE same_crash_as IS NOT NULL;\n"
+	"CREATE INDEX reports_crash_signature ON reports(crash_signature)\n"
+	"  WHERE crash_signature IS NOT NULL;\n"
+	"CREATE INDEX reports_syzbot_id ON reports(syzbot_id)\n"
+	"  WHERE syzbot_id IS NOT NULL;\n"
+	"ALTER TABLE evidence ADD COLUMN regression_good TEXT;\n"
+	"ALTER TABLE evidence ADD COLUMN regression_bad TEXT;\n"
+	"ALTER TABLE evidence ADD COLUMN regression_commit TEXT;\n"
+	"CREATE TABLE decisions_v3 (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  report INTEGER NOT NULL REFERENCES reports(id) ON DELETE CASCADE,\n"
+	"  at INTEGER NOT NULL,\n"
+	"  action TEXT NOT NULL CHECK (action IN ('forward', 'hold', 'digest',\n"
+	"    'reply', 'duplicate', 'follow-up', 'seen-again')),\n"
+	"  recipient TEXT COLLATE NOCASE,\n"
+	"  recipient_name TEXT,\n"
+	"  reason TEXT NOT NULL DEFAULT '',\n"
+	"  candidates TEXT NOT NULL DEFAULT ''\n"
+	");\n"
+	"INSERT INTO decisions_v3 SELECT id, report, at, action, recipient,\n"
+	"  recipient_name, reason, candidates FROM decisions;\n"
+	"DROP TABLE decisions;\n"
+	"ALTER TABLE decisions_v3 RENAME TO decisions;\n"
+	"CREATE INDEX decisions_report ON decisions(report);\n"
+	"CREATE INDEX decisions_recipient ON decisions(recipient, at);\n"
+	"CREATE TABLE actions_v3 (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  report INTEGER REFERENCES reports(id) ON DELETE CASCADE,\n"
+	"  at INTEGER NOT NULL,\n"
+	"  who TEXT NOT NULL,\n"
+	"  action TEXT NOT NULL CHECK (action IN ('approve', 'reroute',\n"
+	"    'reclassify', 'reject', 'note', 'digest', 'dup', 'undup',\n"
+	"    'release', 'thread')),\n"
+	"  argument TEXT,\n"
+	"  previous TEXT,\n"
+	"  detail TEXT\n"
+	");\n"
+	"INSERT INTO actions_v3 SELECT id, report, at, who, action, argument,\n"
+	"  previous, detail FROM actions;\n"
+	"DROP TABLE actions;\n"
+	"ALTER TABLE actions_v3 RENAME TO actions;\n"
+	"CREATE INDEX actions_report ON actions(report);\n",
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == AUDIT_SCHEMA_VERSION,
@@ -269,6 +327,20 @@ enum sid {
 	S_COMPRESS_LIST,
 	S_COMPRESS_GET,
 	S_COMPRESS_PUT,
+	S_SET_LINKS,
+	S_SET_REGRESSION,
+	S_THREAD_BY_MSGID,
+	S_THREAD_BY_ID,
+	S_THREAD_BY_BUG,
+	S_ROOT_GET,
+	S_SAME_CRASH,
+	S_MERGE_EVIDENCE,
+	S_GET_LINKS,
+	S_RELATED,
+	S_SET_SAME_CRASH,
+	S_REGROUP,
+	S_LAST_DECISION_ACTION,
+	S_MARK_REGRESSION,
 	S_COUNT
 };
 
@@ -413,23 +485,30 @@ static const char *const sql[S_COUNT] = {
 		" (SELECT reason FROM decisions d WHERE d.report = r.id"
 		"   ORDER BY d.at DESC, d.id DESC LIMIT 1),"
 		" (SELECT last_error FROM outbox o WHERE o.report = r.id"
-		"   AND o.state = 'failed' ORDER BY o.id DESC LIMIT 1)"
+		"   AND o.state = 'failed' ORDER BY o.id DESC LIMIT 1),"
+		" r.regression,"
+		" (SELECT count(*) FROM reports t WHERE t.thread_root = r.id),"
+		" (SELECT count(*) FROM reports t WHERE t.same_crash_as = r.id)"
 		" FROM reports r WHERE r.state IN ('held', 'failed')"
+		" AND r.thread_root IS NULL"
 		" AND (?1 IS NULL OR r.class = ?1)"
 		" AND (?2 IS NULL OR r.section = ?2)"
 		" AND (?3 = 0 OR r.section IS NULL)"
 		" UNION ALL"
 		" SELECT 0, o.id, o.created_at, 'failed', '', NULL,"
 		" o.kind || ' to ' || replace(o.recipients, char(10), ', '),"
-		" '', '', o.last_error FROM outbox o WHERE o.state = 'failed'"
+		" '', '', o.last_error, 0, 0, 0 FROM outbox o"
+		" WHERE o.state = 'failed'"
 		" AND o.report IS NULL AND ?1 IS NULL AND ?2 IS NULL AND ?3 = 0"
-		" ORDER BY 3, 1, 2",
+		" ORDER BY 11 DESC, 3, 1, 2",
 	[S_DIGEST_LIST] =
 		"SELECT r.id, 0, r.received_at, r.state, coalesce(r.class, ''),"
 		" r.section,"
 		" r.subject, r.from_display,"
 		" (SELECT reason FROM decisions d WHERE d.report = r.id"
-		"   ORDER BY d.at DESC, d.id DESC LIMIT 1), NULL"
+		"   ORDER BY d.at DESC, d.id DESC LIMIT 1), NULL, r.regression,"
+		" (SELECT count(*) FROM reports t WHERE t.thread_root = r.id),"
+		" (SELECT count(*) FROM reports t WHERE t.same_crash_as = r.id)"
 		" FROM reports r WHERE r.received_at >= ?2"
 		" AND r.state = 'digest'"
 		" AND (?1 IS NULL OR r.section = ?1)"
@@ -510,14 +589,14 @@ static const char *const sql[S_COUNT] = {
 	[S_ST_STATE] = "SELECT state, count(*) FROM reports"
 		       " WHERE received_at >= ?1 GROUP BY state"
 		       " ORDER BY 2 DESC, 1",
-	[S_ST_CLASS] =
-		"SELECT coalesce(class, 'unclassified'), count(*)"
-		" FROM reports WHERE received_at >= ?1"
-		" AND state != 'duplicate' GROUP BY 1 ORDER BY 2 DESC, 1",
+	[S_ST_CLASS] = "SELECT coalesce(class, 'unclassified'), count(*)"
+		       " FROM reports WHERE received_at >= ?1"
+		       " AND state != 'duplicate' AND thread_root IS NULL"
+		       " GROUP BY 1 ORDER BY 2 DESC, 1",
 	[S_ST_SECTION] = "SELECT coalesce(section, 'unmapped'), count(*)"
 			 " FROM reports WHERE received_at >= ?1"
-			 " AND state != 'duplicate' GROUP BY 1"
-			 " ORDER BY 2 DESC, 1",
+			 " AND state != 'duplicate' AND thread_root IS NULL"
+			 " GROUP BY 1 ORDER BY 2 DESC, 1",
 	[S_ST_RECIPIENT] = "SELECT recipient, count(*) FROM decisions"
 			   " WHERE at >= ?1 AND action = 'forward'"
 			   " AND recipient IS NOT NULL GROUP BY recipient"
@@ -551,6 +630,75 @@ static const char *const sql[S_COUNT] = {
 			   " AND encoding = 'identity'",
 	[S_COMPRESS_PUT] = "UPDATE messages SET encoding = 'zlib', raw = ?2"
 			   " WHERE report = ?1 AND encoding = 'identity'",
+	[S_SET_LINKS] = "UPDATE reports SET thread_root = ?2,"
+			" same_crash_as = ?3, crash_signature = ?4,"
+			" syzbot_id = ?5, regression = ?6 WHERE id = ?1",
+	[S_SET_REGRESSION] = "UPDATE evidence SET regression_good = ?2,"
+			     " regression_bad = ?3, regression_commit = ?4"
+			     " WHERE report = ?1",
+	[S_THREAD_BY_MSGID] = "SELECT coalesce(thread_root, id) FROM reports"
+			      " WHERE message_id = ?1 ORDER BY id LIMIT 1",
+	[S_THREAD_BY_ID] = "SELECT coalesce(thread_root, id) FROM reports"
+			   " WHERE id = ?1",
+	[S_THREAD_BY_BUG] = "SELECT coalesce(r.thread_root, r.id) FROM bugs b"
+			    " JOIN reports r ON r.id = b.report"
+			    " WHERE b.bug_id = ?1",
+	[S_ROOT_GET] =
+		"SELECT r.state, coalesce(r.class, ''), r.from_addr,"
+		" coalesce(r.section, ''), CASE WHEN c.class IS r.class"
+		" THEN coalesce(c.header, '') ELSE coalesce(r.class, '') END,"
+		" d.recipient, d.recipient_name, r.received_at"
+		" FROM reports r LEFT JOIN classification c ON c.report = r.id"
+		" LEFT JOIN decisions d ON d.id = (SELECT id FROM decisions"
+		"   WHERE report = r.id AND action = 'forward'"
+		"   AND recipient IS NOT NULL ORDER BY at DESC, id DESC LIMIT 1)"
+		" WHERE r.id = ?1",
+	[S_SAME_CRASH] = "SELECT id FROM reports WHERE (crash_signature = ?1"
+			 " OR syzbot_id = ?2) AND same_crash_as IS NULL"
+			 " AND thread_root IS NULL AND id != ?3"
+			 " AND state NOT IN ('duplicate', 'rejected')"
+			 " ORDER BY id LIMIT 1",
+	[S_MERGE_EVIDENCE] =
+		"UPDATE evidence SET (title, crash_type, guilty_file,"
+		" kernel_version, tainted, hardware, distro_kernel,"
+		" bisect_commit, regression_good, regression_bad,"
+		" regression_commit, dmesg_timestamps, reproducer) = (SELECT"
+		" coalesce(e.title, f.title), coalesce(e.crash_type,"
+		" f.crash_type), coalesce(e.guilty_file, f.guilty_file),"
+		" coalesce(e.kernel_version, f.kernel_version),"
+		" coalesce(e.tainted, f.tainted), coalesce(e.hardware,"
+		" f.hardware), coalesce(e.distro_kernel, f.distro_kernel),"
+		" coalesce(e.bisect_commit, f.bisect_commit),"
+		" coalesce(e.regression_good, f.regression_good),"
+		" coalesce(e.regression_bad, f.regression_bad),"
+		" coalesce(e.regression_commit, f.regression_commit),"
+		" e.dmesg_timestamps OR f.dmesg_timestamps,"
+		" e.reproducer | f.reproducer"
+		" FROM evidence e, evidence f WHERE e.report = ?1"
+		" AND f.report = ?2) WHERE report = ?1"
+		" AND EXISTS (SELECT 1 FROM evidence WHERE report = ?2)",
+	[S_GET_LINKS] =
+		"SELECT coalesce(r.thread_root, 0), coalesce(r.same_crash_as, 0),"
+		" r.crash_signature, r.syzbot_id, r.regression,"
+		" e.regression_good, e.regression_bad, e.regression_commit"
+		" FROM reports r LEFT JOIN evidence e ON e.report = r.id"
+		" WHERE r.id = ?1",
+	[S_RELATED] =
+		"SELECT id, CASE WHEN thread_root IS NOT NULL THEN 'follow-up'"
+		" WHEN same_crash_as IS NOT NULL THEN 'same crash'"
+		" ELSE 'first' END, received_at, from_display, state, subject"
+		" FROM reports WHERE id != ?1 AND (thread_root = ?1"
+		" OR (?2 != 0 AND (id = ?2 OR same_crash_as = ?2)))"
+		" ORDER BY id",
+	[S_SET_SAME_CRASH] = "UPDATE reports SET same_crash_as = ?2,"
+			     " updated_at = ?3 WHERE id = ?1",
+	[S_REGROUP] = "UPDATE reports SET same_crash_as = ?2, updated_at = ?3"
+		      " WHERE same_crash_as = ?1",
+	[S_LAST_DECISION_ACTION] = "SELECT action FROM decisions"
+				   " WHERE report = ?1"
+				   " ORDER BY at DESC, id DESC LIMIT 1",
+	[S_MARK_REGRESSION] = "UPDATE reports SET regression = 1,"
+			      " updated_at = ?2 WHERE id = ?1",
 };
 
 struct audit {
@@ -760,12 +908,16 @@ static const char *const states[] = { "forwarded", "held",	"digest",
 				      "replied",   "duplicate", "rejected",
 				      "approved",  "failed" };
 static const char *const classes[] = { "user", "fuzzer", "ai", "uncertain" };
-static const char *const decision_actions[] = { "forward", "hold", "digest",
-						"reply", "duplicate" };
+static const char *const decision_actions[] = { "forward",   "hold",
+						"digest",    "reply",
+						"duplicate", "follow-up",
+						"seen-again" };
 static const char *const outbox_kinds[] = { "forward", "digest", "reply",
 					    "bugzilla" };
 static const char *const action_names[] = { "approve", "reroute", "reclassify",
-					    "reject",  "note",	  "digest" };
+					    "reject",  "note",	  "digest",
+					    "dup",     "undup",	  "release",
+					    "thread" };
 
 /* audit_valid_state - s is a report state of the schema */
 bool audit_valid_state(const char *s)
@@ -1873,6 +2025,295 @@ int audit_outbox_cancel(struct audit *db, int64_t outbox)
 	return sqlite3_changes(db->db) ? 0 : 1;
 }
 
+/* ---- threads, same-crash groups, regressions ------------------------------ */
+
+static int one_id(struct audit *db, enum sid id, int64_t key, const char *text,
+		  int64_t *out)
+{
+	sqlite3_stmt *st = prep(db, id);
+	int rc;
+
+	*out = 0;
+	if (!st ||
+	    (text ? bind_text(db, st, 1, text) : bind_int(db, st, 1, key)))
+		return -1;
+	rc = step_row(db, st, "find thread");
+	if (rc == 1) {
+		*out = sqlite3_column_int64(st, 0);
+		finish(st);
+	}
+	return rc;
+}
+
+/*
+ * apply_dup - dup: report joins argument's group (the group's first);
+ * undup: report leaves its group, and waits in pending for its own
+ * assignment when it was only waiting as "seen again"
+ */
+static int apply_dup(struct audit *db, const struct audit_action *a, int64_t at,
+		     const char *state, char **previous)
+{
+	struct audit_links cur;
+	sqlite3_stmt *st;
+	int64_t other = 0, first = 0;
+	char *end;
+	int rc;
+
+	if (audit_get_links(db, a->report, &cur) <= 0)
+		return bad(db, "no report %lld", (long long)a->report);
+	if (cur.same_crash_as)
+		*previous = xasprintf("%lld", (long long)cur.same_crash_as);
+	audit_links_release(&cur);
+	if (!strcmp(a->action, "undup")) {
+		if (!*previous)
+			return bad(db, "report %lld is in no group",
+				   (long long)a->report);
+		st = prep(db, S_SET_SAME_CRASH);
+		if (!st || bind_int(db, st, 1, a->report) ||
+		    bind_id(db, st, 2, 0) || bind_int(db, st, 3, at) ||
+		    step_done(db, st, "undup") < 0)
+			return -1;
+		if (strcmp(state, "digest"))
+			return 0;
+		st = prep(db, S_LAST_DECISION_ACTION);
+		if (!st || bind_int(db, st, 1, a->report))
+			return -1;
+		rc = step_row(db, st, "read decision");
+		if (rc < 0)
+			return -1;
+		if (rc == 1) {
+			bool seen = col_text(st, 0) &&
+				    !strcmp(col_text(st, 0), "seen-again");
+
+			finish(st);
+			if (seen)
+				return audit_set_state(db, a->report, "held",
+						       at);
+		}
+		return 0;
+	}
+	if (a->argument)
+		other = strtoll(a->argument, &end, 10);
+	if (!a->argument || !*a->argument || *end || other <= 0)
+		return bad(db, "dup needs a report id, not '%s'",
+			   a->argument ? a->argument : "");
+	if (audit_get_links(db, other, &cur) <= 0)
+		return bad(db, "no report %lld", (long long)other);
+	first = cur.same_crash_as ? cur.same_crash_as : other;
+	audit_links_release(&cur);
+	if (first == a->report)
+		return bad(db, "report %lld is the first of that group already",
+			   (long long)a->report);
+	/* one level: what was grouped under report moves to first */
+	st = prep(db, S_REGROUP);
+	if (!st || bind_int(db, st, 1, a->report) ||
+	    bind_int(db, st, 2, first) || bind_int(db, st, 3, at) ||
+	    step_done(db, st, "regroup") < 0)
+		return -1;
+	st = prep(db, S_SET_SAME_CRASH);
+	if (!st || bind_int(db, st, 1, a->report) ||
+	    bind_int(db, st, 2, first) || bind_int(db, st, 3, at) ||
+	    step_done(db, st, "dup") < 0)
+		return -1;
+	return 0;
+}
+
+/* audit_set_links - a recorded report's thread, group and regression */
+int audit_set_links(struct audit *db, int64_t report,
+		    const struct audit_links *l)
+{
+	sqlite3_stmt *st = prep(db, S_SET_LINKS);
+
+	if (!st || bind_int(db, st, 1, report) ||
+	    bind_id(db, st, 2, l->thread_root) ||
+	    bind_id(db, st, 3, l->same_crash_as) ||
+	    bind_text(db, st, 4,
+		      l->crash_signature && *l->crash_signature
+			      ? l->crash_signature
+			      : NULL) ||
+	    bind_text(db, st, 5,
+		      l->syzbot_id && *l->syzbot_id ? l->syzbot_id : NULL) ||
+	    bind_int(db, st, 6, l->regression) ||
+	    step_done(db, st, "set links") < 0)
+		return -1;
+	if (!l->regression)
+		return 0;
+	st = prep(db, S_SET_REGRESSION);
+	if (!st || bind_int(db, st, 1, report) ||
+	    bind_text(db, st, 2, l->good && *l->good ? l->good : NULL) ||
+	    bind_text(db, st, 3, l->bad && *l->bad ? l->bad : NULL) ||
+	    bind_text(db, st, 4, l->commit && *l->commit ? l->commit : NULL) ||
+	    step_done(db, st, "set regression") < 0)
+		return -1;
+	return 0;
+}
+
+/* audit_thread_find - the root of the thread a Message-ID belongs to */
+int audit_thread_find(struct audit *db, const char *message_id, int64_t *root)
+{
+	if (!message_id || !*message_id) {
+		*root = 0;
+		return 0;
+	}
+	return one_id(db, S_THREAD_BY_MSGID, 0, message_id, root);
+}
+
+/* audit_thread_of - the root of report id's thread; 0 when no report */
+int audit_thread_of(struct audit *db, int64_t id, int64_t *root)
+{
+	return one_id(db, S_THREAD_BY_ID, id, NULL, root);
+}
+
+/* audit_thread_of_bug - the root of a known Bugzilla bug's report */
+int audit_thread_of_bug(struct audit *db, long bug_id, int64_t *root)
+{
+	return one_id(db, S_THREAD_BY_BUG, bug_id, NULL, root);
+}
+
+static void fixed(char *dst, size_t size, const char *s)
+{
+	snprintf(dst, size, "%s", s ? s : "");
+}
+
+/* audit_root_get - what a follow-up needs of its thread's root */
+int audit_root_get(struct audit *db, int64_t id, struct audit_root *out)
+{
+	sqlite3_stmt *st = prep(db, S_ROOT_GET);
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!st || bind_int(db, st, 1, id))
+		return -1;
+	rc = step_row(db, st, "read thread root");
+	if (rc != 1)
+		return rc;
+	out->id = id;
+	fixed(out->state, sizeof(out->state), col_text(st, 0));
+	fixed(out->class, sizeof(out->class), col_text(st, 1));
+	fixed(out->from_addr, sizeof(out->from_addr), col_text(st, 2));
+	fixed(out->section, sizeof(out->section), col_text(st, 3));
+	fixed(out->header, sizeof(out->header), col_text(st, 4));
+	fixed(out->recipient, sizeof(out->recipient), col_text(st, 5));
+	fixed(out->recipient_name, sizeof(out->recipient_name),
+	      col_text(st, 6));
+	out->received_at = sqlite3_column_int64(st, 7);
+	finish(st);
+	return 1;
+}
+
+/* audit_same_crash - the first report of the same crash, or 0 */
+int audit_same_crash(struct audit *db, const char *signature,
+		     const char *syzbot_id, int64_t self, int64_t *first)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*first = 0;
+	if ((!signature || !*signature) && (!syzbot_id || !*syzbot_id))
+		return 0;
+	st = prep(db, S_SAME_CRASH);
+	if (!st ||
+	    bind_text(db, st, 1, signature && *signature ? signature : NULL) ||
+	    bind_text(db, st, 2, syzbot_id && *syzbot_id ? syzbot_id : NULL) ||
+	    bind_int(db, st, 3, self))
+		return -1;
+	rc = step_row(db, st, "find same crash");
+	if (rc == 1) {
+		*first = sqlite3_column_int64(st, 0);
+		finish(st);
+	}
+	return rc;
+}
+
+/* audit_merge_evidence - fill root's missing evidence from another's */
+int audit_merge_evidence(struct audit *db, int64_t root, int64_t from)
+{
+	sqlite3_stmt *st = prep(db, S_MERGE_EVIDENCE);
+
+	if (!st || bind_int(db, st, 1, root) || bind_int(db, st, 2, from) ||
+	    step_done(db, st, "merge evidence") < 0)
+		return -1;
+	return 0;
+}
+
+static char *dup_text(sqlite3_stmt *st, int i)
+{
+	return col_text(st, i) ? xstrdup(col_text(st, i)) : NULL;
+}
+
+/* audit_mark_regression - a thread learned that its report is one */
+int audit_mark_regression(struct audit *db, int64_t report, int64_t now)
+{
+	sqlite3_stmt *st = prep(db, S_MARK_REGRESSION);
+
+	if (!st || bind_int(db, st, 1, report) || bind_int(db, st, 2, now) ||
+	    step_done(db, st, "mark regression") < 0)
+		return -1;
+	return 0;
+}
+
+/* audit_get_links - a report's thread, group and regression */
+int audit_get_links(struct audit *db, int64_t id, struct audit_links *out)
+{
+	sqlite3_stmt *st = prep(db, S_GET_LINKS);
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!st || bind_int(db, st, 1, id))
+		return -1;
+	rc = step_row(db, st, "read links");
+	if (rc != 1)
+		return rc;
+	out->thread_root = sqlite3_column_int64(st, 0);
+	out->same_crash_as = sqlite3_column_int64(st, 1);
+	out->crash_signature = dup_text(st, 2);
+	out->syzbot_id = dup_text(st, 3);
+	out->regression = sqlite3_column_int(st, 4) != 0;
+	out->good = dup_text(st, 5);
+	out->bad = dup_text(st, 6);
+	out->commit = dup_text(st, 7);
+	finish(st);
+	return 1;
+}
+
+/* audit_links_release - free what audit_get_links() read */
+void audit_links_release(struct audit_links *l)
+{
+	free((char *)l->crash_signature);
+	free((char *)l->syzbot_id);
+	free((char *)l->good);
+	free((char *)l->bad);
+	free((char *)l->commit);
+	memset(l, 0, sizeof(*l));
+}
+
+/* audit_related - the thread's follow-ups and the crash group of a report */
+int audit_related(struct audit *db, int64_t id, int64_t group,
+		  int (*cb)(const struct audit_related *r, void *arg),
+		  void *arg)
+{
+	sqlite3_stmt *st = prep(db, S_RELATED);
+	struct audit_related r;
+	int rc, stop;
+
+	if (!st || bind_int(db, st, 1, id) || bind_int(db, st, 2, group))
+		return -1;
+	while ((rc = step_row(db, st, "list related")) == 1) {
+		r.id = sqlite3_column_int64(st, 0);
+		r.relation = col_text(st, 1);
+		r.received_at = sqlite3_column_int64(st, 2);
+		r.from = col_text(st, 3);
+		r.state = col_text(st, 4);
+		r.subject = col_text(st, 5);
+		stop = cb(&r, arg);
+		if (stop) {
+			finish(st);
+			return stop;
+		}
+	}
+	return rc;
+}
+
 /* ---- triager actions ------------------------------------------------------ */
 
 static int apply_action(struct audit *db, const struct audit_action *a,
@@ -1941,6 +2382,23 @@ static int apply_action(struct audit *db, const struct audit_action *a,
 		}
 	} else if (!strcmp(a->action, "digest")) {
 		new_state = "digest";
+	} else if (!strcmp(a->action, "dup") || !strcmp(a->action, "undup")) {
+		rc = apply_dup(db, a, at, state, previous);
+		goto out;
+	} else if (!strcmp(a->action, "release")) {
+		if (!audit_valid_class(a->argument)) {
+			rc = bad(db, "invalid class '%s'",
+				 a->argument ? a->argument : "");
+			goto out;
+		}
+		*previous = class;
+		class = NULL;
+		st = prep(db, S_SET_CLASS);
+		if (!st || bind_int(db, st, 1, a->report) ||
+		    bind_text(db, st, 2, a->argument) ||
+		    bind_int(db, st, 3, at) || step_done(db, st, "release") < 0)
+			rc = -1;
+		goto out;
 	}
 	if (new_state) {
 		if (keep_state) {
@@ -2257,6 +2715,9 @@ static int walk_pending(struct audit *db, sqlite3_stmt *st,
 		p.from = col_text(st, 7);
 		p.reason = col_text(st, 8);
 		p.last_error = col_text(st, 9);
+		p.regression = sqlite3_column_int(st, 10) != 0;
+		p.followups = sqlite3_column_int64(st, 11);
+		p.seen_again = sqlite3_column_int64(st, 12);
 		stop = cb(&p, arg);
 		if (stop) {
 			finish(st);

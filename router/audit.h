@@ -70,8 +70,11 @@
  *	  best MAINTAINERS section; NULL: unmapped), sections (JSON, best
  *	  first: [{"name", "score", "why"}]), state (forwarded|held|
  *	  digest|replied|duplicate|rejected|approved|failed),
- *	  duplicate_of (report id), deliveries (times the MTA delivered
- *	  these same bytes), updated_at
+ *	  duplicate_of (report id: same bytes or Message-ID), deliveries
+ *	  (times the MTA delivered these same bytes), updated_at;
+ *	  schema 3: thread_root (a follow-up's thread), same_crash_as
+ *	  (the first report of the same crash), crash_signature,
+ *	  syzbot_id, regression (0/1)
  *	messages: report, encoding (identity|zlib), raw (the message
  *	  bytes, recoverable byte for byte), body (decoded main text,
  *	  UTF-8).  The filter stores raw as is (zlib level 1 would cost
@@ -80,6 +83,7 @@
  *	evidence: report, title, crash_type, guilty_file, kernel_version,
  *	  tainted, hardware, hw_virtual, distro_kernel, dmesg_timestamps,
  *	  reproducer (REPRO_* bits), bisect_commit, subject_prefix, syzbot,
+ *	  regression_good, regression_bad, regression_commit (schema 3),
  *	  frames (JSON: [{"function", "file", "line", "module", "offset",
  *	  "size", "inlined", "unreliable", "from_index"}]), files,
  *	  functions, reported_by, tested_by (JSON arrays of strings)
@@ -88,7 +92,7 @@
  *	  header (the X-Triage-Class value), classified_at, rule_hits
  *	  (JSON: [{"name", "score", "describe"}])
  *	decisions: id, report, at, action (forward|hold|digest|reply|
- *	  duplicate), recipient, recipient_name, reason, candidates (one
+ *	  duplicate|follow-up|seen-again), recipient, recipient_name, reason, candidates (one
  *	  "address score why" per line)
  *	outbox: id, report (may be NULL), kind (forward|digest|reply|
  *	  bugzilla), created_at, envelope_from, recipients (one per line),
@@ -97,7 +101,8 @@
  *	  last_error, sent_at
  *	delivery_attempts: id, outbox, at, ok, smtp_code, detail
  *	actions: id, report, at, who (login name), action (approve|
- *	  reroute|reclassify|reject|note|digest), argument, previous (the
+ *	  reroute|reclassify|reject|note|digest|dup|undup|release|thread),
+ *	  argument, previous (the
  *	  class, state or recipient before), detail
  *	bugzilla_events: id, received_at, webhook_id, bug_id,
  *	  routing_key, event_time, comment_id, attachment_id (0 = none),
@@ -137,7 +142,7 @@ struct audit;
 struct report;
 struct evidence;
 
-#define AUDIT_SCHEMA_VERSION	 2
+#define AUDIT_SCHEMA_VERSION	 3
 #define AUDIT_BUSY_TIMEOUT_MS	 5000
 #define AUDIT_LEASE_SECONDS	 600 /* default: see claim_due() */
 #define AUDIT_FILTER_CKPT_FRAMES 128 /* AUDIT_FILTER: checkpoint on close */
@@ -299,11 +304,18 @@ int audit_outbox_cancel(struct audit *db, int64_t outbox);
 /* ---- triager actions ---------------------------------------------- */
 
 struct audit_action {
-	int64_t id;	    /* set when read back */
-	int64_t report;	    /* 0: none */
-	int64_t at;	    /* 0: now */
-	const char *who;    /* login name */
-	const char *action; /* approve reroute reclassify reject note digest */
+	int64_t id;	 /* set when read back */
+	int64_t report;	 /* 0: none */
+	int64_t at;	 /* 0: now */
+	const char *who; /* login name */
+	/*
+	 * approve reroute reclassify reject note digest; dup (argument:
+	 * the other report's id: report joins its crash group), undup
+	 * (report leaves its group; back to held when it only waited as
+	 * "seen again"), release (argument: the new class, set by the
+	 * router, not a triager's correction), thread (a follow-up merged)
+	 */
+	const char *action;
 	const char *argument; /* new class, section or address, or NULL */
 	const char *previous; /* filled in by audit_record_action() */
 	const char *detail;
@@ -319,6 +331,90 @@ struct audit_action {
  */
 int audit_record_action(struct audit *db, const struct audit_action *a,
 			int64_t *id);
+
+/* ---- threads, same-crash groups, regressions (schema 3) ------------ */
+
+/*
+ * A follow-up (a reply naming a known report) is its own row whose
+ * thread_root is the first report of its thread; a report of a crash
+ * already reported has same_crash_as = the group's first report (one
+ * level: a group is its first report and the rows that name it).
+ * crash_signature and syzbot_id (crashsig.h) find the group;
+ * regression marks a regression, with its good and bad versions and
+ * culprit commit in the evidence row (regression.h).
+ */
+struct audit_links {
+	int64_t thread_root;	     /* 0: not a follow-up */
+	int64_t same_crash_as;	     /* 0: first of its crash (or no crash) */
+	const char *crash_signature; /* NULL or "": none */
+	const char *syzbot_id;
+	bool regression;
+	const char *good, *bad, *commit; /* NULL or "": not known */
+};
+
+/* audit_set_links - store l for a recorded report (and its evidence) */
+int audit_set_links(struct audit *db, int64_t report,
+		    const struct audit_links *l);
+/* audit_mark_regression - set report's regression flag */
+int audit_mark_regression(struct audit *db, int64_t report, int64_t now);
+/* audit_get_links - 1 and *out filled (audit_links_release()), 0: none */
+int audit_get_links(struct audit *db, int64_t id, struct audit_links *out);
+void audit_links_release(struct audit_links *l);
+
+/*
+ * The thread a message joins: audit_thread_find() by a Message-ID it
+ * names (In-Reply-To, References), audit_thread_of() by a report id (a
+ * "[triage #ID]" subject tag), audit_thread_of_bug() by a Bugzilla bug
+ * the database knows.  Each returns 1 and *root (the thread's first
+ * report), 0 when nothing matches, -1 on error.
+ */
+int audit_thread_find(struct audit *db, const char *message_id, int64_t *root);
+int audit_thread_of(struct audit *db, int64_t id, int64_t *root);
+int audit_thread_of_bug(struct audit *db, long bug_id, int64_t *root);
+
+/* what a follow-up needs to know of its thread's root */
+struct audit_root {
+	int64_t id, received_at;
+	char state[16], class[16];
+	char from_addr[320];
+	char section[256];
+	char header[1024];   /* X-Triage-Class of the root (current class) */
+	char recipient[320]; /* of the last forward decision, or "" */
+	char recipient_name[256];
+};
+
+/* audit_root_get - 1 and *out filled, 0 when there is no such report */
+int audit_root_get(struct audit *db, int64_t id, struct audit_root *out);
+
+/*
+ * audit_same_crash - 1 and *first: the oldest report (not self, not a
+ * follow-up, not grouped under another, not rejected or a Message-ID
+ * duplicate) with the same signature or syzbot id; 0 when none
+ */
+int audit_same_crash(struct audit *db, const char *signature,
+		     const char *syzbot_id, int64_t self, int64_t *first);
+
+/*
+ * audit_merge_evidence - a follow-up's evidence fills what the root's
+ * lacks (title, guilty file, versions, hardware, bisection, regression;
+ * dmesg time stamps and reproducers add up)
+ */
+int audit_merge_evidence(struct audit *db, int64_t root, int64_t from);
+
+struct audit_related {
+	int64_t id, received_at;
+	const char *relation; /* "follow-up", "first", "same crash" */
+	const char *from, *state, *subject;
+};
+
+/*
+ * audit_related - the follow-ups of report id (when it is a thread's
+ * root) and the other members of crash group `group` (its first
+ * report's id; 0: none), by id
+ */
+int audit_related(struct audit *db, int64_t id, int64_t group,
+		  int (*cb)(const struct audit_related *r, void *arg),
+		  void *arg);
 
 /* ---- load, Bugzilla, digests ---------------------------------------- */
 
@@ -399,6 +495,9 @@ struct audit_pending {
 	const char *from;
 	const char *reason;	/* of the last decision */
 	const char *last_error; /* of the failed delivery */
+	bool regression;	/* schema 3: listed first */
+	long followups;		/* replies joined to its thread */
+	long seen_again;	/* later reports of the same crash */
 };
 
 struct audit_pending_filter {
@@ -408,9 +507,10 @@ struct audit_pending_filter {
 };
 
 /*
- * audit_pending_list - what waits for a human, oldest first: held
- * reports (ai, uncertain, unmapped, held fuzzer), reports whose
- * delivery failed, and failed outbox rows of no report.  A callback
+ * audit_pending_list - what waits for a human, regressions first,
+ * then oldest first: held reports (ai, uncertain, unmapped, held
+ * fuzzer; not follow-ups, which wait with their thread's root),
+ * reports whose delivery failed, and failed outbox rows of no report.  A callback
  * returning non-zero stops the walk; that value is returned.
  */
 int audit_pending_list(struct audit *db, const struct audit_pending_filter *f,
@@ -524,8 +624,9 @@ struct audit_stats {
 
 /*
  * audit_stats - figures over reports received since: counts per state,
- * current class ("unclassified"), best section ("unmapped"), and
- * forward decisions per recipient; most frequent first
+ * current class ("unclassified"), best section ("unmapped"; neither
+ * counts duplicates nor follow-ups), and forward decisions per
+ * recipient; most frequent first
  */
 int audit_stats(struct audit *db, int64_t since, struct audit_stats *st);
 void audit_stats_release(struct audit_stats *st);

@@ -1144,6 +1144,12 @@ int bugzilla_search(struct bugzilla_client *c, const struct bugzilla_query *q,
 		rc |= add_param(&qs, c->curl, "product", q->products[i]);
 	for (i = 0; q->components && q->components[i]; i++)
 		rc |= add_param(&qs, c->curl, "component", q->components[i]);
+	/*
+	 * A stable order, so that offset paging neither skips nor repeats
+	 * a bug when the server's default order is unspecified (bug_id
+	 * breaks ties between bugs changed in the same second).
+	 */
+	rc |= add_param(&qs, c->curl, "order", "changeddate,bug_id");
 	snprintf(num, sizeof(num), "%u", q->limit ? q->limit : 100);
 	rc |= add_param(&qs, c->curl, "limit", num);
 	snprintf(num, sizeof(num), "%u", q->offset);

@@ -794,6 +794,40 @@ static bool present(const char *s)
 }
 
 /*
+ * subject_to_tag - where the tag goes in the Subject field of the
+ * header block (after "Subject:" and its blanks), or NULL: no report
+ * id, tagging off, a DKIM-signed message under the default, no Subject,
+ * or a subject that already carries a "[triage #" tag
+ */
+static const char *subject_to_tag(const char *body, size_t len,
+				  const struct forward_headers *h)
+{
+	const char *p = body, *end = body + len, *at = NULL, *v;
+	struct hdr hd;
+	size_t n;
+
+	if (h->report <= 0 || h->tag == DELIVER_TAG_NEVER)
+		return NULL;
+	while (hdr_next(&p, end, &hd)) {
+		if (hdr_is(&hd, "DKIM-Signature") &&
+		    h->tag == DELIVER_TAG_UNSIGNED)
+			return NULL;
+		if (at || !hdr_is(&hd, "Subject"))
+			continue;
+		v = hd.value;
+		n = hd.vlen;
+		while (n && (*v == ' ' || *v == '\t')) {
+			v++;
+			n--;
+		}
+		if (memmem(v, n, "[triage #", 9))
+			return NULL;
+		at = v;
+	}
+	return at;
+}
+
+/*
  * deliver_compose_forward - the resent block and triage headers, then the
  * original message bytes unchanged (a leading mbox From_ line dropped)
  */
@@ -801,13 +835,14 @@ int deliver_compose_forward(const char *raw, size_t len,
 			    const struct forward_headers *h, struct strbuf *out)
 {
 	size_t orig = out->len, skip;
-	char date[64], id[DELIVER_MSGID_MAX + 1];
-	const char *eol = "\n", *body, *nl, *p;
+	char date[64], id[DELIVER_MSGID_MAX + 1], tag[48];
+	const char *eol = "\n", *body, *nl, *p, *subj;
 	const char *ids[1];
 	struct hdr hd;
 	int err = 0;
 
-	if (!h || !addr_valid(h->router_addr) || !addr_valid(h->to_addr))
+	if (!h || !addr_valid(h->router_addr) || !addr_valid(h->to_addr) ||
+	    (h->cc_addr && !addr_valid(h->cc_addr)))
 		return error("forward: invalid router or recipient address");
 	if (deliver_forward_id(h->sha256, h->to_addr,
 			       strchr(h->router_addr, '@') + 1, id,
@@ -828,6 +863,8 @@ int deliver_compose_forward(const char *raw, size_t len,
 	err |= put_mailbox(out, "Resent-From", h->router_name, h->router_addr,
 			   eol);
 	err |= put_mailbox(out, "Resent-To", h->to_name, h->to_addr, eol);
+	if (h->cc_addr)
+		err |= put_mailbox(out, "Resent-Cc", NULL, h->cc_addr, eol);
 	err |= put_ids(out, "Resent-Message-ID", ids, 1, eol);
 	err |= put_text(out, "X-Loop", h->router_addr, eol);
 	err |= put_text(out, "Auto-Submitted", "auto-generated", eol);
@@ -839,11 +876,25 @@ int deliver_compose_forward(const char *raw, size_t len,
 		err |= put_text(out, "X-Triage-Reason", h->reason, eol);
 	if (present(h->status))
 		err |= put_text(out, "X-Triage-Status", h->status, eol);
+	if (h->report > 0) {
+		snprintf(tag, sizeof(tag), "%lld", (long long)h->report);
+		err |= put_text(out, "X-Triage-Report", tag, eol);
+	}
 	/* a bare text (no header of its own) becomes the body */
 	p = body;
 	if (!hdr_next(&p, body + len, &hd))
 		err |= sb_adds(out, eol);
-	err |= sb_add(out, body, len);
+	subj = subject_to_tag(body, len, h);
+	if (subj) {
+		/* "Subject:" and its blanks, the tag, then the rest as sent */
+		snprintf(tag, sizeof(tag), "[triage #%lld] ",
+			 (long long)h->report);
+		err |= sb_add(out, body, (size_t)(subj - body));
+		err |= sb_adds(out, tag);
+		err |= sb_add(out, subj, len - (size_t)(subj - body));
+	} else {
+		err |= sb_add(out, body, len);
+	}
 	if (err) {
 		sb_truncate(out, orig);
 		return error("forward: message too large");

@@ -68,6 +68,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <time.h>
 
 struct strbuf;
@@ -116,17 +117,33 @@ int deliver_forward_id(const char *sha256, const char *rcpt, const char *domain,
 		       char *buf, size_t size);
 
 /* forwarding a report to one person */
+/*
+ * The "[triage #ID] " subject tag of a forward, by which a reply that
+ * lost its References still finds its report.  Rewriting Subject breaks
+ * a DKIM signature over it, and a DMARC p=reject sender's forward would
+ * then be refused by the recipient's MTA: by default a signed message
+ * keeps its subject (replies still join by Message-ID).
+ */
+enum deliver_tag {
+	DELIVER_TAG_UNSIGNED, /* only without a DKIM-Signature (default) */
+	DELIVER_TAG_ALWAYS,
+	DELIVER_TAG_NEVER,
+};
+
 struct forward_headers {
 	const char *router_name; /* Resent-From display name, or NULL */
 	const char *router_addr; /* Resent-From address and X-Loop value */
 	const char *to_name;	 /* Resent-To display name, or NULL */
 	const char *to_addr;	 /* Resent-To address: the recipient */
+	const char *cc_addr;	 /* Resent-Cc address (a list), or NULL */
 	const char *sha256;	 /* report identity, 64 hex digits */
 	time_t date;		 /* Resent-Date; 0 means now */
 	const char *cls;	 /* X-Triage-Class: user, fuzzer, ai ... */
 	const char *section;	 /* X-Triage-Section, or NULL */
 	const char *reason;	 /* X-Triage-Reason, or NULL */
 	const char *status;	 /* X-Triage-Status, or NULL */
+	int64_t report;		 /* X-Triage-Report and the tag; 0: none */
+	enum deliver_tag tag;	 /* when Subject gains "[triage #ID] " */
 };
 
 int deliver_compose_forward(const char *raw, size_t len,

@@ -478,6 +478,81 @@ int64_t desk_forward(struct audit *db, const struct router_id *rid,
 			     now);
 }
 
+#define FOLLOWUPS_MAX 256 /* held follow-ups sent along with one root */
+
+struct followups {
+	int64_t id[FOLLOWUPS_MAX];
+	size_t n;
+};
+
+static int held_followup(const struct audit_related *x, void *arg)
+{
+	struct followups *f = arg;
+
+	if (!strcmp(x->relation, "follow-up") && !strcmp(x->state, "held") &&
+	    f->n < FOLLOWUPS_MAX)
+		f->id[f->n++] = x->id;
+	return 0;
+}
+
+/*
+ * desk_forward_followups - the held follow-ups of thread root go to
+ * addr after it (oldest first), each a follow-up decision (no load)
+ * and a forward; not those from addr itself
+ */
+int desk_forward_followups(struct audit *db, const struct router_id *rid,
+			   int64_t root, const char *addr, const char *name,
+			   const char *cls, const char *section,
+			   const char *reason, time_t now)
+{
+	struct followups f;
+	struct audit_record rec;
+	struct audit_decision d;
+	char *why;
+	size_t i;
+	int rc, sent = 0;
+
+	f.n = 0;
+	if (audit_related(db, root, 0, held_followup, &f) < 0)
+		return -1;
+	for (i = 0; i < f.n; i++) {
+		rc = audit_get_report(db, f.id[i], AUDIT_GET_RAW, &rec);
+		if (rc < 0)
+			return -1;
+		if (rc == 0)
+			continue;
+		if (rec.from_addr && !strcasecmp(rec.from_addr, addr)) {
+			audit_record_release(&rec);
+			continue;
+		}
+		why = xasprintf("follow-up to report #%lld; %s",
+				(long long)root, reason);
+		memset(&d, 0, sizeof(d));
+		d.at = now;
+		d.action = "follow-up";
+		d.recipient = addr;
+		d.recipient_name = name;
+		d.reason = why;
+		rc = rec.raw && addr_valid(addr) &&
+				     audit_insert_decision(db, rec.id, &d,
+							   NULL) == 0 &&
+				     forward_queue(db, rid, rec.id, rec.raw,
+						   rec.raw_len, rec.sha256,
+						   addr, name, cls, section,
+						   why, now) > 0 &&
+				     audit_set_state(db, rec.id, "forwarded",
+						     now) == 0
+			     ? 0
+			     : -1;
+		free(why);
+		audit_record_release(&rec);
+		if (rc < 0)
+			return -1;
+		sent++;
+	}
+	return sent;
+}
+
 /* desk_class_header - the X-Triage-Class value of a recorded report */
 const char *desk_class_header(const struct audit_record *rec)
 {

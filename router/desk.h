@@ -144,6 +144,17 @@ int64_t desk_forward(struct audit *db, const struct router_id *rid,
 		     const char *name, const char *cls, const char *section,
 		     const char *reason, const char *candidates, time_t now);
 const char *desk_class_header(const struct audit_record *rec);
+/*
+ * desk_forward_followups - after a thread's root was forwarded to addr
+ * (approve, reroute): its follow-ups that waited with it (held) go to
+ * addr too, in the caller's transaction, each as a follow-up decision
+ * (not counted as load) and a forward; returns how many were queued,
+ * or -1
+ */
+int desk_forward_followups(struct audit *db, const struct router_id *rid,
+			   int64_t root, const char *addr, const char *name,
+			   const char *cls, const char *section,
+			   const char *reason, time_t now);
 void desk_drain(const struct config *cfg, struct audit *db, unsigned queued,
 		FILE *out);
 

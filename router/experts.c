@@ -48,7 +48,9 @@
 /* git output: one read buffer, which also bounds a line */
 #define READ_BUF (256u << 10)
 /* people credited per commit; more are ignored */
-#define COMMIT_PEOPLE_MAX 64
+#define COMMIT_PEOPLE_MAX    64
+#define COMMIT_REVIEWERS_MAX 2048 /* bytes of one commit's reviewer list */
+#define COMMIT_LINE_MAX	     (41 + 2 * (EXPERTS_ADDR_MAX + 1) + COMMIT_REVIEWERS_MAX)
 
 struct img_header {
 	char magic[8];
@@ -605,6 +607,10 @@ struct builder {
 	struct experts_stats st;
 	double t0, last_progress;
 	bool progress_shown;
+
+	/* the commit table: "sha author reviewer,reviewer" per commit */
+	char **clines;
+	size_t nclines, clines_alloc;
 };
 
 static uint64_t mix64(uint64_t x)
@@ -777,8 +783,9 @@ static void progress(struct builder *b, bool done)
  */
 static void header(struct builder *b, char *line)
 {
-	char *field[4], *p = line + 1, *trailers;
+	char *field[4], *p = line + 1, *trailers, *sha;
 	char author[EXPERTS_ADDR_MAX + 1], addr[EXPERTS_ADDR_MAX + 1];
+	struct strbuf reviewers = STRBUF_INIT(COMMIT_REVIEWERS_MAX);
 	char name[EXPERTS_NAME_MAX];
 	unsigned long ct;
 	int i;
@@ -801,6 +808,14 @@ static void header(struct builder *b, char *line)
 		*p++ = '\0';
 	}
 	trailers = p;
+	sha = NULL;
+	/* %H before the trailers (older logs, as in tests, have none) */
+	if (strspn(p, "0123456789abcdef") == 40 &&
+	    (p[40] == '\x1f' || p[40] == '\0')) {
+		sha = p;
+		trailers = p[40] ? p + 41 : p + 40;
+		p[40] = '\0';
+	}
 	if (parse_ulong(field[0], &ct) < 0) {
 		b->skip_commit = true;
 		b->st.skipped++;
@@ -847,9 +862,19 @@ static void header(struct builder *b, char *line)
 		/* The author's own sign-off (or self-review) is authorship. */
 		if (strcmp(addr, author) == 0)
 			continue;
+		if (kind == EXPERTS_REVIEWED && !experts_is_bot(addr, name))
+			sb_addf(&reviewers, "%s%s", reviewers.len ? "," : "",
+				addr);
 		add_credit(b, addr, name, kind);
 	}
 	b->st.credits += b->ncredit;
+	if (sha && author[0]) {
+		ALLOC_GROW(b->clines, b->nclines + 1, b->clines_alloc);
+		b->clines[b->nclines++] =
+			xasprintf("%s %s %s\n", sha, author,
+				  reviewers.len ? sb_str(&reviewers) : "-");
+	}
+	sb_release(&reviewers);
 }
 
 /* unquote - git's C-style quoting of unusual file names, in place */
@@ -1250,10 +1275,47 @@ static void builder_release(struct builder *b)
 	free(b->commits);
 	free(b->pairs);
 	free(b->pslot);
+	for (i = 0; i < b->nclines; i++)
+		free(b->clines[i]);
+	free(b->clines);
 }
 
 static struct experts *from_buffer(unsigned char *base, size_t size,
 				   bool mapped, const char *what);
+
+static int cmp_line(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* experts_commits_path - the commit table written next to index out */
+char *experts_commits_path(const char *index)
+{
+	return xasprintf("%s.commits", index);
+}
+
+/*
+ * write_commits - the commit table, sorted by sha, next to the index:
+ * one "SHA AUTHOR REVIEWER,REVIEWER|-" line per commit of the log
+ */
+static int write_commits(struct builder *b, const char *out)
+{
+	struct strbuf sb = STRBUF_INIT(SIZE_MAX / 2);
+	char *path;
+	size_t i;
+	int ret;
+
+	if (b->nclines)
+		qsort(b->clines, b->nclines, sizeof(*b->clines), cmp_line);
+	for (i = 0; i < b->nclines; i++)
+		if (!i || strcmp(b->clines[i], b->clines[i - 1]))
+			sb_adds(&sb, b->clines[i]);
+	path = experts_commits_path(out);
+	ret = write_file_atomic(path, sb.buf ? sb.buf : "", sb.len, 0644);
+	free(path);
+	sb_release(&sb);
+	return ret;
+}
 
 /* finish_import - build, check and write the index; free the builder */
 static int finish_import(struct builder *b, const char *out,
@@ -1265,6 +1327,11 @@ static int finish_import(struct builder *b, const char *out,
 	int ret;
 
 	img = build_image(b, &size);
+	if (write_commits(b, out) < 0) {
+		builder_release(b);
+		free(img);
+		return -2;
+	}
 	builder_release(b);
 	/* Check what we are about to publish with the reader's checks. */
 	ex = from_buffer((unsigned char *)img, size, false, "new index");
@@ -1553,4 +1620,78 @@ size_t experts_for_path(const struct experts *ex, const char *path,
 		out[i].commits = p->commits;
 	}
 	return n;
+}
+
+/* ---- the commit table ---------------------------------------------------- */
+
+static void take_field(const char **p, const char *end, char *out, size_t size)
+{
+	const char *q = *p;
+	size_t n;
+
+	while (q < end && *q != ' ' && *q != '\n')
+		q++;
+	n = (size_t)(q - *p);
+	if (n >= size)
+		n = size - 1;
+	memcpy(out, *p, n);
+	out[n] = '\0';
+	*p = q < end && *q == ' ' ? q + 1 : q;
+}
+
+/*
+ * experts_commit_find - the author and reviewers of the commit whose id
+ * starts with sha (7 to 40 lower-case hex digits) in the commit table
+ * at path: 1 when exactly one commit matches, 0 when none or several
+ * (or no table), -1 when the table cannot be read
+ */
+int experts_commit_find(const char *path, const char *sha,
+			struct experts_commit *out)
+{
+	size_t n = sha ? strlen(sha) : 0, len, found = 0;
+	const char *p, *end, *nl, *match = NULL;
+	char *buf;
+
+	memset(out, 0, sizeof(*out));
+	if (n < 7 || n > 40 || strspn(sha, "0123456789abcdef") != n)
+		return 0;
+	if (access(path, R_OK) < 0)
+		return 0;
+	if (read_file(path, SIZE_MAX / 2, &buf, &len) < 0)
+		return -1;
+	/* sorted: stop past the prefix (a scan, only for regressions) */
+	for (p = buf, end = buf + len; p < end; p = nl + 1) {
+		int c;
+
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		c = (size_t)(nl - p) > n ? strncmp(p, sha, n) : 1;
+		if (c > 0)
+			break;
+		if (c == 0) {
+			match = p;
+			found++;
+		}
+	}
+	if (found == 1) {
+		const char *q = match, *e = memchr(q, '\n', (size_t)(end - q));
+		char revs[COMMIT_REVIEWERS_MAX], *r, *save = NULL;
+
+		if (!e)
+			e = end;
+		take_field(&q, e, out->sha, sizeof(out->sha));
+		take_field(&q, e, out->author, sizeof(out->author));
+		take_field(&q, e, revs, sizeof(revs));
+		for (r = strtok_r(revs, ",", &save);
+		     r && out->nreviewers < EXPERTS_COMMIT_REVIEWERS;
+		     r = strtok_r(NULL, ",", &save))
+			if (strcmp(r, "-") && experts_addr_valid(r))
+				snprintf(out->reviewers[out->nreviewers++],
+					 sizeof(out->reviewers[0]), "%s", r);
+		if (!experts_addr_valid(out->author))
+			out->author[0] = '\0';
+	}
+	free(buf);
+	return found == 1;
 }

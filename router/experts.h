@@ -126,12 +126,13 @@ int experts_parse_since(const char *s, time_t now, time_t *out);
 
 /*
  * The git log format the import reads: per commit a header line
- * "\x1e" CT "\x1f" AUTHOR-EMAIL "\x1f" AUTHOR-NAME "\x1f" TRAILERS, the
- * trailers "Key: value" separated by "\x1f", then (after a blank line)
- * one changed path per line.
+ * "\x1e" CT "\x1f" AUTHOR-EMAIL "\x1f" AUTHOR-NAME "\x1f" [SHA "\x1f"]
+ * TRAILERS, the trailers "Key: value" separated by "\x1f", then (after
+ * a blank line) one changed path per line.  SHA (%H, 40 hex digits) is
+ * optional; with it the import also writes the commit table.
  */
-#define EXPERTS_LOG_FORMAT                                              \
-	"--format=%x1e%ct%x1f%aE%x1f%aN%x1f%(trailers:key=Reviewed-by," \
+#define EXPERTS_LOG_FORMAT                                                    \
+	"--format=%x1e%ct%x1f%aE%x1f%aN%x1f%H%x1f%(trailers:key=Reviewed-by," \
 	"key=Acked-by,key=Signed-off-by,unfold,separator=%x1f)"
 
 /* import: run git in dir (or read its output from fd), write out */
@@ -148,6 +149,28 @@ time_t experts_reference_time(const struct experts *ex);
 unsigned long experts_commits(const struct experts *ex);
 size_t experts_for_path(const struct experts *ex, const char *path,
 			struct expert *out, size_t max);
+
+/*
+ * The commit table: experts_import() also writes, next to the index
+ * (experts_commits_path(): "INDEX.commits"), one sorted text line per
+ * commit of the log, "SHA AUTHOR REVIEWER,REVIEWER" ("-": none), so
+ * that a regression bisected to a commit can name the commit's author
+ * and its Reviewed-by reviewers.  experts_commit_find() looks one up
+ * by a unique prefix of 7 to 40 hex digits (a scan of the table: it
+ * runs for regressions only).
+ */
+#define EXPERTS_COMMIT_REVIEWERS 8
+
+struct experts_commit {
+	char sha[41];
+	char author[EXPERTS_ADDR_MAX + 1];
+	char reviewers[EXPERTS_COMMIT_REVIEWERS][EXPERTS_ADDR_MAX + 1];
+	size_t nreviewers;
+};
+
+char *experts_commits_path(const char *index);
+int experts_commit_find(const char *path, const char *sha,
+			struct experts_commit *out);
 
 /* addresses */
 const char *experts_kind_name(enum experts_kind k);

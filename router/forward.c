@@ -2,7 +2,9 @@
 /*
  * forward - the router's identity, and a forward queued (see forward.h)
  */
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "audit.h"
 #include "config.h"
@@ -16,9 +18,21 @@
 /* router_id_load - the router's addresses; -1 when they are unusable */
 int router_id_load(struct router_id *id, const struct config *cfg)
 {
+	const char *tag = config_get(cfg, "forward_subject_tag", "unsigned");
+
 	id->address = config_get(cfg, "router_address", "triage@localhost");
 	id->name = config_get(cfg, "router_name", "triage");
 	id->bounce = config_get(cfg, "bounce_address", id->address);
+	if (strcmp(tag, "unsigned") == 0)
+		id->tag = DELIVER_TAG_UNSIGNED;
+	else if (strcmp(tag, "always") == 0)
+		id->tag = DELIVER_TAG_ALWAYS;
+	else if (strcmp(tag, "never") == 0)
+		id->tag = DELIVER_TAG_NEVER;
+	else
+		return error(
+			"%s: forward_subject_tag '%s': give unsigned, always or never",
+			cfg->path, tag);
 	if (!addr_valid(id->address))
 		return error("%s: router_address '%s' is not a valid address",
 			     cfg->path, id->address);
@@ -35,10 +49,22 @@ int64_t forward_queue(struct audit *db, const struct router_id *id,
 		      const char *cls, const char *section, const char *reason,
 		      time_t now)
 {
+	return forward_queue_cc(db, id, report, raw, raw_len, sha256, addr,
+				name, NULL, cls, section, reason, now);
+}
+
+/* forward_queue_cc - forward_queue() with a second envelope recipient */
+int64_t forward_queue_cc(struct audit *db, const struct router_id *id,
+			 int64_t report, const char *raw, size_t raw_len,
+			 const char *sha256, const char *addr, const char *name,
+			 const char *cc, const char *cls, const char *section,
+			 const char *reason, time_t now)
+{
+	char *rcpt = NULL;
 	struct forward_headers h;
 	struct audit_outbox_new m;
 	struct strbuf msg = STRBUF_INIT(raw_len + FORWARD_EXTRA);
-	int64_t oid = -1;
+	int64_t oid = -1, root;
 
 	if (!raw) {
 		error("report %lld: the message was not read",
@@ -49,16 +75,27 @@ int64_t forward_queue(struct audit *db, const struct router_id *id,
 		error("recipient '%s' is not a valid address", addr);
 		return -1;
 	}
+	if (cc && !addr_valid(cc)) {
+		error("recipient '%s' is not a valid address", cc);
+		return -1;
+	}
 	memset(&h, 0, sizeof(h));
 	h.router_name = id->name;
 	h.router_addr = id->address;
 	h.to_name = name && *name ? name : NULL;
 	h.to_addr = addr;
+	if (cc && strcasecmp(cc, addr) != 0)
+		h.cc_addr = cc;
 	h.sha256 = sha256;
 	h.date = now;
 	h.cls = cls;
 	h.section = section;
 	h.reason = reason;
+	/* a follow-up is tagged with its thread's first report */
+	if (audit_thread_of(db, report, &root) != 1)
+		root = report;
+	h.report = root;
+	h.tag = (enum deliver_tag)id->tag;
 	if (deliver_compose_forward(raw, raw_len, &h, &msg) < 0) {
 		error("cannot compose the forward to %s", addr);
 		sb_release(&msg);
@@ -69,11 +106,14 @@ int64_t forward_queue(struct audit *db, const struct router_id *id,
 	m.kind = "forward";
 	m.created_at = now;
 	m.envelope_from = id->bounce;
-	m.recipients = addr;
+	if (cc && strcasecmp(cc, addr) != 0)
+		rcpt = xasprintf("%s\n%s", addr, cc);
+	m.recipients = rcpt ? rcpt : addr;
 	m.message = msg.buf;
 	m.message_len = msg.len;
 	if (audit_outbox_enqueue(db, &m, &oid) < 0)
 		oid = -1;
+	free(rcpt);
 	sb_release(&msg);
 	return oid;
 }

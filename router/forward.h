@@ -16,6 +16,8 @@
  *	  router_name      display name (default "triage")
  *	  bounce_address   envelope sender of everything sent (default
  *	                   router_address)
+ *	  forward_subject_tag  unsigned (default), always or never: when a
+ *	                   forward's Subject gains "[triage #ID] "
  *
  *	This file depends on deliver.c and audit.c only, so that triage's
  *	triager commands do not pull in the classification pipeline.
@@ -40,6 +42,7 @@ struct router_id {
 	const char *address;
 	const char *name;
 	const char *bounce;
+	int tag; /* enum deliver_tag: forward_subject_tag */
 };
 
 int router_id_load(struct router_id *id, const struct config *cfg);
@@ -55,5 +58,16 @@ int64_t forward_queue(struct audit *db, const struct router_id *id,
 		      const char *sha256, const char *addr, const char *name,
 		      const char *cls, const char *section, const char *reason,
 		      time_t now);
+
+/*
+ * forward_queue_cc - forward_queue(), also delivered to cc (a second
+ * envelope recipient, e.g. the regressions list; NULL: none).  The
+ * Resent-Message-ID stays that of the forward to addr.
+ */
+int64_t forward_queue_cc(struct audit *db, const struct router_id *id,
+			 int64_t report, const char *raw, size_t raw_len,
+			 const char *sha256, const char *addr, const char *name,
+			 const char *cc, const char *cls, const char *section,
+			 const char *reason, time_t now);
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -93,6 +94,7 @@ int pipeline_open(struct pipeline *p, const struct config *cfg)
 		p->experts = experts_open(path);
 		free(path);
 	}
+	p->commits = state_file(cfg, "experts.idx.commits");
 
 	p->pick = pick_config_load(cfg, p->map);
 	act_config_load(&p->act, cfg);
@@ -106,8 +108,65 @@ void pipeline_close(struct pipeline *p)
 	rules_free(p->rules);
 	model_free(p->model);
 	experts_free(p->experts);
+	free(p->commits);
 	pick_config_free(p->pick);
 	memset(p, 0, sizeof(*p));
+}
+
+static void add_candidate(struct pick_result *res, const char *addr,
+			  const char *why)
+{
+	struct pick_candidate *c;
+	size_t i;
+
+	for (i = 0; i < res->ncand; i++) {
+		if (strcasecmp(res->cand[i].addr, addr))
+			continue;
+		/* already a candidate: say why it matters more now */
+		char *old;
+
+		c = &res->cand[i];
+		old = c->why;
+		c->why = xasprintf("%s; %s", why, old ? old : "");
+		free(old);
+		return;
+	}
+	res->cand = xrealloc(res->cand, (res->ncand + 1) * sizeof(*c));
+	c = &res->cand[res->ncand++];
+	memset(c, 0, sizeof(*c));
+	c->addr = xstrdup(addr);
+	c->name = xstrdup("");
+	c->role = PICK_EXPERT;
+	c->section = -1;
+	c->status = PICK_SUGGESTED;
+	c->why = xstrdup(why);
+}
+
+/*
+ * culprit_candidates - a regression bisected to a commit the expert
+ * table knows: its author and its Reviewed-by reviewers are candidates
+ */
+static void culprit_candidates(const struct pipeline *p, struct decision *d)
+{
+	struct experts_commit c;
+	char *why;
+	size_t i;
+
+	if (!p->commits || !d->regression.commit[0])
+		return;
+	if (experts_commit_find(p->commits, d->regression.commit, &c) != 1)
+		return;
+	if (c.author[0]) {
+		why = xasprintf("author of %.12s, the culprit commit", c.sha);
+		add_candidate(&d->pick, c.author, why);
+		free(why);
+	}
+	for (i = 0; i < c.nreviewers; i++) {
+		why = xasprintf("Reviewed-by of %.12s, the culprit commit",
+				c.sha);
+		add_candidate(&d->pick, c.reviewers[i], why);
+		free(why);
+	}
 }
 
 /*
@@ -143,6 +202,12 @@ void pipeline_run(struct pipeline *p, const struct report *r, time_t now,
 		d->verdict.reason = "no classifier rules";
 	}
 	d->cls = rules_class_name(d->verdict.cls);
+
+	/* the crash's identity, and whether it is a regression */
+	crashsig_compute(d->ev, d->crash_signature, sizeof(d->crash_signature));
+	crashsig_syzbot_id(r, d->ev, d->syzbot_id, sizeof(d->syzbot_id));
+	regression_from_report(r, &d->regression);
+	regression_finish(&d->regression, d->ev->kernel_version);
 	verdict_format(&d->verdict, d->class_header, sizeof(d->class_header));
 
 	/* map */
@@ -175,6 +240,8 @@ void pipeline_run(struct pipeline *p, const struct report *r, time_t now,
 		d->pick.reason = xstrdup("no MAINTAINERS map");
 		d->pick.section = -1;
 	}
+
+	culprit_candidates(p, d);
 
 	/* act */
 	act_decide(&p->act, d->cls, d->mapped,

@@ -18,6 +18,8 @@
  *	  rules_dir, local_rules      classifier rules
  *	  STATE_DIR/model.bin         statistical model      (optional)
  *	  STATE_DIR/experts.idx       Reviewed-by experts    (optional)
+ *	  STATE_DIR/experts.idx.commits  commit authors and reviewers,
+ *	                              read for a regression's culprit
  *
  *	What is missing degrades to "a human decides", never to a lost
  *	report: without a map every report is unmapped (held); without
@@ -42,7 +44,10 @@
 
 #include "act.h"
 #include "classify.h"
+#include "crashsig.h"
+#include "link.h"
 #include "pick.h"
+#include "regression.h"
 #include "sections.h"
 
 struct config;
@@ -61,6 +66,7 @@ struct pipeline {
 	struct ruleset *rules;
 	struct model *model;
 	struct experts *experts;
+	char *commits; /* the experts' commit table (experts.h), or NULL */
 	struct pick_config *pick;
 	struct act_config act;
 	/* how many reports each person got since a time (audit) */
@@ -80,6 +86,13 @@ struct decision {
 	struct pick_result pick;
 	struct act_decision act;
 	char class_header[VERDICT_HEADER_MAX];
+
+	/* what groups it with other reports (crashsig.h, regression.h) */
+	char crash_signature[CRASHSIG_MAX]; /* "" when no crash title */
+	char syzbot_id[CRASHSIG_SYZ_MAX];   /* "" when none */
+	struct regression regression;
+	/* filled by the caller with a database (link_find()), else zero */
+	struct link link;
 };
 
 int pipeline_open(struct pipeline *p, const struct config *cfg);

@@ -5,9 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
 
 #include "audit.h"
 #include "config.h"
+#include "evidence.h"
 #include "deliver.h"
 #include "map.h"
 #include "pipeline.h"
@@ -62,7 +65,9 @@ static int64_t queue_reply(struct audit *db, const struct router_id *id,
 		"Please file it there too, so that it is not lost.  This is an\n"
 		"automatic reply; answers to it are not read.\n",
 		section ? section : "this subsystem", url);
-	subject = xasprintf("Re: %s", r->subject);
+	/* the tag brings an answer to this reply back to the report */
+	subject = xasprintf("Re: [triage #%lld] %s", (long long)report,
+			    r->subject);
 	memset(&m, 0, sizeof(m));
 	m.from_name = id->name;
 	m.from_addr = id->address;
@@ -96,6 +101,181 @@ static const char *state_for(const struct decision *d)
 	return "held";
 }
 
+/* links - what groups the report: thread, crash, regression */
+static int set_links(struct audit *db, int64_t report, const struct decision *d,
+		     int64_t thread_root, int64_t same_crash_as)
+{
+	struct audit_links l;
+
+	memset(&l, 0, sizeof(l));
+	l.thread_root = thread_root;
+	l.same_crash_as = same_crash_as;
+	l.crash_signature = d->crash_signature;
+	l.syzbot_id = d->syzbot_id;
+	l.regression = d->regression.found;
+	l.good = d->regression.good;
+	l.bad = d->regression.bad;
+	l.commit = d->regression.commit;
+	return audit_set_links(db, report, &l);
+}
+
+/* regression_note - "; regression: good 6.1, bad 6.12.3, commit X" */
+static void regression_note(const struct regression *g, struct strbuf *sb)
+{
+	if (!g->found)
+		return;
+	sb_adds(sb, "; regression:");
+	if (g->good[0])
+		sb_addf(sb, " worked in %s", g->good);
+	if (g->bad[0])
+		sb_addf(sb, "%s broke in %s", g->good[0] ? "," : "", g->bad);
+	if (g->commit[0])
+		sb_addf(sb, "%s culprit %s", g->good[0] || g->bad[0] ? "," : "",
+			g->commit);
+}
+
+/*
+ * real_evidence - what a reporter's follow-up shows of a real machine:
+ * real hardware, or a time-stamped kernel log of a crash not on a
+ * virtual machine; false when it shows nothing of the kind
+ */
+static bool real_evidence(const struct evidence *ev, struct strbuf *why)
+{
+	if (!ev || ev->hw_virtual)
+		return false;
+	if (ev->hardware && *ev->hardware) {
+		sb_addf(why, "hardware \"%s\"", ev->hardware);
+		if (ev->dmesg_timestamps)
+			sb_adds(why, ", time-stamped kernel log");
+		return true;
+	}
+	if (ev->dmesg_timestamps && ev->title && ev->nframes) {
+		sb_addf(why, "time-stamped kernel log of \"%s\"", ev->title);
+		return true;
+	}
+	return false;
+}
+
+static bool has_assignment(const struct audit_root *root)
+{
+	if (!strcmp(root->state, "digest"))
+		return true;
+	return (!strcmp(root->state, "forwarded") ||
+		!strcmp(root->state, "approved")) &&
+	       root->recipient[0];
+}
+
+/*
+ * record_followup - a message that joined a known report's thread: its
+ * own row linked to the root, no verdict of its own, sent where the
+ * root went (its last forward, a reroute included); the root gains its
+ * evidence, and an ai report held for want of evidence goes back to a
+ * human as uncertain when its reporter sends real evidence
+ */
+static int record_followup(struct audit *db, const struct router_id *id,
+			   const struct config *cfg, const struct report *r,
+			   const struct decision *d, time_t now,
+			   struct record_result *out)
+{
+	const struct link *ln = &d->link;
+	const struct audit_root *root = &ln->root;
+	struct strbuf reason = STRBUF_INIT(2048), why = STRBUF_INIT(1024);
+	struct audit_decision dec;
+	struct audit_action act;
+	char arg[32];
+	bool forward = false;
+	int ret = -1;
+
+	(void)cfg;
+	sb_addf(&reason, "follow-up to report #%lld (%s %s)",
+		(long long)root->id, ln->how ? ln->how : "thread", ln->via);
+	if (ln->hold) {
+		out->state = "held";
+		sb_addf(&reason, "; held: %s", ln->hold);
+	} else if (root->recipient[0] && r->from_addr &&
+		   !strcasecmp(r->from_addr, root->recipient)) {
+		out->state = "held";
+		sb_adds(&reason,
+			"; from the report's recipient: not sent back");
+	} else if ((!strcmp(root->state, "forwarded") ||
+		    !strcmp(root->state, "approved")) &&
+		   root->recipient[0]) {
+		out->state = "forwarded";
+		forward = true;
+	} else if (!strcmp(root->state, "digest")) {
+		out->state = "digest";
+		sb_adds(&reason, "; waits for the digest with it");
+	} else {
+		out->state = "held";
+		sb_addf(&reason, "; waits with it (%s)", root->state);
+	}
+	regression_note(&d->regression, &reason);
+
+	if (audit_insert_report(db, r, now, out->state, 0, &out->report) < 0 ||
+	    audit_insert_evidence(db, out->report, d->ev) < 0 ||
+	    set_links(db, out->report, d, root->id, 0) < 0)
+		goto out;
+	memset(&dec, 0, sizeof(dec));
+	dec.at = now;
+	dec.action = "follow-up";
+	dec.recipient = forward ? root->recipient : NULL;
+	dec.recipient_name = forward ? root->recipient_name : NULL;
+	dec.reason = sb_str(&reason);
+	if (audit_insert_decision(db, out->report, &dec, NULL) < 0)
+		goto out;
+	if (forward) {
+		out->outbox = forward_queue(
+			db, id, out->report, r->raw, r->raw_len, r->sha256,
+			root->recipient, root->recipient_name,
+			root->header[0] ? root->header : root->class,
+			root->section[0] ? root->section : NULL,
+			sb_str(&reason), now);
+		if (out->outbox < 0)
+			goto out;
+	}
+
+	/* the root learns what the follow-up brought */
+	if (audit_merge_evidence(db, root->id, out->report) < 0)
+		goto out;
+	if (d->regression.found && audit_mark_regression(db, root->id, now) < 0)
+		goto out;
+	snprintf(arg, sizeof(arg), "#%lld", (long long)out->report);
+	memset(&act, 0, sizeof(act));
+	act.report = root->id;
+	act.at = now;
+	act.who = "triage";
+	act.action = "thread";
+	act.argument = arg;
+	act.detail = sb_str(&reason);
+	if (audit_record_action(db, &act, NULL) < 0)
+		goto out;
+
+	if (!strcmp(root->class, "ai") && !strcmp(root->state, "held") &&
+	    r->from_addr && *r->from_addr &&
+	    !strcasecmp(r->from_addr, root->from_addr) &&
+	    real_evidence(d->ev, &why)) {
+		sb_reset(&reason);
+		sb_addf(&reason,
+			"the reporter's follow-up #%lld brings real evidence: "
+			"%s; back to a human",
+			(long long)out->report, sb_str(&why));
+		memset(&act, 0, sizeof(act));
+		act.report = root->id;
+		act.at = now;
+		act.who = "triage";
+		act.action = "release";
+		act.argument = "uncertain";
+		act.detail = sb_str(&reason);
+		if (audit_record_action(db, &act, NULL) < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	sb_release(&reason);
+	sb_release(&why);
+	return ret;
+}
+
 /*
  * record_decision - insert a classified report and what was decided,
  * queueing any mail; inside the caller's transaction
@@ -111,14 +291,29 @@ int record_decision(struct audit *db, const struct pipeline *p,
 	struct audit_decision dec;
 	struct strbuf cand = STRBUF_INIT(CANDIDATES_MAX);
 	const char *section = decision_section(p, d);
-	size_t i;
+	size_t i, nsecs;
 	int ret = -1;
 
+	const struct link *ln = &d->link;
+	struct strbuf why = STRBUF_INIT(2048);
+	const char *cc = NULL;
+	bool seen_again;
+	char when[32];
+	struct tm tm;
+
 	memset(out, 0, sizeof(*out));
-	out->state = state_for(d);
+	if (ln->thread_root)
+		return record_followup(db, id, p->cfg, r, d, now, out);
+	/* the same crash as a report someone has: "+1", no new assignment */
+	seen_again =
+		ln->same_crash_as && !ln->hold && has_assignment(&ln->root);
+	out->state = seen_again ? "digest" : state_for(d);
 	if (audit_insert_report(db, r, now, out->state, 0, &out->report) < 0 ||
-	    audit_insert_evidence(db, out->report, d->ev) < 0)
+	    audit_insert_evidence(db, out->report, d->ev) < 0 ||
+	    set_links(db, out->report, d, 0, ln->same_crash_as) < 0) {
+		sb_release(&why);
 		return -1;
+	}
 
 	hits = xcalloc(d->verdict.nrules + 1, sizeof(*hits));
 	for (i = 0; i < d->verdict.nrules; i++) {
@@ -161,22 +356,62 @@ int record_decision(struct audit *db, const struct pipeline *p,
 	dec.action = act_action_name(d->act.action);
 	dec.recipient = d->pick.addr;
 	dec.recipient_name = d->pick.name;
-	dec.reason =
-		d->act.action == ACT_FORWARD ? d->pick.reason : d->act.reason;
+	sb_adds(&why, d->act.action == ACT_FORWARD && d->pick.reason
+			      ? d->pick.reason
+			      : d->act.reason);
+	regression_note(&d->regression, &why);
 	dec.candidates = sb_str(&cand);
+	if (seen_again) {
+		/* when the reporter saw it: the Date: of the message */
+		time_t seen = r->when > 0 ? r->when : now;
 
+		gmtime_r(&seen, &tm);
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm);
+		sb_reset(&why);
+		sb_addf(&why,
+			"+1, seen again on %s by %s: same crash as "
+			"report #%lld (%s %s)",
+			when,
+			r->from_addr && *r->from_addr ? r->from_addr : "?",
+			(long long)ln->same_crash_as,
+			d->syzbot_id[0] ? "syzbot id" : "signature",
+			d->syzbot_id[0] ? d->syzbot_id : d->crash_signature);
+		dec.action = "seen-again";
+		/* the first's recipient; its own pick when that waits too */
+		if (ln->root.recipient[0]) {
+			dec.recipient = ln->root.recipient;
+			dec.recipient_name = ln->root.recipient_name[0]
+						     ? ln->root.recipient_name
+						     : NULL;
+		}
+	}
+	dec.reason = sb_str(&why);
+
+	/* a repeated crash the map could not place waits in the first's */
+	nsecs = d->sections.n;
+	if (seen_again && !nsecs && ln->root.section[0]) {
+		secs[0].name = ln->root.section;
+		secs[0].score = 0;
+		secs[0].why = "the section of the first report of this crash";
+		nsecs = 1;
+	}
 	if (audit_insert_classification(db, out->report, &c) < 0 ||
-	    audit_insert_sections(db, out->report, secs, d->sections.n) < 0 ||
+	    audit_insert_sections(db, out->report, secs, nsecs) < 0 ||
 	    audit_insert_decision(db, out->report, &dec, NULL) < 0)
 		goto out;
 
-	if (d->act.action == ACT_FORWARD) {
+	if (d->act.action == ACT_FORWARD && !seen_again) {
+		/* the kernel's regressions list follows regressions */
+		if (d->regression.found)
+			cc = config_get(p->cfg, "regressions_list", NULL);
+		if (cc && !*cc)
+			cc = NULL;
 		/* X-Triage-Class: the verdict, "user; score=12.8; rules=..." */
-		out->outbox = forward_queue(
+		out->outbox = forward_queue_cc(
 			db, id, out->report, r->raw, r->raw_len, r->sha256,
-			d->pick.addr, d->pick.name,
+			d->pick.addr, d->pick.name, cc,
 			d->class_header[0] ? d->class_header : d->cls, section,
-			d->pick.reason, now);
+			sb_str(&why), now);
 		if (out->outbox < 0)
 			goto out;
 		if (d->act.reply && r->from_addr && *r->from_addr &&
@@ -193,5 +428,6 @@ out:
 	free(hits);
 	free(secs);
 	sb_release(&cand);
+	sb_release(&why);
 	return ret;
 }

@@ -53,6 +53,7 @@
 #include "config.h"
 #include "deliver.h"
 #include "intake.h"
+#include "link.h"
 #include "outbox.h"
 #include "parse.h"
 #include "pipeline.h"
@@ -277,6 +278,13 @@ static int filter(const char *config_path)
 	if (audit_begin(db) < 0)
 		goto out_pipeline;
 	if (handle_duplicate(db, r, now, &done) < 0)
+		goto rollback;
+	/*
+	 * A follow-up joins its thread; a known crash its first report.
+	 * Not what must be held: a loop, a bounce or an automatic reply
+	 * answers our own mail and stays a held report of its own.
+	 */
+	if (!done && !hold && link_find(db, r, &d, &d.link) < 0)
 		goto rollback;
 	if (!done && record_decision(db, &p, &id, r, &d, now, &rec) < 0)
 		goto rollback;

@@ -13,7 +13,8 @@
  *	X-Triage-Class (the triager's class after a reclassify), the best
  *	section and "approved by LOGIN" as the reason.  The action is
  *	logged with the login name and the time, and the report's state
- *	becomes approved.
+ *	becomes approved.  The follow-ups that waited with it (replies
+ *	joined to its thread while it was held) go to the same address.
  *
  *	A duplicate is refused (approve the original), as is a report
  *	already forwarded (unless --to: a copy to ADDR) and a report that
@@ -194,8 +195,18 @@ static int approve_one(void *arg, int64_t id)
 	if (oid < 0)
 		goto fail;
 	a->queued++;
+	/* the follow-ups that waited with it go along */
+	rc = desk_forward_followups(
+		a->db, &a->rid, id, addr, name, desk_class_header(&r),
+		r.nsections ? r.sections[0].name : NULL, reason, a->now);
+	if (rc < 0)
+		goto fail;
+	a->queued += (unsigned)rc;
 	printf("approve %lld: forwarded to %s (was %s; outbox %lld)\n",
 	       (long long)id, addr, state, (long long)oid);
+	if (rc)
+		printf("approve %lld: and %d follow-up%s that waited with it\n",
+		       (long long)id, rc, rc == 1 ? "" : "s");
 commit:
 	if (audit_commit(a->db) < 0)
 		goto out;

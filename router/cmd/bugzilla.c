@@ -9,8 +9,9 @@
  *	Upstream Bugzilla (bugzilla.kernel.org) sends no webhooks, so this
  *	asks its REST API which bugs changed since the last poll:
  *	GET /rest/bug?include_fields=id,last_change_time&last_change_time=
- *	TIME&product=P&component=C&limit=N&offset=K, page by page (small
- *	pages: N defaults to 50).  Each bug not recorded yet is stored as
+ *	TIME&product=P&component=C&order=changeddate,bug_id&limit=N&offset=K,
+ *	page by page in a stable order (small pages: N defaults to 50).
+ *	Each bug not recorded yet is stored as
  *	an event (bugzilla_events, webhook_id 0, routing key "poll",
  *	event_time its last_change_time), exactly as 'triage serve' stores
  *	a webhook, and then every due event is handled as serve handles

@@ -20,7 +20,15 @@
  *	  class, scores {user, fuzzer, ai}, confidence, certain,
  *	  rules [{name, score, describe}], model {user, fuzzer, ai} or null,
  *	  recipient, recipient_name, reason, outcome, candidates [...],
- *	  action, action_reason, header (the X-Triage-Class value)
+ *	  action, action_reason, header (the X-Triage-Class value),
+ *	  crash_signature, syzbot_id (crashsig.h) or null,
+ *	  thread {root, how, via, recipient, root_state, root_class} or
+ *	    null (the report a follow-up joins: link.h),
+ *	  duplicate_of: the first report of the same crash, or null,
+ *	  regression {good, bad, commit} (each a string or null) or null
+ *
+ *	thread and duplicate_of need the database (read only); without
+ *	it they are null.
  *
  *	Load figures for the burnout-aware pick come from the database
  *	when it exists (read only); without it everyone counts as idle.
@@ -41,6 +49,7 @@
 #include "config.h"
 #include "evidence.h"
 #include "intake.h"
+#include "link.h"
 #include "map.h"
 #include "parse.h"
 #include "pipeline.h"
@@ -99,6 +108,25 @@ static json_t *evidence_json(const struct evidence *ev)
 		"reproducer", repro, "bisect_commit", jstr(ev->bisect_commit),
 		"subject_prefix", jstr(ev->subject_prefix), "distro_kernel",
 		jstr(ev->distro_kernel), "syzbot", ev->syzbot);
+}
+
+static const char *empty(const char *s)
+{
+	return s && *s ? s : NULL;
+}
+
+/* thread_json - the thread the message would join, or null */
+static json_t *thread_json(const struct decision *d)
+{
+	const struct link *l = &d->link;
+
+	if (!l->thread_root)
+		return json_null();
+	return json_pack("{s:I, s:s, s:s, s:o, s:s, s:s}", "root",
+			 (json_int_t)l->thread_root, "how",
+			 l->how ? l->how : "", "via", l->via, "recipient",
+			 jstr(empty(l->root.recipient)), "root_state",
+			 l->root.state, "root_class", l->root.class);
 }
 
 static json_t *decision_json(const struct pipeline *p, const struct report *r,
@@ -177,6 +205,24 @@ static json_t *decision_json(const struct pipeline *p, const struct report *r,
 	json_object_set_new(o, "action_reason", json_string(d->act.reason));
 	json_object_set_new(o, "reply", json_boolean(d->act.reply));
 	json_object_set_new(o, "header", json_string(d->class_header));
+	json_object_set_new(
+		o, "crash_signature",
+		jstr(d->crash_signature[0] ? d->crash_signature : NULL));
+	json_object_set_new(o, "syzbot_id",
+			    jstr(d->syzbot_id[0] ? d->syzbot_id : NULL));
+	json_object_set_new(o, "thread", thread_json(d));
+	json_object_set_new(o, "duplicate_of",
+			    d->link.same_crash_as
+				    ? json_integer(d->link.same_crash_as)
+				    : json_null());
+	json_object_set_new(
+		o, "regression",
+		d->regression.found
+			? json_pack("{s:o, s:o, s:o}", "good",
+				    jstr(empty(d->regression.good)), "bad",
+				    jstr(empty(d->regression.bad)), "commit",
+				    jstr(empty(d->regression.commit)))
+			: json_null());
 	return o;
 }
 
@@ -231,6 +277,21 @@ static void print_text(const struct pipeline *p, const struct report *r,
 	printf("reason    %s\n", d->pick.reason);
 	printf("action    %s: %s\n", act_action_name(d->act.action),
 	       d->act.reason);
+	if (d->link.thread_root)
+		printf("thread    follow-up to report #%lld (%s %s): goes to %s\n",
+		       (long long)d->link.thread_root,
+		       d->link.how ? d->link.how : "", d->link.via,
+		       d->link.root.recipient[0]
+			       ? d->link.root.recipient
+			       : "(its root's state decides)");
+	if (d->link.same_crash_as)
+		printf("same      crash as report #%lld\n",
+		       (long long)d->link.same_crash_as);
+	if (d->regression.found)
+		printf("regress   good %s, bad %s, commit %s\n",
+		       d->regression.good[0] ? d->regression.good : "?",
+		       d->regression.bad[0] ? d->regression.bad : "?",
+		       d->regression.commit[0] ? d->regression.commit : "?");
 	if (p->missing[0])
 		printf("note      %s\n", p->missing);
 }
@@ -333,6 +394,9 @@ int cmd_explain(int argc, char **argv, struct cmd_ctx *ctx)
 	free(dbpath);
 
 	pipeline_run(&p, r, 0, &d);
+	/* the thread it would join, the crash it repeats (read only) */
+	if (db && link_find(db, r, &d, &d.link) < 0)
+		memset(&d.link, 0, sizeof(d.link));
 	if (json) {
 		json_t *o = decision_json(&p, r, &d);
 

@@ -6,7 +6,8 @@
  *	triage pending [--class CLASS] [--section SECTION] [--unmapped]
  *		       [--json] [--color[=WHEN]] [--no-color] [--no-pager]
  *
- *	Lists, oldest first, the reports held for a triager (ai,
+ *	Lists, regressions first, then oldest first, the reports held
+ *	for a triager (ai,
  *	uncertain, unmapped, held fuzzer reports, mail loops), the
  *	reports whose delivery failed, and failed outbox rows of no
  *	report (a digest), one line each:
@@ -19,6 +20,11 @@
  *	are aligned and cut to its width, coloured, and paged; otherwise
  *	the fields are separated by tabs and never cut.  --json prints an
  *	array of objects instead.
+ *
+ *	A regression's SUBJECT starts with "[regression] "; a report with
+ *	follow-ups or later reports of the same crash ends with
+ *	"[+N replies]" and "[+N seen again]" (follow-ups themselves wait
+ *	with their thread's first report and are not listed).
  */
 #include <getopt.h>
 #include <stddef.h>
@@ -46,6 +52,8 @@ struct row {
 	char *state, *class, *section, *subject, *from, *reason, *last_error;
 	double confidence;
 	bool classified;
+	bool regression;
+	long followups, seen_again;
 	/* cleaned, as shown */
 	char *c_id, *c_age, *c_class, *c_section, *c_subject, *c_from;
 };
@@ -78,6 +86,9 @@ static int collect(const struct audit_pending *p, void *arg)
 	r->from = xstrdup(p->from ? p->from : "");
 	r->reason = dup_or_null(p->reason);
 	r->last_error = dup_or_null(p->last_error);
+	r->regression = p->regression;
+	r->followups = p->followups;
+	r->seen_again = p->seen_again;
 	return 0;
 }
 
@@ -157,6 +168,21 @@ static void prepare(struct row *r, time_t now)
 		r->c_class = xstrdup(r->class);
 	r->c_section = r->section ? clean(r->section) : xstrdup("-");
 	r->c_subject = clean(r->subject);
+	if (r->regression || r->followups || r->seen_again) {
+		char *s = r->c_subject, more[96] = "";
+
+		if (r->followups)
+			snprintf(more, sizeof(more), " [+%ld %s]", r->followups,
+				 r->followups == 1 ? "reply" : "replies");
+		if (r->seen_again)
+			snprintf(more + strlen(more),
+				 sizeof(more) - strlen(more),
+				 " [+%ld seen again]", r->seen_again);
+		r->c_subject = xasprintf("%s%s%s",
+					 r->regression ? "[regression] " : "",
+					 s, more);
+		free(s);
+	}
 	r->c_from = clean(r->from);
 }
 
@@ -295,6 +321,11 @@ static json_t *to_json(const struct rows *rs, time_t now)
 		json_object_set_new(o, "from", json_string(r->from));
 		json_object_set_new(o, "reason", jstr(r->reason));
 		json_object_set_new(o, "last_error", jstr(r->last_error));
+		json_object_set_new(o, "regression",
+				    json_boolean(r->regression));
+		json_object_set_new(o, "followups", json_integer(r->followups));
+		json_object_set_new(o, "seen_again",
+				    json_integer(r->seen_again));
 		json_array_append_new(a, o);
 	}
 	return a;

@@ -114,7 +114,7 @@ static int reroute_one(void *arg, int64_t id)
 	char *reason = NULL;
 	int64_t oid;
 	size_t i;
-	int rc, ret = -1;
+	int rc, nfu, ret = -1;
 
 	memset(&res, 0, sizeof(res));
 	if (audit_begin(rr->db) < 0)
@@ -167,9 +167,15 @@ static int reroute_one(void *arg, int64_t id)
 	oid = desk_forward(rr->db, &rr->rid, &r, addr, name,
 			   desk_class_header(&r), section, reason,
 			   sb_str(&cand), rr->now);
-	if (oid < 0 || audit_commit(rr->db) < 0)
+	if (oid < 0)
 		goto fail;
-	rr->queued++;
+	/* the follow-ups that waited with it (held) go along */
+	nfu = desk_forward_followups(rr->db, &rr->rid, id, addr, name,
+				     desk_class_header(&r), section, reason,
+				     rr->now);
+	if (nfu < 0 || audit_commit(rr->db) < 0)
+		goto fail;
+	rr->queued += 1 + (unsigned)nfu;
 	rr->st.done++;
 	printf("reroute %lld: forwarded to %s (%s; outbox %lld)\n",
 	       (long long)id, addr,

@@ -642,6 +642,102 @@ static json_t *record_json(const struct audit_record *r)
 	return o;
 }
 
+/* what links the report to others: thread, crash group, regression */
+struct related {
+	struct out *o;
+	json_t *a; /* --json: the list, else print */
+	time_t now;
+	unsigned n;
+};
+
+static int related_one(const struct audit_related *x, void *arg)
+{
+	struct related *rl = arg;
+	char buf[64];
+
+	if (rl->a) {
+		json_array_append_new(
+			rl->a,
+			json_pack("{s:I, s:s, s:I, s:o, s:o, s:o}", "id",
+				  (json_int_t)x->id, "relation", x->relation,
+				  "received_at", (json_int_t)x->received_at,
+				  "from", jt(x->from), "state", jt(x->state),
+				  "subject", jt(x->subject)));
+		return 0;
+	}
+	desk_format_time((time_t)x->received_at, buf, sizeof(buf));
+	label(rl->n++ ? "" : "related");
+	printf("%s%lld%s %s, %s, %s, %s: %s\n", col(rl->o, DESK_YELLOW),
+	       (long long)x->id, off(rl->o), x->relation, buf,
+	       safe(rl->o, x->from), safe(rl->o, x->state),
+	       safe(rl->o, x->subject));
+	return 0;
+}
+
+static int show_links(struct audit *db, struct out *o, json_t *j, int64_t id,
+		      time_t now)
+{
+	struct audit_links l;
+	struct related rl = { o, NULL, now, 0 };
+	int rc = audit_get_links(db, id, &l);
+
+	if (rc <= 0)
+		return rc;
+	if (j) {
+		json_object_set_new(j, "thread_root",
+				    l.thread_root ? json_integer(l.thread_root)
+						  : json_null());
+		json_object_set_new(j, "same_crash_as",
+				    l.same_crash_as
+					    ? json_integer(l.same_crash_as)
+					    : json_null());
+		json_object_set_new(j, "crash_signature",
+				    jt(l.crash_signature));
+		json_object_set_new(j, "syzbot_id", jt(l.syzbot_id));
+		json_object_set_new(
+			j, "regression",
+			l.regression ? json_pack("{s:o, s:o, s:o}", "good",
+						 jt(l.good), "bad", jt(l.bad),
+						 "commit", jt(l.commit))
+				     : json_null());
+		rl.a = json_array();
+		json_object_set_new(j, "related", rl.a);
+	} else {
+		if (l.thread_root) {
+			label("thread");
+			printf("follow-up to report %s%lld%s\n",
+			       col(o, DESK_YELLOW), (long long)l.thread_root,
+			       off(o));
+		}
+		if (l.crash_signature) {
+			label("signature");
+			printf("%s\n", safe(o, l.crash_signature));
+		}
+		if (l.syzbot_id) {
+			label("syzbot");
+			printf("%s\n", safe(o, l.syzbot_id));
+		}
+		if (l.same_crash_as) {
+			label("group");
+			printf("same crash as report %s%lld%s (dup/undup "
+			       "correct it)\n",
+			       col(o, DESK_YELLOW), (long long)l.same_crash_as,
+			       off(o));
+		}
+		if (l.regression) {
+			label("regression");
+			printf("worked in %s, broke in %s, culprit %s\n",
+			       l.good ? safe(o, l.good) : "?",
+			       l.bad ? safe(o, l.bad) : "?",
+			       l.commit ? safe(o, l.commit) : "?");
+		}
+	}
+	rc = audit_related(db, id, l.same_crash_as ? l.same_crash_as : id,
+			   related_one, &rl);
+	audit_links_release(&l);
+	return rc < 0 ? -1 : 1;
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
@@ -716,6 +812,8 @@ int cmd_show(int argc, char **argv, struct cmd_ctx *ctx)
 	} else if (json) {
 		json_t *j = record_json(&rec);
 
+		if (show_links(db, NULL, j, id, now) < 0)
+			ret = EX_IOERR;
 		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_ENSURE_ASCII);
 		putchar('\n');
 		json_decref(j);
@@ -726,6 +824,8 @@ int cmd_show(int argc, char **argv, struct cmd_ctx *ctx)
 		for (c = 0; c < SAFE_SLOTS; c++)
 			sb_init(&o.sb[c], 64 * 1024);
 		show_message(&o, &rec, now);
+		if (show_links(db, &o, NULL, id, now) < 0)
+			ret = EX_IOERR;
 		show_evidence(&o, rec.evidence);
 		show_class(&o, &rec);
 		show_decisions(&o, &rec, now);

@@ -24,17 +24,21 @@ test_expect_success 'a user report: exit 0, nothing on stdout, recorded and queu
 	grep -q "^X-Loop: triage@example.org" "$T/fwd"
 '
 
-test_expect_success 'the forward is the original message, byte for byte, after our block' '
+test_expect_success 'the forward is the original message after our block, its subject tagged' '
 	python3 - "$DB" "$C/0001-user-xfs-oops.eml" <<-PY
-	import sqlite3, sys
+	import re, sqlite3, sys
 	fwd = sqlite3.connect(sys.argv[1]).execute("select message from outbox").fetchone()[0]
 	fwd = fwd if isinstance(fwd, bytes) else fwd.encode()
 	orig = open(sys.argv[2], "rb").read()
-	assert fwd.endswith(orig), "body or headers changed"
-	block = fwd[: len(fwd) - len(orig)].decode()
+	# not DKIM-signed: only "[triage #1] " is added, after "Subject: "
+	tagged = re.sub(rb"(?m)^(Subject: )", rb"\\1[triage #1] ", orig, count=1)
+	assert tagged != orig, "no Subject in the test message"
+	assert fwd.endswith(tagged), "body or headers changed"
+	block = fwd[: len(fwd) - len(tagged)].decode()
 	names = [l.split(":")[0] for l in block.splitlines() if l and not l[0].isspace()]
 	assert names[:4] == ["Resent-Date", "Resent-From", "Resent-To", "Resent-Message-ID"], names
 	assert "Auto-Submitted" in names and "X-Triage-Reason" in names, names
+	assert "X-Triage-Report: 1" in block.splitlines(), block
 	PY
 '
 

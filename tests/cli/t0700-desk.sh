@@ -348,9 +348,10 @@ test_expect_success 'approve: forward a held report now (sendmail transport)' '
 	grep -q "^X-Triage-Class: ai; score=[0-9.]*; rules=AI_" "$T/hdrs" &&
 	grep -v "^X-Triage-Class" "$T/hdrs" >"$T/actual" &&
 	test_cmp "$D/approve-headers.expect" "$T/actual" &&
-	sed "1,/^X-Triage-Reason/d" "$T/mail/$n.msg" |
+	sed "1,/^X-Triage-Report/d" "$T/mail/$n.msg" |
 		sed "/^[ \t]/d" >"$T/forwarded" &&
-	cmp "$D/02-ai-xfs.eml" "$T/forwarded" &&
+	sed "s/^Subject: /&[triage #2] /" "$D/02-ai-xfs.eml" >"$T/tagged" &&
+	cmp "$T/tagged" "$T/forwarded" &&
 	test "$(sql "SELECT state FROM reports WHERE id = 2")" = approved &&
 	test "$(sql "SELECT who || \" \" || action || \" \" || previous || \" \" || at
 		     FROM actions WHERE report = 2")" = "alice approve held $A1"
@@ -408,6 +409,7 @@ test_expect_success 'reroute to a section: picked as for that section' '
 	cat >"$T/expect" <<-EOF &&
 	X-Triage-Section: USB SUBSYSTEM
 	X-Triage-Reason: rerouted by alice to USB SUBSYSTEM; B: mailto: triager for USB SUBSYSTEM; usb-bugs@usb.example at 0/5 today, 0/20 this week
+	X-Triage-Report: 11
 	EOF
 	test_cmp "$T/expect" "$T/actual" &&
 	test "$(sql "SELECT state FROM reports WHERE id = 11")" = forwarded

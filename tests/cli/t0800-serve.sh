@@ -480,7 +480,7 @@ test_expect_success 'poll records new bugs once, skips known ones, keeps a curso
 	"$TRIAGE" bugzilla poll --url "$BZ_URL" --product Drivers --since 2024-04-01T00:00:00Z >"$T/p1" &&
 	cat "$T/p1" &&
 	grep "^poll: 2 changed since 2024-04-01T00:00:00Z: 1 new, 1 known" "$T/p1" &&
-	grep "^GET /rest/bug?include_fields=id,last_change_time&last_change_time=2024-04-01T00:00:00Z&limit=50&offset=0&product=Drivers header,param" "$T/bz.log" &&
+	grep "^GET /rest/bug?include_fields=id,last_change_time&last_change_time=2024-04-01T00:00:00Z&limit=50&offset=0&order=changeddate,bug_id&product=Drivers header,param" "$T/bz.log" &&
 	test "$(q "SELECT count(*) FROM reports WHERE bug_id = 4300")" = 1 &&
 	"$TRIAGE" bugzilla poll --url "$BZ_URL" --product Drivers >"$T/p2" &&
 	cat "$T/p2" &&
@@ -555,7 +555,7 @@ test_expect_success 'deliver sends the forwards over SMTP and runs the write-bac
 	grep -l "^RCPT wifi@example.org" "$T/spool"/msg.* >"$T/l" &&
 	test "$(wc -l <"$T/l")" = 2 &&
 	grep -h "^Resent-To: .*wifi@example.org" "$T/spool"/msg.* &&
-	grep -h "^Subject: \[Bug 4300\]" "$T/spool"/msg.* &&
+	grep -h "^Subject: \[triage #[0-9]*\] \[Bug 4300\]" "$T/spool"/msg.* &&
 	grep "^PUT /rest/bug/4242? header,param .*\"cc\":{\"add\":\[\"wifi@example.org\"\]}" "$T/bz.log" &&
 	grep "^PUT /rest/bug/4242? .*triage forwarded this bug to Wifi Maintainer <wifi@example.org>" "$T/bz.log" &&
 	stop_peer
@@ -588,7 +588,7 @@ test_expect_success 'serve with its delivery thread sends a new forward itself' 
 	post plain $port Authorization "Token $TOKEN" "$T/ev4302.json" >"$T/r" &&
 	grep "^200 " "$T/r" &&
 	wait_value sent forward_state 4302 &&
-	grep -l "^Subject: \[Bug 4302\]" "$T/spool"/msg.* &&
+	grep -l "^Subject: \[triage #[0-9]*\] \[Bug 4302\]" "$T/spool"/msg.* &&
 	kill -TERM $(cat "$T/serve.pid") &&
 	wait_value "" alive "$(cat "$T/serve.pid")" &&
 	stop_peer

@@ -333,13 +333,14 @@ test_expect_success 'forward: envelope, resent block and triage headers' '
 	grep -q "^X-Triage-Class: user; score=[0-9.]*; rules=USER_" "$T/fwd.head" &&
 	grep -qF "X-Triage-Section: $SECTION" "$T/fwd.head" &&
 	grep -q "^X-Triage-Reason: ." "$T/fwd.head" &&
+	grep -q "^X-Triage-Report: [0-9]" "$T/fwd.head" &&
 	grep -q "^X-Loop: $ROUTER" "$T/fwd.head" &&
 	grep -q "^Auto-Submitted: auto-generated" "$T/fwd.head" &&
 	grep "^\\(Resent-\\|X-Triage-\\|X-Loop\\|Auto-Submitted\\)" "$T/fwd.head" |
 		sed "s/^/# /"
 '
 
-test_expect_success 'forward: the original message follows byte for byte' '
+test_expect_success 'forward: the original (DKIM-signed) message follows byte for byte' '
 	f=$(cat "$T/user.dump") &&
 	id=$(sql "SELECT id FROM reports WHERE message_id = $(lit "$U_ID") AND state = $(lit forwarded)") &&
 	sql "SELECT writefile($(lit "$T/raw"), raw) FROM messages WHERE report = $id" >/dev/null &&

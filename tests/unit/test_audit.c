@@ -228,6 +228,147 @@ static void test_migration_from_version_1(void **state)
 	free(path);
 }
 
+static void test_migration_from_version_2(void **state)
+{
+	char *path = scratch_path("v2.db");
+	struct audit *db = open_ok(path, AUDIT_CREATE | AUDIT_NOMIGRATE);
+	struct audit_action act = { .at = T0, .who = "alice" };
+	struct audit_record rec;
+	struct audit_links l;
+	int64_t a, b;
+
+	assert_int_equal(audit_migrate(db, 2), 0);
+	a = add(db, 1, T0, "forwarded", "user", "XFS FILESYSTEM",
+		"xfs@example.org");
+	b = add(db, 2, T0 + 1, "held", "ai", "XFS FILESYSTEM", NULL);
+	act.report = b;
+	act.action = "note";
+	act.detail = "before the migration";
+	assert_int_equal(audit_record_action(db, &act, NULL), 0);
+	audit_close(db);
+
+	db = open_ok(path, 0);
+	assert_int_equal(audit_user_version(db), AUDIT_SCHEMA_VERSION);
+	/* decisions and actions were rebuilt: rows and ids kept */
+	assert_int_equal(audit_get_report(db, a, 0, &rec), 1);
+	assert_int_equal(rec.ndecisions, 1);
+	assert_string_equal(rec.decisions[0].recipient, "xfs@example.org");
+	audit_record_release(&rec);
+	assert_int_equal(audit_get_report(db, b, 0, &rec), 1);
+	assert_int_equal(rec.nactions, 1);
+	assert_string_equal(rec.actions[0].detail, "before the migration");
+	audit_record_release(&rec);
+	/* and they take the new names */
+	act.action = "dup";
+	act.argument = "1";
+	act.detail = NULL;
+	assert_int_equal(audit_record_action(db, &act, NULL), 0);
+	assert_int_equal(audit_get_links(db, b, &l), 1);
+	assert_int_equal(l.same_crash_as, a);
+	assert_null(l.crash_signature);
+	audit_links_release(&l);
+	act.action = "undup";
+	act.argument = NULL;
+	assert_int_equal(audit_record_action(db, &act, NULL), 0);
+	assert_int_equal(audit_get_links(db, b, &l), 1);
+	assert_int_equal(l.same_crash_as, 0);
+	audit_links_release(&l);
+	/* undup of a report in no group is refused */
+	assert_int_equal(audit_record_action(db, &act, NULL), -1);
+	audit_close(db);
+	free(path);
+}
+
+static int count_related(const struct audit_related *r, void *arg)
+{
+	(void)r;
+	(*(int *)arg)++;
+	return 0;
+}
+
+static void test_links(void **state)
+{
+	char *path = scratch_path("links.db");
+	struct audit *db = open_ok(path, AUDIT_CREATE);
+	struct audit_links l = { 0 }, got;
+	struct audit_decision d = { .at = T0 + 5, .action = "follow-up" };
+	struct audit_root root;
+	int64_t a, b, c, x;
+	int n = 0;
+
+	a = add(db, 1, T0, "forwarded", "user", "XFS FILESYSTEM",
+		"xfs@example.org");
+	b = insert(db, 2, "m2@example.org", T0 + 1, "digest");
+	c = insert(db, 3, "m3@example.org", T0 + 2, "forwarded");
+	l.crash_signature = "WARNING in foo|fs/xfs/foo.c|foo,bar";
+	l.syzbot_id = "00aa11bb22cc";
+	assert_int_equal(audit_set_links(db, a, &l), 0);
+	/* same signature or same syzbot id: the first report */
+	assert_int_equal(audit_same_crash(db, l.crash_signature, NULL, 0, &x),
+			 1);
+	assert_int_equal(x, a);
+	assert_int_equal(audit_same_crash(db, "other", "00aa11bb22cc", 0, &x),
+			 1);
+	assert_int_equal(x, a);
+	assert_int_equal(audit_same_crash(db, "other", NULL, 0, &x), 0);
+	assert_int_equal(x, 0);
+	assert_int_equal(audit_same_crash(db, NULL, NULL, 0, &x), 0);
+
+	memset(&l, 0, sizeof(l));
+	l.same_crash_as = a;
+	l.crash_signature = "WARNING in foo|fs/xfs/foo.c|foo,bar";
+	assert_int_equal(audit_set_links(db, b, &l), 0);
+	memset(&l, 0, sizeof(l));
+	l.thread_root = a;
+	l.regression = true;
+	l.good = "6.1";
+	l.bad = "6.2";
+	assert_int_equal(audit_set_links(db, c, &l), 0);
+	assert_int_equal(audit_get_links(db, c, &got), 1);
+	assert_int_equal(got.thread_root, a);
+	assert_true(got.regression);
+	/* c has no evidence row: the versions had nowhere to go */
+	assert_null(got.good);
+	audit_links_release(&got);
+
+	/* a grouped report is never the first of its crash */
+	assert_int_equal(audit_same_crash(db, l.crash_signature, NULL, a, &x),
+			 0);
+
+	/* threads: by Message-ID, by id; a follow-up's replies find root */
+	assert_int_equal(audit_thread_find(db, "m3@example.org", &x), 1);
+	assert_int_equal(x, a);
+	assert_int_equal(audit_thread_find(db, "nobody@example.org", &x), 0);
+	assert_int_equal(audit_thread_of(db, c, &x), 1);
+	assert_int_equal(x, a);
+	assert_int_equal(audit_thread_of(db, 999, &x), 0);
+	assert_int_equal(audit_thread_of_bug(db, 5, &x), 0);
+	assert_int_equal(audit_bug_record(db, 5, b, "", T0), 0);
+	assert_int_equal(audit_thread_of_bug(db, 5, &x), 1);
+	assert_int_equal(x, b);
+
+	/* the root: its last forward's recipient, class and section */
+	assert_int_equal(audit_root_get(db, a, &root), 1);
+	assert_string_equal(root.recipient, "xfs@example.org");
+	assert_string_equal(root.state, "forwarded");
+	assert_string_equal(root.class, "user");
+	assert_int_equal(audit_root_get(db, 999, &root), 0);
+	/* a follow-up decision does not count toward the load */
+	d.recipient = "xfs@example.org";
+	assert_int_equal(audit_insert_decision(db, c, &d, NULL), 0);
+	assert_int_equal(audit_load(db, "xfs@example.org", 0), 1);
+
+	/* related of a: its follow-up c and the group member b */
+	assert_int_equal(audit_related(db, a, a, count_related, &n), 0);
+	assert_int_equal(n, 2);
+	n = 0;
+	/* related of b: the group's first a (c is a's, not b's) */
+	assert_int_equal(audit_related(db, b, a, count_related, &n), 0);
+	assert_int_equal(n, 1);
+	audit_close(db);
+	free(path);
+}
+
 static void test_schema_refusals(void **state)
 {
 	char *newer = scratch_path("newer.db"), *foreign = scratch_path("f.db");
@@ -1563,6 +1704,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_schema_created),
 		cmocka_unit_test(test_migration_from_version_1),
+		cmocka_unit_test(test_migration_from_version_2),
+		cmocka_unit_test(test_links),
 		cmocka_unit_test(test_schema_refusals),
 		cmocka_unit_test(test_duplicates),
 		cmocka_unit_test(test_one_transaction),

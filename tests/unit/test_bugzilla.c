@@ -840,7 +840,7 @@ static void test_client_search_query(void **state)
 		s.request,
 		"GET /rest/bug?include_fields=id%2Clast_change_time"
 		"&last_change_time=2024-01-01T00%3A00%3A00Z&product=Drivers"
-		"&product=File%20System&limit=20&offset=40"
+		"&product=File%20System&order=changeddate%2Cbug_id&limit=20&offset=40"
 		"&api_key=K3y%2BWith%2FOdd%3DChars HTTP/1.1\r\n"));
 	bugzilla_client_free(c);
 }

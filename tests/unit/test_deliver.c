@@ -532,6 +532,68 @@ static void test_forward_golden(void **state)
 	sb_release(&sb);
 }
 
+/* compose a forward of msg for report 42 under tag mode t */
+static char *forward_tagged(const char *msg, enum deliver_tag t)
+{
+	struct strbuf sb = STRBUF_INIT(1 << 20);
+	struct forward_headers h;
+	char *out;
+
+	forward_headers_init(&h);
+	h.report = 42;
+	h.tag = t;
+	assert_int_equal(deliver_compose_forward(msg, strlen(msg), &h, &sb), 0);
+	out = xstrdup(sb.buf);
+	sb_release(&sb);
+	return out;
+}
+
+static void test_forward_subject_tag(void **state)
+{
+	const char *plain = "From: Reporter <reporter@example.net>\n"
+			    "Subject:  xfs: oops in xfs_inactive\n"
+			    "Message-ID: <r1@example.net>\n"
+			    "\n"
+			    "Subject: not a header, the body\n";
+	const char *tagged = "From: r@example.net\n"
+			     "Subject: Re: [triage #7] xfs: oops\n\nbody\n";
+	const char *folded = "Subject:\n  =?UTF-8?Q?caf=C3=A9?= hangs\n"
+			     "From: r@example.net\n\nbody\n";
+	char *out;
+
+	/* unsigned: the tag after "Subject:" and its blanks, body untouched */
+	out = forward_tagged(plain, DELIVER_TAG_UNSIGNED);
+	assert_non_null(strstr(out, "\nX-Triage-Report: 42\n"));
+	assert_non_null(strstr(
+		out, "\nSubject:  [triage #42] xfs: oops in xfs_inactive\n"));
+	assert_non_null(strstr(out, "\n\nSubject: not a header, the body\n"));
+	assert_null(strstr(out, "[triage #42] not a header"));
+	free(out);
+	/* DKIM-signed: Subject kept by default, tagged only when always */
+	out = forward_tagged(original_lf, DELIVER_TAG_UNSIGNED);
+	assert_non_null(strstr(out, "\nX-Triage-Report: 42\n"));
+	assert_null(strstr(out, "[triage #"));
+	assert_non_null(strstr(out, original_lf));
+	free(out);
+	out = forward_tagged(original_lf, DELIVER_TAG_ALWAYS);
+	assert_non_null(strstr(out, "\nSubject: [triage #42] "));
+	free(out);
+	out = forward_tagged(plain, DELIVER_TAG_NEVER);
+	assert_null(strstr(out, "[triage #"));
+	assert_non_null(strstr(out, plain));
+	free(out);
+	/* a subject that carries a tag already keeps it, and only it */
+	out = forward_tagged(tagged, DELIVER_TAG_ALWAYS);
+	assert_non_null(strstr(out, tagged));
+	assert_null(strstr(out, "#42]"));
+	free(out);
+	/* a folded subject: the tag before the fold stays a valid field */
+	out = forward_tagged(folded, DELIVER_TAG_UNSIGNED);
+	assert_non_null(strstr(
+		out, "Subject:[triage #42] \n  =?UTF-8?Q?caf=C3=A9?= hangs\n"));
+	free(out);
+}
+
 static void test_forward_crlf_and_from_line(void **state)
 {
 	struct strbuf lf = STRBUF_INIT(1 << 20), sb = STRBUF_INIT(1 << 20);
@@ -1253,6 +1315,7 @@ int main(void)
 		cmocka_unit_test(test_rfc2047),
 		cmocka_unit_test(test_date),
 		cmocka_unit_test(test_forward_golden),
+		cmocka_unit_test(test_forward_subject_tag),
 		cmocka_unit_test(test_forward_crlf_and_from_line),
 		cmocka_unit_test(test_forward_id_and_errors),
 		cmocka_unit_test(test_loop_detection),

@@ -219,8 +219,9 @@ static void test_forward(void **state)
 	struct audit *db = NULL;
 	struct report *r = report_new();
 	struct audit_record rec;
-	struct router_id rid = { "triage@router.example", "triage",
-				 "bounce@router.example" };
+	struct router_id rid = { .address = "triage@router.example",
+				 .name = "triage",
+				 .bounce = "bounce@router.example" };
 	struct audit_outbox_item it;
 	struct audit_classification c = { .class = "ai",
 					  .header = "ai; score=7.0; rules=X",
@@ -264,9 +265,10 @@ static void test_forward(void **state)
 		strstr(it.message, "X-Triage-Section: XFS FILESYSTEM\n"));
 	assert_non_null(
 		strstr(it.message, "X-Triage-Reason: approved by me\n"));
-	/* the original bytes follow, unchanged */
+	/* the original bytes follow, the subject tagged (not DKIM-signed) */
 	assert_non_null(strstr(it.message, "\nFrom: Rita <rita@example.org>\n"
-					   "Subject: oops\n\nbody\n"));
+					   "Subject: [triage #"));
+	assert_non_null(strstr(it.message, "] oops\n\nbody\n"));
 	audit_outbox_item_release(&it);
 
 	/* the header: the classifier's, unless a triager changed the class */

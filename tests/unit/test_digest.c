@@ -171,8 +171,9 @@ static void test_collect_groups(void **state)
 static void test_compose(void **state)
 {
 	struct fixture *f = *state;
-	struct router_id rid = { "triage@router.example", "triage",
-				 "triage@router.example" };
+	struct router_id rid = { .address = "triage@router.example",
+				 .name = "triage",
+				 .bounce = "triage@router.example" };
 	struct strbuf msg = STRBUF_INIT(DIGEST_MAX_BYTES);
 	struct digest d;
 

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * triage dup, triage undup - correct the grouping of reports by crash
+ *
+ * DESCRIPTION
+ *	triage dup ID OTHER
+ *	triage undup ID
+ *
+ *	The filter groups a report with the first report of the same crash
+ *	signature or syzbot id (crashsig.h): the later one waits as "seen
+ *	again" for the first one's recipient instead of being assigned.
+ *	'triage dup' puts report ID in the group of report OTHER (the
+ *	group's first report, when OTHER is itself grouped under one; what
+ *	was grouped under ID moves along).  'triage undup' takes ID out of
+ *	its group; a report that only waited as "seen again" goes back to
+ *	held, so that 'triage pending' shows it and approve or reroute
+ *	assign it.  Both are recorded as actions (who, when, the group
+ *	before) and shown by 'triage show' and 'triage log'.
+ *
+ *	Exit status: 0; EX_NOINPUT when a report does not exist;
+ *	EX_DATAERR when the change makes no sense (ID is OTHER's group
+ *	already, or in no group); EX_TEMPFAIL when the database stayed
+ *	busy.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysexits.h>
+
+#include "audit.h"
+#include "cmd.h"
+#include "config.h"
+#include "desk.h"
+#include "util.h"
+
+/* group_of - 1 and the group's first report of id (itself if none) */
+static int group_of(struct audit *db, int64_t id, int64_t *first,
+		    int64_t *grouped)
+{
+	struct audit_links l;
+	int rc = audit_get_links(db, id, &l);
+
+	if (rc <= 0)
+		return rc;
+	*grouped = l.same_crash_as;
+	*first = l.same_crash_as ? l.same_crash_as : id;
+	audit_links_release(&l);
+	return 1;
+}
+
+static int run(struct cmd_ctx *ctx, const char *verb, int64_t id, int64_t other)
+{
+	struct audit_action act;
+	struct audit *db;
+	char who[DESK_LOGIN_MAX + 1], arg[32], detail[128];
+	int64_t first = 0, grouped = 0, ofirst = 0, ogrouped = 0;
+	int rc, ret;
+
+	if (desk_who(who, sizeof(who)) < 0)
+		return EX_CONFIG;
+	ret = desk_open(cmd_config(ctx), DESK_WRITE, &db);
+	if (ret)
+		return ret;
+	if (audit_begin(db) < 0)
+		goto fail;
+	rc = group_of(db, id, &first, &grouped);
+	if (rc > 0 && other)
+		rc = group_of(db, other, &ofirst, &ogrouped);
+	if (rc <= 0) {
+		audit_rollback(db);
+		if (rc < 0)
+			goto fail;
+		error("%s %lld: no such report", verb,
+		      (long long)(first ? other : id));
+		ret = EX_NOINPUT;
+		goto out;
+	}
+	if (other && (ofirst == id || (grouped && grouped == ofirst))) {
+		audit_rollback(db);
+		error("%s %lld: already in the group of report %lld", verb,
+		      (long long)id, (long long)(grouped ? grouped : id));
+		ret = EX_DATAERR;
+		goto out;
+	}
+	if (!other && !grouped) {
+		audit_rollback(db);
+		error("%s %lld: in no group", verb, (long long)id);
+		ret = EX_DATAERR;
+		goto out;
+	}
+	memset(&act, 0, sizeof(act));
+	act.report = id;
+	act.at = desk_now();
+	act.who = who;
+	act.action = verb;
+	if (other) {
+		snprintf(arg, sizeof(arg), "%" PRId64, other);
+		act.argument = arg;
+		snprintf(detail, sizeof(detail),
+			 "same crash as report %" PRId64 ", by %s", ofirst,
+			 who);
+	} else {
+		snprintf(detail, sizeof(detail),
+			 "not the crash of report %" PRId64 ", by %s", grouped,
+			 who);
+	}
+	act.detail = detail;
+	if (audit_record_action(db, &act, NULL) < 0 || audit_commit(db) < 0) {
+		audit_rollback(db);
+		goto fail;
+	}
+	if (other)
+		printf("dup %" PRId64 ": same crash as report %" PRId64 "\n",
+		       id, ofirst);
+	else
+		printf("undup %" PRId64 ": out of the group of report %" PRId64
+		       "\n",
+		       id, grouped);
+	goto out;
+fail:
+	ret = desk_busy(db, other ? "nothing was grouped"
+				  : "nothing was ungrouped");
+out:
+	audit_close(db);
+	return ret;
+}
+
+static int parse(int argc, char **argv, int want, const char *use, int64_t *ids)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, i;
+
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		fprintf(stderr, "usage: %s\n", use);
+		return c == 'h' ? -1 : EX_USAGE;
+	}
+	if (argc - optind != want) {
+		fprintf(stderr, "usage: %s\n", use);
+		return EX_USAGE;
+	}
+	for (i = 0; i < want; i++)
+		if (desk_parse_id(argv[optind + i], &ids[i]) < 0) {
+			error("'%s' is not a report id", argv[optind + i]);
+			return EX_USAGE;
+		}
+	return 0;
+}
+
+/* cmd_dup - put a report in another's crash group */
+int cmd_dup(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	int64_t ids[2];
+	int ret = parse(argc, argv, 2, "triage dup ID OTHER", ids);
+
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	if (ids[0] == ids[1]) {
+		error("dup %" PRId64 ": a report is no duplicate of itself",
+		      ids[0]);
+		return EX_USAGE;
+	}
+	return run(ctx, "dup", ids[0], ids[1]);
+}
+
+/* cmd_undup - take a report out of its crash group */
+int cmd_undup(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	int64_t id;
+	int ret = parse(argc, argv, 1, "triage undup ID", &id);
+
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	return run(ctx, "undup", id, 0);
+}
