@@ -14,6 +14,8 @@
 #     has only our header names and no CR; the original follows byte for
 #     byte; no recipient is an address the message injected
 #     (@example.net: every injected address in the corpus is there).
+#     Only forward_subject_tag's "[triage #ID] " may be added to the
+#     original (after "Subject: ").
 # CASE.expect, one "key value" a line ('#' comments):
 #   exit N | state S | class C | reason ERE | flags-set N | flags-clear N
 #   outbox N | subject TEXT | message-id TEXT | from-addr TEXT
@@ -184,8 +186,20 @@ if r.returncode == 0:
                           "a reply header we did not write: %r" % l[:100])
             if kind != b"forward":
                 continue
-            check(msg.endswith(data), "the forward changed the original")
-            block = msg[: len(msg) - len(data)]
+            # the original, byte for byte, but for "[triage #ID] " that
+            # forward_subject_tag may add at the start of its Subject
+            tag = b"[triage #%d] " % rid
+            orig = data
+            if not msg.endswith(data):
+                i = data.find(b"\nSubject:") + 1
+                if data.startswith(b"Subject:"):
+                    i = 0
+                j = i + len(b"Subject:")
+                j += len(data[j:]) - len(data[j:].lstrip(b" \t"))
+                orig = data[:j] + tag + data[j:]
+            check(msg.endswith(orig), "the forward changed the original"
+                  " (more than tagging its Subject)")
+            block = msg[: len(msg) - len(orig)]
             check(b"\r" not in block, "CR in our header block")
             for l in block.split(b"\n")[:-1]:
                 check(ours.match(l) or l[:1] in (b" ", b"\t"),
