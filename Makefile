@@ -206,8 +206,8 @@ check: deps-test
 	@$(MAKE) --no-print-directory check-run
 
 check-run: binaries $(TESTS) kernel-tree
-	@$(MAKE) --no-print-directory check-unit check-cli check-shared \
-		check-e2e
+	@$(MAKE) --no-print-directory check-unit check-fuzz-replay \
+		check-cli check-shared check-e2e
 	@echo "make check: all tests passed"
 
 check-unit: $(TESTS)
@@ -244,6 +244,89 @@ eval: binaries kernel-tree
 	echo "== triage eval, without a symbol index"; \
 	./triage eval --corpus $(EVAL_CORPUS) --rules classifiers --local "" \
 		--no-symbols
+
+# ---- fuzzing (issue 8) -------------------------------------------------
+#
+#   make fuzz [FUZZ_TIME=60] [FUZZ_TARGETS="rules config"]
+#	builds fuzz/fuzz_TARGET.c with clang's libFuzzer and the library
+#	with -fsanitize=fuzzer-no-link,address,undefined into build/fuzz/,
+#	and runs each harness FUZZ_TIME seconds under nice, one at a time,
+#	from its seeds (tests/corpus); new corpus goes to
+#	build/fuzz/corpus/TARGET, crashes to build/fuzz/artifacts/TARGET.
+#   make check-fuzz-replay (part of check-run; gcc, no clang needed)
+#	every seed and every reproducer in tests/corpus/fuzz/TARGET
+#	through the same harness, linked with fuzz/replay.c.
+
+FUZZ_TARGETS ?= intake_parse evidence maintainers rules config webhook
+FUZZ_TIME ?= 60
+FUZZ_CC ?= clang
+FUZZ_B = $(B)/fuzz
+FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	   -fno-omit-frame-pointer
+FUZZ_CFLAGS = -std=gnu11 -D_GNU_SOURCE -Irouter -Ifuzz -g -O1 $(PKG_CFLAGS) \
+	      -DTRIAGE_VERSION='"$(VERSION)"' -DSYSCONFDIR='"$(SYSCONFDIR)"' \
+	      -DDATADIR='"$(DATADIR)"' -DSTATEDIR='"$(STATEDIR)"' \
+	      -DLIBEXECDIR='"$(LIBEXECDIR)"' $(FUZZ_SAN)
+FUZZ_LIBS := $(shell $(PKG_CONFIG) --libs $(ALL_PKGS) 2>/dev/null) -lm
+FUZZ_LIB_OBJS = $(patsubst %.c,$(FUZZ_B)/obj/%.o,$(LIB_SRCS)) \
+		$(FUZZ_B)/obj/default_config.o
+# seed corpora per target (directories; tests/corpus/fuzz/TARGET too)
+FUZZ_SEEDS_intake_parse = tests/corpus/mime tests/corpus/explain \
+	tests/corpus/desk tests/corpus/classify/ai \
+	tests/corpus/classify/fuzzer tests/corpus/classify/user \
+	tests/corpus/hostile
+FUZZ_SEEDS_evidence = tests/corpus/evidence
+FUZZ_SEEDS_maintainers = tests/data
+FUZZ_SEEDS_rules = classifiers
+FUZZ_SEEDS_config = $(FUZZ_B)/seed/config
+FUZZ_SEEDS_webhook =
+
+.PHONY: fuzz fuzz-build check-fuzz-replay
+
+$(FUZZ_B)/FLAGS: FORCE
+	@mkdir -p $(FUZZ_B)
+	@echo '$(FUZZ_CC) $(FUZZ_CFLAGS)' >$@.new
+	@cmp -s $@.new $@ && rm -f $@.new || mv -f $@.new $@
+
+$(FUZZ_B)/obj/%.o: %.c $(FUZZ_B)/FLAGS
+	@mkdir -p $(dir $@)
+	$(QUIET_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP \
+		-c -o $@ $<
+
+$(FUZZ_B)/obj/default_config.o: $(B)/default_config.c $(FUZZ_B)/FLAGS
+	@mkdir -p $(dir $@)
+	$(QUIET_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+-include $(shell find $(FUZZ_B)/obj -name '*.d' 2>/dev/null)
+
+$(FUZZ_B)/libtriage-fuzz.a: $(FUZZ_LIB_OBJS)
+	@rm -f $@
+	$(QUIET_AR)$(AR) rcs $@ $^
+
+$(FUZZ_B)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz.h $(FUZZ_B)/libtriage-fuzz.a
+	$(QUIET_LINK)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< \
+		$(FUZZ_B)/libtriage-fuzz.a $(FUZZ_LIBS)
+
+$(FUZZ_B)/seed/config/routes.conf: routes.conf
+	@mkdir -p $(dir $@)
+	@cp routes.conf $@
+
+fuzz-build: $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz_%) $(FUZZ_B)/seed/config/routes.conf
+
+fuzz: fuzz-build
+	@set -e; $(foreach t,$(FUZZ_TARGETS),fuzz/run.sh $(t) $(FUZZ_B) \
+		$(FUZZ_TIME) tests/corpus/fuzz/$(t) $(FUZZ_SEEDS_$(t));)
+
+$(FUZZ_B)/replay_%: fuzz/fuzz_%.c fuzz/replay.c fuzz/fuzz.h $(B)/libtriage.a \
+		    $(B)/FLAGS
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) -Ifuzz $(ALL_LDFLAGS) -o $@ $< \
+		fuzz/replay.c $(B)/libtriage.a $(FUZZ_LIBS)
+
+check-fuzz-replay: $(FUZZ_TARGETS:%=$(FUZZ_B)/replay_%) \
+		   $(FUZZ_B)/seed/config/routes.conf
+	@set -e; $(foreach t,$(FUZZ_TARGETS),printf '== fuzz replay $(t): '; \
+		./$(FUZZ_B)/replay_$(t) tests/corpus/fuzz/$(t) $(FUZZ_SEEDS_$(t));)
 
 # ---- demo and bench ----------------------------------------------------
 
@@ -285,7 +368,8 @@ clean:
 	rm -rf $(B)/router $(B)/tests $(B)/*.a $(B)/*.c $(B)/*.o $(B)/demo \
 		$(B)/bench triage triage-filter triage-mime triage-net
 
-FORMAT_FILES = $(wildcard router/*.[ch] router/cmd/*.c tests/unit/*.[ch])
+FORMAT_FILES = $(wildcard router/*.[ch] router/cmd/*.c tests/unit/*.[ch] \
+	       fuzz/*.[ch])
 format:
 	clang-format -i $(FORMAT_FILES)
 

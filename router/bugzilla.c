@@ -22,6 +22,9 @@
 #include "strbuf.h"
 #include "util.h"
 
+_Static_assert(BUGZILLA_JSON_DEPTH_MAX == JSON_PARSER_MAX_DEPTH,
+	       "bugzilla.h must name jansson's nesting limit");
+
 #define SEARCH_HITS_MAX 10000
 #define KEY_MAX		256
 #define URL_MAX		2048

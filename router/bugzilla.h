@@ -17,8 +17,10 @@
  *	number is refused: jansson itself refuses integers that do not
  *	fit 64 bits); one-line fields are cleaned to UTF-8 without
  *	controls (mimetext MIMETEXT_LINE) and cut at BUGZILLA_FIELD_MAX
- *	bytes; comment text at REPORT_TEXT_MAX.  jansson limits nesting
- *	to 2048 levels.
+ *	bytes; comment text at REPORT_TEXT_MAX.  A document nested
+ *	deeper than BUGZILLA_JSON_DEPTH_MAX (jansson's own limit, checked
+ *	at build time) is refused; 'triage serve' refuses a body over
+ *	webhook_max_body (BUGZILLA_PAYLOAD_MAX) before parsing it (413).
  *
  *	  webhook (bugzilla.mozilla.org, research/ecosystem.md 1.1):
  *	    {webhook_id, webhook_name, event {action, target, routing_key,
@@ -109,13 +111,14 @@
 struct config;
 struct report;
 
-#define BUGZILLA_ID_MAX	      2147483647L
-#define BUGZILLA_FIELD_MAX    1024	 /* bytes of a one-line field kept */
-#define BUGZILLA_PAYLOAD_MAX  (1u << 20) /* default webhook body cap */
-#define BUGZILLA_RESPONSE_MAX (8u << 20) /* default REST response cap */
-#define BUGZILLA_TIMEOUT_MS   30000
-#define BUGZILLA_CONNECT_MS   10000
-#define BUGZILLA_ERR_MAX      160
+#define BUGZILLA_ID_MAX		2147483647L
+#define BUGZILLA_FIELD_MAX	1024	   /* bytes of a one-line field kept */
+#define BUGZILLA_PAYLOAD_MAX	(1u << 20) /* default webhook body cap */
+#define BUGZILLA_RESPONSE_MAX	(8u << 20) /* default REST response cap */
+#define BUGZILLA_TIMEOUT_MS	30000
+#define BUGZILLA_CONNECT_MS	10000
+#define BUGZILLA_ERR_MAX	160
+#define BUGZILLA_JSON_DEPTH_MAX 2048 /* jansson's JSON_PARSER_MAX_DEPTH */
 
 struct bugzilla_bug {
 	long id;

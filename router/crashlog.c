@@ -3612,7 +3612,7 @@ bool crashlog_parse_frame(const char *line, size_t len, struct frame *f)
 		/* the module may follow the source: "(fs/x.c:12) [xfs]" */
 		q = memrchr(p, '[', (size_t)(end - p));
 		if (q && q + 1 < end && func_start(q[1]) &&
-		    memcmp(q, "[inline]", 8)) {
+		    (end - q < 8 || memcmp(q, "[inline]", 8))) {
 			const char *r = q + 1;
 
 			while (r < end && (func_char(*r) || *r == '-'))

@@ -38,10 +38,14 @@ static bool list_has(char **v, size_t n, const char *s, size_t len)
 	return false;
 }
 
-/* list_add - append a copy of s[0..len) unless present or full */
+/*
+ * list_add - append a copy of s[0..len) unless present or full; a value
+ * ends at a NUL (list_has() compares C strings)
+ */
 static void list_add(char ***v, size_t *n, size_t max, const char *s,
 		     size_t len)
 {
+	len = strnlen(s, len);
 	if (!len || *n >= max || list_has(*v, *n, s, len))
 		return;
 	/* capacity is implicit: grow at 0, 4, 8, 16, ... */

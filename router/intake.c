@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@ void intake_limits_init(struct intake_limits *lim)
 	lim->max_boundaries = INTAKE_MAX_BOUNDARIES;
 	lim->max_part_headers = INTAKE_MAX_PART_HEADERS;
 	lim->max_dash_lines = INTAKE_MAX_DASH_LINES;
+	lim->max_depth = INTAKE_MAX_DEPTH;
 }
 
 static const struct intake_limits *limits_or_default(
@@ -195,11 +197,78 @@ static int bset_add(struct bset *b, const char *p, size_t n)
 	return 1;
 }
 
+/* ---- nesting ---------------------------------------------------------- */
+
 /*
- * learn_boundaries - add every boundary= value on a header line; returns
- * -1 when the set overflowed.
+ * The containers open at a line: a multipart is open from the header that
+ * declares its boundary to its "--B--" line (or to a boundary of a
+ * container outside it); a message/rfc822 part from its own headers to
+ * the next boundary of a container outside it.  The depth is the number
+ * open; nest_push() refuses to go past INTAKE_MAX_DEPTH (lim->max_depth).
  */
-static int learn_boundaries(struct bset *b, const char *p, size_t n)
+struct nest_level {
+	char b[BOUNDARY_MAX]; /* the boundary; n == 0: a message/rfc822 */
+	size_t n;
+};
+
+struct nest {
+	struct nest_level *lv;
+	size_t depth, max, deepest;
+};
+
+static void nest_init(struct nest *t, size_t max)
+{
+	t->lv = xcalloc(max + 1, sizeof(*t->lv));
+	t->depth = t->deepest = 0;
+	t->max = max;
+}
+
+/* nest_push - open a container (n == 0: a message); -1 past the limit */
+static int nest_push(struct nest *t, const char *b, size_t n)
+{
+	if (n > BOUNDARY_MAX)
+		n = BOUNDARY_MAX;
+	if (t->depth >= t->max) {
+		t->deepest = t->max + 1;
+		return -1;
+	}
+	memcpy(t->lv[t->depth].b, b, n);
+	t->lv[t->depth].n = n;
+	if (++t->depth > t->deepest)
+		t->deepest = t->depth;
+	return 0;
+}
+
+/*
+ * nest_boundary - a "--B" (kind 1) or "--B--" (kind 2) line: close what
+ * is inside B's multipart, and with kind 2 the multipart too
+ */
+static void nest_boundary(struct nest *t, const struct line *l, int kind)
+{
+	const char *p = l->p + 2;
+	size_t n = l->len - 2, k;
+
+	while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+		n--;
+	if (kind == 2 && n >= 2)
+		n -= 2;
+	if (n > BOUNDARY_MAX)
+		n = BOUNDARY_MAX;
+	for (k = t->depth; k-- > 0;) {
+		if (t->lv[k].n == n && memcmp(t->lv[k].b, p, n) == 0) {
+			t->depth = kind == 2 ? k : k + 1;
+			return;
+		}
+	}
+}
+
+/*
+ * learn_boundaries - add every boundary= value on a header line, and
+ * open its multipart in nest (may be NULL); returns -1 when the set
+ * overflowed, -2 when the nesting did.
+ */
+static int learn_boundaries(struct bset *b, const char *p, size_t n,
+			    struct nest *nest)
 {
 	size_t i = 0;
 	int ret = 0;
@@ -238,6 +307,8 @@ static int learn_boundaries(struct bset *b, const char *p, size_t n)
 		i = j;
 		if (vl && bset_add(b, val, vl) < 0)
 			ret = -1;
+		if (vl && nest && nest_push(nest, val, vl) < 0)
+			ret = ret ? ret : -2;
 	}
 	return ret;
 }
@@ -304,7 +375,8 @@ static void cut(struct intake_scan *s, unsigned cap, size_t at)
  */
 static size_t scan_header(const char *buf, size_t len,
 			  const struct intake_limits *lim, struct bset *b,
-			  struct intake_scan *s, bool *nested)
+			  struct nest *nest, struct intake_scan *s,
+			  bool *nested)
 {
 	struct line l;
 	size_t pos = 0, name;
@@ -339,7 +411,7 @@ static size_t scan_header(const char *buf, size_t len,
 			s->structured = true;
 		if (is_nested_message(l.p, l.len))
 			*nested = true;
-		if (learn_boundaries(b, l.p, l.len) < 0)
+		if (learn_boundaries(b, l.p, l.len, nest) == -1)
 			s->caps |= INTAKE_CAP_BOUNDARIES;
 	}
 	s->is_mail = known;
@@ -352,6 +424,7 @@ void intake_scan(const char *buf, size_t len, const struct intake_limits *lim,
 {
 	struct intake_limits dflt;
 	struct bset b;
+	struct nest nest;
 	struct line l;
 	size_t pos;
 	bool in_headers, nested_next = false, ct = false;
@@ -359,13 +432,15 @@ void intake_scan(const char *buf, size_t len, const struct intake_limits *lim,
 	lim = limits_or_default(lim, &dflt);
 	memset(s, 0, sizeof(*s));
 	bset_init(&b, lim->max_boundaries);
+	nest_init(&nest, lim->max_depth);
 
-	pos = scan_header(buf, len, lim, &b, s, &in_headers);
+	pos = scan_header(buf, len, lim, &b, &nest, s, &in_headers);
 	if (!s->is_mail) {
 		/* a console log: parse never gives it to gmime */
 		memset(s, 0, sizeof(*s));
 		s->safe_len = len;
 		bset_release(&b);
+		free(nest.lv);
 		return;
 	}
 	s->body_offset = pos;
@@ -373,6 +448,9 @@ void intake_scan(const char *buf, size_t len, const struct intake_limits *lim,
 		s->safe_len = pos; /* boundary flood in the top header */
 	else
 		s->safe_len = len;
+	/* a top-level message/rfc822: its headers start the body */
+	if (in_headers && nest_push(&nest, "", 0) < 0)
+		cut(s, INTAKE_CAP_DEPTH, pos);
 
 	for (; next_line(buf, len, pos, &l); pos = l.next) {
 		size_t at = (size_t)(l.p - buf);
@@ -386,6 +464,8 @@ void intake_scan(const char *buf, size_t len, const struct intake_limits *lim,
 			if (kind) {
 				if (++s->boundaries > lim->max_boundaries)
 					cut(s, INTAKE_CAP_BOUNDARIES, at);
+				if (!s->caps || at < s->safe_len)
+					nest_boundary(&nest, &l, kind);
 				in_headers = kind == 1;
 				nested_next = false;
 				continue;
@@ -397,6 +477,9 @@ void intake_scan(const char *buf, size_t len, const struct intake_limits *lim,
 			/* a message/rfc822 part: its own headers follow */
 			in_headers = nested_next;
 			nested_next = false;
+			if (in_headers && (!s->caps || at < s->safe_len) &&
+			    nest_push(&nest, "", 0) < 0)
+				cut(s, INTAKE_CAP_DEPTH, at);
 			continue;
 		}
 		if (++s->part_headers > lim->max_part_headers)
@@ -407,11 +490,19 @@ void intake_scan(const char *buf, size_t len, const struct intake_limits *lim,
 			continue; /* past a cut, or not Content-Type */
 		if (is_nested_message(l.p, l.len))
 			nested_next = true;
-		if (learn_boundaries(&b, l.p, l.len) < 0)
+		switch (learn_boundaries(&b, l.p, l.len, &nest)) {
+		case -1:
 			cut(s, INTAKE_CAP_BOUNDARIES, at);
+			break;
+		case -2:
+			cut(s, INTAKE_CAP_DEPTH, at);
+			break;
+		}
 	}
 	s->declared = b.n;
+	s->depth = nest.deepest;
 	bset_release(&b);
+	free(nest.lv);
 }
 
 /*
@@ -453,6 +544,68 @@ char *intake_sanitize(const char *buf, size_t len,
 	out[n] = '\0';
 	*out_len = n;
 	return out;
+}
+
+/* ---- why a report is oversize ------------------------------------------ */
+
+static void why_add(char *buf, size_t size, size_t *n, const char *what,
+		    size_t limit, const char *unit)
+{
+	int w;
+
+	if (*n >= size)
+		return;
+	w = snprintf(buf + *n, size - *n, "%s%s %zu%s",
+		     *n > strlen("oversize: ") ? "; " : "", what, limit, unit);
+	if (w > 0)
+		*n += (size_t)w;
+}
+
+/* intake_why - which limits r is over (INTAKE_CAP_*), named in buf */
+unsigned intake_why(const struct report *r, const struct intake_limits *lim,
+		    char *buf, size_t size)
+{
+	struct intake_limits dflt;
+	struct intake_scan s;
+	unsigned caps;
+	size_t n;
+
+	lim = limits_or_default(lim, &dflt);
+	memset(&s, 0, sizeof(s));
+	if (r->raw && !(r->flags & REPORT_NOT_MIME))
+		intake_scan(r->raw, r->raw_len, lim, &s);
+	caps = s.caps;
+	if (r->raw_len >= lim->max_bytes)
+		caps |= INTAKE_CAP_SIZE;
+	if (!size)
+		return caps;
+	n = (size_t)snprintf(buf, size, "oversize: ");
+	if (n >= size)
+		return caps;
+	if (caps & INTAKE_CAP_SIZE)
+		why_add(buf, size, &n, "message cut at", lim->max_bytes,
+			" bytes");
+	if (caps & INTAKE_CAP_HEADERS)
+		why_add(buf, size, &n, "more header lines than",
+			lim->max_headers, "");
+	if (caps & INTAKE_CAP_HEADER_LINE)
+		why_add(buf, size, &n, "a header line longer than",
+			lim->max_header_line, " bytes");
+	if (caps & INTAKE_CAP_BOUNDARIES)
+		why_add(buf, size, &n, "more MIME boundary lines than",
+			lim->max_boundaries, "");
+	if (caps & INTAKE_CAP_PART_HEADERS)
+		why_add(buf, size, &n, "more part header lines than",
+			lim->max_part_headers, "");
+	if (caps & INTAKE_CAP_DASH_LINES)
+		why_add(buf, size, &n, "more \"--\" lines than",
+			lim->max_dash_lines, "");
+	if (caps & INTAKE_CAP_DEPTH)
+		why_add(buf, size, &n, "MIME parts nested deeper than",
+			lim->max_depth, "");
+	if (!caps && n < size)
+		snprintf(buf + n, size - n, "over a limit");
+	return caps;
 }
 
 /* ---- reading ---------------------------------------------------------- */

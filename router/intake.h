@@ -22,7 +22,11 @@
  *	  a nested message/rfc822);
  *	- every line starting with "--" in a multipart or message body,
  *	  a backstop against boundaries the scan could not learn (RFC 2231
- *	  continuations).
+ *	  continuations);
+ *	- the nesting: multiparts (from the Content-Type that declares the
+ *	  boundary to "--B--") and message/rfc822 parts (to the next
+ *	  boundary outside them) open at once, at most max_depth (gmime
+ *	  recurses per level and stops by itself only at 1024).
  *	When a cap is exceeded, the scan records which (INTAKE_CAP_*) and
  *	how far gmime may safely read; intake_sanitize() then builds the
  *	bounded copy that parse hands to gmime instead of the message:
@@ -39,6 +43,18 @@
  *	Flags set on the report: REPORT_OVERSIZED when the size cap cut the
  *	message or a count cap was hit (parse then reads a bounded prefix
  *	and adds REPORT_TRUNCATED), REPORT_NOT_MIME for a bare log.
+ *	intake_why() names the limits an oversize report is over; the
+ *	filter records such a report and holds it for a triager with that
+ *	reason (never dropped; never deferred, as it would never fit).
+ *
+ *	The limits (triage-filter(8) LIMITS lists them with the others):
+ *	INTAKE_MAX_BYTES kept of a message; INTAKE_MAX_HEADERS physical
+ *	lines in the top-level header; INTAKE_MAX_HEADER_LINE bytes in any
+ *	header line; INTAKE_MAX_BOUNDARIES boundary lines (so at most as
+ *	many parts); INTAKE_MAX_PART_HEADERS header lines in all parts;
+ *	INTAKE_MAX_DASH_LINES "--" lines; INTAKE_MAX_DEPTH containers
+ *	nested.  A message is over a limit when it has more than the
+ *	limit (exactly the limit is within it).
  *
  *	The envelope: intake_envelope_env() takes SENDER and
  *	ORIGINAL_RECIPIENT (else RECIPIENT) as Postfix's local(8) sets
@@ -71,6 +87,7 @@
 #define INTAKE_MAX_BOUNDARIES	500	    /* MIME boundary lines */
 #define INTAKE_MAX_PART_HEADERS 5000	    /* header lines inside parts */
 #define INTAKE_MAX_DASH_LINES	20000	    /* "--" lines in a MIME body */
+#define INTAKE_MAX_DEPTH	64	    /* containers open at once */
 #define INTAKE_MAX_ADDRESS	320	    /* an envelope address */
 #define INTAKE_FROM_LINE_MAX	1024	    /* a longer first line is kept */
 
@@ -81,6 +98,7 @@ struct intake_limits {
 	size_t max_boundaries;
 	size_t max_part_headers;
 	size_t max_dash_lines;
+	size_t max_depth;
 };
 
 enum {
@@ -89,6 +107,8 @@ enum {
 	INTAKE_CAP_BOUNDARIES = 1 << 2,	  /* too many boundary lines */
 	INTAKE_CAP_PART_HEADERS = 1 << 3, /* too many header lines in parts */
 	INTAKE_CAP_DASH_LINES = 1 << 4,	  /* too many "--" lines */
+	INTAKE_CAP_DEPTH = 1 << 5,	  /* containers nested too deep */
+	INTAKE_CAP_SIZE = 1 << 6,	  /* (intake_why) over max_bytes */
 };
 
 struct intake_scan {
@@ -101,6 +121,7 @@ struct intake_scan {
 	size_t boundaries;   /* lines matching a declared boundary */
 	size_t part_headers; /* header lines inside parts */
 	size_t dash_lines;   /* body lines starting with "--" */
+	size_t depth;	     /* deepest nesting (max_depth + 1: over) */
 	size_t safe_len;     /* gmime may read the body up to here */
 	unsigned caps;	     /* INTAKE_CAP_* that were exceeded */
 };
@@ -119,6 +140,15 @@ void intake_scan(const char *buf, size_t len, const struct intake_limits *lim,
 char *intake_sanitize(const char *buf, size_t len,
 		      const struct intake_limits *lim,
 		      const struct intake_scan *s, size_t *out_len);
+
+/*
+ * intake_why - for a report flagged REPORT_OVERSIZED: the limits it is
+ * over (INTAKE_CAP_*, INTAKE_CAP_SIZE when intake cut it at max_bytes),
+ * named in buf ("oversize: header lines over 1000; ...") for the
+ * decision's reason (lim may be NULL: the defaults)
+ */
+unsigned intake_why(const struct report *r, const struct intake_limits *lim,
+		    char *buf, size_t size);
 
 /* envelope */
 int intake_envelope(struct report *r, const char *sender,

@@ -1150,7 +1150,9 @@ static bool pattern_matches(const struct map *map, const struct img_pattern *p,
 	{
 		size_t n = strlen(text);
 
-		if (prefix && nslash == p->nslash && path[n] != '.')
+		/* (a glob may be longer than the path it matches) */
+		if (prefix && nslash == p->nslash &&
+		    (n >= len || path[n] != '.'))
 			return true;
 		return len > n && path[n] == '/' && memcmp(path, text, n) == 0;
 	}

@@ -3012,7 +3012,8 @@ void rules_eval(const struct ruleset *rs, const struct rules_input *in,
 	struct eval_ctx c;
 	size_t i;
 
-	if (res->n != rs->nrules) {
+	if (!res->value || res->n != rs->nrules) {
+		/* (a fresh result for a ruleset without rules has none) */
 		free(res->value);
 		free(res->state);
 		res->value = xcalloc(rs->nrules + 1, sizeof(*res->value));

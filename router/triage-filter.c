@@ -24,7 +24,11 @@
  *	Message-ID) is recorded as a duplicate and never forwarded twice.
  *	A message carrying our own X-Loop is held, never forwarded, and
  *	so are bounces (null envelope sender) and automatic replies
- *	(Auto-Submitted: auto-replied): they answer mail we sent.
+ *	(Auto-Submitted: auto-replied): they answer mail we sent.  A
+ *	message over a limit of intake.h (REPORT_OVERSIZED) is recorded
+ *	as far as the limits allow and held for a triager with the reason
+ *	"oversize: ...": never dropped, and never deferred (it would never
+ *	fit).
  *	A deadline (filter_timeout, default 120 s, well below Postfix's
  *	1000 s command_time_limit, which bounces) and a memory limit
  *	(filter_memory_mb, default 1024) turn a runaway into a deferral.
@@ -267,7 +271,8 @@ static void send_detached(struct audit **db, const char *dbpath,
  * again, twenty rounds until Postfix cut the growing bounce to headers.
  */
 static const char *must_hold(const struct report *r, const char *router,
-			     char *why, size_t size)
+			     const struct intake_limits *lim, char *why,
+			     size_t size)
 {
 	const char *as;
 
@@ -275,6 +280,11 @@ static const char *must_hold(const struct report *r, const char *router,
 		snprintf(why, size,
 			 "mail loop: the message already carries X-Loop %s",
 			 router);
+		return why;
+	}
+	if (r->flags & REPORT_OVERSIZED) {
+		/* over a limit: what was read is kept; a triager decides */
+		intake_why(r, lim, why, size);
 		return why;
 	}
 	if (r->envelope_from &&
@@ -372,7 +382,7 @@ static int filter(const char *config_path)
 		/* Unparseable mail is still a report: keep it, held. */
 		r->flags |= REPORT_MALFORMED;
 	}
-	hold = must_hold(r, id.address, why, sizeof(why));
+	hold = must_hold(r, id.address, &lim, why, sizeof(why));
 	stage("parse");
 
 	pipeline_open(&p, cfg);

@@ -384,6 +384,16 @@ test_expect_success 'a body over webhook_max_body is 413, with Content-Length or
 	grep "^413 " "$T/r"
 '
 
+test_expect_success 'webhook_max_body bytes exactly are read (400: not an event), one more is 413' '
+	$PY -c "import sys; sys.stdout.write(\"{\\\"pad\\\": \\\"\" + \"x\" * (65536 - 11) + \"\\\"}\")" >"$T/at.json" &&
+	test "$(wc -c <"$T/at.json")" = 65536 &&
+	post plain $PORT Authorization "Token $TOKEN" "$T/at.json" >"$T/r" &&
+	grep "^400 .*webhook_id" "$T/r" &&
+	{ cat "$T/at.json"; printf " "; } >"$T/over.json" &&
+	post plain $PORT Authorization "Token $TOKEN" "$T/over.json" >"$T/r" &&
+	grep "^413 " "$T/r"
+'
+
 test_expect_success 'a client trickling its body is cut off at the deadline' '
 	post trickle $PORT Authorization "Token $TOKEN" - >"$T/r" &&
 	cat "$T/r" &&

@@ -847,6 +847,20 @@ static void test_lists_capped(void **state)
 	sb_release(&sb);
 }
 
+/* a trailer value with a NUL in it: found by fuzz_evidence (overread) */
+static void test_trailer_nul(void **state)
+{
+	static const char text[] = "Reported-by: a long name <a@example.org>\n"
+				   "Reported-by: a\0tail <b@example.org>\n"
+				   "Reported-by: a\0other <c@example.org>\n";
+	struct evidence *ev = evidence_extract_text(text, sizeof(text) - 1);
+
+	/* a value ends at its NUL: "a" once, after the first value */
+	assert_int_equal(ev->nreported_by, 2);
+	assert_string_equal(ev->reported_by[1], "a");
+	evidence_free(ev);
+}
+
 static void test_hostile_input(void **state)
 {
 	size_t big = EVIDENCE_TEXT_MAX + (1u << 18), i;
@@ -938,6 +952,7 @@ int main(void)
 		cmocka_unit_test(test_report_parts),
 		cmocka_unit_test(test_lists_capped),
 		cmocka_unit_test(test_hostile_input),
+		cmocka_unit_test(test_trailer_nul),
 	};
 
 	msg_setup("test_evidence", 1, false);
