@@ -315,7 +315,7 @@ fuzz-build: $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz_%) $(FUZZ_B)/seed/config/routes.conf
 
 fuzz: fuzz-build
 	@set -e; $(foreach t,$(FUZZ_TARGETS),fuzz/run.sh $(t) $(FUZZ_B) \
-		$(FUZZ_TIME) tests/corpus/fuzz/$(t) $(FUZZ_SEEDS_$(t));)
+		$(FUZZ_TIME) $(wildcard tests/corpus/fuzz/$(t)) $(FUZZ_SEEDS_$(t));)
 
 $(FUZZ_B)/replay_%: fuzz/fuzz_%.c fuzz/replay.c fuzz/fuzz.h $(B)/libtriage.a \
 		    $(B)/FLAGS
@@ -326,7 +326,7 @@ $(FUZZ_B)/replay_%: fuzz/fuzz_%.c fuzz/replay.c fuzz/fuzz.h $(B)/libtriage.a \
 check-fuzz-replay: $(FUZZ_TARGETS:%=$(FUZZ_B)/replay_%) \
 		   $(FUZZ_B)/seed/config/routes.conf
 	@set -e; $(foreach t,$(FUZZ_TARGETS),printf '== fuzz replay $(t): '; \
-		./$(FUZZ_B)/replay_$(t) tests/corpus/fuzz/$(t) $(FUZZ_SEEDS_$(t));)
+		./$(FUZZ_B)/replay_$(t) $(wildcard tests/corpus/fuzz/$(t)) $(FUZZ_SEEDS_$(t));)
 
 # ---- demo and bench ----------------------------------------------------
 
