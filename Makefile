@@ -158,23 +158,30 @@ FILTER_STATIC_ARCHIVES = -lgmime-3.0 -lgio-2.0 -lgobject-2.0 \
 FILTER_STATIC_LIBS = -Wl,-Bstatic $(FILTER_STATIC_ARCHIVES) -Wl,-Bdynamic \
 	-lm -pthread -ldl
 FILTER_LINK ?= static
-triage-filter: $(B)/router/triage-filter.o $(B)/libtriage.a \
-	       $(B)/router/compat/libmount-stub.o
+# relink when FILTER_LINK changes (valgrind needs FILTER_LINK=pie)
+$(B)/FILTER_LINK: FORCE
+	@mkdir -p $(B)
+	@echo '$(FILTER_LINK)' >$@.new
+	@cmp -s $@.new $@ && rm -f $@.new || mv -f $@.new $@
+
+FILTER_OBJS = $(B)/router/triage-filter.o $(B)/libtriage.a \
+	      $(B)/router/compat/libmount-stub.o
+triage-filter: $(FILTER_OBJS) $(B)/FILTER_LINK
 ifdef SANITIZE
-	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $(filter-out %stub.o,$^) \
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $(filter-out %stub.o,$(FILTER_OBJS)) \
 		$(FILTER_LIBS) -lm
 else ifeq ($(FILTER_LINK),static)
-	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -static -o $@ $^ \
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -static -o $@ $(FILTER_OBJS) \
 		$(FILTER_STATIC_ARCHIVES) -lm -pthread \
 		2>$(B)/filter-static.log || \
 	{ echo "   note: fully static link failed (see $(B)/filter-static.log); libc shared"; \
-	  $(CC) $(ALL_LDFLAGS) -o $@ $^ $(FILTER_STATIC_LIBS) 2>$(B)/filter-static.log || \
-	  $(CC) $(ALL_LDFLAGS) -o $@ $(filter-out %stub.o,$^) $(FILTER_LIBS) -lm; }
+	  $(CC) $(ALL_LDFLAGS) -o $@ $(FILTER_OBJS) $(FILTER_STATIC_LIBS) 2>$(B)/filter-static.log || \
+	  $(CC) $(ALL_LDFLAGS) -o $@ $(filter-out %stub.o,$(FILTER_OBJS)) $(FILTER_LIBS) -lm; }
 else
-	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(FILTER_STATIC_LIBS) \
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $(FILTER_OBJS) $(FILTER_STATIC_LIBS) \
 		2>$(B)/filter-static.log || \
 	{ echo "   note: static link failed (see $(B)/filter-static.log); using shared libraries"; \
-	  $(CC) $(ALL_LDFLAGS) -o $@ $(filter-out %stub.o,$^) $(FILTER_LIBS) -lm; }
+	  $(CC) $(ALL_LDFLAGS) -o $@ $(filter-out %stub.o,$(FILTER_OBJS)) $(FILTER_LIBS) -lm; }
 endif
 
 $(B)/tests/test_%: tests/unit/test_%.c $(B)/libtriage.a $(B)/FLAGS

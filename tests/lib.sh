@@ -28,6 +28,14 @@ export TRIAGE_STATE_DIR="$T/state"
 # A memory error or a definite leak makes the program exit 99, and
 # test_done fails when a log under $VGLOG reports one.
 # TRIAGE_VALGRIND_LOG is where the logs go (/tmp/triage-valgrind).
+# A fully static triage-filter (the default link) cannot be checked:
+# valgrind replaces malloc only in a dynamic program.  Build it with
+# 'make FILTER_LINK=pie' first.
+if [ -n "$TRIAGE_VALGRIND" ] && command -v valgrind >/dev/null &&
+   ! ldd "$SRC/triage-filter" >/dev/null 2>&1; then
+	echo "TRIAGE_VALGRIND: triage-filter is fully static; run 'make FILTER_LINK=pie' first" >&2
+	exit 1
+fi
 if [ -n "$TRIAGE_VALGRIND" ] && command -v valgrind >/dev/null; then
 	VGROOT=${TRIAGE_VALGRIND_LOG:-/tmp/triage-valgrind}
 	VGLOG="$VGROOT/$(basename "$0" .sh)"

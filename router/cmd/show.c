@@ -473,11 +473,12 @@ static json_t *evidence_json(const struct evidence *ev)
 
 static json_t *class_json(const struct audit_classification *c)
 {
-	json_t *o, *hits = json_array();
+	json_t *o, *hits;
 	size_t i;
 
 	if (!c)
-		return json_null();
+		return json_null(); /* a follow-up has no verdict of its own */
+	hits = json_array();
 	for (i = 0; i < c->nhits; i++)
 		json_array_append_new(hits,
 				      json_pack("{s:o, s:f, s:o}", "name",
