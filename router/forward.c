@@ -79,13 +79,14 @@ int64_t forward_queue_cc(struct audit *db, const struct router_id *id,
 		error("recipient '%s' is not a valid address", cc);
 		return -1;
 	}
+	if (cc && strcasecmp(cc, addr) == 0)
+		cc = NULL; /* the recipient is the list itself */
 	memset(&h, 0, sizeof(h));
 	h.router_name = id->name;
 	h.router_addr = id->address;
 	h.to_name = name && *name ? name : NULL;
 	h.to_addr = addr;
-	if (cc && strcasecmp(cc, addr) != 0)
-		h.cc_addr = cc;
+	h.cc_addr = cc;
 	h.sha256 = sha256;
 	h.date = now;
 	h.cls = cls;
@@ -106,7 +107,7 @@ int64_t forward_queue_cc(struct audit *db, const struct router_id *id,
 	m.kind = "forward";
 	m.created_at = now;
 	m.envelope_from = id->bounce;
-	if (cc && strcasecmp(cc, addr) != 0)
+	if (cc)
 		rcpt = xasprintf("%s\n%s", addr, cc);
 	m.recipients = rcpt ? rcpt : addr;
 	m.message = msg.buf;

@@ -156,13 +156,17 @@ static bool real_evidence(const struct evidence *ev, struct strbuf *why)
 	return false;
 }
 
-static bool has_assignment(const struct audit_root *root)
+/* forwarded_to - the root went to someone, whose follow-ups go there too */
+static bool forwarded_to(const struct audit_root *root)
 {
-	if (!strcmp(root->state, "digest"))
-		return true;
 	return (!strcmp(root->state, "forwarded") ||
 		!strcmp(root->state, "approved")) &&
 	       root->recipient[0];
+}
+
+static bool has_assignment(const struct audit_root *root)
+{
+	return !strcmp(root->state, "digest") || forwarded_to(root);
 }
 
 /*
@@ -173,9 +177,8 @@ static bool has_assignment(const struct audit_root *root)
  * human as uncertain when its reporter sends real evidence
  */
 static int record_followup(struct audit *db, const struct router_id *id,
-			   const struct config *cfg, const struct report *r,
-			   const struct decision *d, time_t now,
-			   struct record_result *out)
+			   const struct report *r, const struct decision *d,
+			   time_t now, struct record_result *out)
 {
 	const struct link *ln = &d->link;
 	const struct audit_root *root = &ln->root;
@@ -186,7 +189,6 @@ static int record_followup(struct audit *db, const struct router_id *id,
 	bool forward = false;
 	int ret = -1;
 
-	(void)cfg;
 	sb_addf(&reason, "follow-up to report #%lld (%s %s)",
 		(long long)root->id, ln->how ? ln->how : "thread", ln->via);
 	if (ln->hold) {
@@ -197,9 +199,7 @@ static int record_followup(struct audit *db, const struct router_id *id,
 		out->state = "held";
 		sb_adds(&reason,
 			"; from the report's recipient: not sent back");
-	} else if ((!strcmp(root->state, "forwarded") ||
-		    !strcmp(root->state, "approved")) &&
-		   root->recipient[0]) {
+	} else if (forwarded_to(root)) {
 		out->state = "forwarded";
 		forward = true;
 	} else if (!strcmp(root->state, "digest")) {
@@ -303,7 +303,7 @@ int record_decision(struct audit *db, const struct pipeline *p,
 
 	memset(out, 0, sizeof(*out));
 	if (ln->thread_root)
-		return record_followup(db, id, p->cfg, r, d, now, out);
+		return record_followup(db, id, r, d, now, out);
 	/* the same crash as a report someone has: "+1", no new assignment */
 	seen_again =
 		ln->same_crash_as && !ln->hold && has_assignment(&ln->root);
