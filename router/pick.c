@@ -334,6 +334,21 @@ static bool is_catchall(const struct map *map, uint32_t sec)
 	return strcasecmp(map_title(map, sec), "THE REST") == 0;
 }
 
+static void cand_init(struct pick_candidate *c, const char *addr,
+		      const char *name, enum pick_role role, int section,
+		      char *why)
+{
+	memset(c, 0, sizeof(*c));
+	c->addr = xstrdup(addr);
+	c->name = xstrdup(name);
+	c->role = role;
+	c->section = section;
+	c->cap_day = PICK_UNLIMITED;
+	c->cap_week = PICK_UNLIMITED;
+	c->status = PICK_UNCHECKED;
+	c->why = why;
+}
+
 /*
  * add_cand - a new candidate, or NULL when the address is already one
  * (or is not a valid address)
@@ -360,17 +375,35 @@ static struct pick_candidate *add_cand(struct pick_state *st, const char *text,
 		}
 	ALLOC_GROW(res->cand, res->ncand, st->alloc);
 	c = &res->cand[res->ncand++];
-	memset(c, 0, sizeof(*c));
-	c->addr = xstrdup(addr);
-	c->name = xstrdup(name_given ? name_given : name);
-	c->role = role;
-	c->section = section;
+	cand_init(c, addr, name_given ? name_given : name, role, section, why);
 	c->score = score;
-	c->cap_day = PICK_UNLIMITED;
-	c->cap_week = PICK_UNLIMITED;
-	c->status = PICK_UNCHECKED;
-	c->why = why;
 	return c;
+}
+
+/*
+ * pick_suggest - after the pick, addr becomes a suggested candidate for
+ * the reason why (a triager may choose it); when addr is a candidate
+ * already, why is put before its reason
+ */
+void pick_suggest(struct pick_result *res, const char *addr, const char *why)
+{
+	struct pick_candidate *c;
+	char *old;
+	size_t i;
+
+	for (i = 0; i < res->ncand; i++) {
+		if (strcasecmp(res->cand[i].addr, addr))
+			continue;
+		c = &res->cand[i];
+		old = c->why;
+		c->why = xasprintf("%s; %s", why, old ? old : "");
+		free(old);
+		return;
+	}
+	res->cand = xrealloc(res->cand, (res->ncand + 1) * sizeof(*c));
+	c = &res->cand[res->ncand++];
+	cand_init(c, addr, "", PICK_EXPERT, -1, xstrdup(why));
+	c->status = PICK_SUGGESTED;
 }
 
 static const struct pick_away *away_for(const struct pick_config *pc,

@@ -225,6 +225,7 @@ unsigned pick_class_bits(const char *class);
 /* the stage */
 void pick_recipient(const struct pick_request *rq, struct pick_result *res);
 void pick_result_release(struct pick_result *res);
+void pick_suggest(struct pick_result *res, const char *addr, const char *why);
 const char *pick_role_name(enum pick_role role);
 const char *pick_status_name(enum pick_status status);
 const char *pick_outcome_name(enum pick_outcome outcome);

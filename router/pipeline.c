@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -113,35 +112,6 @@ void pipeline_close(struct pipeline *p)
 	memset(p, 0, sizeof(*p));
 }
 
-static void add_candidate(struct pick_result *res, const char *addr,
-			  const char *why)
-{
-	struct pick_candidate *c;
-	size_t i;
-
-	for (i = 0; i < res->ncand; i++) {
-		if (strcasecmp(res->cand[i].addr, addr))
-			continue;
-		/* already a candidate: say why it matters more now */
-		char *old;
-
-		c = &res->cand[i];
-		old = c->why;
-		c->why = xasprintf("%s; %s", why, old ? old : "");
-		free(old);
-		return;
-	}
-	res->cand = xrealloc(res->cand, (res->ncand + 1) * sizeof(*c));
-	c = &res->cand[res->ncand++];
-	memset(c, 0, sizeof(*c));
-	c->addr = xstrdup(addr);
-	c->name = xstrdup("");
-	c->role = PICK_EXPERT;
-	c->section = -1;
-	c->status = PICK_SUGGESTED;
-	c->why = xstrdup(why);
-}
-
 /*
  * culprit_candidates - a regression bisected to a commit the expert
  * table knows: its author and its Reviewed-by reviewers are candidates
@@ -158,13 +128,13 @@ static void culprit_candidates(const struct pipeline *p, struct decision *d)
 		return;
 	if (c.author[0]) {
 		why = xasprintf("author of %.12s, the culprit commit", c.sha);
-		add_candidate(&d->pick, c.author, why);
+		pick_suggest(&d->pick, c.author, why);
 		free(why);
 	}
 	for (i = 0; i < c.nreviewers; i++) {
 		why = xasprintf("Reviewed-by of %.12s, the culprit commit",
 				c.sha);
-		add_candidate(&d->pick, c.reviewers[i], why);
+		pick_suggest(&d->pick, c.reviewers[i], why);
 		free(why);
 	}
 }
