@@ -1645,41 +1645,81 @@ static void take_field(const char **p, const char *end, char *out, size_t size)
  * at path: 1 when exactly one commit matches, 0 when none or several
  * (or no table), -1 when the table cannot be read
  */
+/* commit_cmp - a table line against the id prefix (a short line sorts last) */
+static int commit_cmp(const char *line, const char *end, const char *sha,
+		      size_t n)
+{
+	const char *nl = memchr(line, '\n', (size_t)(end - line));
+
+	if ((size_t)((nl ? nl : end) - line) <= n)
+		return 1;
+	return strncmp(line, sha, n);
+}
+
+/* next_line - the start of the line after the one at p, or end */
+static const char *next_line(const char *p, const char *end)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+	return nl ? nl + 1 : end;
+}
+
 int experts_commit_find(const char *path, const char *sha,
 			struct experts_commit *out)
 {
-	size_t n = sha ? strlen(sha) : 0, len, found = 0;
-	const char *p, *end, *nl, *match = NULL;
-	char *buf;
+	size_t n = sha ? strlen(sha) : 0, len;
+	const char *base, *end, *lo, *hi, *mid, *e, *q;
+	char revs[COMMIT_REVIEWERS_MAX], *r, *save = NULL;
+	struct stat st;
+	void *map;
+	int fd, found;
 
 	memset(out, 0, sizeof(*out));
 	if (n < 7 || n > 40 || strspn(sha, "0123456789abcdef") != n)
 		return 0;
-	if (access(path, R_OK) < 0)
-		return 0;
-	if (read_file(path, SIZE_MAX / 2, &buf, &len) < 0)
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0; /* no table (as an unreadable one) */
+	if (fstat(fd, &st) < 0) {
+		close(fd);
 		return -1;
-	/* sorted: stop past the prefix (a scan, only for regressions) */
-	for (p = buf, end = buf + len; p < end; p = nl + 1) {
-		int c;
-
-		nl = memchr(p, '\n', (size_t)(end - p));
-		if (!nl)
-			nl = end;
-		c = (size_t)(nl - p) > n ? strncmp(p, sha, n) : 1;
-		if (c > 0)
-			break;
-		if (c == 0) {
-			match = p;
-			found++;
-		}
 	}
-	if (found == 1) {
-		const char *q = match, *e = memchr(q, '\n', (size_t)(end - q));
-		char revs[COMMIT_REVIEWERS_MAX], *r, *save = NULL;
+	if (st.st_size == 0) {
+		close(fd);
+		return 0;
+	}
+	len = (size_t)st.st_size;
+	map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return -1;
+	base = map;
+	end = base + len;
 
-		if (!e)
-			e = end;
+	/*
+	 * The table is sorted: a binary search for the first line not
+	 * below the prefix (lo is always a line start), then one more
+	 * line tells a unique prefix from an ambiguous one.
+	 */
+	lo = base;
+	hi = end;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		while (mid > lo && mid[-1] != '\n')
+			mid--;
+		if (commit_cmp(mid, end, sha, n) < 0)
+			lo = next_line(mid, end);
+		else
+			hi = mid;
+	}
+	found = lo < end && commit_cmp(lo, end, sha, n) == 0;
+	e = found ? next_line(lo, end) : end;
+	if (found && e < end && commit_cmp(e, end, sha, n) == 0)
+		found = 0; /* several commits share the prefix */
+	if (found) {
+		q = lo;
+		if (e > lo && e[-1] == '\n')
+			e--;
 		take_field(&q, e, out->sha, sizeof(out->sha));
 		take_field(&q, e, out->author, sizeof(out->author));
 		take_field(&q, e, revs, sizeof(revs));
@@ -1692,6 +1732,6 @@ int experts_commit_find(const char *path, const char *sha,
 		if (!experts_addr_valid(out->author))
 			out->author[0] = '\0';
 	}
-	free(buf);
-	return found == 1;
+	munmap(map, len);
+	return found;
 }

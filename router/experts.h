@@ -156,8 +156,8 @@ size_t experts_for_path(const struct experts *ex, const char *path,
  * commit of the log, "SHA AUTHOR REVIEWER,REVIEWER" ("-": none), so
  * that a regression bisected to a commit can name the commit's author
  * and its Reviewed-by reviewers.  experts_commit_find() looks one up
- * by a unique prefix of 7 to 40 hex digits (a scan of the table: it
- * runs for regressions only).
+ * by a unique prefix of 7 to 40 hex digits: a binary search of the
+ * mapped table, which reads a few of its pages.
  */
 #define EXPERTS_COMMIT_REVIEWERS 8
 

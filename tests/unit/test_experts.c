@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "experts.h"
+#include "strbuf.h"
 #include "util.h"
 
 #define DAY 86400
@@ -511,6 +512,61 @@ static void test_corrupt_index_refused(void **state)
 	free(bad);
 }
 
+/* the commit table: a binary search by unique prefix, first to last */
+static void test_commit_find(void **state)
+{
+	char *path = xasprintf("%s/experts.idx.commits", tmpdir);
+	struct strbuf sb = STRBUF_INIT(1 << 20);
+	struct experts_commit c;
+	char sha[41], want[41];
+	int i;
+
+	(void)state;
+	/* 300 sorted commits; two (in their place) share the prefix 1234567 */
+	for (i = 0; i < 300; i++) {
+		snprintf(sha, sizeof(sha), "%03x%037d", i * 13, i);
+		if (i == 22)
+			snprintf(sha, sizeof(sha), "1234567a%032d", 0);
+		if (i == 23)
+			snprintf(sha, sizeof(sha), "1234567b%032d", 0);
+		sb_addf(&sb, "%s a%d@example.org %s\n", sha, i,
+			i % 2 ? "r1@example.org,r2@example.org" : "-");
+	}
+	assert_int_equal(write_file_atomic(path, sb.buf, sb.len, 0600), 0);
+
+	for (i = 0; i < 300; i += 37) {
+		if (i == 22 || i == 23)
+			continue;
+		snprintf(want, sizeof(want), "%03x%037d", i * 13, i);
+		/* the full id, and a 12-digit prefix of it */
+		assert_int_equal(experts_commit_find(path, want, &c), 1);
+		assert_string_equal(c.sha, want);
+		want[12] = '\0';
+		assert_int_equal(experts_commit_find(path, want, &c), 1);
+		assert_int_equal(strncmp(c.sha, want, 12), 0);
+		assert_int_equal(c.nreviewers, i % 2 ? 2u : 0u);
+	}
+	/* the first and the last line */
+	snprintf(want, sizeof(want), "%03x%037d", 0, 0);
+	assert_int_equal(experts_commit_find(path, want, &c), 1);
+	assert_string_equal(c.author, "a0@example.org");
+	snprintf(want, sizeof(want), "%03x%037d", 299 * 13, 299);
+	assert_int_equal(experts_commit_find(path, want, &c), 1);
+	assert_string_equal(c.author, "a299@example.org");
+	assert_string_equal(c.reviewers[1], "r2@example.org");
+	/* ambiguous, unique, absent, malformed, no table */
+	assert_int_equal(experts_commit_find(path, "1234567", &c), 0);
+	assert_int_equal(experts_commit_find(path, "1234567b", &c), 1);
+	assert_string_equal(c.author, "a23@example.org");
+	assert_int_equal(experts_commit_find(path, "fffffff", &c), 0);
+	assert_int_equal(experts_commit_find(path, "0000001", &c), 0);
+	assert_int_equal(experts_commit_find(path, "12345", &c), 0);
+	assert_int_equal(experts_commit_find(path, "XYZ4567", &c), 0);
+	assert_int_equal(experts_commit_find("/nonexistent/x", want, &c), 0);
+	sb_release(&sb);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -524,6 +580,8 @@ int main(void)
 			test_overlong_and_malformed_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_corrupt_index_refused,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_commit_find, setup,
+						teardown),
 	};
 
 	msg_setup("test_experts", 1, false);
