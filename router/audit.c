@@ -294,6 +294,7 @@ enum sid {
 	S_LAST_RECIPIENT,
 	S_INS_ACTION,
 	S_LOAD,
+	S_LOAD2,
 	S_LOAD_ALL,
 	S_BUG_GET,
 	S_BUG_PUT,
@@ -442,6 +443,13 @@ static const char *const sql[S_COUNT] = {
 			 " ?5, ?6, ?7)",
 	[S_LOAD] = "SELECT count(*) FROM decisions WHERE recipient = ?1"
 		   " AND at >= ?2 AND action = 'forward'",
+	/*
+	 * One range of decisions_forwarded for both counts: the pick asks
+	 * for every candidate, and a busy recipient has hundreds a week.
+	 */
+	[S_LOAD2] = "SELECT count(*) FILTER (WHERE at >= ?2), count(*)"
+		    " FROM decisions WHERE recipient = ?1"
+		    " AND at >= min(?2, ?3) AND action = 'forward'",
 	[S_LOAD_ALL] = "SELECT recipient, count(*) FROM decisions"
 		       " WHERE at >= ?1 AND action = 'forward'"
 		       " AND recipient IS NOT NULL GROUP BY recipient"
@@ -2495,12 +2503,25 @@ long audit_load(struct audit *db, const char *recipient, int64_t since)
 	return n;
 }
 
-/* audit_pick_load - audit_load() with pick's callback signature */
-unsigned audit_pick_load(void *db, const char *addr, time_t since)
+/* audit_pick_load - forwards to addr since day_start and week_start */
+unsigned audit_pick_load(void *ctx, const char *addr, time_t day_start,
+			 time_t week_start, unsigned *week)
 {
-	long n = audit_load(db, addr, (int64_t)since);
+	struct audit *db = ctx;
+	sqlite3_stmt *st = prep(db, S_LOAD2);
+	unsigned day = 0;
 
-	return n > 0 ? (unsigned)n : 0;
+	*week = 0;
+	if (!st || bind_text(db, st, 1, addr) ||
+	    bind_int(db, st, 2, (int64_t)day_start) ||
+	    bind_int(db, st, 3, (int64_t)week_start))
+		return 0;
+	if (step_row(db, st, "load") != 1)
+		return 0;
+	day = (unsigned)sqlite3_column_int64(st, 0);
+	*week = (unsigned)sqlite3_column_int64(st, 1);
+	finish(st);
+	return day;
 }
 
 /* audit_load_all - forwards per recipient since, busiest first */

@@ -421,11 +421,14 @@ int audit_related(struct audit *db, int64_t id, int64_t group,
 /* audit_load - forward decisions to recipient since (any case); -1 error */
 long audit_load(struct audit *db, const char *recipient, int64_t since);
 /*
- * audit_pick_load - audit_load() as pick's load callback (pick.h):
- * .load = audit_pick_load, .load_ctx = db.  A failed query counts as
- * no load (and is printed); the transaction's commit will fail too.
+ * audit_pick_load - pick's load callback (pick.h): forwards to addr
+ * since day_start (returned) and since week_start (*week), counted in
+ * one index range.  .load = audit_pick_load, .load_ctx = db.  A failed
+ * query counts as no load (and is printed); the transaction's commit
+ * will fail too.
  */
-unsigned audit_pick_load(void *db, const char *addr, time_t since);
+unsigned audit_pick_load(void *db, const char *addr, time_t day_start,
+			 time_t week_start, unsigned *week);
 int audit_load_all(struct audit *db, int64_t since,
 		   int (*cb)(const char *recipient, long count, void *arg),
 		   void *arg);

@@ -455,8 +455,8 @@ static void evaluate(struct pick_state *st, struct pick_candidate *c)
 	}
 	caps_for(rq->cfg, c->addr, &c->cap_day, &c->cap_week);
 	if (rq->load) {
-		c->day = rq->load(rq->load_ctx, c->addr, st->day_start);
-		c->week = rq->load(rq->load_ctx, c->addr, st->week_start);
+		c->day = rq->load(rq->load_ctx, c->addr, st->day_start,
+				  st->week_start, &c->week);
 	}
 	if ((c->cap_day != PICK_UNLIMITED && c->day >= (unsigned)c->cap_day) ||
 	    (c->cap_week != PICK_UNLIMITED && c->week >= (unsigned)c->cap_week))

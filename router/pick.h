@@ -199,8 +199,12 @@ struct pick_request {
 	const char *class;	   /* "user", "fuzzer", "ai", "uncertain" */
 	const struct pick_config *cfg;
 	const struct experts *ex; /* may be NULL */
-	/* reports given to addr since a time; NULL means none */
-	unsigned (*load)(void *ctx, const char *addr, time_t since);
+	/*
+	 * reports given to addr since day_start (returned) and since
+	 * week_start (*week), in one look; NULL means none
+	 */
+	unsigned (*load)(void *ctx, const char *addr, time_t day_start,
+			 time_t week_start, unsigned *week);
 	void *load_ctx;
 	time_t now; /* 0: time(NULL) */
 };

@@ -70,7 +70,8 @@ struct pipeline {
 	struct pick_config *pick;
 	struct act_config act;
 	/* how many reports each person got since a time (audit) */
-	unsigned (*load)(void *ctx, const char *addr, time_t since);
+	unsigned (*load)(void *ctx, const char *addr, time_t day_start,
+			 time_t week_start, unsigned *week);
 	void *load_ctx;
 	char missing[256]; /* "no symbol index; no model" or "" */
 };

@@ -1422,6 +1422,7 @@ static void test_load(void **state)
 {
 	struct audit *db = mem_db();
 	struct textbuf out = { "" };
+	unsigned week;
 
 	add(db, 1, T0, "forwarded", "user", "X", "dave@example.org");
 	add(db, 2, T0 + 60, "forwarded", "user", "X", "Dave@Example.org");
@@ -1431,9 +1432,24 @@ static void test_load(void **state)
 	/* the last day, the last week */
 	assert_int_equal(audit_load(db, "dave@example.org", T0 + 86400), 1);
 	assert_int_equal(audit_load(db, "dave@example.org", T0 - 6 * 86400), 3);
+	/* both in one look, whatever the order of the two starts */
 	assert_int_equal(audit_pick_load(db, "DAVE@example.org",
-					 (time_t)(T0 - 6 * 86400)),
-			 3);
+					 (time_t)(T0 + 86400),
+					 (time_t)(T0 - 6 * 86400), &week),
+			 1);
+	assert_int_equal(week, 3);
+	assert_int_equal(audit_pick_load(db, "dave@example.org",
+					 (time_t)(T0 + 60), (time_t)T0, &week),
+			 2);
+	assert_int_equal(week, 3);
+	assert_int_equal(audit_pick_load(db, "ted@example.org",
+					 (time_t)(T0 + 86401),
+					 (time_t)(T0 + 86400), &week),
+			 0);
+	assert_int_equal(week, 1);
+	assert_int_equal(audit_pick_load(db, "nobody@example.org", 0, 0, &week),
+			 0);
+	assert_int_equal(week, 0);
 	assert_int_equal(audit_load_all(db, T0, collect_load, &out), 0);
 	assert_string_equal(out.buf, "dave@example.org 3|ted@example.org 1|");
 	audit_close(db);
