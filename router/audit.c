@@ -257,6 +257,15 @@ static const char *const migrations[] = {
 	"DROP TABLE actions;\n"
 	"ALTER TABLE actions_v3 RENAME TO actions;\n"
 	"CREATE INDEX actions_report ON actions(report);\n",
+	/*
+	 * 3 -> 4: a candidate's load counted in decisions_forwarded alone.
+	 * Without action in the index, SQLite read every counted row of
+	 * the table too (580 K instructions per delivery for 456 forwards
+	 * to the busiest recipient in the bench, against 40 K).
+	 */
+	"DROP INDEX decisions_forwarded;\n"
+	"CREATE INDEX decisions_forwarded ON decisions(recipient, at, action)\n"
+	"  WHERE action = 'forward';\n",
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == AUDIT_SCHEMA_VERSION,

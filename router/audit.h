@@ -142,7 +142,7 @@ struct audit;
 struct report;
 struct evidence;
 
-#define AUDIT_SCHEMA_VERSION	 3
+#define AUDIT_SCHEMA_VERSION	 4
 #define AUDIT_BUSY_TIMEOUT_MS	 5000
 #define AUDIT_LEASE_SECONDS	 600 /* default: see claim_due() */
 #define AUDIT_FILTER_CKPT_FRAMES 128 /* AUDIT_FILTER: checkpoint on close */
