@@ -96,8 +96,9 @@ void *sqlmem_malloc(int n)
 	if (n <= 0)
 		n = 1;
 	if (n > MAX_CLASSED) {
-		if ((size_t)n > SIZE_MAX - HDR)
+		if (n > INT_MAX - 7)
 			return NULL;
+		n = sqlmem_roundup(n); /* what sqlmem_size() will say */
 		h = malloc(HDR + (size_t)n);
 		if (!h)
 			return NULL;
