@@ -69,6 +69,24 @@ struct litkey {
 	uint32_t id;
 };
 
+/* Where a litindex's literals occur in one text. */
+struct occ {
+	uint32_t pos;
+	uint32_t next; /* the literal's next occurrence + 1, 0 = none */
+};
+
+#define OCC_MAX (1u << 16)
+
+struct litscan {
+	bool done;
+	bool full;	 /* more than OCC_MAX occurrences: occ[] partial */
+	uint32_t *first; /* [id] 1 + offset of the first occurrence */
+	uint32_t *head, *tail; /* [id] its occurrences in occ[], + 1 */
+	size_t alloc;
+	struct occ *occ; /* in order of offset */
+	size_t nocc, occ_alloc;
+};
+
 struct litindex {
 	const struct lit **lits;
 	size_t n, alloc;
@@ -207,9 +225,7 @@ struct ruleset {
 struct rules_scratch {
 	pcre2_match_data *md;
 	pcre2_match_context *wctx; /* the ruleset's limits + an offset limit */
-	uint32_t *found[2][2];	   /* [raw][ci]: first offsets of literals */
-	size_t found_alloc[2][2];
-	bool have_found[2][2];
+	struct litscan scan[2][2]; /* [raw][ci] */
 	struct strbuf body, raw, all, hdr;
 	bool have_body, have_raw, have_all;
 	char *body_lower, *raw_lower;
@@ -1209,15 +1225,26 @@ static void litindex_finish(struct litindex *ix)
 }
 
 /*
- * litindex_scan - first[id] = 1 + the offset of the first occurrence of
- * every literal in s, 0 for those that do not occur
+ * litindex_scan - ls->first[id] = 1 + the offset of the first occurrence
+ * of every literal in s, 0 for those that do not occur; every occurrence
+ * in ls->occ[], chained from ls->head[id] (up to OCC_MAX, else ls->full)
  */
 static void litindex_scan(const struct litindex *ix, const char *s, size_t len,
-			  uint32_t *first)
+			  struct litscan *ls)
 {
 	size_t i;
 
-	memset(first, 0, ix->n * sizeof(*first));
+	if (ls->alloc < ix->n + 1) {
+		free(ls->first);
+		ls->alloc = ix->n + 1;
+		ls->first = xcalloc(3 * ls->alloc, sizeof(*ls->first));
+		ls->head = ls->first + ls->alloc;
+		ls->tail = ls->head + ls->alloc;
+	}
+	memset(ls->first, 0, 3 * ls->alloc * sizeof(*ls->first));
+	ls->nocc = 0;
+	ls->full = false;
+	ls->done = true;
 	for (i = 0; i + 2 < len; i++) {
 		uint16_t key = lit_key(s + i), h;
 		size_t lo = 0, hi = ix->n;
@@ -1236,12 +1263,26 @@ static void litindex_scan(const struct litindex *ix, const char *s, size_t len,
 				hi = mid;
 		}
 		for (; lo < ix->n && ix->keys[lo].key == key; lo++) {
-			uint32_t id = ix->keys[lo].id;
+			uint32_t id = ix->keys[lo].id, k;
 			const struct lit *l = ix->lits[id];
 
-			if (!first[id] && l->len <= len - i &&
-			    memcmp(s + i, l->s, l->len) == 0)
-				first[id] = (uint32_t)i + 1;
+			if (l->len > len - i || memcmp(s + i, l->s, l->len))
+				continue;
+			if (!ls->first[id])
+				ls->first[id] = (uint32_t)i + 1;
+			if (ls->nocc == OCC_MAX) {
+				ls->full = true;
+				continue;
+			}
+			ALLOC_GROW(ls->occ, ls->nocc, ls->occ_alloc);
+			k = (uint32_t)ls->nocc++;
+			ls->occ[k].pos = (uint32_t)i;
+			ls->occ[k].next = 0;
+			if (ls->tail[id])
+				ls->occ[ls->tail[id] - 1].next = k + 1;
+			else
+				ls->head[id] = k + 1;
+			ls->tail[id] = k + 1;
 		}
 	}
 }
@@ -2634,7 +2675,8 @@ static struct rules_scratch *scratch_get(struct rules_result *res)
 	}
 	s->have_body = s->have_raw = s->have_all = false;
 	s->have_body_lower = s->have_raw_lower = false;
-	memset(s->have_found, 0, sizeof(s->have_found));
+	s->scan[0][0].done = s->scan[0][1].done = false;
+	s->scan[1][0].done = s->scan[1][1].done = false;
 	s->body_utf = s->raw_utf = -1;
 	sb_reset(&s->body);
 	sb_reset(&s->raw);
@@ -2723,19 +2765,11 @@ static size_t prefilter_start(struct eval_ctx *c, const struct rule *r,
 
 	if (!pf->ids)
 		return 0;
-	if (!s->have_found[raw][ci]) {
-		if (s->found_alloc[raw][ci] < ix->n + 1) {
-			free(s->found[raw][ci]);
-			s->found_alloc[raw][ci] = ix->n + 1;
-			s->found[raw][ci] =
-				xcalloc(ix->n + 1, sizeof(*s->found[raw][ci]));
-		}
+	if (!s->scan[raw][ci].done)
 		litindex_scan(ix, ci ? t->lower : t->text, t->len,
-			      s->found[raw][ci]);
-		s->have_found[raw][ci] = true;
-	}
+			      &s->scan[raw][ci]);
 	for (i = 0; i < pf->n; i++) {
-		uint32_t at = s->found[raw][ci][pf->ids[i]];
+		uint32_t at = s->scan[raw][ci].first[pf->ids[i]];
 		size_t pre = pf->alt[i].maxpre, from;
 
 		if (!at)
@@ -2799,34 +2833,24 @@ static int windowed_match(struct eval_ctx *c, const struct rule *r,
 			  const struct rules_text *t)
 {
 	const struct prefilter *pf = &r->pf;
-	const char *hay = pf->ci ? t->lower : t->text;
-	int raw = r->type == RULE_RAWBODY, i, rc;
+	const struct litscan *ls = &c->s->scan[r->type == RULE_RAWBODY][pf->ci];
 	struct window w[WINDOWS_MAX];
 	size_t nw = 0, k, from, to;
+	int i, rc;
 
+	if (ls->full)
+		return -1;
 	for (i = 0; i < pf->n; i++) {
-		uint32_t at = c->s->found[raw][pf->ci][pf->ids[i]];
-		const struct lit *l = &pf->alt[i];
-		size_t q;
+		size_t pre = pf->alt[i].maxpre;
+		uint32_t o;
 
-		if (!at)
-			continue;
-		for (q = at - 1;;) {
-			const char *next;
+		for (o = ls->head[pf->ids[i]]; o; o = ls->occ[o - 1].next) {
+			size_t q = ls->occ[o - 1].pos;
 
 			if (nw == WINDOWS_MAX)
 				return -1;
-			w[nw].from = l->maxpre == WIDTH_INF || l->maxpre >= q
-					     ? 0
-					     : q - l->maxpre;
+			w[nw].from = pre == WIDTH_INF || pre >= q ? 0 : q - pre;
 			w[nw++].to = q;
-			if (q + 1 >= t->len)
-				break;
-			next = memmem(hay + q + 1, t->len - q - 1, l->s,
-				      l->len);
-			if (!next)
-				break;
-			q = (size_t)(next - hay);
 		}
 	}
 	qsort(w, nw, sizeof(*w), cmp_window);
@@ -3036,10 +3060,10 @@ void rules_result_release(struct rules_result *res)
 		sb_release(&s->hdr);
 		free(s->body_lower);
 		free(s->raw_lower);
-		free(s->found[0][0]);
-		free(s->found[0][1]);
-		free(s->found[1][0]);
-		free(s->found[1][1]);
+		for (int k = 0; k < 4; k++) {
+			free(s->scan[k / 2][k % 2].first);
+			free(s->scan[k / 2][k % 2].occ);
+		}
 		free(s);
 	}
 	free(res->value);
