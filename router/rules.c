@@ -220,6 +220,21 @@ struct ruleset {
 	void (*release)(struct evidence *ev);
 	bool compiled;
 	int errors;
+
+	/*
+	 * A ruleset rules_open() read: names, strings and literals point
+	 * into snap, meta ops and literal arrays into arena chunks;
+	 * prefilter ids of every ruleset are in one block, ids.
+	 */
+	char *snap;
+	struct arena *arena;
+	uint32_t *ids;
+};
+
+struct arena {
+	struct arena *next;
+	size_t used, size;
+	max_align_t data[];
 };
 
 struct rules_scratch {
@@ -406,6 +421,28 @@ struct ruleset *rules_new(const struct rules_hook *hooks, size_t nhooks)
 	return rs;
 }
 
+/* arena_alloc - zeroed memory that lives as long as the ruleset */
+static void *arena_alloc(struct ruleset *rs, size_t n)
+{
+	struct arena *a = rs->arena;
+	void *p;
+
+	n = (n + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+	if (!a || a->size - a->used < n) {
+		size_t size = n > (16u << 10) ? n : 16u << 10;
+
+		a = xmalloc(sizeof(*a) + size);
+		a->size = size;
+		a->used = 0;
+		a->next = rs->arena;
+		rs->arena = a;
+	}
+	p = (char *)a->data + a->used;
+	a->used += n;
+	return memset(p, 0, n);
+}
+
+/* prefilter_free - its ids are the ruleset's (rs->ids) */
 static void prefilter_free(struct prefilter *pf)
 {
 	int i;
@@ -413,7 +450,6 @@ static void prefilter_free(struct prefilter *pf)
 	for (i = 0; i < pf->n; i++)
 		free(pf->alt[i].s);
 	free(pf->alt);
-	free(pf->ids);
 	pf->alt = NULL;
 	pf->ids = NULL;
 	pf->n = 0;
@@ -446,11 +482,21 @@ void rules_free(struct ruleset *rs)
 
 	if (!rs)
 		return;
-	for (i = 0; i < rs->nrules; i++) {
+	for (i = 0; i < rs->nrules && rs->snap; i++)
+		pcre2_code_free(rs->rules[i].code);
+	for (i = 0; i < rs->nrules && !rs->snap; i++) {
 		rule_clear_definition(&rs->rules[i]);
 		free(rs->rules[i].name);
 		free(rs->rules[i].describe);
 	}
+	while (rs->arena) {
+		struct arena *next = rs->arena->next;
+
+		free(rs->arena);
+		rs->arena = next;
+	}
+	free(rs->snap);
+	free(rs->ids);
 	free(rs->rules);
 	free(rs->hash);
 	for (i = 0; i < rs->ntests; i++)
@@ -459,7 +505,7 @@ void rules_free(struct ruleset *rs)
 	for (i = 0; i < rs->nproblems; i++)
 		free(rs->problems[i].msg);
 	free(rs->problems);
-	for (i = 0; i < rs->nfiles; i++)
+	for (i = 0; i < rs->nfiles && !rs->snap; i++)
 		free(rs->files[i]);
 	free(rs->files);
 	pcre2_match_context_free(rs->mctx);
@@ -1173,6 +1219,8 @@ static void prefilter_build(struct rule *rule)
 
 static void litindex_reset(struct litindex *ix)
 {
+	if (!ix->lits && !ix->keys)
+		return; /* never filled: all zero */
 	free(ix->lits);
 	free(ix->keys);
 	memset(ix, 0, sizeof(*ix));
@@ -1953,8 +2001,13 @@ int rules_add_text(struct ruleset *rs, const char *name, const char *text,
 	const char *p = text, *end = text + len;
 	struct strbuf logical = STRBUF_INIT(64u << 10);
 	unsigned lineno = 0, start = 0;
-	int file = add_file_name(rs, name);
+	int file;
 	bool overflow = false;
+
+	if (rs->snap)
+		return error("%s: a compiled snapshot takes no more rules",
+			     name);
+	file = add_file_name(rs, name);
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -2164,16 +2217,20 @@ int rules_compile(struct ruleset *rs)
 	/* one literal index over every body and rawbody prefilter */
 	litindex_reset(&rs->lix[0]);
 	litindex_reset(&rs->lix[1]);
-	for (i = 0; i < rs->nrules; i++) {
+	free(rs->ids);
+	for (i = k = 0; i < rs->nrules; i++)
+		k += (size_t)rs->rules[i].pf.n;
+	rs->ids = xcalloc(k + 1, sizeof(*rs->ids));
+	for (i = k = 0; i < rs->nrules; i++) {
 		struct prefilter *pf = &rs->rules[i].pf;
 		int j;
 
-		free(pf->ids);
 		pf->ids = NULL;
 		if (!pf->n || (rs->rules[i].type != RULE_BODY &&
 			       rs->rules[i].type != RULE_RAWBODY))
 			continue;
-		pf->ids = xcalloc((size_t)pf->n, sizeof(*pf->ids));
+		pf->ids = rs->ids + k;
+		k += (size_t)pf->n;
 		for (j = 0; j < pf->n; j++)
 			pf->ids[j] =
 				litindex_add(&rs->lix[pf->ci], &pf->alt[j]);
@@ -3130,7 +3187,10 @@ void rules_eval(const struct ruleset *rs, const struct rules_input *in,
  *	rules: u32 n, n x rule (put_rule())
  *	u32 CRC-32C of everything before it (rules_crc32c())
  *
- * (str: u32 length, UINT32_MAX for none, then the bytes.)  A snapshot is
+ * (str: u32 length, UINT32_MAX for none, then the bytes and a NUL; a
+ * literal: u32 length, the bytes and a NUL, u64 maxpre.)  rules_open()
+ * reads the file into one buffer that the ruleset keeps: its strings
+ * are used in place.  A snapshot is
  * used only when it is intact, the directory still holds the same rule
  * files (names, sizes, times, inodes) and the site file is the same (or
  * still absent), every hook it names exists and pcre2 accepts the blob
@@ -3267,7 +3327,8 @@ static void put_str(struct strbuf *sb, const char *str)
 	size_t n = str ? strlen(str) : 0;
 
 	put_u32(sb, str ? (uint32_t)n : UINT32_MAX);
-	put(sb, str, n);
+	if (str)
+		put(sb, str, n + 1); /* with its NUL, read in place */
 }
 
 struct cursor {
@@ -3310,7 +3371,10 @@ static double get_f64(struct cursor *c)
 	return v;
 }
 
-/* get_str - a new string; NULL when written as none or on error */
+/*
+ * get_str - a string in the snapshot's buffer (not a copy); NULL when
+ * written as none or on error
+ */
 static char *get_str(struct cursor *c)
 {
 	uint32_t n = get_u32(c);
@@ -3318,12 +3382,12 @@ static char *get_str(struct cursor *c)
 
 	if (c->bad || n == UINT32_MAX)
 		return NULL;
-	if ((size_t)(c->end - c->p) < n) {
+	if ((size_t)(c->end - c->p) <= n || c->p[n] != '\0') {
 		c->bad = true;
 		return NULL;
 	}
-	str = xmemdup0(c->p, n);
-	c->p += n;
+	str = (char *)c->p;
+	c->p += n + 1;
 	return str;
 }
 
@@ -3429,6 +3493,7 @@ static void put_rule(struct strbuf *sb, const struct rule *r, int32_t code)
 	for (i = 0; i < r->pf.n; i++) {
 		put_u32(sb, (uint32_t)r->pf.alt[i].len);
 		put(sb, r->pf.alt[i].s, r->pf.alt[i].len);
+		put(sb, "", 1);
 		put_u64(sb, r->pf.alt[i].maxpre);
 	}
 }
@@ -3509,27 +3574,19 @@ out:
 	return ret;
 }
 
-/* get_args - a rule's eval arguments, into one buffer the rule owns */
+/* get_args - a rule's eval arguments, in the snapshot's buffer */
 static bool get_args(struct cursor *c, struct rule *r)
 {
-	struct strbuf buf = STRBUF_INIT(1 << 16);
-	size_t off[RULES_MAX_ARGS];
 	uint32_t n = get_u32(c), k;
 
 	if (n > RULES_MAX_ARGS)
 		return false;
 	for (k = 0; k < n; k++) {
-		char *a = get_str(c);
+		const char *a = get_str(c);
 
-		off[k] = buf.len;
-		sb_adds(&buf, a ? a : "");
-		sb_addc(&buf, '\0');
-		free(a);
+		r->args.argv[k] = a ? a : "";
 	}
-	r->argbuf = sb_detach(&buf, NULL);
 	r->args.argc = (int)n;
-	for (k = 0; k < n; k++)
-		r->args.argv[k] = r->argbuf + off[k];
 	return !c->bad;
 }
 
@@ -3563,17 +3620,14 @@ static bool get_rule(struct cursor *c, struct ruleset *rs, struct rule *r,
 	    r->type < RULE_HEADER || r->type > RULE_META || r->def_file < 0 ||
 	    (size_t)r->def_file >= rs->nfiles || r->hmode > HDR_EXISTS ||
 	    code < -1 ||
-	    (code >= 0 && ((uint32_t)code >= ncodes || !codes[code]))) {
-		free(hook);
+	    (code >= 0 && ((uint32_t)code >= ncodes || !codes[code])))
 		return false;
-	}
 	if (code >= 0) {
 		r->code = codes[code];
 		codes[code] = NULL; /* the rule owns it now */
 	}
 	if (hook) {
 		r->hook = hook_find(rs, hook);
-		free(hook);
 		if (!r->hook)
 			return false;
 	}
@@ -3583,7 +3637,7 @@ static bool get_rule(struct cursor *c, struct ruleset *rs, struct rule *r,
 	if (n > META_MAX_OPS)
 		return false;
 	r->nops = n;
-	r->ops = n ? xcalloc(n, sizeof(*r->ops)) : NULL;
+	r->ops = n ? arena_alloc(rs, n * sizeof(*r->ops)) : NULL;
 	for (k = 0; k < n; k++) {
 		r->ops[k].op = (enum meta_opcode)get_u32(c);
 		r->ops[k].idx = get_u64(c);
@@ -3601,16 +3655,16 @@ static bool get_rule(struct cursor *c, struct ruleset *rs, struct rule *r,
 		return false;
 	r->pf.ci = flags & SNAP_PF_CI;
 	r->pf.anchorable = flags & SNAP_PF_ANCHORABLE;
-	r->pf.alt = n ? xcalloc(n, sizeof(*r->pf.alt)) : NULL;
+	r->pf.alt = n ? arena_alloc(rs, n * sizeof(*r->pf.alt)) : NULL;
 	for (k = 0; k < n; k++) {
 		uint32_t len = get_u32(c);
 
 		if (c->bad || len < RULES_PREFILTER_MIN ||
-		    (size_t)(c->end - c->p) < len)
+		    (size_t)(c->end - c->p) <= len || c->p[len] != '\0')
 			return false;
-		r->pf.alt[k].s = xmemdup0(c->p, len);
+		r->pf.alt[k].s = (char *)c->p;
 		r->pf.alt[k].len = len;
-		c->p += len;
+		c->p += len + 1;
 		r->pf.alt[k].maxpre = get_u64(c);
 		r->pf.n = (int)k + 1;
 	}
@@ -3635,7 +3689,8 @@ struct ruleset *rules_open(const char *path, const char *dir, const char *local,
 	struct ruleset *rs = NULL;
 	struct source *src = NULL;
 	pcre2_code **codes = NULL;
-	char *buf, *sdir = NULL, *slocal = NULL;
+	char *buf;
+	const char *sdir, *slocal;
 	size_t len, nsrc = 0, i;
 	uint32_t n, crc, ncodes = 0;
 	uint64_t blob_len;
@@ -3674,17 +3729,17 @@ struct ruleset *rules_open(const char *path, const char *dir, const char *local,
 	    sources(dir, local, &src, &nsrc) < 0 || get_u32(&c) != nsrc)
 		goto out;
 	for (i = 0; i < nsrc; i++) {
-		char *p = get_str(&c);
-		bool same = p && strcmp(p, src[i].path) == 0;
+		const char *p = get_str(&c);
 
-		free(p);
-		if (!same || get_u64(&c) != src[i].size ||
-		    get_u64(&c) != src[i].sec || get_u64(&c) != src[i].nsec ||
-		    get_u64(&c) != src[i].ino)
+		if (!p || strcmp(p, src[i].path) != 0 ||
+		    get_u64(&c) != src[i].size || get_u64(&c) != src[i].sec ||
+		    get_u64(&c) != src[i].nsec || get_u64(&c) != src[i].ino)
 			goto out;
 	}
 
 	rs = rules_new(hooks, nhooks);
+	rs->snap = buf; /* the rules point into it from here on */
+	buf = NULL;
 	for (i = 0; i < CLASS_N; i++)
 		rs->params.threshold[i] = get_f64(&c);
 	rs->params.band = get_f64(&c);
@@ -3742,8 +3797,6 @@ out:
 		pcre2_code_free(codes[i]);
 	free(codes);
 	sources_free(src, nsrc);
-	free(sdir);
-	free(slocal);
 	free(buf);
 	return rs;
 }
