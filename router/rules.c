@@ -16,7 +16,6 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <zlib.h>
 
 #include "report.h"
 #include "rules.h"
@@ -29,9 +28,8 @@
 #define DESCRIBE_MAX  200
 #define TEST_TEXT_MAX (16u << 10)
 #define OWN_INPUT_MAX (1u << 20)
-/* anchored tries around literal occurrences before a plain scan */
-#define ANCHOR_MAXPRE	 32
-#define ANCHOR_MAX_TRIES 256
+/* a prefilter whose literals are at most this far into a match */
+#define ANCHOR_MAXPRE 32
 
 /* ---- data ------------------------------------------------------------ */
 
@@ -69,6 +67,24 @@ struct prefilter {
 struct litkey {
 	uint16_t key;
 	uint32_t id;
+};
+
+/* Where a litindex's literals occur in one text. */
+struct occ {
+	uint32_t pos;
+	uint32_t next; /* the literal's next occurrence + 1, 0 = none */
+};
+
+#define OCC_MAX (1u << 16)
+
+struct litscan {
+	bool done;
+	bool full;	 /* more than OCC_MAX occurrences: occ[] partial */
+	uint32_t *first; /* [id] 1 + offset of the first occurrence */
+	uint32_t *head, *tail; /* [id] its occurrences in occ[], + 1 */
+	size_t alloc;
+	struct occ *occ; /* in order of offset */
+	size_t nocc, occ_alloc;
 };
 
 struct litindex {
@@ -204,13 +220,27 @@ struct ruleset {
 	void (*release)(struct evidence *ev);
 	bool compiled;
 	int errors;
+
+	/*
+	 * A ruleset rules_open() read: names, strings and literals point
+	 * into snap, meta ops and literal arrays into arena chunks;
+	 * prefilter ids of every ruleset are in one block, ids.
+	 */
+	char *snap;
+	struct arena *arena;
+	uint32_t *ids;
+};
+
+struct arena {
+	struct arena *next;
+	size_t used, size;
+	max_align_t data[];
 };
 
 struct rules_scratch {
 	pcre2_match_data *md;
-	uint32_t *found[2][2]; /* [raw][ci]: first offsets of literals */
-	size_t found_alloc[2][2];
-	bool have_found[2][2];
+	pcre2_match_context *wctx; /* the ruleset's limits + an offset limit */
+	struct litscan scan[2][2]; /* [raw][ci] */
 	struct strbuf body, raw, all, hdr;
 	bool have_body, have_raw, have_all;
 	char *body_lower, *raw_lower;
@@ -391,6 +421,28 @@ struct ruleset *rules_new(const struct rules_hook *hooks, size_t nhooks)
 	return rs;
 }
 
+/* arena_alloc - zeroed memory that lives as long as the ruleset */
+static void *arena_alloc(struct ruleset *rs, size_t n)
+{
+	struct arena *a = rs->arena;
+	void *p;
+
+	n = (n + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+	if (!a || a->size - a->used < n) {
+		size_t size = n > (16u << 10) ? n : 16u << 10;
+
+		a = xmalloc(sizeof(*a) + size);
+		a->size = size;
+		a->used = 0;
+		a->next = rs->arena;
+		rs->arena = a;
+	}
+	p = (char *)a->data + a->used;
+	a->used += n;
+	return memset(p, 0, n);
+}
+
+/* prefilter_free - its ids are the ruleset's (rs->ids) */
 static void prefilter_free(struct prefilter *pf)
 {
 	int i;
@@ -398,7 +450,6 @@ static void prefilter_free(struct prefilter *pf)
 	for (i = 0; i < pf->n; i++)
 		free(pf->alt[i].s);
 	free(pf->alt);
-	free(pf->ids);
 	pf->alt = NULL;
 	pf->ids = NULL;
 	pf->n = 0;
@@ -431,11 +482,21 @@ void rules_free(struct ruleset *rs)
 
 	if (!rs)
 		return;
-	for (i = 0; i < rs->nrules; i++) {
+	for (i = 0; i < rs->nrules && rs->snap; i++)
+		pcre2_code_free(rs->rules[i].code);
+	for (i = 0; i < rs->nrules && !rs->snap; i++) {
 		rule_clear_definition(&rs->rules[i]);
 		free(rs->rules[i].name);
 		free(rs->rules[i].describe);
 	}
+	while (rs->arena) {
+		struct arena *next = rs->arena->next;
+
+		free(rs->arena);
+		rs->arena = next;
+	}
+	free(rs->snap);
+	free(rs->ids);
 	free(rs->rules);
 	free(rs->hash);
 	for (i = 0; i < rs->ntests; i++)
@@ -444,7 +505,7 @@ void rules_free(struct ruleset *rs)
 	for (i = 0; i < rs->nproblems; i++)
 		free(rs->problems[i].msg);
 	free(rs->problems);
-	for (i = 0; i < rs->nfiles; i++)
+	for (i = 0; i < rs->nfiles && !rs->snap; i++)
 		free(rs->files[i]);
 	free(rs->files);
 	pcre2_match_context_free(rs->mctx);
@@ -1158,6 +1219,8 @@ static void prefilter_build(struct rule *rule)
 
 static void litindex_reset(struct litindex *ix)
 {
+	if (!ix->lits && !ix->keys)
+		return; /* never filled: all zero */
 	free(ix->lits);
 	free(ix->keys);
 	memset(ix, 0, sizeof(*ix));
@@ -1210,15 +1273,26 @@ static void litindex_finish(struct litindex *ix)
 }
 
 /*
- * litindex_scan - first[id] = 1 + the offset of the first occurrence of
- * every literal in s, 0 for those that do not occur
+ * litindex_scan - ls->first[id] = 1 + the offset of the first occurrence
+ * of every literal in s, 0 for those that do not occur; every occurrence
+ * in ls->occ[], chained from ls->head[id] (up to OCC_MAX, else ls->full)
  */
 static void litindex_scan(const struct litindex *ix, const char *s, size_t len,
-			  uint32_t *first)
+			  struct litscan *ls)
 {
 	size_t i;
 
-	memset(first, 0, ix->n * sizeof(*first));
+	if (ls->alloc < ix->n + 1) {
+		free(ls->first);
+		ls->alloc = ix->n + 1;
+		ls->first = xcalloc(3 * ls->alloc, sizeof(*ls->first));
+		ls->head = ls->first + ls->alloc;
+		ls->tail = ls->head + ls->alloc;
+	}
+	memset(ls->first, 0, 3 * ls->alloc * sizeof(*ls->first));
+	ls->nocc = 0;
+	ls->full = false;
+	ls->done = true;
 	for (i = 0; i + 2 < len; i++) {
 		uint16_t key = lit_key(s + i), h;
 		size_t lo = 0, hi = ix->n;
@@ -1237,12 +1311,26 @@ static void litindex_scan(const struct litindex *ix, const char *s, size_t len,
 				hi = mid;
 		}
 		for (; lo < ix->n && ix->keys[lo].key == key; lo++) {
-			uint32_t id = ix->keys[lo].id;
+			uint32_t id = ix->keys[lo].id, k;
 			const struct lit *l = ix->lits[id];
 
-			if (!first[id] && l->len <= len - i &&
-			    memcmp(s + i, l->s, l->len) == 0)
-				first[id] = (uint32_t)i + 1;
+			if (l->len > len - i || memcmp(s + i, l->s, l->len))
+				continue;
+			if (!ls->first[id])
+				ls->first[id] = (uint32_t)i + 1;
+			if (ls->nocc == OCC_MAX) {
+				ls->full = true;
+				continue;
+			}
+			ALLOC_GROW(ls->occ, ls->nocc, ls->occ_alloc);
+			k = (uint32_t)ls->nocc++;
+			ls->occ[k].pos = (uint32_t)i;
+			ls->occ[k].next = 0;
+			if (ls->tail[id])
+				ls->occ[ls->tail[id] - 1].next = k + 1;
+			else
+				ls->head[id] = k + 1;
+			ls->tail[id] = k + 1;
 		}
 	}
 }
@@ -1260,8 +1348,9 @@ static const char *compile_regex(struct rule *r)
 	 * not capture (a backreference needs a named group).
 	 */
 	r->code = pcre2_compile((PCRE2_SPTR)r->pattern, PCRE2_ZERO_TERMINATED,
-				r->options | PCRE2_NO_AUTO_CAPTURE, &err, &off,
-				NULL);
+				r->options | PCRE2_NO_AUTO_CAPTURE |
+					PCRE2_USE_OFFSET_LIMIT,
+				&err, &off, NULL);
 	if (!r->code) {
 		pcre2_get_error_message(err, (PCRE2_UCHAR *)e, sizeof(e));
 		snprintf(msg, sizeof(msg), "bad regex at offset %zu: %s",
@@ -1912,8 +2001,13 @@ int rules_add_text(struct ruleset *rs, const char *name, const char *text,
 	const char *p = text, *end = text + len;
 	struct strbuf logical = STRBUF_INIT(64u << 10);
 	unsigned lineno = 0, start = 0;
-	int file = add_file_name(rs, name);
+	int file;
 	bool overflow = false;
+
+	if (rs->snap)
+		return error("%s: a compiled snapshot takes no more rules",
+			     name);
+	file = add_file_name(rs, name);
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -2123,16 +2217,20 @@ int rules_compile(struct ruleset *rs)
 	/* one literal index over every body and rawbody prefilter */
 	litindex_reset(&rs->lix[0]);
 	litindex_reset(&rs->lix[1]);
-	for (i = 0; i < rs->nrules; i++) {
+	free(rs->ids);
+	for (i = k = 0; i < rs->nrules; i++)
+		k += (size_t)rs->rules[i].pf.n;
+	rs->ids = xcalloc(k + 1, sizeof(*rs->ids));
+	for (i = k = 0; i < rs->nrules; i++) {
 		struct prefilter *pf = &rs->rules[i].pf;
 		int j;
 
-		free(pf->ids);
 		pf->ids = NULL;
 		if (!pf->n || (rs->rules[i].type != RULE_BODY &&
 			       rs->rules[i].type != RULE_RAWBODY))
 			continue;
-		pf->ids = xcalloc((size_t)pf->n, sizeof(*pf->ids));
+		pf->ids = rs->ids + k;
+		k += (size_t)pf->n;
 		for (j = 0; j < pf->n; j++)
 			pf->ids[j] =
 				litindex_add(&rs->lix[pf->ci], &pf->alt[j]);
@@ -2621,8 +2719,12 @@ static struct rules_scratch *scratch_get(struct rules_result *res)
 	if (!s) {
 		s = res->s = xcalloc(1, sizeof(*s));
 		s->md = pcre2_match_data_create(1, NULL);
-		if (!s->md)
+		s->wctx = pcre2_match_context_create(NULL);
+		if (!s->md || !s->wctx)
 			die("out of memory");
+		pcre2_set_match_limit(s->wctx, RULES_MATCH_LIMIT);
+		pcre2_set_depth_limit(s->wctx, RULES_DEPTH_LIMIT);
+		pcre2_set_heap_limit(s->wctx, RULES_HEAP_LIMIT_KIB);
 		sb_init(&s->body, RULES_BODY_MAX);
 		sb_init(&s->raw, RULES_RAWBODY_MAX);
 		sb_init(&s->all, RULES_ALL_MAX);
@@ -2630,7 +2732,8 @@ static struct rules_scratch *scratch_get(struct rules_result *res)
 	}
 	s->have_body = s->have_raw = s->have_all = false;
 	s->have_body_lower = s->have_raw_lower = false;
-	memset(s->have_found, 0, sizeof(s->have_found));
+	s->scan[0][0].done = s->scan[0][1].done = false;
+	s->scan[1][0].done = s->scan[1][1].done = false;
 	s->body_utf = s->raw_utf = -1;
 	sb_reset(&s->body);
 	sb_reset(&s->raw);
@@ -2638,19 +2741,32 @@ static struct rules_scratch *scratch_get(struct rules_result *res)
 	return s;
 }
 
+/* lower_copy - ASCII lower case only, as pcre2's default tables */
 static void lower_copy(const struct strbuf *sb, char **dst, size_t *alloc)
 {
-	size_t i;
+	const uint64_t ones = 0x0101010101010101ull;
+	size_t i = 0;
 
 	if (*alloc < sb->len + 1) {
 		free(*dst);
 		*alloc = sb->len + 1;
 		*dst = xmalloc(*alloc);
 	}
-	for (i = 0; i < sb->len; i++) {
+	/* eight bytes at a time: 0x20 added to each byte in 'A'..'Z' */
+	for (; i + 8 <= sb->len; i += 8) {
+		uint64_t w, low7, ge_a, gt_z, upper;
+
+		memcpy(&w, sb->buf + i, 8);
+		low7 = w & (0x7f * ones);
+		ge_a = low7 + (0x80 - 'A') * ones; /* bit 7: >= 'A' */
+		gt_z = low7 + (0x7f - 'Z') * ones; /* bit 7: > 'Z' */
+		upper = ge_a & ~gt_z & ~w & (0x80 * ones);
+		w |= upper >> 2;
+		memcpy(*dst + i, &w, 8);
+	}
+	for (; i < sb->len; i++) {
 		unsigned char ch = (unsigned char)sb->buf[i];
 
-		/* ASCII only, as pcre2's default tables; branch-free */
 		(*dst)[i] = (char)(ch + ((unsigned char)(ch - 'A') < 26u) * 32);
 	}
 	(*dst)[sb->len] = '\0';
@@ -2706,19 +2822,11 @@ static size_t prefilter_start(struct eval_ctx *c, const struct rule *r,
 
 	if (!pf->ids)
 		return 0;
-	if (!s->have_found[raw][ci]) {
-		if (s->found_alloc[raw][ci] < ix->n + 1) {
-			free(s->found[raw][ci]);
-			s->found_alloc[raw][ci] = ix->n + 1;
-			s->found[raw][ci] =
-				xcalloc(ix->n + 1, sizeof(*s->found[raw][ci]));
-		}
+	if (!s->scan[raw][ci].done)
 		litindex_scan(ix, ci ? t->lower : t->text, t->len,
-			      s->found[raw][ci]);
-		s->have_found[raw][ci] = true;
-	}
+			      &s->scan[raw][ci]);
 	for (i = 0; i < pf->n; i++) {
-		uint32_t at = s->found[raw][ci][pf->ids[i]];
+		uint32_t at = s->scan[raw][ci].first[pf->ids[i]];
 		size_t pre = pf->alt[i].maxpre, from;
 
 		if (!at)
@@ -2755,49 +2863,69 @@ static bool regex_match(struct eval_ctx *c, const struct rule *r, const char *s,
 	return false;
 }
 
+struct window {
+	size_t from, to; /* the first and last offsets a match may start at */
+};
+
+#define WINDOWS_MAX 128
+
+static int cmp_window(const void *pa, const void *pb)
+{
+	const struct window *a = pa, *b = pb;
+
+	if (a->from != b->from)
+		return a->from < b->from ? -1 : 1;
+	return a->to < b->to ? -1 : a->to > b->to;
+}
+
 /*
- * anchored_match - try the regex anchored at every start a match could
- * have, given each occurrence of each literal and its maxpre: 1 match,
- * 0 none, -1 too many tries (the caller scans instead)
+ * windowed_match - run the regex only where a match can start: a match
+ * holds one of the rule's literals, at most maxpre bytes after its
+ * start, so every occurrence q of a literal allows starts in
+ * [q - maxpre, q].  One pcre2_match() per merged window, its offset
+ * limit at the window's end: 1 match, 0 none, -1 too many windows
+ * (the caller scans instead)
  */
-static int anchored_match(struct eval_ctx *c, const struct rule *r,
+static int windowed_match(struct eval_ctx *c, const struct rule *r,
 			  const struct rules_text *t)
 {
 	const struct prefilter *pf = &r->pf;
-	const char *hay = pf->ci ? t->lower : t->text;
-	int raw = r->type == RULE_RAWBODY, i, rc;
-	unsigned tries = 0;
+	const struct litscan *ls = &c->s->scan[r->type == RULE_RAWBODY][pf->ci];
+	struct window w[WINDOWS_MAX];
+	size_t nw = 0, k, from, to;
+	int i, rc;
 
+	if (ls->full)
+		return -1;
 	for (i = 0; i < pf->n; i++) {
-		uint32_t at = c->s->found[raw][pf->ci][pf->ids[i]];
-		const struct lit *l = &pf->alt[i];
-		size_t q, st, from;
+		size_t pre = pf->alt[i].maxpre;
+		uint32_t o;
 
-		if (!at)
-			continue;
-		for (q = at - 1;;) {
-			const char *next;
+		for (o = ls->head[pf->ids[i]]; o; o = ls->occ[o - 1].next) {
+			size_t q = ls->occ[o - 1].pos;
 
-			from = q > l->maxpre ? q - l->maxpre : 0;
-			for (st = from; st <= q; st++) {
-				if (++tries > ANCHOR_MAX_TRIES)
-					return -1;
-				c->res->regex_runs++;
-				rc = pcre2_match(r->code, (PCRE2_SPTR)t->text,
-						 t->len, st, PCRE2_ANCHORED,
-						 c->s->md, c->rs->mctx);
-				if (rc >= 0)
-					return 1;
-				if (rc != PCRE2_ERROR_NOMATCH)
-					c->res->limit_hits++;
-			}
-			if (q + 1 >= t->len)
-				break;
-			next = memmem(hay + q + 1, t->len - q - 1, l->s,
-				      l->len);
-			if (!next)
-				break;
-			q = (size_t)(next - hay);
+			if (nw == WINDOWS_MAX)
+				return -1;
+			w[nw].from = pre == WIDTH_INF || pre >= q ? 0 : q - pre;
+			w[nw++].to = q;
+		}
+	}
+	qsort(w, nw, sizeof(*w), cmp_window);
+	for (k = 0; k < nw;) {
+		from = w[k].from;
+		to = w[k].to;
+		for (k++; k < nw && w[k].from <= to + 1; k++)
+			if (w[k].to > to)
+				to = w[k].to;
+		pcre2_set_offset_limit(c->s->wctx, to);
+		c->res->regex_runs++;
+		rc = pcre2_match(r->code, (PCRE2_SPTR)t->text, t->len, from, 0,
+				 c->s->md, c->s->wctx);
+		if (rc >= 0)
+			return 1;
+		if (rc != PCRE2_ERROR_NOMATCH) {
+			c->res->limit_hits++;
+			return 0;
 		}
 	}
 	return 0;
@@ -2931,8 +3059,7 @@ static double eval_text(struct eval_ctx *c, const struct rule *r)
 			c->res->prefiltered++;
 			return 0;
 		}
-		if (r->pf.anchorable && r->code && !r->utf &&
-		    (m = anchored_match(c, r, &t)) >= 0)
+		if (r->code && !r->utf && (m = windowed_match(c, r, &t)) >= 0)
 			return m;
 	}
 	return regex_match(c, r, t.text, t.len, start,
@@ -2983,16 +3110,17 @@ void rules_result_release(struct rules_result *res)
 
 	if (s) {
 		pcre2_match_data_free(s->md);
+		pcre2_match_context_free(s->wctx);
 		sb_release(&s->body);
 		sb_release(&s->raw);
 		sb_release(&s->all);
 		sb_release(&s->hdr);
 		free(s->body_lower);
 		free(s->raw_lower);
-		free(s->found[0][0]);
-		free(s->found[0][1]);
-		free(s->found[1][0]);
-		free(s->found[1][1]);
+		for (int k = 0; k < 4; k++) {
+			free(s->scan[k / 2][k % 2].first);
+			free(s->scan[k / 2][k % 2].occ);
+		}
 		free(s);
 	}
 	free(res->value);
@@ -3057,9 +3185,12 @@ void rules_eval(const struct ruleset *rs, const struct rules_input *in,
  *	files: u32 n, n x str
  *	regexes: u32 n, u64 size, pcre2_serialize_encode() blob
  *	rules: u32 n, n x rule (put_rule())
- *	u32 CRC-32 of everything before it
+ *	u32 CRC-32C of everything before it (rules_crc32c())
  *
- * (str: u32 length, UINT32_MAX for none, then the bytes.)  A snapshot is
+ * (str: u32 length, UINT32_MAX for none, then the bytes and a NUL; a
+ * literal: u32 length, the bytes and a NUL, u64 maxpre.)  rules_open()
+ * reads the file into one buffer that the ruleset keeps: its strings
+ * are used in place.  A snapshot is
  * used only when it is intact, the directory still holds the same rule
  * files (names, sizes, times, inodes) and the site file is the same (or
  * still absent), every hook it names exists and pcre2 accepts the blob
@@ -3067,9 +3198,109 @@ void rules_eval(const struct ruleset *rs, const struct rules_input *in,
  * caller parses the text.
  */
 #define SNAP_MAGIC   "TRIAGERS"
-#define SNAP_VERSION 1
+#define SNAP_VERSION 2
 #define SNAP_ENDIAN  0x01020304u
 #define SNAP_MAX     (64u << 20)
+
+/* CRC-32C (Castagnoli, reflected polynomial 0x82f63b78), a byte at a time */
+static const uint32_t crc32c_table[256] = {
+	0x00000000u, 0xf26b8303u, 0xe13b70f7u, 0x1350f3f4u, 0xc79a971fu,
+	0x35f1141cu, 0x26a1e7e8u, 0xd4ca64ebu, 0x8ad958cfu, 0x78b2dbccu,
+	0x6be22838u, 0x9989ab3bu, 0x4d43cfd0u, 0xbf284cd3u, 0xac78bf27u,
+	0x5e133c24u, 0x105ec76fu, 0xe235446cu, 0xf165b798u, 0x030e349bu,
+	0xd7c45070u, 0x25afd373u, 0x36ff2087u, 0xc494a384u, 0x9a879fa0u,
+	0x68ec1ca3u, 0x7bbcef57u, 0x89d76c54u, 0x5d1d08bfu, 0xaf768bbcu,
+	0xbc267848u, 0x4e4dfb4bu, 0x20bd8edeu, 0xd2d60dddu, 0xc186fe29u,
+	0x33ed7d2au, 0xe72719c1u, 0x154c9ac2u, 0x061c6936u, 0xf477ea35u,
+	0xaa64d611u, 0x580f5512u, 0x4b5fa6e6u, 0xb93425e5u, 0x6dfe410eu,
+	0x9f95c20du, 0x8cc531f9u, 0x7eaeb2fau, 0x30e349b1u, 0xc288cab2u,
+	0xd1d83946u, 0x23b3ba45u, 0xf779deaeu, 0x05125dadu, 0x1642ae59u,
+	0xe4292d5au, 0xba3a117eu, 0x4851927du, 0x5b016189u, 0xa96ae28au,
+	0x7da08661u, 0x8fcb0562u, 0x9c9bf696u, 0x6ef07595u, 0x417b1dbcu,
+	0xb3109ebfu, 0xa0406d4bu, 0x522bee48u, 0x86e18aa3u, 0x748a09a0u,
+	0x67dafa54u, 0x95b17957u, 0xcba24573u, 0x39c9c670u, 0x2a993584u,
+	0xd8f2b687u, 0x0c38d26cu, 0xfe53516fu, 0xed03a29bu, 0x1f682198u,
+	0x5125dad3u, 0xa34e59d0u, 0xb01eaa24u, 0x42752927u, 0x96bf4dccu,
+	0x64d4cecfu, 0x77843d3bu, 0x85efbe38u, 0xdbfc821cu, 0x2997011fu,
+	0x3ac7f2ebu, 0xc8ac71e8u, 0x1c661503u, 0xee0d9600u, 0xfd5d65f4u,
+	0x0f36e6f7u, 0x61c69362u, 0x93ad1061u, 0x80fde395u, 0x72966096u,
+	0xa65c047du, 0x5437877eu, 0x4767748au, 0xb50cf789u, 0xeb1fcbadu,
+	0x197448aeu, 0x0a24bb5au, 0xf84f3859u, 0x2c855cb2u, 0xdeeedfb1u,
+	0xcdbe2c45u, 0x3fd5af46u, 0x7198540du, 0x83f3d70eu, 0x90a324fau,
+	0x62c8a7f9u, 0xb602c312u, 0x44694011u, 0x5739b3e5u, 0xa55230e6u,
+	0xfb410cc2u, 0x092a8fc1u, 0x1a7a7c35u, 0xe811ff36u, 0x3cdb9bddu,
+	0xceb018deu, 0xdde0eb2au, 0x2f8b6829u, 0x82f63b78u, 0x709db87bu,
+	0x63cd4b8fu, 0x91a6c88cu, 0x456cac67u, 0xb7072f64u, 0xa457dc90u,
+	0x563c5f93u, 0x082f63b7u, 0xfa44e0b4u, 0xe9141340u, 0x1b7f9043u,
+	0xcfb5f4a8u, 0x3dde77abu, 0x2e8e845fu, 0xdce5075cu, 0x92a8fc17u,
+	0x60c37f14u, 0x73938ce0u, 0x81f80fe3u, 0x55326b08u, 0xa759e80bu,
+	0xb4091bffu, 0x466298fcu, 0x1871a4d8u, 0xea1a27dbu, 0xf94ad42fu,
+	0x0b21572cu, 0xdfeb33c7u, 0x2d80b0c4u, 0x3ed04330u, 0xccbbc033u,
+	0xa24bb5a6u, 0x502036a5u, 0x4370c551u, 0xb11b4652u, 0x65d122b9u,
+	0x97baa1bau, 0x84ea524eu, 0x7681d14du, 0x2892ed69u, 0xdaf96e6au,
+	0xc9a99d9eu, 0x3bc21e9du, 0xef087a76u, 0x1d63f975u, 0x0e330a81u,
+	0xfc588982u, 0xb21572c9u, 0x407ef1cau, 0x532e023eu, 0xa145813du,
+	0x758fe5d6u, 0x87e466d5u, 0x94b49521u, 0x66df1622u, 0x38cc2a06u,
+	0xcaa7a905u, 0xd9f75af1u, 0x2b9cd9f2u, 0xff56bd19u, 0x0d3d3e1au,
+	0x1e6dcdeeu, 0xec064eedu, 0xc38d26c4u, 0x31e6a5c7u, 0x22b65633u,
+	0xd0ddd530u, 0x0417b1dbu, 0xf67c32d8u, 0xe52cc12cu, 0x1747422fu,
+	0x49547e0bu, 0xbb3ffd08u, 0xa86f0efcu, 0x5a048dffu, 0x8ecee914u,
+	0x7ca56a17u, 0x6ff599e3u, 0x9d9e1ae0u, 0xd3d3e1abu, 0x21b862a8u,
+	0x32e8915cu, 0xc083125fu, 0x144976b4u, 0xe622f5b7u, 0xf5720643u,
+	0x07198540u, 0x590ab964u, 0xab613a67u, 0xb831c993u, 0x4a5a4a90u,
+	0x9e902e7bu, 0x6cfbad78u, 0x7fab5e8cu, 0x8dc0dd8fu, 0xe330a81au,
+	0x115b2b19u, 0x020bd8edu, 0xf0605beeu, 0x24aa3f05u, 0xd6c1bc06u,
+	0xc5914ff2u, 0x37faccf1u, 0x69e9f0d5u, 0x9b8273d6u, 0x88d28022u,
+	0x7ab90321u, 0xae7367cau, 0x5c18e4c9u, 0x4f48173du, 0xbd23943eu,
+	0xf36e6f75u, 0x0105ec76u, 0x12551f82u, 0xe03e9c81u, 0x34f4f86au,
+	0xc69f7b69u, 0xd5cf889du, 0x27a40b9eu, 0x79b737bau, 0x8bdcb4b9u,
+	0x988c474du, 0x6ae7c44eu, 0xbe2da0a5u, 0x4c4623a6u, 0x5f16d052u,
+	0xad7d5351u,
+};
+
+static uint32_t crc32c_sw(uint32_t crc, const unsigned char *p, size_t n)
+{
+	for (; n; p++, n--)
+		crc = crc32c_table[(crc ^ *p) & 0xff] ^ (crc >> 8);
+	return crc;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define HAVE_CRC32C_HW 1
+/* the same with the SSE4.2 crc32 instruction, eight bytes at a time */
+__attribute__((target("sse4.2"))) static uint32_t crc32c_hw(
+	uint32_t crc, const unsigned char *p, size_t n)
+{
+	uint64_t c = crc, w;
+
+	for (; n >= 8; p += 8, n -= 8) {
+		memcpy(&w, p, 8);
+		c = __builtin_ia32_crc32di(c, w);
+	}
+	crc = (uint32_t)c;
+	for (; n; p++, n--)
+		crc = __builtin_ia32_crc32qi(crc, *p);
+	return crc;
+}
+#endif
+
+/* rules_crc32c - CRC-32C of data (the SSE4.2 instruction when present) */
+uint32_t rules_crc32c(const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+#ifdef HAVE_CRC32C_HW
+	if (__builtin_cpu_supports("sse4.2"))
+		return ~crc32c_hw(~0u, p, len);
+#endif
+	return ~crc32c_sw(~0u, p, len);
+}
+
+/* rules_crc32c_portable - the same without the instruction (tests) */
+uint32_t rules_crc32c_portable(const void *data, size_t len)
+{
+	return ~crc32c_sw(~0u, data, len);
+}
 
 static void put(struct strbuf *sb, const void *p, size_t n)
 {
@@ -3096,7 +3327,8 @@ static void put_str(struct strbuf *sb, const char *str)
 	size_t n = str ? strlen(str) : 0;
 
 	put_u32(sb, str ? (uint32_t)n : UINT32_MAX);
-	put(sb, str, n);
+	if (str)
+		put(sb, str, n + 1); /* with its NUL, read in place */
 }
 
 struct cursor {
@@ -3139,7 +3371,10 @@ static double get_f64(struct cursor *c)
 	return v;
 }
 
-/* get_str - a new string; NULL when written as none or on error */
+/*
+ * get_str - a string in the snapshot's buffer (not a copy); NULL when
+ * written as none or on error
+ */
 static char *get_str(struct cursor *c)
 {
 	uint32_t n = get_u32(c);
@@ -3147,12 +3382,12 @@ static char *get_str(struct cursor *c)
 
 	if (c->bad || n == UINT32_MAX)
 		return NULL;
-	if ((size_t)(c->end - c->p) < n) {
+	if ((size_t)(c->end - c->p) <= n || c->p[n] != '\0') {
 		c->bad = true;
 		return NULL;
 	}
-	str = xmemdup0(c->p, n);
-	c->p += n;
+	str = (char *)c->p;
+	c->p += n + 1;
 	return str;
 }
 
@@ -3258,6 +3493,7 @@ static void put_rule(struct strbuf *sb, const struct rule *r, int32_t code)
 	for (i = 0; i < r->pf.n; i++) {
 		put_u32(sb, (uint32_t)r->pf.alt[i].len);
 		put(sb, r->pf.alt[i].s, r->pf.alt[i].len);
+		put(sb, "", 1);
 		put_u64(sb, r->pf.alt[i].maxpre);
 	}
 }
@@ -3322,7 +3558,7 @@ int rules_save(struct ruleset *rs, const char *dir, const char *local,
 	put_u32(&sb, (uint32_t)rs->nrules);
 	for (i = 0; i < rs->nrules; i++)
 		put_rule(&sb, &rs->rules[i], index[i]);
-	put_u32(&sb, (uint32_t)crc32(0L, (const Bytef *)sb.buf, (uInt)sb.len));
+	put_u32(&sb, rules_crc32c(sb.buf, sb.len));
 	if (sb.len + 1 >= SNAP_MAX) {
 		error("%s: the rules are too large to save", path);
 		goto out;
@@ -3338,27 +3574,19 @@ out:
 	return ret;
 }
 
-/* get_args - a rule's eval arguments, into one buffer the rule owns */
+/* get_args - a rule's eval arguments, in the snapshot's buffer */
 static bool get_args(struct cursor *c, struct rule *r)
 {
-	struct strbuf buf = STRBUF_INIT(1 << 16);
-	size_t off[RULES_MAX_ARGS];
 	uint32_t n = get_u32(c), k;
 
 	if (n > RULES_MAX_ARGS)
 		return false;
 	for (k = 0; k < n; k++) {
-		char *a = get_str(c);
+		const char *a = get_str(c);
 
-		off[k] = buf.len;
-		sb_adds(&buf, a ? a : "");
-		sb_addc(&buf, '\0');
-		free(a);
+		r->args.argv[k] = a ? a : "";
 	}
-	r->argbuf = sb_detach(&buf, NULL);
 	r->args.argc = (int)n;
-	for (k = 0; k < n; k++)
-		r->args.argv[k] = r->argbuf + off[k];
 	return !c->bad;
 }
 
@@ -3392,17 +3620,14 @@ static bool get_rule(struct cursor *c, struct ruleset *rs, struct rule *r,
 	    r->type < RULE_HEADER || r->type > RULE_META || r->def_file < 0 ||
 	    (size_t)r->def_file >= rs->nfiles || r->hmode > HDR_EXISTS ||
 	    code < -1 ||
-	    (code >= 0 && ((uint32_t)code >= ncodes || !codes[code]))) {
-		free(hook);
+	    (code >= 0 && ((uint32_t)code >= ncodes || !codes[code])))
 		return false;
-	}
 	if (code >= 0) {
 		r->code = codes[code];
 		codes[code] = NULL; /* the rule owns it now */
 	}
 	if (hook) {
 		r->hook = hook_find(rs, hook);
-		free(hook);
 		if (!r->hook)
 			return false;
 	}
@@ -3412,7 +3637,7 @@ static bool get_rule(struct cursor *c, struct ruleset *rs, struct rule *r,
 	if (n > META_MAX_OPS)
 		return false;
 	r->nops = n;
-	r->ops = n ? xcalloc(n, sizeof(*r->ops)) : NULL;
+	r->ops = n ? arena_alloc(rs, n * sizeof(*r->ops)) : NULL;
 	for (k = 0; k < n; k++) {
 		r->ops[k].op = (enum meta_opcode)get_u32(c);
 		r->ops[k].idx = get_u64(c);
@@ -3430,16 +3655,16 @@ static bool get_rule(struct cursor *c, struct ruleset *rs, struct rule *r,
 		return false;
 	r->pf.ci = flags & SNAP_PF_CI;
 	r->pf.anchorable = flags & SNAP_PF_ANCHORABLE;
-	r->pf.alt = n ? xcalloc(n, sizeof(*r->pf.alt)) : NULL;
+	r->pf.alt = n ? arena_alloc(rs, n * sizeof(*r->pf.alt)) : NULL;
 	for (k = 0; k < n; k++) {
 		uint32_t len = get_u32(c);
 
 		if (c->bad || len < RULES_PREFILTER_MIN ||
-		    (size_t)(c->end - c->p) < len)
+		    (size_t)(c->end - c->p) <= len || c->p[len] != '\0')
 			return false;
-		r->pf.alt[k].s = xmemdup0(c->p, len);
+		r->pf.alt[k].s = (char *)c->p;
 		r->pf.alt[k].len = len;
-		c->p += len;
+		c->p += len + 1;
 		r->pf.alt[k].maxpre = get_u64(c);
 		r->pf.n = (int)k + 1;
 	}
@@ -3464,7 +3689,8 @@ struct ruleset *rules_open(const char *path, const char *dir, const char *local,
 	struct ruleset *rs = NULL;
 	struct source *src = NULL;
 	pcre2_code **codes = NULL;
-	char *buf, *sdir = NULL, *slocal = NULL;
+	char *buf;
+	const char *sdir, *slocal;
 	size_t len, nsrc = 0, i;
 	uint32_t n, crc, ncodes = 0;
 	uint64_t blob_len;
@@ -3486,7 +3712,7 @@ struct ruleset *rules_open(const char *path, const char *dir, const char *local,
 	if (len != (size_t)st.st_size)
 		goto out;
 	memcpy(&crc, buf + len - 4, 4);
-	if (crc != (uint32_t)crc32(0L, (const Bytef *)buf, (uInt)(len - 4)) ||
+	if (crc != rules_crc32c(buf, len - 4) ||
 	    memcmp(buf, SNAP_MAGIC, 8) != 0)
 		goto out;
 	c.p = (const unsigned char *)buf + 8;
@@ -3503,17 +3729,17 @@ struct ruleset *rules_open(const char *path, const char *dir, const char *local,
 	    sources(dir, local, &src, &nsrc) < 0 || get_u32(&c) != nsrc)
 		goto out;
 	for (i = 0; i < nsrc; i++) {
-		char *p = get_str(&c);
-		bool same = p && strcmp(p, src[i].path) == 0;
+		const char *p = get_str(&c);
 
-		free(p);
-		if (!same || get_u64(&c) != src[i].size ||
-		    get_u64(&c) != src[i].sec || get_u64(&c) != src[i].nsec ||
-		    get_u64(&c) != src[i].ino)
+		if (!p || strcmp(p, src[i].path) != 0 ||
+		    get_u64(&c) != src[i].size || get_u64(&c) != src[i].sec ||
+		    get_u64(&c) != src[i].nsec || get_u64(&c) != src[i].ino)
 			goto out;
 	}
 
 	rs = rules_new(hooks, nhooks);
+	rs->snap = buf; /* the rules point into it from here on */
+	buf = NULL;
 	for (i = 0; i < CLASS_N; i++)
 		rs->params.threshold[i] = get_f64(&c);
 	rs->params.band = get_f64(&c);
@@ -3571,8 +3797,6 @@ out:
 		pcre2_code_free(codes[i]);
 	free(codes);
 	sources_free(src, nsrc);
-	free(sdir);
-	free(slocal);
 	free(buf);
 	return rs;
 }

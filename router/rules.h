@@ -73,6 +73,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct report;
@@ -255,6 +256,14 @@ void rules_result_init(struct rules_result *res);
 void rules_result_release(struct rules_result *res);
 void rules_eval(const struct ruleset *rs, const struct rules_input *in,
 		unsigned flags, struct rules_result *res);
+
+/*
+ * rules_crc32c - CRC-32C (Castagnoli) of data, the snapshot's check:
+ * the SSE4.2 crc32 instruction when the CPU has it, else a table;
+ * rules_crc32c_portable() always uses the table (tests)
+ */
+uint32_t rules_crc32c(const void *data, size_t len);
+uint32_t rules_crc32c_portable(const void *data, size_t len);
 
 /* helpers (exported for hooks and tests) */
 const char *rules_class_name(int cls);

@@ -823,6 +823,79 @@ static void test_prefilter_never_changes_results(void **state)
 	sb_release(&rules);
 }
 
+/* ---- windows around literal occurrences ------------------------------------ */
+
+static void test_windows_many_occurrences(void **state)
+{
+	static const char *const rules =
+		"body __W1 /\\bwidget\\s+\\d+\\s+broke/i\n"
+		"body __W2 /^\\s*widget (ok|\\d+ broke)$/m\n"
+		"rawbody __W3 /gadget.{0,40}failed/\n";
+	static const unsigned counts[] = { 1, 5, 100, 127, 128, 129, 400 };
+	struct rules_result a, b;
+	struct ruleset *rs;
+	int errors;
+	size_t k, j;
+
+	rs = load(rules, &errors);
+	assert_int_equal(errors, 0);
+	rules_result_init(&a);
+	rules_result_init(&b);
+	for (k = 0; k < ARRAY_SIZE(counts); k++) {
+		for (int last = 0; last < 2; last++) {
+			struct strbuf text = STRBUF_INIT(1 << 20);
+			struct rules_input in = { NULL, NULL, NULL, NULL };
+			struct report *r;
+			unsigned i;
+
+			/* many occurrences that do not match, then one that may */
+			for (i = 0; i < counts[k]; i++)
+				sb_adds(&text, "Widget x  gadget y\n");
+			sb_adds(&text,
+				last ? "widget 7 broke\ngadget has failed\n"
+				     : "the end\n");
+			r = mk_report(NULL, sb_str(&text));
+			in.report = r;
+			rules_eval(rs, &in, RULES_EVAL_ALL, &a);
+			rules_eval(rs, &in, RULES_EVAL_ALL | RULES_NO_PREFILTER,
+				   &b);
+			for (j = 0; j < rules_count(rs); j++) {
+				assert_true(a.value[j] == b.value[j]);
+				assert_true(a.value[j] == (last ? 1 : 0));
+			}
+			report_free(r);
+			sb_release(&text);
+		}
+	}
+	rules_result_release(&a);
+	rules_result_release(&b);
+	rules_free(rs);
+}
+
+/* ---- the snapshot's checksum -------------------------------------------------- */
+
+static void test_crc32c(void **state)
+{
+	unsigned char buf[1000];
+	size_t i, n;
+
+	/* the check value of CRC-32C (RFC 3720, B.4) */
+	assert_int_equal(rules_crc32c("123456789", 9), 0xe3069283u);
+	assert_int_equal(rules_crc32c_portable("123456789", 9), 0xe3069283u);
+	assert_int_equal(rules_crc32c("", 0), 0);
+	memset(buf, 0, 32);
+	assert_int_equal(rules_crc32c(buf, 32), 0x8a9136aau);
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = (unsigned char)(i * 7 + 3);
+	/* every length and alignment: the instruction and the table agree */
+	for (n = 0; n < 40; n++)
+		for (i = 0; i < 9; i++)
+			assert_int_equal(rules_crc32c(buf + i, n),
+					 rules_crc32c_portable(buf + i, n));
+	assert_int_equal(rules_crc32c(buf, sizeof(buf)),
+			 rules_crc32c_portable(buf, sizeof(buf)));
+}
+
 /* ---- the compiled snapshot ------------------------------------------------------ */
 
 static const char *snap_rules =
@@ -1032,6 +1105,30 @@ static void test_snapshot_damaged(void **state)
 	b = rules_open(cut, dir, NULL, test_hooks, ARRAY_SIZE(test_hooks));
 	assert_non_null(b);
 	rules_free(b);
+	/* a snapshot of another format version is refused, checksum or not */
+	{
+		uint32_t v, crc;
+
+		memcpy(&v, data + 8, 4);
+		v -= 1;
+		memcpy(data + 8, &v, 4);
+		crc = rules_crc32c(data, len - 4);
+		memcpy(data + len - 4, &crc, 4);
+		assert_int_equal(write_file_atomic(cut, data, len, 0600), 0);
+		assert_null(rules_open(cut, dir, NULL, test_hooks,
+				       ARRAY_SIZE(test_hooks)));
+		v += 1;
+		memcpy(data + 8, &v, 4);
+		crc = rules_crc32c(data, len - 4);
+		memcpy(data + len - 4, &crc, 4);
+		assert_int_equal(write_file_atomic(cut, data, len, 0600), 0);
+		b = rules_open(cut, dir, NULL, test_hooks,
+			       ARRAY_SIZE(test_hooks));
+		assert_non_null(b);
+		/* its strings live in the snapshot: no more rules */
+		assert_int_equal(rules_add_text(b, "more.rules", "\n", 1), -1);
+		rules_free(b);
+	}
 	/* a ruleset with errors is not saved */
 	a = rules_new(test_hooks, ARRAY_SIZE(test_hooks));
 	rules_add_text(a, "bad.rules", "body X /(/\n", 11);
@@ -1066,6 +1163,8 @@ int main(void)
 		cmocka_unit_test(test_quote_stripping),
 		cmocka_unit_test(test_addresses),
 		cmocka_unit_test(test_prefilter_never_changes_results),
+		cmocka_unit_test(test_windows_many_occurrences),
+		cmocka_unit_test(test_crc32c),
 		cmocka_unit_test(test_snapshot_round_trip),
 		cmocka_unit_test(test_snapshot_stale),
 		cmocka_unit_test(test_snapshot_damaged),
