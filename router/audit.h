@@ -101,9 +101,9 @@
  *	  last_error, sent_at; schema 4: raw_report, raw_offset (a
  *	  forward: message holds only the head it adds, and the message
  *	  sent is message || the raw bytes of messages row raw_report from
- *	  byte raw_offset on; NULL: message is whole).  Deleting a
- *	  messages row copies its bytes into the rows that use it first
- *	  (trigger messages_keep_forwards), or fails when it is compressed.
+ *	  byte raw_offset on; NULL: message is whole).  The foreign key
+ *	  refuses to delete a messages row (or, by cascade, a report) that
+ *	  an outbox row still uses.
  *	  In SQL, for an uncompressed message:
  *	    SELECT o.message || coalesce(substr(m.raw, o.raw_offset + 1),
  *	      x'') FROM outbox o LEFT JOIN messages m
