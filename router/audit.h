@@ -98,7 +98,16 @@
  *	  bugzilla), created_at, envelope_from, recipients (one per line),
  *	  message, state (queued|sending|sent|failed|cancelled), attempts,
  *	  next_attempt_at (for a row being sent: when its lease expires),
- *	  last_error, sent_at
+ *	  last_error, sent_at; schema 5: raw_report, raw_offset (a
+ *	  forward: message holds only the head it adds, and the message
+ *	  sent is message || the raw bytes of messages row raw_report from
+ *	  byte raw_offset on; NULL: message is whole).  Never delete a
+ *	  messages row a queued forward still uses (triage never does):
+ *	  the forward would be refused, not sent.
+ *	  In SQL, for an uncompressed message:
+ *	    SELECT o.message || coalesce(substr(m.raw, o.raw_offset + 1),
+ *	      x'') FROM outbox o LEFT JOIN messages m
+ *	      ON m.report = o.raw_report;
  *	delivery_attempts: id, outbox, at, ok, smtp_code, detail
  *	actions: id, report, at, who (login name), action (approve|
  *	  reroute|reclassify|reject|note|digest|dup|undup|release|thread),
@@ -142,7 +151,7 @@ struct audit;
 struct report;
 struct evidence;
 
-#define AUDIT_SCHEMA_VERSION	 4
+#define AUDIT_SCHEMA_VERSION	 5
 #define AUDIT_BUSY_TIMEOUT_MS	 5000
 #define AUDIT_LEASE_SECONDS	 600 /* default: see claim_due() */
 #define AUDIT_FILTER_CKPT_FRAMES 128 /* AUDIT_FILTER: checkpoint on close */
@@ -253,10 +262,23 @@ struct audit_outbox_new {
 	int64_t not_before; /* first attempt; 0: at once */
 	const char *envelope_from;
 	const char *recipients; /* one address per line */
-	const void *message;
+	const void *message;	/* the whole message, or its head */
 	size_t message_len;
+	/*
+	 * raw_report: 0, or the report whose stored bytes end the message
+	 * (a forward: the original is stored once).  message is then only
+	 * the head, and the message sent is the head followed by the
+	 * report's bytes from raw_offset on; raw_len is their whole length
+	 * (checked against the stored report).
+	 */
+	int64_t raw_report;
+	size_t raw_offset, raw_len;
 };
 
+/*
+ * audit_outbox_enqueue - queue a message; every reader (claim, show)
+ * sees the whole message, head and stored bytes put together
+ */
 int audit_outbox_enqueue(struct audit *db, const struct audit_outbox_new *m,
 			 int64_t *id);
 

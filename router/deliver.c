@@ -828,11 +828,14 @@ static const char *subject_to_tag(const char *body, size_t len,
 }
 
 /*
- * deliver_compose_forward - the resent block and triage headers, then the
- * original message bytes unchanged (a leading mbox From_ line dropped)
+ * deliver_forward_head - the bytes deliver_compose_forward() puts before
+ * the original's unchanged tail: the resent block and triage headers,
+ * and with a subject tag the original up to and including the tagged
+ * Subject's blanks; *rest is where in raw the unchanged tail starts
  */
-int deliver_compose_forward(const char *raw, size_t len,
-			    const struct forward_headers *h, struct strbuf *out)
+int deliver_forward_head(const char *raw, size_t len,
+			 const struct forward_headers *h, struct strbuf *out,
+			 size_t *rest)
 {
 	size_t orig = out->len, skip;
 	char date[64], id[DELIVER_MSGID_MAX + 1], tag[48];
@@ -841,6 +844,7 @@ int deliver_compose_forward(const char *raw, size_t len,
 	struct hdr hd;
 	int err = 0;
 
+	*rest = 0;
 	if (!h || !addr_valid(h->router_addr) || !addr_valid(h->to_addr) ||
 	    (h->cc_addr && !addr_valid(h->cc_addr)))
 		return error("forward: invalid router or recipient address");
@@ -885,17 +889,35 @@ int deliver_compose_forward(const char *raw, size_t len,
 	if (!hdr_next(&p, body + len, &hd))
 		err |= sb_adds(out, eol);
 	subj = subject_to_tag(body, len, h);
+	*rest = skip;
 	if (subj) {
 		/* "Subject:" and its blanks, the tag, then the rest as sent */
 		snprintf(tag, sizeof(tag), "[triage #%lld] ",
 			 (long long)h->report);
 		err |= sb_add(out, body, (size_t)(subj - body));
 		err |= sb_adds(out, tag);
-		err |= sb_add(out, subj, len - (size_t)(subj - body));
-	} else {
-		err |= sb_add(out, body, len);
+		*rest = (size_t)(subj - raw);
 	}
 	if (err) {
+		sb_truncate(out, orig);
+		*rest = 0;
+		return error("forward: message too large");
+	}
+	return 0;
+}
+
+/*
+ * deliver_compose_forward - the resent block and triage headers, then the
+ * original message bytes unchanged (a leading mbox From_ line dropped)
+ */
+int deliver_compose_forward(const char *raw, size_t len,
+			    const struct forward_headers *h, struct strbuf *out)
+{
+	size_t orig = out->len, rest;
+
+	if (deliver_forward_head(raw, len, h, out, &rest) < 0)
+		return -1;
+	if (sb_add(out, raw + rest, len - rest) < 0) {
 		sb_truncate(out, orig);
 		return error("forward: message too large");
 	}

@@ -149,6 +149,14 @@ struct forward_headers {
 int deliver_compose_forward(const char *raw, size_t len,
 			    const struct forward_headers *h,
 			    struct strbuf *out);
+/*
+ * deliver_forward_head - what deliver_compose_forward() writes before
+ * the original's unchanged bytes raw[*rest..len): the forward is the
+ * head followed by them (the outbox stores the original once)
+ */
+int deliver_forward_head(const char *raw, size_t len,
+			 const struct forward_headers *h, struct strbuf *out,
+			 size_t *rest);
 bool deliver_is_loop(const char *raw, size_t len, const char *router_address);
 
 /* new messages from the router: digests, RFC 3834 replies */

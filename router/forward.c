@@ -65,6 +65,7 @@ int64_t forward_queue_cc(struct audit *db, const struct router_id *id,
 	struct audit_outbox_new m;
 	struct strbuf msg = STRBUF_INIT(raw_len + FORWARD_EXTRA);
 	int64_t oid = -1, root;
+	size_t rest;
 
 	if (!raw) {
 		error("report %lld: the message was not read",
@@ -97,7 +98,8 @@ int64_t forward_queue_cc(struct audit *db, const struct router_id *id,
 		root = report;
 	h.report = root;
 	h.tag = (enum deliver_tag)id->tag;
-	if (deliver_compose_forward(raw, raw_len, &h, &msg) < 0) {
+	/* the head only: the outbox ends it with the stored original */
+	if (deliver_forward_head(raw, raw_len, &h, &msg, &rest) < 0) {
 		error("cannot compose the forward to %s", addr);
 		sb_release(&msg);
 		return -1;
@@ -112,6 +114,9 @@ int64_t forward_queue_cc(struct audit *db, const struct router_id *id,
 	m.recipients = rcpt ? rcpt : addr;
 	m.message = msg.buf;
 	m.message_len = msg.len;
+	m.raw_report = report;
+	m.raw_offset = rest;
+	m.raw_len = raw_len;
 	if (audit_outbox_enqueue(db, &m, &oid) < 0)
 		oid = -1;
 	free(rcpt);

@@ -9,6 +9,9 @@
  *	report (deliver_compose_forward(): a resent block and the triage
  *	headers prepended, the original bytes untouched) and queues it in
  *	the outbox, inside the caller's transaction.  Nothing is sent here.
+ *	The outbox row holds only the head (deliver_forward_head()) and
+ *	names the report's stored bytes for the rest: raw must be those
+ *	very bytes (audit_outbox_enqueue() checks their length).
  *
  *	The router's identity comes from routes.conf (routes.conf(5)):
  *

@@ -166,6 +166,33 @@ bool mimetext_looks_text(const char *s, size_t len)
 	return ctl * 100 <= len;
 }
 
+/*
+ * mimetext_binary_start - true when the first len bytes of some data
+ * already make mimetext_looks_text() false for the whole of it: a NUL,
+ * or a malformed UTF-8 sequence that is not merely cut at the end
+ */
+bool mimetext_binary_start(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, k;
+	uint32_t cp;
+	bool inc;
+
+	while (i < len) {
+		if (p[i] < 0x80) {
+			if (p[i] == 0)
+				return true;
+			i++;
+			continue;
+		}
+		k = utf8_seq(p + i, len - i, &cp, &inc);
+		if (!k)
+			return !inc;
+		i += k;
+	}
+	return false;
+}
+
 /* ---- copying ---------------------------------------------------------- */
 
 /* put - append n bytes or, when they do not fit, what fits; -1 if cut */
@@ -677,6 +704,36 @@ bool mimetext_is_gzip(const void *data, size_t len)
  * NUL after them); *truncated when output was cut at max or the input
  * ended early or went bad after some output.
  */
+/*
+ * mimetext_gunzip_peek - inflate the first bytes of gzip data into out
+ * (at most max); returns how many, or -1 when the data is not gzip or
+ * went bad before any output
+ */
+long mimetext_gunzip_peek(const void *data, size_t len, char *out, size_t max)
+{
+	z_stream zs;
+	int rc;
+	long n;
+
+	if (!mimetext_is_gzip(data, len))
+		return -1;
+	memset(&zs, 0, sizeof(zs));
+	if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK)
+		return -1;
+	zs.next_in = (unsigned char *)data;
+	zs.avail_in = len > UINT32_MAX ? UINT32_MAX : (unsigned)len;
+	zs.next_out = (unsigned char *)out;
+	zs.avail_out = max > UINT32_MAX ? UINT32_MAX : (unsigned)max;
+	do
+		rc = inflate(&zs, Z_NO_FLUSH);
+	while (rc == Z_OK && zs.avail_out && zs.avail_in);
+	n = (long)(zs.next_out - (unsigned char *)out);
+	inflateEnd(&zs);
+	if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR && !n)
+		return -1;
+	return n;
+}
+
 int mimetext_gunzip(const void *data, size_t len, size_t max, char **out,
 		    size_t *out_len, bool *truncated)
 {

@@ -55,6 +55,8 @@ enum {
 size_t mimetext_utf8_cut(const char *s, size_t len, size_t max);
 bool mimetext_utf8_mostly(const char *s, size_t len);
 bool mimetext_looks_text(const char *s, size_t len);
+/* the start of data that decides mimetext_looks_text() is false */
+bool mimetext_binary_start(const char *s, size_t len);
 
 int mimetext_repair(struct strbuf *out, const char *in, size_t len,
 		    unsigned how);
@@ -67,5 +69,7 @@ int mimetext_html(struct strbuf *out, const char *html, size_t len);
 bool mimetext_is_gzip(const void *data, size_t len);
 int mimetext_gunzip(const void *data, size_t len, size_t max, char **out,
 		    size_t *out_len, bool *truncated);
+/* the first (at most max) inflated bytes into out: a look at the type */
+long mimetext_gunzip_peek(const void *data, size_t len, char *out, size_t max);
 
 #endif

@@ -362,6 +362,179 @@ static char *base64_strict(const unsigned char *in, size_t n, size_t *len)
 	return (char *)out;
 }
 
+/*
+ * base64_head - decode the first whole groups of base64 text into out
+ * (at most max bytes, a multiple of 3); stops at padding, at the end
+ * or at max.  Returns the bytes decoded, or -1 at a byte that is not
+ * base64 (GMime's lenient decoder then reads it: no peek).
+ */
+static long base64_head(const unsigned char *in, size_t n, unsigned char *out,
+			size_t max)
+{
+	uint32_t acc = 0;
+	size_t i, k = 0, o = 0;
+
+	for (i = 0; i < n && o + 3 <= max; i++) {
+		unsigned char c = in[i];
+		int v;
+
+		if (c >= 'A' && c <= 'Z')
+			v = c - 'A';
+		else if (c >= 'a' && c <= 'z')
+			v = c - 'a' + 26;
+		else if (c >= '0' && c <= '9')
+			v = c - '0' + 52;
+		else if (c == '+' || c == '/')
+			v = c == '+' ? 62 : 63;
+		else if (c == '\r' || c == '\n' || c == ' ' || c == '\t')
+			continue;
+		else if (c == '=')
+			break;
+		else
+			return -1;
+		acc = acc << 6 | (uint32_t)v;
+		if (++k == 4) {
+			out[o++] = (unsigned char)(acc >> 16);
+			out[o++] = (unsigned char)(acc >> 8);
+			out[o++] = (unsigned char)acc;
+			k = 0;
+			acc = 0;
+		}
+	}
+	return (long)o;
+}
+
+/*
+ * base64_last4 - the last 4 bytes base64 text decodes to (a gzip
+ * member's ISIZE): the last two groups; false when they cannot be told
+ */
+static bool base64_last4(const unsigned char *in, size_t n, uint32_t *v)
+{
+	unsigned char g[8], o[6];
+	size_t k = 8, pad = 0, m, i;
+	long got;
+
+	while (n && k) {
+		unsigned char c = in[--n];
+
+		if (c == '\r' || c == '\n' || c == ' ' || c == '\t')
+			continue;
+		g[--k] = c;
+	}
+	if (k)
+		return false;
+	for (i = 6; i < 8; i++)
+		if (g[i] == '=')
+			pad++;
+	for (i = 0; i < 8 - pad; i++)
+		if (g[i] == '=')
+			return false;
+	/* "xx==" decodes to one byte, "xxx=" to two */
+	for (i = 8 - pad; i < 8; i++)
+		g[i] = 'A';
+	got = base64_head(g, 8, o, sizeof(o));
+	if (got != 6)
+		return false;
+	m = 6 - pad;
+	*v = (uint32_t)o[m - 4] | (uint32_t)o[m - 3] << 8 |
+	     (uint32_t)o[m - 2] << 16 | (uint32_t)o[m - 1] << 24;
+	return true;
+}
+
+/* encoded - the part's content as it lies in the message, or NULL */
+static const unsigned char *encoded(GMimePart *part, size_t *n,
+				    GMimeContentEncoding *enc)
+{
+	GMimeDataWrapper *content = g_mime_part_get_content(part);
+	GMimeStream *raw =
+		content ? g_mime_data_wrapper_get_stream(content) : NULL;
+	GByteArray *a;
+	gint64 start, end;
+
+	if (!raw || !GMIME_IS_STREAM_MEM(raw))
+		return NULL;
+	a = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(raw));
+	start = raw->bound_start;
+	end = raw->bound_end;
+	if (a && end < 0)
+		end = a->len;
+	if (!a || start < 0 || start > end || end > (gint64)a->len)
+		return NULL;
+	*enc = g_mime_data_wrapper_get_encoding(content);
+	*n = (size_t)(end - start);
+	return a->data + start;
+}
+
+#define PEEK_IN	 (64u << 10) /* encoded bytes looked at */
+#define PEEK_OUT 4096	     /* bytes of a gzip part inflated to look */
+
+/*
+ * binary_part - true when the first bytes of an "application/" part
+ * decide that it is not text, so that it is never decoded whole (a
+ * 1.5 MB gzip core dump: its base64 decoded and inflated for nothing):
+ * plain data with a NUL or bad UTF-8 in its first bytes, or gzip data
+ * whose first inflated bytes are so.  What the whole decode would have
+ * told is kept: a gzip part that inflates past the text budget (its
+ * size from the gzip trailer) is flagged truncated.  False, and the
+ * part is decoded as before, whenever the look cannot tell.
+ */
+static bool binary_part(struct parse_state *st, struct report_part *p,
+			GMimePart *part)
+{
+	unsigned char head[PEEK_IN];
+	char out[PEEK_OUT];
+	const unsigned char *in;
+	GMimeContentEncoding enc;
+	size_t n, hn;
+	long got, z;
+	uint32_t isize;
+	bool b64;
+
+	in = encoded(part, &n, &enc);
+	if (!in)
+		return false;
+	b64 = enc == GMIME_CONTENT_ENCODING_BASE64;
+	if (b64) {
+		got = base64_head(in, n < PEEK_IN ? n : PEEK_IN, head,
+				  sizeof(head));
+		if (got < 0)
+			return false;
+		hn = (size_t)got;
+	} else if (enc == GMIME_CONTENT_ENCODING_DEFAULT ||
+		   enc == GMIME_CONTENT_ENCODING_7BIT ||
+		   enc == GMIME_CONTENT_ENCODING_8BIT ||
+		   enc == GMIME_CONTENT_ENCODING_BINARY) {
+		hn = n < PEEK_IN ? n : PEEK_IN;
+		memcpy(head, in, hn);
+	} else {
+		return false;
+	}
+	if (hn < 10)
+		return false; /* mimetext_is_gzip() needs 10 bytes */
+	if (!mimetext_is_gzip(head, hn))
+		return mimetext_binary_start((const char *)head, hn);
+	if (st->budget < PEEK_OUT)
+		return false;
+	z = mimetext_gunzip_peek(head, hn, out, sizeof(out));
+	if (z <= 0 || !mimetext_binary_start(out, (size_t)z))
+		return false;
+	/* the trailer's size: whether the whole would pass the budget */
+	if (b64) {
+		if (!base64_last4(in, n, &isize))
+			return false;
+	} else {
+		if (n < 4)
+			return false;
+		isize = (uint32_t)in[n - 4] | (uint32_t)in[n - 3] << 8 |
+			(uint32_t)in[n - 2] << 16 | (uint32_t)in[n - 1] << 24;
+	}
+	if (isize > st->budget) {
+		p->flags |= PART_TRUNCATED;
+		st->r->flags |= REPORT_TRUNCATED;
+	}
+	return true;
+}
+
 /* decoded - the transfer-decoded content of a part, into a new buffer */
 static char *decoded(GMimePart *part, size_t *len)
 {
@@ -449,7 +622,7 @@ static void add_part(struct parse_state *st, GMimeObject *obj, const char *path)
 	}
 
 	kind = part_kind(p->mime_type, p->filename);
-	if (kind == K_BINARY)
+	if (kind == K_BINARY || (kind == K_SNIFF && binary_part(st, p, part)))
 		goto out;
 	data = decoded(part, &len);
 	if (!data)
@@ -679,11 +852,12 @@ int parse_report_limits(struct report *r, const struct intake_limits *lim)
 	GMimeStream *stream = NULL;
 	GMimeParser *parser = NULL;
 	GMimeMessage *msg = NULL;
+	GByteArray *bytes = NULL;
 	static const char *fallback[] = { "utf-8", "windows-1252", NULL };
 	const struct report_part *body;
 	struct intake_scan scan;
 	char *safe = NULL;
-	const char *data = r->raw;
+	char *data = r->raw;
 	size_t len = r->raw_len;
 
 	if (state != PARSE_UP)
@@ -705,7 +879,14 @@ int parse_report_limits(struct report *r, const struct intake_limits *lim)
 	if (r->flags & REPORT_OVERSIZED)
 		r->flags |= REPORT_TRUNCATED;
 
-	stream = g_mime_stream_mem_new_with_buffer(data, len);
+	/*
+	 * The parser reads the message where it lies: a byte array that
+	 * borrows data (the stream does not own it, and nothing writes to
+	 * it) instead of a copy of a message that can be megabytes.
+	 */
+	bytes = g_byte_array_new_take((guint8 *)data, len);
+	stream = g_mime_stream_mem_new_with_byte_array(bytes);
+	g_mime_stream_mem_set_owner(GMIME_STREAM_MEM(stream), FALSE);
 	parser = g_mime_parser_new_with_stream(stream);
 	g_mime_parser_set_format(parser, GMIME_FORMAT_MESSAGE);
 	opts = g_mime_parser_options_new();
@@ -740,6 +921,8 @@ out:
 		g_object_unref(parser);
 	if (stream)
 		g_object_unref(stream);
+	if (bytes)
+		g_byte_array_free(bytes, FALSE); /* data stays the caller's */
 	free(safe);
 	return 0;
 }
