@@ -2,15 +2,30 @@
 /*
  * symbols - kernel function name -> defining source files (see symbols.h)
  *
- * The index is a header followed by arrays, each 8-byte aligned:
+ * The index (format 2) is a header, then 8-byte aligned arrays, then
+ * the blocks, 4096-byte aligned:
  *
- *	names    struct img_name[nnames + 1]   sorted by name (strcmp); a
- *	         last sentinel entry has first == nrefs
- *	refs     uint32_t[nrefs]   file id (low 24 bits) | rank << 24;
- *	         name i owns refs[names[i].first .. names[i + 1].first),
- *	         best first
- *	files    uint32_t[nfiles]  string offsets of the paths, sorted
- *	strings  NUL-terminated: the names (in order), then the paths
+ *	top      uint32_t[nblocks] offsets of the separators, then the
+ *	         separators, NUL-terminated: block i holds the names n
+ *	         with sep[i] <= n < sep[i + 1] (strcmp order); sep[0] is
+ *	         "", the others the shortest prefix of the block's first
+ *	         name that is greater than the last name of the block
+ *	         before
+ *	over     the refs of names with more than INLINE_REFS files
+ *	paths    NUL-terminated: the files' paths
+ *	blocks   nblocks x 4096 bytes: a uint16_t count, then the names
+ *	         in order, front-coded, each with its refs; zero padding
+ *
+ * An entry: the length it shares with the name before in its block
+ * (uint8_t, 0 for the first), the length of the rest (uint8_t), the
+ * rest, a count (uint8_t): up to INLINE_REFS, the refs follow; else
+ * REFS_MANY, the count (uint32_t) and the offset in over (uint32_t) of
+ * all the refs, and the first FIRST_REFS of them.  A ref is the path's
+ * offset in paths (uint32_t) and the rank (uint8_t), best first.
+ *
+ * A lookup costs a binary search of the separators (read once by the
+ * pread() reader), one block and one path: with pread(), one read each
+ * (the last block read and the paths returned are kept).
  *
  * Building walks the tree once, scans the files on a few threads (each
  * file is read whole and scanned by a hand-written state machine that
@@ -39,15 +54,23 @@
 #include "util.h"
 
 #define SYM_MAGIC   "TRIAGESY"
-#define SYM_VERSION 1
+#define SYM_VERSION 2
 #define SYM_ENDIAN  0x01020304u
 
 #define NAME_MAX_LEN  255
 #define FILE_MAX_SIZE (64u << 20)
 #define COND_MAX      64
 #define MAX_THREADS   8
-#define REF_FILE_MASK 0xffffffu
-#define REF_RANK(r)   ((r) >> 24)
+
+/* The index's blocks (see the layout above). */
+#define BLOCK_SIZE   4096u
+#define INLINE_REFS  8	  /* up to this many refs: all in the entry */
+#define FIRST_REFS   2	  /* more: the first two, the rest in over */
+#define REF_BYTES    5	  /* uint32_t path offset, uint8_t rank */
+#define REFS_MANY    0xff /* the count byte of an entry with more */
+#define RESTART	     16	  /* every 16th entry of a block is whole */
+#define PATH_READ    256  /* pread(): the first read of a path */
+#define PATH_MAX_LEN 4096
 
 /* Ranking levels (symbols.h): lower is better. */
 enum {
@@ -61,14 +84,25 @@ enum {
 struct img_header {
 	char magic[8];
 	uint32_t version, endian, size, flags;
-	uint32_t nnames, nrefs, nfiles;
-	uint32_t off_names, off_refs, off_files, off_strings, strings_size;
+	uint32_t nnames, nrefs, nfiles; /* figures */
+	uint32_t nblocks, block_size;
+	uint32_t off_top, top_size; /* the separators */
+	uint32_t off_over, over_size;
+	uint32_t off_paths, paths_size;
+	uint32_t off_blocks;
 	uint32_t scanned; /* files scanned when it was built */
 };
 
-struct img_name {
-	uint32_t name;	/* string offset */
-	uint32_t first; /* first ref */
+/* an entry found in a block: its refs (copied: blocks are reused) */
+struct entry {
+	uint32_t nrefs, over; /* over: offset of all the refs, if many */
+	unsigned ninline;
+	unsigned char refs[INLINE_REFS * REF_BYTES];
+};
+
+struct kept {
+	uint32_t off; /* in the paths */
+	char *path;
 };
 
 struct symbols {
@@ -78,7 +112,11 @@ struct symbols {
 	struct img_header hdr;
 	const struct img_header *h;
 	bool warned;
-	char **kept; /* pread(): the paths lookups returned */
+	const unsigned char *top; /* the separators (pread: read once) */
+	unsigned char *top_buf;
+	unsigned char *block; /* pread(): the last block read */
+	int64_t block_no;
+	struct kept *kept; /* pread(): the paths lookups returned */
 	size_t nkept, kept_alloc;
 };
 
@@ -1439,6 +1477,135 @@ static uint32_t add_string(struct strbuf *sb, const char *s)
 	return off;
 }
 
+/* ---- writing the blocks --------------------------------------------- */
+
+/* put32 - a uint32_t at p (native order, as the header says) */
+static void put32(unsigned char *p, uint32_t v)
+{
+	memcpy(p, &v, 4);
+}
+
+struct block_writer {
+	struct strbuf *blocks, *over, *top; /* top: the separators */
+	const uint32_t *paths;		    /* file id -> path offset */
+	unsigned char buf[BLOCK_SIZE];	    /* the entries */
+	size_t len;			    /* bytes of buf used */
+	unsigned n;			    /* entries in buf */
+	uint16_t restart[BLOCK_SIZE / 4 / RESTART + 1]; /* their offsets */
+	uint32_t *sep; /* separator offsets, one per block */
+	uint32_t nblocks;
+	size_t sep_alloc;
+	char last[NAME_MAX_LEN + 1]; /* the last name added */
+};
+
+static size_t common_prefix(const char *a, const char *b)
+{
+	size_t n = 0;
+
+	while (a[n] && a[n] == b[n])
+		n++;
+	return n;
+}
+
+static void put_ref(unsigned char *p, const struct block_writer *bw,
+		    const struct mrec *r)
+{
+	put32(p, bw->paths[r->file]);
+	p[4] = (unsigned char)r->rank;
+}
+
+/* nrestarts - the restart points of a block of n entries */
+static size_t nrestarts(size_t n)
+{
+	return (n + RESTART - 1) / RESTART;
+}
+
+/* block_flush - pad the current block and append it */
+static void block_flush(struct block_writer *bw)
+{
+	unsigned char out[BLOCK_SIZE];
+	uint16_t v[2] = { (uint16_t)bw->n, (uint16_t)nrestarts(bw->n) };
+	size_t head = 4 + 2 * (size_t)v[1], i;
+
+	if (!bw->n)
+		return;
+	memset(out, 0, sizeof(out));
+	memcpy(out, v, 4);
+	for (i = 0; i < v[1]; i++) {
+		uint16_t off = (uint16_t)(head + bw->restart[i]);
+
+		memcpy(out + 4 + 2 * i, &off, 2);
+	}
+	memcpy(out + head, bw->buf, bw->len);
+	if (sb_add(bw->blocks, out, BLOCK_SIZE) < 0)
+		die("symbol index too large");
+	bw->n = 0;
+	bw->len = 0;
+}
+
+/*
+ * block_add - append a name's entry (symbols.c's layout) to the current
+ * block, or to a new one whose separator is the shortest prefix of name
+ * greater than the last name of the block before
+ */
+static void block_add(struct block_writer *bw, const char *name,
+		      const struct mrec *refs, size_t n)
+{
+	unsigned char e[2 + NAME_MAX_LEN + 1 + 8 + INLINE_REFS * REF_BYTES];
+	size_t len = strlen(name), shared, el, i, ninline;
+
+	shared = bw->n % RESTART ? common_prefix(bw->last, name) : 0;
+	for (;;) {
+		e[0] = (unsigned char)shared;
+		e[1] = (unsigned char)(len - shared);
+		memcpy(e + 2, name + shared, len - shared);
+		el = 2 + len - shared;
+		if (n <= INLINE_REFS) {
+			e[el++] = (unsigned char)n;
+			ninline = n;
+		} else {
+			e[el++] = REFS_MANY;
+			put32(e + el, (uint32_t)n);
+			put32(e + el + 4, (uint32_t)bw->over->len);
+			el += 8;
+			ninline = FIRST_REFS;
+		}
+		for (i = 0; i < ninline; i++, el += REF_BYTES)
+			put_ref(e + el, bw, &refs[i]);
+		if (!bw->n ||
+		    4 + 2 * nrestarts(bw->n + 1) + bw->len + el <= BLOCK_SIZE)
+			break;
+		block_flush(bw);
+		shared = 0;
+	}
+	if (!bw->n) {
+		/* a new block */
+		size_t sep =
+			bw->nblocks ? common_prefix(bw->last, name) + 1 : 0;
+
+		ALLOC_GROW(bw->sep, bw->nblocks, bw->sep_alloc);
+		bw->sep[bw->nblocks++] = (uint32_t)bw->top->len;
+		if (sb_add(bw->top, name, sep) < 0 ||
+		    sb_add(bw->top, "", 1) < 0)
+			die("symbol index too large");
+	}
+	if (bw->n % RESTART == 0)
+		bw->restart[bw->n / RESTART] = (uint16_t)bw->len;
+	if (n > INLINE_REFS) {
+		for (i = 0; i < n; i++) {
+			unsigned char r[REF_BYTES];
+
+			put_ref(r, bw, &refs[i]);
+			if (sb_add(bw->over, r, REF_BYTES) < 0)
+				die("symbol index too large");
+		}
+	}
+	memcpy(bw->buf + bw->len, e, el);
+	bw->len += el;
+	bw->n++;
+	memcpy(bw->last, name, len + 1);
+}
+
 /*
  * symbols_build - scan a kernel tree and write the index to out
  *
@@ -1591,9 +1758,12 @@ int symbols_build(const char *tree, const char *out,
 	atomic_size_t next = 0;
 	size_t nthreads, i, j, total = 0, nnames = 0, nrefs = 0;
 	struct mrec *all;
-	struct img_name *names;
-	uint32_t *refs, *files;
-	struct strbuf strings = STRBUF_INIT(UINT32_MAX / 2);
+	uint32_t *paths;
+	struct block_writer bw;
+	struct strbuf pathsb = STRBUF_INIT(UINT32_MAX / 2);
+	struct strbuf blocks = STRBUF_INIT(UINT32_MAX / 2);
+	struct strbuf over = STRBUF_INIT(UINT32_MAX / 2);
+	struct strbuf top = STRBUF_INIT(UINT32_MAX / 2);
 	struct strbuf img = STRBUF_INIT(UINT32_MAX / 2);
 	struct img_header h;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -1610,8 +1780,6 @@ int symbols_build(const char *tree, const char *out,
 		free(fl.v);
 		return error("no .c or .h files under '%s'", tree);
 	}
-	if (fl.n > REF_FILE_MASK)
-		die("symbol index: too many files (%zu)", fl.n);
 	qsort(fl.v, fl.n, sizeof(*fl.v), cmp_str);
 	nsrc = fl.n;
 
@@ -1674,33 +1842,34 @@ int symbols_build(const char *tree, const char *out,
 		all[j].rank = rank_of(ml.v[i].path, 0);
 	}
 	qsort(all, total, sizeof(*all), cmp_mrec);
-	names = xcalloc(total + 1, sizeof(*names));
-	refs = xcalloc(total ? total : 1, sizeof(*refs));
-	add_string(&strings, "");
-	for (i = 0; i < total; i++) {
-		bool new_name = !i || strcmp(all[i].name, all[i - 1].name);
+	paths = xcalloc(fl.n ? fl.n : 1, sizeof(*paths));
+	for (i = 0; i < fl.n; i++)
+		paths[i] = add_string(&pathsb, fl.v[i]);
+	memset(&bw, 0, sizeof(bw));
+	bw.blocks = &blocks;
+	bw.over = &over;
+	bw.top = &top;
+	bw.paths = paths;
+	for (i = 0; i < total; i = j) {
+		/* one name: its records, best first, each file once */
+		size_t k, n = 0;
 
-		if (new_name) {
-			names[nnames].name = add_string(&strings, all[i].name);
-			names[nnames].first = (uint32_t)nrefs;
-			nnames++;
-		} else {
-			/* the same file again (worse rank): skip */
-			size_t k;
+		for (j = i; j < total && !strcmp(all[j].name, all[i].name);
+		     j++) {
 			bool dup = false;
 
-			for (k = names[nnames - 1].first; k < nrefs; k++)
-				dup |= (refs[k] & REF_FILE_MASK) == all[i].file;
-			if (dup)
-				continue;
+			for (k = i; k < i + n; k++)
+				dup |= all[k].file == all[j].file;
+			if (!dup)
+				all[i + n++] = all[j];
 		}
-		refs[nrefs++] = all[i].file | all[i].rank << 24;
+		if (strlen(all[i].name) > NAME_MAX_LEN)
+			continue;
+		block_add(&bw, all[i].name, all + i, n);
+		nnames++;
+		nrefs += n;
 	}
-	names[nnames].name = 0;
-	names[nnames].first = (uint32_t)nrefs;
-	files = xcalloc(fl.n, sizeof(*files));
-	for (i = 0; i < fl.n; i++)
-		files[i] = add_string(&strings, fl.v[i]);
+	block_flush(&bw);
 
 	memset(&h, 0, sizeof(h));
 	memcpy(h.magic, SYM_MAGIC, 8);
@@ -1709,22 +1878,28 @@ int symbols_build(const char *tree, const char *out,
 	h.nnames = (uint32_t)nnames;
 	h.nrefs = (uint32_t)nrefs;
 	h.nfiles = (uint32_t)fl.n;
+	h.nblocks = bw.nblocks;
+	h.block_size = BLOCK_SIZE;
 	for (i = 0; i < nthreads; i++)
 		h.scanned += (uint32_t)w[i].scanned;
 	if (sb_add(&img, &h, sizeof(h)) < 0)
 		die("out of memory");
-	h.off_names = img_place(&img, names, (nnames + 1) * sizeof(*names),
-				"symbol index");
-	h.off_refs =
-		img_place(&img, refs, nrefs * sizeof(*refs), "symbol index");
-	h.off_files =
-		img_place(&img, files, fl.n * sizeof(*files), "symbol index");
-	h.off_strings =
-		img_place(&img, strings.buf, strings.len, "symbol index");
-	h.strings_size = (uint32_t)strings.len;
+	/* the separators: their offsets, then the strings */
+	h.off_top = img_place(&img, bw.sep, bw.nblocks * sizeof(*bw.sep),
+			      "symbol index");
+	if (sb_add(&img, top.buf, top.len) < 0)
+		die("symbol index too large");
+	h.top_size = (uint32_t)(img.len - h.off_top);
+	h.off_over = img_place(&img, over.buf, over.len, "symbol index");
+	h.over_size = (uint32_t)over.len;
+	h.off_paths = img_place(&img, pathsb.buf, pathsb.len, "symbol index");
+	h.paths_size = (uint32_t)pathsb.len;
+	while (img.len % BLOCK_SIZE)
+		if (sb_add(&img, "", 1) < 0)
+			die("symbol index too large");
+	h.off_blocks = img_place(&img, blocks.buf, blocks.len, "symbol index");
 	h.size = (uint32_t)img.len;
 	memcpy(img.buf, &h, sizeof(h));
-
 	ret = write_file_atomic(out, img.buf, img.len, 0644);
 	if (stats) {
 		stats->files = h.scanned;
@@ -1734,10 +1909,12 @@ int symbols_build(const char *tree, const char *out,
 	}
 
 	sb_release(&img);
-	sb_release(&strings);
-	free(files);
-	free(refs);
-	free(names);
+	sb_release(&pathsb);
+	sb_release(&blocks);
+	sb_release(&over);
+	sb_release(&top);
+	free(bw.sep);
+	free(paths);
 	free(all);
 	for (i = 0; i < nthreads; i++) {
 		free(w[i].arena);
@@ -1761,6 +1938,14 @@ int symbols_build(const char *tree, const char *out,
 
 /* ---- opening ---------------------------------------------------------- */
 
+static uint32_t get32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
 /* check_header - the header and every array bound; false if corrupt */
 static bool check_header(const struct img_header *h, size_t size,
 			 const char *path)
@@ -1774,13 +1959,15 @@ static bool check_header(const struct img_header *h, size_t size,
 		      path, h->version, SYM_VERSION);
 		return false;
 	}
-	if (h->size != size || h->nnames >= UINT32_MAX / 8 ||
-	    !img_range_ok(size, h->off_names, (size_t)h->nnames + 1,
-			  sizeof(struct img_name), 4) ||
-	    !img_range_ok(size, h->off_refs, h->nrefs, 4, 4) ||
-	    !img_range_ok(size, h->off_files, h->nfiles, 4, 4) ||
-	    !img_range_ok(size, h->off_strings, h->strings_size, 1, 4) ||
-	    h->strings_size == 0 || h->nfiles > REF_FILE_MASK + 1) {
+	if (h->size != size || h->block_size != BLOCK_SIZE ||
+	    h->nblocks > size / BLOCK_SIZE ||
+	    !img_range_ok(size, h->off_top, h->top_size, 1, 4) ||
+	    h->top_size < (uint64_t)h->nblocks * 5 ||
+	    !img_range_ok(size, h->off_over, h->over_size, 1, 4) ||
+	    !img_range_ok(size, h->off_paths, h->paths_size, 1, 4) ||
+	    !img_range_ok(size, h->off_blocks, h->nblocks, BLOCK_SIZE,
+			  BLOCK_SIZE) ||
+	    h->paths_size == 0) {
 		error("'%s': corrupt symbol index; run 'triage update --kernel-tree DIR'",
 		      path);
 		return false;
@@ -1789,34 +1976,15 @@ static bool check_header(const struct img_header *h, size_t size,
 }
 
 /*
- * rd - n bytes at offset off of the file: in place when it is mapped,
- * else read into buf; NULL past the end or on a read error
+ * check_ends - the separators and the paths end in NUL (the mapped
+ * reader; the pread() reader checks what it reads)
  */
-static const void *rd(const struct symbols *s, uint64_t off, size_t n,
-		      void *buf)
-{
-	if (off > s->size || n > s->size - off)
-		return NULL;
-	if (s->base)
-		return s->base + off;
-	return pread(s->fd, buf, n, (off_t)off) == (ssize_t)n ? buf : NULL;
-}
-
-/* check_ends - the strings end in NUL, the names cover all the refs */
 static bool check_ends(const struct symbols *s, const char *path)
 {
 	const struct img_header *h = s->h;
-	struct img_name e[1];
-	const struct img_name *n0, *nl;
-	const char *last;
-	char c;
 
-	last = rd(s, (uint64_t)h->off_strings + h->strings_size - 1, 1, &c);
-	n0 = rd(s, h->off_names, sizeof(*n0), &e[0]);
-	if (!last || *last != '\0' || !n0 || n0->first != 0 ||
-	    !(nl = rd(s, h->off_names + (uint64_t)h->nnames * sizeof(*nl),
-		      sizeof(*nl), &e[0])) ||
-	    nl->first != h->nrefs) {
+	if (s->base[h->off_paths + h->paths_size - 1] != '\0' ||
+	    (h->nblocks && s->base[h->off_top + h->top_size - 1] != '\0')) {
 		error("'%s': corrupt symbol index; run 'triage update --kernel-tree DIR'",
 		      path);
 		return false;
@@ -1844,6 +2012,7 @@ struct symbols *symbols_open(const char *path)
 		symbols_free(s);
 		return NULL;
 	}
+	s->top = s->base + s->h->off_top;
 	return s;
 }
 
@@ -1851,7 +2020,10 @@ struct symbols *symbols_open(const char *path)
  * symbols_open_pread - open an index to read only what lookups need
  * with pread(): for a process that makes a few lookups (the filter).
  * A mapping would bring whole page-cache folios into its resident set
- * (22 MB of a 26 MB index for five lookups, measured).
+ * (22 MB of a 26 MB index for five lookups, measured).  Opening reads
+ * the header; the first lookup reads the separators (one read), and
+ * each name then costs the read of one block, and of each path
+ * returned.
  */
 struct symbols *symbols_open_pread(const char *path)
 {
@@ -1875,11 +2047,12 @@ struct symbols *symbols_open_pread(const char *path)
 	s->fd = fd;
 	s->size = (size_t)st.st_size;
 	s->h = &s->hdr;
+	s->block_no = -1;
 	if (pread(fd, &s->hdr, sizeof(s->hdr), 0) != sizeof(s->hdr)) {
 		error("'%s': not a triage symbol index", path);
 		goto fail;
 	}
-	if (!check_header(s->h, s->size, path) || !check_ends(s, path))
+	if (!check_header(s->h, s->size, path))
 		goto fail;
 	return s;
 fail:
@@ -1898,48 +2071,74 @@ void symbols_free(struct symbols *s)
 	if (s->fd >= 0)
 		close(s->fd);
 	for (i = 0; i < s->nkept; i++)
-		free(s->kept[i]);
+		free(s->kept[i].path);
 	free(s->kept);
+	free(s->top_buf);
+	free(s->block);
 	free(s);
 }
 
 /* ---- lookup ------------------------------------------------------------ */
 
+/* The lookups change only these caches of the object (ours, not const). */
+static struct symbols *mut(const struct symbols *s)
+{
+	return (struct symbols *)s;
+}
+
 static void corrupt(const struct symbols *s)
 {
 	if (!s->warned)
 		warn("corrupt symbol index; run 'triage update --kernel-tree DIR'");
-	/* The object is ours and not const: only the flag changes. */
-	((struct symbols *)s)->warned = true;
+	mut(s)->warned = true;
 }
 
-/* name_at - names[i] and names[i + 1] (i < nnames), or false */
-static bool name_at(const struct symbols *s, uint32_t i, struct img_name e[2])
+/* rd - n bytes at off into buf (pread); false past the end or on error */
+static bool rd(const struct symbols *s, uint64_t off, size_t n, void *buf)
 {
-	const struct img_name *p =
-		rd(s, s->h->off_names + (uint64_t)i * sizeof(*p),
-		   2 * sizeof(*p), e);
-
-	if (!p) {
-		corrupt(s);
+	if (off > s->size || n > s->size - off)
 		return false;
-	}
-	if (p != e)
-		memcpy(e, p, 2 * sizeof(*p));
-	return true;
+	return pread(s->fd, buf, n, (off_t)off) == (ssize_t)n;
 }
 
-/* ref_at - refs[i], or false */
-static bool ref_at(const struct symbols *s, uint32_t i, uint32_t *ref)
+/* top - the separators: in place, or read at the first lookup */
+static const unsigned char *top(const struct symbols *s)
 {
-	const uint32_t *p = rd(s, s->h->off_refs + (uint64_t)i * 4, 4, ref);
+	const struct img_header *h = s->h;
+	unsigned char *buf;
 
-	if (!p || i >= s->h->nrefs) {
+	if (s->top || !h->nblocks)
+		return s->top;
+	buf = xmalloc(h->top_size);
+	if (!rd(s, h->off_top, h->top_size, buf) ||
+	    buf[h->top_size - 1] != '\0') {
+		free(buf);
 		corrupt(s);
-		return false;
+		return NULL;
 	}
-	*ref = *p;
-	return true;
+	mut(s)->top_buf = buf;
+	mut(s)->top = buf;
+	return buf;
+}
+
+/* block - block i: in place, or read (the last one read is kept) */
+static const unsigned char *block(const struct symbols *s, uint32_t i)
+{
+	uint64_t off = s->h->off_blocks + (uint64_t)i * BLOCK_SIZE;
+
+	if (s->base)
+		return s->base + off;
+	if (s->block_no == (int64_t)i)
+		return s->block;
+	if (!s->block)
+		mut(s)->block = xmalloc(BLOCK_SIZE);
+	mut(s)->block_no = -1;
+	if (!rd(s, off, BLOCK_SIZE, s->block)) {
+		corrupt(s);
+		return NULL;
+	}
+	mut(s)->block_no = i;
+	return s->block;
 }
 
 /* symbols_name_len - the identifier at the start of a frame's name */
@@ -1954,60 +2153,174 @@ size_t symbols_name_len(const char *function)
 	return n <= NAME_MAX_LEN ? n : 0;
 }
 
-/* find - the index of a name's entry, or -1 (binary search) */
-static int64_t find(const struct symbols *s, const char *name, size_t len)
+/* sep_cmp - a separator (NUL-terminated) against name[0..len) */
+static int sep_cmp(const unsigned char *sep, const char *name, size_t len)
 {
-	size_t lo = 0, hi = s->h->nnames;
-	char buf[NAME_MAX_LEN + 64];
+	size_t i;
 
-	if (len + 1 > sizeof(buf))
-		return -1;
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)name[i];
+
+		if (sep[i] != c)
+			return sep[i] < c ? -1 : 1; /* sep's NUL is least */
+	}
+	return sep[len] ? 1 : 0;
+}
+
+/* block_of - the only block that may hold name: the last separator <= it */
+static bool block_of(const struct symbols *s, const char *name, size_t len,
+		     uint32_t *i)
+{
+	const struct img_header *h = s->h;
+	const unsigned char *t = top(s);
+	size_t lo = 0, hi = h->nblocks, keys = (size_t)h->nblocks * 4;
+
+	if (!t)
+		return false;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint32_t off = get32(t + mid * 4);
+
+		if (off >= h->top_size - keys) {
+			corrupt(s);
+			return false;
+		}
+		if (sep_cmp(t + keys + off, name, len) <= 0)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*i = (uint32_t)lo;
+	return true;
+}
+
+/* entry_at - copy out the refs of an entry whose count byte was cnt */
+static bool entry_at(const unsigned char *p, size_t cnt, struct entry *out)
+{
+	if (cnt == REFS_MANY) {
+		out->nrefs = get32(p);
+		out->over = get32(p + 4);
+		out->ninline = FIRST_REFS;
+		p += 8;
+	} else {
+		out->nrefs = (uint32_t)cnt;
+		out->over = 0;
+		out->ninline = (unsigned)cnt;
+	}
+	memcpy(out->refs, p, out->ninline * REF_BYTES);
+	return true;
+}
+
+/*
+ * restart_at - the r-th restart entry of a block (checked: whole, and
+ * its name inside the block), or NULL
+ */
+static const unsigned char *restart_at(const unsigned char *b, size_t r,
+				       size_t nr)
+{
+	uint16_t off;
+
+	memcpy(&off, b + 4 + 2 * r, 2);
+	if (off < 4 + 2 * nr || off > BLOCK_SIZE - 3 || b[off] != 0 ||
+	    b[off + 1] > BLOCK_SIZE - 2 - off)
+		return NULL;
+	return b + off;
+}
+
+/*
+ * find - a name's entry, or false
+ *
+ * A block's entries are front-coded: each shares a prefix with the one
+ * before.  While scanning, m is the common prefix of name and the last
+ * entry (which is less than name): an entry sharing less than m with it
+ * is greater than name, one sharing more is still less, and only one
+ * sharing exactly m needs comparing, from m on.  Every RESTART-th
+ * entry is whole, and a binary search of those picks where to start.
+ */
+static bool find(const struct symbols *s, const char *name, size_t len,
+		 struct entry *out)
+{
+	const unsigned char *b, *p, *end;
+	size_t curlen = 0, m = 0, lo, hi, nr;
+	uint32_t bi;
+	unsigned k, n;
+	uint16_t v[2];
+
+	if (!len || len > NAME_MAX_LEN || !s->h->nblocks ||
+	    !block_of(s, name, len, &bi) || !(b = block(s, bi)))
+		return false;
+	memcpy(v, b, 4);
+	n = v[0];
+	nr = v[1];
+	end = b + BLOCK_SIZE;
+	if (nr != nrestarts(n) || 4 + 2 * nr > BLOCK_SIZE)
+		goto bad;
+	/* the last restart point whose (whole) name is <= name */
+	lo = 0;
+	hi = nr;
 	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2, n;
-		struct img_name e[2];
-		const char *str;
+		size_t mid = lo + (hi - lo) / 2;
+		const unsigned char *e = restart_at(b, mid, nr);
 		int c;
 
-		if (!name_at(s, (uint32_t)mid, e))
-			return -1;
-		if (e[0].name >= s->h->strings_size) {
-			corrupt(s);
-			return -1;
-		}
-		/* len + 1 bytes, or up to the final NUL of the strings */
-		n = s->h->strings_size - e[0].name;
-		if (n > len + 1)
-			n = len + 1;
-		str = rd(s, (uint64_t)s->h->off_strings + e[0].name, n, buf);
-		if (!str) {
-			corrupt(s);
-			return -1;
-		}
-		c = strncmp(str, name, n < len ? n : len);
-		if (c == 0 && n < len + 1)
-			c = -1; /* the strings end inside name */
-		else if (c == 0 && str[len] != '\0')
-			c = 1;
-		if (c == 0)
-			return (int64_t)mid;
-		if (c < 0)
+		if (!e)
+			goto bad;
+		c = memcmp(e + 2, name, e[1] < len ? e[1] : len);
+		if (c < 0 || (c == 0 && e[1] <= len))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return -1;
+	if (!lo)
+		return false; /* less than the block's first name */
+	p = restart_at(b, lo - 1, nr);
+	for (k = (unsigned)(lo - 1) * RESTART; k < n; k++) {
+		const unsigned char *suffix = p + 2;
+		size_t shared = p[0], slen = p[1], cnt, skip;
+
+		/* checked: 3 bytes, then the suffix, the count and refs */
+		if (end - p < 3 || shared > curlen || !slen ||
+		    shared + slen > NAME_MAX_LEN ||
+		    (size_t)(end - p) < 3 + slen)
+			goto bad;
+		curlen = shared + slen;
+		p += 2 + slen;
+		cnt = *p++;
+		if (cnt == REFS_MANY)
+			skip = 8 + FIRST_REFS * REF_BYTES;
+		else if (cnt <= INLINE_REFS)
+			skip = cnt * REF_BYTES;
+		else
+			goto bad;
+		if ((size_t)(end - p) < skip ||
+		    (cnt == REFS_MANY && get32(p) <= INLINE_REFS))
+			goto bad;
+		if (shared < m)
+			return false; /* greater than name */
+		if (shared == m) {
+			/* the entry's characters from m on are its suffix */
+			while (m < curlen && m < len &&
+			       suffix[m - shared] == (unsigned char)name[m])
+				m++;
+			if (m == len && m == curlen)
+				return entry_at(p, cnt, out);
+			if (m == len ||
+			    (m < curlen &&
+			     suffix[m - shared] > (unsigned char)name[m]))
+				return false; /* greater than name */
+		}
+		p += skip;
+	}
+	return false;
+bad:
+	corrupt(s);
+	return false;
 }
 
-/* best_level - the ranking level of an entry's best file */
-static unsigned best_level(const struct symbols *s, int64_t idx)
+/* best_level - the level of an entry's best file; past the levels if none */
+static unsigned best_level(const struct entry *e)
 {
-	struct img_name e[2];
-	uint32_t ref;
-
-	if (!name_at(s, (uint32_t)idx, e) || e[0].first >= e[1].first ||
-	    e[0].first >= s->h->nrefs || !ref_at(s, e[0].first, &ref))
-		return LEVEL_OTHER + 1;
-	return REF_RANK(ref) / 2;
+	return e->nrefs ? e->refs[4] / 2 : LEVEL_OTHER + 1;
 }
 
 /*
@@ -2017,10 +2330,12 @@ static unsigned best_level(const struct symbols *s, int64_t idx)
  * only tools/ and such define, NAME_noprof (since 6.10 kmalloc(),
  * kmem_cache_alloc() ... are alloc_hooks() macros over NAME_noprof())
  */
-static int64_t find_function(const struct symbols *s, const char *function)
+static bool find_function(const struct symbols *s, const char *function,
+			  struct entry *e)
 {
 	size_t len = symbols_name_len(function), i;
-	int64_t e, np;
+	struct entry np;
+	bool found;
 	const char *rest;
 	char buf[NAME_MAX_LEN + 32];
 
@@ -2030,128 +2345,133 @@ static int64_t find_function(const struct symbols *s, const char *function)
 			buf[i] = i >= 7 && function[i] == '-' ? '_'
 							      : function[i];
 		buf[i] = '\0';
-		return i > 7 ? find(s, buf, i) : -1;
+		return i > 7 && find(s, buf, i, e);
 	}
 	if (!len)
-		return -1;
-	e = find(s, function, len);
-	if (e < 0 || best_level(s, e) >= LEVEL_OTHER) {
+		return false;
+	found = find(s, function, len, e);
+	if (!found || best_level(e) >= LEVEL_OTHER) {
 		memcpy(buf, function, len);
 		memcpy(buf + len, "_noprof", 7);
-		np = find(s, buf, len + 7);
-		if (np >= 0 && best_level(s, np) < LEVEL_OTHER)
-			return np;
+		if (find(s, buf, len + 7, &np) &&
+		    best_level(&np) < LEVEL_OTHER) {
+			*e = np;
+			return true;
+		}
 	}
-	if (e >= 0 || len < 8 || function[0] != '_' || function[1] != '_')
-		return e;
+	if (found || len < 8 || function[0] != '_' || function[1] != '_')
+		return found;
 	for (i = 2; i < len && ((function[i] >= 'a' && function[i] <= 'z') ||
 				(function[i] >= '0' && function[i] <= '9'));
 	     i++)
 		;
 	if (i == 2 || i >= len)
-		return -1;
+		return false;
 	rest = function + i;
 	len -= i;
 	if (len > 5 && strncmp(rest, "_sys_", 5) == 0) {
 		memcpy(buf, "__do_sys_", 9);
 		memcpy(buf + 9, rest + 5, len - 5);
-		return find(s, buf, 9 + len - 5);
+		return find(s, buf, 9 + len - 5, e);
 	}
 	if (len > 12 && strncmp(rest, "_compat_sys_", 12) == 0) {
 		memcpy(buf, "__do_compat_sys_", 16);
 		memcpy(buf + 16, rest + 12, len - 12);
-		return find(s, buf, 16 + len - 12);
+		return find(s, buf, 16 + len - 12, e);
 	}
-	return -1;
+	return false;
 }
 
-/* refs_of - the checked range of refs of an entry; false if damaged */
-static bool refs_of(const struct symbols *s, int64_t idx, uint32_t *first,
-		    uint32_t *end)
+/* path_at - the path at offset off of the paths (pread: kept) */
+static const char *path_at(const struct symbols *s, uint32_t off)
 {
-	struct img_name e[2];
+	const struct img_header *h = s->h;
+	char buf[PATH_MAX_LEN];
+	const char *nul;
+	size_t n, i;
+	struct symbols *w = mut(s);
 
-	if (!name_at(s, (uint32_t)idx, e))
-		return false;
-	if (e[0].first > e[1].first || e[1].first > s->h->nrefs) {
-		corrupt(s);
-		return false;
-	}
-	*first = e[0].first;
-	*end = e[1].first;
-	return true;
-}
-
-/* ref_path - the path of a ref's file (pread: kept until symbols_free) */
-static const char *ref_path(const struct symbols *s, uint32_t ref)
-{
-	uint32_t file = ref & REF_FILE_MASK, off;
-	const uint32_t *p;
-	const char *str, *nul;
-	char buf[4096];
-	size_t n;
-	struct symbols *w = (struct symbols *)s;
-
-	p = file < s->h->nfiles
-		    ? rd(s, s->h->off_files + (uint64_t)file * 4, 4, &off)
-		    : NULL;
-	if (!p || *p >= s->h->strings_size) {
+	if (off >= h->paths_size) {
 		corrupt(s);
 		return NULL;
 	}
-	off = *p;
-	n = s->h->strings_size - off;
 	if (s->base)
-		return (const char *)s->base + s->h->off_strings + off;
-	if (n > sizeof(buf))
-		n = sizeof(buf);
-	str = rd(s, (uint64_t)s->h->off_strings + off, n, buf);
-	nul = str ? memchr(str, '\0', n) : NULL;
-	if (!nul) {
+		return (const char *)s->base + h->off_paths + off;
+	for (i = 0; i < s->nkept; i++)
+		if (s->kept[i].off == off)
+			return s->kept[i].path;
+	n = h->paths_size - off;
+	if (n > PATH_MAX_LEN)
+		n = PATH_MAX_LEN;
+	/* most paths are short: one read of PATH_READ bytes */
+	if (!rd(s, (uint64_t)h->off_paths + off, n < PATH_READ ? n : PATH_READ,
+		buf) ||
+	    (!(nul = memchr(buf, '\0', n < PATH_READ ? n : PATH_READ)) &&
+	     (n <= PATH_READ || !rd(s, (uint64_t)h->off_paths + off, n, buf) ||
+	      !(nul = memchr(buf, '\0', n))))) {
 		corrupt(s);
 		return NULL;
 	}
-	/* The object is ours and not const: it keeps what it returns. */
 	ALLOC_GROW(w->kept, w->nkept, w->kept_alloc);
-	w->kept[w->nkept] = xstrdup(str);
-	return w->kept[w->nkept++];
+	w->kept[w->nkept].off = off;
+	w->kept[w->nkept].path = xstrdup(buf);
+	return w->kept[w->nkept++].path;
 }
 
 /* symbols_lookup - files defining function, best first; returns count */
 size_t symbols_lookup(const struct symbols *s, const char *function,
 		      const char **files, size_t max)
 {
-	int64_t e = find_function(s, function);
-	uint32_t i, first, end, ref;
-	size_t n = 0;
+	struct entry e;
+	const unsigned char *refs;
+	unsigned char *buf = NULL;
+	size_t n, i;
 
-	if (e < 0 || !refs_of(s, e, &first, &end))
+	if (!find_function(s, function, &e) || !e.nrefs)
 		return 0;
-	for (i = first; i < end; i++) {
-		const char *path = NULL;
+	n = max < e.nrefs ? max : e.nrefs;
+	refs = e.refs;
+	if (n > e.ninline) {
+		/* all the refs, from the overflow area */
+		uint64_t off = (uint64_t)s->h->off_over + e.over;
 
-		if (n < max) {
-			if (!ref_at(s, i, &ref) || !(path = ref_path(s, ref)))
-				return 0;
-			files[n] = path;
+		if ((uint64_t)e.over + (uint64_t)e.nrefs * REF_BYTES >
+		    s->h->over_size) {
+			corrupt(s);
+			return 0;
 		}
-		n++;
+		if (s->base) {
+			refs = s->base + off;
+		} else {
+			buf = xmalloc(n * REF_BYTES);
+			if (!rd(s, off, n * REF_BYTES, buf)) {
+				free(buf);
+				corrupt(s);
+				return 0;
+			}
+			refs = buf;
+		}
 	}
-	return n;
+	for (i = 0; i < n; i++) {
+		files[i] = path_at(s, get32(refs + i * REF_BYTES));
+		if (!files[i]) {
+			free(buf);
+			return 0;
+		}
+	}
+	free(buf);
+	return e.nrefs;
 }
 
 /* symbols_best - the one file that clearly defines function, or NULL */
 const char *symbols_best(const struct symbols *s, const char *function)
 {
-	int64_t e = find_function(s, function);
-	uint32_t first, end, r0, r1;
+	struct entry e;
 
-	if (e < 0 || !refs_of(s, e, &first, &end) || first == end ||
-	    !ref_at(s, first, &r0))
+	if (!find_function(s, function, &e) || !e.nrefs)
 		return NULL;
 	/* Refs are sorted by rank: the best level must hold one file. */
-	if (end - first > 1 && (!ref_at(s, first + 1, &r1) ||
-				REF_RANK(r1) / 2 == REF_RANK(r0) / 2))
+	if (e.nrefs > 1 && e.refs[4] / 2 == e.refs[REF_BYTES + 4] / 2)
 		return NULL;
-	return ref_path(s, r0);
+	return path_at(s, get32(e.refs));
 }

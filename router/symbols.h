@@ -54,11 +54,16 @@
  *	kmem_cache_alloc() ... are alloc_hooks() macros over
  *	kmalloc_noprof() ...).
  *
- *	The index is a sorted string table of names, each with its list
- *	of files (ids into a table of paths), mmapped by symbols_open().
- *	The header and every array bound are checked when it is opened
- *	(a corrupt file is refused); each offset is checked again when a
- *	lookup reads it, so a damaged entry is never followed.
+ *	The index (format 2) is the sorted names in 4 KB blocks, each
+ *	name with its files (offsets into a table of paths), and a small
+ *	table of the first name of each block: symbols_open() mmaps it;
+ *	symbols_open_pread() reads the table once, then one block per
+ *	name looked up and one read per path returned.  An index of an
+ *	older format is refused ('triage update' rebuilds it).  The
+ *	header and every array bound are checked when it is opened (a
+ *	corrupt file is refused); each offset and each entry is checked
+ *	again when a lookup reads it, so a damaged entry is never
+ *	followed.
  *
  * Ownership:
  *	Strings returned by lookups are borrowed from the index (with
@@ -88,8 +93,8 @@ int symbols_build(const char *tree, const char *out,
 		  struct symbols_stats *stats);
 struct symbols *symbols_open(const char *path);
 /*
- * symbols_open_pread - the same index read with pread(), entry by
- * entry: for a process that makes a few lookups (the filter), whose
+ * symbols_open_pread - the same index read with pread(), block by
+ * block: for a process that makes a few lookups (the filter), whose
  * resident set a mapping would fill with whole page-cache folios
  */
 struct symbols *symbols_open_pread(const char *path);

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "evidence.h"
+#include "strbuf.h"
 #include "symbols.h"
 #include "util.h"
 
@@ -612,15 +613,40 @@ static void exercise(const struct symbols *s)
 enum {
 	H_VERSION = 8,
 	H_SIZE = 16,
-	H_NNAMES = 24,
-	H_NREFS = 28,
-	H_NFILES = 32,
-	H_OFF_NAMES = 36,
-	H_OFF_REFS = 40,
-	H_OFF_FILES = 44,
-	H_OFF_STRINGS = 48,
-	H_STRINGS_SIZE = 52,
+	H_NBLOCKS = 36,
+	H_BLOCK_SIZE = 40,
+	H_TOP_SIZE = 48,
+	H_PATHS = 60,
+	H_PATHS_SIZE = 64,
+	H_BLOCKS = 68,
 };
+
+/*
+ * damage_refs - point every ref that block 0's entries hold to a path
+ * past the end (the block layout of symbols.c: a uint16_t count, then
+ * entries: shared, suffix length, suffix, count (0xff: uint32_t count
+ * and offset, two refs follow), refs of a uint32_t path and a rank)
+ */
+static void damage_refs(unsigned char *img)
+{
+	unsigned char *p = img + get32(img, H_BLOCKS);
+	uint16_t n;
+	unsigned k, r, cnt;
+
+	memcpy(&n, p, 2);
+	assert_true(n > 0);
+	p += 2;
+	for (k = 0; k < n; k++) {
+		p += 2 + p[1];
+		cnt = *p++;
+		if (cnt == 0xff) {
+			p += 8;
+			cnt = 2;
+		}
+		for (r = 0; r < cnt; r++, p += 5)
+			put32(p, 0, 0xfffffff0u);
+	}
+}
 
 static void test_corrupt_index(void **state)
 {
@@ -650,35 +676,58 @@ static void test_corrupt_index(void **state)
 	put32(copy, H_VERSION, get32(img, H_VERSION) + 1);
 	write_bytes(bad, copy, len);
 	assert_null(open_index(bad));
+	/* format 1 (before the blocks) is refused, not misread */
 	memcpy(copy, img, len);
-	put32(copy, H_OFF_NAMES, (uint32_t)len);
+	put32(copy, H_VERSION, 1);
 	write_bytes(bad, copy, len);
 	assert_null(open_index(bad));
 	memcpy(copy, img, len);
-	put32(copy, H_NREFS, UINT32_MAX);
+	put32(copy, H_BLOCKS, (uint32_t)len);
 	write_bytes(bad, copy, len);
 	assert_null(open_index(bad));
 	memcpy(copy, img, len);
-	put32(copy, H_STRINGS_SIZE, get32(img, H_STRINGS_SIZE) + 8);
+	put32(copy, H_NBLOCKS, UINT32_MAX);
 	write_bytes(bad, copy, len);
 	assert_null(open_index(bad));
 	memcpy(copy, img, len);
-	copy[len - 1] = 'x'; /* the string table must end in NUL */
+	put32(copy, H_BLOCK_SIZE, 8192);
+	write_bytes(bad, copy, len);
+	assert_null(open_index(bad));
+	memcpy(copy, img, len);
+	put32(copy, H_PATHS_SIZE, get32(img, H_SIZE));
+	write_bytes(bad, copy, len);
+	assert_null(open_index(bad));
+	memcpy(copy, img, len);
+	put32(copy, H_TOP_SIZE, 1);
 	write_bytes(bad, copy, len);
 	assert_null(open_index(bad));
 	assert_null(open_index("/nonexistent/symbols.idx"));
 
+	/* the paths must end in NUL: the mapped index is refused, the
+	 * pread() reader finds out when it reads a path */
+	memcpy(copy, img, len);
+	memset(copy + get32(img, H_PATHS), 'x', get32(img, H_PATHS_SIZE));
+	write_bytes(bad, copy, len);
+	s = open_index(bad);
+	if (open_index == symbols_open) {
+		assert_null(s);
+	} else {
+		assert_non_null(s);
+		assert_null(symbols_best(s, "xfs_iget"));
+		assert_string_equal(files(s, "xfs_iget"), "");
+		symbols_free(s);
+	}
+
 	/* a damaged entry opens, but is never followed */
 	memcpy(copy, img, len);
-	put32(copy, get32(img, H_OFF_NAMES), 0xfffffff0u);
+	copy[get32(img, H_BLOCKS) + 3] = 0xff; /* the first suffix's length */
 	write_bytes(bad, copy, len);
 	s = open_index(bad);
 	assert_non_null(s);
 	exercise(s);
 	symbols_free(s);
 	memcpy(copy, img, len);
-	for (i = 0; i < get32(img, H_NREFS); i++)
-		put32(copy, get32(img, H_OFF_REFS) + 4 * i, 0x00fffffeu);
+	damage_refs(copy);
 	write_bytes(bad, copy, len);
 	s = open_index(bad);
 	assert_non_null(s);
@@ -826,6 +875,228 @@ static void test_modules_from_makefiles(void **state)
 	remove_tree();
 }
 
+/* ---- the two readers agree ------------------------------------------- */
+
+#define AGREE_FILES 24
+#define AGREE_FNS   160
+
+/* agree_name - the j-th function of file f (long shared prefixes, some
+ * names near the length limit, so that entries span many blocks) */
+static char *agree_name(unsigned f, unsigned j)
+{
+	if (j % 37 == 5)
+		return xasprintf(
+			"%s_%02u_%03u",
+			"x_long_prefix_to_share_for_front_coding_over_several_entries_and_more_than_a_hundred_characters_long_for_sure_and_still_going_on_and_on_and_on_and_on_and_on_and_on",
+			f, j);
+	return xasprintf("fn_%c%c_%02u_%03u", 'a' + j % 26, 'a' + f % 26, f, j);
+}
+
+/*
+ * chain_file - lib/chain.c: p, pp, ... and q, qq, ... (CHAIN_MAX
+ * letters): each name a prefix of the next, so that a block starting
+ * inside them has a whole name for separator
+ */
+#define CHAIN_MAX 250
+static void chain_file(void)
+{
+	struct strbuf sb = STRBUF_INIT(1 << 20);
+	char name[CHAIN_MAX + 1];
+	unsigned n, c;
+
+	for (c = 'p'; c <= 'q'; c++) {
+		for (n = 1; n <= CHAIN_MAX; n++) {
+			memset(name, (int)c, n);
+			name[n] = '\0';
+			sb_addf(&sb, "int %s(void) { }\n", name);
+		}
+	}
+	write_text("lib/chain.c", sb.buf);
+	sb_release(&sb);
+}
+
+/*
+ * make_big_tree - AGREE_FILES files of AGREE_FNS functions each; every
+ * file also defines "shared_static" (more refs than an entry holds),
+ * files 0-8 "nine_files", 0-7 "eight_files", 0-1 "two_files"; the
+ * first name is "A_first" (arch/arm: ranked last), the last "zz_last"
+ */
+static char *make_big_tree(void)
+{
+	unsigned f, j;
+
+	strcpy(tmpdir, "/tmp/triage-symbols-XXXXXX");
+	assert_non_null(mkdtemp(tmpdir));
+	strcpy(outside, "/tmp/triage-symbols-XXXXXX");
+	assert_non_null(mkdtemp(outside));
+	for (f = 0; f < AGREE_FILES; f++) {
+		struct strbuf sb = STRBUF_INIT(1 << 20);
+		char *rel = xasprintf("drivers/d%02u/file%02u.c", f, f);
+
+		sb_addf(&sb, "static int shared_static(void) { }\n");
+		if (f < 9)
+			sb_addf(&sb, "int nine_files(void) { }\n");
+		if (f < 8)
+			sb_addf(&sb, "int eight_files(void) { }\n");
+		if (f < 2)
+			sb_addf(&sb, "int two_files(void) { }\n");
+		for (j = 0; j < AGREE_FNS; j++) {
+			char *name = agree_name(f, j);
+
+			sb_addf(&sb, "int %s(void)\n{\n}\n", name);
+			free(name);
+		}
+		write_text(rel, sb.buf);
+		sb_release(&sb);
+		free(rel);
+	}
+	chain_file();
+	write_text("arch/arm/first.c", "void A_first(void) { }\n");
+	write_text("kernel/last.c", "void zz_last(void) { }\n");
+	return xasprintf("%s/symbols.idx", tmpdir);
+}
+
+/* agree - both readers give name the same files and the same best */
+static void agree(const struct symbols *m, const struct symbols *p,
+		  const char *name)
+{
+	const char *vm[64], *vp[64], *bm, *bp;
+	size_t nm = symbols_lookup(m, name, vm, ARRAY_SIZE(vm));
+	size_t np = symbols_lookup(p, name, vp, ARRAY_SIZE(vp)), i;
+
+	assert_int_equal(nm, np);
+	for (i = 0; i < nm && i < ARRAY_SIZE(vm); i++)
+		assert_string_equal(vm[i], vp[i]);
+	/* one file asked for: the same first file and count */
+	assert_int_equal(symbols_lookup(p, name, vp, 1), nm);
+	if (nm)
+		assert_string_equal(vp[0], vm[0]);
+	bm = symbols_best(m, name);
+	bp = symbols_best(p, name);
+	if (bm && bp)
+		assert_string_equal(bm, bp);
+	else
+		assert_ptr_equal(bm, bp);
+}
+
+static void test_readers_agree(void **state)
+{
+	char *idx = make_big_tree();
+	struct symbols_stats st;
+	struct symbols *m, *p;
+	const char *v[AGREE_FILES + 1];
+	struct stat sb;
+	unsigned f, j;
+	size_t n, present = 0;
+
+	assert_int_equal(symbols_build(tmpdir, idx, &st), 0);
+	assert_int_equal(st.names, AGREE_FILES * AGREE_FNS + 6 + 2 * CHAIN_MAX);
+	assert_int_equal(stat(idx, &sb), 0);
+	assert_true(sb.st_size > 8 * 4096); /* many blocks */
+	m = symbols_open(idx);
+	p = symbols_open_pread(idx);
+	assert_non_null(m);
+	assert_non_null(p);
+
+	for (f = 0; f < AGREE_FILES; f++) {
+		for (j = 0; j < AGREE_FNS; j++) {
+			char *name = agree_name(f, j), *other;
+			char *file =
+				xasprintf("drivers/d%02u/file%02u.c", f, f);
+			size_t len = strlen(name);
+
+			agree(m, p, name);
+			/* each reader finds it, in its file */
+			assert_int_equal(symbols_lookup(p, name, v, 1), 1);
+			assert_string_equal(v[0], file);
+			assert_string_equal(symbols_best(m, name), file);
+			present++;
+			/* absent: longer, shorter, one byte off either way */
+			other = xasprintf("%s_", name);
+			agree(m, p, other);
+			assert_int_equal(symbols_lookup(m, other, NULL, 0), 0);
+			other[len - 1] = '\0';
+			agree(m, p, other);
+			assert_int_equal(symbols_lookup(p, other, NULL, 0), 0);
+			memcpy(other, name, len + 1);
+			other[len - 1]++;
+			agree(m, p, other);
+			other[len - 1] -= 2;
+			agree(m, p, other);
+			free(other);
+			free(file);
+			free(name);
+		}
+	}
+	assert_int_equal(present, AGREE_FILES * AGREE_FNS);
+
+	/* names that are prefixes of the next */
+	for (j = 0; j < 2 * CHAIN_MAX; j++) {
+		char name[CHAIN_MAX + 2];
+
+		n = j % CHAIN_MAX + 1;
+		memset(name, j < CHAIN_MAX ? 'p' : 'q', n);
+		name[n] = '\0';
+		agree(m, p, name);
+		assert_int_equal(symbols_lookup(p, name, v, 1), 1);
+		assert_string_equal(v[0], "lib/chain.c");
+		assert_string_equal(symbols_best(m, name), "lib/chain.c");
+		name[n] = 'x';
+		name[n + 1] = '\0';
+		agree(m, p, name);
+		assert_int_equal(symbols_lookup(m, name, NULL, 0), 0);
+	}
+
+	/* the first and the last names; before the first, after the last */
+	assert_int_equal(symbols_lookup(p, "A_first", v, 2), 1);
+	assert_string_equal(v[0], "arch/arm/first.c");
+	assert_int_equal(symbols_lookup(p, "zz_last", v, 2), 1);
+	assert_string_equal(v[0], "kernel/last.c");
+	assert_string_equal(symbols_best(p, "zz_last"), "kernel/last.c");
+	agree(m, p, "A_first");
+	agree(m, p, "zz_last");
+	agree(m, p, "A");
+	agree(m, p, "AAAA");
+	agree(m, p, "zzz");
+	agree(m, p, "zz_last_");
+	assert_int_equal(symbols_lookup(p, "AAAA", NULL, 0), 0);
+	assert_int_equal(symbols_lookup(p, "zzz", NULL, 0), 0);
+	agree(m, p, "");
+	agree(m, p, "_");
+
+	/* many refs: all of them past those the entry holds, in path order
+	 * (one rank), and no clear best */
+	agree(m, p, "shared_static");
+	n = symbols_lookup(p, "shared_static", v, ARRAY_SIZE(v));
+	assert_int_equal(n, AGREE_FILES);
+	for (f = 0; f < AGREE_FILES; f++) {
+		char *file = xasprintf("drivers/d%02u/file%02u.c", f, f);
+
+		assert_string_equal(v[f], file);
+		free(file);
+	}
+	assert_null(symbols_best(p, "shared_static"));
+	for (j = 0; j < 3; j++) {
+		static const char *const names[] = { "nine_files",
+						     "eight_files",
+						     "two_files" };
+		static const size_t counts[] = { 9, 8, 2 };
+
+		agree(m, p, names[j]);
+		assert_int_equal(symbols_lookup(p, names[j], v, ARRAY_SIZE(v)),
+				 counts[j]);
+		assert_string_equal(v[counts[j] - 1],
+				    counts[j] == 9   ? "drivers/d08/file08.c"
+				    : counts[j] == 8 ? "drivers/d07/file07.c"
+						     : "drivers/d01/file01.c");
+	}
+
+	symbols_free(m);
+	symbols_free(p);
+	free(idx);
+	remove_tree();
+}
+
 static void test_pread_build_and_lookup(void **state)
 {
 	open_index = symbols_open_pread;
@@ -861,6 +1132,7 @@ int main(void)
 		cmocka_unit_test(test_pread_build_and_lookup),
 		cmocka_unit_test(test_pread_corrupt_index),
 		cmocka_unit_test(test_pread_resolve),
+		cmocka_unit_test(test_readers_agree),
 	};
 
 	msg_setup("test_symbols", 1, false);
