@@ -949,8 +949,12 @@ static struct map *map_from_buffer(unsigned char *base, size_t size,
 	map->base = base;
 	map->size = size;
 	map->mapped = mapped;
-	if (size < sizeof(*h) || memcmp(h->magic, MAP_MAGIC, 8) != 0) {
+	if (size < 8 || memcmp(h->magic, MAP_MAGIC, 8) != 0) {
 		error("%s: not a triage MAINTAINERS index", what);
+		goto fail;
+	}
+	if (size < sizeof(*h)) {
+		error("%s: truncated index; run 'triage update'", what);
 		goto fail;
 	}
 	if (h->version != MAP_VERSION || h->endian != MAP_ENDIAN) {
