@@ -1254,14 +1254,21 @@ static struct {
  * types the message does not have.  Keyed by text, a cache from
  * another version of the program can only miss.
  *
- * File (native byte order; offsets from the start, blobs 8-aligned):
- *	"TRIAGERX" u32 version u32 count
+ * File (native byte order; offsets from the start, 8-aligned parts):
+ *	"TRIAGERX" u32 version u32 count u32 prefix u32 prefix_len
  *	struct rxc_entry[count]		sorted by text (strcmp), unique
- *	texts, NUL-terminated; blobs, one pattern each
+ *	texts, NUL-terminated
+ *	prefix: what pcre2_serialize_encode() puts before the code of a
+ *	single pattern (a header and 1 KB of character tables), the same
+ *	for every pattern, so stored once
+ *	codes: the rest of each pattern's serialisation
+ * A pattern is decoded from prefix + code, put together again.
  */
 struct rxc_entry {
-	uint32_t text, text_len, blob, blob_len;
+	uint32_t text, text_len, code, code_len;
 };
+
+#define RXC_HEADER 24
 
 struct rx_cached {
 	char *text;
@@ -1274,8 +1281,12 @@ static struct {
 	const unsigned char *base; /* the mapped file */
 	size_t size, n;		   /* bytes, entries */
 	const struct rxc_entry *ent;
+	const uint8_t *prefix;
+	size_t prefix_len;
 	pcre2_code **codes; /* decoded on first use, RXC_BAD if not */
-	bool recording;	    /* crashlog_save_patterns(): keep every compile */
+	uint8_t *scratch;   /* the prefix, then the code being decoded */
+	size_t scratch_len;
+	bool recording; /* crashlog_save_patterns(): keep every compile */
 	struct rx_cached *rec;
 	size_t nrec, arec;
 } C;
@@ -1301,16 +1312,25 @@ static const char *rxc_text(size_t i)
 static pcre2_code *rxc_decode(size_t i)
 {
 	const struct rxc_entry *e = &C.ent[i];
-	const uint8_t *blob;
+	size_t n = C.prefix_len + e->code_len;
+	uint8_t *blob;
 	pcre2_code *code = NULL;
 
 	if (C.codes[i])
 		return C.codes[i] == RXC_BAD ? NULL : C.codes[i];
 	C.codes[i] = RXC_BAD;
-	if (!img_range_ok(C.size, e->blob, e->blob_len, 1, 8) ||
-	    e->blob_len < 64)
+	if (!img_range_ok(C.size, e->code, e->code_len, 1, 8) ||
+	    e->code_len < 16)
 		return NULL;
-	blob = C.base + e->blob;
+	if (n > C.scratch_len) {
+		/* room for the largest code so far, after the prefix */
+		free(C.scratch);
+		C.scratch = xmalloc(n);
+		C.scratch_len = n;
+		memcpy(C.scratch, C.prefix, C.prefix_len);
+	}
+	blob = C.scratch;
+	memcpy(blob + C.prefix_len, C.base + e->code, e->code_len);
 	if (pcre2_serialize_get_number_of_codes(blob) != 1 ||
 	    pcre2_serialize_decode(&code, 1, blob, NULL) != 1)
 		return NULL;
@@ -3906,8 +3926,8 @@ int crashlog_save_patterns(const char *path)
 	struct strbuf out = STRBUF_INIT(RXC_MAX);
 	struct rxc_entry *ent = NULL;
 	uint8_t **blobs = NULL;
-	PCRE2_SIZE *blens = NULL;
-	uint32_t u;
+	PCRE2_SIZE *blens = NULL, plen = 0;
+	uint32_t u, prefix;
 	size_t i, n = 0, off;
 	int ret = -1;
 
@@ -3934,23 +3954,34 @@ int crashlog_save_patterns(const char *path)
 
 		if (n && !strcmp(C.rec[i].text, C.rec[i - 1].text))
 			continue;
+		size_t size = 0;
+
 		if (pcre2_serialize_encode(&one, 1, &blobs[n], &blens[n],
-					   NULL) < 0) {
+					   NULL) < 0 ||
+		    pcre2_pattern_info(one, PCRE2_INFO_SIZE, &size) < 0 ||
+		    size >= blens[n] ||
+		    (n && (blens[n] - size != plen ||
+			   memcmp(blobs[n], blobs[0], plen)))) {
+			n += blobs[n] != NULL;
 			error("cannot serialise the crash-log patterns");
 			goto out;
 		}
+		plen = blens[n] - size;
 		ent[n++].text_len = (uint32_t)strlen(C.rec[i].text);
 	}
-	off = 16 + n * sizeof(*ent);
+	off = RXC_HEADER + n * sizeof(*ent);
 	for (i = 0; i < n; i++) {
 		ent[i].text = (uint32_t)off;
 		off += ent[i].text_len + 1;
 	}
+	off = img_align8(off);
+	prefix = (uint32_t)off;
+	off += plen;
 	for (i = 0; i < n; i++) {
 		off = img_align8(off);
-		ent[i].blob = (uint32_t)off;
-		ent[i].blob_len = (uint32_t)blens[i];
-		off += blens[i];
+		ent[i].code = (uint32_t)off;
+		ent[i].code_len = (uint32_t)(blens[i] - plen);
+		off += ent[i].code_len;
 	}
 	if (off > RXC_MAX) {
 		error("crash-log patterns: too large");
@@ -3961,6 +3992,9 @@ int crashlog_save_patterns(const char *path)
 	sb_add(&out, &u, 4);
 	u = (uint32_t)n;
 	sb_add(&out, &u, 4);
+	sb_add(&out, &prefix, 4);
+	u = (uint32_t)plen;
+	sb_add(&out, &u, 4);
 	sb_add(&out, ent, n * sizeof(*ent));
 	/* the texts, in entry order */
 	for (i = 0; i < C.nrec; i++) {
@@ -3968,8 +4002,11 @@ int crashlog_save_patterns(const char *path)
 			continue;
 		sb_add(&out, C.rec[i].text, strlen(C.rec[i].text) + 1);
 	}
+	if (n)
+		img_place(&out, blobs[0], plen, "crash-log pattern file");
 	for (i = 0; i < n; i++)
-		img_place(&out, blobs[i], blens[i], "crash-log pattern file");
+		img_place(&out, blobs[i] + plen, blens[i] - plen,
+			  "crash-log pattern file");
 	ret = write_file_atomic(path, out.buf, out.len, 0644);
 out:
 	for (i = 0; i < n; i++)
@@ -3991,12 +4028,12 @@ out:
 size_t crashlog_load_patterns(const char *path)
 {
 	size_t size, count;
-	uint32_t u;
+	uint32_t u, prefix, plen;
 	unsigned char *p;
 
 	if (C.n || access(path, R_OK) != 0)
 		return C.n;
-	p = img_map(path, "crash-log pattern file", 16, RXC_MAX, &size);
+	p = img_map(path, "crash-log pattern file", RXC_HEADER, RXC_MAX, &size);
 	if (!p)
 		return 0;
 	memcpy(&u, p + 8, 4);
@@ -4004,12 +4041,18 @@ size_t crashlog_load_patterns(const char *path)
 	if (memcmp(p, RXC_MAGIC, 8) || u != RXC_VERSION)
 		goto bad;
 	memcpy(&u, p + 12, 4);
-	if (!u || u > 100000 || (size - 16) / sizeof(struct rxc_entry) < u)
+	memcpy(&prefix, p + 16, 4);
+	memcpy(&plen, p + 20, 4);
+	if (!u || u > 100000 ||
+	    (size - RXC_HEADER) / sizeof(struct rxc_entry) < u ||
+	    !img_range_ok(size, prefix, plen, 1, 8) || plen < 16)
 		goto bad;
 	count = u;
 	C.base = p;
 	C.size = size;
-	C.ent = (const struct rxc_entry *)(p + 16);
+	C.ent = (const struct rxc_entry *)(p + RXC_HEADER);
+	C.prefix = p + prefix;
+	C.prefix_len = plen;
 	C.codes = xcalloc(count, sizeof(*C.codes));
 	C.n = count;
 	return C.n;
