@@ -21,8 +21,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "crashlog.h"
+#include "image.h"
 #include "litset.h"
 #include "strbuf.h"
 #include "util.h"
@@ -1244,19 +1246,46 @@ static struct {
  */
 /*
  * The compiled-pattern cache: 'triage update' compiles every built-in
- * pattern once and writes them with pcre2_serialize_encode(), keyed by
- * their text; a filter process decodes the file instead of compiling
- * (2.2 M instructions for the patterns of one crash type).  Keyed by
- * text, a cache from another version of the program can only miss.
+ * pattern once and writes each with pcre2_serialize_encode(), keyed by
+ * its text; a filter process maps the file and decodes a pattern when
+ * it is first asked for, instead of compiling it (2.2 M instructions
+ * for the patterns of one crash type).  Decoding all 340 at start cost
+ * 0.25 M instructions a message, most of them for patterns of crash
+ * types the message does not have.  Keyed by text, a cache from
+ * another version of the program can only miss.
+ *
+ * File (native byte order; offsets from the start, 8-aligned parts):
+ *	"TRIAGERX" u32 version u32 count u32 prefix u32 prefix_len
+ *	struct rxc_entry[count]		sorted by text (strcmp), unique
+ *	texts, NUL-terminated
+ *	prefix: what pcre2_serialize_encode() puts before the code of a
+ *	single pattern (a header and 1 KB of character tables), the same
+ *	for every pattern, so stored once
+ *	codes: the rest of each pattern's serialisation
+ * A pattern is decoded from prefix + code, put together again.
  */
+struct rxc_entry {
+	uint32_t text, text_len, code, code_len;
+};
+
+#define RXC_HEADER 24
+
 struct rx_cached {
 	char *text;
 	pcre2_code *code;
 };
 
+#define RXC_BAD ((pcre2_code *)&C) /* an entry that did not decode */
+
 static struct {
-	struct rx_cached *v; /* sorted by text */
-	size_t n, alloc;
+	const unsigned char *base; /* the mapped file */
+	size_t size, n;		   /* bytes, entries */
+	const struct rxc_entry *ent;
+	const uint8_t *prefix;
+	size_t prefix_len;
+	pcre2_code **codes; /* decoded on first use, RXC_BAD if not */
+	uint8_t *scratch;   /* the prefix, then the code being decoded */
+	size_t scratch_len;
 	bool recording; /* crashlog_save_patterns(): keep every compile */
 	struct rx_cached *rec;
 	size_t nrec, arec;
@@ -1268,14 +1297,68 @@ static int cmp_cached(const void *a, const void *b)
 		      ((const struct rx_cached *)b)->text);
 }
 
+/* rxc_text - entry i's text, or NULL when the entry is damaged */
+static const char *rxc_text(size_t i)
+{
+	const struct rxc_entry *e = &C.ent[i];
+
+	if (e->text >= C.size || e->text_len >= C.size - e->text ||
+	    C.base[e->text + e->text_len] != '\0')
+		return NULL;
+	return (const char *)C.base + e->text;
+}
+
+/* rxc_decode - entry i's pattern, decoded now if it was not; or NULL */
+static pcre2_code *rxc_decode(size_t i)
+{
+	const struct rxc_entry *e = &C.ent[i];
+	size_t n = C.prefix_len + e->code_len;
+	uint8_t *blob;
+	pcre2_code *code = NULL;
+
+	if (C.codes[i])
+		return C.codes[i] == RXC_BAD ? NULL : C.codes[i];
+	C.codes[i] = RXC_BAD;
+	if (!img_range_ok(C.size, e->code, e->code_len, 1, 8) ||
+	    e->code_len < 16)
+		return NULL;
+	if (n > C.scratch_len) {
+		/* room for the largest code so far, after the prefix */
+		free(C.scratch);
+		C.scratch = xmalloc(n);
+		C.scratch_len = n;
+		memcpy(C.scratch, C.prefix, C.prefix_len);
+	}
+	blob = C.scratch;
+	memcpy(blob + C.prefix_len, C.base + e->code, e->code_len);
+	if (pcre2_serialize_get_number_of_codes(blob) != 1 ||
+	    pcre2_serialize_decode(&code, 1, blob, NULL) != 1)
+		return NULL;
+	C.codes[i] = code;
+	return code;
+}
+
+/* rx_cached - the precompiled pattern for re, or NULL */
 static pcre2_code *rx_cached(const char *re)
 {
-	struct rx_cached key = { (char *)re, NULL }, *hit;
+	size_t lo = 0, hi = C.n;
 
-	if (!C.n)
-		return NULL;
-	hit = bsearch(&key, C.v, C.n, sizeof(*C.v), cmp_cached);
-	return hit ? hit->code : NULL;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *t = rxc_text(mid);
+		int c;
+
+		if (!t)
+			return NULL; /* damaged: compile instead */
+		c = strcmp(re, t);
+		if (!c)
+			return rxc_decode(mid);
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
 }
 
 static pcre2_code *rx_compile(const char *re)
@@ -1364,6 +1447,9 @@ static void compile_stack(struct stack_def *st)
 		litset_add(&st->skipset, st->skip[i], 0);
 }
 
+static const char syslog_re[] =
+	"^(?:[A-Z][a-z]{2} [ 0-9][0-9] [0-9]{2}:[0-9]{2}:[0-9]{2}|[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.+-]+)(?: [^ ]+)? (?:kernel:|\\[kernel\\]) ";
+
 static void crashlog_init(void)
 {
 	size_t i, n;
@@ -1418,8 +1504,7 @@ static void crashlog_init(void)
 	litset_add(&G.lineset, "irqs", MK_IGN_IRQ);
 	litset_add(&G.lineset, "Register r", MK_IGN_REG);
 	litset_add(&G.lineset, ", at: ", MK_IGN_AT);
-	G.syslog = rx_compile(
-		"^(?:[A-Z][a-z]{2} [ 0-9][0-9] [0-9]{2}:[0-9]{2}:[0-9]{2}|[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.+-]+)(?: [^ ]+)? (?:kernel:|\\[kernel\\]) ");
+	G.syslog = rx_compile(syslog_re);
 }
 
 /*
@@ -3829,8 +3914,8 @@ struct crashlog *crashlog_parse(const char *log, size_t len)
 }
 
 #define RXC_MAGIC   "TRIAGERX"
-#define RXC_VERSION 1
-#define RXC_MAX	    (16u << 20)
+#define RXC_VERSION 2
+#define RXC_MAX	    (64u << 20)
 
 /*
  * crashlog_save_patterns - compile every built-in pattern and write them
@@ -3839,11 +3924,11 @@ struct crashlog *crashlog_parse(const char *log, size_t len)
 int crashlog_save_patterns(const char *path)
 {
 	struct strbuf out = STRBUF_INIT(RXC_MAX);
-	const pcre2_code **codes;
-	uint8_t *blob = NULL;
-	PCRE2_SIZE blen = 0;
-	uint32_t u;
-	size_t i;
+	struct rxc_entry *ent = NULL;
+	uint8_t **blobs = NULL;
+	PCRE2_SIZE *blens = NULL, plen = 0;
+	uint32_t u, prefix;
+	size_t i, n = 0, off;
 	int ret = -1;
 
 	init_once();
@@ -3855,36 +3940,80 @@ int crashlog_save_patterns(const char *path)
 		ensure_oops(&oopses[i]);
 	ensure_common();
 	C.recording = false;
-	/* written sorted, so that loading need not sort */
+	/* compiled by crashlog_init(), before the recording began */
+	ALLOC_GROW(C.rec, C.nrec, C.arec);
+	C.rec[C.nrec].text = xstrdup(syslog_re);
+	C.rec[C.nrec++].code = G.syslog;
+	/* written sorted and unique, so that loading need not sort */
 	qsort(C.rec, C.nrec, sizeof(*C.rec), cmp_cached);
-	codes = xcalloc(C.nrec + 1, sizeof(*codes));
-	for (i = 0; i < C.nrec; i++)
-		codes[i] = C.rec[i].code;
-	if (C.nrec && pcre2_serialize_encode(codes, (int32_t)C.nrec, &blob,
-					     &blen, NULL) < 0) {
-		error("cannot serialise the crash-log patterns");
+	ent = xcalloc(C.nrec + 1, sizeof(*ent));
+	blobs = xcalloc(C.nrec + 1, sizeof(*blobs));
+	blens = xcalloc(C.nrec + 1, sizeof(*blens));
+	for (i = 0; i < C.nrec; i++) {
+		const pcre2_code *one = C.rec[i].code;
+
+		if (n && !strcmp(C.rec[i].text, C.rec[i - 1].text))
+			continue;
+		size_t size = 0;
+
+		if (pcre2_serialize_encode(&one, 1, &blobs[n], &blens[n],
+					   NULL) < 0 ||
+		    pcre2_pattern_info(one, PCRE2_INFO_SIZE, &size) < 0 ||
+		    size >= blens[n] ||
+		    (n && (blens[n] - size != plen ||
+			   memcmp(blobs[n], blobs[0], plen)))) {
+			n += blobs[n] != NULL;
+			error("cannot serialise the crash-log patterns");
+			goto out;
+		}
+		plen = blens[n] - size;
+		ent[n++].text_len = (uint32_t)strlen(C.rec[i].text);
+	}
+	off = RXC_HEADER + n * sizeof(*ent);
+	for (i = 0; i < n; i++) {
+		ent[i].text = (uint32_t)off;
+		off += ent[i].text_len + 1;
+	}
+	off = img_align8(off);
+	prefix = (uint32_t)off;
+	off += plen;
+	for (i = 0; i < n; i++) {
+		off = img_align8(off);
+		ent[i].code = (uint32_t)off;
+		ent[i].code_len = (uint32_t)(blens[i] - plen);
+		off += ent[i].code_len;
+	}
+	if (off > RXC_MAX) {
+		error("crash-log patterns: too large");
 		goto out;
 	}
 	sb_add(&out, RXC_MAGIC, 8);
 	u = RXC_VERSION;
 	sb_add(&out, &u, 4);
-	u = (uint32_t)C.nrec;
+	u = (uint32_t)n;
 	sb_add(&out, &u, 4);
+	sb_add(&out, &prefix, 4);
+	u = (uint32_t)plen;
+	sb_add(&out, &u, 4);
+	sb_add(&out, ent, n * sizeof(*ent));
+	/* the texts, in entry order */
 	for (i = 0; i < C.nrec; i++) {
-		u = (uint32_t)strlen(C.rec[i].text);
-		sb_add(&out, &u, 4);
-		sb_add(&out, C.rec[i].text, u);
+		if (i && !strcmp(C.rec[i].text, C.rec[i - 1].text))
+			continue;
+		sb_add(&out, C.rec[i].text, strlen(C.rec[i].text) + 1);
 	}
-	u = (uint32_t)blen;
-	if (sb_add(&out, &u, 4) < 0 || sb_add(&out, blob, blen) < 0) {
-		error("crash-log patterns: too large");
-		goto out;
-	}
+	if (n)
+		img_place(&out, blobs[0], plen, "crash-log pattern file");
+	for (i = 0; i < n; i++)
+		img_place(&out, blobs[i] + plen, blens[i] - plen,
+			  "crash-log pattern file");
 	ret = write_file_atomic(path, out.buf, out.len, 0644);
 out:
-	if (blob)
-		pcre2_serialize_free(blob);
-	free(codes);
+	for (i = 0; i < n; i++)
+		pcre2_serialize_free(blobs[i]);
+	free(blobs);
+	free(blens);
+	free(ent);
 	sb_release(&out);
 	return ret;
 }
@@ -3892,73 +4021,44 @@ out:
 /*
  * crashlog_load_patterns - use the patterns compiled into path; a file
  * that is absent, damaged or from another pcre2 is ignored (patterns
- * are then compiled as needed); returns the number of patterns loaded
+ * are then compiled as needed); returns the number of patterns the
+ * file offers (each is decoded when first needed, and compiled after
+ * all if its entry turns out damaged)
  */
 size_t crashlog_load_patterns(const char *path)
 {
-	char *data = NULL, *p, *end;
-	size_t len, i, n;
-	uint32_t u, count = 0;
-	pcre2_code **codes = NULL;
-	int32_t got;
+	size_t size, count;
+	uint32_t u, prefix, plen;
+	unsigned char *p;
 
-	if (C.n || read_file(path, RXC_MAX, &data, &len) < 0)
+	if (C.n || access(path, R_OK) != 0)
 		return C.n;
-	p = data;
-	end = data + len;
-	if (len < 16 || memcmp(p, RXC_MAGIC, 8))
-		goto bad;
+	p = img_map(path, "crash-log pattern file", RXC_HEADER, RXC_MAX, &size);
+	if (!p)
+		return 0;
 	memcpy(&u, p + 8, 4);
-	memcpy(&count, p + 12, 4);
-	if (u != RXC_VERSION || count > 100000)
+	count = 0;
+	if (memcmp(p, RXC_MAGIC, 8) || u != RXC_VERSION)
 		goto bad;
-	p += 16;
-	C.v = xcalloc(count + 1, sizeof(*C.v));
-	for (n = 0; n < count; n++) {
-		if (end - p < 4)
-			goto bad;
-		memcpy(&u, p, 4);
-		p += 4;
-		if ((size_t)(end - p) < u)
-			goto bad;
-		C.v[n].text = xmemdup0(p, u);
-		p += u;
-	}
-	if (end - p < 4)
+	memcpy(&u, p + 12, 4);
+	memcpy(&prefix, p + 16, 4);
+	memcpy(&plen, p + 20, 4);
+	if (!u || u > 100000 ||
+	    (size - RXC_HEADER) / sizeof(struct rxc_entry) < u ||
+	    !img_range_ok(size, prefix, plen, 1, 8) || plen < 16)
 		goto bad;
-	memcpy(&u, p, 4);
-	p += 4;
-	if ((size_t)(end - p) < u || !count)
-		goto bad;
-	codes = xcalloc(count, sizeof(*codes));
-	if (pcre2_serialize_get_number_of_codes((const uint8_t *)p) !=
-	    (int32_t)count)
-		goto bad;
-	got = pcre2_serialize_decode(codes, (int32_t)count, (const uint8_t *)p,
-				     NULL);
-	if (got != (int32_t)count)
-		goto bad;
-	for (i = 0; i < count; i++)
-		C.v[i].code = codes[i];
+	count = u;
+	C.base = p;
+	C.size = size;
+	C.ent = (const struct rxc_entry *)(p + RXC_HEADER);
+	C.prefix = p + prefix;
+	C.prefix_len = plen;
+	C.codes = xcalloc(count, sizeof(*C.codes));
 	C.n = count;
-	for (i = 1; i < C.n; i++)
-		if (strcmp(C.v[i - 1].text, C.v[i].text) > 0)
-			break;
-	if (i < C.n)
-		qsort(C.v, C.n, sizeof(*C.v), cmp_cached);
-	free(codes);
-	free(data);
 	return C.n;
 bad:
 	/* Not an error: the patterns are compiled as they are needed. */
-	if (C.v)
-		for (i = 0; i < count && C.v[i].text; i++)
-			free(C.v[i].text);
-	free(C.v);
-	C.v = NULL;
-	C.n = 0;
-	free(codes);
-	free(data);
+	img_unmap(p, size);
 	return 0;
 }
 

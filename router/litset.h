@@ -7,11 +7,13 @@
  *	the markers the evidence scan looks for are tested against every
  *	line of a report.  One memmem() per needle and line costs more
  *	than the whole per-message budget, so the needles are indexed by
- *	their first four bytes and a line is scanned once.
+ *	their first two and first four bytes and a line is scanned once.
  *
  *	Pattern syntax: "^x" must start the string, "x$" must end it,
  *	otherwise x may occur anywhere.  Needles of two or three bytes are
- *	allowed but tried one by one.
+ *	allowed: a case-sensitive one is searched with memmem(); those of
+ *	a set made with nocase are looked for in the same pass.  Such a needle is reported once per
+ *	call, however often it occurs (a longer one, at each occurrence).
  *	A set made with nocase compares ASCII letters without case.
  *
  * Ownership:
@@ -30,6 +32,7 @@
 
 #define LITSET_BITS    12
 #define LITSET_BUCKETS (1u << LITSET_BITS)
+#define LITSET_BITS2   11 /* a needle's first two bytes */
 
 struct litset_entry {
 	const char *s;
@@ -47,6 +50,8 @@ struct litset {
 	bool nocase;
 	int32_t head[LITSET_BUCKETS];
 	uint64_t seen[LITSET_BUCKETS / 64]; /* buckets that are not empty */
+	uint64_t seen2[(1u << LITSET_BITS2) / 64];  /* first 2 bytes, all */
+	uint64_t short2[(1u << LITSET_BITS2) / 64]; /* of short needles */
 };
 
 void litset_init(struct litset *ls, bool nocase);

@@ -12,6 +12,8 @@
  *	always    uint32_t[nalways]                 (tried for every path)
  *	strings   NUL-terminated, referenced by offset
  *	regex     pcre2_serialize_encode() blob
+ *	kpats     uint32_t[nkpats]                  (K: patterns, file order)
+ *	klits     struct img_klit[nklits]           (K: prefilter literals)
  *
  * A bucket's key is a directory ("" or "drivers/net/") that is the
  * literal start of each of its patterns.  A pattern can only match a
@@ -19,6 +21,12 @@
  * lookup probes one bucket per directory level of the path and tries
  * only those patterns plus the always list (N: regexes and patterns
  * that start with a wildcard).
+ *
+ * kpats and klits are what map_keywords() needs, derived once here
+ * rather than in every process: the K: patterns in file order, and the
+ * lower-case literals of their prefilter (see required_literals()),
+ * each naming its pattern by position in kpats.  A K: pattern whose
+ * literals cannot prefilter it has PAT_KALWAYS: its regex always runs.
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
 
@@ -41,7 +49,7 @@
 #include "util.h"
 
 #define MAP_MAGIC   "TRIAGEMX"
-#define MAP_VERSION 2
+#define MAP_VERSION 3
 #define MAP_ENDIAN  0x01020304u
 #define NONE	    UINT32_MAX
 
@@ -60,6 +68,7 @@ enum {
 	PAT_REGEX = 2,	     /* needs pcre2 (not a plain glob) */
 	PAT_FILE_OR_DIR = 4, /* no tree: may name a file or a directory */
 	PAT_BAD = 8,	     /* regex did not compile: never matches */
+	PAT_KALWAYS = 16,    /* K: without a usable literal prefilter */
 };
 
 struct img_header {
@@ -70,6 +79,7 @@ struct img_header {
 	uint32_t off_sections, off_entries, off_patterns, off_buckets;
 	uint32_t off_items, off_always, off_strings, strings_size;
 	uint32_t off_regex, regex_size;
+	uint32_t nkpats, off_kpats, nklits, off_klits;
 };
 
 struct img_section {
@@ -92,6 +102,11 @@ struct img_pattern {
 	uint32_t lit;	 /* K: literals one of which every match contains */
 };
 
+struct img_klit {
+	uint32_t text; /* string offset: a literal of at least 2 bytes */
+	uint32_t kpat; /* index into kpats, the pattern it prefilters */
+};
+
 struct img_bucket {
 	uint32_t key; /* string offset, NONE when empty */
 	uint32_t first, count;
@@ -106,19 +121,17 @@ struct map {
 	const struct img_entry *entries;
 	const struct img_pattern *patterns;
 	const struct img_bucket *buckets;
-	const uint32_t *items, *always;
+	const uint32_t *items, *always, *kpats;
+	const struct img_klit *klits_img;
 	const char *strings;
 	pcre2_code **regex;
 	uint32_t nregex;
 	pcre2_match_data *md;
 	pcre2_match_context *mctx;
-	/* K: prefilter, built on first use: literal -> pattern index */
+	/* K: prefilter over the image's literals, built on first use */
 	struct litset *klits;
-	char **klit_strs; /* the NUL-terminated literals litset points to */
-	size_t nklit_strs;
-	bool *kalways; /* K: patterns without a usable literal set */
-	bool *kfound;  /* per pattern, for one map_keywords() call */
-	bool warned;   /* a damaged element was met */
+	bool *kfound; /* per kpats entry, for one map_keywords() call */
+	bool warned;  /* a damaged element was met */
 };
 
 /* ---- pattern analysis ------------------------------------------------ */
@@ -554,6 +567,66 @@ static char *required_literals(const char *re)
 	return xstrdup(a.set);
 }
 
+/*
+ * build_keywords - the K: patterns in file order and the literals that
+ * prefilter them.  A set that litset cannot take as it is (a literal
+ * with "^" or "$", which it reads as anchors, an empty line, one under
+ * two bytes) or a pattern past litset's 16-bit ids makes the pattern
+ * PAT_KALWAYS; literals before a short one stay, as harmless as before.
+ */
+static void build_keywords(struct builder *b, uint32_t **kpats_out,
+			   size_t *nkpats_out, struct img_klit **klits_out,
+			   size_t *nklits_out)
+{
+	uint32_t *kpats = NULL;
+	struct img_klit *klits = NULL;
+	size_t nk = 0, kalloc = 0, nl = 0, lalloc = 0, i;
+
+	for (i = 0; i < b->npatterns; i++) {
+		struct img_pattern *p = &b->patterns[i];
+		char *set, *q;
+		const char *w;
+		bool usable;
+
+		if (p->kind != 'K')
+			continue;
+		ALLOC_GROW(kpats, nk, kalloc);
+		kpats[nk] = (uint32_t)i;
+		/* add_string() may move the table: work on a copy */
+		set = xstrdup(b->strings.buf + p->lit);
+		usable = *set && nk < UINT16_MAX;
+		for (q = set; usable && *q; q++)
+			if (*q == '^' || *q == '$' ||
+			    (*q == '\n' && (q == set || q[-1] == '\n')))
+				usable = false;
+		if (!usable)
+			p->flags |= PAT_KALWAYS;
+		for (w = set; usable && *w;) {
+			const char *nl_at = strchr(w, '\n');
+			size_t n = nl_at ? (size_t)(nl_at - w) : strlen(w);
+			char *lit;
+
+			if (n < 2) {
+				p->flags |= PAT_KALWAYS;
+				break;
+			}
+			lit = xmemdup0(w, n);
+			ALLOC_GROW(klits, nl, lalloc);
+			klits[nl].text = add_string(b, lit);
+			klits[nl].kpat = (uint32_t)nk;
+			nl++;
+			free(lit);
+			w += n + (nl_at ? 1 : 0);
+		}
+		free(set);
+		nk++;
+	}
+	*kpats_out = kpats;
+	*nkpats_out = nk;
+	*klits_out = klits;
+	*nklits_out = nl;
+}
+
 /* dir_on_disk - get_maintainer.pl's "-d $value" for a converted pattern */
 static bool dir_on_disk(const char *tree, const char *glob)
 {
@@ -659,8 +732,9 @@ struct map *map_compile(const struct maintainers *m, const char *tree)
 	struct builder b;
 	struct img_header h;
 	struct img_bucket *buckets;
-	uint32_t *items, *always, *fill;
-	size_t i, j, nbuckets, nalways = 0, nkeyed = 0;
+	uint32_t *items, *always, *fill, *kpats;
+	struct img_klit *klits;
+	size_t i, j, nbuckets, nalways = 0, nkeyed = 0, nkpats, nklits;
 	struct strbuf img = STRBUF_INIT(UINT32_MAX / 2);
 	unsigned char *regex_blob = NULL;
 	PCRE2_SIZE regex_size = 0;
@@ -694,6 +768,8 @@ struct map *map_compile(const struct maintainers *m, const char *tree)
 					    s->source ? s->source : "-");
 		}
 	}
+
+	build_keywords(&b, &kpats, &nkpats, &klits, &nklits);
 
 	/* Directory buckets: power of two, at most half full. */
 	for (i = 0; i < b.npatterns; i++) {
@@ -789,6 +865,8 @@ struct map *map_compile(const struct maintainers *m, const char *tree)
 	h.nitems = (uint32_t)nkeyed;
 	h.nalways = (uint32_t)nalways;
 	h.nregex = (uint32_t)b.nregex;
+	h.nkpats = (uint32_t)nkpats;
+	h.nklits = (uint32_t)nklits;
 	sb_add(&img, &h, sizeof(h));
 	h.off_sections =
 		img_place(&img, b.sections, b.nsections * sizeof(*b.sections),
@@ -811,6 +889,10 @@ struct map *map_compile(const struct maintainers *m, const char *tree)
 	h.off_regex = img_place(&img, regex_blob ? (void *)regex_blob : "",
 				regex_size, "MAINTAINERS index");
 	h.regex_size = (uint32_t)regex_size;
+	h.off_kpats = img_place(&img, kpats ? (void *)kpats : "",
+				nkpats * sizeof(*kpats), "MAINTAINERS index");
+	h.off_klits = img_place(&img, klits ? (void *)klits : "",
+				nklits * sizeof(*klits), "MAINTAINERS index");
 	h.size = (uint32_t)img.len;
 	memcpy(img.buf, &h, sizeof(h));
 
@@ -822,6 +904,8 @@ struct map *map_compile(const struct maintainers *m, const char *tree)
 	free(buckets);
 	free(items);
 	free(always);
+	free(kpats);
+	free(klits);
 	free(b.keylen);
 	free(b.sections);
 	free(b.entries);
@@ -865,8 +949,12 @@ static struct map *map_from_buffer(unsigned char *base, size_t size,
 	map->base = base;
 	map->size = size;
 	map->mapped = mapped;
-	if (size < sizeof(*h) || memcmp(h->magic, MAP_MAGIC, 8) != 0) {
+	if (size < 8 || memcmp(h->magic, MAP_MAGIC, 8) != 0) {
 		error("%s: not a triage MAINTAINERS index", what);
+		goto fail;
+	}
+	if (size < sizeof(*h)) {
+		error("%s: truncated index; run 'triage update'", what);
 		goto fail;
 	}
 	if (h->version != MAP_VERSION || h->endian != MAP_ENDIAN) {
@@ -887,6 +975,9 @@ static struct map *map_from_buffer(unsigned char *base, size_t size,
 	    !img_range_ok(size, h->off_always, h->nalways, 4, 4) ||
 	    !img_range_ok(size, h->off_strings, h->strings_size, 1, 4) ||
 	    !img_range_ok(size, h->off_regex, h->regex_size, 1, 4) ||
+	    !img_range_ok(size, h->off_kpats, h->nkpats, 4, 4) ||
+	    !img_range_ok(size, h->off_klits, h->nklits,
+			  sizeof(struct img_klit), 4) ||
 	    h->strings_size == 0 || h->nbuckets == 0 ||
 	    (h->nbuckets & (h->nbuckets - 1)) ||
 	    base[h->off_strings + h->strings_size - 1] != '\0') {
@@ -900,6 +991,8 @@ static struct map *map_from_buffer(unsigned char *base, size_t size,
 	map->buckets = (const void *)(base + h->off_buckets);
 	map->items = (const void *)(base + h->off_items);
 	map->always = (const void *)(base + h->off_always);
+	map->kpats = (const void *)(base + h->off_kpats);
+	map->klits_img = (const void *)(base + h->off_klits);
 	map->strings = (const char *)base + h->off_strings;
 
 	/*
@@ -958,10 +1051,6 @@ void map_free(struct map *map)
 		litset_release(map->klits);
 		free(map->klits);
 	}
-	for (i = 0; i < map->nklit_strs; i++)
-		free(map->klit_strs[i]);
-	free(map->klit_strs);
-	free(map->kalways);
 	free(map->kfound);
 	if (map->mapped)
 		img_unmap(map->base, map->size);
@@ -1174,6 +1263,30 @@ static int cmp_hit(const void *a, const void *b)
 	return x->section < y->section ? -1 : x->section > y->section;
 }
 
+/* sort_hits - by cmp_hit(): insertion for the usual handful, else qsort */
+static void sort_hits(struct map_hit *hits, size_t n)
+{
+	size_t i, j;
+
+	if (n > 16) {
+		qsort(hits, n, sizeof(*hits), cmp_hit);
+		return;
+	}
+	for (i = 1; i < n; i++) {
+		struct map_hit x = hits[i];
+
+		for (j = i; j > 0 && cmp_hit(&hits[j - 1], &x) > 0; j--)
+			hits[j] = hits[j - 1];
+		hits[j] = x;
+	}
+}
+
+/* a sorted run of candidate pattern indices (map_lookup) */
+struct cand_list {
+	const uint32_t *v;
+	size_t n;
+};
+
 static const struct img_bucket *find_bucket(const struct map *map,
 					    const char *key, size_t len)
 {
@@ -1211,10 +1324,15 @@ size_t map_lookup(const struct map *map, const char *path, struct map_hit *hits,
 	size_t ncand = 0, cap = ARRAY_SIZE(stackbuf), i, nhits = 0;
 	size_t len = strlen(path), nslash, d;
 	const struct img_bucket *bk;
+	struct cand_list lstack[16], *lists = lstack;
+	size_t nlists = 0;
 
 	if (len == 0 || len > PATH_MAX_LEN)
 		return 0;
 	nslash = count_char(path, len, '/');
+	/* the always list, then at most one bucket per directory level */
+	if (nslash + 2 > ARRAY_SIZE(lstack))
+		lists = xreallocarray(NULL, nslash + 2, sizeof(*lists));
 
 #define ADD_CAND(x)                                                    \
 	do {                                                           \
@@ -1229,16 +1347,17 @@ size_t map_lookup(const struct map *map, const char *path, struct map_hit *hits,
 		cand[ncand++] = (x);                                   \
 	} while (0)
 
-	for (i = 0; i < map->h->nalways; i++)
-		if (pattern_ok(map, map->always[i]))
-			ADD_CAND(map->always[i]);
+	if (map->h->nalways) {
+		lists[nlists].v = map->always;
+		lists[nlists++].n = map->h->nalways;
+	}
 	/* One bucket per directory prefix: "", "a/", "a/b/", ... */
 	for (d = 0;;) {
 		bk = find_bucket(map, path, d);
-		if (bk)
-			for (i = 0; i < bk->count; i++)
-				if (pattern_ok(map, map->items[bk->first + i]))
-					ADD_CAND(map->items[bk->first + i]);
+		if (bk && bk->count) {
+			lists[nlists].v = map->items + bk->first;
+			lists[nlists++].n = bk->count;
+		}
 		{
 			const char *slash = memchr(path + d, '/', len - d);
 
@@ -1247,8 +1366,33 @@ size_t map_lookup(const struct map *map, const char *path, struct map_hit *hits,
 			d = (size_t)(slash - path) + 1;
 		}
 	}
+	/*
+	 * Each list is in file order in a sound image: merge them rather
+	 * than sort (qsort cost 20 K instructions a path).  A damaged
+	 * image may break the order; then sort what the merge gathered.
+	 */
+	while (nlists) {
+		size_t best = 0;
+		uint32_t v;
+
+		for (i = 1; i < nlists; i++)
+			if (lists[i].v[0] < lists[best].v[0])
+				best = i;
+		v = lists[best].v[0];
+		lists[best].v++;
+		if (!--lists[best].n)
+			lists[best] = lists[--nlists];
+		if (pattern_ok(map, v))
+			ADD_CAND(v);
+	}
 #undef ADD_CAND
-	qsort(cand, ncand, sizeof(*cand), cmp_u32);
+	if (lists != lstack)
+		free(lists);
+	for (i = 1; i < ncand; i++)
+		if (cand[i - 1] > cand[i])
+			break;
+	if (i < ncand)
+		qsort(cand, ncand, sizeof(*cand), cmp_u32);
 
 	/* Patterns are in file order, so candidates group by section. */
 	for (i = 0; i < ncand;) {
@@ -1285,7 +1429,7 @@ size_t map_lookup(const struct map *map, const char *path, struct map_hit *hits,
 	}
 	if (cand != stackbuf)
 		free(cand);
-	qsort(hits, nhits, sizeof(*hits), cmp_hit);
+	sort_hits(hits, nhits);
 	return nhits;
 }
 
@@ -1300,49 +1444,36 @@ static void kfound_set(void *ctx, unsigned id)
 	((struct map *)ctx)->kfound[id] = true;
 }
 
-/* klits_build - index every K: literal, case-blind, by pattern */
+/*
+ * klits_build - index the image's K: literals, case-blind, by position
+ * in kpats; a damaged literal is left out (its pattern is then never
+ * found, as a damaged pattern)
+ */
 static void klits_build(struct map *map)
 {
-	uint32_t i, np = map->h->npatterns;
-	size_t alloc = 0;
+	const struct img_header *h = map->h;
+	uint32_t i;
 
 	map->klits = xcalloc(1, sizeof(*map->klits));
 	litset_init(map->klits, true);
-	map->kfound = xcalloc(np + 1, sizeof(bool));
-	map->kalways = xcalloc(np + 1, sizeof(bool));
-	for (i = 0; i < np; i++) {
-		const struct img_pattern *p = &map->patterns[i];
-		const char *set, *q;
-		bool usable;
+	map->kfound = xcalloc(h->nkpats + 1, sizeof(bool));
+	for (i = 0; i < h->nklits; i++) {
+		const struct img_klit *k = &map->klits_img[i];
+		const char *lit;
+		size_t n;
 
-		if (p->kind != 'K' || !pattern_ok(map, i))
-			continue;
-		set = map->strings + p->lit;
-		usable = *set && i < UINT16_MAX;
-		/* litset reads "^x" and "x$" as anchors, and wants 2 bytes */
-		for (q = set; usable && *q; q++)
-			if (*q == '^' || *q == '$' ||
-			    (*q == '\n' && (q == set || q[-1] == '\n')))
-				usable = false;
-		if (!usable) {
-			map->kalways[i] = true;
+		if (k->text >= h->strings_size || k->kpat >= h->nkpats) {
+			damaged(map);
 			continue;
 		}
-		while (*set) {
-			const char *nl = strchr(set, '\n');
-			size_t n = nl ? (size_t)(nl - set) : strlen(set);
-			char *lit;
-
-			if (n < 2) {
-				map->kalways[i] = true;
-				break;
-			}
-			lit = xmemdup0(set, n);
-			ALLOC_GROW(map->klit_strs, map->nklit_strs, alloc);
-			map->klit_strs[map->nklit_strs++] = lit;
-			litset_add(map->klits, lit, i);
-			set += n + (nl ? 1 : 0);
+		lit = map->strings + k->text;
+		/* the table ends in NUL; litset wants 2 bytes, no anchors */
+		n = strlen(lit);
+		if (n < 2 || lit[0] == '^' || lit[n - 1] == '$') {
+			damaged(map);
+			continue;
 		}
+		litset_add(map->klits, lit, k->kpat);
 	}
 }
 
@@ -1350,23 +1481,25 @@ size_t map_keywords(const struct map *map, const char *text, size_t len,
 		    struct map_hit *hits, size_t max)
 {
 	struct map *m = (struct map *)map;
-	uint32_t i, last = NONE;
+	uint32_t k, last = NONE;
 	size_t n = 0;
 
 	if (len > KEYWORD_TEXT_MAX)
 		len = KEYWORD_TEXT_MAX;
 	if (!m->klits)
 		klits_build(m);
-	memcpy(m->kfound, m->kalways, map->h->npatterns * sizeof(bool));
+	memset(m->kfound, 0, map->h->nkpats * sizeof(bool));
 	litset_each(m->klits, text, len, kfound_set, m);
-	for (i = 0; i < map->h->npatterns && n < max; i++) {
-		const struct img_pattern *p = &map->patterns[i];
+	for (k = 0; k < map->h->nkpats && n < max; k++) {
+		const struct img_pattern *p;
 
+		if (!pattern_ok(map, map->kpats[k]))
+			continue;
+		p = &map->patterns[map->kpats[k]];
 		if (p->kind != 'K' || p->section == last ||
 		    (p->flags & PAT_BAD))
 			continue;
-		/* klits_build() never marks a damaged pattern found */
-		if (!m->kfound[i])
+		if (!m->kfound[k] && !(p->flags & PAT_KALWAYS))
 			continue;
 		if (regex_search(map, p->regex, text, len)) {
 			hits[n].section = p->section;

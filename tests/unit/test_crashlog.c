@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_crashlog - the precompiled crash-log pattern file
+ *
+ * 'triage update' writes every built-in pattern to a file that a
+ * process maps and decodes pattern by pattern when it first needs one.
+ * The compiled patterns live in process-wide state, so each variant
+ * runs in a child of its own: one writes the file, others parse the
+ * evidence corpus (tests/corpus/evidence) with a good file, with a
+ * damaged one and with none, and all must describe every crash alike.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "crashlog.h"
+#include "strbuf.h"
+#include "util.h"
+
+/* describe_corpus - title, type, guilty file and frames of every log */
+static char *describe_corpus(size_t *ncrashes)
+{
+	const char *src = getenv("TRIAGE_SRCDIR");
+	char *dir = xasprintf("%s/tests/corpus/evidence", src ? src : ".");
+	struct strbuf sb = STRBUF_INIT(1u << 26);
+	struct dirent **names;
+	int n, i;
+
+	*ncrashes = 0;
+	n = scandir(dir, &names, NULL, alphasort);
+	assert_true(n > 0);
+	for (i = 0; i < n; i++) {
+		char *path, *text;
+		size_t len, k;
+		struct crashlog *c;
+
+		if (!ends_with(names[i]->d_name, ".txt")) {
+			free(names[i]);
+			continue;
+		}
+		path = xasprintf("%s/%s", dir, names[i]->d_name);
+		assert_int_equal(read_file(path, 1 << 24, &text, &len), 0);
+		c = crashlog_parse(text, len);
+		sb_adds(&sb, names[i]->d_name);
+		if (c) {
+			(*ncrashes)++;
+			sb_addf(&sb, ": %s | %s | %s\n", c->title, c->type,
+				c->guilty_file ? c->guilty_file : "-");
+			for (k = 0; k < c->nframes; k++)
+				sb_addf(&sb, "  %s %s\n", c->frames[k].function,
+					c->frames[k].file ? c->frames[k].file
+							  : "-");
+		}
+		sb_addc(&sb, '\n');
+		crashlog_free(c);
+		free(text);
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+	free(dir);
+	return sb_detach(&sb, NULL);
+}
+
+/*
+ * in_child - run fn in a child; its output (a description, or a
+ * failure) comes back through a pipe; exit status 0 required
+ */
+static char *in_child(int (*fn)(const char *path, struct strbuf *out),
+		      const char *path)
+{
+	int fds[2], status;
+	pid_t pid;
+	struct strbuf sb = STRBUF_INIT(1u << 26);
+	char buf[4096];
+	ssize_t r;
+
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct strbuf out = STRBUF_INIT(1u << 26);
+		int rc;
+		size_t off = 0;
+
+		close(fds[0]);
+		rc = fn(path, &out);
+		while (off < out.len) {
+			ssize_t w = write(fds[1], out.buf + off, out.len - off);
+
+			if (w <= 0) {
+				rc = 1;
+				break;
+			}
+			off += (size_t)w;
+		}
+		_exit(rc);
+	}
+	close(fds[1]);
+	while ((r = read(fds[0], buf, sizeof(buf))) > 0)
+		sb_add(&sb, buf, (size_t)r);
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	return sb_detach(&sb, NULL);
+}
+
+static int child_save(const char *path, struct strbuf *out)
+{
+	(void)out;
+	return crashlog_save_patterns(path) < 0;
+}
+
+/* child_parse - load path (expecting patterns or none), then describe */
+static int child_parse(const char *path, struct strbuf *out, bool expect)
+{
+	size_t n = path ? crashlog_load_patterns(path) : 0, crashes;
+	char *d;
+
+	if (expect != (n > 100))
+		return 2;
+	d = describe_corpus(&crashes);
+	sb_addf(out, "%zu crashes\n", crashes);
+	sb_adds(out, d);
+	free(d);
+	return 0;
+}
+
+static int child_good(const char *path, struct strbuf *out)
+{
+	return child_parse(path, out, true);
+}
+
+static int child_refused(const char *path, struct strbuf *out)
+{
+	return child_parse(path, out, false);
+}
+
+static int child_none(const char *path, struct strbuf *out)
+{
+	(void)path;
+	return child_parse(NULL, out, false);
+}
+
+static void test_pattern_file(void **state)
+{
+	char path[] = "/tmp/triage-rx-XXXXXX";
+	int fd = mkstemp(path);
+	char *none, *good, *damaged, *data;
+	size_t len;
+	uint32_t u;
+
+	assert_true(fd >= 0);
+	close(fd);
+	free(in_child(child_save, path));
+	none = in_child(child_none, path);
+	good = in_child(child_good, path);
+	assert_string_equal(good, none);
+	/* the corpus has crashes: the comparison is not of two empties */
+	assert_true(strtoul(good, NULL, 10) >= 10);
+	printf("# %.*s with the pattern file as without\n",
+	       (int)strcspn(good, "\n"), good);
+
+	/* format 1 (or any other): refused, patterns compiled instead */
+	assert_int_equal(read_file(path, 1 << 26, &data, &len), 0);
+	memcpy(&u, data + 8, 4);
+	assert_int_equal(u, 2);
+	u = 1;
+	memcpy(data + 8, &u, 4);
+	assert_int_equal(write_file_atomic(path, data, len, 0600), 0);
+	damaged = in_child(child_refused, path);
+	assert_string_equal(damaged, none);
+	free(damaged);
+
+	/*
+	 * every entry's code length damaged: the file is taken, each
+	 * pattern is refused when first needed, and compiled instead
+	 */
+	u = 2;
+	memcpy(data + 8, &u, 4);
+	{
+		uint32_t n, i, zero = 0;
+
+		memcpy(&n, data + 12, 4);
+		for (i = 0; i < n; i++)
+			memcpy(data + 24 + 16 * i + 12, &zero, 4);
+	}
+	assert_int_equal(write_file_atomic(path, data, len, 0600), 0);
+	damaged = in_child(child_good, path);
+	assert_string_equal(damaged, none);
+	free(damaged);
+
+	free(data);
+	free(none);
+	free(good);
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pattern_file),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
