@@ -53,10 +53,15 @@ int pipeline_open(struct pipeline *p, const struct config *cfg)
 	if ((path = state_file(cfg, "maintainers.idx"))) {
 		p->map = map_open(path);
 		free(path);
-	} else if ((text = config_get(cfg, "maintainers", NULL)) &&
-		   access(text, R_OK) == 0) {
-		p->map = map_load_text(text, config_get(cfg, "tree", NULL));
 	}
+	/*
+	 * No index, or one this program refuses (a format from before an
+	 * upgrade, until 'triage update' runs): map from the text, slower
+	 * but not every report held.
+	 */
+	if (!p->map && (text = config_get(cfg, "maintainers", NULL)) &&
+	    access(text, R_OK) == 0)
+		p->map = map_load_text(text, config_get(cfg, "tree", NULL));
 	if (!p->map)
 		note_missing(
 			p,

@@ -119,4 +119,16 @@ test_expect_success 'garbage input is still recorded, held' '
 	test "$(q "select state from reports order by id desc limit 1")" = held
 '
 
+test_expect_success 'an index this program refuses (before triage update): mapped from the text' '
+	mkdir -p "$T/up" &&
+	TRIAGE_STATE_DIR="$T/up" "$TRIAGE" update >/dev/null &&
+	test -s "$T/up/maintainers.idx" &&
+	# format 2 at byte 8, as in an index written by an older triage
+	printf "\002" | dd of="$T/up/maintainers.idx" bs=1 seek=8 conv=notrunc 2>/dev/null &&
+	TRIAGE_STATE_DIR="$T/up" "$FILTER" <"$C/0001-user-xfs-oops.eml" >"$T/stdout" 2>"$T/stderr" &&
+	test ! -s "$T/stdout" &&
+	grep -q "maintainers.idx.*triage update" "$T/stderr" &&
+	test "$(sqlite3 "$T/up/triage.db" "select state, section from reports")" = "forwarded|XFS FILESYSTEM"
+'
+
 test_done
