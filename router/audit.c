@@ -1368,6 +1368,37 @@ fail:
 	return -1;
 }
 
+/*
+ * audit_set_cache - the page cache: at most cache_kib KiB kept (0: leave
+ * SQLite's default), and dirty pages spilled to the WAL in the middle of
+ * a transaction only past spill_kib KiB (0: leave the default)
+ */
+int audit_set_cache(struct audit *db, unsigned cache_kib, unsigned spill_kib)
+{
+	char text[96];
+	int n = 0;
+
+	if (cache_kib)
+		n += snprintf(text + n, sizeof(text) - (size_t)n,
+			      "PRAGMA cache_size = -%u;", cache_kib);
+	if (spill_kib) {
+		sqlite3_stmt *st;
+		int page = 4096;
+
+		if (sqlite3_prepare_v2(db->db, "PRAGMA page_size", -1, &st,
+				       NULL) == SQLITE_OK) {
+			if (sqlite3_step(st) == SQLITE_ROW &&
+			    sqlite3_column_int(st, 0) > 0)
+				page = sqlite3_column_int(st, 0);
+			sqlite3_finalize(st);
+		}
+		n += snprintf(text + n, sizeof(text) - (size_t)n,
+			      "PRAGMA cache_spill = %u;",
+			      (unsigned)(((uint64_t)spill_kib << 10) / page));
+	}
+	return n ? exec(db, text, "set the page cache") : 0;
+}
+
 /* audit_close - finalize statements and close (NULL is fine) */
 void audit_close(struct audit *db)
 {

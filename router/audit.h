@@ -169,6 +169,7 @@ int audit_open(const char *path, unsigned flags, int busy_timeout_ms,
 void audit_close(struct audit *db);
 bool audit_temporary(const struct audit *db);
 const char *audit_errmsg(const struct audit *db);
+int audit_set_cache(struct audit *db, unsigned cache_kib, unsigned spill_kib);
 int audit_user_version(struct audit *db);
 int audit_migrate(struct audit *db, int target);
 

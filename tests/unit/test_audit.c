@@ -718,6 +718,44 @@ static void test_raw_bytes_and_compression(void **state)
 	audit_close(db);
 }
 
+/*
+ * The filter's cache setting: a message larger than the cache and
+ * below the spill threshold is kept whole in memory until COMMIT, and
+ * its bytes come back identical from another connection.
+ */
+static void test_cache_no_spill(void **state)
+{
+	char *path = scratch_path("spill.db");
+	struct audit *db = open_ok(path, AUDIT_CREATE | AUDIT_FILTER);
+	struct report *r = fake_report(9, NULL, "big");
+	struct audit_record rec;
+	size_t i, n = 3u << 20;
+	int64_t id;
+
+	(void)state;
+	assert_int_equal(audit_set_cache(db, 256, 8192), 0);
+	assert_int_equal(audit_set_cache(db, 0, 0), 0); /* nothing to set */
+	free(r->raw);
+	r->raw = xmalloc(n);
+	for (i = 0; i < n; i++)
+		r->raw[i] = (char)((i * 131) ^ (i >> 12));
+	memcpy(r->raw, "Subject: x\n\n", 12);
+	r->raw_len = n;
+	assert_int_equal(audit_begin(db), 0);
+	assert_int_equal(audit_insert_report(db, r, T0, "held", 0, &id), 0);
+	assert_int_equal(audit_commit(db), 0);
+	audit_close(db);
+
+	db = open_ok(path, 0);
+	assert_int_equal(audit_get_report(db, id, AUDIT_GET_RAW, &rec), 1);
+	assert_int_equal(rec.raw_len, n);
+	assert_memory_equal(rec.raw, r->raw, n);
+	audit_record_release(&rec);
+	audit_close(db);
+	report_free(r);
+	free(path);
+}
+
 /* ---- outbox ------------------------------------------------------------------ */
 
 static int64_t enqueue(struct audit *db, int64_t report, int64_t created,
@@ -1726,6 +1764,7 @@ int main(void)
 		cmocka_unit_test(test_duplicates),
 		cmocka_unit_test(test_one_transaction),
 		cmocka_unit_test(test_raw_bytes_and_compression),
+		cmocka_unit_test(test_cache_no_spill),
 		cmocka_unit_test(test_outbox_lease_retry_done),
 		cmocka_unit_test(test_outbox_mail_only),
 		cmocka_unit_test(test_outbox_fail_and_requeue),
