@@ -611,7 +611,7 @@ unsigned intake_why(const struct report *r, const struct intake_limits *lim,
 /* ---- reading ---------------------------------------------------------- */
 
 static void set_raw(struct report *r, char *buf, size_t len, size_t total,
-		    const struct intake_limits *lim)
+		    const struct intake_limits *lim, struct intake_scan *out)
 {
 	size_t from = intake_from_line(buf, len);
 	struct intake_scan s;
@@ -637,6 +637,8 @@ static void set_raw(struct report *r, char *buf, size_t len, size_t total,
 		r->flags |= REPORT_NOT_MIME;
 	if (s.caps)
 		r->flags |= REPORT_OVERSIZED;
+	if (out)
+		*out = s;
 }
 
 /* intake_read_buf - intake from memory (tests, Bugzilla, files) */
@@ -650,7 +652,7 @@ int intake_read_buf(const void *data, size_t len,
 	keep = len;
 	if (keep > lim->max_bytes + INTAKE_FROM_LINE_MAX)
 		keep = lim->max_bytes + INTAKE_FROM_LINE_MAX;
-	set_raw(r, xmemdup0(keep ? data : "", keep), keep, len, lim);
+	set_raw(r, xmemdup0(keep ? data : "", keep), keep, len, lim, NULL);
 	return 0;
 }
 
@@ -678,6 +680,16 @@ static ssize_t read_some(int fd, char *buf, size_t n)
  * the From_ line), hash and scan what was kept
  */
 int intake_read_fd(int fd, const struct intake_limits *lim, struct report *r)
+{
+	return intake_read_fd_scan(fd, lim, r, NULL);
+}
+
+/*
+ * intake_read_fd_scan - intake_read_fd(), and the pre-scan of r->raw as
+ * kept in *scan (when not NULL), for parse_report_scanned()
+ */
+int intake_read_fd_scan(int fd, const struct intake_limits *lim,
+			struct report *r, struct intake_scan *scan)
 {
 	struct intake_limits dflt;
 	size_t cap, n = 0, alloc = 0, total = 0;
@@ -712,7 +724,7 @@ int intake_read_fd(int fd, const struct intake_limits *lim, struct report *r)
 	}
 	if (!buf)
 		buf = xmalloc(1);
-	set_raw(r, buf, n, total, lim);
+	set_raw(r, buf, n, total, lim, scan);
 	return 0;
 }
 

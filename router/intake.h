@@ -130,6 +130,9 @@ void intake_limits_init(struct intake_limits *lim);
 
 /* reading (lim may be NULL: the defaults) */
 int intake_read_fd(int fd, const struct intake_limits *lim, struct report *r);
+/* the same, and the pre-scan of r->raw as kept, for parse_report_scanned() */
+int intake_read_fd_scan(int fd, const struct intake_limits *lim,
+			struct report *r, struct intake_scan *scan);
 int intake_read_buf(const void *buf, size_t len,
 		    const struct intake_limits *lim, struct report *r);
 size_t intake_from_line(const char *buf, size_t len);

@@ -847,6 +847,13 @@ static const struct report_part *pick_body(struct report *r)
 /* parse_report_limits - parse r->raw with the given intake limits */
 int parse_report_limits(struct report *r, const struct intake_limits *lim)
 {
+	return parse_report_scanned(r, lim, NULL);
+}
+
+/* parse_report_scanned - parse r->raw, intake's pre-scan of it given */
+int parse_report_scanned(struct report *r, const struct intake_limits *lim,
+			 const struct intake_scan *given)
+{
 	struct parse_state st = { .r = r, .budget = REPORT_TEXT_MAX };
 	GMimeParserOptions *opts = NULL;
 	GMimeStream *stream = NULL;
@@ -865,7 +872,10 @@ int parse_report_limits(struct report *r, const struct intake_limits *lim)
 	if (!r->raw)
 		return error("parse: no message to parse");
 
-	intake_scan(r->raw, r->raw_len, lim, &scan);
+	if (given)
+		scan = *given;
+	else
+		intake_scan(r->raw, r->raw_len, lim, &scan);
 	if ((r->flags & REPORT_NOT_MIME) || !scan.is_mail) {
 		r->flags |= REPORT_NOT_MIME;
 		add_plain(&st, data, len);

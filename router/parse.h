@@ -67,5 +67,12 @@ int parse_init(void);
 void parse_shutdown(void);
 int parse_report(struct report *r);
 int parse_report_limits(struct report *r, const struct intake_limits *lim);
+/*
+ * parse_report_scanned - parse_report_limits() given intake's pre-scan of
+ * r->raw with lim (intake_read_fd_scan()), which it does not repeat; r->raw
+ * must be unchanged since.  scan NULL: scanned here.
+ */
+int parse_report_scanned(struct report *r, const struct intake_limits *lim,
+			 const struct intake_scan *scan);
 
 #endif

@@ -345,6 +345,7 @@ static int filter(const char *config_path)
 	struct router_id id;
 	struct record_result rec;
 	struct intake_limits lim;
+	struct intake_scan scan;
 	char *dbpath;
 	bool temporary = false, done = false;
 	const char *hold;
@@ -365,7 +366,7 @@ static int filter(const char *config_path)
 	/* intake: always read all of stdin, before anything can fail */
 	r = report_new();
 	intake_limits_init(&lim);
-	if (intake_read_fd(0, &lim, r) < 0) {
+	if (intake_read_fd_scan(0, &lim, r, &scan) < 0) {
 		report_free(r);
 		config_free(cfg);
 		return EX_TEMPFAIL;
@@ -391,7 +392,7 @@ static int filter(const char *config_path)
 	audit_set_cache(db, 0, FILTER_SPILL_KIB);
 	stage("db_open");
 
-	if (parse_init() < 0 || parse_report_limits(r, &lim) < 0) {
+	if (parse_init() < 0 || parse_report_scanned(r, &lim, &scan) < 0) {
 		/* Unparseable mail is still a report: keep it, held. */
 		r->flags |= REPORT_MALFORMED;
 	}

@@ -17,6 +17,7 @@
  *	body.sha256, body.len:		the body
  * An unknown key fails the test, so a typo cannot pass silently.
  */
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -1259,6 +1260,95 @@ static void test_hostile_shapes(void **state)
 /* ---- parse details not covered by the corpus -------------------------- */
 
 /* runs first, before any parse_init() */
+/*
+ * test_scan_once - the filter's path (intake_read_fd_scan, then
+ * parse_report_scanned with intake's pre-scan) gives the same report as
+ * parsing with a scan of its own, over the MIME and hostile corpora,
+ * with the default limits and with limits small enough to cap many
+ */
+static void same_report(const struct report *a, const struct report *b,
+			const char *name)
+{
+	size_t i;
+
+	if (a->flags != b->flags || a->nparts != b->nparts ||
+	    a->nheaders != b->nheaders || a->body_len != b->body_len ||
+	    strcmp(a->subject, b->subject) || strcmp(a->from, b->from) ||
+	    memcmp(a->body ? a->body : "", b->body ? b->body : "", a->body_len))
+		fail_msg("%s: the two paths parse differently", name);
+	for (i = 0; i < a->nparts; i++)
+		if (a->parts[i].len != b->parts[i].len ||
+		    a->parts[i].flags != b->parts[i].flags ||
+		    memcmp(a->parts[i].text ? a->parts[i].text : "",
+			   b->parts[i].text ? b->parts[i].text : "",
+			   a->parts[i].len))
+			fail_msg("%s: part %zu differs", name, i);
+}
+
+static void test_scan_once(void **state)
+{
+	static const char *const dirs[] = { "mime", "hostile", "explain" };
+	size_t d, i, n, total = 0, capped = 0;
+
+	(void)state;
+	for (d = 0; d < ARRAY_SIZE(dirs); d++) {
+		char *dir = xasprintf("%s/tests/corpus/%s", srcdir(), dirs[d]);
+		char **files;
+
+		n = list_eml(dir, &files);
+		for (i = 0; i < n; i++) {
+			int tight;
+
+			for (tight = 0; tight < 2; tight++) {
+				struct intake_limits lim;
+				struct intake_scan scan;
+				struct report *a = report_new();
+				struct report *b = report_new();
+				char *text;
+				size_t len;
+				int fd;
+
+				intake_limits_init(&lim);
+				if (tight) {
+					lim.max_headers = 8;
+					lim.max_boundaries = 3;
+					lim.max_part_headers = 6;
+					lim.max_depth = 1;
+				}
+				assert_int_equal(read_file(files[i], 64 << 20,
+							   &text, &len),
+						 0);
+				assert_int_equal(
+					intake_read_buf(text, len, &lim, a), 0);
+				assert_int_equal(parse_report_limits(a, &lim),
+						 0);
+				fd = open(files[i], O_RDONLY);
+				assert_true(fd >= 0);
+				assert_int_equal(
+					intake_read_fd_scan(fd, &lim, b, &scan),
+					0);
+				close(fd);
+				assert_int_equal(
+					parse_report_scanned(b, &lim, &scan),
+					0);
+				same_report(a, b, files[i]);
+				total++;
+				capped += !!(b->flags & REPORT_OVERSIZED);
+				report_free(a);
+				report_free(b);
+				free(text);
+			}
+			free(files[i]);
+		}
+		free(files);
+		free(dir);
+	}
+	printf("# scan once: %zu parses compared, %zu capped\n", total,
+	       capped);
+	assert_true(total >= 80); /* the three corpora, twice */
+	assert_true(capped >= 5); /* the tight limits were reached */
+}
+
 static void test_parse_requires_init(void **state)
 {
 	struct report *r = report_new();
@@ -1427,6 +1517,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_requires_init),
+		cmocka_unit_test(test_scan_once),
 		cmocka_unit_test(test_sha256_vectors),
 		cmocka_unit_test(test_sha256_incremental),
 		cmocka_unit_test(test_intake_from_line_and_identity),
