@@ -1442,9 +1442,10 @@ static void compile_stack(struct stack_def *st)
 				    ? rx_compile(st->parts2[i])
 				    : NULL;
 	st->np2 = i;
-	litset_init(&st->skipset, false);
 	for (i = 0; i < ARRAY_SIZE(st->skip) && st->skip[i]; i++)
-		litset_add(&st->skipset, st->skip[i], 0);
+		;
+	litset_init(&st->skipset, false);
+	litset_add_all(&st->skipset, st->skip, i, 0);
 }
 
 static const char syslog_re[] =
@@ -1474,14 +1475,12 @@ static void crashlog_init(void)
 		n += o->nfmts;
 	}
 	litset_init(&G.generic, false);
-	for (i = 0; i < ARRAY_SIZE(generic_frames); i++)
-		litset_add(&G.generic, generic_frames[i], 0);
+	litset_add_all(&G.generic, generic_frames, ARRAY_SIZE(generic_frames),
+		       0);
 	litset_init(&G.anchors, false);
-	for (i = 0; i < ARRAY_SIZE(stall_anchors); i++)
-		litset_add(&G.anchors, stall_anchors[i], 0);
+	litset_add_all(&G.anchors, stall_anchors, ARRAY_SIZE(stall_anchors), 0);
 	litset_init(&G.hang, false);
-	for (i = 0; i < ARRAY_SIZE(hang_skips); i++)
-		litset_add(&G.hang, hang_skips[i], 0);
+	litset_add_all(&G.hang, hang_skips, ARRAY_SIZE(hang_skips), 0);
 	litset_add(&G.lineset, "Disabling lock debugging due to kernel taint",
 		   MK_DISABLING);
 	litset_add(&G.lineset, "Sending NMI from CPU", MK_NMI);
@@ -1489,16 +1488,15 @@ static void crashlog_init(void)
 	litset_add(&G.lineset,
 		   "WARNING: possible circular locking dependency detected",
 		   MK_CIRCULAR);
-	for (i = 0; i < ARRAY_SIZE(info_with_stack); i++)
-		litset_add(&G.lineset, info_with_stack[i], MK_INFO_STACK);
-	for (i = 0; i < ARRAY_SIZE(report_start_ignores); i++)
-		litset_add(&G.lineset, report_start_ignores[i],
-			   MK_START_IGNORE);
+	litset_add_all(&G.lineset, info_with_stack, ARRAY_SIZE(info_with_stack),
+		       MK_INFO_STACK);
+	litset_add_all(&G.lineset, report_start_ignores,
+		       ARRAY_SIZE(report_start_ignores), MK_START_IGNORE);
 	litset_add(&G.lineset, "should_fail", MK_SHOULD_FAIL);
-	for (i = 0; i < ARRAY_SIZE(stack_start_literals); i++)
-		litset_add(&G.lineset, stack_start_literals[i], MK_STACK_START);
-	for (i = 0; i < ARRAY_SIZE(frame_stops); i++)
-		litset_add(&G.lineset, frame_stops[i], MK_FRAME_STOP);
+	litset_add_all(&G.lineset, stack_start_literals,
+		       ARRAY_SIZE(stack_start_literals), MK_STACK_START);
+	litset_add_all(&G.lineset, frame_stops, ARRAY_SIZE(frame_stops),
+		       MK_FRAME_STOP);
 	litset_add(&G.lineset, "---[ end trace", MK_END_TRACE);
 	litset_add(&G.lineset, ") from ", MK_ARM_FROM);
 	litset_add(&G.lineset, "irqs", MK_IGN_IRQ);

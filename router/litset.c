@@ -5,7 +5,10 @@
  *
  * Patterns are indexed by a hash of their first four bytes; a line is
  * scanned once, and a bitmap of the occupied buckets rejects almost
- * every position with one load.  Case folding for the index ORs 0x20
+ * every position with one load.  The table is sized to the needles
+ * (see struct litset): the evidence stage makes some twenty sets, most
+ * of a few needles, and a fixed 16 KB table each cost ~50 page faults
+ * per process, more than scanning with them.  Case folding for the index ORs 0x20
  * into every byte, which folds letters and may merge a few other
  * bytes; the comparison that follows is exact.
  */
@@ -37,9 +40,10 @@ static inline uint32_t load4(const char *s, uint32_t fm)
 	return k | fm;
 }
 
-static unsigned bucket(uint32_t k)
+/* bucket - k's bucket in a table of 1 << bits */
+static inline unsigned bucket(uint32_t k, unsigned bits)
 {
-	return (k * 2654435761u) >> (32 - LITSET_BITS);
+	return (k * 2654435761u) >> (32 - bits);
 }
 
 /* load2 - the first two bytes of s ORed with fm (0x2020 folds) */
@@ -67,23 +71,50 @@ static void set_bit(uint64_t *map, unsigned h)
 	map[h / 64] |= (uint64_t)1 << (h % 64);
 }
 
+/* the table of a set with no long needle: no bucket is used */
+static uint64_t no_buckets[1];
+static uint16_t no_rank[1];
+_Static_assert(LITSET_MAXBITS < 16, "rank[] holds bucket counts in 16 bits");
+
+/*
+ * popcount64 - the bits set in x; the baseline x86-64 has no popcnt,
+ * and __builtin_popcountll() is a call into libgcc
+ */
+static inline unsigned popcount64(uint64_t x)
+{
+	x -= (x >> 1) & 0x5555555555555555u;
+	x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+	return (unsigned)((x * 0x0101010101010101u) >> 56);
+}
+
 /* litset_init - an empty set */
 void litset_init(struct litset *ls, bool nocase)
 {
-	/*
-	 * head[] (16 KB) is left as it is: a bucket is read only when its
-	 * seen[] bit is set, and the first add to a bucket sets both.  The
-	 * evidence stage makes twenty sets per process; clearing them all
-	 * cost more than the rest of its start.
-	 */
+	/* nothing is allocated until a needle is added */
 	ls->v = NULL;
 	ls->n = ls->alloc = 0;
 	ls->shorts = NULL;
 	ls->nshorts = ls->salloc = 0;
-	memset(ls->seen, 0, sizeof(ls->seen));
-	memset(ls->seen2, 0, sizeof(ls->seen2));
-	memset(ls->short2, 0, sizeof(ls->short2));
+	ls->bits = LITSET_MINBITS;
+	ls->seen = no_buckets;
+	ls->rank = no_rank;
+	ls->head = NULL;
+	ls->nhead = ls->halloc = 0;
+	ls->seen2 = ls->short2 = NULL;
 	ls->nocase = nocase;
+}
+
+/* free_table - free the index of the long needles */
+static void free_table(struct litset *ls)
+{
+	if (ls->seen != no_buckets)
+		free(ls->seen); /* and rank[], allocated with it */
+	free(ls->head);
+	ls->seen = no_buckets;
+	ls->rank = no_rank;
+	ls->head = NULL;
+	ls->nhead = ls->halloc = 0;
 }
 
 /* litset_release - free the index */
@@ -91,15 +122,88 @@ void litset_release(struct litset *ls)
 {
 	free(ls->v);
 	free(ls->shorts);
+	free_table(ls);
+	free(ls->seen2); /* and short2[] */
 	litset_init(ls, ls->nocase);
 }
 
-/* litset_add - index pattern under id */
-void litset_add(struct litset *ls, const char *pat, unsigned id)
+/*
+ * rebuild - index v[0..n) in a table of 1 << bits buckets: mark the
+ * buckets, count the bits before each word, then chain each bucket's
+ * entries, the last added first (as adding them one by one does)
+ */
+static void rebuild(struct litset *ls, unsigned bits)
+{
+	size_t nw = ((size_t)1 << bits) / 64, i, w;
+	uint16_t r = 0;
+
+	free_table(ls);
+	ls->bits = bits;
+	/* one block: seen[nw] then rank[nw] */
+	ls->seen = xcalloc(nw, sizeof(uint64_t) + sizeof(uint16_t));
+	ls->rank = (uint16_t *)(ls->seen + nw);
+	for (i = 0; i < ls->n; i++) {
+		unsigned h = bucket(key(ls, ls->v[i].s), bits);
+
+		ls->seen[h / 64] |= (uint64_t)1 << (h % 64);
+	}
+	for (w = 0; w < nw; w++) {
+		ls->rank[w] = r;
+		r = (uint16_t)(r + popcount64(ls->seen[w]));
+	}
+	ls->nhead = r;
+	ls->halloc = 2 * (size_t)r; /* room for some more buckets */
+	ls->head = xmalloc(ls->halloc * sizeof(*ls->head));
+	memset(ls->head, 0xff, r * sizeof(*ls->head)); /* all -1 */
+	for (i = 0; i < ls->n; i++) {
+		unsigned h = bucket(key(ls, ls->v[i].s), bits);
+		uint64_t b = (uint64_t)1 << (h % 64);
+		int32_t *hp = &ls->head[ls->rank[h / 64] +
+					popcount64(ls->seen[h / 64] & (b - 1))];
+
+		ls->v[i].next = *hp;
+		*hp = (int32_t)i;
+	}
+}
+
+/* insert - chain v[i] in its bucket, making room for a new bucket */
+static void insert(struct litset *ls, size_t i)
+{
+	unsigned h = bucket(key(ls, ls->v[i].s), ls->bits);
+	size_t w = h / 64, nw = ((size_t)1 << ls->bits) / 64, r, x;
+	uint64_t b = (uint64_t)1 << (h % 64);
+
+	r = ls->rank[w] + popcount64(ls->seen[w] & (b - 1));
+	if (ls->seen[w] & b) {
+		ls->v[i].next = ls->head[r];
+		ls->head[r] = (int32_t)i;
+		return;
+	}
+	ALLOC_GROW(ls->head, ls->nhead, ls->halloc);
+	memmove(ls->head + r + 1, ls->head + r,
+		(ls->nhead - r) * sizeof(*ls->head));
+	ls->nhead++;
+	ls->head[r] = (int32_t)i;
+	ls->v[i].next = -1;
+	ls->seen[w] |= b;
+	/* ranks are below 4096: add to four at a time */
+	for (x = w + 1; x < nw && x % 4; x++)
+		ls->rank[x]++;
+	for (; x < nw; x += 4) {
+		uint64_t q;
+
+		memcpy(&q, ls->rank + x, sizeof(q));
+		q += 0x0001000100010001u;
+		memcpy(ls->rank + x, &q, sizeof(q));
+	}
+}
+
+/* append - parse pattern into v[] or shorts[]; the index is left to come */
+static void append(struct litset *ls, const char *pat, unsigned id)
 {
 	struct litset_entry e = { 0 };
 	size_t len = strlen(pat);
-	unsigned h;
+	unsigned h = 0;
 
 	if (pat[0] == '^') {
 		e.start = 1;
@@ -115,23 +219,69 @@ void litset_add(struct litset *ls, const char *pat, unsigned id)
 	e.s = pat;
 	e.len = (uint16_t)len;
 	e.id = (uint16_t)id;
-	h = bucket2(load2(pat, ls->nocase ? 0x2020u : 0));
-	set_bit(ls->seen2, h);
+	e.next = -1;
+	if (ls->nocase) {
+		/* the two-byte index serves the scan of nocase sets only */
+		if (!ls->seen2) {
+			ls->seen2 = xcalloc(2 * (1u << LITSET_BITS2) / 64,
+					    sizeof(uint64_t));
+			ls->short2 = ls->seen2 + (1u << LITSET_BITS2) / 64;
+		}
+		h = bucket2(load2(pat, 0x2020u));
+		set_bit(ls->seen2, h);
+	}
 	if (len < 4) {
 		/* too short for the index: see scan() */
-		set_bit(ls->short2, h);
-		e.next = -1;
+		if (ls->nocase)
+			set_bit(ls->short2, h);
 		ALLOC_GROW(ls->shorts, ls->nshorts, ls->salloc);
 		ls->shorts[ls->nshorts++] = e;
 		return;
 	}
-	h = bucket(key(ls, pat));
-	e.next = (ls->seen[h / 64] & ((uint64_t)1 << (h % 64))) ? ls->head[h]
-								: -1;
-	ls->seen[h / 64] |= (uint64_t)1 << (h % 64);
 	ALLOC_GROW(ls->v, ls->n, ls->alloc);
-	ls->v[ls->n] = e;
-	ls->head[h] = (int32_t)ls->n++;
+	ls->v[ls->n++] = e;
+}
+
+/*
+ * index_from - index v[from..n): insert them one by one, or rebuild
+ * the table when it must grow (four times over: a rebuild costs more
+ * than a few bits) or when many were added at once
+ */
+static void index_from(struct litset *ls, size_t from)
+{
+	unsigned bits = ls->bits;
+
+	while (bits < LITSET_MAXBITS &&
+	       ((size_t)1 << bits) < ls->n << LITSET_LOAD)
+		bits += 2;
+	if (bits != ls->bits || ls->seen == no_buckets || ls->n - from > 8) {
+		rebuild(ls, bits);
+		return;
+	}
+	for (; from < ls->n; from++)
+		insert(ls, from);
+}
+
+/* litset_add - index pattern under id */
+void litset_add(struct litset *ls, const char *pat, unsigned id)
+{
+	size_t from = ls->n;
+
+	append(ls, pat, id);
+	if (ls->n > from)
+		index_from(ls, from);
+}
+
+/* litset_add_all - index the n patterns of pats[] under id */
+void litset_add_all(struct litset *ls, const char *const *pats, size_t n,
+		    unsigned id)
+{
+	size_t from = ls->n, i;
+
+	for (i = 0; i < n; i++)
+		append(ls, pats[i], id);
+	if (ls->n > from)
+		index_from(ls, from);
 }
 
 static bool same(const struct litset *ls, const char *a, const char *b,
@@ -174,19 +324,90 @@ static bool find_short(const struct litset *ls, const struct litset_entry *e,
 	return false;
 }
 
-/* report - one needle found: for scan(); true to stop (first) */
-static inline bool report(const struct litset_entry *e, bool first,
-			  void (*fn)(void *, unsigned), void *ctx,
-			  uint64_t *mask)
+/* the state of one scan, for the out-of-line steps of scan() */
+struct hits {
+	const struct litset *ls;
+	const char *s;
+	size_t len;
+	bool first; /* stop at the first needle (litset_any) */
+	void (*fn)(void *, unsigned);
+	void *ctx;
+	uint64_t mask;	/* found, or 1 if first found one */
+	uint64_t found; /* short needles found, for the nocase loop */
+};
+
+/* report - one needle found; true to stop (first) */
+static inline bool report(struct hits *st, const struct litset_entry *e)
 {
-	if (first) {
-		*mask = 1;
+	if (st->first) {
+		st->mask = 1;
 		return true;
 	}
-	if (fn)
-		fn(ctx, e->id);
+	if (st->fn)
+		st->fn(st->ctx, e->id);
 	else if (e->id < 64)
-		*mask |= (uint64_t)1 << e->id;
+		st->mask |= (uint64_t)1 << e->id;
+	return false;
+}
+
+/* matches - e occurs at position i */
+static inline bool matches(const struct hits *st, const struct litset_entry *e,
+			   size_t i)
+{
+	return !(e->start && i) && e->len <= st->len - i &&
+	       !(e->end && i + e->len != st->len) &&
+	       same(st->ls, st->s + i, e->s, e->len);
+}
+
+/*
+ * walk - the long needles at position i, whose four bytes fall in
+ * bucket h (bit set in w, its word of seen[]); true to stop.  Out of
+ * line: few positions get here, and the scan loops keep their
+ * registers.
+ */
+static __attribute__((noinline)) bool walk(struct hits *st, size_t i,
+					   unsigned h, uint64_t w)
+{
+	const struct litset *ls = st->ls;
+	uint64_t below = w & (((uint64_t)1 << (h % 64)) - 1);
+	int32_t j = ls->head[ls->rank[h / 64] + popcount64(below)];
+
+	for (; j >= 0; j = ls->v[j].next)
+		if (matches(st, &ls->v[j], i) && report(st, &ls->v[j]))
+			return true;
+	return false;
+}
+
+/*
+ * at2 - position i of a nocase set whose first two bytes begin some
+ * needle: the four-byte index, then the short needles not found yet;
+ * true to stop
+ */
+static __attribute__((noinline)) bool at2(struct hits *st, size_t i,
+					  unsigned h2)
+{
+	const struct litset *ls = st->ls;
+	size_t k;
+
+	if (i + 4 <= st->len && ls->n) {
+		unsigned h = bucket(load4(st->s + i, 0x20202020u), ls->bits);
+		uint64_t w = ls->seen[h / 64];
+
+		if ((w >> (h % 64) & 1) && walk(st, i, h, w))
+			return true;
+	}
+	if (!bit(ls->short2, h2))
+		return false;
+	for (k = 0; k < ls->nshorts; k++) {
+		if ((st->found & ((uint64_t)1 << k)) ||
+		    !matches(st, &ls->shorts[k], i))
+			continue;
+		if (st->first) {
+			st->mask = 1;
+			return true;
+		}
+		st->found |= (uint64_t)1 << k;
+	}
 	return false;
 }
 
@@ -206,28 +427,20 @@ static inline bool report(const struct litset_entry *e, bool first,
  * scan4 - the four-byte index over s; fm is a constant where inlined,
  * so that each kind of set gets its own loop; true to stop (first)
  */
-static inline __attribute__((always_inline)) bool scan4(
-	const struct litset *ls, const char *s, size_t len, uint32_t fm,
-	bool first, void (*fn)(void *, unsigned), void *ctx, uint64_t *mask)
+static inline __attribute__((always_inline)) bool scan4(struct hits *st,
+							uint32_t fm)
 {
-	size_t i;
+	const uint64_t *seen = st->ls->seen;
+	unsigned bits = st->ls->bits;
+	const char *s = st->s;
+	size_t len = st->len, i;
 
 	for (i = 0; i + 4 <= len; i++) {
-		unsigned h = bucket(load4(s + i, fm));
-		int32_t j;
+		unsigned h = bucket(load4(s + i, fm), bits);
+		uint64_t w = seen[h / 64];
 
-		if (!bit(ls->seen, h))
-			continue;
-		for (j = ls->head[h]; j >= 0; j = ls->v[j].next) {
-			const struct litset_entry *e = &ls->v[j];
-
-			if ((e->start && i) || e->len > len - i ||
-			    (e->end && i + e->len != len) ||
-			    !same(ls, s + i, e->s, e->len))
-				continue;
-			if (report(e, first, fn, ctx, mask))
-				return true;
-		}
+		if ((w >> (h % 64) & 1) && walk(st, i, h, w))
+			return true;
 	}
 	return false;
 }
@@ -235,69 +448,33 @@ static inline __attribute__((always_inline)) bool scan4(
 static uint64_t scan(const struct litset *ls, const char *s, size_t len,
 		     bool first, void (*fn)(void *, unsigned), void *ctx)
 {
-	uint64_t mask = 0, found = 0;
+	struct hits st = { ls, s, len, first, fn, ctx, 0, 0 };
 	bool inloop = ls->nocase && ls->nshorts && ls->nshorts <= 64;
 	size_t i, k;
 
 	if (inloop) {
+		const uint64_t *seen2 = ls->seen2;
+
 		for (i = 0; i + 2 <= len; i++) {
-			unsigned h2 = bucket2(load2(s + i, 0x2020u)), h;
-			int32_t j;
+			unsigned h2 = bucket2(load2(s + i, 0x2020u));
 
-			if (!bit(ls->seen2, h2))
-				continue;
-			if (i + 4 <= len) {
-				h = bucket(load4(s + i, 0x20202020u));
-				if (bit(ls->seen, h))
-					for (j = ls->head[h]; j >= 0;
-					     j = ls->v[j].next) {
-						const struct litset_entry *e =
-							&ls->v[j];
-
-						if ((e->start && i) ||
-						    e->len > len - i ||
-						    (e->end &&
-						     i + e->len != len) ||
-						    !same(ls, s + i, e->s,
-							  e->len))
-							continue;
-						if (report(e, first, fn, ctx,
-							   &mask))
-							return mask;
-					}
-			}
-			if (!bit(ls->short2, h2))
-				continue;
-			for (k = 0; k < ls->nshorts; k++) {
-				const struct litset_entry *e = &ls->shorts[k];
-
-				if ((found & ((uint64_t)1 << k)) ||
-				    (e->start && i) || e->len > len - i ||
-				    (e->end && i + e->len != len) ||
-				    !same(ls, s + i, e->s, e->len))
-					continue;
-				if (first)
-					return 1;
-				found |= (uint64_t)1 << k;
-			}
+			if (bit(seen2, h2) && at2(&st, i, h2))
+				return st.mask;
 		}
-	} else if (ls->nocase) {
-		if (scan4(ls, s, len, 0x20202020u, first, fn, ctx, &mask))
-			return mask;
-	} else {
-		if (scan4(ls, s, len, 0, first, fn, ctx, &mask))
-			return mask;
+	} else if (ls->n) { /* else short needles only */
+		if (ls->nocase ? scan4(&st, 0x20202020u) : scan4(&st, 0))
+			return st.mask;
 	}
 	for (k = 0; k < ls->nshorts; k++) {
 		const struct litset_entry *e = &ls->shorts[k];
 
-		if (inloop ? !(found & ((uint64_t)1 << k))
+		if (inloop ? !(st.found & ((uint64_t)1 << k))
 			   : !find_short(ls, e, s, len))
 			continue;
-		if (report(e, first, fn, ctx, &mask))
-			return mask;
+		if (report(&st, e))
+			return st.mask;
 	}
-	return mask;
+	return st.mask;
 }
 
 /* litset_mask - bit id set for every pattern found (ids below 64) */

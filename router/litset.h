@@ -30,8 +30,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LITSET_BITS    12
-#define LITSET_BUCKETS (1u << LITSET_BITS)
+#define LITSET_MINBITS 6  /* one word of seen[] */
+#define LITSET_MAXBITS 12 /* 512 bytes of seen[] */
+#define LITSET_LOAD    6  /* buckets >= needles << LITSET_LOAD */
 #define LITSET_BITS2   11 /* a needle's first two bytes */
 
 struct litset_entry {
@@ -42,21 +43,41 @@ struct litset_entry {
 	int32_t next;
 };
 
+/*
+ * The index of the needles of four bytes or more has 1 << bits buckets,
+ * enough to keep it at most 1/64 full (LITSET_LOAD) up to 4096 buckets
+ * (LITSET_MAXBITS, reached at 64 needles); it grows four times over,
+ * and is rebuilt, as needles are added.  Only the occupancy bitmap
+ * seen[] has a bit per bucket: the heads of the buckets that are not
+ * empty are stored in bucket order, found by counting the bits before
+ * a bucket's (rank[] per word of seen[]), so that a set of a few
+ * needles takes a few hundred bytes, not 16 KB.
+ */
 struct litset {
 	struct litset_entry *v;
 	size_t n, alloc;
 	struct litset_entry *shorts; /* patterns under four bytes */
 	size_t nshorts, salloc;
+	unsigned bits;	/* log2 of the buckets */
+	uint64_t *seen; /* buckets that are not empty */
+	uint16_t *rank; /* per word of seen[]: set bits before it */
+	int32_t *head;	/* first entry of each bucket that is not empty */
+	size_t nhead, halloc;
+	uint64_t *seen2;  /* nocase sets: first 2 bytes, all (2048 bits) */
+	uint64_t *short2; /* of short needles */
 	bool nocase;
-	int32_t head[LITSET_BUCKETS];
-	uint64_t seen[LITSET_BUCKETS / 64]; /* buckets that are not empty */
-	uint64_t seen2[(1u << LITSET_BITS2) / 64];  /* first 2 bytes, all */
-	uint64_t short2[(1u << LITSET_BITS2) / 64]; /* of short needles */
 };
 
 void litset_init(struct litset *ls, bool nocase);
 void litset_release(struct litset *ls);
 void litset_add(struct litset *ls, const char *pattern, unsigned id);
+
+/*
+ * litset_add_all - litset_add() each of pats[0..n) under id; cheaper
+ * than adding them one by one (the table is rebuilt once)
+ */
+void litset_add_all(struct litset *ls, const char *const *pats, size_t n,
+		    unsigned id);
 
 /* litset_mask - bit id set for every pattern found (ids below 64) */
 uint64_t litset_mask(const struct litset *ls, const char *s, size_t len);

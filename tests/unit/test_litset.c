@@ -3,10 +3,12 @@
  * test_litset - the one-pass literal scan against a naive search
  *
  * Random sets (long and short needles, anchored or not, with and
- * without case) over random texts drawn from a small alphabet, so that
- * needles occur often: litset_mask(), litset_each() and litset_any()
- * must report exactly what comparing every needle at every position
- * reports.
+ * without case, from one needle to past the index's largest size) over
+ * random texts drawn from a small alphabet, so that needles occur
+ * often: litset_mask(), litset_each() and litset_any() must report
+ * exactly what comparing every needle at every position reports.  The
+ * same needles added in chunks with litset_add_all() (one id for all)
+ * must be found as often.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,7 +22,7 @@
 #include "litset.h"
 #include "util.h"
 
-#define NPAT 80
+#define NPAT 300 /* past 64 long needles, the index's largest size */
 
 struct pat {
 	char text[16]; /* as given to litset_add(), with anchors */
@@ -84,15 +86,17 @@ static void random_text(char *buf, size_t len)
 static void check_random_sets(bool nocase, unsigned seed)
 {
 	struct pat pats[NPAT];
-	struct litset ls;
+	const char *texts[NPAT];
+	struct litset ls, all;
 	char text[200];
 	unsigned round, i, counts[NPAT], hits = 0;
 
 	srand(seed);
 	for (round = 0; round < 200; round++) {
-		unsigned npat = 1 + (unsigned)rand() % NPAT;
+		unsigned npat = 1 + (unsigned)rand() % (round % 4 ? 80 : NPAT);
 
 		litset_init(&ls, nocase);
+		litset_init(&all, nocase);
 		for (i = 0; i < npat; i++) {
 			struct pat *p = &pats[i];
 			char *t = p->text;
@@ -110,10 +114,20 @@ static void check_random_sets(bool nocase, unsigned seed)
 				*t++ = '$';
 			*t = '\0';
 			litset_add(&ls, p->text, i);
+			texts[i] = p->text;
+		}
+		for (i = 0; i < npat;) {
+			unsigned chunk = 1 + (unsigned)rand() % 40;
+
+			if (chunk > npat - i)
+				chunk = npat - i;
+			litset_add_all(&all, texts + i, chunk, 0);
+			i += chunk;
 		}
 		for (i = 0; i < 20; i++) {
 			size_t len = (size_t)rand() % sizeof(text), k;
 			uint64_t want = 0;
+			unsigned total = 0, all_count = 0;
 			bool any = false;
 
 			random_text(text, len);
@@ -128,11 +142,17 @@ static void check_random_sets(bool nocase, unsigned seed)
 					want |= (uint64_t)1 << k;
 				any |= n > 0;
 				hits += n;
+				total += n;
 			}
 			assert_true(litset_mask(&ls, text, len) == want);
 			assert_int_equal(litset_any(&ls, text, len), any);
+			litset_each(&all, text, len, count_id, &all_count);
+			assert_int_equal(all_count, total);
+			assert_true(litset_mask(&all, text, len) == any);
+			assert_int_equal(litset_any(&all, text, len), any);
 		}
 		litset_release(&ls);
+		litset_release(&all);
 	}
 	/* the texts are made to hit: a test that found nothing is void */
 	assert_true(hits > 1000);
