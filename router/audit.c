@@ -761,8 +761,7 @@ struct audit {
 	char *path;
 	unsigned flags;
 	int busy_timeout_ms;
-	double busy_since; /* busy(): when the database was first locked */
-	int wal_frames;	   /* frames in the WAL after our last commit */
+	int wal_frames; /* frames in the WAL after our last commit */
 	bool temporary;
 	char errmsg[512];
 	sqlite3_stmt *st[S_COUNT];
@@ -1236,30 +1235,6 @@ static int wal_hook(void *arg, sqlite3 *sdb, const char *name, int frames)
 	return SQLITE_OK;
 }
 
-/*
- * busy - SQLite's busy handler for a locked database: retry until
- * busy_timeout_ms have passed since the first refusal.  SQLite's own
- * (sqlite3_busy_timeout) sleeps 1, 2, 5, 10, 15, 20, 25 ms...  while a
- * filter holds the write lock for about half a millisecond, so two
- * filters at a time mostly slept.  Here the pause starts at 50 us and
- * doubles up to 5 ms, with a little jitter so that waiters part.
- */
-static int busy(void *arg, int count)
-{
-	struct audit *db = arg;
-	double now = now_seconds();
-	unsigned us;
-
-	if (count == 0)
-		db->busy_since = now;
-	if ((now - db->busy_since) * 1000.0 >= db->busy_timeout_ms)
-		return 0;
-	us = count < 7 ? 50u << count : 5000u;
-	us += (unsigned)(getpid() + count) % (us / 4 + 1);
-	usleep(us);
-	return 1;
-}
-
 static bool configured;
 
 /* audit_open - open (and with AUDIT_CREATE create) the database at path */
@@ -1335,7 +1310,7 @@ int audit_open(const char *path, unsigned flags, int busy_timeout_ms,
 	}
 	db->busy_timeout_ms =
 		busy_timeout_ms > 0 ? busy_timeout_ms : AUDIT_BUSY_TIMEOUT_MS;
-	sqlite3_busy_handler(db->db, busy, db);
+	sqlite3_busy_timeout(db->db, db->busy_timeout_ms);
 	if (exec(db, "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON",
 		 "set pragmas") < 0)
 		goto fail;
