@@ -1372,8 +1372,9 @@ static pcre2_code *rx_compile(const char *re)
 			pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
 		return code;
 	}
-	code = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED, 0, &err,
-			     &off, NULL);
+	/* an offset limit may be set: describe()'s title search */
+	code = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED,
+			     PCRE2_USE_OFFSET_LIMIT, &err, &off, NULL);
 	if (!code) {
 		PCRE2_UCHAR msg[256];
 
@@ -1582,6 +1583,7 @@ static void init_once(void)
 
 struct rx {
 	pcre2_match_data *md;
+	pcre2_match_context *lim; /* G.mctx with an offset limit, or NULL */
 };
 
 /* rx_search - first match of re in s[0..len) at or after start */
@@ -1591,6 +1593,29 @@ static bool rx_search(struct rx *x, const pcre2_code *re, const char *s,
 	int rc = pcre2_match(re, (PCRE2_SPTR)s, len, start, 0, x->md, G.mctx);
 
 	return rc >= 0;
+}
+
+/*
+ * rx_search_before - the first match of re in s[0..len) that starts at
+ * or before offset before: the same as rx_search() when the first
+ * match starts there, no match when it starts later, but the search
+ * stops at before instead of running to the end of the text
+ */
+static bool rx_search_before(struct rx *x, const pcre2_code *re, const char *s,
+			     size_t len, size_t before)
+{
+	uint32_t opts = 0;
+
+	pcre2_pattern_info(re, PCRE2_INFO_ARGOPTIONS, &opts);
+	if (before >= len || !(opts & PCRE2_USE_OFFSET_LIMIT))
+		return rx_search(x, re, s, len, 0);
+	if (!x->lim) {
+		x->lim = pcre2_match_context_copy(G.mctx);
+		if (!x->lim)
+			die("crashlog: out of memory");
+	}
+	pcre2_set_offset_limit(x->lim, before);
+	return pcre2_match(re, (PCRE2_SPTR)s, len, 0, 0, x->md, x->lim) >= 0;
 }
 
 static PCRE2_SIZE *rx_ov(struct rx *x)
@@ -1628,14 +1653,17 @@ static void pm_groups(struct rx *x, const pcre2_code *re, size_t base,
 	}
 }
 
-/* pat_search - the first match of p in s; its start and groups */
-static bool pat_search(struct rx *x, const struct pat *p, const char *s,
-		       size_t len, struct pmatch *m)
+/*
+ * pat_search_before - the first match of p in s, when its first line
+ * starts at or before offset before; its start and groups
+ */
+static bool pat_search_before(struct rx *x, const struct pat *p, const char *s,
+			      size_t len, size_t before, struct pmatch *m)
 {
 	size_t i, pos;
 
 	m->ngroups = 0;
-	if (!rx_search(x, p->seg[0], s, len, 0))
+	if (!rx_search_before(x, p->seg[0], s, len, before))
 		return false;
 	m->start = rx_ov(x)[0];
 	pos = rx_ov(x)[1];
@@ -1666,6 +1694,13 @@ static bool pat_search(struct rx *x, const struct pat *p, const char *s,
 			return false;
 	}
 	return true;
+}
+
+/* pat_search - the first match of p in s; its start and groups */
+static bool pat_search(struct rx *x, const struct pat *p, const char *s,
+		       size_t len, struct pmatch *m)
+{
+	return pat_search_before(x, p, s, len, len, m);
 }
 
 static bool mem_has(const char *s, size_t len, const char *needle)
@@ -2932,7 +2967,14 @@ static void describe(struct rx *x, const struct oops_def *o, const char *out,
 		uint32_t g;
 		bool corrupted = false;
 
-		if (!pat_search(x, &G.title_re[o->base + i], out, len, &m))
+		/*
+		 * A title that starts after the best so far is not used:
+		 * do not look for one past it (the first search runs over
+		 * the whole text, which can be a 100 KB log; later ones
+		 * stop at the title found, usually the first line).
+		 */
+		if (!pat_search_before(x, &G.title_re[o->base + i], out, len,
+				       startpos, &m))
 			continue;
 		if (m.start > startpos || (m.start == startpos && have))
 			continue;
@@ -3375,10 +3417,12 @@ char *crashlog_guilty(const char *title, const char *report, size_t len)
 
 	init_once();
 	x.md = pcre2_match_data_create(32, NULL);
+	x.lim = NULL;
 	if (!x.md)
 		die("crashlog: out of memory");
 	f = guilty_of(&x, title ? title : "", report, len);
 	pcre2_match_data_free(x.md);
+	pcre2_match_context_free(x.lim);
 	return f;
 }
 
@@ -3790,6 +3834,7 @@ void crashlog_scan_free(struct crashlog_scan *sc)
 	free(sc->owned);
 	free(sc->lines);
 	pcre2_match_data_free(sc->x.md);
+	pcre2_match_context_free(sc->x.lim);
 	free(sc);
 }
 
@@ -3912,7 +3957,7 @@ struct crashlog *crashlog_parse(const char *log, size_t len)
 }
 
 #define RXC_MAGIC   "TRIAGERX"
-#define RXC_VERSION 2
+#define RXC_VERSION 3 /* 3: compiled with PCRE2_USE_OFFSET_LIMIT */
 #define RXC_MAX	    (64u << 20)
 
 /*

@@ -170,11 +170,11 @@ static void test_pattern_file(void **state)
 	printf("# %.*s with the pattern file as without\n",
 	       (int)strcspn(good, "\n"), good);
 
-	/* format 1 (or any other): refused, patterns compiled instead */
+	/* format 2 (or any other): refused, patterns compiled instead */
 	assert_int_equal(read_file(path, 1 << 26, &data, &len), 0);
 	memcpy(&u, data + 8, 4);
-	assert_int_equal(u, 2);
-	u = 1;
+	assert_int_equal(u, 3);
+	u = 2;
 	memcpy(data + 8, &u, 4);
 	assert_int_equal(write_file_atomic(path, data, len, 0600), 0);
 	damaged = in_child(child_refused, path);
@@ -185,7 +185,7 @@ static void test_pattern_file(void **state)
 	 * every entry's code length damaged: the file is taken, each
 	 * pattern is refused when first needed, and compiled instead
 	 */
-	u = 2;
+	u = 3;
 	memcpy(data + 8, &u, 4);
 	{
 		uint32_t n, i, zero = 0;
