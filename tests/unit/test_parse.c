@@ -1343,8 +1343,7 @@ static void test_scan_once(void **state)
 		free(files);
 		free(dir);
 	}
-	printf("# scan once: %zu parses compared, %zu capped\n", total,
-	       capped);
+	printf("# scan once: %zu parses compared, %zu capped\n", total, capped);
 	assert_true(total >= 80); /* the three corpora, twice */
 	assert_true(capped >= 5); /* the tight limits were reached */
 }
