@@ -41,11 +41,17 @@ sqlite3 -header -column "$D/state/triage.db" \
 	   FROM reports r JOIN decisions d ON d.report = r.id ORDER BY r.id"
 echo
 echo "== the outbox: the forward waits for 'triage deliver' (transport = smtp; nothing is sent here)"
+# a forward stores what it adds and names the stored message (triage(1))
 sqlite3 -header -column "$D/state/triage.db" \
-	"SELECT id, report, kind, state, recipients, length(message) AS bytes
-	   FROM outbox ORDER BY id"
+	"SELECT o.id, o.report, o.kind, o.state, o.recipients,
+	   length(CAST(o.message AS BLOB)) + coalesce(length(CAST(m.raw AS BLOB))
+	   - o.raw_offset, 0) AS bytes
+	   FROM outbox o LEFT JOIN messages m ON m.report = o.raw_report
+	   ORDER BY o.id"
 sqlite3 "$D/state/triage.db" \
-	"SELECT message FROM outbox ORDER BY id LIMIT 1" | sed '/^From: /q'
+	"SELECT CAST(o.message || coalesce(substr(m.raw, o.raw_offset + 1), x'')
+	   AS BLOB) FROM outbox o LEFT JOIN messages m ON m.report = o.raw_report
+	   ORDER BY o.id LIMIT 1" | sed '/^From: /q'
 if "$TRIAGE" pending --help >/dev/null 2>&1; then
 	echo
 	echo "== triage pending: what waits for a human"
