@@ -59,15 +59,22 @@ struct prefilter {
 };
 
 /*
- * All prefilter literals of a ruleset (one index for case-sensitive
- * rules, one for caseless ones, whose literals are lower case), found in
- * one pass over a text: a bitmap of their first two bytes and one of a
- * hash of their first three, then the literals with those two bytes.
+ * All prefilter literals of a ruleset, case-sensitive and caseless ones
+ * (whose literals are lower case), found in one pass over the lower-cased
+ * text: a table of their first two bytes and a bitmap of a hash of their
+ * first three (both lower-cased), then the literals in that hash's
+ * bucket, compared with the lower-cased text when caseless and with the
+ * text itself when not.
  */
 struct litkey {
-	uint16_t key;
+	uint16_t key; /* the first two bytes, lower-cased */
+	uint16_t h;   /* lit_hash3() of the first three, lower-cased */
+	bool ci;
 	uint32_t id;
 };
+
+#define LIT_BUCKETS   (1u << 10) /* by the top bits of lit_hash3() */
+#define LIT_BUCKET(h) ((h) >> 6)
 
 /* Where a litindex's literals occur in one text. */
 struct occ {
@@ -79,8 +86,10 @@ struct occ {
 
 struct litscan {
 	bool done;
-	bool full;	 /* more than OCC_MAX occurrences: occ[] partial */
-	uint32_t *first; /* [id] 1 + offset of the first occurrence */
+	bool full[2];	       /* [ci] more than OCC_MAX occurrences of that
+				kind of literal: occ[] partial */
+	size_t nkind[2];       /* [ci] occurrences in occ[] */
+	uint32_t *first;       /* [id] 1 + offset of the first occurrence */
 	uint32_t *head, *tail; /* [id] its occurrences in occ[], + 1 */
 	size_t alloc;
 	struct occ *occ; /* in order of offset */
@@ -89,10 +98,12 @@ struct litscan {
 
 struct litindex {
 	const struct lit **lits;
-	size_t n, alloc;
-	uint8_t bits[8192];  /* first two bytes */
+	bool *ci; /* [id] the literal is caseless */
+	size_t n, alloc, ci_alloc;
+	uint8_t pair[65536]; /* [first two bytes, host order] a literal's */
 	uint8_t bits3[8192]; /* a hash of the first three bytes */
-	struct litkey *keys; /* sorted by key */
+	struct litkey *keys; /* sorted by bucket, then id */
+	uint32_t *bucket;    /* [LIT_BUCKETS + 1] where each starts in keys */
 };
 
 enum meta_opcode {
@@ -214,7 +225,7 @@ struct ruleset {
 	unsigned param_line[PARAM_N];
 
 	pcre2_match_context *mctx;
-	struct litindex lix[2]; /* [ci] */
+	struct litindex lix;
 	const struct symbols *symbols;
 	struct evidence *(*extract)(const struct report *r);
 	void (*release)(struct evidence *ev);
@@ -240,7 +251,7 @@ struct arena {
 struct rules_scratch {
 	pcre2_match_data *md;
 	pcre2_match_context *wctx; /* the ruleset's limits + an offset limit */
-	struct litscan scan[2][2]; /* [raw][ci] */
+	struct litscan scan[2];	   /* [raw] */
 	struct strbuf body, raw, all, hdr;
 	bool have_body, have_raw, have_all;
 	char *body_lower, *raw_lower;
@@ -509,10 +520,10 @@ void rules_free(struct ruleset *rs)
 		free(rs->files[i]);
 	free(rs->files);
 	pcre2_match_context_free(rs->mctx);
-	for (i = 0; i < 2; i++) {
-		free(rs->lix[i].lits);
-		free(rs->lix[i].keys);
-	}
+	free(rs->lix.lits);
+	free(rs->lix.ci);
+	free(rs->lix.keys);
+	free(rs->lix.bucket);
 	free(rs);
 }
 
@@ -1222,17 +1233,30 @@ static void litindex_reset(struct litindex *ix)
 	if (!ix->lits && !ix->keys)
 		return; /* never filled: all zero */
 	free(ix->lits);
+	free(ix->ci);
 	free(ix->keys);
+	free(ix->bucket);
 	memset(ix, 0, sizeof(*ix));
 }
 
-static uint32_t litindex_add(struct litindex *ix, const struct lit *l)
+static uint32_t litindex_add(struct litindex *ix, const struct lit *l, bool ci)
 {
 	ALLOC_GROW(ix->lits, ix->n, ix->alloc);
+	ALLOC_GROW(ix->ci, ix->n, ix->ci_alloc);
 	ix->lits[ix->n] = l;
+	ix->ci[ix->n] = ci;
 	return (uint32_t)ix->n++;
 }
 
+/* ascii_lower - ASCII lower case only, as lower_copy() */
+static inline unsigned char ascii_lower(char c)
+{
+	unsigned char ch = (unsigned char)c;
+
+	return (unsigned char)(ch + ((unsigned char)(ch - 'A') < 26u) * 32);
+}
+
+/* lit_key - the first two bytes; s is lower case (the scanned text) */
 static uint16_t lit_key(const char *s)
 {
 	return (uint16_t)((unsigned char)s[0] << 8 | (unsigned char)s[1]);
@@ -1246,40 +1270,58 @@ static uint16_t lit_hash3(const char *s)
 	return (uint16_t)((k * 2654435761u) >> 16);
 }
 
-static int cmp_litkey(const void *pa, const void *pb)
-{
-	const struct litkey *a = pa, *b = pb;
-
-	if (a->key != b->key)
-		return a->key < b->key ? -1 : 1;
-	return a->id < b->id ? -1 : a->id > b->id;
-}
-
 static void litindex_finish(struct litindex *ix)
 {
 	size_t i;
 
 	ix->keys = xcalloc(ix->n + 1, sizeof(*ix->keys));
+	ix->bucket = xcalloc(LIT_BUCKETS + 1, sizeof(*ix->bucket));
 	for (i = 0; i < ix->n; i++) {
-		uint16_t key = lit_key(ix->lits[i]->s);
-		uint16_t h = lit_hash3(ix->lits[i]->s); /* literals have 3+ */
+		const char *ls = ix->lits[i]->s; /* literals have 3+ bytes */
+		char low[3] = { (char)ascii_lower(ls[0]),
+				(char)ascii_lower(ls[1]),
+				(char)ascii_lower(ls[2]) };
+		uint16_t pair;
+		uint16_t h = lit_hash3(low);
 
-		ix->keys[i].key = key;
-		ix->keys[i].id = (uint32_t)i;
-		ix->bits[key >> 3] |= (uint8_t)(1u << (key & 7));
+		ix->bucket[LIT_BUCKET(h) + 1]++;
+		memcpy(&pair, low, 2); /* as litindex_scan() reads it */
+		ix->pair[pair] = 1;
 		ix->bits3[h >> 3] |= (uint8_t)(1u << (h & 7));
 	}
-	qsort(ix->keys, ix->n, sizeof(*ix->keys), cmp_litkey);
+	for (i = 0; i < LIT_BUCKETS; i++)
+		ix->bucket[i + 1] += ix->bucket[i];
+	/* a counting sort by bucket, ids in order within one */
+	for (i = 0; i < ix->n; i++) {
+		const char *ls = ix->lits[i]->s;
+		char low[3] = { (char)ascii_lower(ls[0]),
+				(char)ascii_lower(ls[1]),
+				(char)ascii_lower(ls[2]) };
+		uint16_t h = lit_hash3(low);
+		struct litkey *k = &ix->keys[ix->bucket[LIT_BUCKET(h)]++];
+
+		k->key = lit_key(low);
+		k->h = h;
+		k->ci = ix->ci[i];
+		k->id = (uint32_t)i;
+	}
+	/* each bucket[b] is now where b + 1 starts: shift them back */
+	memmove(ix->bucket + 1, ix->bucket, LIT_BUCKETS * sizeof(*ix->bucket));
+	ix->bucket[0] = 0;
 }
 
 /*
  * litindex_scan - ls->first[id] = 1 + the offset of the first occurrence
- * of every literal in s, 0 for those that do not occur; every occurrence
- * in ls->occ[], chained from ls->head[id] (up to OCC_MAX, else ls->full)
+ * of every literal in the text (lower: the same, lower-cased), 0 for
+ * those that do not occur; every occurrence in ls->occ[], chained from
+ * ls->head[id] (up to OCC_MAX of each kind, caseless or not, else
+ * ls->full[kind])
  */
-static void litindex_scan(const struct litindex *ix, const char *s, size_t len,
-			  struct litscan *ls)
+static void litindex_scan(const struct litindex *ix, const char *text,
+			  const char *lower, size_t len, struct litscan *ls)
 {
+	const char *s = lower;
+	uint16_t key;
 	size_t i;
 
 	if (ls->alloc < ix->n + 1) {
@@ -1291,37 +1333,41 @@ static void litindex_scan(const struct litindex *ix, const char *s, size_t len,
 	}
 	memset(ls->first, 0, 3 * ls->alloc * sizeof(*ls->first));
 	ls->nocc = 0;
-	ls->full = false;
+	ls->full[0] = ls->full[1] = false;
+	ls->nkind[0] = ls->nkind[1] = 0;
 	ls->done = true;
+	if (len < 3)
+		return;
 	for (i = 0; i + 2 < len; i++) {
-		uint16_t key = lit_key(s + i), h;
-		size_t lo = 0, hi = ix->n;
+		uint32_t lo, hi;
+		uint16_t h, le;
 
-		if (!(ix->bits[key >> 3] & (1u << (key & 7))))
+		memcpy(&le, s + i, 2); /* as litindex_finish() */
+		if (!ix->pair[le])
 			continue;
+		key = lit_key(s + i);
 		h = lit_hash3(s + i);
 		if (!(ix->bits3[h >> 3] & (1u << (h & 7))))
 			continue;
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-
-			if (ix->keys[mid].key < key)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		for (; lo < ix->n && ix->keys[lo].key == key; lo++) {
+		lo = ix->bucket[LIT_BUCKET(h)];
+		hi = ix->bucket[LIT_BUCKET(h) + 1];
+		for (; lo < hi; lo++) {
 			uint32_t id = ix->keys[lo].id, k;
 			const struct lit *l = ix->lits[id];
+			bool ci = ix->keys[lo].ci;
+			const char *at = (ci ? s : text) + i;
 
-			if (l->len > len - i || memcmp(s + i, l->s, l->len))
+			if (ix->keys[lo].h != h || ix->keys[lo].key != key ||
+			    l->len > len - i || at[0] != l->s[0] ||
+			    memcmp(at, l->s, l->len))
 				continue;
 			if (!ls->first[id])
 				ls->first[id] = (uint32_t)i + 1;
-			if (ls->nocc == OCC_MAX) {
-				ls->full = true;
+			if (ls->nkind[ci] == OCC_MAX) {
+				ls->full[ci] = true;
 				continue;
 			}
+			ls->nkind[ci]++;
 			ALLOC_GROW(ls->occ, ls->nocc, ls->occ_alloc);
 			k = (uint32_t)ls->nocc++;
 			ls->occ[k].pos = (uint32_t)i;
@@ -2215,8 +2261,7 @@ int rules_compile(struct ruleset *rs)
 	free(depth);
 
 	/* one literal index over every body and rawbody prefilter */
-	litindex_reset(&rs->lix[0]);
-	litindex_reset(&rs->lix[1]);
+	litindex_reset(&rs->lix);
 	free(rs->ids);
 	for (i = k = 0; i < rs->nrules; i++)
 		k += (size_t)rs->rules[i].pf.n;
@@ -2233,10 +2278,9 @@ int rules_compile(struct ruleset *rs)
 		k += (size_t)pf->n;
 		for (j = 0; j < pf->n; j++)
 			pf->ids[j] =
-				litindex_add(&rs->lix[pf->ci], &pf->alt[j]);
+				litindex_add(&rs->lix, &pf->alt[j], pf->ci);
 	}
-	litindex_finish(&rs->lix[0]);
-	litindex_finish(&rs->lix[1]);
+	litindex_finish(&rs->lix);
 
 	for (i = 0; i < rs->nrules; i++) {
 		struct rule *r = &rs->rules[i];
@@ -2732,8 +2776,7 @@ static struct rules_scratch *scratch_get(struct rules_result *res)
 	}
 	s->have_body = s->have_raw = s->have_all = false;
 	s->have_body_lower = s->have_raw_lower = false;
-	s->scan[0][0].done = s->scan[0][1].done = false;
-	s->scan[1][0].done = s->scan[1][1].done = false;
+	s->scan[0].done = s->scan[1].done = false;
 	s->body_utf = s->raw_utf = -1;
 	sb_reset(&s->body);
 	sb_reset(&s->raw);
@@ -2816,17 +2859,16 @@ static size_t prefilter_start(struct eval_ctx *c, const struct rule *r,
 {
 	const struct prefilter *pf = &r->pf;
 	struct rules_scratch *s = c->s;
-	int raw = r->type == RULE_RAWBODY, ci = pf->ci, i;
-	const struct litindex *ix = &c->rs->lix[ci];
+	int raw = r->type == RULE_RAWBODY, i;
 	size_t start = SIZE_MAX;
 
 	if (!pf->ids)
 		return 0;
-	if (!s->scan[raw][ci].done)
-		litindex_scan(ix, ci ? t->lower : t->text, t->len,
-			      &s->scan[raw][ci]);
+	if (!s->scan[raw].done)
+		litindex_scan(&c->rs->lix, t->text, t->lower, t->len,
+			      &s->scan[raw]);
 	for (i = 0; i < pf->n; i++) {
-		uint32_t at = s->scan[raw][ci].first[pf->ids[i]];
+		uint32_t at = s->scan[raw].first[pf->ids[i]];
 		size_t pre = pf->alt[i].maxpre, from;
 
 		if (!at)
@@ -2890,12 +2932,12 @@ static int windowed_match(struct eval_ctx *c, const struct rule *r,
 			  const struct rules_text *t)
 {
 	const struct prefilter *pf = &r->pf;
-	const struct litscan *ls = &c->s->scan[r->type == RULE_RAWBODY][pf->ci];
+	const struct litscan *ls = &c->s->scan[r->type == RULE_RAWBODY];
 	struct window w[WINDOWS_MAX];
 	size_t nw = 0, k, from, to;
 	int i, rc;
 
-	if (ls->full)
+	if (ls->full[pf->ci])
 		return -1;
 	for (i = 0; i < pf->n; i++) {
 		size_t pre = pf->alt[i].maxpre;
@@ -3048,7 +3090,8 @@ static double eval_text(struct eval_ctx *c, const struct rule *r)
 	struct rules_text t;
 	size_t start = 0;
 
-	target(c, r->type, use_pf ? r->pf.ci : r->hook != NULL, &t);
+	/* the literal scan reads the lower-cased text, hooks may */
+	target(c, r->type, use_pf || r->hook, &t);
 	if (r->hook)
 		return r->hook->fn(c->in, &t, &r->args);
 	if (use_pf) {
@@ -3117,9 +3160,9 @@ void rules_result_release(struct rules_result *res)
 		sb_release(&s->hdr);
 		free(s->body_lower);
 		free(s->raw_lower);
-		for (int k = 0; k < 4; k++) {
-			free(s->scan[k / 2][k % 2].first);
-			free(s->scan[k / 2][k % 2].occ);
+		for (int k = 0; k < 2; k++) {
+			free(s->scan[k].first);
+			free(s->scan[k].occ);
 		}
 		free(s);
 	}
