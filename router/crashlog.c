@@ -1719,9 +1719,11 @@ struct cline {
 	size_t clen;
 	uint64_t ctx; /* CTX_*, or a task/CPU context */
 	bool questionable;
-	size_t next;   /* offset of the following line in the input */
-	uint64_t mask; /* G.lineset matches: crash headers and MK_* */
-	int oops;      /* oops_match() once known, else OOPS_UNKNOWN */
+	size_t next;	/* offset of the following line in the input */
+	uint64_t mask;	/* G.lineset matches: crash headers and MK_* */
+	uint64_t cmask; /* the same for c[0..clen), if cmask_ok */
+	bool cmask_ok;	/* c[0..clen) ends s: cmask is known */
+	int oops;	/* oops_match() once known, else OOPS_UNKNOWN */
 };
 
 #define OOPS_UNKNOWN (-2)
@@ -2127,9 +2129,61 @@ static int oops_match(struct rx *x, struct cline *l)
 	return l->oops;
 }
 
+/*
+ * The lines copied from a cline's content into a buffer, with the mask
+ * of that content, in buffer order: the walks over the buffer look a
+ * line up instead of scanning it again.
+ */
+struct linemask {
+	size_t off, len; /* in the buffer, without the newline */
+	uint64_t mask;
+};
+
+struct linemasks {
+	const char *base; /* the buffer, once complete */
+	struct linemask *v;
+	size_t n, alloc;
+};
+
+/* linemask_add - the line l->c was copied at off, if its mask is known */
+static void linemask_add(struct linemasks *lm, size_t off,
+			 const struct cline *l)
+{
+	if (!l->cmask_ok)
+		return;
+	ALLOC_GROW(lm->v, lm->n, lm->alloc);
+	lm->v[lm->n].off = off;
+	lm->v[lm->n].len = l->clen;
+	lm->v[lm->n++].mask = l->cmask;
+}
+
+/*
+ * line_mask - litset_mask(&G.lineset, ln, ll), looked up when ln is a
+ * line recorded in lm (which may be NULL)
+ */
+static uint64_t line_mask(const struct linemasks *lm, const char *ln, size_t ll)
+{
+	if (lm && lm->n && ln >= lm->base) {
+		size_t off = (size_t)(ln - lm->base), lo = 0, hi = lm->n;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (lm->v[mid].off < off)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < lm->n && lm->v[lo].off == off && lm->v[lo].len == ll)
+			return lm->v[lo].mask;
+	}
+	return litset_mask(&G.lineset, ln, ll);
+}
+
 struct extracted {
-	struct strbuf text;   /* prefix lines, then the report */
-	struct strbuf frames; /* the report with "? " frames kept */
+	struct strbuf text;	       /* prefix lines, then the report */
+	struct strbuf frames;	       /* the report with "? " frames kept */
+	struct linemasks tmask, fmask; /* lines of text and frames */
 	size_t prefix_len;
 	size_t report_end; /* end of the part titles are taken from */
 	size_t first_line, end_line;
@@ -2176,8 +2230,11 @@ static void find_report(struct rx *x, struct cline *lines, size_t nlines,
 	while (nprefix--) {
 		const struct cline *l = &lines[prefix[nprefix]];
 
-		sb_add(&e->text, l->c, l->clen);
-		sb_addc(&e->text, '\n');
+		size_t off = e->text.len;
+
+		if (!sb_add(&e->text, l->c, l->clen) &&
+		    !sb_addc(&e->text, '\n'))
+			linemask_add(&e->tmask, off, l);
 	}
 	e->prefix_len = e->text.len;
 	e->first_line = start;
@@ -2188,6 +2245,7 @@ static void find_report(struct rx *x, struct cline *lines, size_t nlines,
 		struct cline *l = &lines[i];
 		bool is_oops = i == start, skip_line;
 		uint64_t mk = l->mask;
+		size_t off;
 
 		if (oops_match(x, l) >= 0) {
 			e->end_line = i;
@@ -2226,10 +2284,14 @@ static void find_report(struct rx *x, struct cline *lines, size_t nlines,
 		}
 		if (!is_oops && skip_line)
 			continue;
+		off = e->text.len;
 		if (sb_add(&e->text, l->c, l->clen) || sb_addc(&e->text, '\n'))
 			break;
-		if (!sb_add(&e->frames, l->c, l->clen))
-			sb_addc(&e->frames, '\n');
+		linemask_add(&e->tmask, off, l);
+		off = e->frames.len;
+		if (!sb_add(&e->frames, l->c, l->clen) &&
+		    !sb_addc(&e->frames, '\n'))
+			linemask_add(&e->fmask, off, l);
 		if (!second || (ctx != CTX_NONE && ctx != CTX_CONSOLE))
 			e->report_end = e->text.len;
 	}
@@ -2831,8 +2893,8 @@ static bool any_match(struct rx *x, pcre2_code *const *v, size_t n,
  */
 static bool stack_walk(struct rx *x, const struct stack_def *st,
 		       pcre2_code *const *parts, size_t nparts, const char *out,
-		       size_t len, struct sv *keys, size_t *nkeys,
-		       struct frames *raw)
+		       size_t len, const struct linemasks *lm, struct sv *keys,
+		       size_t *nkeys, struct frames *raw)
 {
 	size_t pos = 0, part, nstacks = 0;
 
@@ -2889,7 +2951,7 @@ static bool stack_walk(struct rx *x, const struct stack_def *st,
 				append_frames(x, parts[part], ln, st, raw);
 				break;
 			}
-			mk = is_frame ? 0 : litset_mask(&G.lineset, ln, ll);
+			mk = is_frame ? 0 : line_mask(lm, ln, ll);
 			if ((mk & BIT(MK_STACK_START)) &&
 			    any_match(x, G.stack_start,
 				      ARRAY_SIZE(G.stack_start), ln, ll))
@@ -2912,15 +2974,16 @@ static bool stack_walk(struct rx *x, const struct stack_def *st,
 
 /* stack_frames - the key frames; they may point into raw->names */
 static bool stack_frames(struct rx *x, const struct stack_def *st,
-			 const char *out, size_t len, struct sv *keys,
+			 const char *out, size_t len,
+			 const struct linemasks *lm, struct sv *keys,
 			 size_t *nkeys, struct frames *raw)
 {
 	bool ok;
 
-	ok = stack_walk(x, st, st->p, st->np, out, len, keys, nkeys, raw);
+	ok = stack_walk(x, st, st->p, st->np, out, len, lm, keys, nkeys, raw);
 	if (!ok && st->np2)
-		ok = stack_walk(x, st, st->p2, st->np2, out, len, keys, nkeys,
-				raw);
+		ok = stack_walk(x, st, st->p2, st->np2, out, len, lm, keys,
+				nkeys, raw);
 	return ok;
 }
 
@@ -2949,7 +3012,7 @@ struct desc {
 };
 
 static void describe(struct rx *x, const struct oops_def *o, const char *out,
-		     size_t len, struct desc *d)
+		     size_t len, const struct linemasks *lm, struct desc *d)
 {
 	size_t startpos = len, i;
 	bool matched_title = false, have = false;
@@ -3001,8 +3064,8 @@ static void describe(struct rx *x, const struct oops_def *o, const char *out,
 		if (f->stack) {
 			if (!raw)
 				raw = xmalloc(sizeof(*raw));
-			if (!stack_frames(x, f->stack, out + m0, len - m0, keys,
-					  &nkeys, raw))
+			if (!stack_frames(x, f->stack, out + m0, len - m0, lm,
+					  keys, &nkeys, raw))
 				corrupted = true;
 			for (g = 0; g < nkeys && nargs < MAX_ARGS; g++)
 				args[nargs++] = keys[g];
@@ -3760,7 +3823,8 @@ named:
 	return true;
 }
 
-static void collect_frames(struct crashlog *c, const char *text, size_t len)
+static void collect_frames(struct crashlog *c, const char *text, size_t len,
+			   const struct linemasks *lm)
 {
 	const char *p = text, *end = text + len;
 	size_t alloc = 0;
@@ -3775,7 +3839,7 @@ static void collect_frames(struct crashlog *c, const char *text, size_t len)
 			ALLOC_GROW(c->frames, c->nframes, alloc);
 			c->frames[c->nframes++] = f;
 		} else {
-			stop = litset_mask(&G.lineset, p, ll) &
+			stop = line_mask(lm, p, ll) &
 			       (BIT(MK_FRAME_STOP) | BIT(MK_END_TRACE));
 			if (stop)
 				break;
@@ -3816,7 +3880,14 @@ struct crashlog_scan *crashlog_scan_new(const char *log, size_t len)
 	for (i = 0; i < sc->nlines; i++) {
 		struct cline *l = &sc->lines[i];
 
-		l->mask = litset_mask(&G.lineset, l->s, l->len);
+		/* content is a suffix of the line but after " (unreliable)" */
+		l->cmask_ok = l->c >= l->s && l->c + l->clen == l->s + l->len;
+		if (l->cmask_ok)
+			l->mask =
+				litset_mask2(&G.lineset, l->s, l->len,
+					     (size_t)(l->c - l->s), &l->cmask);
+		else
+			l->mask = litset_mask(&G.lineset, l->s, l->len);
 		l->oops = OOPS_UNKNOWN;
 	}
 	return sc;
@@ -3907,10 +3978,12 @@ struct crashlog *crashlog_scan_next(struct crashlog_scan *sc)
 	sb_init(&e.text, REPORT_MAX);
 	sb_init(&e.frames, REPORT_MAX);
 	find_report(x, lines, nlines, start, &e);
+	e.tmask.base = e.text.buf;
+	e.fmask.base = e.frames.buf;
 	memset(&d, 0, sizeof(d));
 	sb_init(&d.title, 4096);
 	describe(x, &oopses[oops], e.text.buf + e.prefix_len,
-		 e.report_end - e.prefix_len, &d);
+		 e.report_end - e.prefix_len, &e.tmask, &d);
 	if (!d.title.len) {
 		/* no header in the report: take the raw lines */
 		sb_reset(&e.text);
@@ -3919,7 +3992,7 @@ struct crashlog *crashlog_scan_next(struct crashlog_scan *sc)
 			sb_addc(&e.text, '\n');
 		}
 		e.prefix_len = 0;
-		describe(x, &oopses[oops], e.text.buf, e.text.len, &d);
+		describe(x, &oopses[oops], e.text.buf, e.text.len, NULL, &d);
 	}
 
 	c = xcalloc(1, sizeof(*c));
@@ -3940,8 +4013,11 @@ struct crashlog *crashlog_scan_next(struct crashlog_scan *sc)
 		c->text = xstrdup("");
 	c->guilty_file = guilty_of(x, c->title, c->text + c->prefix_len,
 				   c->len - c->prefix_len);
-	collect_frames(c, e.frames.buf ? e.frames.buf : "", e.frames.len);
+	collect_frames(c, e.frames.buf ? e.frames.buf : "", e.frames.len,
+		       &e.fmask);
 	sb_release(&e.frames);
+	free(e.tmask.v);
+	free(e.fmask.v);
 	sb_release(&d.title);
 	return c;
 }
