@@ -1218,6 +1218,8 @@ struct pat {
 	pcre2_code *seg[PAT_SEGS]; /* seg[0] searched, the rest per line */
 	uint32_t ngroups[PAT_SEGS];
 	size_t nseg;
+	char lit[32]; /* a literal every match of seg[0] starts with */
+	size_t litlen;
 };
 
 /* ---- compiled state -------------------------------------------------- */
@@ -1395,16 +1397,88 @@ static pcre2_code *rx_compile(const char *re)
 
 static uint32_t rx_groups(const pcre2_code *re);
 
+/* top_level_alt - re has a "|" outside any group or class */
+static bool top_level_alt(const char *re)
+{
+	int depth = 0;
+	bool class = false;
+
+	for (re = strpbrk(re, "\\[()|"); re; re = strpbrk(re + 1, "\\[()|")) {
+		if (*re == '\\') {
+			if (!*++re)
+				break;
+		} else if (*re == '[') {
+			/* "[]...]" and "[^]...]": that "]" is a member */
+			re += re[1] == '^';
+			re += re[1] == ']';
+			class = true;
+		} else if (*re == '(') {
+			depth++;
+		} else if (*re == ')') {
+			depth--;
+		} else if (depth <= 0) {
+			return true;
+		}
+		/* to the end of the class, "[:alpha:]" kept whole */
+		while (class && *++re) {
+			if (*re == '\\' && re[1])
+				re++;
+			else if (*re == '[' && re[1] == ':' && strstr(re, ":]"))
+				re = strstr(re, ":]") + 1;
+			else if (*re == ']')
+				class = false;
+		}
+		if (!*re)
+			break;
+	}
+	return false;
+}
+
+/*
+ * leading_literal - the literal text every match of re starts with (the
+ * patterns are compiled without options), at most cap - 1 bytes, into
+ * buf; its length, 0 when there is none
+ */
+static size_t leading_literal(const char *re, char *buf, size_t cap)
+{
+	size_t n = strcspn(re, ".^$*+?()[]{}|\\");
+	const char *p = re + n;
+
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(buf, re, n);
+	while (*p == '\\' && n + 1 < cap) {
+		/* an escaped punctuation byte is itself */
+		if (!ispunct((unsigned char)p[1]))
+			break;
+		buf[n++] = p[1];
+		p += 2;
+		while (n + 1 < cap && *p && !strchr(".^$*+?()[]{}|\\", *p))
+			buf[n++] = *p++;
+	}
+	/* "x?", "x*" and "x{0,..}" make the last byte optional */
+	if (n && (*p == '?' || *p == '*' || *p == '{'))
+		n--;
+	if (n && top_level_alt(p))
+		n = 0;
+	buf[n] = '\0';
+	return n;
+}
+
 static void pat_compile(struct pat *p, const char *re)
 {
 	const char *cut;
 	char *buf = xstrdup(re), *part = buf;
 
 	p->nseg = 0;
+	p->litlen = 0;
 	while ((cut = strstr(part, LINES)) && p->nseg + 1 < PAT_SEGS) {
 		char *anchored;
 
 		buf[cut - buf] = '\0';
+		if (!p->nseg)
+			p->litlen =
+				leading_literal(part, p->lit, sizeof(p->lit));
 		anchored = p->nseg ? xasprintf("^%s", part) : xstrdup(part);
 		p->seg[p->nseg++] = rx_compile(anchored);
 		free(anchored);
@@ -1422,6 +1496,7 @@ static void pat_compile(struct pat *p, const char *re)
 		p->seg[p->nseg++] = rx_compile(anchored);
 		free(anchored);
 	} else {
+		p->litlen = leading_literal(part, p->lit, sizeof(p->lit));
 		p->seg[p->nseg++] = rx_compile(part);
 	}
 	for (size_t i = 0; i < p->nseg; i++)
@@ -1602,20 +1677,20 @@ static bool rx_search(struct rx *x, const pcre2_code *re, const char *s,
  * stops at before instead of running to the end of the text
  */
 static bool rx_search_before(struct rx *x, const pcre2_code *re, const char *s,
-			     size_t len, size_t before)
+			     size_t len, size_t before, size_t from)
 {
 	uint32_t opts = 0;
 
 	pcre2_pattern_info(re, PCRE2_INFO_ARGOPTIONS, &opts);
 	if (before >= len || !(opts & PCRE2_USE_OFFSET_LIMIT))
-		return rx_search(x, re, s, len, 0);
+		return rx_search(x, re, s, len, from);
 	if (!x->lim) {
 		x->lim = pcre2_match_context_copy(G.mctx);
 		if (!x->lim)
 			die("crashlog: out of memory");
 	}
 	pcre2_set_offset_limit(x->lim, before);
-	return pcre2_match(re, (PCRE2_SPTR)s, len, 0, 0, x->md, x->lim) >= 0;
+	return pcre2_match(re, (PCRE2_SPTR)s, len, from, 0, x->md, x->lim) >= 0;
 }
 
 static PCRE2_SIZE *rx_ov(struct rx *x)
@@ -1653,17 +1728,90 @@ static void pm_groups(struct rx *x, const pcre2_code *re, size_t base,
 	}
 }
 
+#define OCC_MAX 64
+
+/*
+ * Where a crash header occurs in a text, every occurrence in order (at
+ * most OCC_MAX, else complete is false): the literals the titles start
+ * with mostly start with the header, and are found among these.
+ */
+struct occ {
+	const char *h;
+	size_t hlen, n;
+	size_t pos[OCC_MAX];
+	bool complete;
+};
+
+static void occ_find(struct occ *oc, const char *h, const char *s, size_t len)
+{
+	const char *p = s, *q;
+
+	oc->h = h;
+	oc->hlen = strlen(h);
+	oc->n = 0;
+	oc->complete = false;
+	if (!oc->hlen)
+		return;
+	while ((q = memmem(p, len - (size_t)(p - s), h, oc->hlen))) {
+		if (oc->n == OCC_MAX)
+			return;
+		oc->pos[oc->n++] = (size_t)(q - s);
+		p = q + 1;
+	}
+	oc->complete = true;
+}
+
+/*
+ * lit_first - the first occurrence of p->lit in s[0..lim), through oc
+ * (which may be NULL) when the literal starts with its header
+ */
+static bool lit_first(const struct pat *p, const char *s, size_t lim,
+		      const struct occ *oc, size_t *at)
+{
+	const char *h;
+	size_t k;
+
+	if (oc && oc->complete && p->litlen >= oc->hlen &&
+	    !memcmp(p->lit, oc->h, oc->hlen)) {
+		for (k = 0; k < oc->n && oc->pos[k] + p->litlen <= lim; k++)
+			if (!memcmp(s + oc->pos[k], p->lit, p->litlen)) {
+				*at = oc->pos[k];
+				return true;
+			}
+		return false;
+	}
+	h = memmem(s, lim, p->lit, p->litlen);
+	if (!h)
+		return false;
+	*at = (size_t)(h - s);
+	return true;
+}
+
 /*
  * pat_search_before - the first match of p in s, when its first line
- * starts at or before offset before; its start and groups
+ * starts at or before offset before; its start and groups.  oc, if not
+ * NULL, holds the occurrences of a header in s.
  */
 static bool pat_search_before(struct rx *x, const struct pat *p, const char *s,
-			      size_t len, size_t before, struct pmatch *m)
+			      size_t len, size_t before, const struct occ *oc,
+			      struct pmatch *m)
 {
-	size_t i, pos;
+	size_t i, pos, from = 0;
 
 	m->ngroups = 0;
-	if (!rx_search_before(x, p->seg[0], s, len, before))
+	/*
+	 * Every match starts with p->lit: none can start before its
+	 * first occurrence, none at all without one.  Searching from
+	 * there finds the same first match (the patterns look behind
+	 * at most within the subject, which pcre2 keeps whole).
+	 */
+	if (p->litlen) {
+		size_t lim = before < len ? before + p->litlen : len;
+
+		if (!lit_first(p, s, lim < len ? lim : len, oc, &from))
+			return false;
+	}
+	if (!rx_search_before(x, p->seg[0], s, len, before, from))
 		return false;
 	m->start = rx_ov(x)[0];
 	pos = rx_ov(x)[1];
@@ -1694,13 +1842,6 @@ static bool pat_search_before(struct rx *x, const struct pat *p, const char *s,
 			return false;
 	}
 	return true;
-}
-
-/* pat_search - the first match of p in s; its start and groups */
-static bool pat_search(struct rx *x, const struct pat *p, const char *s,
-		       size_t len, struct pmatch *m)
-{
-	return pat_search_before(x, p, s, len, len, m);
 }
 
 static bool mem_has(const char *s, size_t len, const char *needle)
@@ -2143,6 +2284,7 @@ struct linemasks {
 	const char *base; /* the buffer, once complete */
 	struct linemask *v;
 	size_t n, alloc;
+	size_t hint; /* the entry after the last one found */
 };
 
 /* linemask_add - the line l->c was copied at off, if its mask is known */
@@ -2161,11 +2303,16 @@ static void linemask_add(struct linemasks *lm, size_t off,
  * line_mask - litset_mask(&G.lineset, ln, ll), looked up when ln is a
  * line recorded in lm (which may be NULL)
  */
-static uint64_t line_mask(const struct linemasks *lm, const char *ln, size_t ll)
+static uint64_t line_mask(struct linemasks *lm, const char *ln, size_t ll)
 {
 	if (lm && lm->n && ln >= lm->base) {
 		size_t off = (size_t)(ln - lm->base), lo = 0, hi = lm->n;
 
+		/* the walks go line by line: try the next entry first */
+		if (lm->hint < lm->n && lm->v[lm->hint].off == off) {
+			lo = lm->hint;
+			hi = lo;
+		}
 		while (lo < hi) {
 			size_t mid = lo + (hi - lo) / 2;
 
@@ -2174,8 +2321,10 @@ static uint64_t line_mask(const struct linemasks *lm, const char *ln, size_t ll)
 			else
 				hi = mid;
 		}
-		if (lo < lm->n && lm->v[lo].off == off && lm->v[lo].len == ll)
+		if (lo < lm->n && lm->v[lo].off == off && lm->v[lo].len == ll) {
+			lm->hint = lo + 1;
 			return lm->v[lo].mask;
+		}
 	}
 	return litset_mask(&G.lineset, ln, ll);
 }
@@ -2893,7 +3042,7 @@ static bool any_match(struct rx *x, pcre2_code *const *v, size_t n,
  */
 static bool stack_walk(struct rx *x, const struct stack_def *st,
 		       pcre2_code *const *parts, size_t nparts, const char *out,
-		       size_t len, const struct linemasks *lm, struct sv *keys,
+		       size_t len, struct linemasks *lm, struct sv *keys,
 		       size_t *nkeys, struct frames *raw)
 {
 	size_t pos = 0, part, nstacks = 0;
@@ -2974,9 +3123,8 @@ static bool stack_walk(struct rx *x, const struct stack_def *st,
 
 /* stack_frames - the key frames; they may point into raw->names */
 static bool stack_frames(struct rx *x, const struct stack_def *st,
-			 const char *out, size_t len,
-			 const struct linemasks *lm, struct sv *keys,
-			 size_t *nkeys, struct frames *raw)
+			 const char *out, size_t len, struct linemasks *lm,
+			 struct sv *keys, size_t *nkeys, struct frames *raw)
 {
 	bool ok;
 
@@ -3012,15 +3160,17 @@ struct desc {
 };
 
 static void describe(struct rx *x, const struct oops_def *o, const char *out,
-		     size_t len, const struct linemasks *lm, struct desc *d)
+		     size_t len, struct linemasks *lm, struct desc *d)
 {
 	size_t startpos = len, i;
 	bool matched_title = false, have = false;
 	unsigned fmt_flags = 0;
 	struct frames *raw = NULL;
+	struct occ *oc = xmalloc(sizeof(*oc));
 
 	ensure_oops(o);
 	ensure_common();
+	occ_find(oc, o->header, out, len);
 	for (i = 0; i < o->nfmts; i++) {
 		const struct fmt_def *f = &o->fmts[i];
 		struct sv args[MAX_ARGS];
@@ -3037,7 +3187,7 @@ static void describe(struct rx *x, const struct oops_def *o, const char *out,
 		 * stop at the title found, usually the first line).
 		 */
 		if (!pat_search_before(x, &G.title_re[o->base + i], out, len,
-				       startpos, &m))
+				       startpos, oc, &m))
 			continue;
 		if (m.start > startpos || (m.start == startpos && have))
 			continue;
@@ -3049,7 +3199,8 @@ static void describe(struct rx *x, const struct oops_def *o, const char *out,
 		}
 		matched_title = true;
 		if (f->report &&
-		    !pat_search(x, &G.report_re[o->base + i], out, len, &m))
+		    !pat_search_before(x, &G.report_re[o->base + i], out, len,
+				       len, oc, &m))
 			continue;
 		m0 = m.start;
 		for (g = 0; g < m.ngroups && nargs < MAX_ARGS; g++) {
@@ -3077,6 +3228,7 @@ static void describe(struct rx *x, const struct oops_def *o, const char *out,
 		fmt_flags = f->flags;
 	}
 	free(raw);
+	free(oc);
 	if (!have) {
 		const char *h = memmem(out, len, o->header, strlen(o->header));
 		const char *nl;
@@ -3824,7 +3976,7 @@ named:
 }
 
 static void collect_frames(struct crashlog *c, const char *text, size_t len,
-			   const struct linemasks *lm)
+			   struct linemasks *lm)
 {
 	const char *p = text, *end = text + len;
 	size_t alloc = 0;
