@@ -1844,6 +1844,30 @@ static bool pat_search_before(struct rx *x, const struct pat *p, const char *s,
 	return true;
 }
 
+/*
+ * mem_find - memmem(s, len, lit, n), looking for its byte at k (one
+ * rare in text) with memchr(): memmem()'s setup costs more than a short
+ * console line
+ */
+static const char *mem_find(const char *s, size_t len, const char *lit,
+			    size_t n, size_t k)
+{
+	const char *p = s + k, *end = s + len;
+
+	if (len < n)
+		return NULL;
+	while ((p = memchr(p, lit[k], (size_t)(end - p)))) {
+		const char *at = p - k;
+
+		if ((size_t)(end - at) < n)
+			return NULL;
+		if (!memcmp(at, lit, n))
+			return at;
+		p++;
+	}
+	return NULL;
+}
+
 static bool mem_has(const char *s, size_t len, const char *needle)
 {
 	return memmem(s, len, needle, strlen(needle)) != NULL;
@@ -2197,7 +2221,7 @@ static struct cline *normalise(struct rx *x, const char *text, size_t len,
 		}
 		/* content after the first "] ", as syzkaller strips it */
 		{
-			const char *b = memmem(s, l, "] ", 2);
+			const char *b = mem_find(s, l, "] ", 2, 0);
 			const char *q;
 			size_t cl;
 
@@ -2206,8 +2230,8 @@ static struct cline *normalise(struct rx *x, const char *text, size_t len,
 			c->c = b + 2;
 			c->clen = l - (size_t)(c->c - s);
 			cl = c->clen;
-			if (!memmem(c->c, cl, "<EOI>", 5)) {
-				q = memmem(c->c, cl, " ? ", 3);
+			if (!mem_find(c->c, cl, "<EOI>", 5, 1)) {
+				q = mem_find(c->c, cl, " ? ", 3, 1);
 				if (q) {
 					c->clen -= (size_t)(q + 2 - c->c);
 					c->c = q + 2;
