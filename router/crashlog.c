@@ -1728,6 +1728,30 @@ static void pm_groups(struct rx *x, const pcre2_code *re, size_t base,
 	}
 }
 
+/*
+ * mem_find - memmem(s, len, lit, n), looking for its byte at k (one
+ * rare in text) with memchr(): memmem()'s setup costs more than a short
+ * console line
+ */
+static const char *mem_find(const char *s, size_t len, const char *lit,
+			    size_t n, size_t k)
+{
+	const char *p = s + k, *end = s + len;
+
+	if (len < n)
+		return NULL;
+	while ((p = memchr(p, lit[k], (size_t)(end - p)))) {
+		const char *at = p - k;
+
+		if ((size_t)(end - at) < n)
+			return NULL;
+		if (!memcmp(at, lit, n))
+			return at;
+		p++;
+	}
+	return NULL;
+}
+
 #define OCC_MAX 64
 
 /*
@@ -1745,6 +1769,7 @@ struct occ {
 static void occ_find(struct occ *oc, const char *h, const char *s, size_t len)
 {
 	const char *p = s, *q;
+	size_t k = 0;
 
 	oc->h = h;
 	oc->hlen = strlen(h);
@@ -1752,7 +1777,12 @@ static void occ_find(struct occ *oc, const char *h, const char *s, size_t len)
 	oc->complete = false;
 	if (!oc->hlen)
 		return;
-	while ((q = memmem(p, len - (size_t)(p - s), h, oc->hlen))) {
+	/* an upper-case letter is rarer in a log than most */
+	while (k + 1 < oc->hlen && !isupper((unsigned char)h[k]))
+		k++;
+	if (!isupper((unsigned char)h[k]))
+		k = 0;
+	while ((q = mem_find(p, len - (size_t)(p - s), h, oc->hlen, k))) {
 		if (oc->n == OCC_MAX)
 			return;
 		oc->pos[oc->n++] = (size_t)(q - s);
@@ -1842,30 +1872,6 @@ static bool pat_search_before(struct rx *x, const struct pat *p, const char *s,
 			return false;
 	}
 	return true;
-}
-
-/*
- * mem_find - memmem(s, len, lit, n), looking for its byte at k (one
- * rare in text) with memchr(): memmem()'s setup costs more than a short
- * console line
- */
-static const char *mem_find(const char *s, size_t len, const char *lit,
-			    size_t n, size_t k)
-{
-	const char *p = s + k, *end = s + len;
-
-	if (len < n)
-		return NULL;
-	while ((p = memchr(p, lit[k], (size_t)(end - p)))) {
-		const char *at = p - k;
-
-		if ((size_t)(end - at) < n)
-			return NULL;
-		if (!memcmp(at, lit, n))
-			return at;
-		p++;
-	}
-	return NULL;
 }
 
 static bool mem_has(const char *s, size_t len, const char *needle)
@@ -4153,6 +4159,13 @@ struct crashlog *crashlog_scan_next(struct crashlog_scan *sc)
 	memset(&e, 0, sizeof(e));
 	sb_init(&e.text, REPORT_MAX);
 	sb_init(&e.frames, REPORT_MAX);
+	/* a line each, and the prefix lines */
+	e.tmask.alloc = (nlines - start < REPORT_LINES_MAX ? nlines - start
+							   : REPORT_LINES_MAX) +
+			50;
+	e.fmask.alloc = e.tmask.alloc;
+	e.tmask.v = xreallocarray(NULL, e.tmask.alloc, sizeof(*e.tmask.v));
+	e.fmask.v = xreallocarray(NULL, e.fmask.alloc, sizeof(*e.fmask.v));
 	find_report(x, lines, nlines, start, &e);
 	e.tmask.base = e.text.buf;
 	e.fmask.base = e.frames.buf;
