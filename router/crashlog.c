@@ -1792,29 +1792,45 @@ static void occ_find(struct occ *oc, const char *h, const char *s, size_t len)
 }
 
 /*
- * lit_first - the first occurrence of p->lit in s[0..lim), through oc
- * (which may be NULL) when the literal starts with its header
+ * seg0_search - rx_search_before() of p->seg[0], whose matches all start
+ * with p->lit.  Where oc holds every occurrence of a header the literal
+ * starts with, the pattern is tried at each occurrence of the literal,
+ * in order, as the search would (PCRE2_ANCHORED at that offset: the same
+ * attempt, the subject kept whole for what is looked behind at), instead
+ * of at every position from the start; else the search starts at the
+ * literal's first occurrence.  No match starts after before.
  */
-static bool lit_first(const struct pat *p, const char *s, size_t lim,
-		      const struct occ *oc, size_t *at)
+static bool seg0_search(struct rx *x, const struct pat *p, const char *s,
+			size_t len, size_t before, const struct occ *oc)
 {
+	size_t lim, k;
 	const char *h;
-	size_t k;
 
-	if (oc && oc->complete && p->litlen >= oc->hlen &&
-	    !memcmp(p->lit, oc->h, oc->hlen)) {
-		for (k = 0; k < oc->n && oc->pos[k] + p->litlen <= lim; k++)
-			if (!memcmp(s + oc->pos[k], p->lit, p->litlen)) {
-				*at = oc->pos[k];
-				return true;
-			}
-		return false;
+	if (!p->litlen)
+		return rx_search_before(x, p->seg[0], s, len, before, 0);
+	lim = before < len ? before + p->litlen : len;
+	if (lim > len)
+		lim = len;
+	if (!oc || !oc->complete || p->litlen < oc->hlen ||
+	    memcmp(p->lit, oc->h, oc->hlen)) {
+		h = memmem(s, lim, p->lit, p->litlen);
+		return h && rx_search_before(x, p->seg[0], s, len, before,
+					     (size_t)(h - s));
 	}
-	h = memmem(s, lim, p->lit, p->litlen);
-	if (!h)
-		return false;
-	*at = (size_t)(h - s);
-	return true;
+	for (k = 0; k < oc->n && oc->pos[k] + p->litlen <= lim; k++) {
+		int rc;
+
+		if (memcmp(s + oc->pos[k], p->lit, p->litlen))
+			continue;
+		rc = pcre2_match(p->seg[0], (PCRE2_SPTR)s, len, oc->pos[k],
+				 PCRE2_ANCHORED, x->md, G.mctx);
+		if (rc >= 0)
+			return true;
+		/* a limit reached ends the search, as it would */
+		if (rc != PCRE2_ERROR_NOMATCH)
+			return false;
+	}
+	return false;
 }
 
 /*
@@ -1826,22 +1842,10 @@ static bool pat_search_before(struct rx *x, const struct pat *p, const char *s,
 			      size_t len, size_t before, const struct occ *oc,
 			      struct pmatch *m)
 {
-	size_t i, pos, from = 0;
+	size_t i, pos;
 
 	m->ngroups = 0;
-	/*
-	 * Every match starts with p->lit: none can start before its
-	 * first occurrence, none at all without one.  Searching from
-	 * there finds the same first match (the patterns look behind
-	 * at most within the subject, which pcre2 keeps whole).
-	 */
-	if (p->litlen) {
-		size_t lim = before < len ? before + p->litlen : len;
-
-		if (!lit_first(p, s, lim < len ? lim : len, oc, &from))
-			return false;
-	}
-	if (!rx_search_before(x, p->seg[0], s, len, before, from))
+	if (!seg0_search(x, p, s, len, before, oc))
 		return false;
 	m->start = rx_ov(x)[0];
 	pos = rx_ov(x)[1];
