@@ -1218,6 +1218,8 @@ struct pat {
 	pcre2_code *seg[PAT_SEGS]; /* seg[0] searched, the rest per line */
 	uint32_t ngroups[PAT_SEGS];
 	size_t nseg;
+	char lit[32]; /* a literal every match of seg[0] starts with */
+	size_t litlen;
 };
 
 /* ---- compiled state -------------------------------------------------- */
@@ -1395,16 +1397,88 @@ static pcre2_code *rx_compile(const char *re)
 
 static uint32_t rx_groups(const pcre2_code *re);
 
+/* top_level_alt - re has a "|" outside any group or class */
+static bool top_level_alt(const char *re)
+{
+	int depth = 0;
+	bool class = false;
+
+	for (re = strpbrk(re, "\\[()|"); re; re = strpbrk(re + 1, "\\[()|")) {
+		if (*re == '\\') {
+			if (!*++re)
+				break;
+		} else if (*re == '[') {
+			/* "[]...]" and "[^]...]": that "]" is a member */
+			re += re[1] == '^';
+			re += re[1] == ']';
+			class = true;
+		} else if (*re == '(') {
+			depth++;
+		} else if (*re == ')') {
+			depth--;
+		} else if (depth <= 0) {
+			return true;
+		}
+		/* to the end of the class, "[:alpha:]" kept whole */
+		while (class && *++re) {
+			if (*re == '\\' && re[1])
+				re++;
+			else if (*re == '[' && re[1] == ':' && strstr(re, ":]"))
+				re = strstr(re, ":]") + 1;
+			else if (*re == ']')
+				class = false;
+		}
+		if (!*re)
+			break;
+	}
+	return false;
+}
+
+/*
+ * leading_literal - the literal text every match of re starts with (the
+ * patterns are compiled without options), at most cap - 1 bytes, into
+ * buf; its length, 0 when there is none
+ */
+static size_t leading_literal(const char *re, char *buf, size_t cap)
+{
+	size_t n = strcspn(re, ".^$*+?()[]{}|\\");
+	const char *p = re + n;
+
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(buf, re, n);
+	while (*p == '\\' && n + 1 < cap) {
+		/* an escaped punctuation byte is itself */
+		if (!ispunct((unsigned char)p[1]))
+			break;
+		buf[n++] = p[1];
+		p += 2;
+		while (n + 1 < cap && *p && !strchr(".^$*+?()[]{}|\\", *p))
+			buf[n++] = *p++;
+	}
+	/* "x?", "x*" and "x{0,..}" make the last byte optional */
+	if (n && (*p == '?' || *p == '*' || *p == '{'))
+		n--;
+	if (n && top_level_alt(p))
+		n = 0;
+	buf[n] = '\0';
+	return n;
+}
+
 static void pat_compile(struct pat *p, const char *re)
 {
 	const char *cut;
 	char *buf = xstrdup(re), *part = buf;
 
 	p->nseg = 0;
+	p->litlen = 0;
 	while ((cut = strstr(part, LINES)) && p->nseg + 1 < PAT_SEGS) {
 		char *anchored;
 
 		buf[cut - buf] = '\0';
+		if (!p->nseg)
+			p->litlen =
+				leading_literal(part, p->lit, sizeof(p->lit));
 		anchored = p->nseg ? xasprintf("^%s", part) : xstrdup(part);
 		p->seg[p->nseg++] = rx_compile(anchored);
 		free(anchored);
@@ -1422,6 +1496,7 @@ static void pat_compile(struct pat *p, const char *re)
 		p->seg[p->nseg++] = rx_compile(anchored);
 		free(anchored);
 	} else {
+		p->litlen = leading_literal(part, p->lit, sizeof(p->lit));
 		p->seg[p->nseg++] = rx_compile(part);
 	}
 	for (size_t i = 0; i < p->nseg; i++)
@@ -1602,20 +1677,20 @@ static bool rx_search(struct rx *x, const pcre2_code *re, const char *s,
  * stops at before instead of running to the end of the text
  */
 static bool rx_search_before(struct rx *x, const pcre2_code *re, const char *s,
-			     size_t len, size_t before)
+			     size_t len, size_t before, size_t from)
 {
 	uint32_t opts = 0;
 
 	pcre2_pattern_info(re, PCRE2_INFO_ARGOPTIONS, &opts);
 	if (before >= len || !(opts & PCRE2_USE_OFFSET_LIMIT))
-		return rx_search(x, re, s, len, 0);
+		return rx_search(x, re, s, len, from);
 	if (!x->lim) {
 		x->lim = pcre2_match_context_copy(G.mctx);
 		if (!x->lim)
 			die("crashlog: out of memory");
 	}
 	pcre2_set_offset_limit(x->lim, before);
-	return pcre2_match(re, (PCRE2_SPTR)s, len, 0, 0, x->md, x->lim) >= 0;
+	return pcre2_match(re, (PCRE2_SPTR)s, len, from, 0, x->md, x->lim) >= 0;
 }
 
 static PCRE2_SIZE *rx_ov(struct rx *x)
@@ -1654,16 +1729,123 @@ static void pm_groups(struct rx *x, const pcre2_code *re, size_t base,
 }
 
 /*
+ * mem_find - memmem(s, len, lit, n), looking for its byte at k (one
+ * rare in text) with memchr(): memmem()'s setup costs more than a short
+ * console line
+ */
+static const char *mem_find(const char *s, size_t len, const char *lit,
+			    size_t n, size_t k)
+{
+	const char *p = s + k, *end = s + len;
+
+	if (len < n)
+		return NULL;
+	while ((p = memchr(p, lit[k], (size_t)(end - p)))) {
+		const char *at = p - k;
+
+		if ((size_t)(end - at) < n)
+			return NULL;
+		if (!memcmp(at, lit, n))
+			return at;
+		p++;
+	}
+	return NULL;
+}
+
+#define OCC_MAX 64
+
+/*
+ * Where a crash header occurs in a text, every occurrence in order (at
+ * most OCC_MAX, else complete is false): the literals the titles start
+ * with mostly start with the header, and are found among these.
+ */
+struct occ {
+	const char *h;
+	size_t hlen, n;
+	size_t pos[OCC_MAX];
+	bool complete;
+};
+
+static void occ_find(struct occ *oc, const char *h, const char *s, size_t len)
+{
+	const char *p = s, *q;
+	size_t k = 0;
+
+	oc->h = h;
+	oc->hlen = strlen(h);
+	oc->n = 0;
+	oc->complete = false;
+	if (!oc->hlen)
+		return;
+	/* an upper-case letter is rarer in a log than most */
+	while (k + 1 < oc->hlen && !isupper((unsigned char)h[k]))
+		k++;
+	if (!isupper((unsigned char)h[k]))
+		k = 0;
+	while ((q = mem_find(p, len - (size_t)(p - s), h, oc->hlen, k))) {
+		if (oc->n == OCC_MAX)
+			return;
+		oc->pos[oc->n++] = (size_t)(q - s);
+		p = q + 1;
+	}
+	oc->complete = true;
+}
+
+/*
+ * seg0_search - rx_search_before() of p->seg[0], whose matches all start
+ * with p->lit.  Where oc holds every occurrence of a header the literal
+ * starts with, the pattern is tried at each occurrence of the literal,
+ * in order, as the search would (PCRE2_ANCHORED at that offset: the same
+ * attempt, the subject kept whole for what is looked behind at), instead
+ * of at every position from the start; else the search starts at the
+ * literal's first occurrence.  No match starts after before.
+ */
+static bool seg0_search(struct rx *x, const struct pat *p, const char *s,
+			size_t len, size_t before, const struct occ *oc)
+{
+	size_t lim, k;
+	const char *h;
+
+	if (!p->litlen)
+		return rx_search_before(x, p->seg[0], s, len, before, 0);
+	lim = before < len ? before + p->litlen : len;
+	if (lim > len)
+		lim = len;
+	if (!oc || !oc->complete || p->litlen < oc->hlen ||
+	    memcmp(p->lit, oc->h, oc->hlen)) {
+		h = memmem(s, lim, p->lit, p->litlen);
+		return h && rx_search_before(x, p->seg[0], s, len, before,
+					     (size_t)(h - s));
+	}
+	for (k = 0; k < oc->n && oc->pos[k] + p->litlen <= lim; k++) {
+		int rc;
+
+		if (memcmp(s + oc->pos[k], p->lit, p->litlen))
+			continue;
+		rc = pcre2_match(p->seg[0], (PCRE2_SPTR)s, len, oc->pos[k],
+				 PCRE2_ANCHORED, x->md, G.mctx);
+		if (rc >= 0)
+			return true;
+		/* a limit reached ends the search, as it would */
+		if (rc != PCRE2_ERROR_NOMATCH)
+			return false;
+	}
+	return false;
+}
+
+/*
  * pat_search_before - the first match of p in s, when its first line
- * starts at or before offset before; its start and groups
+ * starts at or before offset before; its start and groups.  oc, if not
+ * NULL, holds the occurrences of a header in s.
  */
 static bool pat_search_before(struct rx *x, const struct pat *p, const char *s,
-			      size_t len, size_t before, struct pmatch *m)
+			      size_t len, size_t before, const struct occ *oc,
+			      struct pmatch *m)
 {
 	size_t i, pos;
 
 	m->ngroups = 0;
-	if (!rx_search_before(x, p->seg[0], s, len, before))
+	if (!seg0_search(x, p, s, len, before, oc))
 		return false;
 	m->start = rx_ov(x)[0];
 	pos = rx_ov(x)[1];
@@ -1696,13 +1878,6 @@ static bool pat_search_before(struct rx *x, const struct pat *p, const char *s,
 	return true;
 }
 
-/* pat_search - the first match of p in s; its start and groups */
-static bool pat_search(struct rx *x, const struct pat *p, const char *s,
-		       size_t len, struct pmatch *m)
-{
-	return pat_search_before(x, p, s, len, len, m);
-}
-
 static bool mem_has(const char *s, size_t len, const char *needle)
 {
 	return memmem(s, len, needle, strlen(needle)) != NULL;
@@ -1719,9 +1894,11 @@ struct cline {
 	size_t clen;
 	uint64_t ctx; /* CTX_*, or a task/CPU context */
 	bool questionable;
-	size_t next;   /* offset of the following line in the input */
-	uint64_t mask; /* G.lineset matches: crash headers and MK_* */
-	int oops;      /* oops_match() once known, else OOPS_UNKNOWN */
+	size_t next;	/* offset of the following line in the input */
+	uint64_t mask;	/* G.lineset matches: crash headers and MK_* */
+	uint64_t cmask; /* the same for c[0..clen), if cmask_ok */
+	bool cmask_ok;	/* c[0..clen) ends s: cmask is known */
+	int oops;	/* oops_match() once known, else OOPS_UNKNOWN */
 };
 
 #define OOPS_UNKNOWN (-2)
@@ -2054,7 +2231,7 @@ static struct cline *normalise(struct rx *x, const char *text, size_t len,
 		}
 		/* content after the first "] ", as syzkaller strips it */
 		{
-			const char *b = memmem(s, l, "] ", 2);
+			const char *b = mem_find(s, l, "] ", 2, 0);
 			const char *q;
 			size_t cl;
 
@@ -2063,8 +2240,8 @@ static struct cline *normalise(struct rx *x, const char *text, size_t len,
 			c->c = b + 2;
 			c->clen = l - (size_t)(c->c - s);
 			cl = c->clen;
-			if (!memmem(c->c, cl, "<EOI>", 5)) {
-				q = memmem(c->c, cl, " ? ", 3);
+			if (!mem_find(c->c, cl, "<EOI>", 5, 1)) {
+				q = mem_find(c->c, cl, " ? ", 3, 1);
 				if (q) {
 					c->clen -= (size_t)(q + 2 - c->c);
 					c->c = q + 2;
@@ -2127,9 +2304,69 @@ static int oops_match(struct rx *x, struct cline *l)
 	return l->oops;
 }
 
+/*
+ * The lines copied from a cline's content into a buffer, with the mask
+ * of that content, in buffer order: the walks over the buffer look a
+ * line up instead of scanning it again.
+ */
+struct linemask {
+	size_t off, len; /* in the buffer, without the newline */
+	uint64_t mask;
+};
+
+struct linemasks {
+	const char *base; /* the buffer, once complete */
+	struct linemask *v;
+	size_t n, alloc;
+	size_t hint; /* the entry after the last one found */
+};
+
+/* linemask_add - the line l->c was copied at off, if its mask is known */
+static void linemask_add(struct linemasks *lm, size_t off,
+			 const struct cline *l)
+{
+	if (!l->cmask_ok)
+		return;
+	ALLOC_GROW(lm->v, lm->n, lm->alloc);
+	lm->v[lm->n].off = off;
+	lm->v[lm->n].len = l->clen;
+	lm->v[lm->n++].mask = l->cmask;
+}
+
+/*
+ * line_mask - litset_mask(&G.lineset, ln, ll), looked up when ln is a
+ * line recorded in lm (which may be NULL)
+ */
+static uint64_t line_mask(struct linemasks *lm, const char *ln, size_t ll)
+{
+	if (lm && lm->n && ln >= lm->base) {
+		size_t off = (size_t)(ln - lm->base), lo = 0, hi = lm->n;
+
+		/* the walks go line by line: try the next entry first */
+		if (lm->hint < lm->n && lm->v[lm->hint].off == off) {
+			lo = lm->hint;
+			hi = lo;
+		}
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (lm->v[mid].off < off)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < lm->n && lm->v[lo].off == off && lm->v[lo].len == ll) {
+			lm->hint = lo + 1;
+			return lm->v[lo].mask;
+		}
+	}
+	return litset_mask(&G.lineset, ln, ll);
+}
+
 struct extracted {
-	struct strbuf text;   /* prefix lines, then the report */
-	struct strbuf frames; /* the report with "? " frames kept */
+	struct strbuf text;	       /* prefix lines, then the report */
+	struct strbuf frames;	       /* the report with "? " frames kept */
+	struct linemasks tmask, fmask; /* lines of text and frames */
 	size_t prefix_len;
 	size_t report_end; /* end of the part titles are taken from */
 	size_t first_line, end_line;
@@ -2176,8 +2413,11 @@ static void find_report(struct rx *x, struct cline *lines, size_t nlines,
 	while (nprefix--) {
 		const struct cline *l = &lines[prefix[nprefix]];
 
-		sb_add(&e->text, l->c, l->clen);
-		sb_addc(&e->text, '\n');
+		size_t off = e->text.len;
+
+		if (!sb_add(&e->text, l->c, l->clen) &&
+		    !sb_addc(&e->text, '\n'))
+			linemask_add(&e->tmask, off, l);
 	}
 	e->prefix_len = e->text.len;
 	e->first_line = start;
@@ -2188,6 +2428,7 @@ static void find_report(struct rx *x, struct cline *lines, size_t nlines,
 		struct cline *l = &lines[i];
 		bool is_oops = i == start, skip_line;
 		uint64_t mk = l->mask;
+		size_t off;
 
 		if (oops_match(x, l) >= 0) {
 			e->end_line = i;
@@ -2226,10 +2467,14 @@ static void find_report(struct rx *x, struct cline *lines, size_t nlines,
 		}
 		if (!is_oops && skip_line)
 			continue;
+		off = e->text.len;
 		if (sb_add(&e->text, l->c, l->clen) || sb_addc(&e->text, '\n'))
 			break;
-		if (!sb_add(&e->frames, l->c, l->clen))
-			sb_addc(&e->frames, '\n');
+		linemask_add(&e->tmask, off, l);
+		off = e->frames.len;
+		if (!sb_add(&e->frames, l->c, l->clen) &&
+		    !sb_addc(&e->frames, '\n'))
+			linemask_add(&e->fmask, off, l);
 		if (!second || (ctx != CTX_NONE && ctx != CTX_CONSOLE))
 			e->report_end = e->text.len;
 	}
@@ -2831,8 +3076,8 @@ static bool any_match(struct rx *x, pcre2_code *const *v, size_t n,
  */
 static bool stack_walk(struct rx *x, const struct stack_def *st,
 		       pcre2_code *const *parts, size_t nparts, const char *out,
-		       size_t len, struct sv *keys, size_t *nkeys,
-		       struct frames *raw)
+		       size_t len, struct linemasks *lm, struct sv *keys,
+		       size_t *nkeys, struct frames *raw)
 {
 	size_t pos = 0, part, nstacks = 0;
 
@@ -2889,7 +3134,7 @@ static bool stack_walk(struct rx *x, const struct stack_def *st,
 				append_frames(x, parts[part], ln, st, raw);
 				break;
 			}
-			mk = is_frame ? 0 : litset_mask(&G.lineset, ln, ll);
+			mk = is_frame ? 0 : line_mask(lm, ln, ll);
 			if ((mk & BIT(MK_STACK_START)) &&
 			    any_match(x, G.stack_start,
 				      ARRAY_SIZE(G.stack_start), ln, ll))
@@ -2912,15 +3157,15 @@ static bool stack_walk(struct rx *x, const struct stack_def *st,
 
 /* stack_frames - the key frames; they may point into raw->names */
 static bool stack_frames(struct rx *x, const struct stack_def *st,
-			 const char *out, size_t len, struct sv *keys,
-			 size_t *nkeys, struct frames *raw)
+			 const char *out, size_t len, struct linemasks *lm,
+			 struct sv *keys, size_t *nkeys, struct frames *raw)
 {
 	bool ok;
 
-	ok = stack_walk(x, st, st->p, st->np, out, len, keys, nkeys, raw);
+	ok = stack_walk(x, st, st->p, st->np, out, len, lm, keys, nkeys, raw);
 	if (!ok && st->np2)
-		ok = stack_walk(x, st, st->p2, st->np2, out, len, keys, nkeys,
-				raw);
+		ok = stack_walk(x, st, st->p2, st->np2, out, len, lm, keys,
+				nkeys, raw);
 	return ok;
 }
 
@@ -2949,15 +3194,17 @@ struct desc {
 };
 
 static void describe(struct rx *x, const struct oops_def *o, const char *out,
-		     size_t len, struct desc *d)
+		     size_t len, struct linemasks *lm, struct desc *d)
 {
 	size_t startpos = len, i;
 	bool matched_title = false, have = false;
 	unsigned fmt_flags = 0;
 	struct frames *raw = NULL;
+	struct occ *oc = xmalloc(sizeof(*oc));
 
 	ensure_oops(o);
 	ensure_common();
+	occ_find(oc, o->header, out, len);
 	for (i = 0; i < o->nfmts; i++) {
 		const struct fmt_def *f = &o->fmts[i];
 		struct sv args[MAX_ARGS];
@@ -2974,7 +3221,7 @@ static void describe(struct rx *x, const struct oops_def *o, const char *out,
 		 * stop at the title found, usually the first line).
 		 */
 		if (!pat_search_before(x, &G.title_re[o->base + i], out, len,
-				       startpos, &m))
+				       startpos, oc, &m))
 			continue;
 		if (m.start > startpos || (m.start == startpos && have))
 			continue;
@@ -2986,7 +3233,8 @@ static void describe(struct rx *x, const struct oops_def *o, const char *out,
 		}
 		matched_title = true;
 		if (f->report &&
-		    !pat_search(x, &G.report_re[o->base + i], out, len, &m))
+		    !pat_search_before(x, &G.report_re[o->base + i], out, len,
+				       len, oc, &m))
 			continue;
 		m0 = m.start;
 		for (g = 0; g < m.ngroups && nargs < MAX_ARGS; g++) {
@@ -3001,8 +3249,8 @@ static void describe(struct rx *x, const struct oops_def *o, const char *out,
 		if (f->stack) {
 			if (!raw)
 				raw = xmalloc(sizeof(*raw));
-			if (!stack_frames(x, f->stack, out + m0, len - m0, keys,
-					  &nkeys, raw))
+			if (!stack_frames(x, f->stack, out + m0, len - m0, lm,
+					  keys, &nkeys, raw))
 				corrupted = true;
 			for (g = 0; g < nkeys && nargs < MAX_ARGS; g++)
 				args[nargs++] = keys[g];
@@ -3014,6 +3262,7 @@ static void describe(struct rx *x, const struct oops_def *o, const char *out,
 		fmt_flags = f->flags;
 	}
 	free(raw);
+	free(oc);
 	if (!have) {
 		const char *h = memmem(out, len, o->header, strlen(o->header));
 		const char *nl;
@@ -3760,7 +4009,8 @@ named:
 	return true;
 }
 
-static void collect_frames(struct crashlog *c, const char *text, size_t len)
+static void collect_frames(struct crashlog *c, const char *text, size_t len,
+			   struct linemasks *lm)
 {
 	const char *p = text, *end = text + len;
 	size_t alloc = 0;
@@ -3775,7 +4025,7 @@ static void collect_frames(struct crashlog *c, const char *text, size_t len)
 			ALLOC_GROW(c->frames, c->nframes, alloc);
 			c->frames[c->nframes++] = f;
 		} else {
-			stop = litset_mask(&G.lineset, p, ll) &
+			stop = line_mask(lm, p, ll) &
 			       (BIT(MK_FRAME_STOP) | BIT(MK_END_TRACE));
 			if (stop)
 				break;
@@ -3816,7 +4066,14 @@ struct crashlog_scan *crashlog_scan_new(const char *log, size_t len)
 	for (i = 0; i < sc->nlines; i++) {
 		struct cline *l = &sc->lines[i];
 
-		l->mask = litset_mask(&G.lineset, l->s, l->len);
+		/* content is a suffix of the line but after " (unreliable)" */
+		l->cmask_ok = l->c >= l->s && l->c + l->clen == l->s + l->len;
+		if (l->cmask_ok)
+			l->mask =
+				litset_mask2(&G.lineset, l->s, l->len,
+					     (size_t)(l->c - l->s), &l->cmask);
+		else
+			l->mask = litset_mask(&G.lineset, l->s, l->len);
 		l->oops = OOPS_UNKNOWN;
 	}
 	return sc;
@@ -3906,11 +4163,20 @@ struct crashlog *crashlog_scan_next(struct crashlog_scan *sc)
 	memset(&e, 0, sizeof(e));
 	sb_init(&e.text, REPORT_MAX);
 	sb_init(&e.frames, REPORT_MAX);
+	/* a line each, and the prefix lines */
+	e.tmask.alloc = (nlines - start < REPORT_LINES_MAX ? nlines - start
+							   : REPORT_LINES_MAX) +
+			50;
+	e.fmask.alloc = e.tmask.alloc;
+	e.tmask.v = xreallocarray(NULL, e.tmask.alloc, sizeof(*e.tmask.v));
+	e.fmask.v = xreallocarray(NULL, e.fmask.alloc, sizeof(*e.fmask.v));
 	find_report(x, lines, nlines, start, &e);
+	e.tmask.base = e.text.buf;
+	e.fmask.base = e.frames.buf;
 	memset(&d, 0, sizeof(d));
 	sb_init(&d.title, 4096);
 	describe(x, &oopses[oops], e.text.buf + e.prefix_len,
-		 e.report_end - e.prefix_len, &d);
+		 e.report_end - e.prefix_len, &e.tmask, &d);
 	if (!d.title.len) {
 		/* no header in the report: take the raw lines */
 		sb_reset(&e.text);
@@ -3919,7 +4185,7 @@ struct crashlog *crashlog_scan_next(struct crashlog_scan *sc)
 			sb_addc(&e.text, '\n');
 		}
 		e.prefix_len = 0;
-		describe(x, &oopses[oops], e.text.buf, e.text.len, &d);
+		describe(x, &oopses[oops], e.text.buf, e.text.len, NULL, &d);
 	}
 
 	c = xcalloc(1, sizeof(*c));
@@ -3940,8 +4206,11 @@ struct crashlog *crashlog_scan_next(struct crashlog_scan *sc)
 		c->text = xstrdup("");
 	c->guilty_file = guilty_of(x, c->title, c->text + c->prefix_len,
 				   c->len - c->prefix_len);
-	collect_frames(c, e.frames.buf ? e.frames.buf : "", e.frames.len);
+	collect_frames(c, e.frames.buf ? e.frames.buf : "", e.frames.len,
+		       &e.fmask);
 	sb_release(&e.frames);
+	free(e.tmask.v);
+	free(e.fmask.v);
 	sb_release(&d.title);
 	return c;
 }

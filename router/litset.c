@@ -334,6 +334,10 @@ struct hits {
 	void *ctx;
 	uint64_t mask;	/* found, or 1 if first found one */
 	uint64_t found; /* short needles found, for the nocase loop */
+	bool two;	/* also the needles of s[off..len) (litset_mask2) */
+	size_t off;
+	uint64_t tmask;	 /* found in s[off..len) */
+	uint64_t tfound; /* short needles found there, nocase loop */
 };
 
 /* report - one needle found; true to stop (first) */
@@ -360,6 +364,28 @@ static inline bool matches(const struct hits *st, const struct litset_entry *e,
 }
 
 /*
+ * tail_matches - e occurs at position i of s[off..len), m telling
+ * whether it occurs there in s (the same but for a "^" needle)
+ */
+static inline bool tail_matches(const struct hits *st,
+				const struct litset_entry *e, size_t i, bool m)
+{
+	if (i < st->off)
+		return false;
+	if (!e->start || !st->off)
+		return m;
+	return i == st->off && e->len <= st->len - i &&
+	       !(e->end && i + e->len != st->len) &&
+	       same(st->ls, st->s + i, e->s, e->len);
+}
+
+static inline void tail_report(struct hits *st, const struct litset_entry *e)
+{
+	if (e->id < 64)
+		st->tmask |= (uint64_t)1 << e->id;
+}
+
+/*
  * walk - the long needles at position i, whose four bytes fall in
  * bucket h (bit set in w, its word of seen[]); true to stop.  Out of
  * line: few positions get here, and the scan loops keep their
@@ -372,9 +398,15 @@ static __attribute__((noinline)) bool walk(struct hits *st, size_t i,
 	uint64_t below = w & (((uint64_t)1 << (h % 64)) - 1);
 	int32_t j = ls->head[ls->rank[h / 64] + popcount64(below)];
 
-	for (; j >= 0; j = ls->v[j].next)
-		if (matches(st, &ls->v[j], i) && report(st, &ls->v[j]))
+	for (; j >= 0; j = ls->v[j].next) {
+		const struct litset_entry *e = &ls->v[j];
+		bool m = matches(st, e, i);
+
+		if (m && report(st, e))
 			return true;
+		if (st->two && tail_matches(st, e, i, m))
+			tail_report(st, e);
+	}
 	return false;
 }
 
@@ -399,14 +431,25 @@ static __attribute__((noinline)) bool at2(struct hits *st, size_t i,
 	if (!bit(ls->short2, h2))
 		return false;
 	for (k = 0; k < ls->nshorts; k++) {
-		if ((st->found & ((uint64_t)1 << k)) ||
-		    !matches(st, &ls->shorts[k], i))
-			continue;
+		const struct litset_entry *e = &ls->shorts[k];
+		uint64_t b = (uint64_t)1 << k;
+		bool m;
+
+		if (!st->two) {
+			if ((st->found & b) || !matches(st, e, i))
+				continue;
+		} else {
+			m = matches(st, e, i);
+			if (!(st->tfound & b) && tail_matches(st, e, i, m))
+				st->tfound |= b;
+			if ((st->found & b) || !m)
+				continue;
+		}
 		if (st->first) {
 			st->mask = 1;
 			return true;
 		}
-		st->found |= (uint64_t)1 << k;
+		st->found |= b;
 	}
 	return false;
 }
@@ -445,10 +488,12 @@ static inline __attribute__((always_inline)) bool scan4(struct hits *st,
 	return false;
 }
 
-static uint64_t scan(const struct litset *ls, const char *s, size_t len,
-		     bool first, void (*fn)(void *, unsigned), void *ctx)
+static uint64_t scan(struct hits *sp)
 {
-	struct hits st = { ls, s, len, first, fn, ctx, 0, 0 };
+	struct hits st = *sp;
+	const struct litset *ls = st.ls;
+	const char *s = st.s;
+	size_t len = st.len;
 	bool inloop = ls->nocase && ls->nshorts && ls->nshorts <= 64;
 	size_t i, k;
 
@@ -468,30 +513,58 @@ static uint64_t scan(const struct litset *ls, const char *s, size_t len,
 	for (k = 0; k < ls->nshorts; k++) {
 		const struct litset_entry *e = &ls->shorts[k];
 
+		if (st.two &&
+		    (inloop ? (st.tfound & ((uint64_t)1 << k))
+			    : find_short(ls, e, s + st.off, len - st.off)))
+			tail_report(&st, e);
 		if (inloop ? !(st.found & ((uint64_t)1 << k))
 			   : !find_short(ls, e, s, len))
 			continue;
 		if (report(&st, e))
 			return st.mask;
 	}
+	sp->tmask = st.tmask;
 	return st.mask;
 }
 
 /* litset_mask - bit id set for every pattern found (ids below 64) */
 uint64_t litset_mask(const struct litset *ls, const char *s, size_t len)
 {
-	return scan(ls, s, len, false, NULL, NULL);
+	struct hits st = {
+		ls, s, len, false, NULL, NULL, 0, 0, false, 0, 0, 0
+	};
+
+	return scan(&st);
+}
+
+/* litset_mask2 - litset_mask() of s and of its tail s[off..len) at once */
+uint64_t litset_mask2(const struct litset *ls, const char *s, size_t len,
+		      size_t off, uint64_t *tail)
+{
+	struct hits st = { ls, s, len,	   false, NULL, NULL,
+			   0,  0, off > 0, off,	  0,	0 };
+	uint64_t mask;
+
+	if (off > len)
+		die("litset_mask2: offset %zu past %zu bytes", off, len);
+	mask = scan(&st);
+	*tail = off ? st.tmask : mask;
+	return mask;
 }
 
 /* litset_each - call fn(ctx, id) for every occurrence of a pattern */
 void litset_each(const struct litset *ls, const char *s, size_t len,
 		 void (*fn)(void *ctx, unsigned id), void *ctx)
 {
-	scan(ls, s, len, false, fn, ctx);
+	struct hits st = { ls, s, len, false, fn, ctx, 0, 0, false, 0, 0, 0 };
+
+	scan(&st);
 }
 
 /* litset_any - some pattern occurs in s */
 bool litset_any(const struct litset *ls, const char *s, size_t len)
 {
-	return scan(ls, s, len, true, NULL, NULL) != 0;
+	struct hits st = { ls, s, len, true, NULL, NULL, 0, 0, false, 0, 0, 0 };
+
+	return scan(&st) != 0;
 }

@@ -82,6 +82,14 @@ void litset_add_all(struct litset *ls, const char *const *pats, size_t n,
 /* litset_mask - bit id set for every pattern found (ids below 64) */
 uint64_t litset_mask(const struct litset *ls, const char *s, size_t len);
 
+/*
+ * litset_mask2 - litset_mask() of s[0..len) and, in *tail, of its tail
+ * s[off..len) (off <= len), in one pass: a "^" needle matches the tail
+ * only at off, one that is not anchored only at or after off
+ */
+uint64_t litset_mask2(const struct litset *ls, const char *s, size_t len,
+		      size_t off, uint64_t *tail);
+
 /* litset_each - call fn(ctx, id) for every occurrence found (any id) */
 void litset_each(const struct litset *ls, const char *s, size_t len,
 		 void (*fn)(void *ctx, unsigned id), void *ctx);

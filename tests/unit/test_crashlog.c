@@ -8,6 +8,7 @@
  * runs in a child of its own: one writes the file, others parse the
  * evidence corpus (tests/corpus/evidence) with a good file, with a
  * damaged one and with none, and all must describe every crash alike.
+ * A crash in a long kernel log is described as the crash alone.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -205,10 +206,76 @@ static void test_pattern_file(void **state)
 	unlink(path);
 }
 
+static const char kasan_report[] =
+	"[  100.000001][ T1234] BUG: KASAN: slab-use-after-free in xyz_release+0x1a/0x80\n"
+	"[  100.000002][ T1234] Read of size 8 at addr ffff888012345678 by task a.out/1234\n"
+	"[  100.000003][ T1234] \n"
+	"[  100.000004][ T1234] CPU: 0 PID: 1234 Comm: a.out Not tainted 6.12.0 #1\n"
+	"[  100.000005][ T1234] Call Trace:\n"
+	"[  100.000006][ T1234]  <TASK>\n"
+	"[  100.000007][ T1234]  dump_stack_lvl+0x10/0x20\n"
+	"[  100.000008][ T1234]  print_report+0x10/0x20\n"
+	"[  100.000009][ T1234]  kasan_report+0x10/0x20\n"
+	"[  100.000010][ T1234]  xyz_release+0x1a/0x80 fs/xyz/file.c:42\n"
+	"[  100.000011][ T1234]  __fput+0x10/0x20 fs/file_table.c:431\n"
+	"[  100.000012][ T1234]  </TASK>\n";
+
+/* describe_one - title, type, guilty file and frames of a log's crash */
+static char *describe_one(const char *text, size_t len)
+{
+	struct crashlog *c = crashlog_parse(text, len);
+	struct strbuf sb = STRBUF_INIT(1u << 20);
+	size_t k;
+
+	assert_non_null(c);
+	sb_addf(&sb, "%s | %s | %s | %d\n", c->title, c->type,
+		c->guilty_file ? c->guilty_file : "-", c->corrupted);
+	for (k = 0; k < c->nframes; k++)
+		sb_addf(&sb, "  %s %s\n", c->frames[k].function,
+			c->frames[k].file ? c->frames[k].file : "-");
+	crashlog_free(c);
+	return sb_detach(&sb, NULL);
+}
+
+/*
+ * A crash in the middle of 100 KB of kernel log (the title patterns
+ * run from where their literal occurs, copied lines keep the masks
+ * of the log's lines): described as the crash alone.
+ */
+static void test_crash_in_long_log(void **state)
+{
+	struct strbuf log = STRBUF_INIT(1u << 20);
+	char *alone, *inlog;
+	int i;
+
+	alone = describe_one(kasan_report, strlen(kasan_report));
+	assert_non_null(strstr(alone, "KASAN: slab-use-after-free Read in "
+				      "xyz_release | KASAN | "));
+	for (i = 0; i < 1000; i++)
+		sb_addf(&log,
+			"[   %d.%06d][ T99] xyz 0000:00:1f.%d: queue %d "
+			"ready, BUG count %d, KASAN off\n",
+			10 + i / 100, i, i % 8, i, i % 3);
+	sb_adds(&log, kasan_report);
+	for (i = 0; i < 400; i++)
+		sb_addf(&log,
+			"[  101.%06d][ T1234] xyz 0000:00:1f.%d: Read "
+			"of size %d at queue %d, BUG count 0\n",
+			i, i % 8, i % 16, i);
+	inlog = describe_one(log.buf, log.len);
+	assert_string_equal(inlog, alone);
+	printf("# %.*s\n", (int)strcspn(alone, "\n"), alone);
+	free(alone);
+	free(inlog);
+	sb_release(&log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pattern_file),
+		/* after it: this one compiles patterns in this process */
+		cmocka_unit_test(test_crash_in_long_log),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,7 +8,8 @@
  * often: litset_mask(), litset_each() and litset_any() must report
  * exactly what comparing every needle at every position reports.  The
  * same needles added in chunks with litset_add_all() (one id for all)
- * must be found as often.
+ * must be found as often.  litset_mask2() must give the mask of the
+ * text and of a random tail of it, "^" needles anchored at the tail.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -89,7 +90,7 @@ static void check_random_sets(bool nocase, unsigned seed)
 	const char *texts[NPAT];
 	struct litset ls, all;
 	char text[200];
-	unsigned round, i, counts[NPAT], hits = 0;
+	unsigned round, i, counts[NPAT], hits = 0, tails = 0;
 
 	srand(seed);
 	for (round = 0; round < 200; round++) {
@@ -145,6 +146,20 @@ static void check_random_sets(bool nocase, unsigned seed)
 				total += n;
 			}
 			assert_true(litset_mask(&ls, text, len) == want);
+			/* the mask of a tail, in the same pass */
+			{
+				size_t off = (size_t)rand() % (len + 1);
+				uint64_t tail = 0, want_tail = 0;
+
+				for (k = 0; k < npat && k < 64; k++)
+					if (naive_count(&pats[k], nocase,
+							text + off, len - off))
+						want_tail |= (uint64_t)1 << k;
+				assert_true(litset_mask2(&ls, text, len, off,
+							 &tail) == want);
+				assert_true(tail == want_tail);
+				tails += want_tail != want;
+			}
 			assert_int_equal(litset_any(&ls, text, len), any);
 			litset_each(&all, text, len, count_id, &all_count);
 			assert_int_equal(all_count, total);
@@ -156,6 +171,8 @@ static void check_random_sets(bool nocase, unsigned seed)
 	}
 	/* the texts are made to hit: a test that found nothing is void */
 	assert_true(hits > 1000);
+	/* and tails whose needles differ from the whole text's */
+	assert_true(tails > 100);
 }
 
 static void test_case_sensitive(void **state)
