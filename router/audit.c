@@ -1970,6 +1970,27 @@ static char *dup_col(sqlite3_stmt *st, int i, size_t *len)
 }
 
 /*
+ * unzip_stored - report id's stored bytes p[0..n), compressed, inflated
+ * to the size recorded for it: a new NUL-terminated buffer, or NULL
+ * after an error
+ */
+static char *unzip_stored(struct audit *db, int64_t id, const void *p, size_t n,
+			  size_t size)
+{
+	uLongf got = size;
+	char *out = xmalloc(size + 1);
+
+	if (uncompress((Bytef *)out, &got, p, n) != Z_OK || got != size) {
+		free(out);
+		bad(db, "report %lld: compressed message is corrupt",
+		    (long long)id);
+		return NULL;
+	}
+	out[got] = '\0';
+	return out;
+}
+
+/*
  * outbox_message - the one place an outbox row's bytes are put together:
  * its message column (head, head_len), then, when raw_report is set, the
  * stored bytes of that report from offset on (inflated when compressed).
@@ -1982,7 +2003,7 @@ static int outbox_message(struct audit *db, const void *head, size_t head_len,
 	sqlite3_stmt *st;
 	const char *enc;
 	const unsigned char *p;
-	unsigned char *z = NULL;
+	char *z = NULL;
 	size_t n, size;
 	char *buf;
 	int rc;
@@ -2007,18 +2028,13 @@ static int outbox_message(struct audit *db, const void *head, size_t head_len,
 	n = (size_t)sqlite3_column_bytes(st, 1);
 	size = (size_t)sqlite3_column_int64(st, 2);
 	if (enc && !strcmp(enc, "zlib")) {
-		uLongf zn = size;
-
-		z = xmalloc(size + 1);
-		if (uncompress(z, &zn, p, n) != Z_OK || zn != size) {
-			free(z);
+		z = unzip_stored(db, raw_report, p, n, size);
+		if (!z) {
 			finish(st);
-			return bad(db,
-				   "report %lld: compressed message is corrupt",
-				   (long long)raw_report);
+			return -1;
 		}
-		p = z;
-		n = zn;
+		p = (const unsigned char *)z;
+		n = size;
 	}
 	if (offset < 0 || (uint64_t)offset > n) {
 		free(z);
@@ -3018,7 +3034,6 @@ static int inflate_raw(struct audit *db, struct audit_record *rec,
 {
 	const void *p = sqlite3_column_blob(st, col);
 	size_t n = (size_t)sqlite3_column_bytes(st, col);
-	uLongf out_len = rec->size;
 	char *out;
 
 	if (!zlib) {
@@ -3026,14 +3041,11 @@ static int inflate_raw(struct audit *db, struct audit_record *rec,
 		rec->raw_len = n;
 		return 0;
 	}
-	out = own(&rec->owned, xmalloc(rec->size + 1));
-	if (uncompress((Bytef *)out, &out_len, p, n) != Z_OK ||
-	    out_len != rec->size)
-		return bad(db, "report %lld: compressed message is corrupt",
-			   (long long)rec->id);
-	out[out_len] = '\0';
-	rec->raw = out;
-	rec->raw_len = out_len;
+	out = unzip_stored(db, rec->id, p, n, rec->size);
+	if (!out)
+		return -1;
+	rec->raw = own(&rec->owned, out);
+	rec->raw_len = rec->size;
 	return 0;
 }
 
