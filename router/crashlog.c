@@ -3200,11 +3200,11 @@ static void describe(struct rx *x, const struct oops_def *o, const char *out,
 	bool matched_title = false, have = false;
 	unsigned fmt_flags = 0;
 	struct frames *raw = NULL;
-	struct occ *oc = xmalloc(sizeof(*oc));
+	struct occ oc;
 
 	ensure_oops(o);
 	ensure_common();
-	occ_find(oc, o->header, out, len);
+	occ_find(&oc, o->header, out, len);
 	for (i = 0; i < o->nfmts; i++) {
 		const struct fmt_def *f = &o->fmts[i];
 		struct sv args[MAX_ARGS];
@@ -3221,7 +3221,7 @@ static void describe(struct rx *x, const struct oops_def *o, const char *out,
 		 * stop at the title found, usually the first line).
 		 */
 		if (!pat_search_before(x, &G.title_re[o->base + i], out, len,
-				       startpos, oc, &m))
+				       startpos, &oc, &m))
 			continue;
 		if (m.start > startpos || (m.start == startpos && have))
 			continue;
@@ -3234,7 +3234,7 @@ static void describe(struct rx *x, const struct oops_def *o, const char *out,
 		matched_title = true;
 		if (f->report &&
 		    !pat_search_before(x, &G.report_re[o->base + i], out, len,
-				       len, oc, &m))
+				       len, &oc, &m))
 			continue;
 		m0 = m.start;
 		for (g = 0; g < m.ngroups && nargs < MAX_ARGS; g++) {
@@ -3262,7 +3262,6 @@ static void describe(struct rx *x, const struct oops_def *o, const char *out,
 		fmt_flags = f->flags;
 	}
 	free(raw);
-	free(oc);
 	if (!have) {
 		const char *h = memmem(out, len, o->header, strlen(o->header));
 		const char *nl;
