@@ -28,8 +28,6 @@
 #define DESCRIBE_MAX  200
 #define TEST_TEXT_MAX (16u << 10)
 #define OWN_INPUT_MAX (1u << 20)
-/* a prefilter whose literals are at most this far into a match */
-#define ANCHOR_MAXPRE 32
 
 /* ---- data ------------------------------------------------------------ */
 
@@ -54,8 +52,7 @@ struct prefilter {
 	int n; /* 0: no prefilter */
 	bool ci;
 	struct lit *alt;
-	uint32_t *ids;	 /* the literals' ids in the ruleset's litindex */
-	bool anchorable; /* every maxpre <= ANCHOR_MAXPRE */
+	uint32_t *ids; /* the literals' ids in the ruleset's litindex */
 };
 
 /*
@@ -1224,10 +1221,6 @@ static void prefilter_build(struct rule *rule)
 					(unsigned char)s.alt[i].s[k]);
 	}
 	rule->pf.n = s.n;
-	rule->pf.anchorable = true;
-	for (i = 0; i < s.n; i++)
-		if (s.alt[i].maxpre > ANCHOR_MAXPRE)
-			rule->pf.anchorable = false;
 }
 
 static void litindex_reset(struct litindex *ix)
@@ -3500,7 +3493,6 @@ enum {
 	SNAP_SCORED = 1 << 10,
 	SNAP_CERTAIN = 1 << 11,
 	SNAP_PF_CI = 1 << 16,
-	SNAP_PF_ANCHORABLE = 1 << 17,
 };
 
 static void put_rule(struct strbuf *sb, const struct rule *r, int32_t code)
@@ -3533,8 +3525,7 @@ static void put_rule(struct strbuf *sb, const struct rule *r, int32_t code)
 	for (i = 0; i < CLASS_N; i++)
 		put_f64(sb, r->score[i]);
 	put_str(sb, r->describe);
-	put_u32(sb, (uint32_t)r->pf.n | (r->pf.ci ? SNAP_PF_CI : 0) |
-			    (r->pf.anchorable ? SNAP_PF_ANCHORABLE : 0));
+	put_u32(sb, (uint32_t)r->pf.n | (r->pf.ci ? SNAP_PF_CI : 0));
 	for (i = 0; i < r->pf.n; i++) {
 		put_u32(sb, (uint32_t)r->pf.alt[i].len);
 		put(sb, r->pf.alt[i].s, r->pf.alt[i].len);
@@ -3699,7 +3690,6 @@ static bool get_rule(struct cursor *c, struct ruleset *rs, struct rule *r,
 	if (n > PF_MAX_ALTS)
 		return false;
 	r->pf.ci = flags & SNAP_PF_CI;
-	r->pf.anchorable = flags & SNAP_PF_ANCHORABLE;
 	r->pf.alt = n ? arena_alloc(rs, n * sizeof(*r->pf.alt)) : NULL;
 	for (k = 0; k < n; k++) {
 		uint32_t len = get_u32(c);
