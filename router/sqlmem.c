@@ -168,31 +168,6 @@ int sqlmem_roundup(int n)
 	return class_size(class_of(n));
 }
 
-static void *x_malloc(int n)
-{
-	return sqlmem_malloc(n);
-}
-
-static void x_free(void *p)
-{
-	sqlmem_free(p);
-}
-
-static void *x_realloc(void *p, int n)
-{
-	return sqlmem_realloc(p, n);
-}
-
-static int x_size(void *p)
-{
-	return sqlmem_size(p);
-}
-
-static int x_roundup(int n)
-{
-	return sqlmem_roundup(n);
-}
-
 static int x_init(void *unused)
 {
 	(void)unused;
@@ -208,8 +183,8 @@ static void x_shutdown(void *unused)
 int sqlmem_install(void)
 {
 	static const sqlite3_mem_methods methods = {
-		x_malloc,  x_free, x_realloc,  x_size,
-		x_roundup, x_init, x_shutdown, NULL,
+		sqlmem_malloc,	sqlmem_free, sqlmem_realloc, sqlmem_size,
+		sqlmem_roundup, x_init,	     x_shutdown,     NULL,
 	};
 
 	return sqlite3_config(SQLITE_CONFIG_MALLOC, &methods) == SQLITE_OK ? 0
