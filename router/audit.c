@@ -318,7 +318,6 @@ enum sid {
 	S_LAST_RECIPIENT,
 	S_INS_ACTION,
 	S_LOAD,
-	S_LOAD2,
 	S_LOAD_ALL,
 	S_BUG_GET,
 	S_BUG_PUT,
@@ -475,15 +474,13 @@ static const char *const sql[S_COUNT] = {
 	[S_INS_ACTION] = "INSERT INTO actions (report, at, who, action,"
 			 " argument, previous, detail) VALUES (?1, ?2, ?3, ?4,"
 			 " ?5, ?6, ?7)",
-	[S_LOAD] = "SELECT count(*) FROM decisions WHERE recipient = ?1"
-		   " AND at >= ?2 AND action = 'forward'",
 	/*
 	 * One range of decisions_forwarded for both counts: the pick asks
 	 * for every candidate, and a busy recipient has hundreds a week.
 	 */
-	[S_LOAD2] = "SELECT count(*) FILTER (WHERE at >= ?2), count(*)"
-		    " FROM decisions WHERE recipient = ?1"
-		    " AND at >= min(?2, ?3) AND action = 'forward'",
+	[S_LOAD] = "SELECT count(*) FILTER (WHERE at >= ?2), count(*)"
+		   " FROM decisions WHERE recipient = ?1"
+		   " AND at >= min(?2, ?3) AND action = 'forward'",
 	[S_LOAD_ALL] = "SELECT recipient, count(*) FROM decisions"
 		       " WHERE at >= ?1 AND action = 'forward'"
 		       " AND recipient IS NOT NULL GROUP BY recipient"
@@ -2677,41 +2674,46 @@ out:
 
 /* ---- load, Bugzilla, digests ---------------------------------------------- */
 
-/* audit_load - how many reports were forwarded to recipient since */
-long audit_load(struct audit *db, const char *recipient, int64_t since)
+/*
+ * load - forwards to recipient since day and since week, in one range of
+ * decisions_forwarded; -1 after an error
+ */
+static int load(struct audit *db, const char *recipient, int64_t day,
+		int64_t week, long *nday, long *nweek)
 {
 	sqlite3_stmt *st = prep(db, S_LOAD);
-	long n;
 
 	if (!st || bind_text(db, st, 1, recipient) ||
-	    bind_int(db, st, 2, since))
+	    bind_int(db, st, 2, day) || bind_int(db, st, 3, week))
 		return -1;
 	if (step_row(db, st, "load") != 1)
 		return -1;
-	n = (long)sqlite3_column_int64(st, 0);
+	*nday = (long)sqlite3_column_int64(st, 0);
+	*nweek = (long)sqlite3_column_int64(st, 1);
 	finish(st);
-	return n;
+	return 0;
+}
+
+/* audit_load - how many reports were forwarded to recipient since */
+long audit_load(struct audit *db, const char *recipient, int64_t since)
+{
+	long n, same;
+
+	return load(db, recipient, since, since, &n, &same) < 0 ? -1 : n;
 }
 
 /* audit_pick_load - forwards to addr since day_start and week_start */
 unsigned audit_pick_load(void *ctx, const char *addr, time_t day_start,
 			 time_t week_start, unsigned *week)
 {
-	struct audit *db = ctx;
-	sqlite3_stmt *st = prep(db, S_LOAD2);
-	unsigned day = 0;
+	long day, nweek;
 
 	*week = 0;
-	if (!st || bind_text(db, st, 1, addr) ||
-	    bind_int(db, st, 2, (int64_t)day_start) ||
-	    bind_int(db, st, 3, (int64_t)week_start))
+	if (load(ctx, addr, (int64_t)day_start, (int64_t)week_start, &day,
+		 &nweek) < 0)
 		return 0;
-	if (step_row(db, st, "load") != 1)
-		return 0;
-	day = (unsigned)sqlite3_column_int64(st, 0);
-	*week = (unsigned)sqlite3_column_int64(st, 1);
-	finish(st);
-	return day;
+	*week = (unsigned)nweek;
+	return (unsigned)day;
 }
 
 /* audit_load_all - forwards per recipient since, busiest first */
