@@ -71,7 +71,8 @@ QUIET_GEN = @echo '   GEN    ' $@;
 endif
 
 B = build
-LIB_SRCS = $(filter-out router/triage.c router/triage-filter.c, \
+LIB_SRCS = $(filter-out router/triage.c router/triage-filter.c \
+	     router/triage-client.c, \
 	     $(wildcard router/*.c))
 LIB_OBJS = $(patsubst %.c,$(B)/%.o,$(LIB_SRCS)) $(B)/default_config.o
 # Commands by program; the rest of router/cmd/ is in triage itself.
@@ -86,6 +87,7 @@ NET_CMD_OBJS = $(call cmd_objs,$(NET_CMDS))
 TEST_SRCS = $(wildcard tests/unit/test_*.c)
 TESTS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(TEST_SRCS))
 PROGRAMS = triage $(if $(wildcard router/triage-filter.c),triage-filter) \
+	   $(if $(wildcard router/triage-client.c),triage-client) \
 	   $(if $(MIME_CMD_OBJS),triage-mime) $(if $(NET_CMD_OBJS),triage-net)
 
 .PHONY: all binaries demo check check-run check-unit check-cli \
@@ -182,6 +184,15 @@ else
 		2>$(B)/filter-static.log || \
 	{ echo "   note: static link failed (see $(B)/filter-static.log); using shared libraries"; \
 	  $(CC) $(ALL_LDFLAGS) -o $@ $(filter-out %stub.o,$(FILTER_OBJS)) $(FILTER_LIBS) -lm; }
+endif
+
+# triage-client: libc only, static; its start is all it costs (resident.h)
+triage-client: $(B)/router/triage-client.o
+ifdef SANITIZE
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^
+else
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -static -o $@ $^ 2>$(B)/client-static.log || \
+	$(CC) $(ALL_LDFLAGS) -o $@ $^
 endif
 
 $(B)/tests/test_%: tests/unit/test_%.c $(B)/libtriage.a $(B)/FLAGS
@@ -358,6 +369,8 @@ install: binaries
 	install -m 755 triage $(DESTDIR)$(BINDIR)/triage
 	$(if $(filter triage-filter,$(PROGRAMS)),install -m 755 triage-filter \
 		$(DESTDIR)$(LIBEXECDIR)/triage-filter)
+	$(if $(filter triage-client,$(PROGRAMS)),install -m 755 triage-client \
+		$(DESTDIR)$(LIBEXECDIR)/triage-client)
 	$(foreach p,$(filter triage-mime triage-net,$(PROGRAMS)), \
 		install -m 755 $(p) $(DESTDIR)$(LIBEXECDIR)/triage/$(p);)
 	$(if $(wildcard classifiers/*.rules),install -m 644 \
@@ -373,7 +386,7 @@ install: binaries
 
 clean:
 	rm -rf $(B)/router $(B)/tests $(B)/*.a $(B)/*.c $(B)/*.o $(B)/demo \
-		$(B)/bench triage triage-filter triage-mime triage-net
+		$(B)/bench triage triage-filter triage-client triage-mime triage-net
 
 FORMAT_FILES = $(wildcard router/*.[ch] router/cmd/*.c tests/unit/*.[ch] \
 	       fuzz/*.[ch])

@@ -2,6 +2,7 @@
 /*
  * pipeline - the command layer's run of the stages (see pipeline.h)
  */
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +104,41 @@ int pipeline_open(struct pipeline *p, const struct config *cfg)
 	p->pick = pick_config_load(cfg, p->map);
 	act_config_load(&p->act, cfg);
 	return 0;
+}
+
+size_t pipeline_inputs(const struct config *cfg, char **paths, size_t max)
+{
+	static const char *const state[] = {
+		"maintainers.idx",     "crashlog.rx", "symbols.idx",
+		CLASSIFY_SNAPSHOT,     "model.bin",   "experts.idx",
+		"experts.idx.commits",
+	};
+	const char *dir = classify_rules_dir(cfg);
+	const char *local = classify_local_rules(cfg);
+	const char *text = config_get(cfg, "maintainers", NULL);
+	size_t i, n = 0;
+	char *pat;
+	glob_t g;
+
+	for (i = 0; i < ARRAY_SIZE(state) && n < max; i++)
+		paths[n++] = config_state_path(cfg, state[i]);
+	if (text && n < max)
+		paths[n++] = xstrdup(text);
+	if (local && n < max)
+		paths[n++] = xstrdup(local);
+	if (dir && n < max) {
+		/* a rule file added shows in the directory's mtime */
+		paths[n++] = xstrdup(dir);
+		pat = xasprintf("%s/*.rules", dir);
+
+		if (glob(pat, 0, NULL, &g) == 0) {
+			for (i = 0; i < g.gl_pathc && n < max; i++)
+				paths[n++] = xstrdup(g.gl_pathv[i]);
+			globfree(&g);
+		}
+		free(pat);
+	}
+	return n;
 }
 
 void pipeline_close(struct pipeline *p)

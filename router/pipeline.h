@@ -97,6 +97,14 @@ struct decision {
 };
 
 int pipeline_open(struct pipeline *p, const struct config *cfg);
+/*
+ * pipeline_inputs - the files and directories pipeline_open() reads for
+ * cfg (crashlog.rx, which the process loads once, included): a
+ * resident worker that keeps its pipeline open compares their stat()
+ * before each message.  Fills at most max malloc'ed paths, returns how
+ * many.
+ */
+size_t pipeline_inputs(const struct config *cfg, char **paths, size_t max);
 void pipeline_close(struct pipeline *p);
 
 void pipeline_run(struct pipeline *p, const struct report *r, time_t now,

@@ -77,10 +77,12 @@
 #include "pipeline.h"
 #include "record.h"
 #include "report.h"
+#include "resident.h"
 #include "util.h"
 
 #define SENDMAIL_AFTER_COMMIT 8 /* due rows the filter may send itself */
 #define PROF_MAX	      16
+#define WATCH_MAX	      40 /* routes.conf and pipeline_inputs() */
 
 /* TRIAGE_PROFILE: process CPU time at the end of each stage */
 static struct {
@@ -88,6 +90,7 @@ static struct {
 	unsigned n;
 	const char *name[PROF_MAX];
 	double us[PROF_MAX];
+	double base; /* a resident worker's CPU time when the message came */
 } prof;
 
 static double cpu_us(void)
@@ -127,9 +130,10 @@ static void prof_report(void)
 		return;
 	stage("exit");
 	for (i = 0; i < prof.n && len < sizeof(line); i++)
-		len += (size_t)snprintf(line + len, sizeof(line) - len,
-					"%s=%.0f ", prof.name[i],
-					prof.us[i] - (i ? prof.us[i - 1] : 0));
+		len += (size_t)snprintf(
+			line + len, sizeof(line) - len, "%s=%.0f ",
+			prof.name[i],
+			prof.us[i] - (i ? prof.us[i - 1] : prof.base));
 	f = fopen("/proc/self/smaps_rollup", "r");
 	if (f) {
 		n = fread(smaps, 1, sizeof(smaps) - 1, f);
@@ -138,12 +142,14 @@ static void prof_report(void)
 	smaps[n] = '\0';
 	fprintf(stderr,
 		"triage-filter: profile us: %stotal=%.0f; rss_kib=%ld anon=%ld file=%ld\n",
-		line, prof.us[prof.n - 1], rollup(smaps, "\nRss:"),
+		line, prof.us[prof.n - 1] - prof.base, rollup(smaps, "\nRss:"),
 		rollup(smaps, "\nPss_Anon:"), rollup(smaps, "\nPss_File:"));
 }
 
 /* set once the report is committed: from then on the answer is 0 */
 static volatile sig_atomic_t committed;
+/* set in a resident worker (-l) */
+static bool resident_worker;
 /* CLOCK_MONOTONIC seconds when filter_timeout runs out; 0: none */
 static double deadline;
 
@@ -168,21 +174,32 @@ static void on_alarm(int sig)
 	/* Committed: the report is safe, and 75 would only bring it back. */
 	if (committed)
 		_exit(0);
-	w = write(2, m, sizeof(m) - 1);
+	/* resident: the client says it, in its one line */
+	if (!resident_worker)
+		w = write(2, m, sizeof(m) - 1);
 	(void)w;
 	_exit(EX_TEMPFAIL);
 }
 
-static void limits(const struct config *cfg)
+/* the deadline of one message (filter_timeout) */
+static void limit_time(const struct config *cfg)
 {
 	long secs = config_get_long(cfg, "filter_timeout", 120);
-	long mb = config_get_long(cfg, "filter_memory_mb", 1024);
-	struct rlimit rl;
 
+	committed = 0;
+	deadline = 0;
 	if (secs > 0 && secs < 900) {
 		deadline = mono_seconds() + (double)secs;
 		alarm((unsigned)secs);
 	}
+}
+
+/* the memory of the process (filter_memory_mb) */
+static void limit_memory(const struct config *cfg)
+{
+	long mb = config_get_long(cfg, "filter_memory_mb", 1024);
+	struct rlimit rl;
+
 #ifndef __SANITIZE_ADDRESS__
 	/* (AddressSanitizer's shadow is terabytes of address space) */
 	if (mb > 0) {
@@ -335,50 +352,98 @@ static int handle_duplicate(struct audit *db, const struct report *r,
 	return 0;
 }
 
-static int filter(const char *config_path)
-{
+/*
+ * What one process keeps: everything for a single message, or, in a
+ * resident worker, what the messages it serves share.
+ */
+struct filter {
+	const char *config_path;
 	struct config *cfg;
-	struct report *r;
-	struct audit *db = NULL;
-	struct pipeline p;
-	struct decision d;
 	struct router_id id;
+	char *dbpath;
+	int busy_ms;
+	struct audit *db; /* a resident worker keeps it open */
+	bool resident;
+	int conn; /* resident: the client, answered at the commit */
+	char ident_cfg[RESIDENT_PATH_MAX], ident_state[RESIDENT_PATH_MAX];
+	/* resident: the pipeline, kept, and what it was loaded from */
+	struct pipeline p;
+	bool p_open;
+	char *inputs[WATCH_MAX];
+	struct stat seen[WATCH_MAX];
+	size_t ninputs;
+	unsigned served, max_use;
+	volatile int stop;
+};
+
+static int filter_setup(struct filter *fx, const char *config_path)
+{
+	fx->config_path = config_path;
+	fx->cfg = config_load(config_path);
+	if (!fx->cfg)
+		return -1;
+	limit_memory(fx->cfg);
+	if (router_id_load(&fx->id, fx->cfg) < 0) {
+		config_free(fx->cfg);
+		fx->cfg = NULL;
+		return -1;
+	}
+	fx->dbpath = config_state_path(fx->cfg, "triage.db");
+	fx->busy_ms = (int)config_get_long(fx->cfg, "db_busy_timeout", 5000);
+	fx->conn = -1;
+	return 0;
+}
+
+static void filter_cleanup(struct filter *fx)
+{
+	size_t i;
+
+	if (fx->p_open)
+		pipeline_close(&fx->p);
+	fx->p_open = false;
+	for (i = 0; i < fx->ninputs; i++)
+		free(fx->inputs[i]);
+	fx->ninputs = 0;
+	if (fx->db)
+		audit_close(fx->db);
+	fx->db = NULL;
+	stage("db_close");
+	free(fx->dbpath);
+	config_free(fx->cfg);
+}
+
+/* filter_message - one message from fd, to its commit; 0 or EX_TEMPFAIL */
+static int filter_message(struct filter *fx, int fd)
+{
+	const struct config *cfg = fx->cfg;
+	struct report *r;
+	struct pipeline own, *p = &own;
+	struct decision d;
 	struct record_result rec;
 	struct intake_limits lim;
 	struct intake_scan scan;
-	char *dbpath;
 	bool temporary = false, done = false;
 	const char *hold;
 	char why[200];
 	time_t now = time(NULL);
-	int ret = EX_TEMPFAIL, busy_ms;
+	int ret = EX_TEMPFAIL;
 
-	cfg = config_load(config_path);
-	if (!cfg)
-		return EX_TEMPFAIL;
-	limits(cfg);
+	limit_time(cfg);
 	stage("config");
-	if (router_id_load(&id, cfg) < 0) {
-		config_free(cfg);
-		return EX_TEMPFAIL;
-	}
 
 	/* intake: always read all of stdin, before anything can fail */
 	r = report_new();
 	intake_limits_init(&lim);
-	if (intake_read_fd_scan(0, &lim, r, &scan) < 0) {
+	if (intake_read_fd_scan(fd, &lim, r, &scan) < 0) {
 		report_free(r);
-		config_free(cfg);
 		return EX_TEMPFAIL;
 	}
 	intake_envelope_env(r);
 	stage("intake");
 
-	dbpath = config_state_path(cfg, "triage.db");
-	busy_ms = (int)config_get_long(cfg, "db_busy_timeout", 5000);
-	if (audit_open(dbpath, AUDIT_CREATE | AUDIT_FILTER, busy_ms, &db,
-		       &temporary) < 0) {
-		error("cannot open the database '%s'", dbpath);
+	if (!fx->db && audit_open(fx->dbpath, AUDIT_CREATE | AUDIT_FILTER,
+				  fx->busy_ms, &fx->db, &temporary) < 0) {
+		error("cannot open the database '%s'", fx->dbpath);
 		goto out;
 	}
 	/*
@@ -389,21 +454,29 @@ static int filter(const char *config_path)
 	 * the WAL checksums (535 preads and 535 more pwrites of 3,500
 	 * system calls).  At most INTAKE_MAX_BYTES of message, so bounded.
 	 */
-	audit_set_cache(db, 0, FILTER_SPILL_KIB);
+	audit_set_cache(fx->db, 0, FILTER_SPILL_KIB);
 	stage("db_open");
 
 	if (parse_init() < 0 || parse_report_scanned(r, &lim, &scan) < 0) {
 		/* Unparseable mail is still a report: keep it, held. */
 		r->flags |= REPORT_MALFORMED;
 	}
-	hold = must_hold(r, id.address, &lim, why, sizeof(why));
+	hold = must_hold(r, fx->id.address, &lim, why, sizeof(why));
 	stage("parse");
 
-	pipeline_open(&p, cfg);
+	/* a resident worker keeps its pipeline while its inputs stay */
+	if (fx->resident) {
+		if (!fx->p_open)
+			pipeline_open(&fx->p, cfg);
+		fx->p_open = true;
+		p = &fx->p;
+	} else {
+		pipeline_open(p, cfg);
+	}
 	stage("indexes");
-	p.load = audit_pick_load;
-	p.load_ctx = db;
-	pipeline_run(&p, r, now, &d);
+	p->load = audit_pick_load;
+	p->load_ctx = fx->db;
+	pipeline_run(p, r, now, &d);
 	stage("pipeline");
 	if (hold) {
 		d.act.action = ACT_HOLD;
@@ -411,24 +484,27 @@ static int filter(const char *config_path)
 		snprintf(d.act.reason, sizeof(d.act.reason), "%s", hold);
 	}
 
-	if (audit_begin(db) < 0)
+	if (audit_begin(fx->db) < 0)
 		goto out_pipeline;
-	if (handle_duplicate(db, r, now, &done) < 0)
+	if (handle_duplicate(fx->db, r, now, &done) < 0)
 		goto rollback;
 	/*
 	 * A follow-up joins its thread; a known crash its first report.
 	 * Not what must be held: a loop, a bounce or an automatic reply
 	 * answers our own mail and stays a held report of its own.
 	 */
-	if (!done && !hold && link_find(db, r, &d, &d.link) < 0)
+	if (!done && !hold && link_find(fx->db, r, &d, &d.link) < 0)
 		goto rollback;
-	if (!done && record_decision(db, &p, &id, r, &d, now, &rec) < 0)
+	if (!done && record_decision(fx->db, p, &fx->id, r, &d, now, &rec) < 0)
 		goto rollback;
 	stage("record");
-	if (audit_commit(db) < 0)
+	if (audit_commit(fx->db) < 0)
 		goto rollback;
 	committed = 1;
 	ret = 0;
+	/* the client's answer, before anything that is only an optimisation */
+	if (fx->resident)
+		resident_answer(&fx->conn, RESIDENT_DONE);
 	stage("commit");
 
 	/*
@@ -438,28 +514,190 @@ static int filter(const char *config_path)
 	 */
 	if ((done || rec.outbox > 0) &&
 	    strcmp(config_get(cfg, "transport", "smtp"), "sendmail") == 0)
-		send_detached(&db, dbpath, cfg, busy_ms);
+		send_detached(&fx->db, fx->dbpath, cfg, fx->busy_ms);
 	goto out_pipeline;
 rollback:
-	audit_rollback(db);
-	error("cannot record the report: %s", audit_errmsg(db));
+	audit_rollback(fx->db);
+	error("cannot record the report: %s", audit_errmsg(fx->db));
+	/* a resident worker starts the next message on a new connection */
+	if (fx->resident) {
+		audit_close(fx->db);
+		fx->db = NULL;
+	}
 out_pipeline:
 	decision_release(&d);
-	pipeline_close(&p);
+	if (!fx->resident)
+		pipeline_close(p);
 out:
 	stage("free");
-	if (db)
-		audit_close(db);
-	stage("db_close");
-	free(dbpath);
 	report_free(r);
-	config_free(cfg);
+	alarm(0);
+	return ret;
+}
+
+/* ---- the resident filter (-l) ------------------------------------------- */
+
+static struct filter *worker_fx;
+
+static void on_worker_stop(int sig)
+{
+	(void)sig;
+	if (worker_fx)
+		worker_fx->stop = 1;
+}
+
+/* seen_now - stat() of every input; absent ones stay zero */
+static void seen_now(const struct filter *fx, struct stat *st)
+{
+	size_t i;
+
+	memset(st, 0, fx->ninputs * sizeof(*st));
+	for (i = 0; i < fx->ninputs; i++)
+		stat(fx->inputs[i], &st[i]);
+}
+
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_ino == b->st_ino && a->st_dev == b->st_dev &&
+	       a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
+	       a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+/*
+ * worker_stale - end this worker (the supervisor starts a fresh one)
+ * after max_use messages, or once routes.conf or any file its pipeline
+ * was loaded from changed ('triage update', an edited rule): checked
+ * with the next client already waiting, which a fresh worker serves
+ */
+static bool worker_stale(void *ctx)
+{
+	struct filter *fx = ctx;
+	struct stat now[WATCH_MAX];
+	size_t i;
+
+	if (fx->max_use && fx->served >= fx->max_use)
+		return true;
+	seen_now(fx, now);
+	for (i = 0; i < fx->ninputs; i++)
+		if (!same_file(&now[i], &fx->seen[i]))
+			return true;
+	return false;
+}
+
+/* set_env - the client's envelope in our environment, for intake */
+static void set_env(const struct resident_request *req)
+{
+	static const char *const names[] = RESIDENT_ENV;
+	unsigned i;
+
+	for (i = 0; names[i]; i++) {
+		if (req->env[i])
+			setenv(names[i], req->env[i], 1);
+		else
+			unsetenv(names[i]);
+	}
+}
+
+static int worker_serve(void *ctx, int lfd)
+{
+	struct filter *fx = ctx;
+	static char buf[RESIDENT_REQUEST_MAX + 1];
+	struct resident_request req;
+	struct sigaction sa;
+	int fds[2], own_err = dup(2), ret;
+
+	worker_fx = fx;
+	resident_worker = true;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_worker_stop;
+	/* a message's reads go on; poll() in resident_accept() returns */
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	if (own_err < 0 || filter_setup(fx, fx->config_path) < 0)
+		return -1;
+	/* stat() before loading: a change while we load is seen */
+	if (fx->cfg->path && fx->cfg->path[0] == '/')
+		fx->inputs[fx->ninputs++] = xstrdup(fx->cfg->path);
+	fx->ninputs += pipeline_inputs(fx->cfg, fx->inputs + fx->ninputs,
+				       WATCH_MAX - fx->ninputs);
+	seen_now(fx, fx->seen);
+	if (parse_init() < 0)
+		return -1;
+
+	while (resident_accept(lfd, buf, &req, fds, &fx->conn, &fx->stop,
+			       worker_stale, fx) == 1) {
+		/* another configuration: the client runs triage-filter */
+		if (strcmp(req.config, fx->ident_cfg) != 0 ||
+		    strcmp(req.state ? req.state : "", fx->ident_state) != 0) {
+			close(fds[0]);
+			close(fds[1]);
+			resident_answer(&fx->conn, RESIDENT_DECLINE);
+			continue;
+		}
+		set_env(&req);
+		prof.on = req.env[3] != NULL;
+		prof.n = 0;
+		prof.base = cpu_us();
+		stage("start");
+		msg_setup("triage-filter", EX_TEMPFAIL, true);
+		dup2(fds[1], 2);
+		ret = filter_message(fx, fds[0]);
+		fx->served++;
+		if (ret != 0)
+			resident_answer(&fx->conn, RESIDENT_TEMPFAIL);
+		prof_report();
+		fflush(stderr);
+		dup2(own_err, 2);
+		close(fds[0]);
+		close(fds[1]);
+		msg_setup("triage-filter", 1, false);
+	}
+	filter_cleanup(fx);
+	return 0;
+}
+
+static int resident(const char *config_path, const char *sock, unsigned n,
+		    unsigned max_use)
+{
+	struct filter fx;
+	int lfd, ret;
+
+	memset(&fx, 0, sizeof(fx));
+	fx.config_path = config_path;
+	fx.resident = true;
+	fx.max_use = max_use;
+	resident_identity(config_path, fx.ident_cfg, fx.ident_state);
+	/* the supervisor's lines go to the service's log, every one */
+	msg_setup("triage-filter", 1, false);
+	lfd = resident_listen(sock);
+	if (lfd < 0)
+		return 1;
+	ret = resident_supervise(lfd, n, worker_serve, &fx);
+	close(lfd);
+	unlink(sock);
+	return ret < 0 ? 1 : 0;
+}
+
+static int filter(const char *config_path)
+{
+	struct filter fx;
+	int ret;
+
+	memset(&fx, 0, sizeof(fx));
+	if (filter_setup(&fx, config_path) < 0)
+		return EX_TEMPFAIL;
+	ret = filter_message(&fx, 0);
+	filter_cleanup(&fx);
 	return ret;
 }
 
 int main(int argc, char **argv)
 {
-	const char *config_path = NULL;
+	const char *config_path = NULL, *sock = NULL;
+	unsigned long workers = 2, max_use = 10000;
+	char *end;
 	int c, ret;
 
 	/* Whatever fails, the MTA keeps the message: exit 75, one line. */
@@ -479,19 +717,39 @@ int main(int argc, char **argv)
 	if (getenv("TRIAGE_PROFILE"))
 		prof.on = true;
 	stage("start");
-	while ((c = getopt(argc, argv, "c:")) != -1) {
-		if (c == 'c') {
+	while ((c = getopt(argc, argv, "c:l:n:m:")) != -1) {
+		switch (c) {
+		case 'c':
 			config_path = optarg;
-		} else {
-			error("usage: triage-filter [-c routes.conf]");
-			return EX_TEMPFAIL;
+			break;
+		case 'l':
+			sock = optarg;
+			break;
+		case 'n':
+			workers = strtoul(optarg, &end, 10);
+			if (*end || workers < 1 || workers > 64)
+				goto usage;
+			break;
+		case 'm':
+			max_use = strtoul(optarg, &end, 10);
+			if (*end || max_use > 1000000000)
+				goto usage;
+			break;
+		default:
+			goto usage;
 		}
 	}
 	if (!config_path && getenv("TRIAGE_CONFIG"))
 		config_path = getenv("TRIAGE_CONFIG");
+	if (sock)
+		return resident(config_path, sock, (unsigned)workers,
+				(unsigned)max_use);
 	ret = filter(config_path);
 	if (fflush(stdout) != 0)
 		ret = EX_TEMPFAIL;
 	prof_report();
 	return ret == 0 ? 0 : EX_TEMPFAIL;
+usage:
+	error("usage: triage-filter [-c routes.conf] [-l socket [-n workers] [-m max-use]]");
+	return EX_TEMPFAIL;
 }

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * resident - the socket and protocol of a resident triage-filter
+ * (resident.h)
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "resident.h"
+#include "util.h"
+
+int resident_parse(char *buf, size_t len, struct resident_request *req,
+		   const char **why)
+{
+	static const char *const env[] = RESIDENT_ENV;
+	char *p = buf, *end = buf + len;
+	bool version = false;
+	size_t i;
+
+	memset(req, 0, sizeof(*req));
+	*why = NULL;
+	if (len == 0 || len > RESIDENT_REQUEST_MAX || buf[len - 1] != '\0') {
+		*why = "not a request record";
+		return -1;
+	}
+	while (p < end) {
+		char *eq = strchr(p, '='), *next = p + strlen(p) + 1;
+
+		if (!eq) {
+			*why = "a field without '='";
+			return -1;
+		}
+		*eq = '\0';
+		if (p == buf) {
+			if (strcmp(p, "v") ||
+			    strcmp(eq + 1, RESIDENT_VERSION)) {
+				*why = "another protocol version";
+				return -1;
+			}
+			version = true;
+		} else if (!strcmp(p, "config")) {
+			req->config = eq + 1;
+		} else if (!strcmp(p, "state")) {
+			req->state = eq + 1;
+		} else {
+			for (i = 0; env[i] && strcmp(p, env[i]); i++)
+				;
+			/* a newer client's field: ignore it */
+			if (env[i])
+				req->env[i] = eq + 1;
+		}
+		p = next;
+	}
+	if (!version || !req->config) {
+		*why = "no version or no configuration";
+		return -1;
+	}
+	return 0;
+}
+
+int resident_listen(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct stat st;
+	int fd, probe;
+
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return error("socket path too long: %s", path);
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	/* non-blocking: workers race for each client, the losers move on */
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return error("socket: %s", strerror(errno));
+	/* a socket left by a worker that died: replace it, never a live one */
+	if (lstat(path, &st) == 0) {
+		if (!S_ISSOCK(st.st_mode)) {
+			close(fd);
+			return error("%s exists and is not a socket", path);
+		}
+		probe = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+		if (probe >= 0 &&
+		    connect(probe, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
+			close(probe);
+			close(fd);
+			return error("a resident filter already listens on %s",
+				     path);
+		}
+		if (probe >= 0)
+			close(probe);
+		unlink(path);
+	}
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    listen(fd, 128) < 0) {
+		error("cannot listen on %s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+void resident_answer(int *conn, char answer)
+{
+	if (*conn < 0)
+		return;
+	if (send(*conn, &answer, 1, MSG_NOSIGNAL) < 0 && errno != EPIPE)
+		warn("cannot answer a client: %s", strerror(errno));
+	close(*conn);
+	*conn = -1;
+}
+
+/* take_fds - the two descriptors of an SCM_RIGHTS message, else -1 */
+static int take_fds(struct msghdr *mh, int fds[2])
+{
+	struct cmsghdr *cm;
+	int got = 0, i, n, tmp[8];
+
+	fds[0] = fds[1] = -1;
+	for (cm = CMSG_FIRSTHDR(mh); cm; cm = CMSG_NXTHDR(mh, cm)) {
+		if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS)
+			continue;
+		n = (int)((cm->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+		if (n > 8)
+			n = 8;
+		memcpy(tmp, CMSG_DATA(cm), (size_t)n * sizeof(int));
+		for (i = 0; i < n; i++) {
+			if (got < 2)
+				fds[got] = tmp[i];
+			else
+				close(tmp[i]);
+			got++;
+		}
+	}
+	if (got == 2 && !(mh->msg_flags & MSG_CTRUNC))
+		return 0;
+	for (i = 0; i < 2; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	fds[0] = fds[1] = -1;
+	return -1;
+}
+
+int resident_accept(int lfd, char *buf, struct resident_request *req,
+		    int fds[2], int *conn, volatile int *stop,
+		    bool (*stale)(void *), void *ctx)
+{
+	union {
+		struct cmsghdr h;
+		char space[CMSG_SPACE(8 * sizeof(int))];
+	} ctl;
+	struct pollfd pfd = { .fd = lfd, .events = POLLIN };
+	struct msghdr mh;
+	struct iovec iov;
+	const char *why;
+	ssize_t n;
+	int c;
+
+	*conn = -1;
+	for (;;) {
+		if (*stop)
+			return 0;
+		if (poll(&pfd, 1, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return error("poll: %s", strerror(errno));
+		}
+		/* checked with a client waiting, so it meets fresh indexes */
+		if (*stop || (stale && stale(ctx)))
+			return 0;
+		c = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+		if (c < 0) {
+			/* another worker took it, or the client gave up */
+			if (errno == EAGAIN || errno == EINTR ||
+			    errno == ECONNABORTED)
+				continue;
+			return error("accept: %s", strerror(errno));
+		}
+		/*
+		 * The client sends its record right after connect(): give it
+		 * a second, so that a peer that never writes cannot hold a
+		 * worker.
+		 */
+		pfd.fd = c;
+		n = poll(&pfd, 1, 1000);
+		pfd.fd = lfd;
+		memset(&mh, 0, sizeof(mh));
+		iov.iov_base = buf;
+		iov.iov_len = RESIDENT_REQUEST_MAX;
+		mh.msg_iov = &iov;
+		mh.msg_iovlen = 1;
+		mh.msg_control = ctl.space;
+		mh.msg_controllen = sizeof(ctl.space);
+		n = n == 1 ? recvmsg(c, &mh, MSG_CMSG_CLOEXEC) : -1;
+		if (n <= 0) {
+			close(c);
+			continue;
+		}
+		if (take_fds(&mh, fds) < 0) {
+			*conn = c;
+			resident_answer(conn, RESIDENT_DECLINE);
+			continue;
+		}
+		buf[n] = '\0';
+		if ((mh.msg_flags & MSG_TRUNC) ||
+		    resident_parse(buf, (size_t)n, req, &why) < 0) {
+			close(fds[0]);
+			close(fds[1]);
+			*conn = c;
+			resident_answer(conn, RESIDENT_DECLINE);
+			continue;
+		}
+		/* from here the answer may wait as long as the message takes */
+		if (fcntl(c, F_SETFL, 0) < 0) {
+			close(fds[0]);
+			close(fds[1]);
+			close(c);
+			continue;
+		}
+		*conn = c;
+		return 1;
+	}
+}
+
+static volatile sig_atomic_t supervisor_stop;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	supervisor_stop = 1;
+}
+
+int resident_supervise(int lfd, unsigned n, int (*serve)(void *, int),
+		       void *ctx)
+{
+	pid_t pids[64];
+	double started[64];
+	struct sigaction sa;
+	sigset_t block, old;
+	unsigned i, live = 0;
+	int status;
+	pid_t pid;
+
+	if (n == 0 || n > ARRAY_SIZE(pids))
+		return error("between 1 and %zu workers", ARRAY_SIZE(pids));
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	for (i = 0; i < n; i++)
+		pids[i] = 0;
+
+	while (!supervisor_stop) {
+		for (i = 0; i < n && !supervisor_stop; i++) {
+			if (pids[i] > 0)
+				continue;
+			sigprocmask(SIG_BLOCK, &block, &old);
+			pid = fork();
+			if (pid == 0) {
+				sigprocmask(SIG_SETMASK, &old, NULL);
+				_exit(serve(ctx, lfd) < 0 ? 1 : 0);
+			}
+			sigprocmask(SIG_SETMASK, &old, NULL);
+			if (pid < 0) {
+				warn("fork: %s", strerror(errno));
+				sleep(1);
+				continue;
+			}
+			pids[i] = pid;
+			started[i] = now_seconds();
+			live++;
+		}
+		pid = wait(&status);
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (i = 0; i < n; i++) {
+			if (pids[i] != pid)
+				continue;
+			pids[i] = 0;
+			live--;
+			if (WIFSIGNALED(status))
+				warn("worker %d killed by signal %d", (int)pid,
+				     WTERMSIG(status));
+			/* a worker that cannot start: do not spin */
+			if (now_seconds() - started[i] < 1 &&
+			    (WIFSIGNALED(status) || WEXITSTATUS(status)))
+				sleep(1);
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (pids[i] > 0)
+			kill(pids[i], SIGTERM);
+	while (live > 0 && wait(&status) > 0)
+		live--;
+	return 0;
+}

@@ -1,0 +1,183 @@
+#!/bin/sh
+# t0255-resident: 'triage-filter -l' behind triage-client decides as
+# triage-filter does, and no report is lost when it is absent, busy with
+# another configuration, killed, hung or sent garbage
+. ../lib.sh
+CLIENT="$SRC/triage-client"
+cat >"$T/routes.conf" <<CONF
+state_dir = $T/state
+maintainers = $SRC/tests/data/MAINTAINERS.kernel
+rules_dir = $SRC/classifiers
+router_address = triage@example.org
+filter_timeout = 2
+CONF
+export TRIAGE_CONFIG="$T/routes.conf"
+unset TRIAGE_STATE_DIR
+SOCK="$T/filter.sock"
+DB="$T/state/triage.db"
+q() { sqlite3 "$1" "$2"; }
+# a client alone in a directory: with no triage-filter beside it, a
+# message it could not hand over fails (75) instead of being run there
+mkdir -p "$T/alone" && cp "$CLIENT" "$T/alone/triage-client"
+ALONE="$T/alone/triage-client"
+# the corpus: every message of tests/corpus/classify and explain
+find "$SRC/tests/corpus/classify" "$SRC/tests/corpus/explain" -name '*.eml' |
+	sort >"$T/corpus"
+DECISIONS="select r.class, r.state, coalesce(r.section, ''), d.action, coalesce(d.recipient, ''), d.reason from reports r join decisions d on d.report = r.id order by r.sha256, d.id"
+
+start_worker() {
+	"$FILTER" -l "$SOCK" -n 2 2>>"$T/worker.log" &
+	WPID=$!
+	i=0
+	while [ ! -S "$SOCK" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+	test -S "$SOCK"
+}
+workers() { cat /proc/$WPID/task/*/children 2>/dev/null; }
+# fresh TAG: the XFS report as a new one (its own Message-ID and crash)
+fresh() {
+	sed -e "s/^Message-ID: </Message-ID: <$1./" -e "s/xfs_inode_item_push/xfs_$1_push/g" \
+		"$SRC/tests/corpus/explain/0001-user-xfs-oops.eml" >"$T/$1.eml"
+	echo "$T/$1.eml"
+}
+
+test_expect_success 'no resident filter: triage-client runs triage-filter itself' '
+	test ! -e "$SOCK" &&
+	"$CLIENT" -s "$SOCK" <"$SRC/tests/corpus/explain/0001-user-xfs-oops.eml" >"$T/stdout" 2>"$T/stderr" &&
+	test ! -s "$T/stdout" && test ! -s "$T/stderr" &&
+	test "$(q "$DB" "select class, state from reports")" = "user|forwarded" &&
+	test_exit 75 "$ALONE" -s "$SOCK" <"$SRC/tests/corpus/explain/0002-ai-theoretical.eml" 2>"$T/stderr" &&
+	grep -q "^triage-client: cannot run triage-filter" "$T/stderr" &&
+	rm -rf "$T/state"
+'
+
+# (in this shell: the tests run in subshells, and need WPID)
+start_worker || echo "# the resident filter did not start"
+test_expect_success 'the resident filter starts and refuses a second one on its socket' '
+	test -S "$SOCK" &&
+	test "$(workers | wc -w)" = 2 &&
+	test_exit 1 "$FILTER" -l "$SOCK" 2>"$T/stderr" &&
+	grep -q "already listens" "$T/stderr"
+'
+
+test_expect_success 'every corpus message: the same decisions as triage-filter' '
+	while read -r m; do
+		SENDER=reporter@example.com "$ALONE" -s "$SOCK" <"$m" >"$T/stdout" 2>>"$T/stderr.r" ||
+			{ echo "client failed on $m"; exit 1; }
+		test ! -s "$T/stdout"
+	done <"$T/corpus" &&
+	test ! -s "$T/stderr.r" &&
+	mkdir -p "$T/direct" &&
+	while read -r m; do
+		SENDER=reporter@example.com TRIAGE_STATE_DIR="$T/direct" "$FILTER" <"$m" ||
+			{ echo "filter failed on $m"; exit 1; }
+	done <"$T/corpus" &&
+	q "$DB" "$DECISIONS" >"$T/resident.txt" &&
+	q "$T/direct/triage.db" "$DECISIONS" >"$T/direct.txt" &&
+	test "$(wc -l <"$T/resident.txt")" -ge "$(wc -l <"$T/corpus")" &&
+	test_cmp "$T/direct.txt" "$T/resident.txt" &&
+	test "$(q "$DB" "select count(distinct envelope_from) from reports")" = 1 &&
+	test "$(q "$DB" "select envelope_from from reports limit 1")" = reporter@example.com &&
+	echo "# $(wc -l <"$T/corpus") messages, $(cut -d"|" -f1 "$T/resident.txt" | sort | uniq -c | tr -s " \n" " ")"
+'
+
+test_expect_success 'a redelivery through it is recognised, never forwarded twice' '
+	n=$(q "$DB" "select count(*) from outbox") &&
+	"$ALONE" -s "$SOCK" <"$SRC/tests/corpus/explain/0001-user-xfs-oops.eml" &&
+	test "$(q "$DB" "select deliveries from reports where message_id = \"0001.user-xfs@example.com\"")" = 2 &&
+	test "$(q "$DB" "select count(*) from outbox")" = "$n"
+'
+
+test_expect_success 'the envelope comes from the client: a bounce is held' '
+	sed "s/^Message-ID: </Message-ID: <bounce./" "$SRC/tests/corpus/explain/0001-user-xfs-oops.eml" >"$T/bounce.eml" &&
+	SENDER= "$ALONE" -s "$SOCK" <"$T/bounce.eml" &&
+	test "$(q "$DB" "select state from reports where message_id like \"bounce.%\"")" = held
+'
+
+test_expect_success 'another configuration: declined, run by triage-client itself' '
+	sed "s|$T/state|$T/other|" "$T/routes.conf" >"$T/other.conf" &&
+	"$CLIENT" -s "$SOCK" -c "$T/other.conf" <"$SRC/tests/corpus/explain/0002-ai-theoretical.eml" &&
+	test "$(q "$T/other/triage.db" "select count(*) from reports")" = 1 &&
+	TRIAGE_STATE_DIR="$T/other2" "$CLIENT" -s "$SOCK" <"$SRC/tests/corpus/explain/0002-ai-theoretical.eml" &&
+	test "$(q "$T/other2/triage.db" "select count(*) from reports")" = 1 &&
+	test_exit 75 "$ALONE" -s "$SOCK" -c "$T/other.conf" </dev/null
+'
+
+test_expect_success 'a hung message: the worker deadline defers it (75, one line) and a new worker serves' '
+	before=$(workers | tr "\n" " ") &&
+	{ sleep 4 | test_exit 75 "$ALONE" -s "$SOCK" 2>"$T/stderr"; } &&
+	test "$(wc -l <"$T/stderr")" = 1 &&
+	grep -q "^triage-client: the resident triage-filter ended before answering" "$T/stderr" &&
+	"$ALONE" -s "$SOCK" <"$(fresh after_hang)" &&
+	test "$(q "$DB" "select state from reports where message_id like \"after_hang.%\"")" = forwarded &&
+	test "$(workers | wc -w)" = 2 && test "$(workers | tr "\n" " ")" != "$before"
+'
+
+test_expect_success 'a worker killed (-9) is replaced; nothing is lost' '
+	for p in $(workers); do kill -9 $p; done &&
+	sleep 0.3 &&
+	"$ALONE" -s "$SOCK" <"$(fresh after_kill)" &&
+	test "$(q "$DB" "select state from reports where message_id like \"after_kill.%\"")" = forwarded
+'
+
+test_expect_success 'routes.conf changed: the next message sees it (workers restarted)' '
+	sed -i "s/^router_address = .*/router_address = triage2@example.org/" "$T/routes.conf" &&
+	"$ALONE" -s "$SOCK" <"$(fresh after_conf)" &&
+	id=$(q "$DB" "select id from reports where message_id like \"after_conf.%\"") &&
+	q "$DB" "select message from outbox where report = $id" | grep -q "^X-Loop: triage2@example.org"
+'
+
+test_expect_success 'an index replaced by triage update: the next message uses it' '
+	before=$(workers | tr "\n" " ") &&
+	"$TRIAGE" update >/dev/null 2>&1 &&
+	"$ALONE" -s "$SOCK" <"$(fresh after_update)" &&
+	test "$(workers | tr "\n" " ")" != "$before"
+'
+
+test_expect_success 'hostile peers get a refusal, the service goes on' '
+	python3 - "$SOCK" <<-PY
+	import os, socket, sys, array
+	path = sys.argv[1]
+	def peer(data, fds=None, close_early=False):
+	    s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+	    s.connect(path)
+	    if data is None:
+	        s.settimeout(3)
+	        got = s.recv(1)          # says nothing: dropped after a second
+	        assert got == b"", got
+	        return
+	    anc = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds).tobytes())] if fds else []
+	    s.sendmsg([data], anc)
+	    if close_early:
+	        s.close()
+	        return
+	    s.settimeout(5)
+	    got = s.recv(1)
+	    assert got == b"D", (data[:40], got)
+	r, w = os.pipe()
+	peer(b"v=1\0config=x\0")                       # no descriptors
+	peer(b"garbage", [r, 2])                        # not NUL-terminated
+	peer(b"v=9\0config=x\0", [r, 2])               # another version
+	peer(b"v=1\0noequals\0", [r, 2])               # a field without =
+	peer(b"v=1\0SENDER=a\0", [r, 2])               # no configuration
+	peer(b"v=1\0config=" + b"A" * 20000 + b"\0", [r, 2])  # too long
+	peer(b"v=1\0config=/nonexistent\0", [r, 2, r, r])     # too many fds
+	peer(None)
+	peer(b"v=1\0config=/nonexistent\0", [r, 2], close_early=True)
+	PY
+	"$ALONE" -s "$SOCK" <"$(fresh after_hostile)" &&
+	test "$(q "$DB" "select state from reports where message_id like \"after_hostile.%\"")" = forwarded
+'
+
+test_expect_success 'SIGTERM: the workers end and the socket is removed' '
+	pids=$(workers) &&
+	kill -TERM $WPID &&
+	i=0 && while [ -d /proc/$WPID ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done &&
+	test ! -d /proc/$WPID && test ! -e "$SOCK" &&
+	for p in $pids; do test ! -d /proc/$p || exit 1; done &&
+	"$CLIENT" -s "$SOCK" <"$T/after_hostile.eml" &&
+	test "$(q "$DB" "select deliveries from reports where message_id like \"after_hostile.%\"")" = 2
+'
+
+kill $WPID 2>/dev/null
+wait
+test_done

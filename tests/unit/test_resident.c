@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_resident - the resident filter's request records and its socket:
+ * what is accepted, what is refused, and a whole exchange with the
+ * descriptors passed
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "resident.h"
+
+static char buf[RESIDENT_REQUEST_MAX + 1];
+
+/* parse - copy a record (len bytes, NULs included) and parse it */
+static int parse(const char *rec, size_t len, struct resident_request *req,
+		 const char **why)
+{
+	memcpy(buf, rec, len);
+	return resident_parse(buf, len, req, why);
+}
+
+#define REC(s) s, sizeof(s) - 1
+
+static void test_accepted(void **state)
+{
+	struct resident_request req;
+	const char *why;
+
+	(void)state;
+	assert_int_equal(parse(REC("v=1\0config=/etc/triage/routes.conf\0"
+				   "SENDER=a@example.org\0"
+				   "ORIGINAL_RECIPIENT=bugs@example.org\0"),
+			       &req, &why),
+			 0);
+	assert_null(why);
+	assert_string_equal(req.config, "/etc/triage/routes.conf");
+	assert_null(req.state);
+	assert_string_equal(req.env[0], "a@example.org");
+	assert_null(req.env[1]);
+	assert_string_equal(req.env[2], "bugs@example.org");
+	assert_null(req.env[3]);
+
+	/* an empty SENDER is a bounce's: kept, not unset */
+	assert_int_equal(parse(REC("v=1\0config=x\0state=/s\0SENDER=\0"
+				   "TRIAGE_PROFILE=1\0"),
+			       &req, &why),
+			 0);
+	assert_string_equal(req.state, "/s");
+	assert_non_null(req.env[0]);
+	assert_string_equal(req.env[0], "");
+	assert_string_equal(req.env[3], "1");
+
+	/* a newer client's field is ignored; '=' in a value is data */
+	assert_int_equal(
+		parse(REC("v=1\0config=/a=b\0COLOR=blue\0"), &req, &why), 0);
+	assert_string_equal(req.config, "/a=b");
+}
+
+static void test_refused(void **state)
+{
+	static const struct {
+		const char *rec;
+		size_t len;
+	} bad[] = {
+		{ REC("") },
+		{ REC("v=1\0config=x") },	  /* not NUL-terminated */
+		{ REC("config=x\0v=1\0") },	  /* version not first */
+		{ REC("v=2\0config=x\0") },	  /* another version */
+		{ REC("v=\0config=x\0") },	  /* empty version */
+		{ REC("v=1\0") },		  /* no configuration */
+		{ REC("v=1\0config=x\0oops\0") }, /* a field without '=' */
+		{ REC("v\0config=x\0") },
+	};
+	struct resident_request req;
+	const char *why;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		why = NULL;
+		assert_int_equal(parse(bad[i].rec, bad[i].len, &req, &why), -1);
+		assert_non_null(why);
+	}
+	/* longer than a record may be */
+	memset(buf, 'a', sizeof(buf));
+	buf[RESIDENT_REQUEST_MAX] = '\0';
+	assert_int_equal(
+		resident_parse(buf, RESIDENT_REQUEST_MAX + 1, &req, &why), -1);
+}
+
+static volatile int never;
+
+/* a client and a worker in one process: the descriptors arrive */
+static void test_exchange(void **state)
+{
+	char dir[] = "/tmp/test_resident.XXXXXX", path[128];
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct resident_request req;
+	union {
+		struct cmsghdr h;
+		char space[CMSG_SPACE(2 * sizeof(int))];
+	} ctl;
+	static const char rec[] = "v=1\0config=/c\0SENDER=s@example.org\0";
+	struct msghdr mh = { 0 };
+	struct iovec iov = { (void *)rec, sizeof(rec) - 1 };
+	struct cmsghdr *cm;
+	int lfd, cfd, conn, fds[2], p[2], pass[2];
+	char got[8], answer;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/sock", dir);
+	lfd = resident_listen(path);
+	assert_true(lfd >= 0);
+	/* a second one on a live socket is refused */
+	assert_int_equal(resident_listen(path), -1);
+
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(write(p[1], "hello", 5), 5);
+	close(p[1]);
+	pass[0] = p[0];
+	pass[1] = 2;
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	cfd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	assert_int_equal(connect(cfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	mh.msg_control = ctl.space;
+	mh.msg_controllen = sizeof(ctl.space);
+	cm = CMSG_FIRSTHDR(&mh);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(pass));
+	memcpy(CMSG_DATA(cm), pass, sizeof(pass));
+	assert_int_equal(sendmsg(cfd, &mh, 0), (ssize_t)sizeof(rec) - 1);
+	close(p[0]);
+
+	assert_int_equal(
+		resident_accept(lfd, buf, &req, fds, &conn, &never, NULL, NULL),
+		1);
+	assert_string_equal(req.config, "/c");
+	assert_string_equal(req.env[0], "s@example.org");
+	/* the message, read through the descriptor passed */
+	assert_int_equal(read(fds[0], got, sizeof(got)), 5);
+	assert_memory_equal(got, "hello", 5);
+	close(fds[0]);
+	close(fds[1]);
+	resident_answer(&conn, RESIDENT_DONE);
+	assert_int_equal(conn, -1);
+	assert_int_equal(read(cfd, &answer, 1), 1);
+	assert_int_equal(answer, RESIDENT_DONE);
+	close(cfd);
+
+	close(lfd);
+	/* a socket nobody listens on any more is replaced */
+	lfd = resident_listen(path);
+	assert_true(lfd >= 0);
+	close(lfd);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* stale() says so with a client waiting: left queued, 0 returned */
+static bool always(void *ctx)
+{
+	(void)ctx;
+	return true;
+}
+
+static void test_stale(void **state)
+{
+	char dir[] = "/tmp/test_resident.XXXXXX", path[128];
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct resident_request req;
+	int lfd, cfd, conn, fds[2];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/sock", dir);
+	lfd = resident_listen(path);
+	assert_true(lfd >= 0);
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	cfd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	assert_int_equal(connect(cfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	assert_int_equal(send(cfd, "v=1\0config=/c\0", 14, 0), 14);
+	assert_int_equal(resident_accept(lfd, buf, &req, fds, &conn, &never,
+					 always, NULL),
+			 0);
+	/* still queued: no fds were passed, so the next accept declines */
+	assert_int_equal(conn, -1);
+	close(cfd);
+	close(lfd);
+	unlink(path);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_accepted),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_exchange),
+		cmocka_unit_test(test_stale),
+	};
+
+	signal(SIGPIPE, SIG_IGN);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
