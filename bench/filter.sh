@@ -21,7 +21,13 @@
 #     rebuild, no checkpoint in the filter), alternating with runs
 #     without, RES/4 messages each;
 #   - user-space instructions of one message (callgrind, if installed:
-#     exact and independent of the load).
+#     exact and independent of the load);
+#   - the resident filter ('triage-filter -l', 2 workers) behind
+#     triage-client: the client's CPU (wait4) plus the workers' CPU
+#     (/proc/PID/schedstat, nanoseconds) over the same messages, divided
+#     by their number, for RUNS sequential deliveries, THRU with 2
+#     clients at a time and BIG 2 MB reports; peak RSS of the client
+#     and of a worker (VmHWM).
 # All reports map to the same maintainer, whose forwards pick counts
 # (day and week) in every run: the bench's last runs count over 1,600.
 #   RUNS=N THRU=N BIG=N LOGS=N PROF=N RES=N bench/filter.sh
@@ -133,6 +139,9 @@ q=$((RES / 4))
 for k in 1 2 3 4; do gen "r$k." "$q"; done >"$B/list-res"
 head -c 1500000 /dev/urandom | gzip -1 | base64 -w 76 >"$B/attach.b64"
 gen big "$BIG" "$B/attach.b64" >"$B/list-big"
+gen rc "$RUNS" >"$B/list-rc"
+gen rt "$THRU" >"$B/list-rt"
+gen rbig "$BIG" "$B/attach.b64" >"$B/list-rbig"
 # real reports often carry the kernel log in the text: ~75 KB of it
 gen log "$LOGS" >"$B/list-log"
 while read -r f; do
@@ -196,6 +205,44 @@ if command -v sqlite3 >/dev/null 2>&1; then
 		wait "$hp" || true
 	done
 fi
+
+# the resident filter: its workers' CPU in ns, summed over the processes
+workers_ns() {
+	for p in $wpid $(cat /proc/$wpid/task/*/children 2>/dev/null); do
+		cut -d' ' -f1 "/proc/$p/schedstat" 2>/dev/null || echo 0
+	done | awk '{ s += $1 } END { printf "%d\n", s }'
+}
+# rspawn LIST [-j N]: spawn over LIST through triage-client, with the
+# workers' CPU per message appended as worker_ms=
+rspawn() {
+	w0=$(workers_ns)
+	out=$("$B/spawn" ${2:-} -F "$1" -- "$SRC/triage-client" -s "$B/filter.sock")
+	w1=$(workers_ns)
+	n=$(wc -l <"$1")
+	echo "$out worker_ms=$(awk -v a="$w0" -v b="$w1" -v n="$n" 'BEGIN { printf "%.3f", (b - a) / n / 1e6 }')"
+}
+# its own database, as the sequential runs above started with: the pick
+# counts each recipient's forwards, and would count the 2,000 above
+mkdir -p "$B/state-res"
+for f in "$B"/state/*; do
+	case $f in *triage.db*) ;; *) cp "$f" "$B/state-res/" ;; esac
+done
+sed "s|^state_dir = .*|state_dir = $B/state-res|" "$B/routes.conf" >"$B/routes-res.conf"
+export TRIAGE_CONFIG="$B/routes-res.conf"
+"$SRC/triage-filter" -l "$B/filter.sock" -n 2 2>"$B/resident.log" &
+wpid=$!
+i=0
+while [ ! -S "$B/filter.sock" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+# warm both workers (the first message of each opens the database)
+gen rw 20 >"$B/list-rw"
+"$B/spawn" -j 2 -F "$B/list-rw" -- "$SRC/triage-client" -s "$B/filter.sock" >/dev/null
+rc=$(rspawn "$B/list-rc")
+rt=$(rspawn "$B/list-rt" "-j 2")
+rbig=$(rspawn "$B/list-rbig")
+whwm=$(for p in $(cat /proc/$wpid/task/*/children); do sed -n 's/^VmHWM: *//p' /proc/$p/status; done | sort -n | tail -1)
+kill "$wpid"
+wait "$wpid" || true
+export TRIAGE_CONFIG="$B/routes.conf"
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 
 fc=$(awk -v a="$(field cpu_median_ms "$f1")" -v b="$(field cpu_median_ms "$f2")" 'BEGIN { print (a + b) / 2 }')
@@ -218,6 +265,20 @@ echo "peak RSS:                  $(echo "$f1 $filt $thru $big $logrun" | tr ' ' 
 while read -r how out; do
 	show "$how a resident conn." "$out"
 done <"$B/res"
+# rshow LABEL OUT: client median + workers' mean, and the ratio
+rshow() {
+	awk -v l="$1" -v c="$(field cpu_median_ms "$2")" -v w="$(field worker_ms "$2")" \
+		-v wall="$(field wall_median_ms "$2")" -v fc="$fc" -v f="$(field failures "$2")" 'BEGIN {
+		printf "%-26s cpu %6.3f ms = client median %.3f + workers %.3f;  ratio %.1fx (target <= 4x)  client wall median %.3f ms  failures %d\n", l, c + w, c, w, (c + w) / fc, wall, f }'
+}
+echo "== resident filter (triage-filter -l, 2 workers) behind triage-client:"
+rshow "one at a time" "$rc"
+rshow "2 clients at a time" "$rt"
+echo "                           $(field per_s "$rt") messages/s over $(field runs "$rt") messages (target >= 800/s on 2 cores)"
+rshow "2 MB report" "$rbig"
+echo "peak RSS:                  client $(echo "$rc $rt $rbig" | tr ' ' '\n' | sed -n 's/^maxrss_kib=//p' | sort -n | tail -1) KiB, a worker $(echo ${whwm:-?}) (VmHWM, over its life)"
+echo "forwards to the busiest recipient (resident): $(sqlite3 "$B/state-res/triage.db" "SELECT count(*) FROM decisions WHERE action = 'forward' GROUP BY recipient ORDER BY 1 DESC LIMIT 1")"
+[ -s "$B/resident.log" ] && sed 's/^/resident log: /' "$B/resident.log" | head -5
 echo "stage breakdown, median CPU us of $PROF runs (start = exec + loader before main):"
 sed -n 's/.*profile us: //p' "$B/prof" | tr -d ';' >"$B/prof.kv"
 line=

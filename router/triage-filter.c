@@ -599,6 +599,36 @@ static void set_env(const struct resident_request *req)
 	}
 }
 
+static double declining_until;
+
+static bool declined_enough(void *ctx)
+{
+	(void)ctx;
+	return now_seconds() > declining_until;
+}
+
+/*
+ * decline_for_a_while - a worker that cannot load routes.conf still
+ * answers: each client runs triage-filter itself, which says what is
+ * wrong in its one line and defers, at once rather than after the MTA's
+ * time limit.  After 5 s the worker ends and the supervisor tries again.
+ */
+static int decline_for_a_while(int lfd, struct filter *fx)
+{
+	static char buf[RESIDENT_REQUEST_MAX + 1];
+	struct resident_request req;
+	int fds[2];
+
+	declining_until = now_seconds() + 5;
+	while (resident_accept(lfd, buf, &req, fds, &fx->conn, &fx->stop,
+			       declined_enough, NULL) == 1) {
+		close(fds[0]);
+		close(fds[1]);
+		resident_answer(&fx->conn, RESIDENT_DECLINE);
+	}
+	return -1;
+}
+
 static int worker_serve(void *ctx, int lfd)
 {
 	struct filter *fx = ctx;
@@ -616,7 +646,7 @@ static int worker_serve(void *ctx, int lfd)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	if (own_err < 0 || filter_setup(fx, fx->config_path) < 0)
-		return -1;
+		return decline_for_a_while(lfd, fx);
 	/* stat() before loading: a change while we load is seen */
 	if (fx->cfg->path && fx->cfg->path[0] == '/')
 		fx->inputs[fx->ninputs++] = xstrdup(fx->cfg->path);

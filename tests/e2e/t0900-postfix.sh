@@ -148,6 +148,7 @@ relayed_at_least() { [ "$(relayed_count)" -ge "$1" ]; }
 peer_count() { find "$DUMP" -type f | wc -l; }
 # peer_files MSGID: the dump files holding a message with that Message-ID
 peer_files() { grep -lF "Message-ID: <$1>" "$DUMP"/* 2>/dev/null || true; }
+has_peer_file() { [ -n "$(peer_files "$1")" ]; }
 
 # unfold: header lines with their continuation lines joined
 unfold() {
@@ -173,6 +174,7 @@ cleanup() {
 		return
 	fi
 	[ -n "$sink_pid" ] && kill "$sink_pid" 2>/dev/null
+	pkill -f -- "-l $VAR/run/filter.sock" 2>/dev/null
 	if [ -f "$VAR/main.cf.orig" ]; then
 		postsuper -d ALL >/dev/null 2>&1
 		postfix stop >/dev/null 2>&1
@@ -504,6 +506,50 @@ test_expect_success 'all done: queue empty, three forwards relayed, no report bo
 	test "$(grep -c "to=<$ROUTER>.*status=sent (delivered to command" "$MAILLOG")" = 9 &&
 	echo "# $(sql "SELECT count(*) FROM reports") reports recorded: $(sql "SELECT group_concat(state || \"=\" || n, \" \") FROM (SELECT state, count(*) AS n FROM reports GROUP BY state)")" &&
 	echo "# end-to-end run: $(elapsed "$t_start" "$(now)") s"
+'
+
+# ---- the resident filter behind triage-client -------------------------------
+
+# The alias now runs triage-client, installed alone (no triage-filter
+# beside it to fall back on): a report recorded proves the worker did it.
+RUN=$VAR/run
+SOCK=$RUN/filter.sock
+R="$T/resident-oops.eml"
+sed -e 's/^Message-ID: <\(.*\)>/Message-ID: <resident.\1>/' \
+	-e 's/rtl_rx/rtl_rx_resident/g' "$U" >"$R"
+R_ID=$(msgid "$R")
+test_expect_success 'resident: triage-filter -l as triage, the alias runs triage-client' '
+	install -d -o triage -g triage -m 750 "$RUN" &&
+	install -d -m 755 "$LIBEXEC/alone" &&
+	install -m 755 "$SRC/triage-client" "$LIBEXEC/alone/triage-client" &&
+	setpriv --reuid=triage --regid=triage --init-groups \
+		"$LIBEXEC/triage-filter" -c "$CONF" -l "$SOCK" -n 2 \
+		</dev/null >"$T/resident.log" 2>&1 &
+	wait_until 10 test -S "$SOCK" &&
+	test "$(stat -c %U "$SOCK")" = triage &&
+	printf "bugs: \"|%s -s %s -c %s\"\ntriage-bounces: /dev/null\n" \
+		"$LIBEXEC/alone/triage-client" "$SOCK" "$CONF" >"$ALIASES" &&
+	chown triage:triage "$ALIASES" && postalias "$ALIASES" &&
+	postfix reload >/dev/null 2>&1
+'
+
+send resident "$R" reporter@example.org
+test_expect_success 'resident: Postfix delivers to triage-client, the worker records and forwards' '
+	track resident "$R" &&
+	ended resident sent &&
+	q=$(cat "$T/resident.qid") &&
+	grep -F "$q: to=<$ROUTER>" "$MAILLOG" | grep status=sent |
+		grep -qF "(delivered to command: $LIBEXEC/alone/triage-client" &&
+	test "$(sql "SELECT state || \"|\" || envelope_from FROM reports WHERE message_id = $(lit "$R_ID")")" = "forwarded|reporter@example.org" &&
+	wait_until 20 has_peer_file "$R_ID" &&
+	test "$(peer_files "$R_ID" | wc -l)" = 1 &&
+	echo "# triage-client run for the report (Postfix delays=.../d): $(filter_delay resident) s"
+'
+
+test_expect_success 'resident: SIGTERM ends it and removes the socket' '
+	pkill -TERM -f -- "-l $SOCK" &&
+	wait_until 10 test ! -e "$SOCK" &&
+	! test -s "$T/resident.log"
 '
 
 test_done
