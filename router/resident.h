@@ -33,6 +33,8 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
 
 #ifndef SYSCONFDIR
 #define SYSCONFDIR "/etc/triage"
@@ -53,6 +55,35 @@
 			NULL                                                   \
 	}
 #define RESIDENT_NENV 4
+
+/*
+ * resident_send - the request record rec (len bytes) with the message's
+ * and standard error's descriptors; 0 when all of it was sent
+ */
+static inline int resident_send(int fd, const char *rec, size_t len,
+				const int fds[2])
+{
+	union {
+		struct cmsghdr h;
+		char space[CMSG_SPACE(2 * sizeof(int))];
+	} ctl;
+	struct iovec iov = { (void *)rec, len };
+	struct msghdr mh;
+	struct cmsghdr *cm;
+
+	memset(&mh, 0, sizeof(mh));
+	memset(&ctl, 0, sizeof(ctl));
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	mh.msg_control = ctl.space;
+	mh.msg_controllen = sizeof(ctl.space);
+	cm = CMSG_FIRSTHDR(&mh);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(2 * sizeof(int));
+	memcpy(CMSG_DATA(cm), fds, 2 * sizeof(int));
+	return sendmsg(fd, &mh, MSG_NOSIGNAL) == (ssize_t)len ? 0 : -1;
+}
 
 /* ---- service (libtriage) ---------------------------------------------- */
 

@@ -130,13 +130,6 @@ int main(int argc, char **argv)
 	const char *sock = getenv("TRIAGE_SOCKET"), *config = NULL;
 	static char buf[RESIDENT_REQUEST_MAX];
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	union {
-		struct cmsghdr h;
-		char space[CMSG_SPACE(2 * sizeof(int))];
-	} ctl;
-	struct msghdr mh = { 0 };
-	struct iovec iov;
-	struct cmsghdr *cm;
 	int fds[2] = { 0, 2 };
 	char answer;
 	size_t len;
@@ -170,19 +163,8 @@ int main(int argc, char **argv)
 	if (fcntl(fd, F_SETFL, 0) < 0)
 		return run_filter(config);
 
-	iov.iov_base = buf;
-	iov.iov_len = len;
-	mh.msg_iov = &iov;
-	mh.msg_iovlen = 1;
-	mh.msg_control = ctl.space;
-	mh.msg_controllen = sizeof(ctl.space);
-	cm = CMSG_FIRSTHDR(&mh);
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(sizeof(fds));
-	memcpy(CMSG_DATA(cm), fds, sizeof(fds));
 	/* not sent: nothing of standard input was read, so run it here */
-	if (sendmsg(fd, &mh, MSG_NOSIGNAL) != (ssize_t)len)
+	if (resident_send(fd, buf, len, fds) < 0)
 		return run_filter(config);
 
 	do

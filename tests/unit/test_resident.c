@@ -106,14 +106,7 @@ static void test_exchange(void **state)
 	char dir[] = "/tmp/test_resident.XXXXXX", path[128];
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct resident_request req;
-	union {
-		struct cmsghdr h;
-		char space[CMSG_SPACE(2 * sizeof(int))];
-	} ctl;
 	static const char rec[] = "v=1\0config=/c\0SENDER=s@example.org\0";
-	struct msghdr mh = { 0 };
-	struct iovec iov = { (void *)rec, sizeof(rec) - 1 };
-	struct cmsghdr *cm;
 	int lfd, cfd, conn, fds[2], p[2], pass[2];
 	char got[8], answer;
 
@@ -133,16 +126,7 @@ static void test_exchange(void **state)
 	memcpy(sa.sun_path, path, strlen(path) + 1);
 	cfd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
 	assert_int_equal(connect(cfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
-	mh.msg_iov = &iov;
-	mh.msg_iovlen = 1;
-	mh.msg_control = ctl.space;
-	mh.msg_controllen = sizeof(ctl.space);
-	cm = CMSG_FIRSTHDR(&mh);
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(sizeof(pass));
-	memcpy(CMSG_DATA(cm), pass, sizeof(pass));
-	assert_int_equal(sendmsg(cfd, &mh, 0), (ssize_t)sizeof(rec) - 1);
+	assert_int_equal(resident_send(cfd, rec, sizeof(rec) - 1, pass), 0);
 	close(p[0]);
 
 	assert_int_equal(
