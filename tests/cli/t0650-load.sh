@@ -19,6 +19,7 @@ DAEMON=
 SERVE=
 cleanup() {
 	for p in $DAEMON $SERVE; do kill "$p" 2>/dev/null; done
+	[ -f "$T/resident.pid" ] && kill "$(cat "$T/resident.pid")" 2>/dev/null
 	stop_peer "$T/peer"
 	rm -rf "$T"
 }
@@ -122,6 +123,28 @@ test_expect_success 'the daemon sends every forward exactly once' '
 	test "$(unsent)" = 0 &&
 	count_spool "$T/peer" "$N" l &&
 	test ! -s "$T/daemon.err" &&
+	test "$(q "PRAGMA integrity_check")" = ok
+'
+
+# The same through triage-client and a resident filter of 2 workers:
+# 16 clients at a time wait in its listen queue, none is lost.
+make_messages "$T/msgs-r" "$N" r
+test_expect_success "$JOBS concurrent triage-clients over $N messages, a resident filter of 2 workers" '
+	"$FILTER" -l "$T/filter.sock" -n 2 2>"$T/resident.err" &
+	echo $! >"$T/resident.pid" &&
+	n=0 && while [ ! -S "$T/filter.sock" ] && [ $n -lt 100 ]; do sleep 0.05; n=$((n + 1)); done &&
+	: >"$T/exits" && : >"$T/stderr" &&
+	t0=$(now_ms) &&
+	xargs -P "$JOBS" -n 1 sh -c '"'"'"$0" -s "$1" <"$4" 2>>"$2"; echo $? >>"$3"'"'"' \
+		"$SRC/triage-client" "$T/filter.sock" "$T/stderr" "$T/exits" <"$T/msgs-r/list" &&
+	t1=$(now_ms) &&
+	kill -TERM "$(cat "$T/resident.pid")" &&
+	echo "# resident: $N messages by $JOBS concurrent clients in $((t1 - t0)) ms, $((N * 1000 / (t1 - t0 + 1))) msgs/s; exits: $(sort "$T/exits" | uniq -c | awk '"'"'{ printf "%s x %s ", $1, $2 }'"'"')" &&
+	test "$(wc -l <"$T/exits")" = "$N" &&
+	test "$(grep -vc "^0$" "$T/exits")" = 0 &&
+	test ! -s "$T/stderr" && test ! -s "$T/resident.err" &&
+	test "$(q "SELECT count(*), count(DISTINCT message_id) FROM reports WHERE message_id LIKE '"'"'r.%'"'"'")" = "$N|$N" &&
+	test "$(q "SELECT count(*) FROM reports WHERE message_id LIKE '"'"'r.%'"'"' AND state <> '"'"'forwarded'"'"'")" = 0 &&
 	test "$(q "PRAGMA integrity_check")" = ok
 '
 
