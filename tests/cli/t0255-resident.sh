@@ -181,13 +181,15 @@ test_expect_success 'SIGTERM: the workers end and the socket is removed' '
 test_expect_success 'a configuration it cannot load: clients are declined at once, 75 from triage-filter' '
 	mkdir "$T/conf-dir" &&
 	"$FILTER" -c "$T/conf-dir" -l "$T/bad.sock" -n 1 2>"$T/bad.log" &
+	echo $! >"$T/bad.pid" &&
 	i=0 && while [ ! -S "$T/bad.sock" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done &&
 	sleep 0.3 &&
 	test_exit 75 timeout 10 "$CLIENT" -s "$T/bad.sock" -c "$T/conf-dir" <"$T/after_hostile.eml" 2>"$T/stderr" &&
 	test "$(wc -l <"$T/stderr")" = 1 && grep -q "^triage-filter: " "$T/stderr" &&
-	pkill -TERM -f -- "-l $T/bad.sock"
+	kill -TERM "$(cat "$T/bad.pid")"
 '
 
 kill $WPID 2>/dev/null
+[ -f "$T/bad.pid" ] && kill "$(cat "$T/bad.pid")" 2>/dev/null
 wait
 test_done

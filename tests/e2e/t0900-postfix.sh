@@ -174,7 +174,7 @@ cleanup() {
 		return
 	fi
 	[ -n "$sink_pid" ] && kill "$sink_pid" 2>/dev/null
-	pkill -f -- "-l $VAR/run/filter.sock" 2>/dev/null
+	[ -f "$T/resident.pid" ] && kill "$(cat "$T/resident.pid")" 2>/dev/null
 	if [ -f "$VAR/main.cf.orig" ]; then
 		postsuper -d ALL >/dev/null 2>&1
 		postfix stop >/dev/null 2>&1
@@ -525,6 +525,7 @@ test_expect_success 'resident: triage-filter -l as triage, the alias runs triage
 	setpriv --reuid=triage --regid=triage --init-groups \
 		"$LIBEXEC/triage-filter" -c "$CONF" -l "$SOCK" -n 2 \
 		</dev/null >"$T/resident.log" 2>&1 &
+	echo $! >"$T/resident.pid" &&
 	wait_until 10 test -S "$SOCK" &&
 	test "$(stat -c %U "$SOCK")" = triage &&
 	printf "bugs: \"|%s -s %s -c %s\"\ntriage-bounces: /dev/null\n" \
@@ -547,7 +548,7 @@ test_expect_success 'resident: Postfix delivers to triage-client, the worker rec
 '
 
 test_expect_success 'resident: SIGTERM ends it and removes the socket' '
-	pkill -TERM -f -- "-l $SOCK" &&
+	kill -TERM "$(cat "$T/resident.pid")" &&
 	wait_until 10 test ! -e "$SOCK" &&
 	! test -s "$T/resident.log"
 '
