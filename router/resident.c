@@ -8,6 +8,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -237,16 +238,49 @@ static void on_stop(int sig)
 	supervisor_stop = 1;
 }
 
+/* SIGCHLD only has to end sigsuspend() */
+static void on_child(int sig)
+{
+	(void)sig;
+}
+
+/* reaped - a worker ended: free its slot; pause if it could not start */
+static void reaped(pid_t pid, int status, pid_t *pids, const double *started,
+		   unsigned n, unsigned *live)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		if (pids[i] != pid)
+			continue;
+		pids[i] = 0;
+		(*live)--;
+		if (WIFSIGNALED(status))
+			warn("worker %d killed by signal %d", (int)pid,
+			     WTERMSIG(status));
+		/* a worker that cannot start: do not spin */
+		if (now_seconds() - started[i] < 1 &&
+		    (WIFSIGNALED(status) || WEXITSTATUS(status)))
+			sleep(1);
+	}
+}
+
+/*
+ * SIGTERM, SIGINT and SIGCHLD stay blocked except inside sigsuspend(),
+ * so a stop that comes between the check of supervisor_stop and the
+ * wait is not lost.  A worker asks for SIGTERM when the supervisor dies
+ * (PR_SET_PDEATHSIG): killed alone, even with SIGKILL, the supervisor
+ * leaves no worker behind on a socket nobody can reach any more.
+ */
 int resident_supervise(int lfd, unsigned n, int (*serve)(void *, int),
 		       void *ctx)
 {
-	pid_t pids[64];
+	pid_t pids[64], self = getpid(), pid;
 	double started[64];
 	struct sigaction sa;
-	sigset_t block, old;
+	sigset_t block, old, waiting;
 	unsigned i, live = 0;
 	int status;
-	pid_t pid;
 
 	if (n == 0 || n > ARRAY_SIZE(pids))
 		return error("between 1 and %zu workers", ARRAY_SIZE(pids));
@@ -254,9 +288,17 @@ int resident_supervise(int lfd, unsigned n, int (*serve)(void *, int),
 	sa.sa_handler = on_stop;
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
+	sa.sa_handler = on_child;
+	sigaction(SIGCHLD, &sa, NULL);
 	sigemptyset(&block);
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	waiting = old;
+	sigdelset(&waiting, SIGTERM);
+	sigdelset(&waiting, SIGINT);
+	sigdelset(&waiting, SIGCHLD);
 	for (i = 0; i < n; i++)
 		pids[i] = 0;
 
@@ -264,13 +306,19 @@ int resident_supervise(int lfd, unsigned n, int (*serve)(void *, int),
 		for (i = 0; i < n && !supervisor_stop; i++) {
 			if (pids[i] > 0)
 				continue;
-			sigprocmask(SIG_BLOCK, &block, &old);
 			pid = fork();
 			if (pid == 0) {
+				prctl(PR_SET_PDEATHSIG, SIGTERM);
+				/* the supervisor died before the call */
+				if (getppid() != self)
+					_exit(0);
+				/* serve() installs its own; until then, the default */
+				signal(SIGTERM, SIG_DFL);
+				signal(SIGINT, SIG_DFL);
+				signal(SIGCHLD, SIG_DFL);
 				sigprocmask(SIG_SETMASK, &old, NULL);
 				_exit(serve(ctx, lfd) < 0 ? 1 : 0);
 			}
-			sigprocmask(SIG_SETMASK, &old, NULL);
 			if (pid < 0) {
 				warn("fork: %s", strerror(errno));
 				sleep(1);
@@ -280,30 +328,16 @@ int resident_supervise(int lfd, unsigned n, int (*serve)(void *, int),
 			started[i] = now_seconds();
 			live++;
 		}
-		pid = wait(&status);
-		if (pid < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		for (i = 0; i < n; i++) {
-			if (pids[i] != pid)
-				continue;
-			pids[i] = 0;
-			live--;
-			if (WIFSIGNALED(status))
-				warn("worker %d killed by signal %d", (int)pid,
-				     WTERMSIG(status));
-			/* a worker that cannot start: do not spin */
-			if (now_seconds() - started[i] < 1 &&
-			    (WIFSIGNALED(status) || WEXITSTATUS(status)))
-				sleep(1);
-		}
+		while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+			reaped(pid, status, pids, started, n, &live);
+		if (!supervisor_stop && live == n)
+			sigsuspend(&waiting);
 	}
 	for (i = 0; i < n; i++)
 		if (pids[i] > 0)
 			kill(pids[i], SIGTERM);
-	while (live > 0 && wait(&status) > 0)
-		live--;
+	while (live > 0 && (pid = waitpid(-1, &status, 0)) > 0)
+		reaped(pid, status, pids, started, n, &live);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	return 0;
 }

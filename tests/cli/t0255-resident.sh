@@ -190,7 +190,26 @@ test_expect_success 'a configuration it cannot load: clients are declined at onc
 	kill -TERM "$(cat "$T/bad.pid")"
 '
 
+# alive PID: running, not a zombie waiting for whoever adopted it
+alive() { [ -d "/proc/$1" ] && ! grep -q "^State:.*Z" "/proc/$1/status"; }
+test_expect_success 'the supervisor killed with SIGKILL: its workers end too' '
+	"$FILTER" -l "$T/k.sock" -n 2 2>"$T/k.log" &
+	echo $! >"$T/k.pid" &&
+	i=0 && while [ ! -S "$T/k.sock" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done &&
+	sleep 0.3 &&
+	kids=$(cat /proc/$(cat "$T/k.pid")/task/*/children) &&
+	test "$(echo $kids | wc -w)" = 2 &&
+	kill -KILL "$(cat "$T/k.pid")" &&
+	i=0 && while [ $i -lt 600 ]; do
+		left=0; for p in $kids; do alive $p && left=1; done
+		[ $left = 0 ] && break
+		sleep 0.05; i=$((i + 1))
+	done &&
+	for p in $kids; do ! alive $p || exit 1; done
+'
+
 kill $WPID 2>/dev/null
 [ -f "$T/bad.pid" ] && kill "$(cat "$T/bad.pid")" 2>/dev/null
+[ -f "$T/k.pid" ] && kill -KILL "$(cat "$T/k.pid")" 2>/dev/null
 wait
 test_done
