@@ -148,8 +148,9 @@ static void prof_report(void)
 
 /* set once the report is committed: from then on the answer is 0 */
 static volatile sig_atomic_t committed;
-/* set in a resident worker (-l) */
-static bool resident_worker;
+struct filter;
+/* a resident worker's (-l) state; NULL in a one-shot run */
+static struct filter *worker_fx;
 /* CLOCK_MONOTONIC seconds when filter_timeout runs out; 0: none */
 static double deadline;
 
@@ -175,7 +176,7 @@ static void on_alarm(int sig)
 	if (committed)
 		_exit(0);
 	/* resident: the client says it, in its one line */
-	if (!resident_worker)
+	if (!worker_fx)
 		w = write(2, m, sizeof(m) - 1);
 	(void)w;
 	_exit(EX_TEMPFAIL);
@@ -537,7 +538,8 @@ out:
 
 /* ---- the resident filter (-l) ------------------------------------------- */
 
-static struct filter *worker_fx;
+/* the record of the client being served */
+static char request[RESIDENT_REQUEST_MAX + 1];
 
 static void on_worker_stop(int sig)
 {
@@ -615,12 +617,11 @@ static bool declined_enough(void *ctx)
  */
 static int decline_for_a_while(int lfd, struct filter *fx)
 {
-	static char buf[RESIDENT_REQUEST_MAX + 1];
 	struct resident_request req;
 	int fds[2];
 
 	declining_until = now_seconds() + 5;
-	while (resident_accept(lfd, buf, &req, fds, &fx->conn, &fx->stop,
+	while (resident_accept(lfd, request, &req, fds, &fx->conn, &fx->stop,
 			       declined_enough, NULL) == 1) {
 		close(fds[0]);
 		close(fds[1]);
@@ -632,13 +633,11 @@ static int decline_for_a_while(int lfd, struct filter *fx)
 static int worker_serve(void *ctx, int lfd)
 {
 	struct filter *fx = ctx;
-	static char buf[RESIDENT_REQUEST_MAX + 1];
 	struct resident_request req;
 	struct sigaction sa;
 	int fds[2], own_err = dup(2), ret;
 
 	worker_fx = fx;
-	resident_worker = true;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_worker_stop;
 	/* a message's reads go on; poll() in resident_accept() returns */
@@ -656,7 +655,7 @@ static int worker_serve(void *ctx, int lfd)
 	if (parse_init() < 0)
 		return -1;
 
-	while (resident_accept(lfd, buf, &req, fds, &fx->conn, &fx->stop,
+	while (resident_accept(lfd, request, &req, fds, &fx->conn, &fx->stop,
 			       worker_stale, fx) == 1) {
 		/* another configuration: the client runs triage-filter */
 		if (strcmp(req.config, fx->ident_cfg) != 0 ||
