@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "audit.h"
+#include "audit_scratch.h"
 #include "deliver.h"
 #include "evidence.h"
 #include "report.h"
@@ -32,8 +33,6 @@
 
 #define T0	 1700000000 /* a fixed "now" for the fixtures */
 #define JSON_BIG 20000	    /* longer than one stored string may be */
-
-static char scratch[] = "/tmp/test_audit.XXXXXX";
 
 /* what the callbacks collect, one "|"-terminated item each */
 struct textbuf {
@@ -50,24 +49,6 @@ static void textbuf_add(struct textbuf *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(t->buf + len, sizeof(t->buf) - len, fmt, ap);
 	va_end(ap);
-}
-
-static char *scratch_path(const char *name)
-{
-	static int seq;
-
-	return xasprintf("%s/%d-%s", scratch, seq++, name);
-}
-
-static struct audit *open_ok(const char *path, unsigned flags)
-{
-	struct audit *db = NULL;
-	bool temp = true;
-
-	assert_int_equal(audit_open(path, flags, 0, &db, &temp), 0);
-	assert_non_null(db);
-	assert_false(temp);
-	return db;
 }
 
 static struct audit *mem_db(void)
@@ -1747,12 +1728,6 @@ static void test_concurrent_writers(void **state)
 	free(path);
 }
 
-static int rm_entry(const char *path, const struct stat *sb, int flag,
-		    struct FTW *ftw)
-{
-	return remove(path);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1785,13 +1760,13 @@ int main(void)
 
 	/* the errors the tests provoke are expected: keep the log short */
 	msg_setup("test_audit", 1, false);
-	if (!mkdtemp(scratch)) {
+	if (scratch_make("test_audit") < 0) {
 		perror("mkdtemp");
 		return 1;
 	}
 	/* nobody must reach the scratch area in the unwritable test */
 	chmod(scratch, 0755);
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	nftw(scratch, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	scratch_remove();
 	return rc;
 }

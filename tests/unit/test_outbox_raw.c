@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "audit.h"
+#include "audit_scratch.h"
 #include "deliver.h"
 #include "forward.h"
 #include "report.h"
@@ -24,25 +25,6 @@
 #include "util.h"
 
 #define T0 1700000000
-
-static char scratch[] = "/tmp/test_outbox_raw.XXXXXX";
-
-static char *scratch_path(const char *name)
-{
-	static int seq;
-
-	return xasprintf("%s/%d-%s", scratch, seq++, name);
-}
-
-static struct audit *open_ok(const char *path, unsigned flags)
-{
-	struct audit *db = NULL;
-	bool temp = true;
-
-	assert_int_equal(audit_open(path, flags, 0, &db, &temp), 0);
-	assert_non_null(db);
-	return db;
-}
 
 /*
  * a report of n bytes of body or more: an mbox From_ line (dropped by
@@ -323,15 +305,6 @@ static void test_migration_from_version_3(void **state)
 	free(path);
 }
 
-static int rm_entry(const char *path, const struct stat *sb, int flag,
-		    struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -342,9 +315,9 @@ int main(void)
 	};
 	int rc;
 
-	if (!mkdtemp(scratch))
+	if (scratch_make("test_outbox_raw") < 0)
 		die_errno("mkdtemp");
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	nftw(scratch, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	scratch_remove();
 	return rc;
 }
