@@ -151,7 +151,7 @@ static int take_fds(struct msghdr *mh, int fds[2])
 
 int resident_accept(int lfd, char *buf, struct resident_request *req,
 		    int fds[2], int *conn, volatile int *stop,
-		    bool (*stale)(void *), void *ctx)
+		    const sigset_t *waitmask, bool (*stale)(void *), void *ctx)
 {
 	union {
 		struct cmsghdr h;
@@ -168,7 +168,7 @@ int resident_accept(int lfd, char *buf, struct resident_request *req,
 	for (;;) {
 		if (*stop)
 			return 0;
-		if (poll(&pfd, 1, -1) < 0) {
+		if (ppoll(&pfd, 1, NULL, waitmask) < 0) {
 			if (errno == EINTR)
 				continue;
 			return error("poll: %s", strerror(errno));

@@ -29,6 +29,7 @@
 #define TRIAGE_RESIDENT_H
 
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -135,10 +136,13 @@ int resident_listen(const char *path);
  * stale() said so before a client was taken (the client is left for
  * another worker); -1 on an error of the socket itself.  A malformed
  * record is answered RESIDENT_DECLINE and skipped.
+ * waitmask (NULL: none) is the signal mask while it waits (ppoll()): a
+ * caller that keeps the signals setting *stop blocked, and unblocked in
+ * waitmask, cannot lose one that comes just before the wait.
  */
 int resident_accept(int lfd, char *buf, struct resident_request *req,
 		    int fds[2], int *conn, volatile int *stop,
-		    bool (*stale)(void *), void *ctx);
+		    const sigset_t *waitmask, bool (*stale)(void *), void *ctx);
 
 /* resident_answer - send the one-byte answer and close the connection */
 void resident_answer(int *conn, char answer);

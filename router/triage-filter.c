@@ -540,6 +540,8 @@ out:
 
 /* the record of the client being served */
 static char request[RESIDENT_REQUEST_MAX + 1];
+/* the worker's signal mask while it waits for a client */
+static sigset_t waitmask;
 
 static void on_worker_stop(int sig)
 {
@@ -622,7 +624,7 @@ static int decline_for_a_while(int lfd, struct filter *fx)
 
 	declining_until = now_seconds() + 5;
 	while (resident_accept(lfd, request, &req, fds, &fx->conn, &fx->stop,
-			       declined_enough, NULL) == 1) {
+			       &waitmask, declined_enough, NULL) == 1) {
 		close(fds[0]);
 		close(fds[1]);
 		resident_answer(&fx->conn, RESIDENT_DECLINE);
@@ -635,15 +637,25 @@ static int worker_serve(void *ctx, int lfd)
 	struct filter *fx = ctx;
 	struct resident_request req;
 	struct sigaction sa;
+	sigset_t stops;
 	int fds[2], own_err = dup(2), ret;
 
 	worker_fx = fx;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_worker_stop;
-	/* a message's reads go on; poll() in resident_accept() returns */
-	sa.sa_flags = SA_RESTART;
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
+	/*
+	 * Blocked but while resident_accept() waits: a message is always
+	 * finished, and a stop that comes just before the wait is not lost
+	 * (under valgrind one did, and the worker waited for ever).
+	 */
+	sigemptyset(&stops);
+	sigaddset(&stops, SIGTERM);
+	sigaddset(&stops, SIGINT);
+	sigprocmask(SIG_BLOCK, &stops, &waitmask);
+	sigdelset(&waitmask, SIGTERM);
+	sigdelset(&waitmask, SIGINT);
 	if (own_err < 0 || filter_setup(fx, fx->config_path) < 0)
 		return decline_for_a_while(lfd, fx);
 	/* stat() before loading: a change while we load is seen */
@@ -656,7 +668,7 @@ static int worker_serve(void *ctx, int lfd)
 		return -1;
 
 	while (resident_accept(lfd, request, &req, fds, &fx->conn, &fx->stop,
-			       worker_stale, fx) == 1) {
+			       &waitmask, worker_stale, fx) == 1) {
 		/* another configuration: the client runs triage-filter */
 		if (strcmp(req.config, fx->ident_cfg) != 0 ||
 		    strcmp(req.state ? req.state : "", fx->ident_state) != 0) {

@@ -129,9 +129,9 @@ static void test_exchange(void **state)
 	assert_int_equal(resident_send(cfd, rec, sizeof(rec) - 1, pass), 0);
 	close(p[0]);
 
-	assert_int_equal(
-		resident_accept(lfd, buf, &req, fds, &conn, &never, NULL, NULL),
-		1);
+	assert_int_equal(resident_accept(lfd, buf, &req, fds, &conn, &never,
+					 NULL, NULL, NULL),
+			 1);
 	assert_string_equal(req.config, "/c");
 	assert_string_equal(req.env[0], "s@example.org");
 	/* the message, read through the descriptor passed */
@@ -178,7 +178,7 @@ static void test_stale(void **state)
 	assert_int_equal(connect(cfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
 	assert_int_equal(send(cfd, "v=1\0config=/c\0", 14, 0), 14);
 	assert_int_equal(resident_accept(lfd, buf, &req, fds, &conn, &never,
-					 always, NULL),
+					 NULL, always, NULL),
 			 0);
 	/* still queued: no fds were passed, so the next accept declines */
 	assert_int_equal(conn, -1);
