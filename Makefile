@@ -186,10 +186,23 @@ else
 	  $(CC) $(ALL_LDFLAGS) -o $@ $(filter-out %stub.o,$(FILTER_OBJS)) $(FILTER_LIBS) -lm; }
 endif
 
-# triage-client: libc only, static; its start is all it costs (resident.h)
+# triage-client: its start is all it costs.  On x86-64 it runs without
+# libc (router/nolibc.h: 0.12 ms against 0.23 for an empty static glibc
+# program); elsewhere, and under a sanitizer, with libc, static if it can.
+CLIENT_NOLIBC := $(if $(SANITIZE),,$(filter x86_64-%,$(shell \
+	$(CC) -dumpmachine 2>/dev/null)))
+CLIENT_CFLAGS = $(if $(CLIENT_NOLIBC),-DNOLIBC -fno-pie -fno-stack-protector \
+	-U_FORTIFY_SOURCE -fno-asynchronous-unwind-tables)
+
+$(B)/router/triage-client.o: router/triage-client.c $(B)/FLAGS
+	@mkdir -p $(dir $@)
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) $(CLIENT_CFLAGS) -MMD -MP -c -o $@ $<
+
 triage-client: $(B)/router/triage-client.o
 ifdef SANITIZE
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^
+else ifdef CLIENT_NOLIBC
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -static -no-pie -nostdlib -o $@ $^ -lgcc
 else
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -static -o $@ $^ 2>$(B)/client-static.log || \
 	$(CC) $(ALL_LDFLAGS) -o $@ $^

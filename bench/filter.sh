@@ -27,7 +27,8 @@
 #     (/proc/PID/schedstat, nanoseconds) over the same messages, divided
 #     by their number, for RUNS sequential deliveries, THRU with 2
 #     clients at a time and BIG 2 MB reports; peak RSS of the client
-#     and of a worker (VmHWM).
+#     and of a worker (VmHWM); and an empty program without libc, as
+#     triage-client is built on x86-64 (the floor stays the glibc one).
 # All reports map to the same maintainer, whose forwards pick counts
 # (day and week) in every run: the bench's last runs count over 1,600.
 #   RUNS=N THRU=N BIG=N LOGS=N PROF=N RES=N bench/filter.sh
@@ -46,6 +47,13 @@ rm -rf "$B" && mkdir -p "$B/state" "$B/msgs"
 cc -O2 -o "$B/spawn" "$SRC/bench/spawn.c"
 echo 'int main(void) { return 0; }' >"$B/empty.c"
 cc -static -O2 -o "$B/empty-static" "$B/empty.c"
+# the same without libc, as triage-client is built on x86-64 (nolibc.h):
+# shown beside the floor, which stays the empty glibc program
+if [ "$(uname -m)" = x86_64 ]; then
+	echo 'int main(int c, char **v, char **e) { return 0; }' >"$B/empty-nolibc.c"
+	cc -static -nostdlib -no-pie -fno-pie -fno-stack-protector -O2 -DNOLIBC \
+		-include "$SRC/router/nolibc.h" -o "$B/empty-nolibc" "$B/empty-nolibc.c"
+fi
 
 if [ -f "$TREE/MAINTAINERS" ]; then
 	MNT=$TREE/MAINTAINERS
@@ -237,6 +245,8 @@ while [ ! -S "$B/filter.sock" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); 
 gen rw 20 >"$B/list-rw"
 "$B/spawn" -j 2 -F "$B/list-rw" -- "$SRC/triage-client" -s "$B/filter.sock" >/dev/null
 rc=$(rspawn "$B/list-rc")
+fn=
+[ -x "$B/empty-nolibc" ] && fn=$("$B/spawn" -n "$RUNS" "$B/one" -- "$B/empty-nolibc")
 rt=$(rspawn "$B/list-rt" "-j 2")
 rbig=$(rspawn "$B/list-rbig")
 whwm=$(for p in $(cat /proc/$wpid/task/*/children); do sed -n 's/^VmHWM: *//p' /proc/$p/status; done | sort -n | tail -1)
@@ -272,6 +282,8 @@ rshow() {
 		printf "%-26s cpu %6.3f ms = client median %.3f + workers %.3f;  ratio %.1fx (target <= 4x)  client wall median %.3f ms  failures %d\n", l, c + w, c, w, (c + w) / fc, wall, f }'
 }
 echo "== resident filter (triage-filter -l, 2 workers) behind triage-client:"
+[ -z "$fn" ] || show "empty program, no libc" "$fn"
+[ -z "$fn" ] || echo "                           (as triage-client is built here: it starts below the floor, the empty glibc program)"
 rshow "one at a time" "$rc"
 rshow "2 clients at a time" "$rt"
 echo "                           $(field per_s "$rt") messages/s over $(field runs "$rt") messages (target >= 800/s on 2 cores)"

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -66,6 +67,34 @@ int resident_parse(char *buf, size_t len, struct resident_request *req,
 		return -1;
 	}
 	return 0;
+}
+
+void resident_identity(const char *config, char cfg[RESIDENT_PATH_MAX],
+		       char state[RESIDENT_PATH_MAX])
+{
+	const char *env = getenv("TRIAGE_STATE_DIR");
+
+	if (!config || !*config)
+		config = getenv("TRIAGE_CONFIG");
+	if (!config || !*config)
+		config = RESIDENT_CONFIG_DEFAULT;
+	if (!realpath(config, cfg))
+		snprintf(cfg, RESIDENT_PATH_MAX, "%s", config);
+	state[0] = '\0';
+	if (env && *env && !realpath(env, state))
+		snprintf(state, RESIDENT_PATH_MAX, "%s", env);
+}
+
+bool resident_same(const char *got, const char *mine)
+{
+	char resolved[RESIDENT_PATH_MAX];
+
+	if (!got)
+		got = "";
+	if (!strcmp(got, mine))
+		return true;
+	/* a symbolic link or "..": what the client means, resolved here */
+	return *got && realpath(got, resolved) && !strcmp(resolved, mine);
 }
 
 int resident_listen(const char *path)

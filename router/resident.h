@@ -9,7 +9,7 @@
  *	'triage-filter -l SOCKET' those are paid once, by a resident filter
  *	(a supervisor and N workers that share the listening socket, as
  *	Postfix's services share theirs), and the MTA runs triage-client,
- *	which costs about as much as an empty static program.
+ *	which costs less than an empty static glibc program (nolibc.h).
  *
  *	The protocol, on an AF_UNIX SOCK_SEQPACKET connection:
  *	  client -> filter  one record: "NAME=value\0" strings, v= first,
@@ -22,8 +22,14 @@
  *	No answer (a worker that died) means 75 for the MTA: the message
  *	stays queued, and its redelivery is recognised if it was committed.
  *
- *	This header is also triage-client's contract, so it needs libc only
- *	above the "service" line.
+ *	The client sends config= and state= (routes.conf and
+ *	$TRIAGE_STATE_DIR) made absolute but not resolved: resolving them
+ *	(realpath()) is the worker's part, and only when they differ from
+ *	what it serves byte for byte.
+ *
+ *	This header is also triage-client's contract, which runs without
+ *	libc on x86-64: above the "service" line it calls no libc function
+ *	but those nolibc.h has.
  */
 #ifndef TRIAGE_RESIDENT_H
 #define TRIAGE_RESIDENT_H
@@ -57,41 +63,46 @@
 	}
 #define RESIDENT_NENV 4
 
-/*
- * resident_send - the request record rec (len bytes) with the message's
- * and standard error's descriptors; 0 when all of it was sent
- */
-static inline int resident_send(int fd, const char *rec, size_t len,
-				const int fds[2])
-{
+/* a request ready for sendmsg(): resident_message() fills it */
+struct resident_message {
+	struct msghdr mh;
+	struct iovec iov;
 	union {
 		struct cmsghdr h;
 		char space[CMSG_SPACE(2 * sizeof(int))];
 	} ctl;
-	struct iovec iov = { (void *)rec, len };
-	struct msghdr mh;
+};
+
+/*
+ * resident_message - m as the request record rec (len bytes) with the
+ * message's and standard error's descriptors, for
+ * sendmsg(fd, &m->mh, MSG_NOSIGNAL); m must not move before that
+ */
+static inline void resident_message(struct resident_message *m, const char *rec,
+				    size_t len, const int fds[2])
+{
 	struct cmsghdr *cm;
 
-	memset(&mh, 0, sizeof(mh));
-	memset(&ctl, 0, sizeof(ctl));
-	mh.msg_iov = &iov;
-	mh.msg_iovlen = 1;
-	mh.msg_control = ctl.space;
-	mh.msg_controllen = sizeof(ctl.space);
-	cm = CMSG_FIRSTHDR(&mh);
+	memset(m, 0, sizeof(*m));
+	m->iov.iov_base = (void *)rec;
+	m->iov.iov_len = len;
+	m->mh.msg_iov = &m->iov;
+	m->mh.msg_iovlen = 1;
+	m->mh.msg_control = m->ctl.space;
+	m->mh.msg_controllen = sizeof(m->ctl.space);
+	cm = CMSG_FIRSTHDR(&m->mh);
 	cm->cmsg_level = SOL_SOCKET;
 	cm->cmsg_type = SCM_RIGHTS;
 	cm->cmsg_len = CMSG_LEN(2 * sizeof(int));
 	memcpy(CMSG_DATA(cm), fds, 2 * sizeof(int));
-	return sendmsg(fd, &mh, MSG_NOSIGNAL) == (ssize_t)len ? 0 : -1;
 }
 
 /* ---- service (libtriage) ---------------------------------------------- */
 
 /* one request, pointing into the record it was parsed from */
 struct resident_request {
-	const char *config; /* resolved path, or the default's literal text */
-	const char *state;  /* TRIAGE_STATE_DIR resolved, or NULL */
+	const char *config; /* absolute, as given (resident_same()) */
+	const char *state;  /* $TRIAGE_STATE_DIR absolute, or NULL */
 	const char *env[RESIDENT_NENV]; /* RESIDENT_ENV values, NULL: unset */
 };
 
@@ -104,27 +115,20 @@ int resident_parse(char *buf, size_t len, struct resident_request *req,
 		   const char **why);
 
 /*
- * resident_identity - what the client sends as config= and state=, and
- * what a worker compares them with: a path resolved when the file
- * exists (else as given), config NULL meaning $TRIAGE_CONFIG or the
- * default; state[0] is '\0' when $TRIAGE_STATE_DIR is unset
+ * resident_identity - the configuration and state directory a worker
+ * serves, resolved (realpath) when the file exists, else as given:
+ * config NULL meaning $TRIAGE_CONFIG or the default; state[0] is '\0'
+ * when $TRIAGE_STATE_DIR is unset
  */
-static inline void resident_identity(const char *config,
-				     char cfg[RESIDENT_PATH_MAX],
-				     char state[RESIDENT_PATH_MAX])
-{
-	const char *env = getenv("TRIAGE_STATE_DIR");
+void resident_identity(const char *config, char cfg[RESIDENT_PATH_MAX],
+		       char state[RESIDENT_PATH_MAX]);
 
-	if (!config || !*config)
-		config = getenv("TRIAGE_CONFIG");
-	if (!config || !*config)
-		config = RESIDENT_CONFIG_DEFAULT;
-	if (!realpath(config, cfg))
-		snprintf(cfg, RESIDENT_PATH_MAX, "%s", config);
-	state[0] = '\0';
-	if (env && *env && !realpath(env, state))
-		snprintf(state, RESIDENT_PATH_MAX, "%s", env);
-}
+/*
+ * resident_same - whether the path a client sent (absolute, as the
+ * user gave it; NULL or "" for none) names what a worker serves: its
+ * resolved path (mine, "" for none) byte for byte, else once resolved
+ */
+bool resident_same(const char *got, const char *mine);
 
 /* resident_listen - a listening socket at path (a stale one replaced) */
 int resident_listen(const char *path);

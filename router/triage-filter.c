@@ -670,8 +670,8 @@ static int worker_serve(void *ctx, int lfd)
 	while (resident_accept(lfd, request, &req, fds, &fx->conn, &fx->stop,
 			       &waitmask, worker_stale, fx) == 1) {
 		/* another configuration: the client runs triage-filter */
-		if (strcmp(req.config, fx->ident_cfg) != 0 ||
-		    strcmp(req.state ? req.state : "", fx->ident_state) != 0) {
+		if (!resident_same(req.config, fx->ident_cfg) ||
+		    !resident_same(req.state, fx->ident_state)) {
 			close(fds[0]);
 			close(fds[1]);
 			resident_answer(&fx->conn, RESIDENT_DECLINE);

@@ -168,6 +168,26 @@ test_expect_success 'hostile peers get a refusal, the service goes on' '
 	test "$(q "$DB" "select state from reports where message_id like \"after_hostile.%\"")" = forwarded
 '
 
+test_expect_success 'routes.conf named relatively, through a link or with "..": the worker serves it' '
+	ln -s "$T/routes.conf" "$T/link.conf" &&
+	mkdir -p "$T/sub" &&
+	(cd "$T" && unset TRIAGE_CONFIG && "$ALONE" -s "$SOCK" -c routes.conf <"$(fresh rel)") &&
+	"$ALONE" -s "$SOCK" -c "$T/link.conf" <"$(fresh link)" &&
+	TRIAGE_CONFIG="$T/sub/../routes.conf" "$ALONE" -s"$SOCK" <"$(fresh dotted)" &&
+	for t in rel link dotted; do
+		test "$(q "$DB" "select state from reports where message_id like \"$t.%\"")" = forwarded || exit 1
+	done
+'
+
+test_expect_success 'its options as getopt reads them; anything else is 75 with the usage' '
+	"$ALONE" -c "$T/routes.conf" -s "$SOCK" -- <"$(fresh opts)" &&
+	test "$(q "$DB" "select state from reports where message_id like \"opts.%\"")" = forwarded &&
+	for args in "-x" "-s" "-s $SOCK extra" "-s $SOCK -- extra" "-"; do
+		test_exit 75 "$ALONE" $args <"$T/opts.eml" 2>"$T/stderr" &&
+		test "$(cat "$T/stderr")" = "triage-client: usage: triage-client [-s socket] [-c routes.conf]" || exit 1
+	done
+'
+
 test_expect_success 'SIGTERM: the workers end and the socket is removed' '
 	pids=$(workers) &&
 	kill -TERM $WPID &&

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,6 +109,7 @@ static void test_exchange(void **state)
 	struct resident_request req;
 	static const char rec[] = "v=1\0config=/c\0SENDER=s@example.org\0";
 	int lfd, cfd, conn, fds[2], p[2], pass[2];
+	struct resident_message m;
 	char got[8], answer;
 
 	(void)state;
@@ -126,7 +128,8 @@ static void test_exchange(void **state)
 	memcpy(sa.sun_path, path, strlen(path) + 1);
 	cfd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
 	assert_int_equal(connect(cfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
-	assert_int_equal(resident_send(cfd, rec, sizeof(rec) - 1, pass), 0);
+	resident_message(&m, rec, sizeof(rec) - 1, pass);
+	assert_int_equal(sendmsg(cfd, &m.mh, MSG_NOSIGNAL), sizeof(rec) - 1);
 	close(p[0]);
 
 	assert_int_equal(resident_accept(lfd, buf, &req, fds, &conn, &never,
@@ -188,13 +191,51 @@ static void test_stale(void **state)
 	rmdir(dir);
 }
 
+/* what the client sends (absolute, not resolved) against what a worker serves */
+static void test_same(void **state)
+{
+	char dir[] = "/tmp/test_resident.XXXXXX", real[PATH_MAX];
+	char conf[PATH_MAX + 16], link[PATH_MAX + 16], dotted[PATH_MAX + 32];
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_non_null(realpath(dir, real));
+	snprintf(conf, sizeof(conf), "%s/routes.conf", real);
+	f = fopen(conf, "w");
+	assert_non_null(f);
+	fclose(f);
+	snprintf(link, sizeof(link), "%s/link.conf", real);
+	assert_int_equal(symlink(conf, link), 0);
+	snprintf(dotted, sizeof(dotted), "%s/../%s/routes.conf", real,
+		 strrchr(real, '/') + 1);
+
+	assert_true(resident_same(conf, conf));
+	/* resolved on the worker's side */
+	assert_true(resident_same(link, conf));
+	assert_true(resident_same(dotted, conf));
+	/* none against none; none against one */
+	assert_true(resident_same(NULL, ""));
+	assert_true(resident_same("", ""));
+	assert_false(resident_same(NULL, conf));
+	assert_false(resident_same(conf, ""));
+	/* another file, a missing one */
+	assert_false(resident_same("/etc/passwd", conf));
+	assert_false(resident_same("/nonexistent/routes.conf", conf));
+	assert_true(resident_same("/nonexistent/routes.conf",
+				  "/nonexistent/routes.conf"));
+
+	unlink(link);
+	unlink(conf);
+	rmdir(real);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_accepted),
-		cmocka_unit_test(test_refused),
-		cmocka_unit_test(test_exchange),
-		cmocka_unit_test(test_stale),
+		cmocka_unit_test(test_accepted), cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_exchange), cmocka_unit_test(test_stale),
+		cmocka_unit_test(test_same),
 	};
 
 	signal(SIGPIPE, SIG_IGN);
