@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -95,6 +96,132 @@ bool resident_same(const char *got, const char *mine)
 		return true;
 	/* a symbolic link or "..": what the client means, resolved here */
 	return *got && realpath(got, resolved) && !strcmp(resolved, mine);
+}
+
+/* ---- watching what a worker was loaded from ------------------------- */
+
+#define WATCH_EVENTS                                                          \
+	(IN_ATTRIB | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM | \
+	 IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF)
+
+static double monotonic(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* watch_dir_of - a watch on the directory path is in; -1 on failure */
+static int watch_dir_of(int fd, const char *path)
+{
+	char dir[RESIDENT_PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	size_t n = slash ? (size_t)(slash - path) : 1;
+
+	if (!slash)
+		path = ".";
+	else if (n == 0)
+		n = 1; /* "/x": the root */
+	if (n >= sizeof(dir))
+		return -1;
+	memcpy(dir, path, n);
+	dir[n] = '\0';
+	return inotify_add_watch(fd, dir, WATCH_EVENTS) < 0 ? -1 : 0;
+}
+
+static int watch_path(int fd, const char *path)
+{
+	char real[RESIDENT_PATH_MAX];
+	struct stat st;
+
+	/* a file not there yet: its directory shows it coming */
+	if (watch_dir_of(fd, path) < 0)
+		return errno == ENOENT ? 0 : -1;
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) &&
+	    realpath(path, real) && watch_dir_of(fd, real) < 0)
+		return -1;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    inotify_add_watch(fd, path, WATCH_EVENTS) < 0)
+		return -1;
+	return 0;
+}
+
+static void stat_all(const struct resident_watch *w, struct stat *st)
+{
+	size_t i;
+
+	memset(st, 0, w->n * sizeof(*st));
+	for (i = 0; i < w->n; i++)
+		stat(w->paths[i], &st[i]);
+}
+
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_ino == b->st_ino && a->st_dev == b->st_dev &&
+	       a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
+	       a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+void resident_watch_start(struct resident_watch *w, double interval)
+{
+	size_t i;
+
+	w->on = true;
+	w->interval = interval;
+	w->fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	for (i = 0; w->fd >= 0 && i < w->n; i++) {
+		if (watch_path(w->fd, w->paths[i]) < 0) {
+			close(w->fd);
+			w->fd = -1;
+		}
+	}
+	stat_all(w, w->seen);
+	w->checked = monotonic();
+}
+
+/* events - whether inotify has something to say; drains what it has */
+static bool events(int fd)
+{
+	char buf[4096]
+		__attribute__((aligned(__alignof__(struct inotify_event))));
+	bool any = false;
+	ssize_t n;
+
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		any = true;
+	/* EAGAIN: nothing (more); anything else: ask stat() */
+	return any || (n < 0 && errno != EAGAIN && errno != EINTR);
+}
+
+bool resident_watch_changed(struct resident_watch *w)
+{
+	struct stat now[RESIDENT_WATCH_MAX];
+	double t = monotonic();
+	size_t i;
+
+	if (w->fd >= 0 && !events(w->fd) && t - w->checked < w->interval)
+		return false;
+	w->checked = t;
+	stat_all(w, now);
+	for (i = 0; i < w->n; i++)
+		if (!same_file(&now[i], &w->seen[i]))
+			return true;
+	return false;
+}
+
+void resident_watch_release(struct resident_watch *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->n; i++)
+		free(w->paths[i]);
+	w->n = 0;
+	if (w->on && w->fd >= 0)
+		close(w->fd);
+	w->on = false;
+	w->fd = -1;
 }
 
 int resident_listen(const char *path)

@@ -42,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #ifndef SYSCONFDIR
 #define SYSCONFDIR "/etc/triage"
@@ -150,6 +151,41 @@ int resident_accept(int lfd, char *buf, struct resident_request *req,
 
 /* resident_answer - send the one-byte answer and close the connection */
 void resident_answer(int *conn, char answer);
+
+#define RESIDENT_WATCH_MAX 40
+
+/*
+ * struct resident_watch - whether the files a worker was loaded from
+ * (routes.conf, the indexes, the rules) changed since it loaded them.
+ * stat() of each, against what it was then, is the answer; an inotify
+ * descriptor on their directories says when the question is worth
+ * asking, so a message costs one read() where it cost a stat() per
+ * file.  What inotify cannot see (a directory above them renamed, a
+ * link to their directory retargeted) stat() sees within interval
+ * seconds.  Without inotify (no instance to spare), stat() every time.
+ */
+struct resident_watch {
+	char *paths[RESIDENT_WATCH_MAX]; /* the caller's, freed by release */
+	struct stat seen[RESIDENT_WATCH_MAX];
+	size_t n;
+	bool on;	 /* started */
+	int fd;		 /* inotify, or -1 */
+	double interval; /* seconds between stat()s without an event */
+	double checked;	 /* CLOCK_MONOTONIC seconds of the last stat()s */
+};
+
+/*
+ * resident_watch_start - watch w->paths[0..n): their directories (and a
+ * linked file's real one, a directory's own) first, then stat() them,
+ * so that a change while the caller loads them is seen
+ */
+void resident_watch_start(struct resident_watch *w, double interval);
+
+/* resident_watch_changed - whether any of them differs from then */
+bool resident_watch_changed(struct resident_watch *w);
+
+/* resident_watch_release - free the paths, close the descriptor */
+void resident_watch_release(struct resident_watch *w);
 
 /*
  * resident_supervise - fork and keep n workers running serve(ctx, lfd)

@@ -82,7 +82,7 @@
 
 #define SENDMAIL_AFTER_COMMIT 8 /* due rows the filter may send itself */
 #define PROF_MAX	      16
-#define WATCH_MAX	      40 /* routes.conf and pipeline_inputs() */
+#define WATCH_INTERVAL	      1 /* s: stat() the inputs at least this often */
 
 /* TRIAGE_PROFILE: process CPU time at the end of each stage */
 static struct {
@@ -370,9 +370,7 @@ struct filter {
 	/* resident: the pipeline, kept, and what it was loaded from */
 	struct pipeline p;
 	bool p_open;
-	char *inputs[WATCH_MAX];
-	struct stat seen[WATCH_MAX];
-	size_t ninputs;
+	struct resident_watch inputs;
 	unsigned served, max_use;
 	volatile int stop;
 };
@@ -397,14 +395,10 @@ static int filter_setup(struct filter *fx, const char *config_path)
 
 static void filter_cleanup(struct filter *fx)
 {
-	size_t i;
-
 	if (fx->p_open)
 		pipeline_close(&fx->p);
 	fx->p_open = false;
-	for (i = 0; i < fx->ninputs; i++)
-		free(fx->inputs[i]);
-	fx->ninputs = 0;
+	resident_watch_release(&fx->inputs);
 	if (fx->db)
 		audit_close(fx->db);
 	fx->db = NULL;
@@ -550,24 +544,6 @@ static void on_worker_stop(int sig)
 		worker_fx->stop = 1;
 }
 
-/* seen_now - stat() of every input; absent ones stay zero */
-static void seen_now(const struct filter *fx, struct stat *st)
-{
-	size_t i;
-
-	memset(st, 0, fx->ninputs * sizeof(*st));
-	for (i = 0; i < fx->ninputs; i++)
-		stat(fx->inputs[i], &st[i]);
-}
-
-static bool same_file(const struct stat *a, const struct stat *b)
-{
-	return a->st_ino == b->st_ino && a->st_dev == b->st_dev &&
-	       a->st_size == b->st_size &&
-	       a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
-	       a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
-}
-
 /*
  * worker_stale - end this worker (the supervisor starts a fresh one)
  * after max_use messages, or once routes.conf or any file its pipeline
@@ -577,16 +553,10 @@ static bool same_file(const struct stat *a, const struct stat *b)
 static bool worker_stale(void *ctx)
 {
 	struct filter *fx = ctx;
-	struct stat now[WATCH_MAX];
-	size_t i;
 
 	if (fx->max_use && fx->served >= fx->max_use)
 		return true;
-	seen_now(fx, now);
-	for (i = 0; i < fx->ninputs; i++)
-		if (!same_file(&now[i], &fx->seen[i]))
-			return true;
-	return false;
+	return resident_watch_changed(&fx->inputs);
 }
 
 /* set_env - the client's envelope in our environment, for intake */
@@ -635,6 +605,7 @@ static int decline_for_a_while(int lfd, struct filter *fx)
 static int worker_serve(void *ctx, int lfd)
 {
 	struct filter *fx = ctx;
+	struct resident_watch *w;
 	struct resident_request req;
 	struct sigaction sa;
 	sigset_t stops;
@@ -658,12 +629,13 @@ static int worker_serve(void *ctx, int lfd)
 	sigdelset(&waitmask, SIGINT);
 	if (own_err < 0 || filter_setup(fx, fx->config_path) < 0)
 		return decline_for_a_while(lfd, fx);
-	/* stat() before loading: a change while we load is seen */
+	/* watched before loading: a change while we load is seen */
+	w = &fx->inputs;
 	if (fx->cfg->path && fx->cfg->path[0] == '/')
-		fx->inputs[fx->ninputs++] = xstrdup(fx->cfg->path);
-	fx->ninputs += pipeline_inputs(fx->cfg, fx->inputs + fx->ninputs,
-				       WATCH_MAX - fx->ninputs);
-	seen_now(fx, fx->seen);
+		w->paths[w->n++] = xstrdup(fx->cfg->path);
+	w->n += pipeline_inputs(fx->cfg, w->paths + w->n,
+				RESIDENT_WATCH_MAX - w->n);
+	resident_watch_start(w, WATCH_INTERVAL);
 	if (parse_init() < 0)
 		return -1;
 
@@ -680,7 +652,7 @@ static int worker_serve(void *ctx, int lfd)
 		set_env(&req);
 		prof.on = req.env[3] != NULL;
 		prof.n = 0;
-		prof.base = cpu_us();
+		prof.base = prof.on ? cpu_us() : 0;
 		stage("start");
 		msg_setup("triage-filter", EX_TEMPFAIL, true);
 		dup2(fds[1], 2);

@@ -230,12 +230,117 @@ static void test_same(void **state)
 	rmdir(real);
 }
 
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void watch_these(struct resident_watch *w, const char *dir,
+			double interval)
+{
+	static const char *const names[] = { "routes.conf", "rules",
+					     "rules/a.rules", "ld/MAINTAINERS",
+					     "outer/ld/idx" };
+	size_t i;
+
+	memset(w, 0, sizeof(*w));
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char path[256];
+
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		w->paths[w->n++] = strdup(path);
+	}
+	resident_watch_start(w, interval);
+}
+
+/* the inputs of a worker: inotify says when to stat(), stat() decides */
+static void test_watch(void **state)
+{
+	char dir[] = "/tmp/test_resident.XXXXXX", sub[300], cmd[600];
+	struct resident_watch w;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && mkdir rules d1 d2 outer && ln -s d1 ld && "
+		 "ln -s ../d1 outer/ld && echo 1 >d2/MAINTAINERS",
+		 dir);
+	assert_int_equal(system(cmd), 0);
+	put(dir, "routes.conf", "a = 1\n");
+	snprintf(sub, sizeof(sub), "%s/rules", dir);
+	put(sub, "a.rules", "rule\n");
+	snprintf(sub, sizeof(sub), "%s/d1", dir);
+	put(sub, "MAINTAINERS", "M\n");
+	put(sub, "idx", "i\n");
+
+	watch_these(&w, dir, 3600);
+	assert_true(w.fd >= 0);
+	assert_false(resident_watch_changed(&w));
+	/* a file of no interest written: an event, but nothing changed */
+	put(dir, "triage.db-journal", "x");
+	assert_false(resident_watch_changed(&w));
+	assert_false(resident_watch_changed(&w));
+	/* edited in place */
+	put(dir, "routes.conf", "a = 2\n");
+	assert_true(resident_watch_changed(&w));
+	resident_watch_release(&w);
+
+	/* replaced by a rename, as 'triage update' does */
+	watch_these(&w, dir, 3600);
+	snprintf(sub, sizeof(sub), "%s/rules", dir);
+	put(sub, "new", "rule2\n");
+	snprintf(cmd, sizeof(cmd), "mv %s/rules/new %s/rules/a.rules", dir,
+		 dir);
+	assert_int_equal(system(cmd), 0);
+	assert_true(resident_watch_changed(&w));
+	resident_watch_release(&w);
+
+	/* a rule file added: the directory changed */
+	watch_these(&w, dir, 3600);
+	put(sub, "b.rules", "rule3\n");
+	assert_true(resident_watch_changed(&w));
+	resident_watch_release(&w);
+
+	/* through a link: its target's directory is watched */
+	watch_these(&w, dir, 3600);
+	snprintf(sub, sizeof(sub), "%s/d1", dir);
+	put(sub, "MAINTAINERS", "M2\n");
+	assert_true(resident_watch_changed(&w));
+	resident_watch_release(&w);
+
+	/*
+	 * A linked directory retargeted where nothing is watched: inotify
+	 * is blind to it, stat() sees it once the interval is over.
+	 */
+	watch_these(&w, dir, 3600);
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && echo j >d2/idx && ln -s ../d2 outer/new && "
+		 "mv -T outer/new outer/ld",
+		 dir);
+	assert_int_equal(system(cmd), 0);
+	assert_false(resident_watch_changed(&w));
+	w.interval = 0;
+	assert_true(resident_watch_changed(&w));
+	resident_watch_release(&w);
+	assert_int_equal(w.fd, -1);
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_accepted), cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_exchange), cmocka_unit_test(test_stale),
-		cmocka_unit_test(test_same),
+		cmocka_unit_test(test_same),	 cmocka_unit_test(test_watch),
 	};
 
 	signal(SIGPIPE, SIG_IGN);
