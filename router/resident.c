@@ -340,14 +340,6 @@ int resident_accept(int lfd, char *buf, struct resident_request *req,
 				continue;
 			return error("accept: %s", strerror(errno));
 		}
-		/*
-		 * The client sends its record right after connect(): give it
-		 * a second, so that a peer that never writes cannot hold a
-		 * worker.
-		 */
-		pfd.fd = c;
-		n = poll(&pfd, 1, 1000);
-		pfd.fd = lfd;
 		memset(&mh, 0, sizeof(mh));
 		iov.iov_base = buf;
 		iov.iov_len = RESIDENT_REQUEST_MAX;
@@ -355,7 +347,18 @@ int resident_accept(int lfd, char *buf, struct resident_request *req,
 		mh.msg_iovlen = 1;
 		mh.msg_control = ctl.space;
 		mh.msg_controllen = sizeof(ctl.space);
-		n = n == 1 ? recvmsg(c, &mh, MSG_CMSG_CLOEXEC) : -1;
+		/*
+		 * The client sends its record right after connect(), so it is
+		 * mostly here already; else give it a second, so that a peer
+		 * that never writes cannot hold a worker.
+		 */
+		n = recvmsg(c, &mh, MSG_CMSG_CLOEXEC);
+		if (n < 0 && errno == EAGAIN) {
+			pfd.fd = c;
+			if (poll(&pfd, 1, 1000) == 1)
+				n = recvmsg(c, &mh, MSG_CMSG_CLOEXEC);
+			pfd.fd = lfd;
+		}
 		if (n <= 0) {
 			close(c);
 			continue;
@@ -374,13 +377,7 @@ int resident_accept(int lfd, char *buf, struct resident_request *req,
 			resident_answer(conn, RESIDENT_DECLINE);
 			continue;
 		}
-		/* from here the answer may wait as long as the message takes */
-		if (fcntl(c, F_SETFL, 0) < 0) {
-			close(fds[0]);
-			close(fds[1]);
-			close(c);
-			continue;
-		}
+		/* (still non-blocking: its one-byte answer cannot fill it) */
 		*conn = c;
 		return 1;
 	}
