@@ -1575,16 +1575,15 @@ static int insert_report(struct audit *db, const struct report *r,
 	    bind_text(db, st, 15, row->state) ||
 	    bind_id(db, st, 16, row->duplicate_of))
 		goto fail;
-	if (full &&
-	    (bind_id(db, st, 17, l->thread_root) ||
-	     bind_id(db, st, 18, l->same_crash_as) ||
-	     bind_text(db, st, 19, or_null(l->crash_signature)) ||
-	     bind_text(db, st, 20, or_null(l->syzbot_id)) ||
-	     bind_int(db, st, 21, l->regression) ||
-	     bind_text(db, st, 22, row->class) ||
-	     bind_text(db, st, 23,
-		       row->nsections ? row->sections[0].name : NULL) ||
-	     bind_text(db, st, 24, sections_json)))
+	if (full && (bind_id(db, st, 17, l->thread_root) ||
+		     bind_id(db, st, 18, l->same_crash_as) ||
+		     bind_text(db, st, 19, or_null(l->crash_signature)) ||
+		     bind_text(db, st, 20, or_null(l->syzbot_id)) ||
+		     bind_int(db, st, 21, l->regression) ||
+		     bind_text(db, st, 22, row->class) ||
+		     bind_text(db, st, 23,
+			       row->nsections ? row->sections[0].name : NULL) ||
+		     bind_text(db, st, 24, sections_json)))
 		goto fail;
 	if (step_done(db, st, "insert report") < 0)
 		return -1;

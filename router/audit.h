@@ -262,7 +262,7 @@ struct audit_report_row {
 	int64_t duplicate_of;		 /* 0: none */
 	const struct audit_links *links; /* NULL: none */
 	const char *class;		 /* NULL: unclassified */
-	bool has_sections;		 /* false: sections NULL, as never set */
+	bool has_sections; /* false: sections NULL, as never set */
 	const struct audit_section *sections; /* best first */
 	size_t nsections;
 };
