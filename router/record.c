@@ -101,22 +101,34 @@ static const char *state_for(const struct decision *d)
 	return "held";
 }
 
-/* links - what groups the report: thread, crash, regression */
-static int set_links(struct audit *db, int64_t report, const struct decision *d,
+/* links_of - what groups the report: thread, crash, regression */
+static void links_of(struct audit_links *l, const struct decision *d,
 		     int64_t thread_root, int64_t same_crash_as)
 {
-	struct audit_links l;
+	memset(l, 0, sizeof(*l));
+	l->thread_root = thread_root;
+	l->same_crash_as = same_crash_as;
+	l->crash_signature = d->crash_signature;
+	l->syzbot_id = d->syzbot_id;
+	l->regression = d->regression.found;
+	l->good = d->regression.good;
+	l->bad = d->regression.bad;
+	l->commit = d->regression.commit;
+}
 
-	memset(&l, 0, sizeof(l));
-	l.thread_root = thread_root;
-	l.same_crash_as = same_crash_as;
-	l.crash_signature = d->crash_signature;
-	l.syzbot_id = d->syzbot_id;
-	l.regression = d->regression.found;
-	l.good = d->regression.good;
-	l.bad = d->regression.bad;
-	l.commit = d->regression.commit;
-	return audit_set_links(db, report, &l);
+/*
+ * insert_report - the report row, written once with its links, class
+ * and sections (audit_insert_report_row()), then its evidence
+ */
+static int insert_report(struct audit *db, const struct report *r,
+			 struct audit_report_row *row, const struct decision *d,
+			 int64_t *id)
+{
+	if (audit_insert_report_row(db, r, row, id) < 0 ||
+	    audit_insert_evidence(db, *id, d->ev) < 0 ||
+	    audit_set_regression(db, *id, row->links) < 0)
+		return -1;
+	return 0;
 }
 
 /* regression_note - "; regression: good 6.1, bad 6.12.3, commit X" */
@@ -183,6 +195,8 @@ static int record_followup(struct audit *db, const struct router_id *id,
 	const struct link *ln = &d->link;
 	const struct audit_root *root = &ln->root;
 	struct strbuf reason = STRBUF_INIT(2048), why = STRBUF_INIT(1024);
+	struct audit_report_row row;
+	struct audit_links links;
 	struct audit_decision dec;
 	struct audit_action act;
 	char arg[32];
@@ -211,9 +225,12 @@ static int record_followup(struct audit *db, const struct router_id *id,
 	}
 	regression_note(&d->regression, &reason);
 
-	if (audit_insert_report(db, r, now, out->state, 0, &out->report) < 0 ||
-	    audit_insert_evidence(db, out->report, d->ev) < 0 ||
-	    set_links(db, out->report, d, root->id, 0) < 0)
+	links_of(&links, d, root->id, 0);
+	memset(&row, 0, sizeof(row));
+	row.received_at = now;
+	row.state = out->state;
+	row.links = &links;
+	if (insert_report(db, r, &row, d, &out->report) < 0)
 		goto out;
 	memset(&dec, 0, sizeof(dec));
 	dec.at = now;
@@ -286,6 +303,8 @@ int record_decision(struct audit *db, const struct pipeline *p,
 		    struct record_result *out)
 {
 	struct audit_classification c;
+	struct audit_report_row row;
+	struct audit_links links;
 	struct audit_rule_hit *hits;
 	struct audit_section *secs;
 	struct audit_decision dec;
@@ -308,12 +327,6 @@ int record_decision(struct audit *db, const struct pipeline *p,
 	seen_again =
 		ln->same_crash_as && !ln->hold && has_assignment(&ln->root);
 	out->state = seen_again ? "digest" : state_for(d);
-	if (audit_insert_report(db, r, now, out->state, 0, &out->report) < 0 ||
-	    audit_insert_evidence(db, out->report, d->ev) < 0 ||
-	    set_links(db, out->report, d, 0, ln->same_crash_as) < 0) {
-		sb_release(&why);
-		return -1;
-	}
 
 	hits = xcalloc(d->verdict.nrules + 1, sizeof(*hits));
 	for (i = 0; i < d->verdict.nrules; i++) {
@@ -395,8 +408,19 @@ int record_decision(struct audit *db, const struct pipeline *p,
 		secs[0].why = "the section of the first report of this crash";
 		nsecs = 1;
 	}
-	if (audit_insert_classification(db, out->report, &c) < 0 ||
-	    audit_insert_sections(db, out->report, secs, nsecs) < 0 ||
+	/* the row with its links, class and sections: written once */
+	links_of(&links, d, 0, ln->same_crash_as);
+	memset(&row, 0, sizeof(row));
+	row.received_at = now;
+	row.state = out->state;
+	row.links = &links;
+	row.class = c.class;
+	row.has_sections = true;
+	row.sections = secs;
+	row.nsections = nsecs;
+	c.class_stored = true;
+	if (insert_report(db, r, &row, d, &out->report) < 0 ||
+	    audit_insert_classification(db, out->report, &c) < 0 ||
 	    audit_insert_decision(db, out->report, &dec, NULL) < 0)
 		goto out;
 

@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_audit_row - a report row written once (audit_insert_report_row)
+ * is the row the INSERT and its later UPDATEs leave; schema 5 -> 6
+ * (decisions_recipient dropped) upgrades a database in place
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "audit.h"
+#include "audit_scratch.h"
+#include "evidence.h"
+#include "report.h"
+#include "util.h"
+
+#define T0 1700000000 /* a fixed "now" for the fixtures */
+
+/* a report numbered n: its sha256 is n in hex, its bytes are all alike */
+static struct report *fake_report(int n, const char *message_id)
+{
+	struct report *r = report_new();
+
+	snprintf(r->sha256, sizeof(r->sha256), "%064x", n);
+	r->raw = xstrdup("From: Rita <rita@example.org>\n"
+			 "Subject: oops\n\nxfs_iget oopsed\n");
+	r->raw_len = strlen(r->raw);
+	r->message_id = message_id ? xstrdup(message_id) : NULL;
+	free(r->subject);
+	r->subject = xstrdup("oops");
+	free(r->from);
+	r->from = xstrdup("Rita <rita@example.org>");
+	free(r->from_addr);
+	r->from_addr = xstrdup("rita@example.org");
+	r->envelope_from = xstrdup("rita@example.org");
+	r->body = xstrdup("xfs_iget oopsed\n");
+	r->body_len = strlen(r->body);
+	return r;
+}
+
+static sqlite3 *open_raw(const char *path)
+{
+	sqlite3 *s;
+
+	assert_int_equal(sqlite3_open_v2(path, &s, SQLITE_OPEN_READONLY, NULL),
+			 SQLITE_OK);
+	return s;
+}
+
+static long column(const char *path, const char *text)
+{
+	sqlite3 *s = open_raw(path);
+	sqlite3_stmt *st;
+	long n;
+
+	assert_int_equal(sqlite3_prepare_v2(s, text, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	n = (long)sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(s);
+	return n;
+}
+
+static bool skipped(const char *name, const char *const *skip)
+{
+	for (; *skip; skip++)
+		if (!strcmp(name, *skip))
+			return true;
+	return false;
+}
+
+/*
+ * same_rows - the rows of table whose key is a and b hold the same
+ * values (type and bytes) in every column but those of skip; returns
+ * the number of columns compared
+ */
+static int same_rows(const char *path, const char *table, const char *key,
+		     int64_t a, int64_t b, const char *const *skip)
+{
+	char *text = xasprintf("SELECT * FROM %s WHERE %s = ?1", table, key);
+	sqlite3 *s = open_raw(path);
+	sqlite3_stmt *sa, *sb;
+	int i, n = 0;
+
+	assert_int_equal(sqlite3_prepare_v2(s, text, -1, &sa, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(s, text, -1, &sb, NULL), SQLITE_OK);
+	sqlite3_bind_int64(sa, 1, a);
+	sqlite3_bind_int64(sb, 1, b);
+	assert_int_equal(sqlite3_step(sa), SQLITE_ROW);
+	assert_int_equal(sqlite3_step(sb), SQLITE_ROW);
+	for (i = 0; i < sqlite3_column_count(sa); i++) {
+		const char *name = sqlite3_column_name(sa, i);
+		int type = sqlite3_column_type(sa, i), len;
+
+		if (skipped(name, skip))
+			continue;
+		if (type != sqlite3_column_type(sb, i))
+			fail_msg("%s.%s: type %d, then %d", table, name, type,
+				 sqlite3_column_type(sb, i));
+		len = sqlite3_column_bytes(sa, i);
+		if (len != sqlite3_column_bytes(sb, i) ||
+		    (len && memcmp(sqlite3_column_blob(sa, i),
+				   sqlite3_column_blob(sb, i), (size_t)len)))
+			fail_msg("%s.%s: '%s', then '%s'", table, name,
+				 (const char *)sqlite3_column_text(sa, i),
+				 (const char *)sqlite3_column_text(sb, i));
+		n++;
+	}
+	sqlite3_finalize(sa);
+	sqlite3_finalize(sb);
+	sqlite3_close(s);
+	free(text);
+	return n;
+}
+
+/* a case: what record_decision() or a follow-up stores with a report */
+struct row_case {
+	const char *state;
+	const char *class; /* NULL: not classified (a follow-up) */
+	bool sections;	   /* audit_insert_sections() called */
+	size_t nsections;
+	struct audit_links links;
+	bool no_links; /* links NULL, audit_set_links() not called */
+};
+
+static const struct audit_section secs[] = {
+	{ "XFS FILESYSTEM", 12.5, "guilty file fs/xfs/xfs_inode.c" },
+	{ "FILESYSTEMS (VFS and infrastructure)", 3.0, "path \"fs/\"" },
+};
+
+static const struct audit_rule_hit hits[] = {
+	{ "DMESG_TIMESTAMPS", 2.5, "a time-stamped kernel log" },
+};
+
+static void evidence_of(struct evidence *ev)
+{
+	static char title[] = "BUG: unable to handle page fault in xfs_iget";
+	static char type[] = "BUG", version[] = "6.12.3";
+
+	memset(ev, 0, sizeof(*ev));
+	ev->title = title;
+	ev->crash_type = type;
+	ev->kernel_version = version;
+	ev->dmesg_timestamps = true;
+}
+
+/* the old way: INSERT, then the UPDATEs of links, class and sections */
+static int64_t by_updates(struct audit *db, int n, const struct row_case *k)
+{
+	struct report *r = fake_report(n, "same@example.org");
+	struct audit_classification c = { .class = k->class,
+					  .score_user = 12.75,
+					  .confidence = 0.9,
+					  .header = "user; score=12.8",
+					  .at = T0,
+					  .hits = hits,
+					  .nhits = ARRAY_SIZE(hits) };
+	struct evidence ev;
+	int64_t id;
+
+	evidence_of(&ev);
+	assert_int_equal(audit_insert_report(db, r, T0, k->state, 0, &id), 0);
+	assert_int_equal(audit_insert_evidence(db, id, &ev), 0);
+	if (!k->no_links)
+		assert_int_equal(audit_set_links(db, id, &k->links), 0);
+	if (k->class)
+		assert_int_equal(audit_insert_classification(db, id, &c), 0);
+	if (k->sections)
+		assert_int_equal(
+			audit_insert_sections(db, id, secs, k->nsections), 0);
+	report_free(r);
+	return id;
+}
+
+/* the new way: one INSERT with them, as record.c does */
+static int64_t by_row(struct audit *db, int n, const struct row_case *k)
+{
+	struct report *r = fake_report(n, "same@example.org");
+	struct audit_classification c = { .class = k->class,
+					  .score_user = 12.75,
+					  .confidence = 0.9,
+					  .header = "user; score=12.8",
+					  .at = T0,
+					  .hits = hits,
+					  .nhits = ARRAY_SIZE(hits),
+					  .class_stored = true };
+	struct audit_report_row row = {
+		.received_at = T0,
+		.state = k->state,
+		.links = k->no_links ? NULL : &k->links,
+		.class = k->class,
+		.has_sections = k->sections,
+		.sections = secs,
+		.nsections = k->nsections,
+	};
+	struct evidence ev;
+	int64_t id;
+
+	evidence_of(&ev);
+	assert_int_equal(audit_insert_report_row(db, r, &row, &id), 0);
+	assert_int_equal(audit_insert_evidence(db, id, &ev), 0);
+	if (!k->no_links)
+		assert_int_equal(audit_set_regression(db, id, &k->links), 0);
+	if (k->class)
+		assert_int_equal(audit_insert_classification(db, id, &c), 0);
+	report_free(r);
+	return id;
+}
+
+static void test_row_as_updates(void **state)
+{
+	static const char *const skip_report[] = { "id", "sha256", NULL };
+	static const char *const skip_child[] = { "report", NULL };
+	char *path = scratch_path("row.db");
+	struct audit *db = open_ok(path, AUDIT_CREATE);
+	struct row_case cases[6];
+	int64_t root, a, b;
+	size_t i;
+	int n = 1;
+
+	(void)state;
+	memset(cases, 0, sizeof(cases));
+	root = by_updates(
+		db, 99,
+		&(struct row_case){ .state = "forwarded", .no_links = true });
+	/* a new report: classified, mapped, a crash signature */
+	cases[0].state = "forwarded";
+	cases[0].class = "user";
+	cases[0].sections = true;
+	cases[0].nsections = 2;
+	cases[0].links.crash_signature = "BUG in xfs_iget|fs/xfs/xfs_icache.c";
+	/* a regression with its versions; a syzbot id; unmapped */
+	cases[1].state = "held";
+	cases[1].class = "fuzzer";
+	cases[1].sections = true;
+	cases[1].links.syzbot_id = "00aa11bb22cc";
+	cases[1].links.regression = true;
+	cases[1].links.good = "6.1";
+	cases[1].links.bad = "6.12.3";
+	cases[1].links.commit = "";
+	/* the same crash as root, "+1" */
+	cases[2].state = "digest";
+	cases[2].class = "uncertain";
+	cases[2].sections = true;
+	cases[2].nsections = 1;
+	cases[2].links.same_crash_as = root;
+	cases[2].links.crash_signature = "BUG in xfs_iget|fs/xfs/xfs_icache.c";
+	/* a follow-up: no class, no sections of its own */
+	cases[3].state = "forwarded";
+	cases[3].links.thread_root = root;
+	cases[3].links.regression = true;
+	cases[3].links.bad = "6.13";
+	/* nothing but the row */
+	cases[4].state = "held";
+	cases[4].no_links = true;
+	/* empty strings are no signature */
+	cases[5].state = "held";
+	cases[5].class = "ai";
+	cases[5].links.crash_signature = "";
+	cases[5].links.syzbot_id = "";
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		a = by_updates(db, n++, &cases[i]);
+		b = by_row(db, n++, &cases[i]);
+		/* every column but id and sha256 */
+		assert_int_equal(
+			same_rows(path, "reports", "id", a, b, skip_report),
+			25);
+		assert_int_equal(
+			same_rows(path, "evidence", "report", a, b, skip_child),
+			21);
+		if (cases[i].class)
+			assert_int_equal(same_rows(path, "classification",
+						   "report", a, b, skip_child),
+					 10);
+	}
+	/* and the rows say what was meant */
+	assert_int_equal(column(path, "SELECT count(*) FROM reports WHERE"
+				      " class = 'user' AND section ="
+				      " 'XFS FILESYSTEM' AND json_array_length("
+				      "sections) = 2 AND crash_signature ="
+				      " 'BUG in xfs_iget|fs/xfs/xfs_icache.c'"
+				      " AND same_crash_as IS NULL AND"
+				      " updated_at = received_at"),
+			 2);
+	assert_int_equal(column(path, "SELECT count(*) FROM evidence WHERE"
+				      " regression_good = '6.1' AND"
+				      " regression_bad = '6.12.3' AND"
+				      " regression_commit IS NULL"),
+			 2);
+	assert_int_equal(column(path, "SELECT count(*) FROM reports WHERE"
+				      " thread_root IS NOT NULL AND class IS"
+				      " NULL AND sections IS NULL AND"
+				      " regression = 1"),
+			 2);
+	assert_int_equal(column(path, "SELECT count(*) FROM reports WHERE"
+				      " sections = '[]' AND section IS NULL"),
+			 2);
+	audit_close(db);
+	free(path);
+}
+
+static void test_row_refusals(void **state)
+{
+	char *path = scratch_path("refuse.db");
+	struct audit *db = open_ok(path, AUDIT_CREATE);
+	struct report *r = fake_report(1, NULL);
+	struct audit_report_row row = { .received_at = T0,
+					.state = "held",
+					.class = "robot" };
+	int64_t id = 0;
+
+	(void)state;
+	assert_int_equal(audit_insert_report_row(db, r, &row, &id), -1);
+	row.class = "user";
+	row.state = "lost";
+	assert_int_equal(audit_insert_report_row(db, r, &row, &id), -1);
+	assert_int_equal(id, 0);
+	assert_int_equal(column(path, "SELECT count(*) FROM reports"), 0);
+	/* a valid one goes in, and the same bytes again do not */
+	row.state = "held";
+	assert_int_equal(audit_insert_report_row(db, r, &row, &id), 0);
+	assert_true(id > 0);
+	assert_int_equal(audit_insert_report_row(db, r, &row, &id), -1);
+	assert_int_equal(column(path, "SELECT count(*) FROM messages"), 1);
+	audit_close(db);
+	report_free(r);
+	free(path);
+}
+
+static int64_t forward(struct audit *db, int n, int64_t at, const char *to)
+{
+	struct report *r = fake_report(n, NULL);
+	struct audit_decision d = {
+		.at = at,
+		.action = to ? "forward" : "hold",
+		.recipient = to,
+		.reason = "test",
+	};
+	int64_t id;
+
+	assert_int_equal(audit_insert_report(db, r, at, "forwarded", 0, &id),
+			 0);
+	assert_int_equal(audit_insert_decision(db, id, &d, NULL), 0);
+	report_free(r);
+	return id;
+}
+
+static void test_migration_from_version_5(void **state)
+{
+	static const char has_index[] =
+		"SELECT count(*) FROM sqlite_schema"
+		" WHERE type = 'index' AND name = 'decisions_recipient'";
+	char *path = scratch_path("v5.db");
+	struct audit *db = open_ok(path, AUDIT_CREATE | AUDIT_NOMIGRATE);
+	struct audit_record rec;
+	unsigned week = 0;
+	int64_t a;
+
+	(void)state;
+	assert_int_equal(audit_migrate(db, 5), 0);
+	assert_int_equal(audit_user_version(db), 5);
+	a = forward(db, 1, T0, "dave@example.org");
+	forward(db, 2, T0 + 60, "Dave@Example.org");
+	forward(db, 3, T0 + 86400, "ted@example.org");
+	forward(db, 4, T0 + 86400, NULL);
+	audit_close(db);
+	assert_int_equal(column(path, has_index), 1);
+
+	/* a writer's open upgrades it in place */
+	db = open_ok(path, 0);
+	assert_int_equal(audit_user_version(db), AUDIT_SCHEMA_VERSION);
+	assert_int_equal(column(path, has_index), 0);
+	assert_int_equal(column(path, "PRAGMA user_version"),
+			 AUDIT_SCHEMA_VERSION);
+	assert_int_equal(column(path, "SELECT count(*) FROM decisions"), 4);
+	/* the loads read decisions_forwarded, as before */
+	assert_int_equal(audit_load(db, "dave@example.org", T0), 2);
+	assert_int_equal(audit_pick_load(db, "DAVE@example.org",
+					 (time_t)(T0 + 60), (time_t)T0, &week),
+			 1);
+	assert_int_equal(week, 2);
+	assert_int_equal(audit_get_report(db, a, 0, &rec), 1);
+	assert_int_equal(rec.ndecisions, 1);
+	assert_string_equal(rec.decisions[0].recipient, "dave@example.org");
+	audit_record_release(&rec);
+	/* and the new schema takes new rows */
+	forward(db, 5, T0 + 120, "dave@example.org");
+	assert_int_equal(audit_load(db, "dave@example.org", T0), 3);
+	audit_close(db);
+	/* reopening an up-to-date database changes nothing */
+	db = open_ok(path, AUDIT_RDONLY);
+	assert_int_equal(audit_user_version(db), AUDIT_SCHEMA_VERSION);
+	audit_close(db);
+	free(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_row_as_updates),
+		cmocka_unit_test(test_row_refusals),
+		cmocka_unit_test(test_migration_from_version_5),
+	};
+	int rc;
+
+	if (scratch_make("test_audit_row") < 0)
+		die_errno("mkdtemp");
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	scratch_remove();
+	return rc;
+}
