@@ -218,9 +218,9 @@ int main(int argc, char **argv, char **envp)
 	size_t at;
 	long n, fd;
 
-	(void)argc;
 	environ_ = envp;
-	if (options(argv, &config, &sock) < 0) {
+	/* (no argv[0] at all: execve() allows it, and there is nothing to read) */
+	if (argc > 0 && options(argv, &config, &sock) < 0) {
 		say("usage: triage-client [-s socket] [-c routes.conf]");
 		return EX_TEMPFAIL;
 	}
