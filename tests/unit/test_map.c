@@ -98,6 +98,52 @@ static void test_titles_and_entries(void **state)
 	maintainers_release(&m);
 }
 
+/*
+ * What a lookup reads is packed: the titles one after the other, then
+ * the patterns' texts, before any entry's value (map_compile()).
+ */
+static void test_hot_strings_first(void **state)
+{
+	struct map *map = compile_text("ALPHA\n"
+				       "M:\tA <a@example.org>\n"
+				       "F:\tdrivers/alpha/\n"
+				       "\n"
+				       "BETA\n"
+				       "L:\tbeta@example.org\n"
+				       "N:\tbeta\n"
+				       "F:\tdrivers/beta/*.c\n"
+				       "\n"
+				       "GAMMA\n"
+				       "M:\tG <g@example.org>\n"
+				       "K:\tgamma_[a-z]+\n",
+				       NULL);
+	const char *prev = NULL, *t, *mail;
+	uint32_t i;
+
+	(void)state;
+	assert_int_equal(map_nsections(map), 3);
+	for (i = 0; i < map_nsections(map); i++) {
+		t = map_title(map, i);
+		if (prev)
+			assert_ptr_equal(t, prev + strlen(prev) + 1);
+		prev = t;
+	}
+	/* every entry's value comes after the titles */
+	mail = map_entry_value(map, 0, 0);
+	assert_string_equal(mail, "A <a@example.org>");
+	assert_true(mail > prev + strlen(prev));
+	for (i = 0; i < map_nsections(map); i++) {
+		uint32_t j;
+
+		for (j = 0; j < map_nentries(map, i); j++)
+			assert_true(map_entry_value(map, i, j) > prev);
+	}
+	/* and the map is the same map */
+	assert_string_equal(lookup(map, "drivers/alpha/x.c"), "ALPHA");
+	assert_string_equal(lookup(map, "drivers/beta/y.c"), "BETA");
+	map_free(map);
+}
+
 static void test_stray_line_splits_section(void **state)
 {
 	/* get_maintainer.pl: a non-tag line inside an entry starts a new
@@ -677,6 +723,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_titles_and_entries),
+		cmocka_unit_test(test_hot_strings_first),
 		cmocka_unit_test(test_stray_line_splits_section),
 		cmocka_unit_test(test_trailing_slash_and_depth),
 		cmocka_unit_test(test_star_crosses_slash_at_same_depth),
