@@ -286,7 +286,7 @@ static const char *const migrations[] = {
 	 * wrote one more page of it to the WAL: about 1 of 22 pages per
 	 * filtered report.
 	 */
-	"DROP INDEX decisions_recipient;\n",
+	"DROP INDEX IF EXISTS decisions_recipient;\n",
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == AUDIT_SCHEMA_VERSION,
@@ -1247,29 +1247,38 @@ fail:
  * reader's snapshot, so the WAL never starts over: the default hook
  * then checkpoints, with two fdatasync(), after every commit (measured
  * with 2 workers busy: 161 fdatasync() for 200 reports), and the WAL
- * still grows (60 MB after 1000 reports).  Past WAL_RESTART_FRAMES a
- * RESTART checkpoint waits (busy timeout) for those readers to move
- * on, and the next commit writes the WAL from its start.
+ * still grows (60 MB after 1000 reports).  So a connection that has
+ * checkpointed before and sees the WAL past WAL_RESTART_FRAMES asks
+ * for a RESTART checkpoint: it waits WAL_RESTART_WAIT_MS at most for
+ * those readers to move on (not the busy timeout: it holds the write
+ * lock meanwhile, and a reader may be a person's query that lasts),
+ * and the next commit writes the WAL from its start.
  */
-#define WAL_CKPT_FRAMES	   1000
-#define WAL_RESTART_FRAMES 4000
+#define WAL_CKPT_FRAMES	    1000
+#define WAL_RESTART_FRAMES  4000
+#define WAL_RESTART_WAIT_MS 50
 
 static int wal_hook(void *arg, sqlite3 *sdb, const char *name, int frames)
 {
 	struct audit *db = arg;
+	bool restart;
 
 	db->wal_frames = frames;
 	if (frames < db->ckpt_frames)
 		db->ckpt_frames = 0; /* the WAL started over */
-	if (frames >= WAL_CKPT_FRAMES &&
-	    frames - db->ckpt_frames >= WAL_CKPT_FRAMES) {
-		sqlite3_wal_checkpoint_v2(sdb, name,
-					  frames >= WAL_RESTART_FRAMES
-						  ? SQLITE_CHECKPOINT_RESTART
-						  : SQLITE_CHECKPOINT_PASSIVE,
-					  NULL, NULL);
-		db->ckpt_frames = frames;
-	}
+	if (frames < WAL_CKPT_FRAMES ||
+	    frames - db->ckpt_frames < WAL_CKPT_FRAMES)
+		return SQLITE_OK;
+	restart = db->ckpt_frames > 0 && frames >= WAL_RESTART_FRAMES;
+	if (restart)
+		sqlite3_busy_timeout(sdb, WAL_RESTART_WAIT_MS);
+	sqlite3_wal_checkpoint_v2(sdb, name,
+				  restart ? SQLITE_CHECKPOINT_RESTART
+					  : SQLITE_CHECKPOINT_PASSIVE,
+				  NULL, NULL);
+	if (restart)
+		sqlite3_busy_timeout(sdb, db->busy_timeout_ms);
+	db->ckpt_frames = frames;
 	return SQLITE_OK;
 }
 

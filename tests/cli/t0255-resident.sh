@@ -188,6 +188,41 @@ test_expect_success 'its options as getopt reads them; anything else is 75 with 
 	done
 '
 
+test_expect_success 'a reader holding a snapshot of a long WAL holds up no commit' '
+	rm -f "$T/reading" "$T/done-reading" &&
+	{ python3 - "$DB" "$T/reading" "$T/done-reading" <<-\PY &
+	import os, sqlite3, sys, time
+	r = sqlite3.connect(sys.argv[1], isolation_level=None)
+	r.execute("BEGIN")
+	r.execute("SELECT count(*) FROM reports").fetchone()
+	# 5000 pages the checkpoints cannot copy while r reads
+	w = sqlite3.connect(sys.argv[1], isolation_level=None)
+	w.execute("CREATE TABLE IF NOT EXISTS t0255_junk (b BLOB)")
+	w.execute("BEGIN")
+	for i in range(5000):
+	    w.execute("INSERT INTO t0255_junk VALUES (zeroblob(3000))")
+	w.execute("COMMIT")
+	w.close()
+	open(sys.argv[2], "w").close()
+	for i in range(600):
+	    if os.path.exists(sys.argv[3]):
+	        break
+	    time.sleep(0.05)
+	r.execute("COMMIT")
+	PY
+	} &&
+	reader=$! &&
+	n=0 && until [ -e "$T/reading" ]; do n=$((n + 1)); [ $n -lt 600 ] || exit 1; sleep 0.05; done &&
+	# within filter_timeout (2 s), though the reader stays
+	"$ALONE" -s "$SOCK" <"$(fresh reader1)" &&
+	"$ALONE" -s "$SOCK" <"$(fresh reader2)" &&
+	touch "$T/done-reading" && wait $reader &&
+	q "$DB" "DROP TABLE t0255_junk" &&
+	for t in reader1 reader2; do
+		test "$(q "$DB" "select state from reports where message_id like \"$t.%\"")" = forwarded || exit 1
+	done
+'
+
 test_expect_success 'SIGTERM: the workers end and the socket is removed' '
 	pids=$(workers) &&
 	kill -TERM $WPID &&
