@@ -12,9 +12,10 @@
  *	system calls, so with NOLIBC defined (the Makefile does on x86-64)
  *	this header is its whole runtime: the entry point _start, which
  *	calls main(argc, argv, envp) and exits with what it returns; the
- *	system calls below; and memset(), memcpy(), memmove(), memcmp() and
- *	strlen(), which the compiler may also call on its own.  This is the idea of the
- *	kernel's tools/include/nolibc, written for this one program.
+ *	system calls below; and memset(), memcpy(), memmove(), memcmp(),
+ *	bcmp() and strlen(), which the compiler may also call on its own.
+ *	This is the idea of the kernel's tools/include/nolibc, written for
+ *	this one program.
  *
  *	Without NOLIBC (other architectures, sanitizer builds) the same
  *	names are thin wrappers of libc's, so the client has one text.
@@ -147,6 +148,13 @@ int memcmp(const void *a, const void *b, size_t n)
 		__asm__ volatile("" ::: "memory");
 	}
 	return 0;
+}
+
+/* clang calls bcmp() for memcmp() whose result is only tested against 0 */
+int bcmp(const void *a, const void *b, size_t n);
+int bcmp(const void *a, const void *b, size_t n)
+{
+	return memcmp(a, b, n);
 }
 
 #define NOLIBC_CALL(nr, a, b, c) \

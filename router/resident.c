@@ -92,6 +92,9 @@ bool resident_same(const char *got, const char *mine)
 
 	if (!got)
 		got = "";
+	/* relative: the client could not say where from (resident.h) */
+	if (*got && *got != '/')
+		return false;
 	if (!strcmp(got, mine))
 		return true;
 	/* a symbolic link or "..": what the client means, resolved here */

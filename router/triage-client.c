@@ -57,12 +57,16 @@ static bool same(const char *a, const char *b)
 
 static const char *env(const char *name)
 {
-	size_t n = strlen(name);
+	const char *v, *k;
 	char **e;
 
-	for (e = environ_; *e; e++)
-		if (!memcmp(*e, name, n) && (*e)[n] == '=')
-			return *e + n + 1;
+	for (e = environ_; *e; e++) {
+		/* (no memcmp(): an entry may be shorter than the name) */
+		for (v = *e, k = name; *k && *v == *k; v++, k++)
+			;
+		if (!*k && *v == '=')
+			return v + 1;
+	}
 	return NULL;
 }
 
@@ -184,15 +188,21 @@ static int request(char *buf, size_t *at, const char *config)
 	return 0;
 }
 
-/* options - getopt's "c:s:" (-c X, -cX, --); -1 on anything else */
+/*
+ * options - as getopt("c:s:") reads them: -c X or -cX, -s X or -sX,
+ * anywhere among operands, which are ignored, until "--"; -1 on an
+ * unknown option or one without its argument
+ */
 static int options(char **argv, const char **config, const char **sock)
 {
 	const char **to;
 	char *a;
 
-	while ((a = *++argv) && a[0] == '-' && a[1]) {
+	while ((a = *++argv)) {
+		if (a[0] != '-' || !a[1])
+			continue; /* an operand */
 		if (same(a, "--"))
-			return argv[1] ? -1 : 0;
+			return 0;
 		if (a[1] == 'c')
 			to = config;
 		else if (a[1] == 's')
@@ -204,7 +214,7 @@ static int options(char **argv, const char **config, const char **sock)
 		else if (!(*to = *++argv))
 			return -1;
 	}
-	return a ? -1 : 0;
+	return 0;
 }
 
 int main(int argc, char **argv, char **envp)

@@ -179,10 +179,15 @@ test_expect_success 'routes.conf named relatively, through a link or with "..": 
 	done
 '
 
-test_expect_success 'its options as getopt reads them; anything else is 75 with the usage' '
+test_expect_success 'its options as getopt reads them; operands ignored, an unknown option is 75' '
 	"$ALONE" -c "$T/routes.conf" -s "$SOCK" -- <"$(fresh opts)" &&
-	test "$(q "$DB" "select state from reports where message_id like \"opts.%\"")" = forwarded &&
-	for args in "-x" "-s" "-s $SOCK extra" "-s $SOCK -- extra" "-"; do
+	"$ALONE" operand -s "$SOCK" <"$(fresh opts2)" &&
+	"$ALONE" -s "$SOCK" -- -x <"$(fresh opts3)" &&
+	"$ALONE" - -s"$SOCK" <"$(fresh opts4)" &&
+	for t in opts opts2 opts3 opts4; do
+		test "$(q "$DB" "select state from reports where message_id like \"$t.%\"")" = forwarded || exit 1
+	done &&
+	for args in "-x" "-s" "-s $SOCK -c" "-s $SOCK -y extra"; do
 		test_exit 75 "$ALONE" $args <"$T/opts.eml" 2>"$T/stderr" &&
 		test "$(cat "$T/stderr")" = "triage-client: usage: triage-client [-s socket] [-c routes.conf]" || exit 1
 	done

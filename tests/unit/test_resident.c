@@ -219,6 +219,11 @@ static void test_same(void **state)
 	assert_true(resident_same("", ""));
 	assert_false(resident_same(NULL, conf));
 	assert_false(resident_same(conf, ""));
+	/* relative: the worker cannot know from where, even if it resolves */
+	assert_int_equal(chdir(real), 0);
+	assert_false(resident_same("routes.conf", conf));
+	assert_false(resident_same("./link.conf", conf));
+	assert_int_equal(chdir("/"), 0);
 	/* another file, a missing one */
 	assert_false(resident_same("/etc/passwd", conf));
 	assert_false(resident_same("/nonexistent/routes.conf", conf));
