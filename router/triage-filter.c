@@ -607,6 +607,8 @@ static int worker_serve(void *ctx, int lfd)
 	struct filter *fx = ctx;
 	struct resident_watch *w;
 	struct resident_request req;
+	struct stat before;
+	bool conf;
 	struct sigaction sa;
 	sigset_t stops;
 	int fds[2], own_err = dup(2), ret;
@@ -627,15 +629,26 @@ static int worker_serve(void *ctx, int lfd)
 	sigprocmask(SIG_BLOCK, &stops, &waitmask);
 	sigdelset(&waitmask, SIGTERM);
 	sigdelset(&waitmask, SIGINT);
+	/*
+	 * What this worker serves, resolved now, not when the supervisor
+	 * started: a routes.conf link retargeted since is served by the
+	 * fresh worker that replaces a stale one.  And routes.conf as it
+	 * was before loading it: a change while it loads is seen.
+	 */
+	resident_identity(fx->config_path, fx->ident_cfg, fx->ident_state);
+	memset(&before, 0, sizeof(before));
+	stat(fx->ident_cfg, &before);
 	if (own_err < 0 || filter_setup(fx, fx->config_path) < 0)
 		return decline_for_a_while(lfd, fx);
-	/* watched before loading: a change while we load is seen */
 	w = &fx->inputs;
-	if (fx->cfg->path && fx->cfg->path[0] == '/')
+	conf = fx->cfg->path && fx->cfg->path[0] == '/';
+	if (conf)
 		w->paths[w->n++] = xstrdup(fx->cfg->path);
 	w->n += pipeline_inputs(fx->cfg, w->paths + w->n,
 				RESIDENT_WATCH_MAX - w->n);
 	resident_watch_start(w, WATCH_INTERVAL);
+	if (conf)
+		w->seen[0] = before;
 	if (parse_init() < 0)
 		return -1;
 
@@ -681,7 +694,6 @@ static int resident(const char *config_path, const char *sock, unsigned n,
 	fx.config_path = config_path;
 	fx.resident = true;
 	fx.max_use = max_use;
-	resident_identity(config_path, fx.ident_cfg, fx.ident_state);
 	/* the supervisor's lines go to the service's log, every one */
 	msg_setup("triage-filter", 1, false);
 	lfd = resident_listen(sock);

@@ -228,6 +228,21 @@ test_expect_success 'a reader holding a snapshot of a long WAL holds up no commi
 	done
 '
 
+test_expect_success 'routes.conf a link, retargeted: the fresh workers serve the new target' '
+	cp "$T/routes.conf" "$T/c1.conf" &&
+	sed "s/^router_address = .*/router_address = triage3@example.org/" "$T/routes.conf" >"$T/c2.conf" &&
+	ln -s c1.conf "$T/cl.conf" &&
+	"$FILTER" -c "$T/cl.conf" -l "$T/cl.sock" -n 1 2>"$T/cl.log" &
+	echo $! >"$T/cl.pid" &&
+	i=0 && while [ ! -S "$T/cl.sock" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done &&
+	"$ALONE" -s "$T/cl.sock" -c "$T/cl.conf" <"$(fresh link1)" &&
+	ln -s c2.conf "$T/cl.new" && mv -T "$T/cl.new" "$T/cl.conf" &&
+	"$ALONE" -s "$T/cl.sock" -c "$T/cl.conf" <"$(fresh link2)" &&
+	kill -TERM "$(cat "$T/cl.pid")" &&
+	id=$(q "$DB" "select id from reports where message_id like \"link2.%\"") &&
+	q "$DB" "select message from outbox where report = $id" | grep -q "^X-Loop: triage3@example.org"
+'
+
 test_expect_success 'SIGTERM: the workers end and the socket is removed' '
 	pids=$(workers) &&
 	kill -TERM $WPID &&
@@ -270,6 +285,7 @@ test_expect_success 'the supervisor killed with SIGKILL: its workers end too' '
 
 kill $WPID 2>/dev/null
 [ -f "$T/bad.pid" ] && kill "$(cat "$T/bad.pid")" 2>/dev/null
+[ -f "$T/cl.pid" ] && kill "$(cat "$T/cl.pid")" 2>/dev/null
 [ -f "$T/k.pid" ] && kill -KILL "$(cat "$T/k.pid")" 2>/dev/null
 wait
 test_done
