@@ -115,8 +115,21 @@ static double monotonic(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* watch_dir_of - a watch on the directory path is in; -1 on failure */
-static int watch_dir_of(int fd, const char *path)
+/* want - events of wd naming name (NULL: any) count */
+static int want(struct resident_watch *w, int wd, const char *name)
+{
+	if (wd < 0 || w->nwant >= ARRAY_SIZE(w->want))
+		return -1;
+	w->want[w->nwant].wd = wd;
+	w->want[w->nwant++].name = name ? xstrdup(name) : NULL;
+	return 0;
+}
+
+/*
+ * watch_dir_of - a watch on the directory path is in, for events that
+ * name path's last component; -1 on failure
+ */
+static int watch_dir_of(struct resident_watch *w, const char *path)
 {
 	char dir[RESIDENT_PATH_MAX];
 	const char *slash = strrchr(path, '/');
@@ -130,22 +143,24 @@ static int watch_dir_of(int fd, const char *path)
 		return -1;
 	memcpy(dir, path, n);
 	dir[n] = '\0';
-	return inotify_add_watch(fd, dir, WATCH_EVENTS) < 0 ? -1 : 0;
+	return want(w, inotify_add_watch(w->fd, dir, WATCH_EVENTS),
+		    slash ? slash + 1 : path);
 }
 
-static int watch_path(int fd, const char *path)
+static int watch_path(struct resident_watch *w, const char *path)
 {
 	char real[RESIDENT_PATH_MAX];
 	struct stat st;
 
 	/* a file not there yet: its directory shows it coming */
-	if (watch_dir_of(fd, path) < 0)
+	if (watch_dir_of(w, path) < 0)
 		return errno == ENOENT ? 0 : -1;
 	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) &&
-	    realpath(path, real) && watch_dir_of(fd, real) < 0)
+	    realpath(path, real) && watch_dir_of(w, real) < 0)
 		return -1;
+	/* a directory (rules_dir): anything in it */
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode) &&
-	    inotify_add_watch(fd, path, WATCH_EVENTS) < 0)
+	    want(w, inotify_add_watch(w->fd, path, WATCH_EVENTS), NULL) < 0)
 		return -1;
 	return 0;
 }
@@ -174,8 +189,9 @@ void resident_watch_start(struct resident_watch *w, double interval)
 	w->on = true;
 	w->interval = interval;
 	w->fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	w->nwant = 0;
 	for (i = 0; w->fd >= 0 && i < w->n; i++) {
-		if (watch_path(w->fd, w->paths[i]) < 0) {
+		if (watch_path(w, w->paths[i]) < 0) {
 			close(w->fd);
 			w->fd = -1;
 		}
@@ -184,16 +200,46 @@ void resident_watch_start(struct resident_watch *w, double interval)
 	w->checked = monotonic();
 }
 
-/* events - whether inotify has something to say; drains what it has */
-static bool events(int fd)
+/* relevant - whether one event may be a change of an input */
+static bool relevant(const struct resident_watch *w,
+		     const struct inotify_event *ev)
+{
+	size_t i;
+
+	/* the queue overflowed, a watched directory went or moved */
+	if (ev->mask & (IN_Q_OVERFLOW | IN_IGNORED | IN_DELETE_SELF |
+			IN_MOVE_SELF | IN_UNMOUNT))
+		return true;
+	for (i = 0; i < w->nwant; i++)
+		if (w->want[i].wd == ev->wd &&
+		    (!w->want[i].name ||
+		     (ev->len && !strcmp(w->want[i].name, ev->name))))
+			return true;
+	return false;
+}
+
+/*
+ * events - whether inotify says an input may have changed; drains what
+ * it has (an event about another file, such as the database's WAL
+ * beside the indexes, does not count)
+ */
+static bool events(const struct resident_watch *w)
 {
 	char buf[4096]
 		__attribute__((aligned(__alignof__(struct inotify_event))));
+	const struct inotify_event *ev;
 	bool any = false;
 	ssize_t n;
+	char *p;
 
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		any = true;
+	while ((n = read(w->fd, buf, sizeof(buf))) > 0) {
+		for (p = buf; p + sizeof(*ev) <= buf + n;
+		     p += sizeof(*ev) + ev->len) {
+			ev = (const struct inotify_event *)p;
+			if (!any && relevant(w, ev))
+				any = true;
+		}
+	}
 	/* EAGAIN: nothing (more); anything else: ask stat() */
 	return any || (n < 0 && errno != EAGAIN && errno != EINTR);
 }
@@ -204,7 +250,7 @@ bool resident_watch_changed(struct resident_watch *w)
 	double t = monotonic();
 	size_t i;
 
-	if (w->fd >= 0 && !events(w->fd) && t - w->checked < w->interval)
+	if (w->fd >= 0 && !events(w) && t - w->checked < w->interval)
 		return false;
 	w->checked = t;
 	stat_all(w, now);
@@ -221,6 +267,9 @@ void resident_watch_release(struct resident_watch *w)
 	for (i = 0; i < w->n; i++)
 		free(w->paths[i]);
 	w->n = 0;
+	for (i = 0; i < w->nwant; i++)
+		free(w->want[i].name);
+	w->nwant = 0;
 	if (w->on && w->fd >= 0)
 		close(w->fd);
 	w->on = false;

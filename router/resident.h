@@ -159,8 +159,9 @@ void resident_answer(int *conn, char answer);
  * (routes.conf, the indexes, the rules) changed since it loaded them.
  * stat() of each, against what it was then, is the answer; an inotify
  * descriptor on their directories says when the question is worth
- * asking, so a message costs one read() where it cost a stat() per
- * file.  What inotify cannot see (a directory above them renamed, a
+ * asking (an event that names one of them: not the database's files
+ * beside the indexes), so a message costs one read() where it cost a
+ * stat() per file.  What inotify cannot see (a directory above them renamed, a
  * link to their directory retargeted) stat() sees within interval
  * seconds.  Without inotify (no instance to spare), stat() every time.
  */
@@ -168,8 +169,14 @@ struct resident_watch {
 	char *paths[RESIDENT_WATCH_MAX]; /* the caller's, freed by release */
 	struct stat seen[RESIDENT_WATCH_MAX];
 	size_t n;
-	bool on;	 /* started */
-	int fd;		 /* inotify, or -1 */
+	bool on; /* started */
+	int fd;	 /* inotify, or -1 */
+	/* which events count: a name in a watched directory, NULL any */
+	struct {
+		int wd;
+		char *name;
+	} want[3 * RESIDENT_WATCH_MAX];
+	size_t nwant;
 	double interval; /* seconds between stat()s without an event */
 	double checked;	 /* CLOCK_MONOTONIC seconds of the last stat()s */
 };

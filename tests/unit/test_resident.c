@@ -270,6 +270,7 @@ static void test_watch(void **state)
 {
 	char dir[] = "/tmp/test_resident.XXXXXX", sub[300], cmd[600];
 	struct resident_watch w;
+	double checked;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
@@ -288,10 +289,17 @@ static void test_watch(void **state)
 	watch_these(&w, dir, 3600);
 	assert_true(w.fd >= 0);
 	assert_false(resident_watch_changed(&w));
-	/* a file of no interest written: an event, but nothing changed */
-	put(dir, "triage.db-journal", "x");
+	/* a file of no interest written: not even a stat() */
+	checked = w.checked;
+	put(dir, "triage.db-wal", "x");
 	assert_false(resident_watch_changed(&w));
+	assert_true(w.checked == checked);
+	/* an event naming an input, which did not change: stat() decides */
+	snprintf(cmd, sizeof(cmd), "touch -r %s/routes.conf %s/routes.conf",
+		 dir, dir);
+	assert_int_equal(system(cmd), 0);
 	assert_false(resident_watch_changed(&w));
+	assert_true(w.checked > checked);
 	/* edited in place */
 	put(dir, "routes.conf", "a = 2\n");
 	assert_true(resident_watch_changed(&w));
