@@ -150,17 +150,27 @@ static void evidence_of(struct evidence *ev)
 	ev->dmesg_timestamps = true;
 }
 
-/* the old way: INSERT, then the UPDATEs of links, class and sections */
-static int64_t by_updates(struct audit *db, int n, const struct row_case *k)
+/* the classification both ways store; stored: reports.class is set */
+static struct audit_classification classification_of(const struct row_case *k,
+						     bool stored)
 {
-	struct report *r = fake_report(n, "same@example.org");
 	struct audit_classification c = { .class = k->class,
 					  .score_user = 12.75,
 					  .confidence = 0.9,
 					  .header = "user; score=12.8",
 					  .at = T0,
 					  .hits = hits,
-					  .nhits = ARRAY_SIZE(hits) };
+					  .nhits = ARRAY_SIZE(hits),
+					  .class_stored = stored };
+
+	return c;
+}
+
+/* the old way: INSERT, then the UPDATEs of links, class and sections */
+static int64_t by_updates(struct audit *db, int n, const struct row_case *k)
+{
+	struct report *r = fake_report(n, "same@example.org");
+	struct audit_classification c = classification_of(k, false);
 	struct evidence ev;
 	int64_t id;
 
@@ -182,14 +192,7 @@ static int64_t by_updates(struct audit *db, int n, const struct row_case *k)
 static int64_t by_row(struct audit *db, int n, const struct row_case *k)
 {
 	struct report *r = fake_report(n, "same@example.org");
-	struct audit_classification c = { .class = k->class,
-					  .score_user = 12.75,
-					  .confidence = 0.9,
-					  .header = "user; score=12.8",
-					  .at = T0,
-					  .hits = hits,
-					  .nhits = ARRAY_SIZE(hits),
-					  .class_stored = true };
+	struct audit_classification c = classification_of(k, true);
 	struct audit_report_row row = {
 		.received_at = T0,
 		.state = k->state,
