@@ -168,13 +168,17 @@ $(B)/FILTER_LINK: FORCE
 
 FILTER_OBJS = $(B)/router/triage-filter.o $(B)/libtriage.a \
 	      $(B)/router/compat/libmount-stub.o
-triage-filter: $(FILTER_OBJS) $(B)/FILTER_LINK
+# The static filter's object files that a report runs go first, text and
+# read-only data (router/filter-hot.ld, made by tools/hotlist.sh from
+# the link map): a 6 KB report maps 2.1 MB of text, not 3.7 MB.
+FILTER_HOT = -Wl,-T,router/filter-hot.ld -Wl,-Map=$(B)/triage-filter.map
+triage-filter: $(FILTER_OBJS) $(B)/FILTER_LINK router/filter-hot.ld
 ifdef SANITIZE
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $(filter-out %stub.o,$(FILTER_OBJS)) \
 		$(FILTER_LIBS) -lm
 else ifeq ($(FILTER_LINK),static)
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -static -o $@ $(FILTER_OBJS) \
-		$(FILTER_STATIC_ARCHIVES) -lm -pthread \
+		$(FILTER_STATIC_ARCHIVES) -lm -pthread $(FILTER_HOT) \
 		2>$(B)/filter-static.log || \
 	{ echo "   note: fully static link failed (see $(B)/filter-static.log); libc shared"; \
 	  $(CC) $(ALL_LDFLAGS) -o $@ $(FILTER_OBJS) $(FILTER_STATIC_LIBS) 2>$(B)/filter-static.log || \

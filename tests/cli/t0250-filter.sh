@@ -131,4 +131,25 @@ test_expect_success 'an index this program refuses (before triage update): mappe
 	test "$(sqlite3 "$T/up/triage.db" "select state, section from reports")" = "forwarded|XFS FILESYSTEM"
 '
 
+# router/filter-hot.ld (tools/hotlist.sh): in the static filter the
+# object files a report runs come first, in one run of text
+if readelf -lW "$SRC/triage-filter" 2>/dev/null | grep -q INTERP; then
+	test_skip 'the static link places the code a report runs together: triage-filter is not static here'
+else
+	test_expect_success 'the static link places the code a report runs together' '
+		hot=$(readelf -SW "$SRC/triage-filter" | sed -n "s/.* \.text\.triage_hot *PROGBITS *\([0-9a-f]*\) [0-9a-f]* \([0-9a-f]*\) .*/\1 \2/p") &&
+		test -n "$hot" &&
+		set -- $hot && lo=$((0x$1)) && hi=$((0x$1 + 0x$2)) &&
+		# over 1 MB of it, and no more than half of all text
+		test $((hi - lo)) -gt 1048576 &&
+		total=$(size -A "$SRC/triage-filter" | awk "/^\.text/ { t += \$2 } END { print t }") &&
+		test $((2 * (hi - lo))) -lt "$total" &&
+		inside() { a=$(nm "$SRC/triage-filter" | awk -v s="$1" "\$3 == s { print \$1 }") &&
+			test -n "$a" && test $((0x$a)) -ge $lo && test $((0x$a)) -lt $hi; } &&
+		inside filter_message && inside map_open && inside sqlite3_step &&
+		inside pcre2_match_8 && inside g_mime_parser_construct_message &&
+		! inside sqlite3_blob_open
+	'
+fi
+
 test_done
