@@ -2,18 +2,18 @@
 /*
  * map - file paths to MAINTAINERS sections (see map.h)
  *
- * The image is a header followed by arrays, each 8-byte aligned:
+ * The image is a header followed by arrays, each 8-byte aligned, in
+ * the order a message reads them:
  *
- *	sections  struct img_section[nsections]
- *	entries   struct img_entry[nentries]        (section order)
- *	patterns  struct img_pattern[npatterns]     (file order)
+ *	regex     pcre2_serialize_encode() blob     (decoded by map_open)
+ *	titles    uint32_t[257], uint32_t[nsections] (sections by initial)
  *	buckets   struct img_bucket[nbuckets]       (open addressing)
- *	items     uint32_t[nitems]                  (pattern ids per bucket)
- *	always    uint32_t[nalways]                 (tried for every path)
- *	strings   NUL-terminated, referenced by offset
- *	regex     pcre2_serialize_encode() blob
+ *	patterns  struct img_pattern[npatterns]     (lookup order)
  *	kpats     uint32_t[nkpats]                  (K: patterns, file order)
  *	klits     struct img_klit[nklits]           (K: prefilter literals)
+ *	strings   NUL-terminated, referenced by offset
+ *	sections  struct img_section[nsections]
+ *	entries   struct img_entry[nentries]        (section order)
  *
  * A bucket's key is a directory ("" or "drivers/net/") that is the
  * literal start of each of its patterns.  A pattern can only match a
@@ -21,6 +21,16 @@
  * lookup probes one bucket per directory level of the path and tries
  * only those patterns plus the always list (N: regexes and patterns
  * that start with a wildcard).
+ *
+ * The patterns are stored in the order a lookup tries them, not in
+ * MAINTAINERS order (which each keeps as seq): the always list first,
+ * then each bucket's patterns together, then the K: patterns; their
+ * texts lie in the strings in that order, after the titles, which are
+ * grouped by initial (titles: where each initial's run starts, then
+ * the runs).  A message then reads a few runs of the image, not pages
+ * all over it: the kernel maps a file's pages 64 KB at a time
+ * (fault-around), and format 3, in MAINTAINERS order, had the filter
+ * map all 2.1 MB of Linux's index to read 138 pages of it.
  *
  * kpats and klits are what map_keywords() needs, derived once here
  * rather than in every process: the K: patterns in file order, and the
@@ -49,7 +59,7 @@
 #include "util.h"
 
 #define MAP_MAGIC   "TRIAGEMX"
-#define MAP_VERSION 3
+#define MAP_VERSION 4
 #define MAP_ENDIAN  0x01020304u
 #define NONE	    UINT32_MAX
 
@@ -74,13 +84,15 @@ enum {
 struct img_header {
 	char magic[8];
 	uint32_t version, endian, size, flags;
-	uint32_t nsections, nentries, npatterns, nbuckets, nitems, nalways;
-	uint32_t nregex;
+	uint32_t nsections, nentries, npatterns, nbuckets, nalways, nregex;
 	uint32_t off_sections, off_entries, off_patterns, off_buckets;
-	uint32_t off_items, off_always, off_strings, strings_size;
+	uint32_t off_titles, off_strings, strings_size;
 	uint32_t off_regex, regex_size;
 	uint32_t nkpats, off_kpats, nklits, off_klits;
 };
+
+/* titles: TITLE_RUNS + 1 run starts, then the section ids */
+#define TITLE_RUNS 256
 
 struct img_section {
 	uint32_t title, source, line;
@@ -100,6 +112,7 @@ struct img_pattern {
 	uint16_t flags;	 /* PAT_* */
 	uint32_t nslash; /* "/" in the pattern */
 	uint32_t lit;	 /* K: literals one of which every match contains */
+	uint32_t seq;	 /* position in MAINTAINERS order */
 };
 
 struct img_klit {
@@ -108,8 +121,9 @@ struct img_klit {
 };
 
 struct img_bucket {
-	uint32_t key; /* string offset, NONE when empty */
-	uint32_t first, count;
+	uint32_t hash;	       /* hash_bytes() of the key */
+	uint32_t len;	       /* the key: the first len bytes of each text */
+	uint32_t first, count; /* patterns[first..]; count 0: empty */
 };
 
 struct map {
@@ -121,7 +135,7 @@ struct map {
 	const struct img_entry *entries;
 	const struct img_pattern *patterns;
 	const struct img_bucket *buckets;
-	const uint32_t *items, *always, *kpats;
+	const uint32_t *titles, *kpats; /* titles: run starts, then ids */
 	const struct img_klit *klits_img;
 	const char *strings;
 	pcre2_code **regex;
@@ -308,7 +322,9 @@ struct builder {
 	size_t nentries, entries_alloc;
 	struct img_pattern *patterns;
 	size_t npatterns, patterns_alloc;
-	long *keylen; /* per pattern: bucket_key_len() */
+	/* per pattern: bucket_key_len(), its text and K: literals */
+	long *keylen;
+	char **text, **lit;
 	size_t keylen_alloc;
 	pcre2_code **regex;
 	size_t nregex, regex_alloc;
@@ -658,21 +674,23 @@ static void add_pattern(struct builder *b, uint32_t sec,
 		b->keylen_alloc = b->patterns_alloc;
 		b->keylen = xreallocarray(b->keylen, b->keylen_alloc,
 					  sizeof(*b->keylen));
+		b->text = xreallocarray(b->text, b->keylen_alloc,
+					sizeof(*b->text));
+		b->lit =
+			xreallocarray(b->lit, b->keylen_alloc, sizeof(*b->lit));
 	}
 	pt = &b->patterns[b->npatterns];
 	memset(pt, 0, sizeof(*pt));
 	pt->section = sec;
 	pt->kind = (uint16_t)e->tag;
 	pt->regex = NONE;
+	pt->seq = (uint32_t)b->npatterns;
+	b->lit[b->npatterns] = NULL;
 
 	if (e->tag == 'N' || e->tag == 'K') {
-		pt->text = add_string(b, v);
-		if (e->tag == 'K') {
-			char *lit = required_literals(v);
-
-			pt->lit = add_string(b, lit);
-			free(lit);
-		}
+		b->text[b->npatterns] = xstrdup(v);
+		if (e->tag == 'K')
+			b->lit[b->npatterns] = required_literals(v);
 		pt->regex = compile_regex(b, v, PCRE2_EXTENDED, where);
 		if (pt->regex == NONE)
 			pt->flags |= PAT_BAD;
@@ -694,7 +712,7 @@ static void add_pattern(struct builder *b, uint32_t sec,
 		if (!tree && !strpbrk(v, ".*?"))
 			pt->flags |= PAT_FILE_OR_DIR;
 	}
-	pt->text = add_string(b, glob);
+	b->text[b->npatterns] = xstrdup(glob);
 	pt->nslash = (uint32_t)count_char(glob, strlen(glob), '/');
 	pt->depth = (int32_t)pt->nslash + !(pt->flags & PAT_SLASH);
 	if (glob[0] == '*')
@@ -721,6 +739,20 @@ static void add_pattern(struct builder *b, uint32_t sec,
 static struct map *map_from_buffer(unsigned char *base, size_t size,
 				   bool mapped, const char *what);
 
+/* title_run - the run of the title index a title or name belongs to:
+ * its first byte with bit 5 set, so that either case of a letter falls
+ * in one run (a superset of what strcasecmp() equates) */
+static unsigned title_run(const char *t)
+{
+	return (unsigned char)t[0] | 0x20;
+}
+
+/* key_equal - pattern texts a and b start with the same len bytes */
+static bool key_equal(const char *a, const char *b, size_t len)
+{
+	return strlen(a) >= len && strlen(b) >= len && memcmp(a, b, len) == 0;
+}
+
 /*
  * map_compile - build the image for a parsed MAINTAINERS model
  *
@@ -732,28 +764,46 @@ struct map *map_compile(const struct maintainers *m, const char *tree)
 	struct builder b;
 	struct img_header h;
 	struct img_bucket *buckets;
-	uint32_t *items, *always, *fill, *kpats, *titles;
+	struct img_pattern *order;
+	uint32_t *tindex, *titles, *kpats, *keyrep, *keyof, *keyslot, *pos;
 	struct img_klit *klits;
-	size_t i, j, nbuckets, nalways = 0, nkeyed = 0, nkpats, nklits;
+	size_t i, j, nbuckets, nkeys = 0, nalways = 0, nkeyed = 0, nkpats,
+			       nklits, ntable, slot, next;
+	size_t ns = m->nsections;
 	struct strbuf img = STRBUF_INIT(UINT32_MAX / 2);
 	unsigned char *regex_blob = NULL;
 	PCRE2_SIZE regex_size = 0;
+	uint32_t source = 0;
+	const char *last_source = NULL;
 
 	memset(&b, 0, sizeof(b));
 	sb_init(&b.strings, UINT32_MAX / 4);
 	add_string(&b, ""); /* offset 0 is the empty string */
+
 	/*
-	 * What a lookup reads, together at the start of the strings: the
-	 * titles (a subject prefix such as "xfs:" is looked for in every
-	 * one), then the patterns' texts (the 95 that every path tries
-	 * among them).  Spread among 1.1 MB of entries, they made a message
-	 * read (and map) every page of the strings.  The patterns keep
-	 * their MAINTAINERS order.
+	 * The title index: sections by title_run(), in MAINTAINERS order
+	 * within a run, and their titles in the strings in that order (a
+	 * subject prefix such as "xfs:" reads only the titles of its run).
 	 */
-	titles = xcalloc(m->nsections ? m->nsections : 1, sizeof(*titles));
-	for (i = 0; i < m->nsections; i++)
-		titles[i] = add_string(&b, m->sections[i].title);
-	for (i = 0; i < m->nsections; i++) {
+	tindex = xcalloc(TITLE_RUNS + 1 + ns, sizeof(*tindex));
+	titles = xcalloc(ns ? ns : 1, sizeof(*titles));
+	for (i = 0; i < ns; i++)
+		tindex[title_run(m->sections[i].title) + 1]++;
+	for (i = 0; i < TITLE_RUNS; i++)
+		tindex[i + 1] += tindex[i];
+	pos = xcalloc(TITLE_RUNS, sizeof(*pos));
+	memcpy(pos, tindex, TITLE_RUNS * sizeof(*pos));
+	for (i = 0; i < ns; i++)
+		tindex[TITLE_RUNS + 1 +
+		       pos[title_run(m->sections[i].title)]++] = (uint32_t)i;
+	free(pos);
+	for (i = 0; i < ns; i++) {
+		uint32_t sec = tindex[TITLE_RUNS + 1 + i];
+
+		titles[sec] = add_string(&b, m->sections[sec].title);
+	}
+
+	for (i = 0; i < ns; i++) {
 		const struct mnt_section *s = &m->sections[i];
 
 		for (j = 0; j < s->nentries; j++)
@@ -762,14 +812,126 @@ struct map *map_compile(const struct maintainers *m, const char *tree)
 					    tree, s->source ? s->source : "-");
 	}
 
-	for (i = 0; i < m->nsections; i++) {
+	/*
+	 * Bucket keys: each keyed pattern gets the id of its key (keyof),
+	 * each key the pattern that first had it (keyrep), through a
+	 * scratch table; then the image's table, at most half full.
+	 */
+	for (i = 0; i < b.npatterns; i++)
+		if (b.patterns[i].kind != 'K' && b.keylen[i] >= 0)
+			nkeyed++;
+	for (ntable = 16; ntable < 2 * nkeyed + 16; ntable *= 2)
+		;
+	keyslot = xcalloc(ntable, sizeof(*keyslot)); /* key id + 1 */
+	keyof = xcalloc(b.npatterns ? b.npatterns : 1, sizeof(*keyof));
+	keyrep = xcalloc(nkeyed ? nkeyed : 1, sizeof(*keyrep));
+	for (i = 0; i < b.npatterns; i++) {
+		size_t len = (size_t)b.keylen[i];
+
+		if (b.patterns[i].kind == 'K' || b.keylen[i] < 0) {
+			keyof[i] = NONE;
+			continue;
+		}
+		slot = hash_bytes(b.text[i], len) & (ntable - 1);
+		while (keyslot[slot] &&
+		       !(b.keylen[keyrep[keyslot[slot] - 1]] == (long)len &&
+			 key_equal(b.text[keyrep[keyslot[slot] - 1]], b.text[i],
+				   len)))
+			slot = (slot + 1) & (ntable - 1);
+		if (!keyslot[slot]) {
+			keyrep[nkeys] = (uint32_t)i;
+			keyslot[slot] = (uint32_t)++nkeys;
+		}
+		keyof[i] = keyslot[slot] - 1;
+	}
+	free(keyslot);
+	for (nbuckets = 16; nbuckets < 2 * nkeys + 16; nbuckets *= 2)
+		;
+	buckets = xcalloc(nbuckets, sizeof(*buckets));
+	keyslot = xcalloc(nkeys ? nkeys : 1, sizeof(*keyslot)); /* bucket */
+	for (i = 0; i < nkeys; i++) {
+		const char *t = b.text[keyrep[i]];
+		size_t len = (size_t)b.keylen[keyrep[i]];
+		uint32_t hv = hash_bytes(t, len);
+
+		slot = hv & (nbuckets - 1);
+		while (buckets[slot].count)
+			slot = (slot + 1) & (nbuckets - 1);
+		buckets[slot].hash = hv;
+		buckets[slot].len = (uint32_t)len;
+		buckets[slot].count = 1; /* taken; counted below */
+		keyslot[i] = (uint32_t)slot;
+	}
+	for (i = 0; i < nbuckets; i++)
+		buckets[i].count = 0;
+	for (i = 0; i < b.npatterns; i++)
+		if (keyof[i] != NONE)
+			buckets[keyslot[keyof[i]]].count++;
+		else if (b.patterns[i].kind != 'K')
+			nalways++;
+
+	/*
+	 * Lookup order: the always list, then the buckets' patterns in
+	 * table order, then the K: patterns; MAINTAINERS order within each.
+	 */
+	next = nalways;
+	for (i = 0; i < nbuckets; i++) {
+		buckets[i].first = (uint32_t)next;
+		next += buckets[i].count;
+	}
+	pos = xcalloc(nbuckets, sizeof(*pos));
+	order = xcalloc(b.npatterns ? b.npatterns : 1, sizeof(*order));
+	{
+		size_t na = 0, nk = next;
+
+		for (i = 0; i < b.npatterns; i++) {
+			size_t at;
+
+			if (keyof[i] != NONE) {
+				slot = keyslot[keyof[i]];
+				at = buckets[slot].first + pos[slot]++;
+			} else if (b.patterns[i].kind != 'K') {
+				at = na++;
+			} else {
+				at = nk++;
+			}
+			order[at] = b.patterns[i];
+			order[at].seq = (uint32_t)i;
+		}
+	}
+	free(pos);
+	free(keyslot);
+	free(keyrep);
+	free(keyof);
+	/* their texts (and K: literals), in the same order */
+	for (i = 0; i < b.npatterns; i++) {
+		uint32_t seq = order[i].seq;
+
+		order[i].text = add_string(&b, b.text[seq]);
+		order[i].lit = b.lit[seq] ? add_string(&b, b.lit[seq]) : 0;
+	}
+	for (i = 0; i < b.npatterns; i++) {
+		free(b.text[i]);
+		free(b.lit[i]);
+	}
+	free(b.patterns);
+	b.patterns = order;
+
+	build_keywords(&b, &kpats, &nkpats, &klits, &nklits);
+
+	for (i = 0; i < ns; i++) {
 		const struct mnt_section *s = &m->sections[i];
+		const char *src = s->source ? s->source : "";
 		struct img_section *is;
 
 		ALLOC_GROW(b.sections, b.nsections, b.sections_alloc);
 		is = &b.sections[b.nsections++];
 		is->title = titles[i];
-		is->source = add_string(&b, s->source ? s->source : "");
+		/* one copy of each file's name where sections repeat it */
+		if (!last_source || strcmp(last_source, src) != 0)
+			source = add_string(&b, src);
+		last_source = src;
+		is->source = source;
 		is->line = s->line;
 		is->first_entry = (uint32_t)b.nentries;
 		is->nentries = (uint32_t)s->nentries;
@@ -784,82 +946,6 @@ struct map *map_compile(const struct maintainers *m, const char *tree)
 			ie->tag = (uint32_t)(unsigned char)e->tag;
 		}
 	}
-
-	build_keywords(&b, &kpats, &nkpats, &klits, &nklits);
-
-	/* Directory buckets: power of two, at most half full. */
-	for (i = 0; i < b.npatterns; i++) {
-		if (b.patterns[i].kind == 'K')
-			continue;
-		if (b.keylen[i] < 0)
-			nalways++;
-		else
-			nkeyed++;
-	}
-	for (nbuckets = 16; nbuckets < 2 * nkeyed + 16; nbuckets *= 2)
-		;
-	buckets = xcalloc(nbuckets, sizeof(*buckets));
-	for (i = 0; i < nbuckets; i++)
-		buckets[i].key = NONE;
-	/* First pass: count per key. */
-	for (i = 0; i < b.npatterns; i++) {
-		const char *text = b.strings.buf + b.patterns[i].text;
-		size_t len, slot;
-
-		if (b.patterns[i].kind == 'K' || b.keylen[i] < 0)
-			continue;
-		len = (size_t)b.keylen[i];
-		slot = hash_bytes(text, len) & (nbuckets - 1);
-		for (;;) {
-			struct img_bucket *bk = &buckets[slot];
-
-			if (bk->key == NONE) {
-				char *k = xmemdup0(text, len);
-
-				bk->key = add_string(&b, k);
-				free(k);
-				bk->count = 1;
-				break;
-			}
-			if (strlen(b.strings.buf + bk->key) == len &&
-			    memcmp(b.strings.buf + bk->key, text, len) == 0) {
-				bk->count++;
-				break;
-			}
-			slot = (slot + 1) & (nbuckets - 1);
-		}
-	}
-	/* Second pass: fill item lists in pattern (file) order. */
-	items = xcalloc(nkeyed ? nkeyed : 1, sizeof(*items));
-	always = xcalloc(nalways ? nalways : 1, sizeof(*always));
-	fill = xcalloc(nbuckets, sizeof(*fill));
-	{
-		uint32_t pos = 0;
-
-		for (i = 0; i < nbuckets; i++) {
-			buckets[i].first = pos;
-			pos += buckets[i].count;
-		}
-	}
-	nalways = 0;
-	for (i = 0; i < b.npatterns; i++) {
-		const char *text = b.strings.buf + b.patterns[i].text;
-		size_t len, slot;
-
-		if (b.patterns[i].kind == 'K')
-			continue;
-		if (b.keylen[i] < 0) {
-			always[nalways++] = (uint32_t)i;
-			continue;
-		}
-		len = (size_t)b.keylen[i];
-		slot = hash_bytes(text, len) & (nbuckets - 1);
-		while (strlen(b.strings.buf + buckets[slot].key) != len ||
-		       memcmp(b.strings.buf + buckets[slot].key, text, len))
-			slot = (slot + 1) & (nbuckets - 1);
-		items[buckets[slot].first + fill[slot]++] = (uint32_t)i;
-	}
-	free(fill);
 
 	if (b.nregex) {
 		int rc = pcre2_serialize_encode((const pcre2_code **)b.regex,
@@ -878,37 +964,35 @@ struct map *map_compile(const struct maintainers *m, const char *tree)
 	h.nentries = (uint32_t)b.nentries;
 	h.npatterns = (uint32_t)b.npatterns;
 	h.nbuckets = (uint32_t)nbuckets;
-	h.nitems = (uint32_t)nkeyed;
 	h.nalways = (uint32_t)nalways;
 	h.nregex = (uint32_t)b.nregex;
 	h.nkpats = (uint32_t)nkpats;
 	h.nklits = (uint32_t)nklits;
 	sb_add(&img, &h, sizeof(h));
+	h.off_regex = img_place(&img, regex_blob ? (void *)regex_blob : "",
+				regex_size, "MAINTAINERS index");
+	h.regex_size = (uint32_t)regex_size;
+	h.off_titles =
+		img_place(&img, tindex, (TITLE_RUNS + 1 + ns) * sizeof(*tindex),
+			  "MAINTAINERS index");
+	h.off_buckets = img_place(&img, buckets, nbuckets * sizeof(*buckets),
+				  "MAINTAINERS index");
+	h.off_patterns =
+		img_place(&img, b.patterns, b.npatterns * sizeof(*b.patterns),
+			  "MAINTAINERS index");
+	h.off_kpats = img_place(&img, kpats ? (void *)kpats : "",
+				nkpats * sizeof(*kpats), "MAINTAINERS index");
+	h.off_klits = img_place(&img, klits ? (void *)klits : "",
+				nklits * sizeof(*klits), "MAINTAINERS index");
+	h.off_strings = img_place(&img, b.strings.buf, b.strings.len,
+				  "MAINTAINERS index");
+	h.strings_size = (uint32_t)b.strings.len;
 	h.off_sections =
 		img_place(&img, b.sections, b.nsections * sizeof(*b.sections),
 			  "MAINTAINERS index");
 	h.off_entries =
 		img_place(&img, b.entries, b.nentries * sizeof(*b.entries),
 			  "MAINTAINERS index");
-	h.off_patterns =
-		img_place(&img, b.patterns, b.npatterns * sizeof(*b.patterns),
-			  "MAINTAINERS index");
-	h.off_buckets = img_place(&img, buckets, nbuckets * sizeof(*buckets),
-				  "MAINTAINERS index");
-	h.off_items = img_place(&img, items, nkeyed * sizeof(*items),
-				"MAINTAINERS index");
-	h.off_always = img_place(&img, always, nalways * sizeof(*always),
-				 "MAINTAINERS index");
-	h.off_strings = img_place(&img, b.strings.buf, b.strings.len,
-				  "MAINTAINERS index");
-	h.strings_size = (uint32_t)b.strings.len;
-	h.off_regex = img_place(&img, regex_blob ? (void *)regex_blob : "",
-				regex_size, "MAINTAINERS index");
-	h.regex_size = (uint32_t)regex_size;
-	h.off_kpats = img_place(&img, kpats ? (void *)kpats : "",
-				nkpats * sizeof(*kpats), "MAINTAINERS index");
-	h.off_klits = img_place(&img, klits ? (void *)klits : "",
-				nklits * sizeof(*klits), "MAINTAINERS index");
 	h.size = (uint32_t)img.len;
 	memcpy(img.buf, &h, sizeof(h));
 
@@ -917,13 +1001,14 @@ struct map *map_compile(const struct maintainers *m, const char *tree)
 	for (i = 0; i < b.nregex; i++)
 		pcre2_code_free(b.regex[i]);
 	free(b.regex);
+	free(tindex);
 	free(titles);
 	free(buckets);
-	free(items);
-	free(always);
 	free(kpats);
 	free(klits);
 	free(b.keylen);
+	free(b.text);
+	free(b.lit);
 	free(b.sections);
 	free(b.entries);
 	free(b.patterns);
@@ -988,8 +1073,9 @@ static struct map *map_from_buffer(unsigned char *base, size_t size,
 			  sizeof(struct img_pattern), 4) ||
 	    !img_range_ok(size, h->off_buckets, h->nbuckets,
 			  sizeof(struct img_bucket), 4) ||
-	    !img_range_ok(size, h->off_items, h->nitems, 4, 4) ||
-	    !img_range_ok(size, h->off_always, h->nalways, 4, 4) ||
+	    !img_range_ok(size, h->off_titles,
+			  (size_t)TITLE_RUNS + 1 + h->nsections, 4, 4) ||
+	    h->nalways > h->npatterns ||
 	    !img_range_ok(size, h->off_strings, h->strings_size, 1, 4) ||
 	    !img_range_ok(size, h->off_regex, h->regex_size, 1, 4) ||
 	    !img_range_ok(size, h->off_kpats, h->nkpats, 4, 4) ||
@@ -1006,8 +1092,7 @@ static struct map *map_from_buffer(unsigned char *base, size_t size,
 	map->entries = (const void *)(base + h->off_entries);
 	map->patterns = (const void *)(base + h->off_patterns);
 	map->buckets = (const void *)(base + h->off_buckets);
-	map->items = (const void *)(base + h->off_items);
-	map->always = (const void *)(base + h->off_always);
+	map->titles = (const void *)(base + h->off_titles);
 	map->kpats = (const void *)(base + h->off_kpats);
 	map->klits_img = (const void *)(base + h->off_klits);
 	map->strings = (const char *)base + h->off_strings;
@@ -1195,17 +1280,34 @@ const char *map_value(const struct map *map, uint32_t sec, char tag)
 	return NULL;
 }
 
+/*
+ * map_titled - the sections whose titles start with c in either case
+ * (and a few more: see title_run()), in MAINTAINERS order; *n of them
+ */
+const uint32_t *map_titled(const struct map *map, char c, size_t *n)
+{
+	unsigned run = title_run(&c);
+	uint32_t first = map->titles[run], end = map->titles[run + 1];
+
+	*n = 0;
+	if (first > end || end > map->h->nsections)
+		return damaged(map), map->titles;
+	*n = end - first;
+	return map->titles + TITLE_RUNS + 1 + first;
+}
+
 /* map_find_section - section by title: exact, then ignoring case; or -1 */
 int map_find_section(const struct map *map, const char *title)
 {
-	uint32_t i;
+	size_t n, i;
+	const uint32_t *secs = map_titled(map, title[0], &n);
 
-	for (i = 0; i < map->h->nsections; i++)
-		if (strcmp(map_title(map, i), title) == 0)
-			return (int)i;
-	for (i = 0; i < map->h->nsections; i++)
-		if (strcasecmp(map_title(map, i), title) == 0)
-			return (int)i;
+	for (i = 0; i < n; i++)
+		if (strcmp(map_title(map, secs[i]), title) == 0)
+			return (int)secs[i];
+	for (i = 0; i < n; i++)
+		if (strcasecmp(map_title(map, secs[i]), title) == 0)
+			return (int)secs[i];
 	return -1;
 }
 
@@ -1264,9 +1366,9 @@ static bool pattern_matches(const struct map *map, const struct img_pattern *p,
 	}
 }
 
-static int cmp_u32(const void *a, const void *b)
+static int cmp_u64(const void *a, const void *b)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
 	return x < y ? -1 : x > y;
 }
@@ -1298,31 +1400,35 @@ static void sort_hits(struct map_hit *hits, size_t n)
 	}
 }
 
-/* a sorted run of candidate pattern indices (map_lookup) */
+/* a run of patterns in MAINTAINERS order (map_lookup) */
 struct cand_list {
-	const uint32_t *v;
-	size_t n;
+	uint32_t first, n;
 };
 
+/* find_bucket - the bucket whose key is the first len bytes of key */
 static const struct img_bucket *find_bucket(const struct map *map,
 					    const char *key, size_t len)
 {
 	size_t mask = map->h->nbuckets - 1;
-	size_t slot = hash_bytes(key, len) & mask, probes;
+	uint32_t hv = hash_bytes(key, len);
+	size_t slot = hv & mask, probes;
 
 	for (probes = 0; probes <= mask; probes++) {
 		const struct img_bucket *bk = &map->buckets[slot];
 		const char *k;
 
-		if (bk->key == NONE)
+		if (!bk->count)
 			return NULL;
-		if (bk->key >= map->h->strings_size ||
-		    bk->first > map->h->nitems ||
-		    bk->count > map->h->nitems - bk->first)
+		if (bk->first > map->h->npatterns ||
+		    bk->count > map->h->npatterns - bk->first)
 			return damaged(map), NULL;
-		k = map->strings + bk->key;
-		if (strncmp(k, key, len) == 0 && k[len] == '\0')
-			return bk;
+		/* the key is the start of its first pattern's text */
+		if (bk->hash == hv && bk->len == len &&
+		    pattern_ok(map, bk->first)) {
+			k = map->strings + map->patterns[bk->first].text;
+			if (strncmp(k, key, len) == 0 && strnlen(k, len) == len)
+				return bk;
+		}
 		slot = (slot + 1) & mask;
 	}
 	return NULL;
@@ -1337,7 +1443,8 @@ static const struct img_bucket *find_bucket(const struct map *map,
 size_t map_lookup(const struct map *map, const char *path, struct map_hit *hits,
 		  size_t max)
 {
-	uint32_t stackbuf[512], *cand = stackbuf;
+	/* candidates: MAINTAINERS position << 32 | pattern index */
+	uint64_t stackbuf[512], *cand = stackbuf;
 	size_t ncand = 0, cap = ARRAY_SIZE(stackbuf), i, nhits = 0;
 	size_t len = strlen(path), nslash, d;
 	const struct img_bucket *bk;
@@ -1354,8 +1461,8 @@ size_t map_lookup(const struct map *map, const char *path, struct map_hit *hits,
 #define ADD_CAND(x)                                                    \
 	do {                                                           \
 		if (ncand == cap) {                                    \
-			uint32_t *n = xreallocarray(NULL, cap * 2, 4); \
-			memcpy(n, cand, cap * 4);                      \
+			uint64_t *n = xreallocarray(NULL, cap * 2, 8); \
+			memcpy(n, cand, cap * 8);                      \
 			if (cand != stackbuf)                          \
 				free(cand);                            \
 			cand = n;                                      \
@@ -1365,14 +1472,14 @@ size_t map_lookup(const struct map *map, const char *path, struct map_hit *hits,
 	} while (0)
 
 	if (map->h->nalways) {
-		lists[nlists].v = map->always;
+		lists[nlists].first = 0;
 		lists[nlists++].n = map->h->nalways;
 	}
 	/* One bucket per directory prefix: "", "a/", "a/b/", ... */
 	for (d = 0;;) {
 		bk = find_bucket(map, path, d);
 		if (bk && bk->count) {
-			lists[nlists].v = map->items + bk->first;
+			lists[nlists].first = bk->first;
 			lists[nlists++].n = bk->count;
 		}
 		{
@@ -1384,23 +1491,24 @@ size_t map_lookup(const struct map *map, const char *path, struct map_hit *hits,
 		}
 	}
 	/*
-	 * Each list is in file order in a sound image: merge them rather
-	 * than sort (qsort cost 20 K instructions a path).  A damaged
-	 * image may break the order; then sort what the merge gathered.
+	 * Each list is in MAINTAINERS order in a sound image: merge them
+	 * rather than sort (qsort cost 20 K instructions a path).  A
+	 * damaged image may break the order; then sort what was gathered.
 	 */
 	while (nlists) {
 		size_t best = 0;
-		uint32_t v;
+		uint64_t v;
 
 		for (i = 1; i < nlists; i++)
-			if (lists[i].v[0] < lists[best].v[0])
+			if (map->patterns[lists[i].first].seq <
+			    map->patterns[lists[best].first].seq)
 				best = i;
-		v = lists[best].v[0];
-		lists[best].v++;
+		v = lists[best].first;
+		lists[best].first++;
 		if (!--lists[best].n)
 			lists[best] = lists[--nlists];
-		if (pattern_ok(map, v))
-			ADD_CAND(v);
+		if (pattern_ok(map, (uint32_t)v))
+			ADD_CAND((uint64_t)map->patterns[v].seq << 32 | v);
 	}
 #undef ADD_CAND
 	if (lists != lstack)
@@ -1409,18 +1517,20 @@ size_t map_lookup(const struct map *map, const char *path, struct map_hit *hits,
 		if (cand[i - 1] > cand[i])
 			break;
 	if (i < ncand)
-		qsort(cand, ncand, sizeof(*cand), cmp_u32);
+		qsort(cand, ncand, sizeof(*cand), cmp_u64);
 
 	/* Patterns are in file order, so candidates group by section. */
 	for (i = 0; i < ncand;) {
-		uint32_t sec = map->patterns[cand[i]].section;
+		uint32_t sec = map->patterns[(uint32_t)cand[i]].section;
 		size_t j, end = i;
 		bool excluded = false;
 
-		while (end < ncand && map->patterns[cand[end]].section == sec)
+		while (end < ncand &&
+		       map->patterns[(uint32_t)cand[end]].section == sec)
 			end++;
 		for (j = i; j < end && !excluded; j++) {
-			const struct img_pattern *p = &map->patterns[cand[j]];
+			const struct img_pattern *p =
+				&map->patterns[(uint32_t)cand[j]];
 
 			if (p->kind == 'X' &&
 			    pattern_matches(map, p, path, len, nslash))
@@ -1429,7 +1539,7 @@ size_t map_lookup(const struct map *map, const char *path, struct map_hit *hits,
 		/* The last matching F:/N: line sets the depth. */
 		for (j = end; j > i && !excluded; j--) {
 			const struct img_pattern *p =
-				&map->patterns[cand[j - 1]];
+				&map->patterns[(uint32_t)cand[j - 1]];
 
 			if (p->kind == 'X' ||
 			    !pattern_matches(map, p, path, len, nslash))

@@ -77,6 +77,9 @@ char map_entry_tag(const struct map *map, uint32_t sec, uint32_t i);
 const char *map_entry_value(const struct map *map, uint32_t sec, uint32_t i);
 const char *map_value(const struct map *map, uint32_t sec, char tag);
 int map_find_section(const struct map *map, const char *title);
+/* the sections whose titles start with c in either case (or with the
+ * byte c | 0x20), in MAINTAINERS order: *n of them */
+const uint32_t *map_titled(const struct map *map, char c, size_t *n);
 bool map_has_tree(const struct map *map);
 
 /* queries */

@@ -220,11 +220,20 @@ static void credit_prefix(struct acc *a, const struct map *map,
 	 * every section) are read only then.
 	 */
 	for (pass = 0; pass < 2; pass++) {
+		/* titles: only those of p's initial (map_titled()) */
+		const uint32_t *run = NULL;
+		size_t n = map_nsections(map), k;
+
 		if (pass == 1 && best_words <= 9)
 			break;
-		for (s = 0; s < map_nsections(map); s++) {
-			const char *title = map_title(map, s);
+		if (pass == 0)
+			run = map_titled(map, p[0], &n);
+		for (k = 0; k < n; k++) {
+			const char *title;
 			size_t words;
+
+			s = run ? run[k] : (uint32_t)k;
+			title = map_title(map, s);
 
 			if (pass == 0) {
 				if ((title[0] | 0x20) != (p[0] | 0x20) ||

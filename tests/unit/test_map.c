@@ -99,12 +99,17 @@ static void test_titles_and_entries(void **state)
 }
 
 /*
- * What a lookup reads is packed: the titles one after the other, then
- * the patterns' texts, before any entry's value (map_compile()).
+ * What a lookup reads is packed: the titles one after the other, by
+ * initial (map_titled()), then the patterns' texts, before any entry's
+ * value (map_compile()).
  */
 static void test_hot_strings_first(void **state)
 {
-	struct map *map = compile_text("ALPHA\n"
+	struct map *map = compile_text("ZETA\n"
+				       "M:\tZ <z@example.org>\n"
+				       "F:\tdrivers/zeta/\n"
+				       "\n"
+				       "alpha\n"
 				       "M:\tA <a@example.org>\n"
 				       "F:\tdrivers/alpha/\n"
 				       "\n"
@@ -113,24 +118,48 @@ static void test_hot_strings_first(void **state)
 				       "N:\tbeta\n"
 				       "F:\tdrivers/beta/*.c\n"
 				       "\n"
-				       "GAMMA\n"
+				       "ALPHA TWO\n"
 				       "M:\tG <g@example.org>\n"
 				       "K:\tgamma_[a-z]+\n",
 				       NULL);
 	const char *prev = NULL, *t, *mail;
+	const uint32_t *run;
+	size_t n, k, seen = 0;
 	uint32_t i;
+	int c;
 
 	(void)state;
-	assert_int_equal(map_nsections(map), 3);
-	for (i = 0; i < map_nsections(map); i++) {
-		t = map_title(map, i);
-		if (prev)
-			assert_ptr_equal(t, prev + strlen(prev) + 1);
-		prev = t;
+	assert_int_equal(map_nsections(map), 4);
+	/* a run: both cases of an initial, in MAINTAINERS order */
+	run = map_titled(map, 'a', &n);
+	assert_int_equal(n, 2);
+	assert_int_equal(run[0], 1);
+	assert_int_equal(run[1], 3);
+	run = map_titled(map, 'A', &n);
+	assert_int_equal(n, 2);
+	assert_int_equal(run[0], 1);
+	map_titled(map, 'q', &n);
+	assert_int_equal(n, 0);
+	assert_int_equal(map_find_section(map, "ALPHA"), 1);
+	assert_int_equal(map_find_section(map, "Alpha two"), 3);
+	assert_int_equal(map_find_section(map, "zeta"), 0);
+	assert_int_equal(map_find_section(map, "GAMMA"), -1);
+	/* the titles, run after run, lie one after the other */
+	for (c = 0; c < 256; c++) {
+		if ((c | 0x20) != c)
+			continue;
+		run = map_titled(map, (char)c, &n);
+		for (k = 0; k < n; k++, seen++) {
+			t = map_title(map, run[k]);
+			if (prev)
+				assert_ptr_equal(t, prev + strlen(prev) + 1);
+			prev = t;
+		}
 	}
+	assert_int_equal(seen, 4);
 	/* every entry's value comes after the titles */
 	mail = map_entry_value(map, 0, 0);
-	assert_string_equal(mail, "A <a@example.org>");
+	assert_string_equal(mail, "Z <z@example.org>");
 	assert_true(mail > prev + strlen(prev));
 	for (i = 0; i < map_nsections(map); i++) {
 		uint32_t j;
@@ -139,8 +168,9 @@ static void test_hot_strings_first(void **state)
 			assert_true(map_entry_value(map, i, j) > prev);
 	}
 	/* and the map is the same map */
-	assert_string_equal(lookup(map, "drivers/alpha/x.c"), "ALPHA");
+	assert_string_equal(lookup(map, "drivers/alpha/x.c"), "alpha");
 	assert_string_equal(lookup(map, "drivers/beta/y.c"), "BETA");
+	assert_string_equal(lookup(map, "drivers/zeta/y.c"), "ZETA");
 	map_free(map);
 }
 
@@ -625,8 +655,7 @@ static void test_saved_index_matches_and_rejects_corruption(void **state)
 	assert_int_equal(write_file_atomic(path, data, len, 0600), 0);
 	assert_null(map_open(path));
 	data[0] ^= 0x55;
-	/* An offset pointing outside the image: the string offsets of the
-	 * first section live right after the header. */
+	/* A count that takes an array outside the image. */
 	memset(data + 24, 0xff, 4); /* header.nsections */
 	assert_int_equal(write_file_atomic(path, data, len, 0600), 0);
 	assert_null(map_open(path));
@@ -634,10 +663,10 @@ static void test_saved_index_matches_and_rejects_corruption(void **state)
 	/*
 	 * A damaged element is found when it is used (open checks only
 	 * the header and the arrays' bounds): the first section's title
-	 * offset, then every item (pattern index) of the buckets.
+	 * offset, then where every bucket's patterns start.
 	 */
 	memcpy(data + 24, &nsections, 4);
-	memcpy(&off, data + 52, 4); /* header.off_sections */
+	memcpy(&off, data + 48, 4); /* header.off_sections */
 	memset(data + off, 0xff, 4);
 	assert_int_equal(write_file_atomic(path, data, len, 0600), 0);
 	m2 = map_open(path);
@@ -648,9 +677,10 @@ static void test_saved_index_matches_and_rejects_corruption(void **state)
 	assert_int_equal(map_nentries(m2, 0), 0);
 	assert_string_equal(lookup(m2, "net/x.c"), " | THE REST");
 	map_free(m2);
-	memcpy(&off, data + 68, 4); /* header.off_items */
-	memcpy(&n, data + 40, 4);   /* header.nitems */
-	memset(data + off, 0xff, (size_t)n * 4);
+	memcpy(&off, data + 60, 4); /* header.off_buckets */
+	memcpy(&n, data + 36, 4);   /* header.nbuckets */
+	for (; n > 0; n--) /* struct img_bucket: hash, len, first, count */
+		memset(data + off + 16 * (n - 1) + 8, 0xff, 4);
 	assert_int_equal(write_file_atomic(path, data, len, 0600), 0);
 	m2 = map_open(path);
 	assert_non_null(m2);
@@ -662,8 +692,8 @@ static void test_saved_index_matches_and_rejects_corruption(void **state)
 }
 
 /*
- * The K: literals live in the saved image (format 3): a mapped index
- * gives what pcre2 alone gives; an index of format 2 is refused; a
+ * The K: literals live in the saved image (since format 3): a mapped index
+ * gives what pcre2 alone gives; an index of format 3 is refused; a
  * damaged literal drops only its pattern's prefilter hits.
  */
 static void test_saved_index_keywords(void **state)
@@ -693,17 +723,17 @@ static void test_saved_index_keywords(void **state)
 
 	assert_int_equal(read_file(path, 1 << 20, &data, &len), 0);
 	memcpy(&u, data + 8, 4); /* header.version */
-	assert_int_equal(u, 3);
-	u = 2;
+	assert_int_equal(u, 4);
+	u = 3;
 	memcpy(data + 8, &u, 4);
 	assert_int_equal(write_file_atomic(path, data, len, 0600), 0);
 	assert_null(map_open(path));
-	u = 3;
+	u = 4;
 	memcpy(data + 8, &u, 4);
 
 	/* every literal's string offset out of range: nothing found */
-	memcpy(&n, data + 100, 4);   /* header.nklits */
-	memcpy(&off, data + 104, 4); /* header.off_klits */
+	memcpy(&n, data + 92, 4);   /* header.nklits */
+	memcpy(&off, data + 96, 4); /* header.off_klits */
 	assert_true(n > 0);
 	for (i = 0; i < n; i++)
 		memset(data + off + 8 * i, 0xff, 4);
