@@ -77,9 +77,11 @@
  *	  syzbot_id, regression (0/1)
  *	messages: report, encoding (identity|zlib), raw (the message
  *	  bytes, recoverable byte for byte), body (decoded main text,
- *	  UTF-8).  The filter stores raw as is (zlib level 1 would cost
- *	  0.28 ms for an 11 KB message); audit_compress_messages() can
- *	  compress old rows off the mail path.
+ *	  UTF-8; a BLOB of those bytes for a message of
+ *	  AUDIT_MESSAGE_LATE_MIN bytes or more).  The filter stores raw
+ *	  as is (zlib level 1 would cost 0.28 ms for an 11 KB message);
+ *	  audit_compress_messages() can compress old rows off the mail
+ *	  path.
  *	evidence: report, title, crash_type, guilty_file, kernel_version,
  *	  tainted, hardware, hw_virtual, distro_kernel, dmesg_timestamps,
  *	  reproducer (REPRO_* bits), bisect_commit, subject_prefix, syzbot,
@@ -197,6 +199,16 @@ int audit_find_duplicate(struct audit *db, const char *sha256,
 			 const char *message_id, int64_t *id);
 /* audit_note_redelivery - the MTA delivered report id's bytes again */
 int audit_note_redelivery(struct audit *db, int64_t id, int64_t now);
+
+/*
+ * AUDIT_MESSAGE_LATE_MIN: a message of at least these many bytes, stored
+ * inside a transaction (audit_begin()), is inserted as zeros and then
+ * written into its row (incremental blob I/O), which spares SQLite's
+ * copy of it; its body is then stored as a BLOB of the same UTF-8
+ * bytes.  A smaller message, or one stored outside a transaction, goes
+ * in with the INSERT.
+ */
+#define AUDIT_MESSAGE_LATE_MIN (256u << 10)
 
 /*
  * audit_insert_report - store r (identity, headers, raw bytes, body);

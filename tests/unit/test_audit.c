@@ -737,6 +737,209 @@ static void test_cache_no_spill(void **state)
 	free(path);
 }
 
+/*
+ * big_report - report n whose raw is len pseudo-random bytes (NULs
+ * among them) after a header, and whose body is body_len bytes of UTF-8
+ */
+static struct report *big_report(int n, size_t len, size_t body_len)
+{
+	static const char line[] = "[  1.000000] \xc3\xa9t\xc3\xa9 xfs_iget\n";
+	struct report *r = fake_report(n, NULL, "big");
+	uint64_t x = 0x9e3779b97f4a7c15ull ^ (uint64_t)n;
+	size_t i;
+
+	free(r->raw);
+	r->raw = xmalloc(len);
+	for (i = 0; i < len; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		r->raw[i] = (char)(i % 251 == 0 ? 0 : x >> 56);
+	}
+	memcpy(r->raw, "Subject: big\n\n", 14);
+	r->raw_len = len;
+	free(r->body);
+	r->body = xmalloc(body_len + 1);
+	for (i = 0; i < body_len; i++)
+		r->body[i] = line[i % (sizeof(line) - 1)];
+	r->body[body_len] = '\0';
+	r->body_len = body_len;
+	return r;
+}
+
+/* column_text - a text value of one row of the database at path */
+static char *column_text(const char *path, const char *sql_text, int64_t id)
+{
+	sqlite3 *s;
+	sqlite3_stmt *st;
+	char *v;
+
+	assert_int_equal(sqlite3_open_v2(path, &s, SQLITE_OPEN_READONLY, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(s, sql_text, -1, &st, NULL),
+			 SQLITE_OK);
+	sqlite3_bind_int64(st, 1, id);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	v = xstrdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	sqlite3_close(s);
+	return v;
+}
+
+/* same_message - report id, read by another connection, is r exactly */
+static void same_message(const char *path, int64_t id, const struct report *r,
+			 const char *body_type)
+{
+	struct audit *db = open_ok(path, AUDIT_RDONLY);
+	struct audit_record rec;
+	char *type;
+
+	assert_int_equal(audit_get_report(db, id, AUDIT_GET_RAW, &rec), 1);
+	assert_int_equal(rec.size, r->raw_len);
+	assert_int_equal(rec.raw_len, r->raw_len);
+	assert_memory_equal(rec.raw, r->raw, r->raw_len);
+	assert_int_equal(rec.body_len, r->body_len);
+	assert_memory_equal(rec.body, r->body, r->body_len);
+	audit_record_release(&rec);
+	audit_close(db);
+	type = column_text(path,
+			   "SELECT typeof(body) || ' ' || encoding || ' ' ||"
+			   " length(raw) FROM messages WHERE report = ?1",
+			   id);
+	assert_true(!strncmp(type, body_type, strlen(body_type)));
+	assert_int_equal(strtoul(strrchr(type, ' ') + 1, NULL, 10), r->raw_len);
+	free(type);
+}
+
+/*
+ * A message of AUDIT_MESSAGE_LATE_MIN bytes or more, stored in a
+ * transaction, is inserted as zeros and written into its row: it reads
+ * back byte for byte, as does one just below (bound to the INSERT, its
+ * body stays TEXT), one of either size through the filter's
+ * audit_insert_report_row(), and one stored outside a transaction.
+ */
+static void test_large_message_written_late(void **state)
+{
+	static const struct {
+		size_t len, body_len;
+		bool row, txn;
+		const char *body_type;
+	} cases[] = {
+		{ 300000, 20000, false, true, "blob" },
+		{ AUDIT_MESSAGE_LATE_MIN, 1, true, true, "blob" },
+		{ AUDIT_MESSAGE_LATE_MIN - 1, 20000, false, true, "text" },
+		{ AUDIT_MESSAGE_LATE_MIN - 1, 7, true, true, "text" },
+		{ 300000, 20000, false, false, "text" },
+		{ 300000, 0, true, true, "text" }, /* an empty body: '' */
+	};
+	char *path = scratch_path("late.db");
+	struct audit *db = open_ok(path, AUDIT_CREATE | AUDIT_FILTER);
+	size_t i;
+
+	(void)state;
+	assert_int_equal(audit_set_cache(db, 0, 16384), 0);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct report *r =
+			big_report((int)i + 1, cases[i].len, cases[i].body_len);
+		struct audit_report_row row = { .received_at = T0,
+						.state = "held" };
+		int64_t id = 0;
+
+		if (cases[i].txn)
+			assert_int_equal(audit_begin(db), 0);
+		if (cases[i].row)
+			assert_int_equal(
+				audit_insert_report_row(db, r, &row, &id), 0);
+		else
+			assert_int_equal(
+				audit_insert_report(db, r, T0, "held", 0, &id),
+				0);
+		if (cases[i].txn)
+			assert_int_equal(audit_commit(db), 0);
+		same_message(path, id, r, cases[i].body_type);
+		report_free(r);
+	}
+	/* NULL body: NULL, and the message still goes in late */
+	{
+		struct report *r = big_report(50, 300000, 0);
+		int64_t id = 0;
+		char *type;
+
+		free(r->body);
+		r->body = NULL;
+		assert_int_equal(audit_begin(db), 0);
+		assert_int_equal(audit_insert_report(db, r, T0, "held", 0, &id),
+				 0);
+		assert_int_equal(audit_commit(db), 0);
+		same_message(path, id, r, "null");
+		type = column_text(path,
+				   "SELECT count(*) FROM messages WHERE"
+				   " report = ?1 AND body IS NULL",
+				   id);
+		assert_string_equal(type, "1");
+		free(type);
+		report_free(r);
+	}
+	audit_close(db);
+	free(path);
+}
+
+/* exec_on - run sql_text on the database at path (a connection of its own) */
+static void exec_on(const char *path, const char *sql_text)
+{
+	sqlite3 *s;
+
+	assert_int_equal(sqlite3_open(path, &s), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(s, sql_text, NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(s);
+}
+
+/*
+ * A large message whose row cannot take its bytes after the INSERT
+ * (a trigger shrinks or deletes the new row): the insert fails, and
+ * the rollback leaves no row of zeros, nor any other.
+ */
+static void test_large_message_late_failure(void **state)
+{
+	static const char *const triggers[] = {
+		"CREATE TRIGGER t AFTER INSERT ON messages BEGIN"
+		" UPDATE messages SET raw = x'00' WHERE report = new.report;"
+		" END",
+		"CREATE TRIGGER t AFTER INSERT ON messages BEGIN"
+		" DELETE FROM messages WHERE report = new.report; END",
+	};
+	struct report *r = big_report(1, 300000, 20000);
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(triggers); i++) {
+		char *path = scratch_path("late-fail.db");
+		struct audit *db = open_ok(path, AUDIT_CREATE | AUDIT_FILTER);
+		int64_t id = 0;
+
+		exec_on(path, triggers[i]);
+		assert_int_equal(audit_begin(db), 0);
+		assert_int_equal(audit_insert_report(db, r, T0, "held", 0, &id),
+				 -1);
+		assert_int_equal(id, 0);
+		assert_non_null(strstr(audit_errmsg(db), "message"));
+		assert_false(audit_temporary(db));
+		audit_rollback(db);
+		assert_int_equal(total_rows(path), 0);
+		/* the same without the trigger goes in */
+		exec_on(path, "DROP TRIGGER t");
+		assert_int_equal(audit_begin(db), 0);
+		assert_int_equal(audit_insert_report(db, r, T0, "held", 0, &id),
+				 0);
+		assert_int_equal(audit_commit(db), 0);
+		audit_close(db);
+		same_message(path, id, r, "blob");
+		free(path);
+	}
+	report_free(r);
+}
+
 /* ---- outbox ------------------------------------------------------------------ */
 
 static int64_t enqueue(struct audit *db, int64_t report, int64_t created,
@@ -1740,6 +1943,8 @@ int main(void)
 		cmocka_unit_test(test_one_transaction),
 		cmocka_unit_test(test_raw_bytes_and_compression),
 		cmocka_unit_test(test_cache_no_spill),
+		cmocka_unit_test(test_large_message_written_late),
+		cmocka_unit_test(test_large_message_late_failure),
 		cmocka_unit_test(test_outbox_lease_retry_done),
 		cmocka_unit_test(test_outbox_mail_only),
 		cmocka_unit_test(test_outbox_fail_and_requeue),
