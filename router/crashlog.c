@@ -1258,19 +1258,23 @@ static struct {
  *
  * File (native byte order; offsets from the start, 8-aligned parts):
  *	"TRIAGERX" u32 version u32 count u32 prefix u32 prefix_len
+ *	u64 prefix_sum
  *	struct rxc_entry[count]		sorted by text (strcmp), unique
  *	texts, NUL-terminated
  *	prefix: what pcre2_serialize_encode() puts before the code of a
  *	single pattern (a header and 1 KB of character tables), the same
  *	for every pattern, so stored once
  *	codes: the rest of each pattern's serialisation
- * A pattern is decoded from prefix + code, put together again.
+ * A pattern is decoded from prefix + code, put together again.  The
+ * prefix and each code carry their img_sum(): pcre2_serialize_decode()
+ * follows the lengths it reads, so damaged bytes must not reach it.
  */
 struct rxc_entry {
 	uint32_t text, text_len, code, code_len;
+	uint32_t sum[2]; /* img_sum() of the code */
 };
 
-#define RXC_HEADER 24
+#define RXC_HEADER 32
 
 struct rx_cached {
 	char *text;
@@ -1324,6 +1328,12 @@ static pcre2_code *rxc_decode(size_t i)
 	if (!img_range_ok(C.size, e->code, e->code_len, 1, 8) ||
 	    e->code_len < 16)
 		return NULL;
+	{
+		uint64_t sum = img_sum(C.base + e->code, e->code_len);
+
+		if (memcmp(&sum, e->sum, 8) != 0)
+			return NULL;
+	}
 	if (n > C.scratch_len) {
 		/* room for the largest code so far, after the prefix */
 		free(C.scratch);
@@ -4225,7 +4235,7 @@ struct crashlog *crashlog_parse(const char *log, size_t len)
 }
 
 #define RXC_MAGIC   "TRIAGERX"
-#define RXC_VERSION 3 /* 3: compiled with PCRE2_USE_OFFSET_LIMIT */
+#define RXC_VERSION 4 /* 3: PCRE2_USE_OFFSET_LIMIT; 4: sums */
 #define RXC_MAX	    (64u << 20)
 
 /*
@@ -4289,9 +4299,12 @@ int crashlog_save_patterns(const char *path)
 	prefix = (uint32_t)off;
 	off += plen;
 	for (i = 0; i < n; i++) {
+		uint64_t sum = img_sum(blobs[i] + plen, blens[i] - plen);
+
 		off = img_align8(off);
 		ent[i].code = (uint32_t)off;
 		ent[i].code_len = (uint32_t)(blens[i] - plen);
+		memcpy(ent[i].sum, &sum, 8);
 		off += ent[i].code_len;
 	}
 	if (off > RXC_MAX) {
@@ -4306,6 +4319,11 @@ int crashlog_save_patterns(const char *path)
 	sb_add(&out, &prefix, 4);
 	u = (uint32_t)plen;
 	sb_add(&out, &u, 4);
+	{
+		uint64_t sum = img_sum(n ? blobs[0] : (uint8_t *)"", plen);
+
+		sb_add(&out, &sum, 8);
+	}
 	sb_add(&out, ent, n * sizeof(*ent));
 	/* the texts, in entry order */
 	for (i = 0; i < C.nrec; i++) {
@@ -4340,6 +4358,7 @@ size_t crashlog_load_patterns(const char *path)
 {
 	size_t size, count;
 	uint32_t u, prefix, plen;
+	uint64_t sum;
 	unsigned char *p;
 
 	if (C.n || access(path, R_OK) != 0)
@@ -4354,9 +4373,11 @@ size_t crashlog_load_patterns(const char *path)
 	memcpy(&u, p + 12, 4);
 	memcpy(&prefix, p + 16, 4);
 	memcpy(&plen, p + 20, 4);
+	memcpy(&sum, p + 24, 8);
 	if (!u || u > 100000 ||
 	    (size - RXC_HEADER) / sizeof(struct rxc_entry) < u ||
-	    !img_range_ok(size, prefix, plen, 1, 8) || plen < 16)
+	    !img_range_ok(size, prefix, plen, 1, 8) || plen < 16 ||
+	    img_sum(p + prefix, plen) != sum)
 		goto bad;
 	count = u;
 	C.base = p;

@@ -18,6 +18,29 @@ size_t img_align8(size_t n)
 	return (n + 7) & ~(size_t)7;
 }
 
+/*
+ * img_sum - a 64-bit sum of n bytes, 8 at a time (3 us for 25 KB): not a
+ * defence against whoever can write the state directory, who can write
+ * the database too, but what keeps a damaged byte of a pcre2
+ * serialisation, which pcre2_serialize_decode() takes on trust (a
+ * code's length among them), from reaching it.
+ */
+uint64_t img_sum(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	uint64_t h = 0x9e3779b97f4a7c15u ^ n, w;
+
+	for (; n >= 8; b += 8, n -= 8) {
+		memcpy(&w, b, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdu;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, b, n);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53u;
+	return h ^ (h >> 29);
+}
+
 /* img_place - append an array at the next 8-byte boundary; its offset */
 uint32_t img_place(struct strbuf *img, const void *data, size_t len,
 		   const char *what)

@@ -29,6 +29,8 @@ uint32_t img_place(struct strbuf *img, const void *data, size_t len,
 		   const char *what);
 bool img_range_ok(size_t size, uint32_t off, size_t n, size_t elem,
 		  size_t align);
+/* img_sum - a sum of n bytes that changes with any damaged byte */
+uint64_t img_sum(const void *p, size_t n);
 
 /*
  * img_map - map path read-only; its size must lie in [min, max];

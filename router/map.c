@@ -89,6 +89,8 @@ struct img_header {
 	uint32_t off_titles, off_strings, strings_size;
 	uint32_t off_regex, regex_size;
 	uint32_t nkpats, off_kpats, nklits, off_klits;
+	uint32_t pad;
+	uint64_t regex_sum; /* img_sum() of the regex blob */
 };
 
 /* titles: TITLE_RUNS + 1 run starts, then the section ids */
@@ -972,6 +974,7 @@ struct map *map_compile(const struct maintainers *m, const char *tree)
 	h.off_regex = img_place(&img, regex_blob ? (void *)regex_blob : "",
 				regex_size, "MAINTAINERS index");
 	h.regex_size = (uint32_t)regex_size;
+	h.regex_sum = img_sum(regex_blob ? (void *)regex_blob : "", regex_size);
 	h.off_titles =
 		img_place(&img, tindex, (TITLE_RUNS + 1 + ns) * sizeof(*tindex),
 			  "MAINTAINERS index");
@@ -1104,11 +1107,25 @@ static struct map *map_from_buffer(unsigned char *base, size_t size,
 	 */
 	if (h->nregex) {
 		const uint8_t *blob = base + h->off_regex;
-		int32_t n = pcre2_serialize_get_number_of_codes(blob);
+		int32_t n;
 
+		/*
+		 * pcre2_serialize_decode() trusts what it reads (a code's
+		 * length among it): a damaged blob is refused before it.
+		 */
+		if (h->regex_size < 16 || h->nregex > h->regex_size ||
+		    img_sum(blob, h->regex_size) != h->regex_sum) {
+			error("%s: corrupt index; run 'triage update'", what);
+			goto fail;
+		}
+		n = pcre2_serialize_get_number_of_codes(blob);
+		if (n != (int32_t)h->nregex) {
+			error("%s: regexes were built by another pcre2; run 'triage update'",
+			      what);
+			goto fail;
+		}
 		map->regex = xcalloc(h->nregex, sizeof(*map->regex));
-		if (n != (int32_t)h->nregex ||
-		    pcre2_serialize_decode(map->regex, n, blob, NULL) != n) {
+		if (pcre2_serialize_decode(map->regex, n, blob, NULL) != n) {
 			error("%s: regexes were built by another pcre2; run 'triage update'",
 			      what);
 			free(map->regex);
@@ -1303,10 +1320,12 @@ int map_find_section(const struct map *map, const char *title)
 	const uint32_t *secs = map_titled(map, title[0], &n);
 
 	for (i = 0; i < n; i++)
-		if (strcmp(map_title(map, secs[i]), title) == 0)
+		if (secs[i] < map->h->nsections &&
+		    strcmp(map_title(map, secs[i]), title) == 0)
 			return (int)secs[i];
 	for (i = 0; i < n; i++)
-		if (strcasecmp(map_title(map, secs[i]), title) == 0)
+		if (secs[i] < map->h->nsections &&
+		    strcasecmp(map_title(map, secs[i]), title) == 0)
 			return (int)secs[i];
 	return -1;
 }
@@ -1378,7 +1397,7 @@ static int cmp_hit(const void *a, const void *b)
 	const struct map_hit *x = a, *y = b;
 
 	if (x->depth != y->depth)
-		return y->depth - x->depth;
+		return (y->depth > x->depth) - (y->depth < x->depth);
 	return x->section < y->section ? -1 : x->section > y->section;
 }
 

@@ -174,8 +174,8 @@ static void test_pattern_file(void **state)
 	/* format 2 (or any other): refused, patterns compiled instead */
 	assert_int_equal(read_file(path, 1 << 26, &data, &len), 0);
 	memcpy(&u, data + 8, 4);
-	assert_int_equal(u, 3);
-	u = 2;
+	assert_int_equal(u, 4);
+	u = 3;
 	memcpy(data + 8, &u, 4);
 	assert_int_equal(write_file_atomic(path, data, len, 0600), 0);
 	damaged = in_child(child_refused, path);
@@ -183,17 +183,36 @@ static void test_pattern_file(void **state)
 	free(damaged);
 
 	/*
-	 * every entry's code length damaged: the file is taken, each
-	 * pattern is refused when first needed, and compiled instead
+	 * a byte of every entry's code damaged (where pcre2 keeps the
+	 * code's length, which pcre2_serialize_decode() follows): the
+	 * file is taken, each pattern is refused when first needed (its
+	 * sum), and compiled instead
 	 */
-	u = 3;
+	u = 4;
 	memcpy(data + 8, &u, 4);
+	{
+		uint32_t n, i, code, code_len;
+
+		memcpy(&n, data + 12, 4);
+		for (i = 0; i < n; i++) {
+			memcpy(&code, data + 32 + 24 * i + 8, 4);
+			memcpy(&code_len, data + 32 + 24 * i + 12, 4);
+			assert_true(code_len > 80 && code + code_len <= len);
+			data[code + 75] ^= 0x10;
+		}
+	}
+	assert_int_equal(write_file_atomic(path, data, len, 0600), 0);
+	damaged = in_child(child_good, path);
+	assert_string_equal(damaged, none);
+	free(damaged);
+
+	/* and every entry's code length: the same */
 	{
 		uint32_t n, i, zero = 0;
 
 		memcpy(&n, data + 12, 4);
 		for (i = 0; i < n; i++)
-			memcpy(data + 24 + 16 * i + 12, &zero, 4);
+			memcpy(data + 32 + 24 * i + 12, &zero, 4);
 	}
 	assert_int_equal(write_file_atomic(path, data, len, 0600), 0);
 	damaged = in_child(child_good, path);

@@ -731,6 +731,27 @@ static void test_saved_index_keywords(void **state)
 	u = 4;
 	memcpy(data + 8, &u, 4);
 
+	/*
+	 * A damaged byte of the pcre2 serialisation (here where its first
+	 * code's length lies, past the header and the 1,088 bytes of
+	 * tables), which pcre2_serialize_decode() would follow: refused.
+	 */
+	memcpy(&off, data + 76, 4); /* header.off_regex */
+	memcpy(&n, data + 80, 4);   /* header.regex_size */
+	assert_true(n > 16 + 1088 + 80);
+	data[off + 16 + 1088 + 75] ^= 0x10;
+	assert_int_equal(write_file_atomic(path, data, len, 0600), 0);
+	assert_null(map_open(path));
+	data[off + 16 + 1088 + 75] ^= 0x10;
+	data[off + n - 1] ^= 0x01; /* its last byte */
+	assert_int_equal(write_file_atomic(path, data, len, 0600), 0);
+	assert_null(map_open(path));
+	data[off + n - 1] ^= 0x01;
+	assert_int_equal(write_file_atomic(path, data, len, 0600), 0);
+	m2 = map_open(path);
+	assert_non_null(m2);
+	map_free(m2);
+
 	/* every literal's string offset out of range: nothing found */
 	memcpy(&n, data + 92, 4);   /* header.nklits */
 	memcpy(&off, data + 96, 4); /* header.off_klits */
