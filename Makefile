@@ -180,6 +180,9 @@ else ifeq ($(FILTER_LINK),static)
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -static -o $@ $(FILTER_OBJS) \
 		$(FILTER_STATIC_ARCHIVES) -lm -pthread $(FILTER_HOT) \
 		2>$(B)/filter-static.log || \
+	{ echo "   note: static link with router/filter-hot.ld failed (see $(B)/filter-static.log); without it"; \
+	  $(CC) $(ALL_LDFLAGS) -static -o $@ $(FILTER_OBJS) \
+		$(FILTER_STATIC_ARCHIVES) -lm -pthread 2>$(B)/filter-static.log; } || \
 	{ echo "   note: fully static link failed (see $(B)/filter-static.log); libc shared"; \
 	  $(CC) $(ALL_LDFLAGS) -o $@ $(FILTER_OBJS) $(FILTER_STATIC_LIBS) 2>$(B)/filter-static.log || \
 	  $(CC) $(ALL_LDFLAGS) -o $@ $(filter-out %stub.o,$(FILTER_OBJS)) $(FILTER_LIBS) -lm; }

@@ -31,12 +31,14 @@ command -v valgrind >/dev/null || {
 	exit 1
 }
 rm -rf "$T" && mkdir -p "$T/state"
-make -C "$SRC" --no-print-directory FILTER_LINK=static triage triage-filter >&2
 MAP=$SRC/build/triage-filter.map
-[ -f "$MAP" ] || {
-	echo "hotlist: no link map $MAP (is triage-filter linked static?)" >&2
+# a fresh link, whose map is this binary's
+rm -f "$MAP" "$SRC/triage-filter"
+make -C "$SRC" --no-print-directory FILTER_LINK=static triage triage-filter >&2
+if [ ! -f "$MAP" ] || readelf -lW "$SRC/triage-filter" | grep -q INTERP; then
+	echo "hotlist: triage-filter is not linked static with a map ($MAP)" >&2
 	exit 1
-}
+fi
 if [ -f "$SRC/build/linux/MAINTAINERS" ]; then
 	MNT=$SRC/build/linux/MAINTAINERS
 elif [ -f "$SHARED/data/linux/MAINTAINERS" ]; then
@@ -55,11 +57,21 @@ CONF
 n=0
 for m in "$SRC"/tests/corpus/explain/*.eml "$SRC"/tests/corpus/mime/*.eml; do
 	n=$((n + 1))
+	# each report must go the whole way: recorded, exit 0, silent
 	TRIAGE_CONFIG=$T/routes.conf valgrind -q --tool=callgrind \
 		--dump-instr=yes --compress-pos=no \
 		--callgrind-out-file="$T/cg.$n" "$SRC/triage-filter" \
-		<"$m" >/dev/null 2>"$T/err.$n" || true
-	grep -o '^0x[0-9a-f]*' "$T/cg.$n" >>"$T/addrs" || true
+		<"$m" >/dev/null 2>"$T/err.$n" || {
+		echo "hotlist: triage-filter failed on $m:" >&2
+		cat "$T/err.$n" >&2
+		exit 1
+	}
+	if grep -v '^==' "$T/err.$n" | grep -q .; then
+		echo "hotlist: triage-filter complained on $m:" >&2
+		cat "$T/err.$n" >&2
+		exit 1
+	fi
+	sed -n 's/^\(0x[0-9a-f]*\).*/\1/p' "$T/cg.$n" >>"$T/addrs"
 done
 sort -u "$T/addrs" >"$T/addrs.u"
 [ -s "$T/addrs.u" ] || {
