@@ -251,9 +251,11 @@ fn=
 [ -x "$B/empty-nolibc" ] && fn=$("$B/spawn" -n "$RUNS" "$B/one" -- "$B/empty-nolibc")
 rt=$(rspawn "$B/list-rt" "-j 2")
 # the workers' memory after the 6 KB reports, then over their life
+# (the largest of each over the workers; one replaced meanwhile is left out)
 wrss=$(for p in $(cat /proc/$wpid/task/*/children); do
-	echo "$(sed -n 's/^VmRSS:[^0-9]*\([0-9]*\).*/\1/p' /proc/$p/status) $(sed -n 's/^VmHWM:[^0-9]*\([0-9]*\).*/\1/p' /proc/$p/status)"
-done | sort -n | tail -1)
+	sed -n 's/^VmRSS:[^0-9]*\([0-9]*\).*/rss \1/p; s/^VmHWM:[^0-9]*\([0-9]*\).*/hwm \1/p' \
+		/proc/$p/status 2>/dev/null
+done | awk '$2 > m[$1] { m[$1] = $2 } END { printf "%d %d\n", m["rss"], m["hwm"] }')
 rbig=$(rspawn "$B/list-rbig")
 whwm=$(for p in $(cat /proc/$wpid/task/*/children); do sed -n 's/^VmHWM: *//p' /proc/$p/status; done | sort -n | tail -1)
 kill "$wpid"
