@@ -156,6 +156,12 @@ static double deadline;
 
 /* dirty pages kept before a spill: above a whole INTAKE_MAX_BYTES row */
 #define FILTER_SPILL_KIB ((INTAKE_MAX_BYTES >> 10) + 4096)
+/*
+ * clean pages kept: a message reads some 100 pages, and a worker kept
+ * SQLite's default 2,000 KiB of them: 7.3-7.7 MB resident after 810
+ * reports each, 7.0-7.2 MB with 512 KiB (bench/filter.sh; CPU alike)
+ */
+#define FILTER_CACHE_KIB 512
 
 static double mono_seconds(void)
 {
@@ -436,20 +442,25 @@ static int filter_message(struct filter *fx, int fd)
 	intake_envelope_env(r);
 	stage("intake");
 
-	if (!fx->db && audit_open(fx->dbpath, AUDIT_CREATE | AUDIT_FILTER,
-				  fx->busy_ms, &fx->db, &temporary) < 0) {
-		error("cannot open the database '%s'", fx->dbpath);
-		goto out;
+	if (!fx->db) {
+		if (audit_open(fx->dbpath, AUDIT_CREATE | AUDIT_FILTER,
+			       fx->busy_ms, &fx->db, &temporary) < 0) {
+			error("cannot open the database '%s'", fx->dbpath);
+			goto out;
+		}
+		/*
+		 * Keep the transaction's dirty pages in memory, never
+		 * spilled to the WAL before COMMIT: a 2 MB report's 520
+		 * overflow pages passed the default 2 MB cache, a page
+		 * spilled early was written again at COMMIT, and SQLite
+		 * then re-read every frame after it to redo the WAL
+		 * checksums (535 preads and 535 more pwrites of 3,500
+		 * system calls).  At most INTAKE_MAX_BYTES of message, so
+		 * bounded.  Clean pages: FILTER_CACHE_KIB.  Once per
+		 * connection (a worker's lasts).
+		 */
+		audit_set_cache(fx->db, FILTER_CACHE_KIB, FILTER_SPILL_KIB);
 	}
-	/*
-	 * Keep the transaction's dirty pages in memory, never spilled to
-	 * the WAL before COMMIT: a 2 MB report's 520 overflow pages passed
-	 * the default 2 MB cache, a page spilled early was written again
-	 * at COMMIT, and SQLite then re-read every frame after it to redo
-	 * the WAL checksums (535 preads and 535 more pwrites of 3,500
-	 * system calls).  At most INTAKE_MAX_BYTES of message, so bounded.
-	 */
-	audit_set_cache(fx->db, 0, FILTER_SPILL_KIB);
 	stage("db_open");
 
 	if (parse_init() < 0 || parse_report_scanned(r, &lim, &scan) < 0) {
