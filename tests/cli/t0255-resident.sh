@@ -15,7 +15,8 @@ export TRIAGE_CONFIG="$T/routes.conf"
 unset TRIAGE_STATE_DIR
 SOCK="$T/filter.sock"
 DB="$T/state/triage.db"
-q() { sqlite3 "$1" "$2"; }
+# (a worker that ends closes its connection, which may lock a moment)
+q() { sqlite3 -cmd ".timeout 5000" "$1" "$2"; }
 # a client alone in a directory: with no triage-filter beside it, a
 # message it could not hand over fails (75) instead of being run there
 mkdir -p "$T/alone" && cp "$CLIENT" "$T/alone/triage-client"
@@ -117,6 +118,62 @@ test_expect_success 'a worker killed (-9) is replaced; nothing is lost' '
 	sleep 0.3 &&
 	"$ALONE" -s "$SOCK" <"$(fresh after_kill)" &&
 	test "$(q "$DB" "select state from reports where message_id like \"after_kill.%\"")" = forwarded
+'
+
+# big TAG: a fresh report carrying a 1.2 MB attachment
+big() {
+	f=$(fresh "$1") &&
+	{
+		sed -n "1,/^$/p" "$f" | sed "/^$/d"
+		printf "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b\n\n--b\n"
+		printf "Content-Type: text/plain\n\n"
+		sed "1,/^$/d" "$f"
+		printf "\n--b\nContent-Type: application/gzip\nContent-Transfer-Encoding: base64\n\n"
+		head -c 900000 /dev/urandom | base64 -w 76
+		printf "\n--b--\n"
+	} >"$T/$1.big" &&
+	echo "$T/$1.big"
+}
+# changed BEFORE: wait up to 3 s for 2 workers of which one is new
+replaced() {
+	i=0
+	while [ $i -lt 60 ]; do
+		now=$(workers | tr "\n" " ")
+		if [ "$(echo $now | wc -w)" = 2 ] && [ "$now" != "$1" ]; then
+			return 0
+		fi
+		sleep 0.05
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# two_workers: wait up to 3 s for both workers (one killed just before
+# its first second is replaced after a pause)
+two_workers() {
+	i=0
+	while [ "$(workers | wc -w)" != 2 ] && [ $i -lt 60 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	test "$(workers | wc -w)" = 2
+}
+
+test_expect_success 'a worker ends after a 1 MiB report (a fresh one takes its place), not after a small one' '
+	two_workers &&
+	before=$(workers | tr "\n" " ") &&
+	"$ALONE" -s "$SOCK" <"$(fresh small_one)" &&
+	"$ALONE" -s "$SOCK" <"$(fresh small_two)" &&
+	test "$(workers | tr "\n" " ")" = "$before" &&
+	m=$(big large_one) && test "$(wc -c <"$m")" -gt 1048576 &&
+	"$ALONE" -s "$SOCK" <"$m" &&
+	test "$(q "$DB" "select state from reports where message_id like \"large_one.%\"")" = forwarded &&
+	test "$(q "$DB" "select length(raw) from messages m join reports r on r.id = m.report where r.message_id like \"large_one.%\"")" = "$(wc -c <"$m")" &&
+	replaced "$before" &&
+	# one of the two is the same, the other new
+	test "$(for p in $before $(workers); do echo $p; done | sort | uniq -d | wc -l)" = 1 &&
+	"$ALONE" -s "$SOCK" <"$(fresh after_large)" &&
+	test "$(q "$DB" "select state from reports where message_id like \"after_large.%\"")" = forwarded
 '
 
 test_expect_success 'routes.conf changed: the next message sees it (workers restarted)' '
