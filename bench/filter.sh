@@ -217,16 +217,25 @@ if command -v sqlite3 >/dev/null 2>&1; then
 fi
 
 # the resident filter: its workers' CPU in ns, summed over the processes
+# (and of the supervisor, which forks them); a worker that ended (a
+# 1 MiB report ends its worker) counts in the supervisor's cutime and
+# cstime, in clock ticks: 10 ms at most over a run
+HZ=$(getconf CLK_TCK)
 workers_ns() {
-	for p in $wpid $(cat /proc/$wpid/task/*/children 2>/dev/null); do
-		cut -d' ' -f1 "/proc/$p/schedstat" 2>/dev/null || echo 0
-	done | awk '{ s += $1 } END { printf "%d\n", s }'
+	{
+		for p in $wpid $(cat /proc/$wpid/task/*/children 2>/dev/null); do
+			cut -d' ' -f1 "/proc/$p/schedstat" 2>/dev/null || echo 0
+		done
+		sed 's/.*) //' "/proc/$wpid/stat" |
+			awk -v hz="$HZ" '{ printf "%.0f\n", ($14 + $15) * 1e9 / hz }'
+	} | awk '{ s += $1 } END { printf "%d\n", s }'
 }
 # rspawn LIST [-j N]: spawn over LIST through triage-client, with the
 # workers' CPU per message appended as worker_ms=
 rspawn() {
 	w0=$(workers_ns)
 	out=$("$B/spawn" ${2:-} -F "$1" -- "$SRC/triage-client" -s "$B/filter.sock")
+	sleep 0.3 # the last worker that ended, reaped
 	w1=$(workers_ns)
 	n=$(wc -l <"$1")
 	echo "$out worker_ms=$(awk -v a="$w0" -v b="$w1" -v n="$n" 'BEGIN { printf "%.3f", (b - a) / n / 1e6 }')"
@@ -257,7 +266,9 @@ wrss=$(for p in $(cat /proc/$wpid/task/*/children); do
 		/proc/$p/status 2>/dev/null
 done | awk '$2 > m[$1] { m[$1] = $2 } END { printf "%d %d\n", m["rss"], m["hwm"] }')
 rbig=$(rspawn "$B/list-rbig")
-whwm=$(for p in $(cat /proc/$wpid/task/*/children); do sed -n 's/^VmHWM: *//p' /proc/$p/status; done | sort -n | tail -1)
+# such a worker ends after the report: its peak, from its profile line
+whwm=$(TRIAGE_PROFILE=1 "$SRC/triage-client" -s "$B/filter.sock" <"$(gen rbigp 1 "$B/attach.b64")" 2>&1 >/dev/null |
+	sed -n 's/.*maxrss_kib=\([0-9]*\).*/\1/p')
 kill "$wpid"
 wait "$wpid" || true
 export TRIAGE_CONFIG="$B/routes.conf"
@@ -297,7 +308,7 @@ rshow "one at a time" "$rc"
 rshow "2 clients at a time" "$rt"
 echo "                           $(field per_s "$rt") messages/s over $(field runs "$rt") messages (target >= 800/s on 2 cores)"
 rshow "2 MB report" "$rbig" "cpu <= 15 ms"
-echo "peak RSS:                  client $(echo "$rc $rt $rbig" | tr ' ' '\n' | sed -n 's/^maxrss_kib=//p' | sort -n | tail -1) KiB; a worker after $((20 + RUNS + THRU)) 6 KB reports (~half each): $(echo "$wrss" | cut -d' ' -f1) KiB (VmRSS), $(echo "$wrss" | cut -d' ' -f2) KiB (VmHWM); over its life, with the 2 MB reports: $(echo ${whwm:-?}) (VmHWM)"
+echo "peak RSS:                  client $(echo "$rc $rt $rbig" | tr ' ' '\n' | sed -n 's/^maxrss_kib=//p' | sort -n | tail -1) KiB; a worker after $((20 + RUNS + THRU)) 6 KB reports (~half each): $(echo "$wrss" | cut -d' ' -f1) KiB (VmRSS), $(echo "$wrss" | cut -d' ' -f2) KiB (VmHWM); one that serves a 2 MB report (and ends): ${whwm:-?} KiB"
 echo "forwards to the busiest recipient (resident): $(sqlite3 "$B/state-res/triage.db" "SELECT count(*) FROM decisions WHERE action = 'forward' GROUP BY recipient ORDER BY 1 DESC LIMIT 1")"
 [ -s "$B/resident.log" ] && sed 's/^/resident log: /' "$B/resident.log" | head -5
 echo "stage breakdown, median CPU us of $PROF runs (start = exec + loader before main):"

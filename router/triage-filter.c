@@ -123,6 +123,7 @@ static void prof_report(void)
 {
 	char line[1024], smaps[4096];
 	size_t len = 0, n = 0;
+	struct rusage ru;
 	unsigned i;
 	FILE *f;
 
@@ -140,10 +141,13 @@ static void prof_report(void)
 		fclose(f);
 	}
 	smaps[n] = '\0';
+	if (getrusage(RUSAGE_SELF, &ru) < 0)
+		ru.ru_maxrss = -1;
 	fprintf(stderr,
-		"triage-filter: profile us: %stotal=%.0f; rss_kib=%ld anon=%ld file=%ld\n",
+		"triage-filter: profile us: %stotal=%.0f; rss_kib=%ld anon=%ld file=%ld maxrss_kib=%ld\n",
 		line, prof.us[prof.n - 1] - prof.base, rollup(smaps, "\nRss:"),
-		rollup(smaps, "\nPss_Anon:"), rollup(smaps, "\nPss_File:"));
+		rollup(smaps, "\nPss_Anon:"), rollup(smaps, "\nPss_File:"),
+		(long)ru.ru_maxrss);
 }
 
 /* set once the report is committed: from then on the answer is 0 */
