@@ -57,22 +57,11 @@ if [ "$(uname -m)" = x86_64 ]; then
 		-include "$SRC/router/nolibc.h" -o "$B/empty-nolibc" "$B/empty-nolibc.c"
 fi
 
-if [ -f "$TREE/MAINTAINERS" ]; then
-	MNT=$TREE/MAINTAINERS
-elif [ -f "$SHARED/data/linux/MAINTAINERS" ]; then
-	MNT=$SHARED/data/linux/MAINTAINERS
-else
+. "$SRC/bench/config.sh"
+bench_config "$B" || {
 	echo "filter bench: no MAINTAINERS (build/linux or ../shared); skipped"
 	exit 0
-fi
-cat >"$B/routes.conf" <<CONF
-state_dir = $B/state
-maintainers = $MNT
-rules_dir = $SRC/classifiers
-router_address = triage@example.org
-CONF
-[ -d "$TREE/fs" ] && echo "kernel_tree = $TREE" >>"$B/routes.conf"
-"$SRC/triage" -c "$B/routes.conf" update >/dev/null
+}
 
 # gen TAG N [ATTACH]: N copies of the report padded to ~6 KB with a dmesg
 # excerpt, as real reports carry, each with its own Message-ID; with

@@ -30,7 +30,7 @@ command -v valgrind >/dev/null || {
 	echo "hotlist: needs valgrind" >&2
 	exit 1
 }
-rm -rf "$T" && mkdir -p "$T/state"
+rm -rf "$T" && mkdir -p "$T"
 MAP=$SRC/build/triage-filter.map
 # a fresh link, whose map is this binary's
 rm -f "$MAP" "$SRC/triage-filter"
@@ -39,21 +39,12 @@ if [ ! -f "$MAP" ] || readelf -lW "$SRC/triage-filter" | grep -q INTERP; then
 	echo "hotlist: triage-filter is not linked static with a map ($MAP)" >&2
 	exit 1
 fi
-if [ -f "$SRC/build/linux/MAINTAINERS" ]; then
-	MNT=$SRC/build/linux/MAINTAINERS
-elif [ -f "$SHARED/data/linux/MAINTAINERS" ]; then
-	MNT=$SHARED/data/linux/MAINTAINERS
-else
+. "$SRC/bench/config.sh"
+# the configuration the filter bench runs (kernel tree included)
+bench_config "$T" || {
 	echo "hotlist: no MAINTAINERS (build/linux or ../shared)" >&2
 	exit 1
-fi
-cat >"$T/routes.conf" <<CONF
-state_dir = $T/state
-maintainers = $MNT
-rules_dir = $SRC/classifiers
-router_address = triage@example.org
-CONF
-"$SRC/triage" -c "$T/routes.conf" update >/dev/null
+}
 n=0
 for m in "$SRC"/tests/corpus/explain/*.eml "$SRC"/tests/corpus/mime/*.eml; do
 	n=$((n + 1))
