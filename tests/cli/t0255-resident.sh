@@ -34,6 +34,17 @@ start_worker() {
 	test -S "$SOCK"
 }
 workers() { cat /proc/$WPID/task/*/children 2>/dev/null; }
+# two_workers: wait up to 3 s for both workers (forked after the socket
+# is made; one killed just before its first second is replaced after a
+# pause)
+two_workers() {
+	i=0
+	while [ "$(workers | wc -w)" != 2 ] && [ $i -lt 60 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	test "$(workers | wc -w)" = 2
+}
 # fresh TAG: the XFS report as a new one (its own Message-ID and crash)
 fresh() {
 	sed -e "s/^Message-ID: </Message-ID: <$1./" -e "s/xfs_inode_item_push/xfs_$1_push/g" \
@@ -55,7 +66,7 @@ test_expect_success 'no resident filter: triage-client runs triage-filter itself
 start_worker || echo "# the resident filter did not start"
 test_expect_success 'the resident filter starts and refuses a second one on its socket' '
 	test -S "$SOCK" &&
-	test "$(workers | wc -w)" = 2 &&
+	two_workers &&
 	test_exit 1 "$FILTER" -l "$SOCK" 2>"$T/stderr" &&
 	grep -q "already listens" "$T/stderr"
 '
@@ -110,7 +121,7 @@ test_expect_success 'a hung message: the worker deadline defers it (75, one line
 	grep -q "^triage-client: the resident triage-filter ended before answering" "$T/stderr" &&
 	"$ALONE" -s "$SOCK" <"$(fresh after_hang)" &&
 	test "$(q "$DB" "select state from reports where message_id like \"after_hang.%\"")" = forwarded &&
-	test "$(workers | wc -w)" = 2 && test "$(workers | tr "\n" " ")" != "$before"
+	two_workers && test "$(workers | tr "\n" " ")" != "$before"
 '
 
 test_expect_success 'a worker killed (-9) is replaced; nothing is lost' '
@@ -146,17 +157,6 @@ replaced() {
 		i=$((i + 1))
 	done
 	return 1
-}
-
-# two_workers: wait up to 3 s for both workers (one killed just before
-# its first second is replaced after a pause)
-two_workers() {
-	i=0
-	while [ "$(workers | wc -w)" != 2 ] && [ $i -lt 60 ]; do
-		sleep 0.05
-		i=$((i + 1))
-	done
-	test "$(workers | wc -w)" = 2
 }
 
 test_expect_success 'a worker ends after a 1 MiB report (a fresh one takes its place), not after a small one' '
