@@ -686,7 +686,6 @@ static void add_pattern(struct builder *b, uint32_t sec,
 	pt->section = sec;
 	pt->kind = (uint16_t)e->tag;
 	pt->regex = NONE;
-	pt->seq = (uint32_t)b->npatterns;
 	b->lit[b->npatterns] = NULL;
 
 	if (e->tag == 'N' || e->tag == 'K') {

@@ -350,28 +350,32 @@ static void test_links(void **state)
 	free(path);
 }
 
+/* exec_on - run sql_text on the database at path (a connection of its own) */
+static void exec_on(const char *path, const char *sql_text)
+{
+	sqlite3 *s;
+
+	assert_int_equal(sqlite3_open(path, &s), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(s, sql_text, NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(s);
+}
+
 static void test_schema_refusals(void **state)
 {
 	char *newer = scratch_path("newer.db"), *foreign = scratch_path("f.db");
 	struct audit *db = NULL;
 	bool temp = true;
-	sqlite3 *s;
 	char *q;
 
-	assert_int_equal(sqlite3_open(newer, &s), SQLITE_OK);
 	q = xasprintf("PRAGMA user_version = %d", AUDIT_SCHEMA_VERSION + 1);
-	assert_int_equal(sqlite3_exec(s, q, NULL, NULL, NULL), SQLITE_OK);
+	exec_on(newer, q);
 	free(q);
-	sqlite3_close(s);
 	assert_int_equal(audit_open(newer, AUDIT_CREATE, 0, &db, &temp), -1);
 	assert_null(db);
 	assert_false(temp);
 
-	assert_int_equal(sqlite3_open(foreign, &s), SQLITE_OK);
-	assert_int_equal(
-		sqlite3_exec(s, "CREATE TABLE t (x)", NULL, NULL, NULL),
-		SQLITE_OK);
-	sqlite3_close(s);
+	exec_on(foreign, "CREATE TABLE t (x)");
 	temp = true;
 	assert_int_equal(audit_open(foreign, AUDIT_CREATE, 0, &db, &temp), -1);
 	assert_false(temp);
@@ -882,17 +886,6 @@ static void test_large_message_written_late(void **state)
 	}
 	audit_close(db);
 	free(path);
-}
-
-/* exec_on - run sql_text on the database at path (a connection of its own) */
-static void exec_on(const char *path, const char *sql_text)
-{
-	sqlite3 *s;
-
-	assert_int_equal(sqlite3_open(path, &s), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(s, sql_text, NULL, NULL, NULL),
-			 SQLITE_OK);
-	sqlite3_close(s);
 }
 
 /*
