@@ -1,0 +1,743 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kind - what a message is (see kind.h)
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "kind.h"
+#include "report.h"
+#include "util.h"
+
+#define TAGS_MAX 256	      /* bytes of subject tags kept */
+#define SCAN_MAX (256u << 10) /* bytes of own text read for a diff */
+
+static const char *const names[KIND_N] = {
+	[KIND_REPORT] = "report",	[KIND_FOLLOWUP] = "follow-up",
+	[KIND_PATCH] = "patch",		[KIND_COVER] = "cover-letter",
+	[KIND_REVIEW] = "review",	[KIND_PULL] = "pull-request",
+	[KIND_STABLE] = "stable",	[KIND_BOT] = "bot",
+	[KIND_BZ_UPDATE] = "bz-update", [KIND_DISCUSSION] = "discussion",
+	[KIND_SPAM] = "spam",
+};
+
+const char *kind_name(enum msg_kind k)
+{
+	return (unsigned)k < KIND_N ? names[k] : "?";
+}
+
+int kind_from_name(const char *name)
+{
+	int i;
+
+	for (i = 0; i < KIND_N; i++)
+		if (name && !strcasecmp(name, names[i]))
+			return i;
+	return -1;
+}
+
+static void PRINTF_LIKE(3, 4)
+	decide(struct kind_result *k, enum msg_kind kind, const char *fmt, ...)
+{
+	va_list ap;
+
+	k->kind = kind;
+	va_start(ap, fmt);
+	vsnprintf(k->why, sizeof(k->why), fmt, ap);
+	va_end(ap);
+}
+
+/* has_at - the bytes at p, within end, start with lit */
+static bool has_at(const char *p, const char *end, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	return (size_t)(end - p) >= n && !memcmp(p, lit, n);
+}
+
+static bool has_at_ci(const char *p, const char *end, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	return (size_t)(end - p) >= n && !strncasecmp(p, lit, n);
+}
+
+static const char *skip_blank(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+/* reply_prefix - the length of a "Re:"-like prefix at p, or 0 */
+static size_t reply_prefix(const char *p)
+{
+	static const char *const pre[] = {
+		"re:",
+		"fwd:",
+		"fw:",
+		"aw:",
+		"sv:",
+		"vs:",
+		"odp:",
+		"r:",
+		"antw:",
+		"wg:",
+		"tr:",
+		/* 回复: 答复: 转发: as UTF-8, with ASCII or full-width colon */
+		"\xe5\x9b\x9e\xe5\xa4\x8d:",
+		"\xe7\xad\x94\xe5\xa4\x8d:",
+		"\xe5\x9b\x9e\xe5\xa4\x8d\xef\xbc\x9a",
+		"\xe7\xad\x94\xe5\xa4\x8d\xef\xbc\x9a",
+	};
+	size_t i, n;
+
+	for (i = 0; i < ARRAY_SIZE(pre); i++) {
+		n = strlen(pre[i]);
+		if (!strncasecmp(p, pre[i], n))
+			return n;
+	}
+	return 0;
+}
+
+void kind_subject_tags(const char *subject, char *buf, size_t size,
+		       unsigned *replies)
+{
+	const char *p = skip_blank(subject ? subject : "");
+	size_t used = 0, n;
+	const char *e;
+
+	*replies = 0;
+	if (size)
+		buf[0] = '\0';
+	for (;;) {
+		if ((n = reply_prefix(p))) {
+			(*replies)++;
+			p = skip_blank(p + n);
+			continue;
+		}
+		if (*p != '[' || !(e = strchr(p, ']')))
+			break;
+		n = (size_t)(e - p - 1);
+		if (size && used + n + 2 <= size) {
+			if (used)
+				buf[used++] = '|';
+			memcpy(buf + used, p + 1, n);
+			used += n;
+			buf[used] = '\0';
+		}
+		p = skip_blank(e + 1);
+	}
+}
+
+/* the subject after its "Re:" prefixes and "[...]" tags */
+static const char *subject_rest(const char *subject)
+{
+	const char *p = skip_blank(subject ? subject : "");
+	const char *e;
+	size_t n;
+
+	for (;;) {
+		if ((n = reply_prefix(p)))
+			p = skip_blank(p + n);
+		else if (*p == '[' && (e = strchr(p, ']')))
+			p = skip_blank(e + 1);
+		else
+			return p;
+	}
+}
+
+/* one tag of a '|'-joined list matches pred */
+typedef bool (*tag_pred)(const char *tag, size_t len);
+
+static bool any_tag(const char *tags, tag_pred pred)
+{
+	const char *p = tags, *e;
+
+	while (*p) {
+		e = strchr(p, '|');
+		if (!e)
+			e = p + strlen(p);
+		if (pred(p, (size_t)(e - p)))
+			return true;
+		p = *e ? e + 1 : e;
+	}
+	return false;
+}
+
+/* word - the tag contains the word w (case-insensitive, whole word) */
+static bool tag_word(const char *t, size_t len, const char *w)
+{
+	size_t n = strlen(w), i;
+
+	for (i = 0; i + n <= len; i++) {
+		if (strncasecmp(t + i, w, n))
+			continue;
+		if ((i == 0 || !isalnum((unsigned char)t[i - 1])) &&
+		    (i + n == len || !isalpha((unsigned char)t[i + n])))
+			return true;
+	}
+	return false;
+}
+
+static bool is_patch_tag(const char *t, size_t len)
+{
+	/* PATCH, PATCHv2, RFC PATCH, "resend, PATCH v1 0/2" */
+	return tag_word(t, len, "patch") || tag_word(t, len, "patchv") ||
+	       (len >= 6 && !strncasecmp(t, "PATCHv", 6));
+}
+
+static bool is_pull_tag(const char *t, size_t len)
+{
+	return tag_word(t, len, "git pull") || tag_word(t, len, "pull") ||
+	       tag_word(t, len, "pull-request") ||
+	       tag_word(t, len, "pull request");
+}
+
+static bool is_digit_at(const char *t, size_t len, size_t i)
+{
+	return i < len && isdigit((unsigned char)t[i]);
+}
+
+/*
+ * release_token - a word of the tag is a kernel release: "6.6", "v6.12",
+ * "5.15.y", "6.1.120" ("PATCH 6.6", "PATCH v6.12 2/3": a backport)
+ */
+static bool release_token(const char *t, size_t len)
+{
+	size_t i = 0, j, dots;
+
+	while (i < len) {
+		while (i < len && (t[i] == ' ' || t[i] == ','))
+			i++;
+		j = i;
+		if (j < len && (t[j] == 'v' || t[j] == 'V'))
+			j++;
+		if (!is_digit_at(t, len, j)) {
+			while (i < len && t[i] != ' ' && t[i] != ',')
+				i++;
+			continue;
+		}
+		dots = 0;
+		while (j < len && t[j] != ' ' && t[j] != ',') {
+			if (t[j] == '.')
+				dots++;
+			else if (!isdigit((unsigned char)t[j]) &&
+				 !(t[j] == 'y' && t[j - 1] == '.'))
+				break;
+			j++;
+		}
+		if (dots >= 1 && (j == len || t[j] == ' ' || t[j] == ','))
+			return true;
+		while (i < len && t[i] != ' ' && t[i] != ',')
+			i++;
+	}
+	return false;
+}
+
+/*
+ * a stable release tag: "PATCH 6.6 012/345", "PATCH 6.1.y", "linux-6.12.y
+ * 1/4", "PATCH AUTOSEL 6.12 03/20", "PATCH stable", "5.15.y"
+ */
+static bool is_stable_tag(const char *t, size_t len)
+{
+	size_t i;
+
+	if (tag_word(t, len, "autosel") || tag_word(t, len, "stable") ||
+	    tag_word(t, len, "stable-rc"))
+		return true;
+	if (is_patch_tag(t, len) && release_token(t, len))
+		return true;
+	for (i = 0; i + 2 < len; i++) {
+		/* a kernel release: digit(s) '.' digit(s), then ".y", ' ' or '-' */
+		if (!is_digit_at(t, len, i) ||
+		    (i &&
+		     (isalnum((unsigned char)t[i - 1]) || t[i - 1] == '.')))
+			continue;
+		while (is_digit_at(t, len, i))
+			i++;
+		if (i >= len || t[i] != '.' || !is_digit_at(t, len, i + 1))
+			continue;
+		i++;
+		while (is_digit_at(t, len, i))
+			i++;
+		if (i + 1 < len && t[i] == '.' &&
+		    (t[i + 1] == 'y' || t[i + 1] == 'Y'))
+			return true;
+		/* "PATCH 6.6 012/345": a release then a series number */
+		if (i < len && t[i] == ' ' && is_digit_at(t, len, i + 1) &&
+		    memchr(t + i, '/', len - i) && (size_t)(t + i - t) >= 5 &&
+		    tag_word(t, i, "patch"))
+			return true;
+	}
+	return false;
+}
+
+/* "0/3", "00/12": the number of a cover letter in a series tag */
+static bool is_cover_tag(const char *t, size_t len)
+{
+	size_t i, j;
+
+	for (i = 0; i < len; i++) {
+		if (t[i] != '/' || i == 0 || !is_digit_at(t, len, i + 1))
+			continue;
+		j = i;
+		while (j > 0 && isdigit((unsigned char)t[j - 1]))
+			j--;
+		if (j == i || (j > 0 && !isspace((unsigned char)t[j - 1])))
+			continue;
+		while (j < i && t[j] == '0')
+			j++;
+		if (j == i)
+			return true;
+	}
+	return false;
+}
+
+static bool is_discussion_tag(const char *t, size_t len)
+{
+	static const char *const w[] = {
+		"announce",   "ann",	  "rfc",     "topic", "lsf/mm",
+		"lsf/mm/bpf", "question", "discuss", "fyi",   "agenda",
+		"cfp",	      "help",	  "query",   "idea",  "proposal",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(w); i++)
+		if (tag_word(t, len, w[i]))
+			return true;
+	return false;
+}
+
+static bool is_problem_tag(const char *t, size_t len)
+{
+	static const char *const w[] = {
+		"bug",	   "bug report", "regression", "report",
+		"oops",	   "crash",	 "panic",      "issue",
+		"problem", "warning",	 "syzbot",     "hang",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(w); i++)
+		if (tag_word(t, len, w[i]))
+			return true;
+	return false;
+}
+
+/* contains_ci - s has word w, case-insensitively, at a word start */
+static bool contains_word(const char *s, const char *w)
+{
+	size_t n = strlen(w);
+	const char *p;
+
+	for (p = s; *p; p++) {
+		if (strncasecmp(p, w, n))
+			continue;
+		if (p == s || !isalnum((unsigned char)p[-1]))
+			return true;
+	}
+	return false;
+}
+
+static bool any_word(const char *s, const char *const *w, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (contains_word(s, w[i]))
+			return true;
+	return false;
+}
+
+/* ---- the sender ------------------------------------------------------ */
+
+static const char *from_addr(const struct report *r)
+{
+	return r->from_addr ? r->from_addr : "";
+}
+
+static bool addr_is(const char *addr, const char *local, const char *domain)
+{
+	size_t n = strlen(local);
+	const char *at = strchr(addr, '@');
+
+	if (!at || strcasecmp(at + 1, domain))
+		return false;
+	/* "syzbot+hash@": a local part with a '+' detail */
+	return !strncasecmp(addr, local, n) &&
+	       (addr + n == at || (addr[n] == '+' && local[n - 1] != '+'));
+}
+
+static bool from_domain(const char *addr, const char *domain)
+{
+	const char *at = strchr(addr, '@');
+	size_t a, d = strlen(domain);
+
+	if (!at)
+		return false;
+	a = strlen(at + 1);
+	return a >= d && !strcasecmp(at + 1 + a - d, domain) &&
+	       (a == d || at[1 + a - d - 1] == '.');
+}
+
+static bool header_yes(const struct report *r, const char *name)
+{
+	const char *v = report_header(r, name);
+
+	return v && !strncasecmp(skip_blank(v), "yes", 3);
+}
+
+/* ---- the sender's own text ---------------------------------------------- */
+
+/*
+ * own_text_scan - over the first text part, quoted lines ("> ...") and
+ * everything after an "-----Original Message-----" left out: whether
+ * it holds a diff, a Signed-off-by, and the fix trailers
+ */
+struct own_scan {
+	bool diff, signed_off, pull;
+	bool diffstat; /* " 12 files changed, 92 insertions(+)" */
+};
+
+static void add_ref(struct kind_result *k, enum kind_ref_type t, const char *v,
+		    size_t len)
+{
+	while (len && isspace((unsigned char)*v))
+		v++, len--;
+	while (len && isspace((unsigned char)v[len - 1]))
+		len--;
+	if (!len || k->nrefs >= KIND_REFS_MAX || len > 512)
+		return;
+	k->refs[k->nrefs].type = t;
+	k->refs[k->nrefs].value = xstrndup(v, len);
+	k->nrefs++;
+}
+
+static void scan_line(const char *p, const char *e, struct own_scan *s,
+		      struct kind_result *k, bool *minus)
+{
+	static const struct {
+		const char *key;
+		enum kind_ref_type type;
+	} tr[] = {
+		{ "Reported-by:", KREF_REPORTED_BY },
+		{ "Closes:", KREF_CLOSES },
+		{ "Link:", KREF_LINK },
+		{ "Fixes:", KREF_FIXES },
+	};
+	size_t i, n;
+
+	if (has_at(p, e, "diff --git ") || has_at(p, e, "Index: ") ||
+	    (has_at(p, e, "+++ ") && *minus))
+		s->diff = true;
+	*minus = has_at(p, e, "--- ");
+	if ((size_t)(e - p) < 120 &&
+	    memmem(p, (size_t)(e - p), " changed, ", 10) &&
+	    (memmem(p, (size_t)(e - p), " file changed", 13) ||
+	     memmem(p, (size_t)(e - p), " files changed", 14)))
+		s->diffstat = true;
+	if (has_at_ci(p, e, "Signed-off-by:"))
+		s->signed_off = true;
+	if (has_at(p, e, "The following changes since commit ") ||
+	    has_at(p, e, "are available in the Git repository at") ||
+	    (has_at(p, e, "  git://") && s->pull))
+		s->pull = true;
+	for (i = 0; i < ARRAY_SIZE(tr); i++) {
+		n = strlen(tr[i].key);
+		if (has_at_ci(p, e, tr[i].key))
+			add_ref(k, tr[i].type, p + n, (size_t)(e - p) - n);
+	}
+}
+
+static void own_text_scan(const struct report *r, struct own_scan *s,
+			  struct kind_result *k)
+{
+	const char *p = r->body, *end, *e;
+	bool minus = false;
+
+	memset(s, 0, sizeof(*s));
+	if (!p)
+		return;
+	end = p + (r->body_len < SCAN_MAX ? r->body_len : SCAN_MAX);
+	for (; p < end; p = e + 1) {
+		e = memchr(p, '\n', (size_t)(end - p));
+		if (!e)
+			e = end;
+		if (p < e && *p == '>') {
+			minus = false;
+			continue;
+		}
+		if (has_at(p, e, "-----Original Message-----"))
+			break;
+		/* "are available in the Git repository at:" is mid-line */
+		if (!s->pull && (size_t)(e - p) > 38 &&
+		    memmem(p, (size_t)(e - p),
+			   "available in the Git repository", 31))
+			s->pull = true;
+		scan_line(p, e, s, k, &minus);
+		if (e == end)
+			break;
+	}
+}
+
+/* an attached patch: text/x-patch, text/x-diff, *.patch, *.diff */
+static bool patch_attached(const struct report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nparts; i++) {
+		const struct report_part *pt = &r->parts[i];
+		const char *f = pt->filename;
+
+		if (pt->mime_type && (!strcmp(pt->mime_type, "text/x-patch") ||
+				      !strcmp(pt->mime_type, "text/x-diff")))
+			return true;
+		if (f && (ends_with(f, ".patch") || ends_with(f, ".diff")))
+			return true;
+	}
+	return false;
+}
+
+/* ---- the decision ------------------------------------------------------- */
+
+static bool bugzilla_mail(const struct report *r)
+{
+	const char *a = from_addr(r);
+
+	return report_header(r, "X-Bugzilla-Product") ||
+	       report_header(r, "X-Bugzilla-Type") ||
+	       !strncasecmp(a, "bugzilla-daemon@", 16);
+}
+
+/* decide_bot - the bots whose mail is never a new user report */
+static bool decide_bot(const struct report *r, const char *tags,
+		       unsigned replies, struct kind_result *k)
+{
+	const char *a = from_addr(r);
+	const char *subj = r->subject ? r->subject : "";
+	const char *rest = subject_rest(subj);
+
+	if (addr_is(a, "patchwork-bot", "kernel.org") ||
+	    addr_is(a, "pr-tracker-bot", "kernel.org")) {
+		decide(k, KIND_BOT, "sent by %s", a);
+		return true;
+	}
+	if (from_domain(a, "github.com") ||
+	    report_header(r, "X-GitHub-Recipient") ||
+	    report_header(r, "X-GitHub-Reason")) {
+		decide(k, KIND_BOT, "GitHub notification mail from %s", a);
+		return true;
+	}
+	if (addr_is(a, "syzbot", "syzkaller.appspotmail.com")) {
+		/* "syzbot ci": the CI that tests posted patches */
+		if (!strncasecmp(a, "syzbot+ci", 9) ||
+		    strstr(tags, "syzbot ci")) {
+			decide(k, KIND_REVIEW, "%s",
+			       "syzbot's CI on a posted patch");
+			return true;
+		}
+		if (contains_word(subj, "monthly") || strstr(subj, "Monthly")) {
+			decide(k, KIND_BOT, "%s", "syzbot's monthly summary");
+			return true;
+		}
+		if (replies || r->in_reply_to) {
+			if (r->body &&
+			    strstr(r->body, "syzbot has found a reproducer"))
+				decide(k, KIND_FOLLOWUP, "%s",
+				       "syzbot found a reproducer for its report");
+			else
+				decide(k, KIND_BOT, "%s",
+				       "syzbot's reply (test result or status)");
+			return true;
+		}
+		decide(k, KIND_REPORT, "%s", "a syzbot report");
+		return true;
+	}
+	if (addr_is(a, "lkp", "intel.com") ||
+	    addr_is(a, "oliver.sang", "intel.com") ||
+	    strstr(r->from ? r->from : "", "kernel test robot")) {
+		if (strstr(rest, "BUILD SUCCESS") ||
+		    strstr(rest, "BUILD REGRESSION") ||
+		    strstr(rest, "BUILD WARNING") ||
+		    strstr(rest, "BUILD INCOMPLETE")) {
+			decide(k, KIND_BOT, "%s",
+			       "the kernel test robot's build summary");
+			return true;
+		}
+		if (replies || r->in_reply_to) {
+			if (any_tag(tags, is_patch_tag))
+				decide(k, KIND_REVIEW, "%s",
+				       "the kernel test robot on a patch");
+			else
+				decide(k, KIND_FOLLOWUP, "%s",
+				       "the kernel test robot in a thread");
+			return true;
+		}
+		decide(k, KIND_REPORT, "%s", "a kernel test robot report");
+		return true;
+	}
+	if (!strcasecmp(a, "bluez.test.bot@gmail.com")) {
+		decide(k, KIND_BOT, "%s", "BlueZ's CI test results");
+		return true;
+	}
+	if (addr_is(a, "bot", "kernelci.org")) {
+		decide(k, KIND_BOT, "%s", "a KernelCI notice");
+		return true;
+	}
+	return false;
+}
+
+/* a stable-tree notice by its subject */
+static bool stable_subject(const char *rest, const char *subj)
+{
+	const char *s = skip_blank(subj);
+
+	if (!strncasecmp(s, "FAILED: patch", 13) ||
+	    !strncasecmp(subject_rest(s), "FAILED: patch", 13))
+		return true;
+	return (!strncasecmp(rest, "Patch \"", 7) ||
+		!strncasecmp(rest, "patch \"", 7)) &&
+	       (strstr(rest, "has been added to the") ||
+		strstr(rest, "-stable tree") || strstr(rest, "stable tree"));
+}
+
+void kind_classify(const struct report *r, struct kind_result *k)
+{
+	static const char *const problem[] = {
+		"bug",	      "regression", "crash",   "crashes",  "oops",
+		"panic",      "hang",	    "hangs",   "freeze",   "fail",
+		"fails",      "failed",	    "failure", "broken",   "breaks",
+		"error",      "errors",	    "warning", "warn",	   "null",
+		"deadlock",   "lockup",	    "stall",   "leak",	   "corrupt",
+		"corruption", "not work",   "doesn't", "does not", "cannot",
+		"can't",      "unable",	    "issue",   "problem",  "timeout",
+		"lost",	      "loss",	    "stuck",   "wrong",	   "slow",
+		"KASAN",      "BUG:",	    "WARNING", "unstable", "disconnect",
+	};
+	static const char *const talk[] = {
+		"announce",	   "announcing",  "released", "release",
+		"meeting",	   "agenda",	  "call for", "cfp",
+		"conference",	   "question",	  "how to",   "how do",
+		"rebased",	   "proposal",	  "plan",     "plans",
+		"roadmap",	   "fyi",	  "status",   "update on",
+		"missing signoff", "request for", "guidance", "advice",
+	};
+	const char *subj = r->subject ? r->subject : "";
+	const char *rest = subject_rest(subj);
+	char tags[TAGS_MAX];
+	unsigned replies;
+	struct own_scan own;
+	bool reply;
+
+	memset(k, 0, sizeof(*k));
+	kind_subject_tags(subj, tags, sizeof(tags), &replies);
+	reply = replies > 0 || (r->in_reply_to && *r->in_reply_to) ||
+		report_header(r, "References");
+	k->reply = reply;
+	own_text_scan(r, &own, k);
+	k->diff = own.diff || patch_attached(r);
+
+	if (r->source && !strcmp(r->source, "bugzilla")) {
+		decide(k, KIND_REPORT, "%s", "a bug from Bugzilla");
+		return;
+	}
+	if (header_yes(r, "X-Spam-Flag") || header_yes(r, "X-Spam-Status")) {
+		decide(k, KIND_SPAM, "%s", "the site's spam filter marked it");
+		return;
+	}
+	if (bugzilla_mail(r) || (!strncmp(rest, "New:", 4) &&
+				 !strncmp(skip_blank(subj), "[Bug ", 5))) {
+		if (!strncmp(rest, "New:", 4))
+			decide(k, KIND_REPORT, "%s",
+			       "a Bugzilla \"New:\" notification");
+		else
+			decide(k, KIND_BZ_UPDATE, "%s",
+			       "a Bugzilla comment or change notification");
+		return;
+	}
+	if (decide_bot(r, tags, replies, k))
+		return;
+
+	if (stable_subject(rest, subj) || any_tag(tags, is_stable_tag)) {
+		decide(k, KIND_STABLE,
+		       "subject \"%.100s\": stable-tree traffic", subj);
+		return;
+	}
+	if (any_tag(tags, is_pull_tag) || !strncasecmp(rest, "GIT PULL", 8) ||
+	    !strncasecmp(rest, "pull-request:", 13) ||
+	    !strncasecmp(rest, "pull request:", 13) || (!reply && own.pull)) {
+		decide(k, KIND_PULL, "%s",
+		       reply ? "a reply to a pull request" : "a pull request");
+		return;
+	}
+	if (any_tag(tags, is_patch_tag)) {
+		if (k->diff && own.signed_off)
+			decide(k,
+			       reply && any_tag(tags, is_cover_tag)
+				       ? KIND_REVIEW
+				       : KIND_PATCH,
+			       "subject tag [%.80s] and a diff with a Signed-off-by",
+			       tags);
+		else if (replies)
+			decide(k, KIND_REVIEW,
+			       "subject tag [%.80s]: a reply to a patch", tags);
+		else if (any_tag(tags, is_cover_tag))
+			decide(k, KIND_COVER,
+			       "subject tag [%.80s]: a cover letter", tags);
+		else if (reply && !k->diff)
+			decide(k, KIND_REVIEW,
+			       "subject tag [%.80s], in a thread and without a diff",
+			       tags);
+		else
+			decide(k, KIND_PATCH, "subject tag [%.80s]", tags);
+		return;
+	}
+	if (k->diff && own.signed_off) {
+		decide(k, KIND_PATCH, "%s",
+		       "a diff with a Signed-off-by in the sender's own text");
+		return;
+	}
+	if (!reply && k->diff && any_tag(tags, is_discussion_tag)) {
+		decide(k, KIND_PATCH, "subject tag [%.80s] with a diff", tags);
+		return;
+	}
+	if (!reply && own.diffstat) {
+		decide(k, KIND_COVER, "%s",
+		       "a new message with a diffstat and no diff: a series' cover letter");
+		return;
+	}
+	if (reply) {
+		if (any_tag(tags, is_discussion_tag))
+			decide(k, KIND_DISCUSSION,
+			       "a reply under subject tag [%.80s]", tags);
+		else
+			decide(k, KIND_FOLLOWUP, "%s",
+			       "a reply (In-Reply-To, References or Re:)");
+		return;
+	}
+	if (any_tag(tags, is_problem_tag)) {
+		decide(k, KIND_REPORT, "subject tag [%.80s]", tags);
+		return;
+	}
+	if (any_tag(tags, is_discussion_tag) ||
+	    (any_word(rest, talk, ARRAY_SIZE(talk)) &&
+	     !any_word(rest, problem, ARRAY_SIZE(problem)))) {
+		decide(k, KIND_DISCUSSION,
+		       "subject \"%.100s\": an announcement or question", rest);
+		return;
+	}
+	decide(k, KIND_REPORT, "%s", "a new message that is not a patch");
+}
+
+void kind_result_release(struct kind_result *k)
+{
+	size_t i;
+
+	for (i = 0; i < k->nrefs; i++)
+		free(k->refs[i].value);
+	k->nrefs = 0;
+}

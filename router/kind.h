@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * kind - what a message is, before anything else is decided about it
+ *
+ * DESCRIPTION
+ *	Real kernel lists carry far more patches, review replies, pull
+ *	requests and bot notices than bug reports, and a bugs alias that
+ *	is Cc'd on threads sees the same mix.  Only a new report is to be
+ *	classified, mapped and routed; everything else is recorded with
+ *	its kind (and joins its report when link.h finds one).
+ *
+ *	kind_classify() reads only the headers and the sender's own text
+ *	(quoted lines are skipped) and decides, in this order:
+ *
+ *	  bugzilla   a Bugzilla notification: "[Bug N] New:" is a report,
+ *	             any other one a comment or status change (bz-update);
+ *	  bots       who sent it: build-result digests of the kernel test
+ *	             robot, patchwork-bot, pr-tracker-bot, GitHub
+ *	             notification mail, syzbot's monthly summaries and
+ *	             test results are bot notices; a robot's reply to a
+ *	             patch is a review; syzbot's and the test robot's own
+ *	             first messages are reports;
+ *	  subject    the tags in brackets and the "Re:" prefixes: a pull
+ *	             request, stable-tree traffic (FAILED: patch, AUTOSEL,
+ *	             "[PATCH 6.6 012/345]"), a patch, a cover letter
+ *	             ("0/N"), a reply to any of those (a review);
+ *	  body       a diff with a Signed-off-by in the sender's own text
+ *	             is a patch whatever its subject; a reply is a
+ *	             follow-up;
+ *	  otherwise  a new message with words of a problem, or without
+ *	             words of an announcement or question, is a report;
+ *	             announcements, questions and plans are discussion.
+ *
+ *	Spam is what the site's own filter marked ("X-Spam-Flag: YES" or
+ *	"X-Spam-Status: Yes" set by the MTA): a sender can only bury its
+ *	own mail that way.  Junk that passed the filter is a report
+ *	without evidence, which classification holds as uncertain.
+ *
+ *	The reason names the header or line that decided, for 'triage
+ *	explain' and the log.  The trailers that say what a patch fixes
+ *	(Reported-by:, Closes:, Link:, Fixes:) are collected so that the
+ *	caller can join a patch to the report it names ("fix proposed").
+ *
+ *	A message from the Bugzilla side (report source "bugzilla") is
+ *	always a report.  Nothing here looks anything up: the caller joins
+ *	threads (link.h) and may turn an orphan follow-up into a report.
+ *
+ * Ownership:
+ *	struct kind_result owns its trailer strings;
+ *	kind_result_release().
+ *
+ * Errors:
+ *	None: every message gets a kind.
+ */
+#ifndef TRIAGE_KIND_H
+#define TRIAGE_KIND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum msg_kind {
+	KIND_REPORT,	 /* a new bug report: classified and routed */
+	KIND_FOLLOWUP,	 /* a reply in a report's thread */
+	KIND_PATCH,	 /* one patch, alone or in a series */
+	KIND_COVER,	 /* a series' cover letter */
+	KIND_REVIEW,	 /* a reply to a patch or a cover letter */
+	KIND_PULL,	 /* a pull request, or a reply to one */
+	KIND_STABLE,	 /* stable-tree and backport traffic */
+	KIND_BOT,	 /* CI and bot notices that report no bug */
+	KIND_BZ_UPDATE,	 /* a Bugzilla comment or status change */
+	KIND_DISCUSSION, /* announcements, questions, plans */
+	KIND_SPAM,	 /* the site's spam filter said so */
+	KIND_N
+};
+
+#define KIND_WHY_MAX  160
+#define KIND_REFS_MAX 16
+
+/* what a patch says it fixes, in the order written */
+enum kind_ref_type {
+	KREF_REPORTED_BY, /* an address, "syzbot+HASH@..." */
+	KREF_CLOSES,	  /* a URL or a Message-ID */
+	KREF_LINK,	  /* a URL */
+	KREF_FIXES,	  /* "abcdef123456 (\"subject\")" */
+};
+
+struct kind_ref {
+	enum kind_ref_type type;
+	char *value; /* trimmed, as written */
+};
+
+struct kind_result {
+	enum msg_kind kind;
+	char why[KIND_WHY_MAX]; /* what decided, in plain words */
+	bool reply;		/* In-Reply-To, References or "Re:" */
+	bool diff;		/* a diff in the sender's own text */
+	struct kind_ref refs[KIND_REFS_MAX];
+	size_t nrefs;
+};
+
+struct report;
+
+void kind_classify(const struct report *r, struct kind_result *out);
+void kind_result_release(struct kind_result *k);
+
+/* kind_name - "report", "follow-up", "patch", ... (static) */
+const char *kind_name(enum msg_kind k);
+/* kind_from_name - the kind of a name kind_name() gives; -1 when none */
+int kind_from_name(const char *name);
+
+/*
+ * kind_subject_tags - the text inside the leading "[...]" groups of a
+ * subject, after any "Re:"/"Fwd:" prefixes, joined by '|' into buf
+ * ("PATCH v2 1/3|net-next"); *replies counts the prefixes.  Exported
+ * for tests.
+ */
+void kind_subject_tags(const char *subject, char *buf, size_t size,
+		       unsigned *replies);
+
+#endif
