@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_kind - what a message is: the kinds of kernel list mail
+ *
+ * Every message here is composed for the test, modelled on the shape of
+ * real list traffic (subjects, senders, trailers), never copied from it.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kind.h"
+#include "report.h"
+#include "util.h"
+
+/* msg - a report with From, Subject, optional In-Reply-To, and a body */
+static struct report *msg(const char *from, const char *subject,
+			  const char *in_reply_to, const char *body)
+{
+	struct report *r = report_new();
+	const char *lt = strchr(from, '<');
+
+	r->from = xstrdup(from);
+	r->from_addr =
+		lt ? xstrndup(lt + 1, strcspn(lt + 1, ">")) : xstrdup(from);
+	r->subject = xstrdup(subject);
+	report_add_header(r, "From", from);
+	report_add_header(r, "Subject", subject);
+	if (in_reply_to) {
+		r->in_reply_to = xstrdup(in_reply_to);
+		report_add_header(r, "In-Reply-To", in_reply_to);
+	}
+	r->body = xstrdup(body ? body : "");
+	r->body_len = strlen(r->body);
+	r->source = "mail";
+	return r;
+}
+
+/* expect_kind - the kind of a composed message is want (else: why not) */
+#define expect_kind(r, want) expect_kind_at(r, want, __LINE__)
+static void expect_kind_at(struct report *r, enum msg_kind want, int line)
+{
+	struct kind_result k;
+
+	kind_classify(r, &k);
+	if (k.kind != want)
+		print_error("line %d: \"%s\": %s (%s), expected %s\n", line,
+			    r->subject, kind_name(k.kind), k.why,
+			    kind_name(want));
+	assert_int_equal(k.kind, want);
+	kind_result_release(&k);
+	report_free(r);
+}
+
+static const char diff[] =
+	"The reset path frees the queue before the last user is gone.\n"
+	"\n"
+	"Fixes: 0123456789ab (\"net: foo: add reset\")\n"
+	"Reported-by: Some User <user@example.org>\n"
+	"Closes: https://lore.kernel.org/r/abc123@example.org/\n"
+	"Signed-off-by: A Developer <dev@example.com>\n"
+	"---\n"
+	" drivers/net/foo/foo.c | 2 +-\n"
+	" 1 file changed, 1 insertion(+), 1 deletion(-)\n"
+	"\n"
+	"diff --git a/drivers/net/foo/foo.c b/drivers/net/foo/foo.c\n"
+	"--- a/drivers/net/foo/foo.c\n"
+	"+++ b/drivers/net/foo/foo.c\n"
+	"@@ -10,7 +10,7 @@\n";
+
+static void test_patches(void **state)
+{
+	(void)state;
+	expect_kind(msg("A Developer <dev@example.com>",
+			"[PATCH v2 2/3] net: foo: fix reset",
+			"cover@example.com", diff),
+		    KIND_PATCH);
+	expect_kind(msg("A Developer <dev@example.com>",
+			"[PATCH net-next v2 0/3] net: foo: resets", NULL,
+			"This series fixes...\n"),
+		    KIND_COVER);
+	expect_kind(msg("A Developer <dev@example.com>",
+			"[RFC PATCH 00/12] mm: a new allocator", NULL,
+			"Hi all,\n"),
+		    KIND_COVER);
+	/* a patch without the tag: a diff with a Signed-off-by */
+	expect_kind(msg("A Developer <dev@example.com>", "net: foo: fix reset",
+			NULL, diff),
+		    KIND_PATCH);
+	/* and one posted in a report's thread, under its subject */
+	expect_kind(msg("A Developer <dev@example.com>",
+			"Re: [BUG] foo: oops on reset", "report@example.org",
+			diff),
+		    KIND_PATCH);
+	/* an untagged cover letter: a diffstat, no diff */
+	expect_kind(
+		msg("A Developer <dev@example.com>", "cleanup the foo library",
+		    NULL,
+		    "Hi all,\n\nthis series cleans up foo.\n\n"
+		    " lib/foo.c | 20 ++++----\n"
+		    " 3 files changed, 92 insertions(+), 154 deletions(-)\n"),
+		KIND_COVER);
+}
+
+static void test_replies(void **state)
+{
+	(void)state;
+	expect_kind(msg("A Reviewer <rev@example.com>",
+			"Re: [PATCH v2 2/3] net: foo: fix reset",
+			"p2@example.com",
+			"> -\tfree(q);\n\nReviewed-by: A Reviewer\n"),
+		    KIND_REVIEW);
+	/* a quoted diff is not the sender's own */
+	expect_kind(msg("Some User <user@example.org>",
+			"Re: [BUG] foo: oops on reset", "report@example.org",
+			"> diff --git a/x b/x\n> +++ b/x\n"
+			"It still crashes with this applied.\n"),
+		    KIND_FOLLOWUP);
+	/* a ping in a patch thread, without Re: and without a diff */
+	expect_kind(msg("A Developer <dev@example.com>",
+			"[PATCH] input: add keycodes", "patch@example.com",
+			"Any comments on this patch?\n"),
+		    KIND_REVIEW);
+	/* a new version posted in reply to the old one is a patch */
+	expect_kind(msg("A Developer <dev@example.com>",
+			"Re: [PATCH v2] usb: gadget: fix", "v2@example.com",
+			diff),
+		    KIND_PATCH);
+}
+
+static void test_pull_and_stable(void **state)
+{
+	(void)state;
+	expect_kind(msg("Maintainer <m@example.com>",
+			"[GIT PULL] USB fixes for 7.1-rc6", NULL,
+			"The following changes since commit abc:\n\n"
+			"are available in the Git repository at:\n"),
+		    KIND_PULL);
+	expect_kind(msg("Maintainer <m@example.com>",
+			"pull-request: wifi-2026-07-13", NULL, "Hi,\n"),
+		    KIND_PULL);
+	expect_kind(
+		msg("Stable Bot <stable@example.com>",
+		    "FAILED: Patch \"ext4: fix a leak\" failed to apply to 6.1-stable tree",
+		    NULL, "The patch below does not apply\n"),
+		KIND_STABLE);
+	expect_kind(msg("A Developer <dev@example.com>",
+			"[PATCH 6.6 012/345] ext4: fix a leak", "r@example.com",
+			diff),
+		    KIND_STABLE);
+	expect_kind(msg("A Developer <dev@example.com>",
+			"[PATCH v6.12] btrfs: fix a leak", NULL, diff),
+		    KIND_STABLE);
+	expect_kind(msg("A Developer <dev@example.com>",
+			"[linux-6.12.y 1/4] HID: core: fix", NULL, diff),
+		    KIND_STABLE);
+	expect_kind(msg("A Developer <dev@example.com>",
+			"[PATCH AUTOSEL 6.12 03/20] foo: fix", NULL, diff),
+		    KIND_STABLE);
+	/* a series version is not a release */
+	expect_kind(msg("A Developer <dev@example.com>",
+			"[PATCH v2 1/3] foo: fix", NULL, diff),
+		    KIND_PATCH);
+}
+
+static void test_bots(void **state)
+{
+	(void)state;
+	expect_kind(msg("kernel test robot <lkp@intel.com>",
+			"[usb:usb-testing] BUILD SUCCESS 22d91cef94b5", NULL,
+			"tree/branch: ...\n"),
+		    KIND_BOT);
+	expect_kind(
+		msg("kernel test robot <lkp@intel.com>",
+		    "Re: [PATCH 2/2] foo: bar", "p@example.com",
+		    "Hi,\n\nkernel test robot noticed the following build errors:\n"),
+		KIND_REVIEW);
+	/* the test robot's own report of a regression in a merged tree */
+	expect_kind(
+		msg("kernel test robot <oliver.sang@intel.com>",
+		    "[linus:master] [mm] 0123456789: will-it-scale.per_process_ops -12.3% regression",
+		    NULL, "Hello,\n"),
+		KIND_REPORT);
+	expect_kind(
+		msg("syzbot <syzbot+0123abcd@syzkaller.appspotmail.com>",
+		    "[syzbot] [ext4?] KASAN: use-after-free Read in ext4_foo",
+		    NULL, "Hello,\n\nsyzbot found the following issue\n"),
+		KIND_REPORT);
+	expect_kind(msg("syzbot <syzbot+list0123@syzkaller.appspotmail.com>",
+			"[syzbot] Monthly ext4 report (Mar 2026)", NULL,
+			"Hello ext4 maintainers\n"),
+		    KIND_BOT);
+	expect_kind(msg("syzbot <syzbot+0123abcd@syzkaller.appspotmail.com>",
+			"Re: [syzbot] KASAN: foo", "x@google.com",
+			"syzbot has tested the proposed patch\n"),
+		    KIND_BOT);
+	expect_kind(
+		msg("syzbot <syzbot+0123abcd@syzkaller.appspotmail.com>",
+		    "Re: [syzbot] KASAN: foo", "x@google.com",
+		    "syzbot has found a reproducer for the following issue\n"),
+		KIND_FOLLOWUP);
+	expect_kind(msg("patchwork-bot+netdevbpf@kernel.org",
+			"Re: [PATCH net] foo: fix", "p@example.com",
+			"This patch was applied\n"),
+		    KIND_BOT);
+	expect_kind(msg("Someone <noreply@github.com>",
+			"[bluez/bluez] 1b7e68: doc: add a footnote", NULL,
+			"Branch: refs/heads/master\n"),
+		    KIND_BOT);
+}
+
+static void test_bugzilla(void **state)
+{
+	struct report *r;
+
+	(void)state;
+	r = msg("bugzilla-daemon@kernel.org",
+		"[Bug 220818] New: iwlwifi: firmware crash on resume", NULL,
+		"https://bugzilla.kernel.org/show_bug.cgi?id=220818\n");
+	expect_kind(r, KIND_REPORT);
+	r = msg("bugzilla-daemon@kernel.org",
+		"[Bug 220818] iwlwifi: firmware crash on resume", NULL,
+		"--- Comment #3 from Someone ---\n");
+	expect_kind(r, KIND_BZ_UPDATE);
+	/* a bug from Bugzilla itself (webhook, poll) is a report */
+	r = msg("Someone <s@example.org>", "Re: anything", "x@y", "");
+	r->source = "bugzilla";
+	expect_kind(r, KIND_REPORT);
+}
+
+static void test_new_messages(void **state)
+{
+	struct report *r;
+
+	(void)state;
+	expect_kind(msg("Some User <user@example.org>",
+			"[BUG] rtw89: 2.4 GHz packet loss since 7.1", NULL,
+			"Hi,\n"),
+		    KIND_REPORT);
+	expect_kind(msg("Some User <user@example.org>",
+			"xhci_hcd dies on resume from suspend", NULL,
+			"After resume the controller is gone:\n"),
+		    KIND_REPORT);
+	expect_kind(msg("Some User <user@example.org>",
+			"[ANNOUNCE] foo-utils 1.2 released", NULL, "Hi all,\n"),
+		    KIND_DISCUSSION);
+	expect_kind(msg("A Developer <dev@example.com>",
+			"FYI: wireless-next rebased", NULL, "Hi,\n"),
+		    KIND_DISCUSSION);
+	/* a question with words of a problem is a report */
+	expect_kind(msg("Some User <user@example.org>",
+			"Request for guidance: enumeration failure on a hub",
+			NULL, "Hi,\n"),
+		    KIND_REPORT);
+	/* the site's spam filter said so: spam, whatever it claims */
+	r = msg("Spammer <s@example.net>", "[BUG] cheap watches", NULL, "");
+	report_add_header(r, "X-Spam-Flag", "YES");
+	expect_kind(r, KIND_SPAM);
+}
+
+static void test_trailers(void **state)
+{
+	struct report *r = msg("A Developer <dev@example.com>",
+			       "[PATCH] net: foo: fix reset", NULL, diff);
+	struct kind_result k;
+
+	(void)state;
+	kind_classify(r, &k);
+	assert_int_equal(k.kind, KIND_PATCH);
+	assert_true(k.diff);
+	assert_int_equal(k.nrefs, 3);
+	assert_int_equal(k.refs[0].type, KREF_FIXES);
+	assert_string_equal(k.refs[0].value,
+			    "0123456789ab (\"net: foo: add reset\")");
+	assert_int_equal(k.refs[1].type, KREF_REPORTED_BY);
+	assert_string_equal(k.refs[1].value, "Some User <user@example.org>");
+	assert_int_equal(k.refs[2].type, KREF_CLOSES);
+	assert_string_equal(k.refs[2].value,
+			    "https://lore.kernel.org/r/abc123@example.org/");
+	kind_result_release(&k);
+	report_free(r);
+
+	/* quoted trailers are someone else's */
+	r = msg("A Reviewer <rev@example.com>", "Re: [PATCH] foo", "p@x",
+		"> Reported-by: Someone <s@x>\n> Closes: https://x/y\nLooks good.\n");
+	kind_classify(r, &k);
+	assert_int_equal(k.nrefs, 0);
+	kind_result_release(&k);
+	report_free(r);
+}
+
+static void test_tags(void **state)
+{
+	char buf[64];
+	unsigned replies;
+
+	(void)state;
+	kind_subject_tags("Re: AW: [PATCH v2 1/3] [net-next] foo: bar", buf,
+			  sizeof(buf), &replies);
+	assert_string_equal(buf, "PATCH v2 1/3|net-next");
+	assert_int_equal(replies, 2);
+	/* bounded: a tag that does not fit is left out, nothing overflows */
+	kind_subject_tags("[aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa] [b]",
+			  buf, 8, &replies);
+	assert_string_equal(buf, "b");
+	kind_subject_tags("[unterminated", buf, sizeof(buf), &replies);
+	assert_string_equal(buf, "");
+	assert_int_equal(kind_from_name("review"), KIND_REVIEW);
+	assert_int_equal(kind_from_name("nonsense"), -1);
+	assert_string_equal(kind_name(KIND_FOLLOWUP), "follow-up");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_patches),
+		cmocka_unit_test(test_replies),
+		cmocka_unit_test(test_pull_and_stable),
+		cmocka_unit_test(test_bots),
+		cmocka_unit_test(test_bugzilla),
+		cmocka_unit_test(test_new_messages),
+		cmocka_unit_test(test_trailers),
+		cmocka_unit_test(test_tags),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
