@@ -1,13 +1,16 @@
 # triage - bug-report triage router
 #
-#   make            build triage and triage-filter
+#   make            build every program (never installs anything: a missing
+#                   Debian package is named with the apt-get line for it)
+#   make deps       install the Debian packages the build needs (as root)
 #   make demo       install missing Debian packages, build, run the example
 #   make check      install missing Debian packages, build, run every test
 #   make bench      benchmarks, with ratios against baselines run alongside
 #   make install    PREFIX=/usr/local DESTDIR= (never overwrites routes.conf)
 #
 # Knobs (also in an untracked config.mak): DEVELOPER=1 adds -Werror;
-# SANITIZE=address,undefined builds with sanitizers; V=1 shows commands.
+# SANITIZE=address,undefined builds with sanitizers; V=1 shows commands;
+# CC=clang builds with clang (a change of compiler or flags rebuilds all).
 
 -include config.mak
 
@@ -37,18 +40,17 @@ endif
 
 # Programs and the libraries they link (router/cmd.h explains the split):
 # a program pays at start-up for every shared library it links, and the
-# filter and 'triage map' run once per message or path.
-#   triage          pcre2 sqlite3 jansson zlib          (0.8 ms to start)
+# filter and 'triage map' run once per message or path ('make bench').
+#   triage          pcre2 sqlite3 jansson zlib
 #   triage-filter   + gmime, without jansson            (the MTA program)
-#   triage-mime     + gmime: commands that parse mail   (3.4 ms)
-#   triage-net      + libcurl, libmicrohttpd             (9.3 ms)
+#   triage-mime     + gmime: commands that parse mail
+#   triage-net      + libcurl, libmicrohttpd
 CORE_PKGS = libpcre2-8 sqlite3 jansson zlib
 FILTER_PKGS = gmime-3.0 libpcre2-8 sqlite3 zlib
 MIME_PKGS = $(CORE_PKGS) gmime-3.0
 NET_PKGS = $(CORE_PKGS) libcurl libmicrohttpd
 ALL_PKGS = $(CORE_PKGS) gmime-3.0 libcurl libmicrohttpd
 
-# (cmocka separately: the programs must build where it is not installed)
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(ALL_PKGS) 2>/dev/null)
 CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CORE_LIBS := $(shell $(PKG_CONFIG) --libs $(CORE_PKGS) 2>/dev/null)
@@ -57,11 +59,28 @@ MIME_LIBS := $(shell $(PKG_CONFIG) --libs $(MIME_PKGS) 2>/dev/null)
 NET_LIBS := $(shell $(PKG_CONFIG) --libs $(NET_PKGS) 2>/dev/null)
 TEST_LIBS := $(shell $(PKG_CONFIG) --libs $(ALL_PKGS) cmocka 2>/dev/null)
 
+# Hardening: every program is a position-independent executable (ASLR)
+# with full RELRO (-z relro -z now: the GOT read-only after start-up),
+# stack protector, fortified libc calls, stack-clash protection and
+# control-flow protection (CET).  These are Debian's hardening=+all
+# (dpkg-buildflags) plus what dpkg 1.22 adds to it; the libraries stay
+# shared, so apt's security updates of glibc, GLib, GMime, zlib, pcre2
+# and SQLite reach every program.  _FORTIFY_SOURCE needs optimisation
+# (glibc warns without it, an error with DEVELOPER=1), and a sanitizer
+# does its checks itself.  CFLAGS and LDFLAGS come after these, so
+# -fno-stack-protector and the like still override them.
+HARDEN_CFLAGS = -fPIE -fstack-protector-strong -fstack-clash-protection \
+		-fcf-protection
+HARDEN_CPPFLAGS = $(if $(SANITIZE),,$(if $(filter -O -O1 -O2 -O3 -Os -Og -Oz \
+	-Ofast,$(CFLAGS)),-U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=2))
+HARDEN_LDFLAGS = -pie -Wl,-z,relro,-z,now
+
 ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE -Irouter $(WARN) $(PKG_CFLAGS) \
 	     -DTRIAGE_VERSION='"$(VERSION)"' -DSYSCONFDIR='"$(SYSCONFDIR)"' \
 	     -DDATADIR='"$(DATADIR)"' -DSTATEDIR='"$(STATEDIR)"' \
-	     -DLIBEXECDIR='"$(LIBEXECDIR)"' $(CFLAGS)
-ALL_LDFLAGS = -Wl,--as-needed $(LDFLAGS)
+	     -DLIBEXECDIR='"$(LIBEXECDIR)"' $(HARDEN_CPPFLAGS) \
+	     $(HARDEN_CFLAGS) $(CPPFLAGS) $(CFLAGS)
+ALL_LDFLAGS = $(HARDEN_LDFLAGS) -Wl,--as-needed $(LDFLAGS)
 
 ifndef V
 QUIET_CC = @echo '   CC     ' $@;
@@ -92,19 +111,24 @@ PROGRAMS = triage $(if $(wildcard router/triage-filter.c),triage-filter) \
 
 .PHONY: all binaries demo check check-run check-unit check-cli \
 	check-shared check-e2e bench bench-run install clean format \
-	format-check deps-build deps-test kernel-tree
+	format-check deps deps-check deps-test kernel-tree
 .DELETE_ON_ERROR:
 
-all: deps-build
+# 'make' only checks for the build's packages (tools/deps.sh names the
+# missing ones and the apt-get line); 'make deps' installs them.
+all: deps-check
 	@$(MAKE) --no-print-directory binaries
 
 binaries: $(PROGRAMS)
 
-deps-build:
-	@tools/deps.sh build
+deps-check:
+	@tools/deps.sh check build
+
+deps:
+	@tools/deps.sh install build
 
 deps-test:
-	@tools/deps.sh test
+	@tools/deps.sh install test
 
 # Rebuild everything when the compiler flags change (git's GIT-CFLAGS).
 $(B)/FLAGS: FORCE
@@ -140,79 +164,37 @@ triage-net: $(B)/router/triage.o $(CORE_CMD_OBJS) $(NET_CMD_OBJS) \
 	    $(B)/libtriage.a
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(NET_LIBS) -lm
 
-# The filter starts once per message, and a program linked with gmime's
-# twenty shared libraries spends ~2.5 ms just loading them: link the
-# static archives of gmime, GLib and the rest (libmount, of which Debian
-# ships none, is stubbed: router/compat/libmount-stub.c), keeping only
-# libc shared.  Measured: 6.6 ms -> 4.9 ms per message.  Without the
-# archives (or with sanitizers) the shared libraries are used.
-#
-# libc too, and not position-independent (bench/filter.sh, stage
-# "start"): the loader and libc's relocations go, and so do the
-# copy-on-write faults of relocated data (PIE: 7,200 relocations):
-# 0.80 -> 0.50 ms CPU before main(), 620 -> 530 page faults.  glibc's
-# iconv still loads its gconv modules for uncommon charsets (dlopen,
-# same glibc: relink after a libc6 upgrade).  FILTER_LINK=pie keeps
-# libc shared.
-FILTER_STATIC_ARCHIVES = -lgmime-3.0 -lgio-2.0 -lgobject-2.0 \
-	-lgmodule-2.0 -lglib-2.0 -lffi -lgpgme -lassuan -lgpg-error -lidn2 \
-	-lunistring -lselinux -lpcre2-8 -lsqlite3 -lz
-FILTER_STATIC_LIBS = -Wl,-Bstatic $(FILTER_STATIC_ARCHIVES) -Wl,-Bdynamic \
-	-lm -pthread -ldl
-FILTER_LINK ?= static
-# relink when FILTER_LINK changes (valgrind needs FILTER_LINK=pie)
-$(B)/FILTER_LINK: FORCE
-	@mkdir -p $(B)
-	@echo '$(FILTER_LINK)' >$@.new
-	@cmp -s $@.new $@ && rm -f $@.new || mv -f $@.new $@
+# The filter is linked like the other programs, against the shared
+# libraries, so that their security updates reach it.  Its start-up cost
+# (the loader and GMime's libraries, once per message) is what the
+# resident filter removes: triage-filter -l SOCKET behind triage-client
+# ('make bench' measures both against an empty static program).
+triage-filter: $(B)/router/triage-filter.o $(B)/libtriage.a
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(FILTER_LIBS) -lm
 
-FILTER_OBJS = $(B)/router/triage-filter.o $(B)/libtriage.a \
-	      $(B)/router/compat/libmount-stub.o
-# The static filter's object files that a report runs go first, text and
-# read-only data (router/filter-hot.ld, made by tools/hotlist.sh from
-# the link map): a 6 KB report maps 2.1 MB of text, not 3.7 MB.
-FILTER_HOT = -Wl,-T,router/filter-hot.ld -Wl,-Map=$(B)/triage-filter.map
-triage-filter: $(FILTER_OBJS) $(B)/FILTER_LINK router/filter-hot.ld
-ifdef SANITIZE
-	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $(filter-out %stub.o,$(FILTER_OBJS)) \
-		$(FILTER_LIBS) -lm
-else ifeq ($(FILTER_LINK),static)
-	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -static -o $@ $(FILTER_OBJS) \
-		$(FILTER_STATIC_ARCHIVES) -lm -pthread $(FILTER_HOT) \
-		2>$(B)/filter-static.log || \
-	{ echo "   note: static link with router/filter-hot.ld failed (see $(B)/filter-static.log); without it"; \
-	  $(CC) $(ALL_LDFLAGS) -static -o $@ $(FILTER_OBJS) \
-		$(FILTER_STATIC_ARCHIVES) -lm -pthread 2>$(B)/filter-static.log; } || \
-	{ echo "   note: fully static link failed (see $(B)/filter-static.log); libc shared"; \
-	  $(CC) $(ALL_LDFLAGS) -o $@ $(FILTER_OBJS) $(FILTER_STATIC_LIBS) 2>$(B)/filter-static.log || \
-	  $(CC) $(ALL_LDFLAGS) -o $@ $(filter-out %stub.o,$(FILTER_OBJS)) $(FILTER_LIBS) -lm; }
-else
-	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $(FILTER_OBJS) $(FILTER_STATIC_LIBS) \
-		2>$(B)/filter-static.log || \
-	{ echo "   note: static link failed (see $(B)/filter-static.log); using shared libraries"; \
-	  $(CC) $(ALL_LDFLAGS) -o $@ $(filter-out %stub.o,$(FILTER_OBJS)) $(FILTER_LIBS) -lm; }
-endif
-
-# triage-client: its start is all it costs.  On x86-64 it runs without
-# libc (router/nolibc.h: 0.12 ms against 0.23 for an empty static glibc
-# program); elsewhere, and under a sanitizer, with libc, static if it can.
+# triage-client: its start is all it costs, and it parses nothing: it
+# passes its descriptors and environment to a socket and reads one byte.
+# On x86-64 it runs without libc (router/nolibc.h) as a static PIE: the
+# kernel loads it at a random address without a loader, nolibc's _start
+# applies its own relocations and makes them read-only (RELRO), and it
+# sets up the stack protector's canary from the kernel's AT_RANDOM.
+# _FORTIFY_SOURCE is left out: its checks are libc functions.  Elsewhere,
+# and under a sanitizer, it is linked with libc like the other programs.
 CLIENT_NOLIBC := $(if $(SANITIZE),,$(filter x86_64-%,$(shell \
 	$(CC) -dumpmachine 2>/dev/null)))
-CLIENT_CFLAGS = $(if $(CLIENT_NOLIBC),-DNOLIBC -fno-pie -fno-stack-protector \
-	-U_FORTIFY_SOURCE -fno-asynchronous-unwind-tables)
+CLIENT_CFLAGS = $(if $(CLIENT_NOLIBC),-DNOLIBC -U_FORTIFY_SOURCE \
+	-fno-asynchronous-unwind-tables)
 
 $(B)/router/triage-client.o: router/triage-client.c $(B)/FLAGS
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(CC) $(ALL_CFLAGS) $(CLIENT_CFLAGS) -MMD -MP -c -o $@ $<
 
 triage-client: $(B)/router/triage-client.o
-ifdef SANITIZE
-	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^
-else ifdef CLIENT_NOLIBC
-	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -static -no-pie -nostdlib -o $@ $^ -lgcc
+ifdef CLIENT_NOLIBC
+	$(QUIET_LINK)$(CC) $(filter-out -pie,$(ALL_LDFLAGS)) -static-pie \
+		-nostdlib -o $@ $^ -lgcc
 else
-	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -static -o $@ $^ 2>$(B)/client-static.log || \
-	$(CC) $(ALL_LDFLAGS) -o $@ $^
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^
 endif
 
 $(B)/tests/test_%: tests/unit/test_%.c $(B)/libtriage.a $(B)/FLAGS
@@ -369,12 +351,12 @@ check-fuzz-replay: $(FUZZ_TARGETS:%=$(FUZZ_B)/replay_%) \
 # ---- demo and bench ----------------------------------------------------
 
 demo:
-	@tools/deps.sh demo
+	@tools/deps.sh install demo
 	@$(MAKE) --no-print-directory binaries kernel-tree
 	@tools/demo.sh
 
 bench:
-	@tools/deps.sh bench
+	@tools/deps.sh check bench
 	@$(MAKE) --no-print-directory binaries kernel-tree
 	@bench/run.sh
 
@@ -408,8 +390,9 @@ clean:
 	rm -rf $(B)/router $(B)/tests $(B)/*.a $(B)/*.c $(B)/*.o $(B)/demo \
 		$(B)/bench triage triage-filter triage-client triage-mime triage-net
 
-FORMAT_FILES = $(wildcard router/*.[ch] router/cmd/*.c tests/unit/*.[ch] \
-	       fuzz/*.[ch])
+# every C file of the repository (outside git: every one but build/'s)
+FORMAT_FILES = $(or $(shell git ls-files '*.c' '*.h' 2>/dev/null), \
+	       $(shell find . -path ./build -prune -o -name '*.[ch]' -print))
 format:
 	clang-format -i $(FORMAT_FILES)
 

@@ -131,33 +131,4 @@ test_expect_success 'an index this program refuses (before triage update): mappe
 	test "$(sqlite3 "$T/up/triage.db" "select state, section from reports")" = "forwarded|XFS FILESYSTEM"
 '
 
-# router/filter-hot.ld (tools/hotlist.sh): in the static filter the
-# object files a report runs come first, in one run of text.  It names
-# members of Debian's archives (pcre2 and SQLite as many objects).
-MAP="$SRC/build/triage-filter.map"
-if readelf -lW "$SRC/triage-filter" 2>/dev/null | grep -q INTERP; then
-	test_skip 'the static link places the code a report runs together: triage-filter is not static here'
-elif ! grep -q 'libpcre2-8\.a(.*pcre2_dfa_match\.o)' "$MAP" 2>/dev/null; then
-	test_skip 'the static link places the code a report runs together: no link map naming pcre2 by object ($MAP)'
-else
-	test_expect_success 'the static link places the code a report runs together' '
-		sect() { readelf -SW "$SRC/triage-filter" | sed -n "s/.* \\$1 *PROGBITS *\([0-9a-f]*\) [0-9a-f]* \([0-9a-f]*\) .*/\1 \2/p"; } &&
-		hot=$(sect .text.triage_hot) && test -n "$hot" &&
-		set -- $hot && lo=$((0x$1)) && hi=$((0x$1 + 0x$2)) &&
-		# over 1 MB of it, and no more than half of all text
-		test $((hi - lo)) -gt 1048576 &&
-		total=$(size -A "$SRC/triage-filter" | awk "/^\.text/ { t += \$2 } END { print t }") &&
-		test $((2 * (hi - lo))) -lt "$total" &&
-		ro=$(sect .rodata.triage_hot) && test -n "$ro" &&
-		set -- $ro && test $((0x$2)) -gt 65536 &&
-		inside() { a=$(nm "$SRC/triage-filter" | awk -v s="$1" "\$3 == s { print \$1 }") &&
-			test -n "$a" && test $((0x$a)) -ge $lo && test $((0x$a)) -lt $hi; } &&
-		inside filter_message && inside map_open && inside sqlite3_step &&
-		inside pcre2_match_8 && inside g_mime_parser_construct_message &&
-		# pcre2 DFA matching, which no report runs, stays out
-		nm "$SRC/triage-filter" | grep -q " pcre2_dfa_match_8\$" &&
-		! inside pcre2_dfa_match_8
-	'
-fi
-
 test_done
