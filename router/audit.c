@@ -21,7 +21,6 @@
 #include <zlib.h>
 
 #include "audit.h"
-#include "sqlmem.h"
 #include "evidence.h"
 #include "report.h"
 #include "strbuf.h"
@@ -1313,16 +1312,6 @@ int audit_open(const char *path, unsigned flags, int busy_timeout_ms,
 	 */
 	if (!configured) {
 		sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
-#ifndef __SANITIZE_ADDRESS__
-		/*
-		 * Debian's SQLite has no lookaside: the filter's one
-		 * message costs 2,000 malloc/free pairs, cheaper from
-		 * sqlmem's free lists (a sanitizer build keeps malloc,
-		 * which it can check).
-		 */
-		if (flags & AUDIT_FILTER)
-			sqlmem_install();
-#endif
 		configured = true;
 	}
 	db = xcalloc(1, sizeof(*db));

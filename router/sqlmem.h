@@ -6,15 +6,18 @@
  *	Part of the audit stage.  Debian's SQLite is built without
  *	lookaside (SQLITE_OMIT_LOOKASIDE), so parsing the schema and
  *	preparing the filter's statements makes about 2,000 calls to
- *	malloc() and as many to free(): 0.6 M instructions, a twelfth of
- *	a delivery.  sqlmem serves them from free lists of size classes
- *	(every 16 bytes up to 256, then four classes per power of two up
- *	to 16 KB, which hold SQLite's page-cache slots closely), carved
- *	from 64 KB chunks.  Larger requests go to malloc().
+ *	malloc() and as many to free(), a noticeable share of a one-shot
+ *	delivery's instructions.  sqlmem serves them from free lists of
+ *	size classes (every 16 bytes up to 256, then four classes per
+ *	power of two up to 16 KB, which hold SQLite's page-cache slots
+ *	closely), carved from 64 KB chunks.  Larger requests go to
+ *	malloc().
  *
  *	Memory in chunks is reused but not given back before the process
  *	ends, which is what a one-message process wants and no long-lived
- *	program should use: only triage-filter installs it.
+ *	program should use: only the one-shot triage-filter installs it,
+ *	never a resident worker (triage-filter -l), which prepares its
+ *	statements once and serves many messages.
  *
  *	Not thread-safe: SQLite must be used from one thread at a time
  *	(the filter has one).

@@ -78,6 +78,7 @@
 #include "record.h"
 #include "report.h"
 #include "resident.h"
+#include "sqlmem.h"
 #include "util.h"
 
 #define SENDMAIL_AFTER_COMMIT 8 /* due rows the filter may send itself */
@@ -167,12 +168,13 @@ static double deadline;
  */
 #define FILTER_CACHE_KIB 512
 /*
- * a worker ends after a message this large (the supervisor starts a
- * fresh one): a 2 MB report left 6.6 MB of heap (its buffer, SQLite's
- * pages on sqlmem's free lists) to a worker, 11.9 MB resident, for the
- * rest of its life
+ * A resident worker's malloc: a block this large is mapped for itself
+ * (and given back when freed), and after a message this large the free
+ * pages inside the heap are given back too (malloc_trim)
  */
-#define WORKER_LARGE_BYTES (1u << 20)
+#define WORKER_MMAP_BYTES (256 << 10)
+/* free memory at the top of a worker's heap given back above this */
+#define WORKER_TRIM_BYTES (1 << 20)
 
 static double mono_seconds(void)
 {
@@ -389,7 +391,7 @@ struct filter {
 	bool p_open;
 	struct resident_watch inputs;
 	unsigned served, max_use;
-	bool spent; /* resident: a large message was served; end after it */
+	bool large; /* resident: the message served was large: trim after it */
 	volatile int stop;
 };
 
@@ -452,8 +454,7 @@ static int filter_message(struct filter *fx, int fd)
 		return EX_TEMPFAIL;
 	}
 	intake_envelope_env(r);
-	if (r->raw_len >= WORKER_LARGE_BYTES)
-		fx->spent = true;
+	fx->large = r->raw_len >= WORKER_MMAP_BYTES;
 	stage("intake");
 
 	if (!fx->db) {
@@ -676,6 +677,15 @@ static int worker_serve(void *ctx, int lfd)
 		w->seen[0] = before;
 	if (parse_init() < 0)
 		return -1;
+	/*
+	 * A worker lives for many messages: a large buffer (a 2 MB
+	 * report's) is mapped for itself and given back when freed, and
+	 * free memory at the top of the heap goes back too.  A fixed
+	 * threshold: malloc's default one rises to the largest block
+	 * freed, and every 2 MB report then grew the heap for good.
+	 */
+	mallopt(M_MMAP_THRESHOLD, WORKER_MMAP_BYTES);
+	mallopt(M_TRIM_THRESHOLD, WORKER_TRIM_BYTES);
 
 	while (resident_accept(lfd, request, &req, fds, &fx->conn, &fx->stop,
 			       &waitmask, worker_stale, fx) == 1) {
@@ -704,8 +714,15 @@ static int worker_serve(void *ctx, int lfd)
 		close(fds[0]);
 		close(fds[1]);
 		msg_setup("triage-filter", 1, false);
-		if (fx->spent)
-			break;
+		/*
+		 * What a large message took is free again but scattered
+		 * through the heap (SQLite's pages of it among what lives
+		 * on): give those pages back, or a worker that served one
+		 * 2 MB report would keep its memory for the rest of its
+		 * life.
+		 */
+		if (fx->large)
+			malloc_trim(0);
 	}
 	filter_cleanup(fx);
 	return 0;
@@ -732,11 +749,33 @@ static int resident(const char *config_path, const char *sock, unsigned n,
 	return ret < 0 ? 1 : 0;
 }
 
+/* filter - the one-shot filter: one message, then the process ends */
 static int filter(const char *config_path)
 {
 	struct filter fx;
 	int ret;
 
+	/*
+	 * One process, one message: grow the heap in large steps and
+	 * never give it back, rather than a brk() per 128 KB and an
+	 * mmap()/munmap() pair per large buffer (fewer system calls and
+	 * page faults; pages are still touched only as used).  A
+	 * resident worker sets its own (worker_serve()).
+	 */
+	mallopt(M_TOP_PAD, 4 << 20);
+	mallopt(M_TRIM_THRESHOLD, 64 << 20);
+	mallopt(M_MMAP_THRESHOLD, 4 << 20);
+#ifndef __SANITIZE_ADDRESS__
+	/*
+	 * Debian's SQLite has no lookaside: one message costs some
+	 * 2,000 malloc/free pairs, cheaper from sqlmem's free lists,
+	 * which never give memory back: what sqlmem.h allows only a
+	 * process that ends after its message, never a resident worker
+	 * (a sanitizer build keeps malloc, which it can check).  Before
+	 * SQLite initialises.
+	 */
+	sqlmem_install();
+#endif
 	memset(&fx, 0, sizeof(fx));
 	if (filter_setup(&fx, config_path) < 0)
 		return EX_TEMPFAIL;
@@ -755,15 +794,6 @@ int main(int argc, char **argv)
 	/* Whatever fails, the MTA keeps the message: exit 75, one line. */
 	msg_setup("triage-filter", EX_TEMPFAIL, true);
 	umask(007);
-	/*
-	 * One process, one message: grow the heap in large steps and
-	 * never give it back, rather than a brk() per 128 KB and an
-	 * mmap()/munmap() pair per large buffer (fewer system calls and
-	 * page faults; pages are still touched only as used).
-	 */
-	mallopt(M_TOP_PAD, 4 << 20);
-	mallopt(M_TRIM_THRESHOLD, 64 << 20);
-	mallopt(M_MMAP_THRESHOLD, 4 << 20);
 	signal(SIGALRM, on_alarm);
 	signal(SIGPIPE, SIG_IGN);
 	if (getenv("TRIAGE_PROFILE"))
