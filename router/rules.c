@@ -2530,15 +2530,11 @@ void rules_addresses(const char *v, struct strbuf *out)
  */
 static bool is_attribution(const char *s, size_t n)
 {
+	/* UTF-8 in octal escapes, which end after three digits */
 	static const char *const verbs[] = {
-		"wrote",
-		"writes",
-		"schrieb",
-		"a \xc3\xa9"
-		"crit",
-		"escribi\xc3\xb3",
-		"scrisse",
-		"napisa\xc5\x82",
+		"wrote",	  "writes",	     "schrieb",
+		"a \303\251crit", "escribi\303\263", "scrisse",
+		"napisa\305\202",
 	};
 	size_t i;
 

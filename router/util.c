@@ -75,6 +75,8 @@ static void redact_paths(char *buf)
 }
 
 static void vreport(const char *prefix, const char *fmt, va_list ap, int errnum)
+	__attribute__((format(printf, 2, 0)));
+static void vreport(const char *prefix, const char *fmt, va_list ap, int errnum)
 {
 	char buf[1024];
 	char *p;
