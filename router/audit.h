@@ -21,22 +21,22 @@
  *	new database retry the switch to WAL, which SQLite does not hand
  *	to the busy handler.
  *
- *	The per-message process (AUDIT_FILTER) sets
- *	SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE: as the last connection its close
- *	would checkpoint and delete the WAL (+0.2 ms CPU and +1.5 ms wall
- *	per message here).  But a process that opens the database while no
- *	other connection is open rebuilds the WAL index by reading the
- *	whole WAL and forgets what was checkpointed, so with one process
- *	per message the WAL would grow without bound (measured: 101 MB
- *	and 48 ms CPU per message after 900 messages).  So an AUDIT_FILTER
- *	close still checkpoints once its commit left the WAL at
+ *	The filter's connection (AUDIT_FILTER: a one-shot filter, or a
+ *	resident worker's) sets SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE: as the
+ *	last connection a one-shot filter's close would checkpoint and
+ *	delete the WAL, a cost on every message.  But a process that opens
+ *	the database while no other connection is open rebuilds the WAL
+ *	index by reading the whole WAL and forgets what was checkpointed,
+ *	so with one process per message the WAL would grow without bound
+ *	(and each message's CPU with it).  So an AUDIT_FILTER close still
+ *	checkpoints once its commit left the WAL at
  *	AUDIT_FILTER_CKPT_FRAMES pages or more.  A resident process with
- *	the database open ('triage deliver') keeps the WAL index alive:
- *	then every filter process skips that rebuild (about 0.25 ms less
- *	CPU) and SQLite's own autocheckpoint keeps the WAL small.
- *	audit_open() also turns off SQLite's allocation statistics
- *	(SQLITE_CONFIG_MEMSTATUS, process-wide) whose global mutex costs
- *	the filter about 4% of its audit instructions.
+ *	the database open ('triage deliver', a resident filter) keeps the
+ *	WAL index alive: then every filter process skips that rebuild and
+ *	SQLite's own autocheckpoint keeps the WAL small.  audit_open()
+ *	also turns off SQLite's allocation statistics
+ *	(SQLITE_CONFIG_MEMSTATUS, process-wide), whose global mutex every
+ *	malloc takes and nothing reads.
  *
  *	Permissions: the MTA runs the filter as nobody with umask 077, the
  *	triagers and the daemons as themselves.  They share a group.
@@ -50,82 +50,12 @@
  *	network filesystems.
  *
  * SCHEMA (PRAGMA user_version = AUDIT_SCHEMA_VERSION)
- *	Every time is in unix seconds (UTC), an INTEGER column named *_at;
- *	sqlite3's datetime(x, 'unixepoch') shows it.  Times copied from
- *	Bugzilla (event_time, last_change_time) keep Bugzilla's text.
- *	Per-report lists are JSON arrays in one column (one bound value
- *	per list, not one row per item: what the per-message process can
- *	afford); SQLite's json_each() reads them, e.g.
- *	  SELECT r.id, f.value ->> 'function' FROM reports r
- *	    JOIN evidence e ON e.report = r.id, json_each(e.frames) f;
- *	Strings in them are cut at 2 KB, a list at 1 MB (items dropped).
- *
- *	reports: one row per message or Bugzilla bug received
- *	  id, sha256 (UNIQUE, hex of the message bytes), message_id
- *	  (without <>), received_at, source (mail|bugzilla|file),
- *	  envelope_from, envelope_to, from_addr, from_display, subject,
- *	  date_header (as written), bug_id, bug_url, size (bytes of the
- *	  raw message), flags (REPORT_* of report.h), class (current:
- *	  user|fuzzer|ai|uncertain, changed by reclassify), section (the
- *	  best MAINTAINERS section; NULL: unmapped), sections (JSON, best
- *	  first: [{"name", "score", "why"}]), state (forwarded|held|
- *	  digest|replied|duplicate|rejected|approved|failed),
- *	  duplicate_of (report id: same bytes or Message-ID), deliveries
- *	  (times the MTA delivered these same bytes), updated_at;
- *	  schema 3: thread_root (a follow-up's thread), same_crash_as
- *	  (the first report of the same crash), crash_signature,
- *	  syzbot_id, regression (0/1)
- *	messages: report, encoding (identity|zlib), raw (the message
- *	  bytes, recoverable byte for byte), body (decoded main text,
- *	  UTF-8; a BLOB of those bytes for a message of
- *	  AUDIT_MESSAGE_LATE_MIN bytes or more).  The filter stores raw
- *	  as is (zlib level 1 would cost 0.28 ms for an 11 KB message);
- *	  audit_compress_messages() can compress old rows off the mail
- *	  path.
- *	evidence: report, title, crash_type, guilty_file, kernel_version,
- *	  tainted, hardware, hw_virtual, distro_kernel, dmesg_timestamps,
- *	  reproducer (REPRO_* bits), bisect_commit, subject_prefix, syzbot,
- *	  regression_good, regression_bad, regression_commit (schema 3),
- *	  frames (JSON: [{"function", "file", "line", "module", "offset",
- *	  "size", "inlined", "unreliable", "from_index"}]), files,
- *	  functions, reported_by, tested_by (JSON arrays of strings)
- *	classification: report, class (the classifier's), score_user,
- *	  score_fuzzer, score_ai, confidence, certain, model_version,
- *	  header (the X-Triage-Class value), classified_at, rule_hits
- *	  (JSON: [{"name", "score", "describe"}])
- *	decisions: id, report, at, action (forward|hold|digest|reply|
- *	  duplicate|follow-up|seen-again), recipient, recipient_name, reason, candidates (one
- *	  "address score why" per line)
- *	outbox: id, report (may be NULL), kind (forward|digest|reply|
- *	  bugzilla), created_at, envelope_from, recipients (one per line),
- *	  message, state (queued|sending|sent|failed|cancelled), attempts,
- *	  next_attempt_at (for a row being sent: when its lease expires),
- *	  last_error, sent_at; schema 5: raw_report, raw_offset (a
- *	  forward: message holds only the head it adds, and the message
- *	  sent is message || the raw bytes of messages row raw_report from
- *	  byte raw_offset on; NULL: message is whole).  Never delete a
- *	  messages row a queued forward still uses (triage never does):
- *	  the forward would be refused, not sent.
- *	  In SQL, for an uncompressed message:
- *	    SELECT o.message || coalesce(substr(m.raw, o.raw_offset + 1),
- *	      x'') FROM outbox o LEFT JOIN messages m
- *	      ON m.report = o.raw_report;
- *	delivery_attempts: id, outbox, at, ok, smtp_code, detail
- *	actions: id, report, at, who (login name), action (approve|
- *	  reroute|reclassify|reject|note|digest|dup|undup|release|thread),
- *	  argument, previous (the
- *	  class, state or recipient before), detail
- *	bugzilla_events: id, received_at, webhook_id, bug_id,
- *	  routing_key, event_time, comment_id, attachment_id (0 = none),
- *	  payload, state (received|processed|failed), attempts,
- *	  not_before, last_error, processed_at, report; UNIQUE (webhook_id,
- *	  bug_id, routing_key, event_time, comment_id, attachment_id)
- *	bugs: bug_id (PRIMARY KEY), report, last_change_time, updated_at
- *	digest_cursor: section (PRIMARY KEY), last_sent_at
- *	Load per recipient (forward decisions since a time, for caps per
- *	day or week) is audit_load()/audit_load_all(), or in SQL:
- *	  SELECT recipient, date(at, 'unixepoch') AS day, count(*)
- *	    FROM decisions WHERE action = 'forward' GROUP BY 1, 2;
+ *	Written once, as SQL: the migrations at the top of audit.c (a new
+ *	database runs them all).  triage(1), DATABASE, describes every
+ *	table, column and value; tests/cli/t0150-schema-doc.sh compares it
+ *	with a fresh database.  Per-report lists are JSON arrays in one
+ *	column (one bound value per list, not one row per item: what the
+ *	per-message process can afford).
  *
  * Ownership:
  *	Input structs are borrowed for the call.  Output records
@@ -162,7 +92,7 @@ struct evidence;
 enum {
 	AUDIT_CREATE = 1 << 0,	  /* create directory and database */
 	AUDIT_RDONLY = 1 << 1,	  /* read only: never migrates */
-	AUDIT_FILTER = 1 << 2,	  /* per-message process: no ckpt on close */
+	AUDIT_FILTER = 1 << 2,	  /* the filter's: no ckpt on close */
 	AUDIT_NOMIGRATE = 1 << 3, /* keep an older schema (tests) */
 };
 
