@@ -259,8 +259,7 @@ static const char *const migrations[] = {
 	/*
 	 * 3 -> 4: a candidate's load counted in decisions_forwarded alone.
 	 * Without action in the index, SQLite read every counted row of
-	 * the table too: 580 K -> 485 K instructions per delivery with
-	 * 456 forwards to the recipient this week.
+	 * the table too, a cost that grew with the recipient's forwards.
 	 */
 	"DROP INDEX decisions_forwarded;\n"
 	"CREATE INDEX decisions_forwarded ON decisions(recipient, at, action)\n"
@@ -273,7 +272,8 @@ static const char *const migrations[] = {
 	 * NULL (every older row, digests, replies) hold the whole message.
 	 * Nothing deletes a messages row; no foreign key or trigger guards
 	 * it: each filter process parses the schema and compiles its
-	 * statements, and those cost it 0.2 to 0.6 M instructions.
+	 * statements, and each one more would add to that on every
+	 * message.
 	 */
 	("ALTER TABLE outbox ADD COLUMN raw_report INTEGER;\n"
 	 "ALTER TABLE outbox ADD COLUMN raw_offset INTEGER NOT NULL DEFAULT 0;\n"),
@@ -1249,9 +1249,8 @@ fail:
  * While another connection reads (the other resident worker, between
  * its transactions), a checkpoint cannot copy the frames after that
  * reader's snapshot, so the WAL never starts over: the default hook
- * then checkpoints, with two fdatasync(), after every commit (measured
- * with 2 workers busy: 161 fdatasync() for 200 reports), and the WAL
- * still grows (60 MB after 1000 reports).  So a connection that has
+ * then checkpoints, with two fdatasync(), after nearly every commit
+ * of two busy workers, and the WAL still grows.  So a connection that has
  * checkpointed before and sees the WAL past WAL_RESTART_FRAMES asks
  * for a RESTART checkpoint: it waits WAL_RESTART_WAIT_MS at most for
  * those readers to move on (not the busy timeout: it holds the write
@@ -1306,7 +1305,7 @@ int audit_open(const char *path, unsigned flags, int busy_timeout_ms,
 
 	/*
 	 * SQLite's allocation statistics take a global mutex around every
-	 * malloc (about 4% of the filter's audit instructions); nothing
+	 * malloc (a measurable part of the filter's audit stage); nothing
 	 * reads them.  Only possible before SQLite initialises: later
 	 * calls fail harmlessly.
 	 */
@@ -1426,8 +1425,8 @@ void audit_close(struct audit *db)
 		sqlite3_finalize(db->st[i]);
 	/*
 	 * When the filter's process is the last connection, the next one
-	 * rebuilds the WAL index by reading the whole WAL (about 7 us per
-	 * page here) and forgets how much was checkpointed, so SQLite can
+	 * rebuilds the WAL index by reading the whole WAL (its cost grows
+	 * with the WAL) and forgets how much was checkpointed, so SQLite can
 	 * never restart the WAL and it grows without bound.  Once the WAL
 	 * is past a threshold, let this close checkpoint and delete it
 	 * (it does so only if no other connection is open).
@@ -1612,9 +1611,8 @@ static bool message_late(struct audit *db, const struct report *r)
  * raw) goes the same way and is stored as a BLOB of its UTF-8 bytes;
  * sqlite3_column_text() reads it as before.  A NULL or empty body stays
  * as it is.  Any failure leaves the zeros to the caller's rollback.
- * Below 256 KiB the copy is under 4% of the filter's resident set (7 MB
- * for a 6 KB report, which keeps the one statement); the CPU is the
- * same either way, within a microsecond.
+ * Below 256 KiB the copy is a small part of the filter's resident set
+ * (which keeps the one statement), and the CPU the same either way.
  */
 static int insert_message(struct audit *db, const struct report *r, int64_t rid)
 {

@@ -195,8 +195,8 @@ int audit_insert_sections(struct audit *db, int64_t report,
  * audit_insert_classification()) and its sections (as
  * audit_insert_sections()).  One INSERT writes the row once: a row
  * that grows after its INSERT makes SQLite rebalance the last leaves
- * of reports (measured: 2.8 pages of reports written per filtered
- * report, against 1.2).  Schema 3 or later.
+ * of reports (more than twice the pages of reports written per
+ * filtered report).  Schema 3 or later.
  */
 struct audit_report_row {
 	int64_t received_at; /* 0: now; also updated_at */

@@ -16,9 +16,10 @@
  *	in git-remote-http for the same reason): triage itself (pcre2,
  *	sqlite, jansson), triage-mime (adds gmime: commands that parse
  *	mail) and triage-net (adds libcurl and libmicrohttpd).  Starting a
- *	program linked with gmime costs 3.4 ms here and one linked with
- *	libcurl 9.3 ms, against 0.8 ms for triage; 'triage map' in a loop
- *	must stay near the cost of a process start.  A command that is not
+ *	program linked with gmime costs several times what starting triage
+ *	does, and one linked with libcurl more again ('make bench'); 'triage
+ *	map' in a loop must stay near the cost of a process start.  A
+ *	command that is not
  *	linked into the running program is a weak symbol (NULL) and is
  *	run by exec'ing the program that has it.
  */

@@ -1250,10 +1250,10 @@ static struct {
  * The compiled-pattern cache: 'triage update' compiles every built-in
  * pattern once and writes each with pcre2_serialize_encode(), keyed by
  * its text; a filter process maps the file and decodes a pattern when
- * it is first asked for, instead of compiling it (2.2 M instructions
- * for the patterns of one crash type).  Decoding all 340 at start cost
- * 0.25 M instructions a message, most of them for patterns of crash
- * types the message does not have.  Keyed by text, a cache from
+ * it is first asked for, instead of compiling it (compiling the
+ * patterns of one crash type costs many times more).  Decoding all 340
+ * at start cost every message, mostly for patterns of crash types the
+ * message does not have.  Keyed by text, a cache from
  * another version of the program can only miss.
  *
  * File (native byte order; offsets from the start, 8-aligned parts):
@@ -1593,8 +1593,7 @@ static void crashlog_init(void)
 
 /*
  * A process started per message cannot afford to compile (let alone
- * JIT) some 200 patterns it mostly never uses: research/performance.md
- * measured 1.4 ms for JIT-compiling 200 rules.  Patterns of a crash
+ * JIT) some 200 patterns it mostly never uses.  Patterns of a crash
  * type are compiled when a header of that type is seen, the stack and
  * title patterns when a crash is being described.
  */

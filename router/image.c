@@ -19,7 +19,7 @@ size_t img_align8(size_t n)
 }
 
 /*
- * img_sum - a 64-bit sum of n bytes, 8 at a time (3 us for 25 KB): not a
+ * img_sum - a 64-bit sum of n bytes, 8 at a time (cheap): not a
  * defence against whoever can write the state directory, who can write
  * the database too, but what keeps a damaged byte of a pcre2
  * serialisation, which pcre2_serialize_decode() takes on trust (a

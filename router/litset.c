@@ -7,10 +7,10 @@
  * scanned once, and a bitmap of the occupied buckets rejects almost
  * every position with one load.  The table is sized to the needles
  * (see struct litset): the evidence stage makes some twenty sets, most
- * of a few needles, and a fixed 16 KB table each cost ~50 page faults
- * per process, more than scanning with them.  Case folding for the index ORs 0x20
- * into every byte, which folds letters and may merge a few other
- * bytes; the comparison that follows is exact.
+ * of a few needles, and a fixed 16 KB table each cost more in page
+ * faults per process than scanning with them.  Case folding for the
+ * index ORs 0x20 into every byte, which folds letters and may merge a
+ * few other bytes; the comparison that follows is exact.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -460,11 +460,11 @@ static __attribute__((noinline)) bool at2(struct hits *st, size_t i,
  * needles (64 at most), a position whose first two bytes begin no
  * needle (seen2) is passed with one test; one that does is tried
  * against the four-byte index and the short needles.  Comparing every
- * byte with each short needle's first cost 30 instructions a byte for
- * the three of the MAINTAINERS K: set.  Other sets test the four-byte
- * index only (the two-byte test first made the crash-header set, whose
- * needles start with common pairs, slower), and find_short() finds
- * their short needles.
+ * byte with each short needle's first was the costly part of scanning
+ * with the three of the MAINTAINERS K: set.  Other sets test the
+ * four-byte index only (the two-byte test first made the crash-header
+ * set, whose needles start with common pairs, slower), and
+ * find_short() finds their short needles.
  */
 /*
  * scan4 - the four-byte index over s; fm is a constant where inlined,

@@ -151,10 +151,8 @@ __attribute__((no_stack_protector)) static inline void nolibc_relocate(void)
 }
 
 /* nolibc_start - from _start: the loader's part, then main() */
-__attribute__((noreturn, used, no_stack_protector)) void
-nolibc_start(long *sp);
-__attribute__((noreturn, used, no_stack_protector)) void
-nolibc_start(long *sp)
+__attribute__((noreturn, used, no_stack_protector)) void nolibc_start(long *sp);
+__attribute__((noreturn, used, no_stack_protector)) void nolibc_start(long *sp)
 {
 	int argc = (int)sp[0];
 	char **argv = (char **)(sp + 1), **envp = argv + argc + 1, **e;

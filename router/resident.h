@@ -4,8 +4,9 @@
  * one-record protocol, and the service that answers it
  *
  * DESCRIPTION
- *	A per-message process pays for its own start: GMime's type system,
- *	the static binary's pages, SQLite's schema and statements.  With
+ *	A per-message process pays for its own start: loading and
+ *	relocating its shared libraries, GMime's type system, SQLite's
+ *	schema and statements.  With
  *	'triage-filter -l SOCKET' those are paid once, by a resident filter
  *	(a supervisor and N workers that share the listening socket, as
  *	Postfix's services share theirs), and the MTA runs triage-client,

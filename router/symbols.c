@@ -2020,7 +2020,7 @@ struct symbols *symbols_open(const char *path)
  * symbols_open_pread - open an index to read only what lookups need
  * with pread(): for a process that makes a few lookups (the filter).
  * A mapping would bring whole page-cache folios into its resident set
- * (22 MB of a 26 MB index for five lookups, measured).  Opening reads
+ * (most of the index for a few lookups).  Opening reads
  * the header; the first lookup reads the separators (one read), and
  * each name then costs the read of one block, and of each path
  * returned.

@@ -31,7 +31,8 @@
  *	output and at most one line to standard error.
  *
  *	Its start is the cost, so on x86-64 it runs without libc
- *	(nolibc.h): it costs about half of an empty static glibc program.
+ *	(nolibc.h), a static PIE: it starts in less than an empty static
+ *	glibc program does ('make bench').
  */
 #include <errno.h>
 #include <fcntl.h>

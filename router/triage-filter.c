@@ -163,8 +163,8 @@ static double deadline;
 #define FILTER_SPILL_KIB ((INTAKE_MAX_BYTES >> 10) + 4096)
 /*
  * clean pages kept: a message reads some 100 pages, and a worker kept
- * SQLite's default 2,000 KiB of them: 7.3-7.7 MB resident after 810
- * reports each, 7.0-7.2 MB with 512 KiB (bench/filter.sh; CPU alike)
+ * SQLite's default 2,000 KiB of them, where this is enough for the CPU
+ * to stay the same ('make bench' shows a worker's memory)
  */
 #define FILTER_CACHE_KIB 512
 /*
@@ -268,8 +268,8 @@ static void send_after_commit(struct audit *db, const struct config *cfg)
  * us.  A filter killed while sendmail ran (a crash, the OOM killer, a
  * kill -9) left sendmail a message cut short at EOF, which sendmail
  * accepts, and a row leased but never marked sent, which went out again
- * when the lease ended: measured with tests/cli/t0600-kill.sh, 78
- * duplicates and 37 truncated forwards for 200 messages.  The child
+ * when the lease ended (tests/cli/t0600-kill.sh found both, many
+ * times over 200 messages).  The child
  * owns the whole send and its record; the filter only waits for it.  So
  * a filter killed at any point leaves either the row queued (the
  * redelivery sends it) or the child finishing it.  SQLite connections
@@ -469,8 +469,8 @@ static int filter_message(struct filter *fx, int fd)
 		 * overflow pages passed the default 2 MB cache, a page
 		 * spilled early was written again at COMMIT, and SQLite
 		 * then re-read every frame after it to redo the WAL
-		 * checksums (535 preads and 535 more pwrites of 3,500
-		 * system calls).  At most INTAKE_MAX_BYTES of message, so
+		 * checksums (a pread and a pwrite per frame).  At most
+		 * INTAKE_MAX_BYTES of message, so
 		 * bounded.  Clean pages: FILTER_CACHE_KIB.  Once per
 		 * connection (a worker's lasts).
 		 */
