@@ -319,7 +319,8 @@ int main(int argc, char **argv)
 	if (!m)
 		return 1;
 	printf("rules %s (%zu), model %s, symbol index %s; medians of CPU time\n",
-	       rules_dir, rules_count(rs), model_path ? model_path : "synthetic",
+	       rules_dir, rules_count(rs),
+	       model_path ? model_path : "synthetic",
 	       syms_path ? syms_path : "none");
 
 	raw = synthetic(0, 12345, 6 * 1024);
