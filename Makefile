@@ -62,15 +62,19 @@ TEST_LIBS := $(shell $(PKG_CONFIG) --libs $(ALL_PKGS) cmocka 2>/dev/null)
 # Hardening: every program is a position-independent executable (ASLR)
 # with full RELRO (-z relro -z now: the GOT read-only after start-up),
 # stack protector, fortified libc calls, stack-clash protection and
-# control-flow protection (CET).  These are Debian's hardening=+all
-# (dpkg-buildflags) plus what dpkg 1.22 adds to it; the libraries stay
+# control-flow protection (CET on x86, branch protection on arm64).
+# These are Debian's hardening=+all (dpkg-buildflags) plus what dpkg
+# 1.22 adds to it (stack clash, control flow); the libraries stay
 # shared, so apt's security updates of glibc, GLib, GMime, zlib, pcre2
 # and SQLite reach every program.  _FORTIFY_SOURCE needs optimisation
 # (glibc warns without it, an error with DEVELOPER=1), and a sanitizer
 # does its checks itself.  CFLAGS and LDFLAGS come after these, so
 # -fno-stack-protector and the like still override them.
+MACHINE := $(shell $(CC) -dumpmachine 2>/dev/null)
 HARDEN_CFLAGS = -fPIE -fstack-protector-strong -fstack-clash-protection \
-		-fcf-protection
+	$(if $(filter x86_64-% i386-% i486-% i586-% i686-%,$(MACHINE)), \
+	-fcf-protection) \
+	$(if $(filter aarch64-%,$(MACHINE)),-mbranch-protection=standard)
 HARDEN_CPPFLAGS = $(if $(SANITIZE),,$(if $(filter -O -O1 -O2 -O3 -Os -Og -Oz \
 	-Ofast,$(CFLAGS)),-U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=2))
 HARDEN_LDFLAGS = -pie -Wl,-z,relro,-z,now
@@ -180,8 +184,7 @@ triage-filter: $(B)/router/triage-filter.o $(B)/libtriage.a
 # sets up the stack protector's canary from the kernel's AT_RANDOM.
 # _FORTIFY_SOURCE is left out: its checks are libc functions.  Elsewhere,
 # and under a sanitizer, it is linked with libc like the other programs.
-CLIENT_NOLIBC := $(if $(SANITIZE),,$(filter x86_64-%,$(shell \
-	$(CC) -dumpmachine 2>/dev/null)))
+CLIENT_NOLIBC := $(if $(SANITIZE),,$(filter x86_64-%,$(MACHINE)))
 CLIENT_CFLAGS = $(if $(CLIENT_NOLIBC),-DNOLIBC -U_FORTIFY_SOURCE \
 	-fno-asynchronous-unwind-tables)
 
