@@ -49,16 +49,16 @@ done
 
 if [ "$mode" = check ] || [ "$(id -u)" != 0 ]; then
 	if [ "$mode" = check ]; then
-		how="'make deps' (as root) or"
+		how="install them as root with 'make deps', or"
 	else
-		how="as root"
+		how="as root, run"
 	fi
 	if [ -z "$missing" ]; then
-		echo "note: without$missing_opt some tests and benchmarks are skipped; to install it, $how run:" >&2
+		echo "note: without$missing_opt some tests and benchmarks are skipped; as root, run:" >&2
 		echo "  apt-get update && apt-get install -y --no-install-recommends$missing_opt" >&2
 		exit 0
 	fi
-	echo "missing Debian packages:$missing; to install them, $how run:" >&2
+	echo "missing Debian packages:$missing; $how:" >&2
 	echo "  apt-get update && apt-get install -y --no-install-recommends$missing$missing_opt" >&2
 	exit 1
 fi
