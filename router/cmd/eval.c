@@ -458,9 +458,10 @@ static void print_robustness(const struct eval_run *e, const struct outcome *o)
 	corpus_eval_finish(&small);
 	printf("\nrobustness\n");
 	for (s = 0; s < (e->split ? NSIDES : 1); s++)
-		printf("  verdicts changed by removing transport/archive headers, %s: %u of %zu\n",
-		       e->split ? (s == TUNE ? "tuning part" : "held out")
-				: "all messages",
+		printf("  verdicts changed by removing transport/archive headers%s: %u of %zu\n",
+		       !e->split   ? ""
+		       : s == TUNE ? ", tuning part"
+				   : ", held out",
 		       changed[s], e->n[s]);
 	for (i = 0; i < c->n; i++)
 		if (e->side[i] == TUNE && o[i].stripped != o[i].verdict)
@@ -580,6 +581,11 @@ static void print_summary(const struct eval_run *e, bool model)
 		for (s = 0; s < (e->split ? NSIDES : 1); s++) {
 			const struct corpus_eval *ev = &e->ev[k][s];
 
+			if (!ev->n) {
+				printf("%-44s %8s  (the model abstained on all %zu)\n",
+				       side_label(e, k, s), "-", e->n[s]);
+				continue;
+			}
 			printf("%-44s %8.3f  %4.2f  %4.2f  %4.2f  %4.2f  %4.2f  %4.2f  %8u %5zu\n",
 			       side_label(e, k, s), ev->macro_f1,
 			       ev->precision[CLASS_USER],
@@ -599,11 +605,13 @@ static void print_section(const struct eval_run *e, int kind, int side)
 	const struct corpus_eval *ev = &e->ev[kind][side];
 	size_t i;
 
-	printf("\n== %s: %zu messages", side_label(e, kind, side), ev->n);
+	printf("\n== %s: %zu messages", side_label(e, kind, side), e->n[side]);
 	if (kind == MODEL)
 		printf(" (argmax of its posteriors; abstained on %u)",
 		       e->abstained[side]);
 	putchar('\n');
+	if (!ev->n)
+		return;
 	corpus_eval_print(stdout, "", ev);
 	if (kind == MODEL)
 		return;
