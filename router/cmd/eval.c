@@ -1057,7 +1057,7 @@ int cmd_eval(int argc, char **argv, struct cmd_ctx *ctx)
 	if (nablate)
 		putchar('\n');
 	if (split_path)
-		printf("tuning (in-sample): the rules and thresholds were fitted on these messages; held out: nothing was trained or fitted on them\n");
+		printf("tuning (in-sample): the rules and thresholds were fitted on these messages; held out: no model here is trained on them, and nothing may be fitted on them\n");
 	else
 		printf("no split (--split FILE): the rules are in-sample for every message they were written or fitted on\n");
 	printf("uncertain counts as a miss in recall and in no precision\n\n");
