@@ -249,27 +249,34 @@ check-shared: binaries kernel-tree
 check-e2e: binaries
 	@tests/run-e2e.sh
 
-# The classifier cross-validated on the public labelled corpus (issue 4):
-# 5 folds grouped by author and thread, with the symbol index of the
-# kernel tree when there is one, and without it.
+# The classifier on the public labelled corpus (issues 4, 18), with the
+# symbol index of the kernel tree when there is one, and without it.
+# EVAL_SPLIT marks each labelled message "tune" or "held-out" (written by
+# tools/split-reports.py; more labelled directories go in EVAL_CORPUS
+# and get their marks in the same file): figures for the tuning part
+# (in-sample for the rules and thresholds, the model cross-validated
+# within it) and for the held-out part, which nothing is trained or
+# fitted on.  EVAL_ARGS adds options, e.g. EVAL_ARGS=--fit-thresholds.
 EVAL_CORPUS = $(or $(TRIAGE_SHARED),../shared)/corpus/reports
+EVAL_SPLIT = classifiers/split.tsv
+EVAL_ARGS =
+EVAL_RUN = ./triage eval $(foreach d,$(EVAL_CORPUS),--corpus $(d)) \
+	--split $(EVAL_SPLIT) --rules classifiers --local "" $(EVAL_ARGS)
 .PHONY: eval
 eval: binaries kernel-tree
-	@if [ ! -f $(EVAL_CORPUS)/index.tsv ]; then \
-		echo "note: $(EVAL_CORPUS) is absent: nothing to evaluate"; \
+	@if [ ! -f $(firstword $(EVAL_CORPUS))/index.tsv ]; then \
+		echo "note: $(firstword $(EVAL_CORPUS)) is absent: nothing to evaluate"; \
 		exit 0; \
 	fi; \
 	if [ -f $(KERNEL_TREE)/MAINTAINERS ]; then \
 		./triage update --kernel-tree $(KERNEL_TREE) \
 			--output $(B)/eval-symbols.idx >/dev/null || exit 1; \
-		echo "== triage eval, with the symbol index of $(KERNEL_TREE)"; \
-		./triage eval --corpus $(EVAL_CORPUS) --rules classifiers \
-			--local "" --symbols $(B)/eval-symbols.idx || exit 1; \
+		echo "######## make eval: with the symbol index of $(KERNEL_TREE)"; \
+		$(EVAL_RUN) --symbols $(B)/eval-symbols.idx || exit 1; \
 		echo; \
 	fi; \
-	echo "== triage eval, without a symbol index"; \
-	./triage eval --corpus $(EVAL_CORPUS) --rules classifiers --local "" \
-		--no-symbols
+	echo "######## make eval: without a symbol index"; \
+	$(EVAL_RUN) --no-symbols
 
 # ---- fuzzing (issue 8) -------------------------------------------------
 #

@@ -581,6 +581,176 @@ size_t corpus_group(struct corpus *c)
 	return c->ngroups;
 }
 
+/* ---- the tuning/held-out split ------------------------------------------- */
+
+struct mark {
+	const char *id; /* points into the file's text */
+	int part;
+	unsigned line;
+};
+
+static int cmp_mark(const void *a, const void *b)
+{
+	const struct mark *x = a, *y = b;
+
+	return strcmp(x->id, y->id);
+}
+
+const char *corpus_part_name(int part)
+{
+	switch (part) {
+	case CORPUS_TUNE:
+		return "tune";
+	case CORPUS_HELD_OUT:
+		return "held-out";
+	default:
+		return "unsplit";
+	}
+}
+
+/* read_marks - the marks of a split file, sorted by id; -1 (printed) */
+static int read_marks(const char *path, char *text, struct mark **out,
+		      size_t *nout)
+{
+	struct mark *m = NULL;
+	size_t n = 0, alloc = 0, i;
+	unsigned lineno = 0;
+	char *line = text, *next;
+
+	for (; line && *line; line = next) {
+		char *id, *part, *tab;
+
+		lineno++;
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (*line == '#' || !*trim(line))
+			continue;
+		id = line;
+		tab = strchr(id, '\t');
+		if (!tab)
+			goto bad;
+		*tab = '\0';
+		part = tab + 1;
+		tab = strchr(part, '\t');
+		if (tab)
+			*tab = '\0';
+		id = trim(id);
+		part = trim(part);
+		if (!*id || (strcmp(part, "tune") && strcmp(part, "held-out")))
+			goto bad;
+		ALLOC_GROW(m, n + 1, alloc);
+		m[n].id = id;
+		m[n].part =
+			strcmp(part, "tune") ? CORPUS_HELD_OUT : CORPUS_TUNE;
+		m[n].line = lineno;
+		n++;
+	}
+	if (n)
+		qsort(m, n, sizeof(*m), cmp_mark);
+	for (i = 1; i < n; i++) {
+		if (strcmp(m[i].id, m[i - 1].id) == 0) {
+			error("%s:%u: %s is marked on line %u already", path,
+			      m[i].line > m[i - 1].line ? m[i].line
+							: m[i - 1].line,
+			      m[i].id,
+			      m[i].line > m[i - 1].line ? m[i - 1].line
+							: m[i].line);
+			free(m);
+			return -1;
+		}
+	}
+	*out = m;
+	*nout = n;
+	return 0;
+bad:
+	free(m);
+	return error("%s:%u: expected MESSAGE-ID<TAB>tune|held-out", path,
+		     lineno);
+}
+
+/* corpus_split - mark the items by Message-ID; the count left unmarked */
+int corpus_split(struct corpus *c, const char *path)
+{
+	struct mark *m = NULL, key, *hit;
+	char *text;
+	size_t len, n = 0, i;
+	int unmarked = 0;
+
+	if (read_file(path, CORPUS_SPLIT_MAX, &text, &len) < 0)
+		return -1;
+	if (read_marks(path, text, &m, &n) < 0) {
+		free(text);
+		return -1;
+	}
+	for (i = 0; i < c->n; i++) {
+		const char *id = c->items[i].report->message_id;
+
+		c->items[i].part = CORPUS_UNSPLIT;
+		if (id && *id && n) {
+			key.id = id;
+			hit = bsearch(&key, m, n, sizeof(*m), cmp_mark);
+			if (hit)
+				c->items[i].part = hit->part;
+		}
+		unmarked += c->items[i].part == CORPUS_UNSPLIT;
+	}
+	free(m);
+	free(text);
+	return unmarked;
+}
+
+/* corpus_drop_part - remove the items of a part, keeping the order */
+size_t corpus_drop_part(struct corpus *c, int part)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < c->n; i++) {
+		if (c->items[i].part == part)
+			item_release(&c->items[i]);
+		else
+			c->items[k++] = c->items[i];
+	}
+	i = c->n - k;
+	c->n = k;
+	return i;
+}
+
+static int cmp_item_group(const void *a, const void *b)
+{
+	const struct corpus_item *x = *(const struct corpus_item *const *)a;
+	const struct corpus_item *y = *(const struct corpus_item *const *)b;
+	int r = strcmp(x->group, y->group);
+
+	return r ? r : (x > y) - (x < y);
+}
+
+/* corpus_split_crossing - an item whose group is on both sides, or NULL */
+const struct corpus_item *corpus_split_crossing(const struct corpus *c)
+{
+	const struct corpus_item **by = xcalloc(c->n + 1, sizeof(*by));
+	const struct corpus_item *found = NULL;
+	size_t i, start = 0;
+	unsigned seen = 0;
+
+	for (i = 0; i < c->n; i++)
+		by[i] = &c->items[i];
+	if (c->n)
+		qsort(by, c->n, sizeof(*by), cmp_item_group);
+	for (i = 0; i < c->n && !found; i++) {
+		if (strcmp(by[i]->group, by[start]->group)) {
+			start = i;
+			seen = 0;
+		}
+		if (by[i]->part != CORPUS_UNSPLIT)
+			seen |= 1u << by[i]->part;
+		if (seen == (1u << CORPUS_TUNE | 1u << CORPUS_HELD_OUT))
+			found = by[i];
+	}
+	free(by);
+	return found;
+}
+
 /* corpus_count - items of class cls */
 size_t corpus_count(const struct corpus *c, int cls)
 {

@@ -35,6 +35,18 @@
  *	  tag:     a "group=NAME" tag in the notes
  *	An item's group is the name of the first item of its group.
  *
+ *	Split (corpus_split()).  A split file marks each labelled message
+ *	"tune" (rules, thresholds and the model may be fitted on it) or
+ *	"held-out" (only ever judged on), keyed by its Message-ID:
+ *	tab-separated lines MESSAGE-ID PART [anything else...], the id
+ *	without "<>"; lines starting with '#' and blank lines are skipped.
+ *	The further columns (the source directory, the file, the class, a
+ *	group id in classifiers/split.tsv) are hints for humans, so one
+ *	file can hold the marks of any number of labelled sources.
+ *	tools/split-reports.py writes it with whole author/thread groups on
+ *	one side; corpus_split_crossing() checks that against
+ *	corpus_group().  Items the file does not mark stay CORPUS_UNSPLIT.
+ *
  *	Bot senders (corpus_bot_sender()): the sender identity of the
  *	automated reporters of research/classification.md §6 (syzbot, the
  *	kernel test robot, KernelCI, CKI, coverity-bot, the BlueZ, BPF and
@@ -56,6 +68,8 @@
  *	corpus_add_report() takes the report it is given.
  *
  * Errors:
+ *	corpus_split() returns -1 after a message when the file cannot be
+ *	read, a line has no id or an unknown part, or an id is marked twice.
  *	corpus_load() returns -1 after a message when DIR has neither an
  *	index nor a class directory, or the index cannot be read; a
  *	message that cannot be read or has a bad class is warned about and
@@ -77,6 +91,14 @@ struct model_input;
 struct report;
 
 #define CORPUS_MESSAGE_MAX (16u << 20) /* bytes read per message */
+#define CORPUS_SPLIT_MAX   (16u << 20) /* bytes read of a split file */
+
+/* which part of a split an item is in (corpus_split()) */
+enum corpus_part {
+	CORPUS_UNSPLIT = 0, /* no split read, or not in it */
+	CORPUS_TUNE,	    /* may be fitted on */
+	CORPUS_HELD_OUT,    /* never fitted on: only judged on */
+};
 
 struct corpus_item {
 	char *name;	       /* "user/001.eml", "correction 42" */
@@ -90,6 +112,7 @@ struct corpus_item {
 	char **keys;	       /* group keys (see DESCRIPTION) */
 	size_t nkeys, akeys;
 	char *group; /* set by corpus_group() */
+	int part;    /* enum corpus_part, set by corpus_split() */
 };
 
 struct corpus {
@@ -129,6 +152,29 @@ int corpus_add_corrections(struct corpus *c, struct audit *db, size_t *skipped);
  * DESCRIPTION); sets every item's group and returns the group count
  */
 size_t corpus_group(struct corpus *c);
+
+/*
+ * corpus_split - mark every item by its Message-ID in the split file at
+ * path (see DESCRIPTION); returns the number of items it leaves
+ * CORPUS_UNSPLIT, or -1 (printed)
+ */
+int corpus_split(struct corpus *c, const char *path);
+
+/*
+ * corpus_split_crossing - after corpus_group() and corpus_split(): the
+ * first item whose author/thread group has items in both the tuning and
+ * the held-out part, or NULL when no group crosses the split
+ */
+const struct corpus_item *corpus_split_crossing(const struct corpus *c);
+
+/*
+ * corpus_drop_part - remove the items of that part (enum corpus_part);
+ * returns how many; groups are then stale: corpus_group() again
+ */
+size_t corpus_drop_part(struct corpus *c, int part);
+
+/* corpus_part_name - "tune", "held-out" or "unsplit" */
+const char *corpus_part_name(int part);
 
 /* corpus_count - items of class cls */
 size_t corpus_count(const struct corpus *c, int cls);
