@@ -32,6 +32,8 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
 	AS="setpriv --reuid=nobody --regid=$(id -g nobody) --clear-groups"
 fi
 
+FAULTS_MAINTAINERS="$T/pub/MAINTAINERS"
+FAULTS_RULES="$T/pub/classifiers"
 test_setup 'what the filter reads, where nobody may read it; 8 reports' '
 	chmod 711 "$T" &&
 	mkdir "$T/pub" &&
@@ -44,8 +46,6 @@ test_setup 'what the filter reads, where nobody may read it; 8 reports' '
 	chmod 644 "$T/routes.conf"
 '
 FILTER="$T/pub/triage-filter"
-FAULTS_MAINTAINERS="$T/pub/MAINTAINERS"
-FAULTS_RULES="$T/pub/classifiers"
 
 # deferred MSG [ENV...] - the filter defers MSG: 75, one line, no stdout
 deferred() {
