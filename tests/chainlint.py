@@ -1,23 +1,29 @@
 #!/usr/bin/env python3
 """chainlint.py - find test steps whose failure would go unnoticed
 
-    chainlint.py SCRIPT...      lint every test body in the scripts
+    chainlint.py SCRIPT...      lint the test bodies of the scripts
     chainlint.py --body         lint one body read from standard input
 
-A test body passes only when its last command succeeds, so every step must
-be joined to the next by "&&" (git's t/chainlint idea, written anew for
-these tests).  This reads each test script as the shell would -- quoting,
-here-documents, $(...), compound commands -- and reports:
+A test body passes when its last command succeeds, so every step must be
+joined to the next by "&&" (git's t/chainlint idea, written anew for these
+tests).  This reads a test script as the shell would -- quoting,
+here-documents, $(...), compound commands -- and reports, in a body and
+in every function of the script (or of a file it sources from $SRC) that
+a body runs:
 
-  - two commands separated by a newline or ";" instead of "&&" (or "||",
-    "|", "&") in a body, a subshell, a { } group, a branch of if or case,
-    a loop, a function defined in a body, or a $(...) spanning lines;
+  - two commands separated by a newline or ";" instead of "&&" (or "||"
+    or "|"), in the body, a subshell, a { } group, a branch of if or
+    case, a loop, a function, a $(...) spanning lines; unless the first
+    handles its own failure (a || return 1) or the list ends in one
+    ({ echo why; exit 1; });
+  - "a && b &": a and b run in the background, unchecked ({ b & } && c);
+  - "a || b && c": c runs after a failed ({ a || b; } && c);
   - a for/while/until loop whose body never says "|| return 1" or
     "|| exit 1": only the last pass's status would count;
   - $TRIAGE or $FILTER (the programs under test) before a "|": a pipe
     keeps only the status of its last command.
 
-Bodies are the last argument of test_expect_success/test_expect_failure.
+Bodies are the last argument of test_expect_success and test_setup.
 Parts of a body that the shell expands when the test is defined (an
 unquoted $var between two single-quoted parts) are read as one word.
 Exit status: 0 clean, 1 problems found (printed as FILE:LINE: message).
@@ -28,7 +34,6 @@ import re
 import sys
 
 TEST_FUNCS = ("test_expect_success", "test_setup")
-RESERVED_OPEN = {"if", "for", "while", "until", "case", "{", "!"}
 # words that end a list: the parser stops there, the caller takes them
 LIST_END = {"then", "elif", "else", "fi", "do", "done", "esac", "}"}
 PROGRAMS = re.compile(r'^"?\$\{?(TRIAGE|FILTER)\b')
@@ -123,8 +128,10 @@ class Lexer:
     # -- tokens --------------------------------------------------------
     def peek(self):
         if self.peeked is None:
-            self.peek_start = self.i
+            # (a $(...) in the token peeks on its own: set this after)
+            start = self.i
             self.peeked = self._next()
+            self.peek_start = start
         return self.peeked
 
     def next(self):
