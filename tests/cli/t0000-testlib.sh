@@ -90,6 +90,26 @@ test_expect_success 'a bare false as the first line of any body: refused before 
 	done
 '
 
+test_expect_success 'in every test script, a bare false first in any body is refused' '
+	python3 - "$SRC/tests" <<-\PY
+	import glob, os, sys
+	sys.path.insert(0, sys.argv[1])
+	import chainlint
+	n = 0
+	for path in sorted(glob.glob(os.path.join(sys.argv[1], "*", "t*.sh"))):
+	    lx = chainlint.Lexer(open(path).read(), script=True)
+	    p = chainlint.parse(lx, "the script")
+	    assert not lx.problems, (path, lx.problems)
+	    for word, title in p.bodies:
+	        body = word.body_text()
+	        problems, _ = chainlint.lint_body("false\n" + body)
+	        assert problems or not body.strip(), (path, title)
+	        n += 1
+	assert n > 200, n  # the scripts were read
+	print("# a bare false refused first in each of %d bodies" % n)
+	PY
+'
+
 test_expect_success '... and by the (exit 117) check alone, that body fails' '
 	for k in 1 2 3 4 5 6 7 8 9 10; do
 		c=$(copy) &&
