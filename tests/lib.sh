@@ -46,7 +46,7 @@ while [ $# -gt 0 ]; do
 	--run) shift && test_run_list=$1 ;;
 	--no-chain-lint) test_chain_lint=0 ;;
 	-h | --help)
-		sed -n '/^# Options/,/^#   --no-chain-lint/p' "$(dirname "$0")/../lib.sh" |
+		sed -n '/^# Options/,/TEST_CHAIN_LINT=runtime/p' "$(dirname "$0")/../lib.sh" |
 			sed 's/^# \{0,1\}//'
 		exit 0
 		;;
