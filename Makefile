@@ -231,23 +231,32 @@ kernel-tree:
 check: deps-test
 	@$(MAKE) --no-print-directory check-run
 
+# Every part runs, even after one failed; each adds its counts to
+# $(B)/test-results, and the last line sums them up (tests/summary.sh):
+# "N passed, N failed, N skipped".
 check-run: binaries $(TESTS) kernel-tree
-	@$(MAKE) --no-print-directory check-unit check-fuzz-replay \
-		check-cli check-shared check-e2e
-	@echo "make check: all tests passed"
+	@rm -rf $(B)/test-results && mkdir -p $(B)/test-results
+	@st=0; \
+	export TEST_RESULTS=$(CURDIR)/$(B)/test-results; \
+	$(MAKE) --no-print-directory check-unit || st=1; \
+	tests/run-replay.sh $(MAKE) --no-print-directory check-fuzz-replay || st=1; \
+	$(MAKE) --no-print-directory check-cli || st=1; \
+	$(MAKE) --no-print-directory check-shared || st=1; \
+	$(MAKE) --no-print-directory check-e2e || st=1; \
+	echo "== summary"; \
+	tests/summary.sh $$TEST_RESULTS && [ $$st = 0 ]
 
 check-unit: $(TESTS)
-	@set -e; for t in $(TESTS); do \
-		echo "== $$t"; TRIAGE_SRCDIR=$(CURDIR) ./$$t; done
+	@TRIAGE_SRCDIR=$(CURDIR) tests/run-unit.sh $(TESTS)
 
 check-cli: binaries
-	@tests/run-cli.sh
+	@tests/run-scripts.sh cli
 
 check-shared: binaries kernel-tree
-	@tests/run-shared.sh
+	@tests/run-scripts.sh shared
 
 check-e2e: binaries
-	@tests/run-e2e.sh
+	@tests/run-scripts.sh e2e
 
 # The classifier on the public labelled corpus (issues 4, 18), with the
 # symbol index of the kernel tree when there is one, and without it.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # t0250-filter: triage-filter's MTA contract (exit 0 or 75, silent stdout)
-. ../lib.sh
+. "$(dirname "$0")/../lib.sh"
 C="$SRC/tests/corpus/explain"
 cat >"$T/routes.conf" <<CONF
 state_dir = $T/state
@@ -67,7 +67,7 @@ test_expect_success 'held and digested classes send nothing' '
 '
 
 test_expect_success 'mail carrying our X-Loop is held, not forwarded' '
-	{ echo "X-Loop: triage@example.org"; sed "s/<0001.user-xfs@/<loop.user-xfs@/" "$C/0001-user-xfs-oops.eml"; } >"$T/loop.eml" &&
+	{ echo "X-Loop: triage@example.org" && sed "s/<0001.user-xfs@/<loop.user-xfs@/" "$C/0001-user-xfs-oops.eml"; } >"$T/loop.eml" &&
 	"$FILTER" <"$T/loop.eml" &&
 	test "$(q "select state from reports order by id desc limit 1")" = held &&
 	q "select reason from decisions order by id desc limit 1" | grep -q "mail loop" &&
@@ -75,7 +75,7 @@ test_expect_success 'mail carrying our X-Loop is held, not forwarded' '
 '
 
 test_expect_success 'an mbox From_ line and the envelope from Postfix are taken' '
-	{ echo "From reporter@example.com  Thu Dec  3 07:36:38 2026"; sed "s/<0006.unmapped@/<env.unmapped@/" "$C/0006-unmapped-question.eml"; } >"$T/mbox.eml" &&
+	{ echo "From reporter@example.com  Thu Dec  3 07:36:38 2026" && sed "s/<0006.unmapped@/<env.unmapped@/" "$C/0006-unmapped-question.eml"; } >"$T/mbox.eml" &&
 	SENDER=reporter@example.com RECIPIENT=bugs@example.org "$FILTER" <"$T/mbox.eml" &&
 	test "$(q "select envelope_from, envelope_to from reports order by id desc limit 1")" = "reporter@example.com|bugs@example.org"
 '

@@ -2,7 +2,7 @@
 # t0450-train-eval: 'triage train' and 'triage eval' on hand-written
 # reports (tests/corpus/classify), and training from triagers'
 # corrections in the database
-. ../lib.sh
+. "$(dirname "$0")/../lib.sh"
 CORPUS="$SRC/tests/corpus/classify"
 # filter_memory_mb = 0: no address-space cap, which sanitizer builds
 # (make SANITIZE=address) cannot run under
