@@ -9,7 +9,7 @@
 # IN (...)) list allows, which is every action, state, kind, class and
 # source the code can record, must be in the "(a|b|c)" list written
 # after the column, and no other.
-. ../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 DB="$T/state/triage.db"
 MAN="$SRC/man/triage.1"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # t0160-build: the programs are hardened executables, and 'make' never
 # installs a package (it names the missing ones); 'make deps' does
-. ../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 if ! command -v readelf >/dev/null; then
 	test_skip 'readelf (binutils) is not installed: the programs are not inspected'
@@ -21,14 +21,15 @@ hardened() {
 
 test_expect_success 'triage, triage-filter, triage-mime, triage-net: hardened PIEs, fortified' '
 	for p in triage triage-filter triage-mime triage-net; do
-		test -x "$SRC/$p" || continue
-		hardened "$SRC/$p" || { echo "$p is not hardened"; exit 1; }
-		grep -q "INTERP" "$T/l" || { echo "$p has no loader"; exit 1; }
+		test -x "$SRC/$p" &&
+		{ hardened "$SRC/$p" || { echo "$p is not hardened"; false; }; } &&
+		{ grep -q "INTERP" "$T/l" || { echo "$p has no loader"; false; }; } &&
 		# _FORTIFY_SOURCE when the build used it (it needs -O)
 		if grep -q -- "-D_FORTIFY_SOURCE=2" "$SRC/build/FLAGS"; then
-			readelf -sW --dyn-syms "$SRC/$p" | grep -Eq " __[a-z_]+_chk" ||
-				{ echo "$p: no fortified call"; exit 1; }
-		fi
+			readelf -sW --dyn-syms "$SRC/$p" >"$T/syms" &&
+			{ grep -Eq " __[a-z_]+_chk" "$T/syms" ||
+				{ echo "$p: no fortified call"; false; }; }
+		fi || return 1
 	done &&
 	readelf -dW "$SRC/triage-filter" | grep -q "NEEDED.*libgmime" &&
 	readelf -dW "$SRC/triage-filter" | grep -q "NEEDED.*libsqlite3" &&

@@ -7,7 +7,7 @@
 # was made (rules + model: macro-F1 0.844, user recall 1.00, ai P/R
 # 0.90/0.64; rules only 0.764-0.776; the model alone 0.815), so that a
 # change that loses held-out reports fails here.
-. ../lib.sh
+. "$(dirname "$0")/../lib.sh"
 CORPUS="$SHARED/corpus/reports"
 SPLIT="$SRC/classifiers/split.tsv"
 TREE="$SRC/build/linux"
