@@ -1,5 +1,5 @@
 #!/bin/sh
-# deps.sh [build|test|demo|bench] - make sure the Debian packages a target needs are installed
+# deps.sh [build|test|demo|bench|fuzz] - make sure the Debian packages a target needs are installed
 #
 # As root, missing packages are installed (apt-get update once, then
 # apt-get install).  Otherwise the exact apt-get line is printed and the
@@ -9,6 +9,8 @@ set -eu
 build="gcc make pkg-config libgmime-3.0-dev libpcre2-dev libsqlite3-dev zlib1g-dev libcurl4-openssl-dev libjansson-dev libmicrohttpd-dev libgpgme-dev libunistring-dev"
 test="libcmocka-dev postfix python3 python3-aiosmtpd sqlite3 xz-utils git openssl"
 bench="perl xz-utils git time"
+# make fuzz / fuzz-ci: clang and its libFuzzer and sanitizer run-times
+fuzz="clang libclang-rt-dev"
 # The kernel source tree (symbol index, --tree tests, get_maintainer.pl
 # baseline) comes from bookworm-security; tests that need it skip with a
 # message when the archive does not offer it.
@@ -19,6 +21,7 @@ build) want=$build; optional= ;;
 test) want="$build $test" ;;
 demo) want="$build xz-utils sqlite3 linux-source-6.12"; optional= ;;
 bench) want="$build $bench" ;;
+fuzz) want="$build $fuzz"; optional= ;;
 *) echo "deps.sh: unknown set '$1'" >&2; exit 64 ;;
 esac
 
