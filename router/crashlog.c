@@ -1991,7 +1991,7 @@ static bool console_prefix(const char *s, size_t len, uint64_t *ctx)
 	const char *p = s;
 	size_t n = len, k;
 
-	if (n > 3 && !memcmp(p, "** ", 3)) {
+	if (n > 3 && has_prefix(p, p + n, "** ")) {
 		const char *d = memmem(p, n, dropped, sizeof(dropped) - 1);
 
 		if (d) {
@@ -2014,8 +2014,8 @@ static bool console_prefix(const char *s, size_t len, uint64_t *ctx)
 
 		while (np < ARRAY_SIZE(pos) &&
 		       (q = memchr(q, ':', n - (size_t)(q - p)))) {
-			if (q - p >= 6 && !memcmp(q - 6, " login", 6) &&
-			    q + 1 < p + n && q[1] == ' ')
+			if (has_suffix(p, q, " login") && q + 1 < p + n &&
+			    q[1] == ' ')
 				pos[np++] = q + 2;
 			q++;
 		}
@@ -2039,7 +2039,7 @@ static size_t dmesg_t_prefix(const char *s, size_t len)
 	if (len < 26 || s[0] != '[' || s[4] != ' ')
 		return 0;
 	for (i = 0; i < ARRAY_SIZE(months); i++)
-		if (!memcmp(s + 5, months[i], 3))
+		if (has_prefix(s + 5, s + len, months[i]))
 			break;
 	if (i == ARRAY_SIZE(months))
 		return 0;
@@ -2086,13 +2086,13 @@ static int wrap_state(const struct cline *l)
 
 	if (l->clen < 12)
 		return 0;
-	if (!memcmp(end - 3, " at", 3)) {
+	if (has_suffix(l->c, end, " at")) {
 		st = 1;
 	} else if (is_digit(end[-1])) {
 		for (t = end; t > l->c && t[-1] != ' '; t--)
 			;
-		if (t - l->c > 4 && !memcmp(t - 4, " at ", 4) && end - t > 4 &&
-		    memchr(t, ':', (size_t)(end - t)))
+		if (t - l->c > 4 && has_suffix(l->c, t, " at ") &&
+		    end - t > 4 && memchr(t, ':', (size_t)(end - t)))
 			st = 2;
 	}
 	return st && memmem(l->c, l->clen, "WARNING: ", 9) ? st : 0;
@@ -2138,8 +2138,10 @@ static size_t unwrap(struct cline *lines, size_t n, char ***owned,
 }
 
 /* syslog_like - "Oct  1 12:" or "2024-10-01T" starts the line */
-static bool syslog_like(const char *s)
+static bool syslog_like(const char *s, size_t len)
 {
+	if (len < 11)
+		return false;
 	if (s[0] >= 'A' && s[0] <= 'Z' && s[3] == ' ' && s[6] == ' ' &&
 	    s[9] == ':')
 		return true;
@@ -2201,7 +2203,7 @@ static struct cline *normalise(struct rx *x, const char *text, size_t len,
 			}
 		}
 		/* "Oct  1 12:00:00 host kernel: " from syslog or journalctl */
-		if (l > 20 && syslog_like(s) &&
+		if (l > 20 && syslog_like(s, l) &&
 		    (memmem(s, l < 80 ? l : 80, " kernel: ", 9) ||
 		     memmem(s, l < 80 ? l : 80, " [kernel] ", 10)) &&
 		    rx_search(x, G.syslog, s, l, 0)) {
@@ -2255,9 +2257,8 @@ static struct cline *normalise(struct rx *x, const char *text, size_t len,
 					c->clen -= (size_t)(q + 2 - c->c);
 					c->c = q + 2;
 					c->questionable = true;
-				} else if (cl >= 13 &&
-					   !memcmp(c->c + cl - 13,
-						   " (unreliable)", 13)) {
+				} else if (has_suffix(c->c, c->c + cl,
+						      " (unreliable)")) {
 					c->clen -= 13;
 					c->questionable = true;
 				}
@@ -2285,7 +2286,6 @@ static int oops_match_uncached(struct rx *x, const struct cline *l,
 		if (!(mask & ((uint64_t)1 << i)))
 			continue;
 		if (o->flags & O_LINE_START) {
-			size_t hl = strlen(o->header);
 			const char *c = l->c;
 			size_t cl = l->clen;
 
@@ -2293,7 +2293,7 @@ static int oops_match_uncached(struct rx *x, const struct cline *l,
 				c++;
 				cl--;
 			}
-			if (cl < hl || memcmp(c, o->header, hl))
+			if (!has_prefix(c, c + cl, o->header))
 				continue;
 		}
 		ensure_oops(o);
@@ -2392,8 +2392,7 @@ static bool symbolized_dup(const struct cline *first, const struct cline *prev,
 	const char *in = memmem(first->c, first->clen, " in ", 4);
 	size_t n;
 
-	if (!in || prev->clen < 8 ||
-	    memcmp(prev->c + prev->clen - 8, "[inline]", 8))
+	if (!in || !has_suffix(prev->c, prev->c + prev->clen, "[inline]"))
 		return false;
 	n = (size_t)(in - first->c) + 4;
 	return l->clen > n && !memcmp(l->c, first->c, n);
@@ -2998,7 +2997,7 @@ static struct sv strip_frame(struct sv f)
 	for (i = 0; i < ARRAY_SIZE(frame_prefixes); i++) {
 		size_t pl = strlen(frame_prefixes[i]);
 
-		if (f.len >= pl && !memcmp(f.s, frame_prefixes[i], pl) &&
+		if (has_prefix(f.s, f.s + f.len, frame_prefixes[i]) &&
 		    f.len - pl < best.len) {
 			best.s = f.s + pl;
 			best.len = f.len - pl;
@@ -3131,8 +3130,8 @@ static bool stack_walk(struct rx *x, const struct stack_def *st,
 			 * a stack: the line markers are needed for the rest.
 			 */
 			is_frame = plain_frame(ln, ll, &f);
-			if (is_frame && f.len >= 11 &&
-			    !memcmp(f.s, "should_fail", 11) &&
+			if (is_frame &&
+			    has_prefix(f.s, f.s + f.len, "should_fail") &&
 			    rx_search(x, G.corrupted_line, ln, ll, 0)) {
 				ok = false;
 				break;
@@ -3874,24 +3873,24 @@ bool crashlog_parse_frame(const char *line, size_t len, struct frame *f)
 	memset(f, 0, sizeof(*f));
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
-	if (end - p > 13 && !memcmp(p, "(inlined by) ", 13)) {
+	if (has_prefix(p, end, "(inlined by) ")) {
 		f->inlined = true;
 		p += 13;
 	}
 	/* crash site registers: "RIP: 0010:", "pc : ", "PC is at ", "NIP " */
-	if (end - p > 5 && (!memcmp(p, "RIP: ", 5) || !memcmp(p, "EIP: ", 5))) {
+	if (has_prefix(p, end, "RIP: ") || has_prefix(p, end, "EIP: ")) {
 		p += 5;
 		q = memchr(p, ':', (size_t)(end - p));
 		if (q && q - p <= 6)
 			p = q + 1;
 		p = skip_pc(p, end);
-	} else if (end - p > 5 && !memcmp(p, "pc : ", 5)) {
+	} else if (has_prefix(p, end, "pc : ")) {
 		p += 5;
-	} else if (end - p > 9 && !memcmp(p, "PC is at ", 9)) {
+	} else if (has_prefix(p, end, "PC is at ")) {
 		p += 9;
-	} else if (end - p > 4 && !memcmp(p, "NIP ", 4)) {
+	} else if (has_prefix(p, end, "NIP ")) {
 		p = skip_pc(p + 4, end);
-	} else if (end - p > 4 && !memcmp(p, "IP: ", 4)) {
+	} else if (has_prefix(p, end, "IP: ")) {
 		p = skip_pc(p + 4, end);
 	}
 	/* "<IRQ>", "<EOI>", "<TASK>" markers before a frame */
@@ -3932,8 +3931,8 @@ bool crashlog_parse_frame(const char *line, size_t len, struct frame *f)
 			me = memchr(m, ']', (size_t)(end - m));
 			q = me ? me + 1 : end;
 		}
-		if (nlen && func_start(*name) && end - q > 6 &&
-		    !memcmp(q, ") from ", 7)) {
+		if (nlen && func_start(*name) &&
+		    has_prefix(q, end, ") from ")) {
 			if (m && me > m)
 				f->module = xmemdup0(m, (size_t)(me - m));
 			goto named;
@@ -3942,7 +3941,7 @@ bool crashlog_parse_frame(const char *line, size_t len, struct frame *f)
 	}
 	if (p >= end || !func_start(*p))
 		return false;
-	if (end - p > 13 && !memcmp(end - 13, " (unreliable)", 13)) {
+	if (has_suffix(p, end, " (unreliable)")) {
 		f->unreliable = true; /* powerpc */
 		end -= 13;
 	}
@@ -3969,7 +3968,7 @@ bool crashlog_parse_frame(const char *line, size_t len, struct frame *f)
 		while (q < end && (func_char(*q) || *q == '-'))
 			q++;
 		if (q > p + 1 && q < end && (*q == ']' || *q == ' ') &&
-		    memcmp(p, "[inline]", 8)) {
+		    !has_prefix(p, end, "[inline]")) {
 			f->module = xmemdup0(p + 1, (size_t)(q - p - 1));
 			while (q < end && *q != ']')
 				q++;
@@ -3983,7 +3982,7 @@ bool crashlog_parse_frame(const char *line, size_t len, struct frame *f)
 		if (end - p >= 8 && end[-1] == ']' &&
 		    memmem(p, (size_t)(end - p), "[inline]", 8))
 			f->inlined = true;
-	} else if (end - p > 4 && !memcmp(p, "at ", 3) &&
+	} else if (has_prefix(p, end, "at ") &&
 		   source_at(p + 3, end, f, &after)) {
 		src = true; /* addr2line: "func at file.c:12" */
 	}
@@ -3996,7 +3995,7 @@ bool crashlog_parse_frame(const char *line, size_t len, struct frame *f)
 		/* the module may follow the source: "(fs/x.c:12) [xfs]" */
 		q = memrchr(p, '[', (size_t)(end - p));
 		if (q && q + 1 < end && func_start(q[1]) &&
-		    (end - q < 8 || memcmp(q, "[inline]", 8))) {
+		    !has_prefix(q, end, "[inline]")) {
 			const char *r = q + 1;
 
 			while (r < end && (func_char(*r) || *r == '-'))

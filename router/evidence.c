@@ -32,8 +32,10 @@ static bool list_has(char **v, size_t n, const char *s, size_t len)
 {
 	size_t i;
 
+	/* strnlen() stops at the entry's end: a shorter one is never read past */
 	for (i = 0; i < n; i++)
-		if (v[i][0] == s[0] && !strncmp(v[i], s, len) && !v[i][len])
+		if (v[i][0] == s[0] && strnlen(v[i], len + 1) == len &&
+		    !memcmp(v[i], s, len))
 			return true;
 	return false;
 }
@@ -89,12 +91,13 @@ static void hlist_add(struct hlist *h, const char *s, size_t len)
 	uint32_t k;
 	size_t i, n = *h->n;
 
+	len = strnlen(s, len); /* as list_add() stores it */
 	if (!len || n >= EVIDENCE_LIST_MAX)
 		return;
 	k = str_hash(s, len);
 	for (i = 0; i < n; i++)
-		if (h->hash[i] == k && !strncmp((*h->v)[i], s, len) &&
-		    !(*h->v)[i][len])
+		if (h->hash[i] == k && strnlen((*h->v)[i], len + 1) == len &&
+		    !memcmp((*h->v)[i], s, len))
 			return;
 	h->hash[n] = k;
 	list_add(h->v, h->n, EVIDENCE_LIST_MAX, s, len);
@@ -142,7 +145,7 @@ static const char *memmem_ci(const char *s, size_t len, const char *needle)
 		return NULL;
 	for (i = 0; i + n <= len; i++)
 		if ((s[i] == needle[0] || s[i] == up) &&
-		    !strncasecmp(s + i, needle, n))
+		    has_prefix_ci(s + i, s + len, needle))
 			return s + i;
 	return NULL;
 }
@@ -150,20 +153,6 @@ static const char *memmem_ci(const char *s, size_t len, const char *needle)
 static const char *mem_find(const char *s, size_t len, const char *needle)
 {
 	return memmem(s, len, needle, strlen(needle));
-}
-
-static bool has_prefix(const char *s, size_t len, const char *p)
-{
-	size_t n = strlen(p);
-
-	return len >= n && !memcmp(s, p, n);
-}
-
-static bool has_prefix_ci(const char *s, size_t len, const char *p)
-{
-	size_t n = strlen(p);
-
-	return len >= n && !strncasecmp(s, p, n);
 }
 
 /* ---- kernel versions ------------------------------------------------- */
@@ -218,37 +207,37 @@ static bool distro_kernel_like(const char *v, size_t n)
 	};
 	static const struct {
 		const char *s;
-		unsigned char len, flags;
+		unsigned char flags;
 	} subs[] = {
-		{ "+bpo", 4, D_ANY },
-		{ "+deb", 4, D_ANY },
-		{ "+rpt-", 5, D_ANY },
-		{ ".fc", 3, D_RELEASE },
-		{ ".el", 3, D_RELEASE },
-		{ ".mga", 4, D_RELEASE },
-		{ "-default", 8, D_ANY },
-		{ "-arch", 5, D_ANY },
-		{ "-lts", 4, D_ANY },
-		{ "-zen", 4, D_ANY },
-		{ "-MANJARO", 8, D_ANY },
-		{ "cachyos", 7, D_ANY },
-		{ "-microsoft-standard", 19, D_ANY },
-		{ "-pve", 4, D_ANY },
-		{ "-generic", 8, D_ABI },
-		{ "-lowlatency", 11, D_ABI },
-		{ "-amd64", 6, D_ABI },
-		{ "-arm64", 6, D_ABI },
-		{ "-686", 4, D_ABI },
-		{ "-armmp", 6, D_ABI },
-		{ "-cloud-", 7, D_ABI },
-		{ "-rt-", 4, D_ABI },
-		{ "-aws", 4, D_ABI },
-		{ "-azure", 6, D_ABI },
-		{ "-gcp", 4, D_ABI },
-		{ "-oracle", 7, D_ABI },
-		{ "-raspi", 6, D_ABI },
-		{ "-kvm", 4, D_ABI },
-		{ "-oem", 4, D_ABI },
+		{ "+bpo", D_ANY },
+		{ "+deb", D_ANY },
+		{ "+rpt-", D_ANY },
+		{ ".fc", D_RELEASE },
+		{ ".el", D_RELEASE },
+		{ ".mga", D_RELEASE },
+		{ "-default", D_ANY },
+		{ "-arch", D_ANY },
+		{ "-lts", D_ANY },
+		{ "-zen", D_ANY },
+		{ "-MANJARO", D_ANY },
+		{ "cachyos", D_ANY },
+		{ "-microsoft-standard", D_ANY },
+		{ "-pve", D_ANY },
+		{ "-generic", D_ABI },
+		{ "-lowlatency", D_ABI },
+		{ "-amd64", D_ABI },
+		{ "-arm64", D_ABI },
+		{ "-686", D_ABI },
+		{ "-armmp", D_ABI },
+		{ "-cloud-", D_ABI },
+		{ "-rt-", D_ABI },
+		{ "-aws", D_ABI },
+		{ "-azure", D_ABI },
+		{ "-gcp", D_ABI },
+		{ "-oracle", D_ABI },
+		{ "-raspi", D_ABI },
+		{ "-kvm", D_ABI },
+		{ "-oem", D_ABI },
 	};
 	size_t i, k;
 	bool letter = false;
@@ -264,10 +253,10 @@ static bool distro_kernel_like(const char *v, size_t n)
 		if (v[i] != '-' && v[i] != '+' && v[i] != '.' && v[i] != 'c')
 			continue;
 		for (k = 0; k < ARRAY_SIZE(subs); k++) {
-			size_t sl = subs[k].len;
+			size_t sl = strlen(subs[k].s);
 
-			if (subs[k].s[0] != v[i] || sl > n - i ||
-			    memcmp(v + i, subs[k].s, sl))
+			if (subs[k].s[0] != v[i] ||
+			    !has_prefix(v + i, v + n, subs[k].s))
 				continue;
 			if ((subs[k].flags & D_RELEASE) &&
 			    (i + sl >= n || !is_digit(v[i + sl])))
@@ -473,8 +462,7 @@ static void prose_version(struct scan *sc, const char *s, size_t len)
 			if (q < end && (*q == ' ' || *q == ':')) {
 				while (q < end && (*q == ' ' || *q == ':'))
 					q++;
-				if (has_prefix_ci(q, (size_t)(end - q),
-						  "version")) {
+				if (has_prefix_ci(q, end, "version")) {
 					q += 7;
 					while (q < end &&
 					       (*q == ' ' || *q == ':'))
@@ -563,7 +551,7 @@ static void bisect_line(struct scan *sc, const char *s, size_t len,
 	} else if (mem_find(s, len, "bisected this issue to") ||
 		   mem_find(s, len, "bisection: ")) {
 		sc->bisect_lines = 4;
-	} else if (sc->bisect_lines > 0 && has_prefix(s, len, "commit ")) {
+	} else if (sc->bisect_lines > 0 && has_prefix(s, end, "commit ")) {
 		if ((n = hex_at(s + 7, end)))
 			set_bisect(sc, s + 7, n);
 		sc->bisect_lines = 0;
@@ -600,7 +588,7 @@ static bool syz_line(const char *s, size_t len)
 		p++;
 		while (p < end && is_digit(*p))
 			p++;
-		if (end - p < 4 || memcmp(p, " = ", 3))
+		if (!has_prefix(p, end, " = ") || p + 3 == end)
 			return false;
 		p += 3;
 	}
@@ -615,8 +603,7 @@ static bool syz_line(const char *s, size_t len)
 			;
 		return p < end && *p == '(';
 	}
-	return p < end && *p == '(' &&
-	       has_prefix(name, (size_t)(p - name), "syz_");
+	return p < end && *p == '(' && has_prefix(name, p, "syz_");
 }
 
 static bool numbered_line(const char *s, size_t len)
@@ -942,8 +929,8 @@ static void device_line(struct scan *sc, const char *s, size_t len)
 	if (!id || p + 1 + id >= end || p[1 + id] != ':')
 		return;
 	/* generic bus and core names say nothing about the driver */
-	if ((n == 3 && (!memcmp(s, "usb", 3) || !memcmp(s, "pci", 3))) ||
-	    (n == 8 && !memcmp(s, "pcieport", 8)))
+	if ((n == 3 && (has_prefix(s, p, "usb") || has_prefix(s, p, "pci"))) ||
+	    (n == 8 && has_prefix(s, p, "pcieport")))
 		return;
 	if (sc->ev->nmodules < EVIDENCE_LIST_MAX)
 		hlist_add(&sc->modules, s, n);
@@ -970,7 +957,7 @@ static void scan_line(struct scan *sc, const char *s, size_t len)
 		p += 14;
 		if ((n = version_at(p, end)))
 			set_version(sc, V_LINUX_VERSION, p, n);
-	} else if (HAS(mask, N_UNAME) && has_prefix(s, len, "Linux ") &&
+	} else if (HAS(mask, N_UNAME) && has_prefix(s, end, "Linux ") &&
 		   mem_find(s, len, " #")) {
 		/* uname -a: "Linux host 6.8.9-300.fc40.x86_64 #1 SMP ..." */
 		p = memchr(s + 6, ' ', len - 6);
@@ -1212,17 +1199,17 @@ char *evidence_subject_prefix(const char *subject)
 	size_t n, i;
 
 	for (;;) {
-		if (!strncasecmp(p, "Re:", 3) || !strncasecmp(p, "Fw:", 3) ||
-		    !strncasecmp(p, "AW:", 3) || !strncasecmp(p, "SV:", 3)) {
+		if (starts_with_ci(p, "Re:") || starts_with_ci(p, "Fw:") ||
+		    starts_with_ci(p, "AW:") || starts_with_ci(p, "SV:")) {
 			p = skip_spaces(p + 3);
-		} else if (!strncasecmp(p, "Fwd:", 4)) {
+		} else if (starts_with_ci(p, "Fwd:")) {
 			p = skip_spaces(p + 4);
 		} else if (*p == '[') {
 			const char *e = strchr(p, ']');
 
 			if (!e)
 				break;
-			if (!strncmp(p, "[syzbot", 7))
+			if (starts_with(p, "[syzbot"))
 				syzbot = true;
 			else if (syzbot && !syz && e > p + 1) {
 				/* "[syzbot] [xfs?] ..." */

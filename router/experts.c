@@ -529,16 +529,19 @@ static void strset_grow(struct strset *s)
 static uint32_t strset_intern(struct strset *s, const char *k, size_t len,
 			      bool *added)
 {
-	uint32_t h = hash_bytes(k, len);
+	uint32_t h;
 	size_t i;
 
+	len = strnlen(k, len); /* a C string: it ends at a NUL */
+	h = hash_bytes(k, len);
 	if (2 * (s->n + 1) > s->cap)
 		strset_grow(s);
 	for (i = h & (s->cap - 1); s->slot[i]; i = (i + 1) & (s->cap - 1)) {
 		uint32_t id = s->slot[i] - 1;
 
-		if (s->hash[id] == h && strncmp(s->str[id], k, len) == 0 &&
-		    s->str[id][len] == '\0') {
+		/* strnlen(): a shorter entry (k may hold a NUL) is never read past */
+		if (s->hash[id] == h && strnlen(s->str[id], len + 1) == len &&
+		    memcmp(s->str[id], k, len) == 0) {
 			*added = false;
 			return id;
 		}

@@ -96,7 +96,7 @@ static bool known_header(const char *p, size_t n)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(names); i++)
-		if (strlen(names[i]) == n && strncasecmp(p, names[i], n) == 0)
+		if (strlen(names[i]) == n && has_prefix_ci(p, p + n, names[i]))
 			return true;
 	return false;
 }
@@ -107,7 +107,7 @@ static bool contains_ci(const char *p, size_t n, const char *w)
 	size_t wl = strlen(w), i;
 
 	for (i = 0; i + wl <= n; i++)
-		if ((p[i] | 0x20) == w[0] && strncasecmp(p + i, w, wl) == 0)
+		if ((p[i] | 0x20) == w[0] && has_prefix_ci(p + i, p + n, w))
 			return true;
 	return false;
 }
@@ -118,7 +118,7 @@ size_t intake_from_line(const char *buf, size_t len)
 	const char *nl;
 	size_t n = len < INTAKE_FROM_LINE_MAX ? len : INTAKE_FROM_LINE_MAX;
 
-	if (len < 5 || memcmp(buf, "From ", 5) != 0)
+	if (!has_prefix(buf, buf + len, "From "))
 		return 0;
 	nl = memchr(buf, '\n', n);
 	return nl ? (size_t)(nl - buf) + 1 : 0;
@@ -277,7 +277,8 @@ static int learn_boundaries(struct bset *b, const char *p, size_t n,
 		char val[BOUNDARY_MAX];
 		size_t j, vl = 0;
 
-		if ((p[i] | 0x20) != 'b' || strncasecmp(p + i, "boundary", 8)) {
+		if ((p[i] | 0x20) != 'b' ||
+		    !has_prefix_ci(p + i, p + n, "boundary")) {
 			i++;
 			continue;
 		}
@@ -356,7 +357,8 @@ static bool in_content_type(const struct line *l, bool *ct)
 
 	if (!is_continuation(l)) {
 		name = field_name_len(l->p, l->len);
-		*ct = name == 12 && !strncasecmp(l->p, "content-type", 12);
+		*ct = name == 12 &&
+		      has_prefix_ci(l->p, l->p + name, "content-type");
 	}
 	return *ct;
 }

@@ -9,6 +9,7 @@
 #include <zlib.h>
 
 #include "mimetext.h"
+#include "util.h"
 
 /*
  * utf8_seq - length of the well-formed UTF-8 sequence at p (1-4), or 0;
@@ -513,7 +514,7 @@ static size_t entity(const char *p, size_t n, uint32_t *cp)
 	for (j = 0; j < ARRAY_SIZE(entities); j++) {
 		size_t len = strlen(entities[j].name);
 
-		if (len != i - 1 || strncmp(p + 1, entities[j].name, len))
+		if (len != i - 1 || !has_prefix(p + 1, p + i, entities[j].name))
 			continue;
 		*cp = entities[j].cp;
 		return i < n && p[i] == ';' ? i + 1 : i;
@@ -528,7 +529,7 @@ static size_t skip_past(const char *p, size_t n, size_t i, const char *name)
 
 	for (; i + 2 + nl <= n; i++) {
 		if (p[i] != '<' || p[i + 1] != '/' ||
-		    strncasecmp(p + i + 2, name, nl) != 0)
+		    !has_prefix_ci(p + i + 2, p + n, name))
 			continue;
 		while (i < n && p[i] != '>')
 			i++;
@@ -594,7 +595,7 @@ int mimetext_html(struct strbuf *out, const char *p, size_t n)
 			size_t j = i + 1, k = 0;
 			bool closing = false;
 
-			if (n - i >= 4 && memcmp(p + i, "<!--", 4) == 0) {
+			if (has_prefix(p + i, p + n, "<!--")) {
 				const char *e =
 					memmem(p + i + 4, n - i - 4, "-->", 3);
 

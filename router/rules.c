@@ -696,7 +696,7 @@ static bool common_word(const struct lit *l)
 		return false; /* longer than any of them */
 	for (i = 0; i < ARRAY_SIZE(common_words); i++)
 		if (strnlen(common_words[i], 8) == (size_t)(b - a) &&
-		    strncasecmp(a, common_words[i], (size_t)(b - a)) == 0)
+		    has_prefix_ci(a, b, common_words[i]))
 			return true;
 	return false;
 }
@@ -1350,11 +1350,12 @@ static void litindex_scan(const struct litindex *ix, const char *text,
 			uint32_t id = ix->keys[lo].id, k;
 			const struct lit *l = ix->lits[id];
 			bool ci = ix->keys[lo].ci;
-			const char *at = (ci ? s : text) + i;
+			const char *base = ci ? s : text, *at = base + i;
 
 			if (ix->keys[lo].h != h || ix->keys[lo].key != key ||
-			    l->len > len - i || at[0] != l->s[0] ||
-			    memcmp(at, l->s, l->len))
+			    at[0] != l->s[0] ||
+			    !mem_has_prefix(at, base + len, l->s, l->len,
+					    false))
 				continue;
 			if (!ls->first[id])
 				ls->first[id] = (uint32_t)i + 1;
@@ -2550,9 +2551,11 @@ static bool is_attribution(const char *s, size_t n)
 
 static bool opens_attribution(const char *s, size_t n)
 {
-	return (n > 3 &&
-		(strncmp(s, "On ", 3) == 0 || strncmp(s, "Am ", 3) == 0 ||
-		 strncmp(s, "Le ", 3) == 0 || strncmp(s, "El ", 3) == 0));
+	const char *end = s + n;
+
+	return n > 3 &&
+	       (has_prefix(s, end, "On ") || has_prefix(s, end, "Am ") ||
+		has_prefix(s, end, "Le ") || has_prefix(s, end, "El "));
 }
 
 /*
@@ -2568,15 +2571,13 @@ static bool original_message(const char *s, size_t n, const char *next,
 
 	while (i < n && (s[i] == ' ' || s[i] == '\t'))
 		i++;
-	if (n - i >= sizeof(om) - 1 &&
-	    strncasecmp(s + i, om, sizeof(om) - 1) == 0)
+	if (has_prefix_ci(s + i, s + n, om))
 		return true;
 	for (; i < n && s[i] == '_'; i++)
 		u++;
 	while (i < n && (s[i] == ' ' || s[i] == '\r'))
 		i++;
-	return u >= 10 && i == n && end - next >= 5 &&
-	       strncmp(next, "From:", 5) == 0;
+	return u >= 10 && i == n && has_prefix(next, end, "From:");
 }
 
 /*

@@ -29,6 +29,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+#include <strings.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -81,6 +83,42 @@ void str_tolower(char *s);
 size_t count_char(const char *s, size_t len, char c);
 int parse_ulong(const char *s, unsigned long *out);
 bool utf8_valid(const char *s, size_t len);
+
+/*
+ * Bounded compares of text that is not NUL-terminated, the bytes
+ * [p, end): has_prefix(p, end, "lit"), has_prefix_ci() (ASCII case
+ * folded) and has_suffix(start, end, "lit") never read at or past end,
+ * whatever the literal's length.  Every fixed-length compare of
+ * untrusted bytes goes through them: a hand-written "end - p > 2" before
+ * memcmp(p, "[inline]", 8) read past a buffer (issue 25).
+ */
+static inline bool mem_has_prefix(const char *p, const char *end,
+				  const char *lit, size_t n, bool ci)
+{
+	if (!p || p > end || (size_t)(end - p) < n)
+		return false;
+	return ci ? strncasecmp(p, lit, n) == 0 : memcmp(p, lit, n) == 0;
+}
+
+static inline bool has_prefix(const char *p, const char *end, const char *lit)
+{
+	return mem_has_prefix(p, end, lit, strlen(lit), false);
+}
+
+static inline bool has_prefix_ci(const char *p, const char *end,
+				 const char *lit)
+{
+	return mem_has_prefix(p, end, lit, strlen(lit), true);
+}
+
+static inline bool has_suffix(const char *start, const char *end,
+			      const char *lit)
+{
+	size_t n = strlen(lit);
+
+	return start && start <= end && (size_t)(end - start) >= n &&
+	       memcmp(end - n, lit, n) == 0;
+}
 
 /* time */
 double now_seconds(void);

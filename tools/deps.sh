@@ -7,7 +7,7 @@
 #   install SET  as root, installs what is missing (apt-get update once,
 #                then apt-get install); otherwise as check (make deps,
 #                make demo, make check)
-# SET is build, test, demo, bench or ci.
+# SET is build, test, demo, bench, ci or fuzz.
 set -eu
 
 build="gcc make pkg-config libgmime-3.0-dev libpcre2-dev libsqlite3-dev zlib1g-dev libcurl4-openssl-dev libjansson-dev libmicrohttpd-dev"
@@ -15,6 +15,8 @@ test="libcmocka-dev postfix python3 python3-aiosmtpd sqlite3 xz-utils git openss
 bench="perl xz-utils git time sqlite3"
 # .ci/run: the clang build and the format check
 ci="clang clang-format"
+# make fuzz / fuzz-ci: clang and its libFuzzer and sanitizer run-times
+fuzz="clang libclang-rt-dev"
 # The kernel source tree (symbol index, --tree tests, get_maintainer.pl
 # baseline) comes from bookworm-security; tests that need it skip with a
 # message when the archive does not offer it.
@@ -30,6 +32,7 @@ test) want="$build $test" ;;
 demo) want="$build xz-utils sqlite3 linux-source-6.12"; optional= ;;
 bench) want="$build $bench" ;;
 ci) want="$build $ci"; optional= ;;
+fuzz) want="$build $fuzz"; optional= ;;
 *) echo "deps.sh: unknown set '$2'" >&2; exit 64 ;;
 esac
 
