@@ -38,7 +38,7 @@ CFLAGS += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all \
 LDFLAGS += -fsanitize=$(SANITIZE)
 endif
 
-# Programs and the libraries they link (router/cmd.h explains the split):
+# Programs and the libraries they link (router/cmd/cmd.h explains the split):
 # a program pays at start-up for every shared library it links, and the
 # filter and 'triage map' run once per message or path ('make bench').
 #   triage          pcre2 sqlite3 jansson zlib
@@ -79,7 +79,13 @@ HARDEN_CPPFLAGS = $(if $(SANITIZE),,$(if $(filter -O -O1 -O2 -O3 -Os -Og -Oz \
 	-Ofast,$(CFLAGS)),-U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=2))
 HARDEN_LDFLAGS = -pie -Wl,-z,relro,-z,now
 
-ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE -Irouter $(WARN) $(PKG_CFLAGS) \
+# router/'s layers (README "Layout"), lowest first: each is an archive
+# that may call only its own and lower layers; every folder is on the
+# include path, so a file includes "util.h" wherever it lives.
+LAYERS = lib stages store net app
+ROUTER_INC = $(LAYERS:%=-Irouter/%) -Irouter/cmd -Irouter/bin
+
+ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(ROUTER_INC) $(WARN) $(PKG_CFLAGS) \
 	     -DTRIAGE_VERSION='"$(VERSION)"' -DSYSCONFDIR='"$(SYSCONFDIR)"' \
 	     -DDATADIR='"$(DATADIR)"' -DSTATEDIR='"$(STATEDIR)"' \
 	     -DLIBEXECDIR='"$(LIBEXECDIR)"' $(HARDEN_CPPFLAGS) \
@@ -94,9 +100,8 @@ QUIET_GEN = @echo '   GEN    ' $@;
 endif
 
 B = build
-LIB_SRCS = $(filter-out router/triage.c router/triage-filter.c \
-	     router/triage-client.c, \
-	     $(wildcard router/*.c))
+LIB_SRCS = $(foreach l,$(LAYERS),$(wildcard router/$(l)/*.c)) \
+	   router/bin/resident.c
 LIB_OBJS = $(patsubst %.c,$(B)/%.o,$(LIB_SRCS)) $(B)/default_config.o
 # Commands by program; the rest of router/cmd/ is in triage itself.
 MIME_CMDS = explain train eval
@@ -109,8 +114,8 @@ MIME_CMD_OBJS = $(call cmd_objs,$(MIME_CMDS))
 NET_CMD_OBJS = $(call cmd_objs,$(NET_CMDS))
 TEST_SRCS = $(wildcard tests/unit/test_*.c)
 TESTS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(TEST_SRCS))
-PROGRAMS = triage $(if $(wildcard router/triage-filter.c),triage-filter) \
-	   $(if $(wildcard router/triage-client.c),triage-client) \
+PROGRAMS = triage $(if $(wildcard router/bin/triage-filter.c),triage-filter) \
+	   $(if $(wildcard router/bin/triage-client.c),triage-client) \
 	   $(if $(MIME_CMD_OBJS),triage-mime) $(if $(NET_CMD_OBJS),triage-net)
 
 .PHONY: all binaries demo check check-run check-unit check-cli \
@@ -157,14 +162,14 @@ $(B)/libtriage.a: $(LIB_OBJS)
 	@rm -f $@
 	$(QUIET_AR)$(AR) rcs $@ $^
 
-triage: $(B)/router/triage.o $(CORE_CMD_OBJS) $(B)/libtriage.a
+triage: $(B)/router/bin/triage.o $(CORE_CMD_OBJS) $(B)/libtriage.a
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CORE_LIBS) -lm
 
-triage-mime: $(B)/router/triage.o $(CORE_CMD_OBJS) $(MIME_CMD_OBJS) \
+triage-mime: $(B)/router/bin/triage.o $(CORE_CMD_OBJS) $(MIME_CMD_OBJS) \
 	     $(B)/libtriage.a
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(MIME_LIBS) -lm
 
-triage-net: $(B)/router/triage.o $(CORE_CMD_OBJS) $(NET_CMD_OBJS) \
+triage-net: $(B)/router/bin/triage.o $(CORE_CMD_OBJS) $(NET_CMD_OBJS) \
 	    $(B)/libtriage.a
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(NET_LIBS) -lm
 
@@ -176,12 +181,12 @@ triage-net: $(B)/router/triage.o $(CORE_CMD_OBJS) $(NET_CMD_OBJS) \
 # -static-pie link of the libraries' archives starts faster, but Debian
 # ships no libmount.a (GIO needs one: it would be stubbed) and the
 # archives' security updates would need a rebuild: not offered.
-triage-filter: $(B)/router/triage-filter.o $(B)/libtriage.a
+triage-filter: $(B)/router/bin/triage-filter.o $(B)/libtriage.a
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(FILTER_LIBS) -lm
 
 # triage-client: its start is all it costs, and it parses nothing: it
 # passes its descriptors and environment to a socket and reads one byte.
-# On x86-64 it runs without libc (router/nolibc.h) as a static PIE: the
+# On x86-64 it runs without libc (router/lib/nolibc.h) as a static PIE: the
 # kernel loads it at a random address without a loader, nolibc's _start
 # applies its own relocations and makes them read-only (RELRO), and it
 # sets up the stack protector's canary from the kernel's AT_RANDOM.
@@ -191,11 +196,11 @@ CLIENT_NOLIBC := $(if $(SANITIZE),,$(filter x86_64-%,$(MACHINE)))
 CLIENT_CFLAGS = $(if $(CLIENT_NOLIBC),-DNOLIBC -U_FORTIFY_SOURCE \
 	-fno-asynchronous-unwind-tables)
 
-$(B)/router/triage-client.o: router/triage-client.c $(B)/FLAGS
+$(B)/router/bin/triage-client.o: router/bin/triage-client.c $(B)/FLAGS
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(CC) $(ALL_CFLAGS) $(CLIENT_CFLAGS) -MMD -MP -c -o $@ $<
 
-triage-client: $(B)/router/triage-client.o
+triage-client: $(B)/router/bin/triage-client.o
 ifdef CLIENT_NOLIBC
 	$(QUIET_LINK)$(CC) $(filter-out -pie,$(ALL_LDFLAGS)) -static-pie \
 		-nostdlib -o $@ $^ -lgcc
@@ -330,7 +335,7 @@ FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	   -fno-omit-frame-pointer
 # FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION (libFuzzer's convention):
 # image.c reads an index into a block of its size instead of mapping it
-FUZZ_CFLAGS = -std=gnu11 -D_GNU_SOURCE -Irouter -Ifuzz -g -O1 $(PKG_CFLAGS) \
+FUZZ_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(ROUTER_INC) -Ifuzz -g -O1 $(PKG_CFLAGS) \
 	      -DTRIAGE_VERSION='"$(VERSION)"' -DSYSCONFDIR='"$(SYSCONFDIR)"' \
 	      -DDATADIR='"$(DATADIR)"' -DSTATEDIR='"$(STATEDIR)"' \
 	      -DLIBEXECDIR='"$(LIBEXECDIR)"' \
@@ -383,7 +388,7 @@ $(FUZZ_B)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz.h $(FUZZ_B)/libtriage-fuzz.a
 		$(FUZZ_B)/libtriage-fuzz.a $(FUZZ_LIBS)
 
 # fuzz_smtp_reply includes smtp.c for its static reply parser
-$(FUZZ_B)/fuzz_smtp_reply $(FUZZ_B)/replay_smtp_reply: router/smtp.c
+$(FUZZ_B)/fuzz_smtp_reply $(FUZZ_B)/replay_smtp_reply: router/net/smtp.c
 
 $(FUZZ_B)/seed/config/routes.conf: routes.conf
 	@mkdir -p $(dir $@)

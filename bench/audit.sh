@@ -14,13 +14,15 @@
 #   WRITERS=N  concurrent writers (default 50)
 set -eu
 SRC=$(cd "$(dirname "$0")/.." && pwd)
+# every folder of router/ (its layers) is on the include path
+INC=$(for d in "$SRC"/router/*/; do printf -- ' -I%s' "${d%/}"; done)
 B=$SRC/build/bench
 RUNS=${RUNS:-400}
 ROUNDS=${ROUNDS:-3}
 WRITERS=${WRITERS:-50}
 mkdir -p "$B"
 make -C "$SRC" --no-print-directory build/libtriage.a >/dev/null
-cc -O2 -g -std=gnu11 -D_GNU_SOURCE -I"$SRC/router" -o "$B/audit" \
+cc -O2 -g -std=gnu11 -D_GNU_SOURCE $INC -o "$B/audit" \
 	"$SRC/bench/audit.c" "$B/../libtriage.a" -lsqlite3 -lz -lpcre2-8 -lm
 cc -O2 -o "$B/spawn" "$SRC/bench/spawn.c"
 D=$(mktemp -d "${TMPDIR:-/tmp}/audit-bench.XXXXXX")

@@ -60,7 +60,7 @@ cc -static -O2 -o "$B/empty-static" "$B/empty.c"
 if [ "$(uname -m)" = x86_64 ]; then
 	echo 'int main(int c, char **v, char **e) { return 0; }' >"$B/empty-nolibc.c"
 	cc -static-pie -nostdlib -fPIE -fstack-protector-strong -O2 -DNOLIBC \
-		-Wl,-z,relro,-z,now -include "$SRC/router/nolibc.h" \
+		-Wl,-z,relro,-z,now -include "$SRC/router/lib/nolibc.h" \
 		-o "$B/empty-nolibc" "$B/empty-nolibc.c"
 fi
 

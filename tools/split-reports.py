@@ -6,7 +6,7 @@ usage: tools/split-reports.py [--held-out FRACTION] [--output FILE] DIR...
 
 Reads the labelled messages of every DIR (DIR/index.tsv with the columns
 file, class, ...; or the files of DIR/user, DIR/fuzzer and DIR/ai, as
-router/corpus.c does) and writes the split file (classifiers/split.tsv by
+router/app/corpus.c does) and writes the split file (classifiers/split.tsv by
 default) that 'triage eval --split' and 'triage train --split' read: one
 line per message, keyed by its Message-ID, marked "tune" (rules,
 thresholds and the model may be fitted on it) or "held-out" (only ever

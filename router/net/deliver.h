@@ -5,7 +5,7 @@
  *
  * DESCRIPTION
  *	The libc-only half of the deliver stage; the filter links it, so
- *	it uses neither libcurl nor GMime (router/smtp.h is the libcurl
+ *	it uses neither libcurl nor GMime (router/net/smtp.h is the libcurl
  *	half, linked only into triage-net).
  *
  *	Addresses.  addr_valid() accepts the conservative subset of an

@@ -4,7 +4,7 @@
  *
  * DESCRIPTION
  *	Every subcommand FOO of triage(1) is int cmd_FOO(argc, argv, ctx)
- *	in router/cmd/FOO.c with one line in the table in router/triage.c.
+ *	in router/cmd/FOO.c with one line in the table in router/bin/triage.c.
  *	argv[0] is the subcommand name.  Commands return an exit status
  *	from <sysexits.h> (0, EX_USAGE, EX_NOINPUT, EX_DATAERR,
  *	EX_TEMPFAIL, EX_CONFIG ...).
