@@ -45,10 +45,10 @@
 #include "act.h"
 #include "classify.h"
 #include "crashsig.h"
-#include "link.h"
 #include "pick.h"
 #include "regression.h"
 #include "sections.h"
+#include "thread.h"
 
 struct config;
 struct evidence;

@@ -71,7 +71,6 @@
 #include "config.h"
 #include "deliver.h"
 #include "intake.h"
-#include "link.h"
 #include "outbox.h"
 #include "parse.h"
 #include "pipeline.h"
@@ -79,6 +78,7 @@
 #include "report.h"
 #include "resident.h"
 #include "sqlmem.h"
+#include "thread.h"
 #include "util.h"
 
 #define SENDMAIL_AFTER_COMMIT 8 /* due rows the filter may send itself */
