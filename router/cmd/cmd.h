@@ -10,6 +10,7 @@
  *	EX_TEMPFAIL, EX_CONFIG ...).
  *
  *	Only commands run stages in order; no stage calls a later one.
+ *	What commands share (cmd_config(), cmd_open_map()) is cmd.c.
  *
  *	Commands live in three programs built from the same table, so that
  *	a command pays only for the libraries it uses (git keeps libcurl
