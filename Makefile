@@ -79,10 +79,15 @@ HARDEN_CPPFLAGS = $(if $(SANITIZE),,$(if $(filter -O -O1 -O2 -O3 -Os -Og -Oz \
 	-Ofast,$(CFLAGS)),-U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=2))
 HARDEN_LDFLAGS = -pie -Wl,-z,relro,-z,now
 
-# router/'s layers (README "Layout"), lowest first: each is an archive
-# that may call only its own and lower layers; every folder is on the
-# include path, so a file includes "util.h" wherever it lives.
+# router/'s layers (README "Layout"), lowest first: a file may call only
+# its own layer and lower ones, and store and net do not call each other.
+# Each of lib ... app is an archive, linked highest first and never in a
+# group, so a call up is an undefined reference unless what it calls was
+# linked anyway.  Every folder is on the include path: a file includes
+# "util.h" wherever it is.
+LAYER_LEVELS = lib stages store,net app cmd bin
 LAYERS = lib stages store net app
+LINK_LAYERS = app net store stages lib
 ROUTER_INC = $(LAYERS:%=-Irouter/%) -Irouter/cmd -Irouter/bin
 
 ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(ROUTER_INC) $(WARN) $(PKG_CFLAGS) \
@@ -100,9 +105,11 @@ QUIET_GEN = @echo '   GEN    ' $@;
 endif
 
 B = build
-LIB_SRCS = $(foreach l,$(LAYERS),$(wildcard router/$(l)/*.c)) \
-	   router/bin/resident.c
-LIB_OBJS = $(patsubst %.c,$(B)/%.o,$(LIB_SRCS)) $(B)/default_config.o
+# layer_objs,L,DIR: the objects of router/L/ (lib's with the embedded
+# default configuration), under DIR
+layer_objs = $(patsubst %.c,$(2)/%.o,$(wildcard router/$(1)/*.c)) \
+	     $(if $(filter lib,$(1)),$(2)/default_config.o)
+ARCHIVES = $(LINK_LAYERS:%=$(B)/%.a)
 # Commands by program; the rest of router/cmd/ is in triage itself.
 MIME_CMDS = explain train eval
 NET_CMDS = serve deliver bugzilla
@@ -118,9 +125,9 @@ PROGRAMS = triage $(if $(wildcard router/bin/triage-filter.c),triage-filter) \
 	   $(if $(wildcard router/bin/triage-client.c),triage-client) \
 	   $(if $(MIME_CMD_OBJS),triage-mime) $(if $(NET_CMD_OBJS),triage-net)
 
-.PHONY: all binaries demo check check-run check-unit check-cli \
-	check-shared check-e2e bench bench-run install clean format \
-	format-check deps deps-check deps-test kernel-tree
+.PHONY: all binaries archives demo check check-run check-unit check-cli \
+	check-shared check-e2e bench bench-run install clean \
+	format format-check deps deps-check deps-test kernel-tree
 .DELETE_ON_ERROR:
 
 # 'make' only checks for the build's packages (tools/deps.sh names the
@@ -158,19 +165,25 @@ $(B)/default_config.c: routes.conf tools/embed.sh
 $(B)/default_config.o: $(B)/default_config.c $(B)/FLAGS
 	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(B)/libtriage.a: $(LIB_OBJS)
-	@rm -f $@
-	$(QUIET_AR)$(AR) rcs $@ $^
+# one archive per layer: $(B)/lib.a ... $(B)/app.a
+define layer_archive
+$(B)/$(1).a: $(call layer_objs,$(1),$(B))
+	@rm -f $$@
+	$$(QUIET_AR)$$(AR) rcs $$@ $$^
+endef
+$(foreach l,$(LAYERS),$(eval $(call layer_archive,$(l))))
 
-triage: $(B)/router/bin/triage.o $(CORE_CMD_OBJS) $(B)/libtriage.a
+archives: $(ARCHIVES)
+
+triage: $(B)/router/bin/triage.o $(CORE_CMD_OBJS) $(ARCHIVES)
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CORE_LIBS) -lm
 
 triage-mime: $(B)/router/bin/triage.o $(CORE_CMD_OBJS) $(MIME_CMD_OBJS) \
-	     $(B)/libtriage.a
+	     $(ARCHIVES)
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(MIME_LIBS) -lm
 
 triage-net: $(B)/router/bin/triage.o $(CORE_CMD_OBJS) $(NET_CMD_OBJS) \
-	    $(B)/libtriage.a
+	    $(ARCHIVES)
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(NET_LIBS) -lm
 
 # The filter is linked like the other programs, against the shared
@@ -181,7 +194,8 @@ triage-net: $(B)/router/bin/triage.o $(CORE_CMD_OBJS) $(NET_CMD_OBJS) \
 # -static-pie link of the libraries' archives starts faster, but Debian
 # ships no libmount.a (GIO needs one: it would be stubbed) and the
 # archives' security updates would need a rebuild: not offered.
-triage-filter: $(B)/router/bin/triage-filter.o $(B)/libtriage.a
+triage-filter: $(B)/router/bin/triage-filter.o $(B)/router/bin/resident.o \
+	       $(ARCHIVES)
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(FILTER_LIBS) -lm
 
 # triage-client: its start is all it costs, and it parses nothing: it
@@ -208,10 +222,14 @@ else
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^
 endif
 
-$(B)/tests/test_%: tests/unit/test_%.c $(B)/libtriage.a $(B)/FLAGS
+# A unit test links the archives as the programs do, after the objects
+# of router/bin/ it tests, if any (given as prerequisites).
+$(B)/tests/test_%: tests/unit/test_%.c $(ARCHIVES) $(B)/FLAGS
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) $(ALL_LDFLAGS) -o $@ \
-		$< $(B)/libtriage.a $(TEST_LIBS) -lm
+		$< $(filter %.o,$^) $(ARCHIVES) $(TEST_LIBS) -lm
+
+$(B)/tests/test_resident: $(B)/router/bin/resident.o
 
 -include $(shell find $(B)/router $(B)/tests -name '*.d' 2>/dev/null)
 
@@ -341,8 +359,7 @@ FUZZ_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(ROUTER_INC) -Ifuzz -g -O1 $(PKG_CFLAGS)
 	      -DLIBEXECDIR='"$(LIBEXECDIR)"' \
 	      -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION $(FUZZ_SAN)
 FUZZ_LIBS := $(shell $(PKG_CONFIG) --libs $(ALL_PKGS) 2>/dev/null) -lm
-FUZZ_LIB_OBJS = $(patsubst %.c,$(FUZZ_B)/obj/%.o,$(LIB_SRCS)) \
-		$(FUZZ_B)/obj/default_config.o
+FUZZ_ARCHIVES = $(LINK_LAYERS:%=$(FUZZ_B)/%.a)
 # Seed corpora per target, besides tests/corpus/fuzz/TARGET (directories).
 # FUZZ_GEN_SEEDS_ are made by the clang build, for fuzzing only.
 FUZZ_SEEDS_intake_parse = tests/corpus/mime tests/corpus/explain \
@@ -379,13 +396,17 @@ $(FUZZ_B)/obj/default_config.o: $(B)/default_config.c $(FUZZ_B)/FLAGS
 
 -include $(shell find $(FUZZ_B)/obj -name '*.d' 2>/dev/null)
 
-$(FUZZ_B)/libtriage-fuzz.a: $(FUZZ_LIB_OBJS)
-	@rm -f $@
-	$(QUIET_AR)$(AR) rcs $@ $^
+# the layers' archives again, instrumented: $(FUZZ_B)/lib.a ...
+define fuzz_archive
+$(FUZZ_B)/$(1).a: $(call layer_objs,$(1),$(FUZZ_B)/obj)
+	@rm -f $$@
+	$$(QUIET_AR)$$(AR) rcs $$@ $$^
+endef
+$(foreach l,$(LAYERS),$(eval $(call fuzz_archive,$(l))))
 
-$(FUZZ_B)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz.h $(FUZZ_B)/libtriage-fuzz.a
+$(FUZZ_B)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz.h $(FUZZ_ARCHIVES)
 	$(QUIET_LINK)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< \
-		$(FUZZ_B)/libtriage-fuzz.a $(FUZZ_LIBS)
+		$(FUZZ_ARCHIVES) $(FUZZ_LIBS)
 
 # fuzz_smtp_reply includes smtp.c for its static reply parser
 $(FUZZ_B)/fuzz_smtp_reply $(FUZZ_B)/replay_smtp_reply: router/net/smtp.c
@@ -395,9 +416,9 @@ $(FUZZ_B)/seed/config/routes.conf: routes.conf
 	@cp routes.conf $@
 
 # fuzz_index's seeds: a valid index of each kind, in the current formats
-$(FUZZ_B)/seed_index: fuzz/seed_index.c fuzz/fuzz.h $(FUZZ_B)/libtriage-fuzz.a
+$(FUZZ_B)/seed_index: fuzz/seed_index.c fuzz/fuzz.h $(FUZZ_ARCHIVES)
 	$(QUIET_LINK)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -o $@ \
-		$< $(FUZZ_B)/libtriage-fuzz.a $(FUZZ_LIBS)
+		$< $(FUZZ_ARCHIVES) $(FUZZ_LIBS)
 
 $(FUZZ_B)/seed/index/.stamp: $(FUZZ_B)/seed_index tests/data/MAINTAINERS.kernel
 	@rm -rf $(dir $@)
@@ -422,11 +443,11 @@ fuzz-merge: fuzz-build
 	@fuzz/merge.sh $(FUZZ_B) \
 		$(foreach t,$(FUZZ_TARGETS),$(call fuzz_spec,$(t)))
 
-$(FUZZ_B)/replay_%: fuzz/fuzz_%.c fuzz/replay.c fuzz/fuzz.h $(B)/libtriage.a \
+$(FUZZ_B)/replay_%: fuzz/fuzz_%.c fuzz/replay.c fuzz/fuzz.h $(ARCHIVES) \
 		    $(B)/FLAGS
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) -Ifuzz $(ALL_LDFLAGS) -o $@ $< \
-		fuzz/replay.c $(B)/libtriage.a $(FUZZ_LIBS)
+		fuzz/replay.c $(ARCHIVES) $(FUZZ_LIBS)
 
 check-fuzz-replay: $(FUZZ_TARGETS:%=$(FUZZ_B)/replay_%) \
 		   $(FUZZ_B)/seed/config/routes.conf
