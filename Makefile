@@ -83,8 +83,9 @@ HARDEN_LDFLAGS = -pie -Wl,-z,relro,-z,now
 # its own layer and lower ones, and store and net do not call each other.
 # Each of lib ... app is an archive, linked highest first and never in a
 # group, so a call up is an undefined reference unless what it calls was
-# linked anyway.  Every folder is on the include path: a file includes
-# "util.h" wherever it is.
+# linked anyway; 'make check-layers' (tests/layers) checks every call of
+# every object, siblings' too.  Every folder is on the include path: a
+# file includes "util.h" wherever it is.
 LAYER_LEVELS = lib stages store,net app cmd bin
 LAYERS = lib stages store net app
 LINK_LAYERS = app net store stages lib
@@ -126,7 +127,7 @@ PROGRAMS = triage $(if $(wildcard router/bin/triage-filter.c),triage-filter) \
 	   $(if $(MIME_CMD_OBJS),triage-mime) $(if $(NET_CMD_OBJS),triage-net)
 
 .PHONY: all binaries archives demo check check-run check-unit check-cli \
-	check-shared check-e2e bench bench-run install clean \
+	check-shared check-e2e check-layers bench bench-run install clean \
 	format format-check deps deps-check deps-test kernel-tree
 .DELETE_ON_ERROR:
 
@@ -262,6 +263,7 @@ check-run: binaries $(TESTS) kernel-tree
 	@st=0; \
 	export TEST_RESULTS=$(CURDIR)/$(B)/test-results; \
 	$(MAKE) --no-print-directory check-unit || st=1; \
+	$(MAKE) --no-print-directory check-layers || st=1; \
 	tests/run-replay.sh $(MAKE) --no-print-directory check-fuzz-replay || st=1; \
 	$(MAKE) --no-print-directory check-cli || st=1; \
 	$(MAKE) --no-print-directory check-shared || st=1; \
@@ -271,6 +273,17 @@ check-run: binaries $(TESTS) kernel-tree
 
 check-unit: $(TESTS)
 	@TRIAGE_SRCDIR=$(CURDIR) tests/run-unit.sh $(TESTS)
+
+# router/'s layers call only down (tests/layers): the programs' objects
+# and the archives, as they are linked.  triage-client.o is linked alone,
+# without libc: its memcpy and the like are its own, not the others'.
+check-layers: binaries $(ARCHIVES)
+	@LAYER_LEVELS='$(LAYER_LEVELS)' LINK_LAYERS='$(LINK_LAYERS)' \
+	LAYER_B='$(CURDIR)/$(B)' \
+	LAYER_SKIP='$(CURDIR)/$(B)/router/bin/triage-client.o' \
+	LAYER_CC='$(CC)' LAYER_CFLAGS='$(HARDEN_CFLAGS) $(CFLAGS)' \
+	LAYER_LDFLAGS='$(ALL_LDFLAGS)' LAYER_LIBS='$(FUZZ_LIBS)' \
+	tests/run-scripts.sh layers
 
 check-cli: binaries
 	@tests/run-scripts.sh cli
