@@ -99,7 +99,7 @@ static inline void resident_message(struct resident_message *m, const char *rec,
 	memcpy(CMSG_DATA(cm), fds, 2 * sizeof(int));
 }
 
-/* ---- service (libtriage) ---------------------------------------------- */
+/* ---- service (resident.c) --------------------------------------------- */
 
 /* one request, pointing into the record it was parsed from */
 struct resident_request {
