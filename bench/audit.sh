@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench/audit.sh - what the audit step costs the per-message process
 #
-# Builds bench/audit.c against build/libtriage.a and runs it as a fresh
+# Builds bench/audit.c against the archives of router/'s layers and runs it as a fresh
 # process per message (bench/spawn.c), interleaving a do-nothing
 # baseline with the filter's open + one transaction + close in three
 # settings: AUDIT_FILTER alone (no checkpoint on close unless the WAL
@@ -14,14 +14,18 @@
 #   WRITERS=N  concurrent writers (default 50)
 set -eu
 SRC=$(cd "$(dirname "$0")/.." && pwd)
+# every folder of router/ (its layers) is on the include path, and the
+# layers' archives link in the Makefile's order (LINK_LAYERS)
+INC=$(for d in "$SRC"/router/*/; do printf -- ' -I%s' "${d%/}"; done)
+ARCHIVES=$(for l in app net store stages lib; do printf -- ' %s' "$SRC/build/$l.a"; done)
 B=$SRC/build/bench
 RUNS=${RUNS:-400}
 ROUNDS=${ROUNDS:-3}
 WRITERS=${WRITERS:-50}
 mkdir -p "$B"
-make -C "$SRC" --no-print-directory build/libtriage.a >/dev/null
-cc -O2 -g -std=gnu11 -D_GNU_SOURCE -I"$SRC/router" -o "$B/audit" \
-	"$SRC/bench/audit.c" "$B/../libtriage.a" -lsqlite3 -lz -lpcre2-8 -lm
+make -C "$SRC" --no-print-directory archives >/dev/null
+cc -O2 -g -std=gnu11 -D_GNU_SOURCE $INC -o "$B/audit" \
+	"$SRC/bench/audit.c" $ARCHIVES -lsqlite3 -lz -lpcre2-8 -lm
 cc -O2 -o "$B/spawn" "$SRC/bench/spawn.c"
 D=$(mktemp -d "${TMPDIR:-/tmp}/audit-bench.XXXXXX")
 HP=

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * bench_model - costs of the statistical model (router/model.c)
+ * bench_model - costs of the statistical model (router/stages/model.c)
  *
- *	cc -O2 -std=gnu11 -D_GNU_SOURCE -Irouter -o build/bench/bench_model \
- *		bench/bench_model.c build/libtriage.a -lz -lm
+ *	cc -O2 -std=gnu11 -D_GNU_SOURCE -Irouter/lib -Irouter/stages \
+ *		-o build/bench/bench_model bench/bench_model.c \
+ *		build/stages.a build/lib.a -lz -lm
  *	build/bench/bench_model [DIR]
  *
  * For a few table sizes and windows, trains a model on synthetic

@@ -2,9 +2,11 @@
 /*
  * bench/classify - the classification cost of one report
  *
- *	cc -O2 -std=gnu11 -D_GNU_SOURCE -Irouter \
+ *	cc -O2 -std=gnu11 -D_GNU_SOURCE -Irouter/lib -Irouter/stages \
+ *		-Irouter/store -Irouter/net -Irouter/app \
  *		$(pkg-config --cflags gmime-3.0) -o build/bench/bench_classify \
- *		bench/classify.c build/libtriage.a \
+ *		bench/classify.c build/app.a build/net.a build/store.a \
+ *		build/stages.a build/lib.a \
  *		$(pkg-config --libs gmime-3.0 libpcre2-8 sqlite3 zlib) -lm
  *	build/bench/bench_classify RULES_DIR [--symbols IDX] [--model FILE]
  *		[--dir DIR] [FILE...]
@@ -319,7 +321,8 @@ int main(int argc, char **argv)
 	if (!m)
 		return 1;
 	printf("rules %s (%zu), model %s, symbol index %s; medians of CPU time\n",
-	       rules_dir, rules_count(rs), model_path ? model_path : "synthetic",
+	       rules_dir, rules_count(rs),
+	       model_path ? model_path : "synthetic",
 	       syms_path ? syms_path : "none");
 
 	raw = synthetic(0, 12345, 6 * 1024);

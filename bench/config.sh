@@ -2,8 +2,8 @@
 # a state directory DIR/state with Linux 6.12's MAINTAINERS (build/linux,
 # else ../shared) and, when the tree is unpacked, the tree for the symbol
 # index, and compiles the indexes; it returns 1 when there is no
-# MAINTAINERS.  Needs SRC and SHARED.  The filter bench and
-# tools/hotlist.sh run the filter as the same configuration.
+# MAINTAINERS.  Needs SRC and SHARED.  bench/filter.sh runs the
+# one-shot and the resident filter with it.
 bench_config() {
 	bc_tree=$SRC/build/linux
 	if [ -f "$bc_tree/MAINTAINERS" ]; then

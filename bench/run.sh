@@ -9,6 +9,10 @@
 #   GM_SINGLE=N     get_maintainer.pl one-per-process runs (default 30)
 set -eu
 SRC=$(cd "$(dirname "$0")/.." && pwd)
+# every folder of router/ (its layers) is on the include path, and the
+# layers' archives link in the Makefile's order (LINK_LAYERS)
+INC=$(for d in "$SRC"/router/*/; do printf -- ' -I%s' "${d%/}"; done)
+ARCHIVES=$(for l in app net store stages lib; do printf -- ' %s' "$SRC/build/$l.a"; done)
 SHARED=${TRIAGE_SHARED:-$SRC/../shared}
 TREE=$SRC/build/linux
 B=$SRC/build/bench
@@ -77,8 +81,8 @@ echo "== experts import: triage experts import against plain git log"
 
 echo
 echo "== model: tokenize + score a 6 KB report, open the model file"
-cc -O2 -std=gnu11 -D_GNU_SOURCE -I"$SRC/router" -o "$B/bench_model" \
-	"$SRC/bench/bench_model.c" "$SRC/build/libtriage.a" -lz -lm
+cc -O2 -std=gnu11 -D_GNU_SOURCE $INC -o "$B/bench_model" \
+	"$SRC/bench/bench_model.c" $ARCHIVES -lz -lm
 "$B/bench_model" "$B"
 
 echo
@@ -87,8 +91,8 @@ echo "== audit: the filter's database step in a fresh process"
 
 echo
 echo "== classify: evidence + model + rules (+ decision) per report"
-cc -O2 -std=gnu11 -D_GNU_SOURCE -I"$SRC/router" $(pkg-config --cflags gmime-3.0) \
-	-o "$B/bench_classify" "$SRC/bench/classify.c" "$SRC/build/libtriage.a" \
+cc -O2 -std=gnu11 -D_GNU_SOURCE $INC $(pkg-config --cflags gmime-3.0) \
+	-o "$B/bench_classify" "$SRC/bench/classify.c" $ARCHIVES \
 	$(pkg-config --libs gmime-3.0 libpcre2-8 sqlite3 zlib) -lm
 set -- "$SRC/classifiers"
 if [ -f "$TREE/MAINTAINERS" ]; then

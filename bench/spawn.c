@@ -84,7 +84,8 @@ int main(int argc, char **argv)
 	}
 	if (jobs < 1 || jobs > MAX_JOBS || argc - optind < 3 ||
 	    strcmp(argv[optind + 1], "--") != 0) {
-		fprintf(stderr, "usage: spawn [-n RUNS] [-j JOBS] [-i | -s FILE | -F] LIST -- CMD [ARGS]\n");
+		fprintf(stderr,
+			"usage: spawn [-n RUNS] [-j JOBS] [-i | -s FILE | -F] LIST -- CMD [ARGS]\n");
 		return 64;
 	}
 	f = fopen(argv[optind], "r");

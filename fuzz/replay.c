@@ -11,7 +11,14 @@
  *	linked with one harness: 'make check-fuzz-replay' runs the seed
  *	corpora and the reproducers of tests/corpus/fuzz/TARGET/ this way,
  *	so a bug the fuzzer found stays fixed without clang.  A crash is
- *	the test failing; so is a path that cannot be read.
+ *	the test failing; so is a path that cannot be read, and so is a
+ *	harness that writes to its input (libFuzzer's "fuzz target
+ *	overwrites its const input").
+ *
+ *	Each input is handed over as libFuzzer hands it: a copy in a
+ *	malloc'd block of exactly its size, no NUL after it.  read_file()'s
+ *	buffer has a NUL and slack behind the bytes, where an overread of
+ *	the input lands unseen even under AddressSanitizer.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -28,14 +35,25 @@
 static int run_file(const char *path, unsigned *count)
 {
 	char *buf;
+	uint8_t *data;
 	size_t len;
+	int ret = 0;
 
 	if (read_file(path, REPLAY_INPUT_MAX, &buf, &len) < 0)
 		return -1;
-	LLVMFuzzerTestOneInput((const uint8_t *)buf, len);
+	/* malloc(0) is a block of its own too: any read of it is reported */
+	data = malloc(len);
+	if (!data && len)
+		die("out of memory");
+	if (len)
+		memcpy(data, buf, len);
+	LLVMFuzzerTestOneInput(data, len);
+	if (len && memcmp(data, buf, len) != 0)
+		ret = error("'%s': the harness wrote to its const input", path);
+	free(data);
 	free(buf);
 	(*count)++;
-	return 0;
+	return ret;
 }
 
 static int cmp_names(const void *a, const void *b)

@@ -1,25 +1,39 @@
 #!/bin/sh
-# deps.sh [build|test|demo|bench] - make sure the Debian packages a target needs are installed
+# deps.sh check|install SET - the Debian packages a target needs
 #
-# As root, missing packages are installed (apt-get update once, then
-# apt-get install).  Otherwise the exact apt-get line is printed and the
-# script fails, so make stops before a confusing compiler error.
+#   check SET    never changes the system: names the missing packages
+#                and the apt-get line that installs them, and fails
+#                (make, make all, make bench)
+#   install SET  as root, installs what is missing (apt-get update once,
+#                then apt-get install); otherwise as check (make deps,
+#                make demo, make check)
+# SET is build, test, demo, bench, ci or fuzz.
 set -eu
 
-build="gcc make pkg-config libgmime-3.0-dev libpcre2-dev libsqlite3-dev zlib1g-dev libcurl4-openssl-dev libjansson-dev libmicrohttpd-dev libgpgme-dev libunistring-dev"
+build="gcc make pkg-config libgmime-3.0-dev libpcre2-dev libsqlite3-dev zlib1g-dev libcurl4-openssl-dev libjansson-dev libmicrohttpd-dev"
 test="libcmocka-dev postfix python3 python3-aiosmtpd sqlite3 xz-utils git openssl"
-bench="perl xz-utils git time"
+bench="perl xz-utils git time sqlite3"
+# .ci/run: the clang build and the format check
+ci="clang clang-format"
+# make fuzz / fuzz-ci: clang and its libFuzzer and sanitizer run-times
+fuzz="clang libclang-rt-dev"
 # The kernel source tree (symbol index, --tree tests, get_maintainer.pl
 # baseline) comes from bookworm-security; tests that need it skip with a
 # message when the archive does not offer it.
 optional="linux-source-6.12"
 
-case "${1:-build}" in
+case "${1:-}" in
+check | install) mode=$1 ;;
+*) echo "usage: deps.sh check|install build|test|demo|bench|ci" >&2; exit 64 ;;
+esac
+case "${2:-build}" in
 build) want=$build; optional= ;;
 test) want="$build $test" ;;
 demo) want="$build xz-utils sqlite3 linux-source-6.12"; optional= ;;
 bench) want="$build $bench" ;;
-*) echo "deps.sh: unknown set '$1'" >&2; exit 64 ;;
+ci) want="$build $ci"; optional= ;;
+fuzz) want="$build $fuzz"; optional= ;;
+*) echo "deps.sh: unknown set '$2'" >&2; exit 64 ;;
 esac
 
 installed() {
@@ -36,13 +50,18 @@ for p in $optional; do
 done
 [ -z "$missing$missing_opt" ] && exit 0
 
-if [ "$(id -u)" != 0 ]; then
+if [ "$mode" = check ] || [ "$(id -u)" != 0 ]; then
+	if [ "$mode" = check ]; then
+		how="install them as root with 'make deps', or"
+	else
+		how="as root, run"
+	fi
 	if [ -z "$missing" ]; then
-		echo "note: without$missing_opt some tests and benchmarks are skipped; as root run:" >&2
+		echo "note: without$missing_opt some tests and benchmarks are skipped; as root, run:" >&2
 		echo "  apt-get update && apt-get install -y --no-install-recommends$missing_opt" >&2
 		exit 0
 	fi
-	echo "missing Debian packages; as root run:" >&2
+	echo "missing Debian packages:$missing; $how:" >&2
 	echo "  apt-get update && apt-get install -y --no-install-recommends$missing$missing_opt" >&2
 	exit 1
 fi

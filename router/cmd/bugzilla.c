@@ -58,12 +58,12 @@
 #include "cmd.h"
 #include "config.h"
 #include "deliver.h"
-#include "link.h"
 #include "outbox.h"
 #include "pipeline.h"
 #include "record.h"
 #include "report.h"
 #include "strbuf.h"
+#include "thread.h"
 #include "util.h"
 
 #define POLL_LIMIT     50

@@ -1,45 +1,71 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * triage eval - cross-validate the whole classifier on labelled reports
+ * triage eval - measure the whole classifier on labelled reports
  *
  * DESCRIPTION
- *	triage eval --corpus DIR [--corpus DIR...] [--rules DIR]
- *		    [--local FILE] [--symbols FILE | --no-symbols]
- *		    [--folds K] [--seed N] [--no-model] [--ablate RULE]...
+ *	triage eval --corpus DIR [--corpus DIR...] [--split FILE]
+ *		    [--rules DIR] [--local FILE]
+ *		    [--symbols FILE | --no-symbols] [--folds K] [--seed N]
+ *		    [--no-model] [--fit-thresholds] [--ablate RULE]...
  *		    [--verbose]
  *
  *	Loads the labelled messages of every DIR (corpus.h: index.tsv or
- *	user/ fuzzer/ ai/), groups them by author and thread, and assigns
- *	the groups to K (5) folds (model_folds(): no author or thread is
- *	ever split, classes balanced; never leave-one-out, which lets an
- *	author's other messages teach the model their style).  For each
- *	fold it trains the statistical model on the other folds only, then
- *	runs the classifier exactly as the filter does (pipeline_run():
+ *	user/ fuzzer/ ai/) and groups them by author and thread.  It runs
+ *	the classifier exactly as the filter does (pipeline_run():
  *	evidence, the symbol index when there is one, the model's
- *	posteriors, the rules, the decision) on the held-out messages.
+ *	posteriors, the rules, the decision) on every message, twice: with
+ *	the rules alone, and with the rules and a statistical model.
+ *
+ *	With --split FILE (corpus_split(): tools/split-reports.py writes
+ *	it, classifiers/split.tsv for ../shared/corpus/reports), every
+ *	message must be marked "tune" or "held-out" by its Message-ID, and
+ *	no author/thread group may have messages on both sides.  The
+ *	figures are then given for each part:
+ *	- tuning (in-sample): the rules and thresholds were written and
+ *	  fitted on these messages, so their figures are optimistic.  The
+ *	  model is trained on K (5) folds of the tuning part grouped by
+ *	  author and thread (model_folds()), each fold scored by a model
+ *	  that did not see it;
+ *	- held out: scored by a model trained on the whole tuning part.
+ *	  Nothing is ever trained or fitted on a held-out message: the
+ *	  training sets are built from tuning messages only, and that is
+ *	  checked message by message.  Held-out messages are never listed
+ *	  by name (errors, rule hits, --verbose): reading their errors is
+ *	  tuning on them.
+ *	Without --split every message is in one part, "all": the model is
+ *	cross-validated on K folds, the rules are in-sample for whatever
+ *	messages they were written on.
  *
  *	Printed:
- *	- precision, recall and F1 per class, macro-F1, the confusion
- *	  matrix (rows true user/fuzzer/ai; columns user/fuzzer/ai/
- *	  uncertain).  Uncertain goes to a human: it counts as a miss in
- *	  its true class's recall and in no class's precision
- *	  (corpus.h);
- *	- every user report sent to ai (the worst error) by name;
+ *	- a summary, one line per classifier (rules only; rules and model;
+ *	  the model alone, the argmax of its posteriors) and part:
+ *	  macro-F1, precision and recall per class, user reports sent to
+ *	  ai (the worst error), messages;
+ *	- per classifier and part, the table of precision, recall and F1
+ *	  per class and the confusion matrix (rows true user/fuzzer/ai;
+ *	  columns user/fuzzer/ai/uncertain).  Uncertain goes to a human:
+ *	  it counts as a miss in its true class's recall and in no class's
+ *	  precision (corpus.h);
  *	- bot-sent reports (the sender is a known bot, corpus_bot_sender()):
  *	  recall of the certain header rules alone and of the final
- *	  verdict, and the precision of the certain rules over the whole
- *	  corpus;
- *	- the issue's targets, met or not;
- *	- the model alone (argmax of its posteriors) on the same folds;
- *	- per rule, how often it fired on each true class, with every rule
- *	  evaluated (a tiny SpamAssassin hit-frequencies);
+ *	  verdict, the precision of the certain rules;
  *	- robustness: how many verdicts change when the transport and
  *	  archive headers (Received, Return-Path, Delivered-To, ARC-*,
- *	  DKIM, List-* ...: rules_header_hidden()) are removed from every
- *	  message, and the figures over the messages whose author/thread
- *	  group has at most two messages (no author dominates them);
- *	- the author/thread groups with errors, and every error;
- *	- with --verbose, every message.
+ *	  DKIM, List-* ...: rules_header_hidden()) are removed;
+ *	- of the tuning part only: every user report sent to ai, per rule
+ *	  how often it fired on each true class (a tiny SpamAssassin
+ *	  hit-frequencies, every rule evaluated), the figures over the
+ *	  messages whose author/thread group has at most two messages, the
+ *	  author/thread groups with errors, every error, and with --verbose
+ *	  every message.
+ *
+ *	--fit-thresholds (needs --split) searches the thresholds, the
+ *	uncertain band and the user bias of the decision (classify.h) over
+ *	a grid, on the tuning part only, with the scores of the rules and
+ *	the cross-validated model: no user report sent to ai, then the
+ *	highest macro-F1, the highest user recall, the fewest uncertain,
+ *	the nearest to the current values.  It prints the best settings as
+ *	90_thresholds.rules lines; it changes nothing.
  *
  *	--ablate RULE scores RULE 0 (repeatable): what the figures are
  *	without it, e.g. without the netdev AI-review disclaimer.
@@ -47,10 +73,12 @@
  *	--rules/--local default to rules_dir/local_rules of routes.conf;
  *	--symbols defaults to STATE_DIR/symbols.idx when it exists.
  *	--no-model leaves the model out (rules alone).  Exit 0 when the
- *	evaluation ran, whatever the figures.
+ *	evaluation ran, whatever the figures; EX_DATAERR when the split
+ *	does not mark every message or crosses a group.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,17 +100,23 @@
 #include "symbols.h"
 #include "util.h"
 
-#define EVAL_MAX_CORPORA 16
-#define EVAL_MAX_ABLATE	 64
+#define EVAL_MAX_CORPORA  16
+#define EVAL_MAX_ABLATE	  64
+#define EVAL_MAX_UNMARKED 10 /* unmarked messages named before giving up */
+
+/* the two parts; without a split everything is TUNE, labelled "all" */
+enum { TUNE = 0, HELD = 1, NSIDES = 2 };
+/* the classifiers measured */
+enum { RULES = 0, FULL = 1, MODEL = 2, NKINDS = 3 };
 
 struct outcome {
 	int verdict;	 /* CLASS_* or CLASS_UNCERTAIN */
 	bool certain;	 /* decided by a certain rule */
+	bool fixed;	 /* decided by certain rules, whatever the thresholds */
 	int model_class; /* argmax of the posteriors, -1 when abstained */
 	double score[CLASS_N];
 	double model[CLASS_N];
-	char *rules; /* "A,B,C": the rules that scored */
-	unsigned fold;
+	char *rules;  /* "A,B,C": the rules that scored */
 	int stripped; /* the verdict without transport/archive headers */
 };
 
@@ -90,12 +124,41 @@ struct hits {
 	unsigned by_class[CLASS_N];
 };
 
+struct eval_run {
+	const struct corpus *c;
+	const int *side; /* TUNE or HELD per item */
+	bool split;
+	size_t n[NSIDES];
+	struct outcome *out[NKINDS - 1]; /* RULES, FULL (MODEL: in FULL) */
+	struct corpus_eval ev[NKINDS][NSIDES];
+	unsigned abstained[NSIDES];
+	unsigned folds;
+};
+
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: triage eval --corpus DIR [--corpus DIR...] [--rules DIR] [--local FILE]\n"
-		"                   [--symbols FILE | --no-symbols] [--folds K] [--seed N]\n"
-		"                   [--no-model] [--ablate RULE]... [--verbose]\n");
+		"usage: triage eval --corpus DIR [--corpus DIR...] [--split FILE] [--rules DIR]\n"
+		"                   [--local FILE] [--symbols FILE | --no-symbols] [--folds K]\n"
+		"                   [--seed N] [--no-model] [--fit-thresholds] [--ablate RULE]...\n"
+		"                   [--verbose]\n");
+}
+
+static const char *side_label(const struct eval_run *e, int kind, int side)
+{
+	static const char *const split[NKINDS][NSIDES] = {
+		{ "rules only, tuning (in-sample)", "rules only, held out" },
+		{ "rules + model, tuning (in-sample; model CV)",
+		  "rules + model, held out" },
+		{ "model alone, tuning (CV)", "model alone, held out" },
+	};
+	static const char *const all[NKINDS] = {
+		"rules only, all (no split)",
+		"rules + model, all (no split; model CV)",
+		"model alone, all (no split; CV)",
+	};
+
+	return e->split ? split[kind][side] : all[kind];
 }
 
 static char *rule_list(const struct verdict *v)
@@ -114,8 +177,13 @@ static char *rule_list(const struct verdict *v)
 	return sb.buf ? sb_detach(&sb, NULL) : xstrdup("");
 }
 
-static struct model *train_fold(const struct corpus *c, const unsigned *fold,
-				unsigned f, uint64_t seed)
+/*
+ * train_on - a model trained on the items use[] marks.  The split's
+ * promise is kept here: a held-out item is never trained on, whatever
+ * the caller passed.
+ */
+static struct model *train_on(const struct corpus *c, const bool *use,
+			      uint64_t seed)
 {
 	struct model_options o;
 	struct model_trainer *t;
@@ -129,8 +197,11 @@ static struct model *train_fold(const struct corpus *c, const unsigned *fold,
 	for (i = 0; i < c->n; i++) {
 		struct model_input in;
 
-		if (fold[i] == f)
+		if (!use[i])
 			continue;
+		if (c->items[i].part == CORPUS_HELD_OUT)
+			die("eval: %s is held out and may not be trained on",
+			    c->items[i].name);
 		corpus_model_input(&c->items[i], &in);
 		model_train_add_group(t, &in, c->items[i].cls, 1,
 				      c->items[i].group);
@@ -170,11 +241,13 @@ static const char *score_text(const struct rule_info *ri, char *buf,
 	return buf;
 }
 
-static void print_hits(const struct ruleset *rs, const struct hits *hits)
+static void print_hits(const struct eval_run *e, const struct ruleset *rs,
+		       const struct hits *hits)
 {
 	size_t i;
 
-	printf("\nrule hits by true class (every rule evaluated; helpers left out)\n");
+	printf("\nrule hits by true class, %s (every rule evaluated; helpers left out)\n",
+	       e->split ? "tuning part" : "all messages");
 	printf("%-28s %-20s %5s %6s %5s\n", "rule", "score", "user", "fuzzer",
 	       "ai");
 	for (i = 0; i < rules_count(rs); i++) {
@@ -204,17 +277,20 @@ static void print_outcome(const struct corpus_item *it, const struct outcome *o)
 	       o->rules && *o->rules ? o->rules : "-", it->group);
 }
 
-static void print_groups(const struct corpus *c, const struct outcome *o)
+/* print_groups - the tuning part's author/thread groups with errors */
+static void print_groups(const struct eval_run *e, const struct outcome *o)
 {
+	const struct corpus *c = e->c;
 	bool *done = xcalloc(c->n + 1, sizeof(*done));
 	unsigned shown = 0;
 	size_t i, j;
 
-	printf("\nauthor/thread groups with errors (size, errors: names)\n");
+	printf("\nauthor/thread groups with errors, %s (size, errors: names)\n",
+	       e->split ? "tuning part" : "all messages");
 	for (i = 0; i < c->n; i++) {
 		unsigned size = 0, wrong = 0;
 
-		if (done[i])
+		if (done[i] || e->side[i] != TUNE)
 			continue;
 		for (j = i; j < c->n; j++) {
 			if (strcmp(c->items[j].group, c->items[i].group))
@@ -239,13 +315,11 @@ static void print_groups(const struct corpus *c, const struct outcome *o)
 	free(done);
 }
 
-static const char *yes(bool ok)
+/* print_bots - the bot-sent reports of one part; names for tuning only */
+static void print_bots(const struct eval_run *e, const struct outcome *o,
+		       int side)
 {
-	return ok ? "met" : "NOT met";
-}
-
-static void print_bots(const struct corpus *c, const struct outcome *o)
-{
+	const struct corpus *c = e->c;
 	unsigned bots = 0, bot_fuzzer = 0, by_certain = 0, final = 0;
 	unsigned certain = 0, certain_right = 0, certain_fuzzer = 0;
 	unsigned certain_fuzzer_right = 0;
@@ -254,6 +328,8 @@ static void print_bots(const struct corpus *c, const struct outcome *o)
 	for (i = 0; i < c->n; i++) {
 		const struct corpus_item *it = &c->items[i];
 
+		if (e->side[i] != side)
+			continue;
 		if (o[i].certain) {
 			certain++;
 			certain_right += o[i].verdict == it->cls;
@@ -272,7 +348,7 @@ static void print_bots(const struct corpus *c, const struct outcome *o)
 			o[i].certain && o[i].verdict == CLASS_FUZZER ? 1 : 0;
 		final += o[i].verdict == CLASS_FUZZER;
 	}
-	printf("\nbot-sent reports (the sender is a known bot): %u, %u labelled fuzzer\n",
+	printf("bot-sent reports (the sender is a known bot): %u, %u labelled fuzzer\n",
 	       bots, bot_fuzzer);
 	printf("  recall, certain header rules alone: %u/%u = %.2f\n",
 	       by_certain, bot_fuzzer,
@@ -286,51 +362,21 @@ static void print_bots(const struct corpus *c, const struct outcome *o)
 	       certain_fuzzer_right, certain_fuzzer,
 	       certain_fuzzer ? (double)certain_fuzzer_right / certain_fuzzer
 			      : 1);
+	if (side != TUNE)
+		return;
 	for (i = 0; i < c->n; i++)
-		if (c->items[i].bot && c->items[i].cls == CLASS_FUZZER &&
+		if (e->side[i] == side && c->items[i].bot &&
+		    c->items[i].cls == CLASS_FUZZER &&
 		    o[i].verdict != CLASS_FUZZER)
 			printf("  missed: %s (%s)\n", c->items[i].name,
 			       c->items[i].bot);
 	for (i = 0; i < c->n; i++)
-		if (o[i].certain && o[i].verdict != c->items[i].cls)
+		if (e->side[i] == side && o[i].certain &&
+		    o[i].verdict != c->items[i].cls)
 			printf("  wrong certain verdict: %s (%s -> %s)\n",
 			       c->items[i].name,
 			       rules_class_name(c->items[i].cls),
 			       rules_class_name(o[i].verdict));
-}
-
-static void print_targets(const struct corpus *c, const struct outcome *o,
-			  const struct corpus_eval *ev)
-{
-	unsigned bot_fuzzer = 0, final = 0, cf = 0, cf_right = 0;
-	double bp, br;
-	size_t i;
-
-	for (i = 0; i < c->n; i++) {
-		if (o[i].certain && o[i].verdict == CLASS_FUZZER) {
-			cf++;
-			cf_right += c->items[i].cls == CLASS_FUZZER;
-		}
-		if (c->items[i].bot && c->items[i].cls == CLASS_FUZZER) {
-			bot_fuzzer++;
-			final += o[i].verdict == CLASS_FUZZER;
-		}
-	}
-	bp = cf ? (double)cf_right / cf : 1;
-	br = bot_fuzzer ? (double) final / bot_fuzzer : 1;
-	printf("\ntargets (issue 4)\n");
-	printf("  macro-F1 >= 0.90:                 %.3f  %s\n", ev->macro_f1,
-	       yes(ev->macro_f1 >= 0.90));
-	printf("  user recall >= 0.97:              %.3f  %s\n",
-	       ev->recall[CLASS_USER], yes(ev->recall[CLASS_USER] >= 0.97));
-	printf("  bot-sent fuzzer precision = 1.00: %.3f  %s\n", bp,
-	       yes(bp >= 1.0));
-	printf("  bot-sent fuzzer recall >= 0.98:   %.3f  %s\n", br,
-	       yes(br >= 0.98));
-	printf("  ai precision >= 0.90:             %.3f  %s\n",
-	       ev->precision[CLASS_AI], yes(ev->precision[CLASS_AI] >= 0.90));
-	printf("  user reports sent to ai:          %u\n",
-	       ev->confusion[CLASS_USER][CLASS_AI]);
 }
 
 /*
@@ -390,15 +436,20 @@ static struct ruleset *load_rules(const char *dir, const char *local,
 	return NULL;
 }
 
-static void print_robustness(const struct corpus *c, const struct outcome *o)
+/* print_robustness - the verdicts headers change; small groups (tuning) */
+static void print_robustness(const struct eval_run *e, const struct outcome *o)
 {
+	const struct corpus *c = e->c;
 	struct corpus_eval small;
-	unsigned changed = 0;
+	unsigned changed[NSIDES] = { 0, 0 };
 	size_t i, j, size;
+	int s;
 
 	memset(&small, 0, sizeof(small));
 	for (i = 0; i < c->n; i++) {
-		changed += o[i].stripped != o[i].verdict;
+		changed[e->side[i]] += o[i].stripped != o[i].verdict;
+		if (e->side[i] != TUNE)
+			continue;
 		for (size = 0, j = 0; j < c->n; j++)
 			size += !strcmp(c->items[i].group, c->items[j].group);
 		if (size <= 2)
@@ -406,22 +457,363 @@ static void print_robustness(const struct corpus *c, const struct outcome *o)
 	}
 	corpus_eval_finish(&small);
 	printf("\nrobustness\n");
-	printf("  verdicts changed by removing transport/archive headers: %u of %zu\n",
-	       changed, c->n);
+	for (s = 0; s < (e->split ? NSIDES : 1); s++)
+		printf("  verdicts changed by removing transport/archive headers%s: %u of %zu\n",
+		       !e->split   ? ""
+		       : s == TUNE ? ", tuning part"
+				   : ", held out",
+		       changed[s], e->n[s]);
 	for (i = 0; i < c->n; i++)
-		if (o[i].stripped != o[i].verdict)
+		if (e->side[i] == TUNE && o[i].stripped != o[i].verdict)
 			printf("    %s: %s -> %s\n", c->items[i].name,
 			       rules_class_name(o[i].verdict),
 			       rules_class_name(o[i].stripped));
-	printf("  messages whose author/thread group has at most 2 messages: %zu\n",
-	       small.n);
+	printf("  messages of the %s whose author/thread group has at most 2 messages: %zu\n",
+	       e->split ? "tuning part" : "corpus", small.n);
 	corpus_eval_print(stdout, "    ", &small);
+}
+
+/* run_item - the classifier on one item: its outcome, its rule hits */
+static void run_item(struct pipeline *p, const struct corpus_item *it,
+		     struct outcome *o, struct hits *hits,
+		     struct rules_result *res)
+{
+	struct decision d;
+	int c;
+
+	pipeline_run(p, it->report, 0, &d);
+	o->verdict = d.verdict.cls;
+	o->certain = d.verdict.certain;
+	o->fixed = d.verdict.certain ||
+		   (d.verdict.reason &&
+		    strcmp(d.verdict.reason, "certain rules disagree") == 0);
+	memcpy(o->score, d.verdict.score, sizeof(o->score));
+	o->model_class = -1;
+	if (d.model_voted) {
+		memcpy(o->model, d.model, sizeof(o->model));
+		o->model_class = 0;
+		for (c = 1; c < CLASS_N; c++)
+			if (d.model[c] > d.model[o->model_class])
+				o->model_class = c;
+	}
+	o->rules = rule_list(&d.verdict);
+	if (hits)
+		count_hits(p->rules, it->report, &d, it->cls, res, hits);
+	decision_release(&d);
+	o->stripped = verdict_stripped(p, it->report);
+}
+
+/*
+ * run_model - the rules with a model: the tuning part on folds grouped
+ * by author and thread within it, the held-out part by a model trained
+ * on the whole tuning part; rule hits of the tuning part
+ */
+static int run_model(struct eval_run *e, struct pipeline *p, unsigned k,
+		     uint64_t seed, struct hits *hits)
+{
+	const struct corpus *c = e->c;
+	struct outcome *out = e->out[FULL];
+	const char **groups = xcalloc(c->n + 1, sizeof(*groups));
+	int *cls = xcalloc(c->n + 1, sizeof(*cls));
+	unsigned *sub = xcalloc(c->n + 1, sizeof(*sub));
+	unsigned *fold = xcalloc(c->n + 1, sizeof(*fold));
+	size_t *idx = xcalloc(c->n + 1, sizeof(*idx));
+	bool *use = xcalloc(c->n + 1, sizeof(*use));
+	struct rules_result res;
+	size_t i, nt = 0;
+	unsigned f;
+	int ret = 0;
+
+	for (i = 0; i < c->n; i++) {
+		fold[i] = k; /* held out: in no fold */
+		if (e->side[i] != TUNE)
+			continue;
+		idx[nt] = i;
+		groups[nt] = c->items[i].group;
+		cls[nt] = c->items[i].cls;
+		nt++;
+	}
+	if (model_folds(groups, cls, nt, k, seed, sub) < 0) {
+		ret = -1;
+		goto out;
+	}
+	for (i = 0; i < nt; i++)
+		fold[idx[i]] = sub[i];
+	rules_result_init(&res);
+	for (f = 0; f < k + (e->n[HELD] ? 1 : 0); f++) {
+		/* f < k: a fold of the tuning part; f == k: the held out */
+		for (i = 0; i < c->n; i++)
+			use[i] = e->side[i] == TUNE && fold[i] != f;
+		p->model = train_on(c, use, seed);
+		for (i = 0; i < c->n; i++) {
+			if (fold[i] != f)
+				continue;
+			run_item(p, &c->items[i], &out[i],
+				 e->side[i] == TUNE ? hits : NULL, &res);
+			if (out[i].model_class < 0 && p->model)
+				e->abstained[e->side[i]]++;
+		}
+		model_free(p->model);
+		p->model = NULL;
+	}
+	rules_result_release(&res);
+out:
+	free(groups);
+	free(cls);
+	free(sub);
+	free(fold);
+	free(idx);
+	free(use);
+	return ret;
+}
+
+static void print_summary(const struct eval_run *e, bool model)
+{
+	int k, s;
+
+	printf("%-44s %8s     user       fuzzer        ai\n", "", "");
+	printf("%-44s %8s  %4s  %4s  %4s  %4s  %4s  %4s  %8s %5s\n",
+	       "figures (P precision, R recall)", "macro-F1", "P", "R", "P",
+	       "R", "P", "R", "user->ai", "n");
+	for (k = 0; k < NKINDS; k++) {
+		if (k != RULES && !model)
+			continue;
+		for (s = 0; s < (e->split ? NSIDES : 1); s++) {
+			const struct corpus_eval *ev = &e->ev[k][s];
+
+			if (!ev->n) {
+				printf("%-44s %8s  (the model abstained on all %zu)\n",
+				       side_label(e, k, s), "-", e->n[s]);
+				continue;
+			}
+			printf("%-44s %8.3f  %4.2f  %4.2f  %4.2f  %4.2f  %4.2f  %4.2f  %8u %5zu\n",
+			       side_label(e, k, s), ev->macro_f1,
+			       ev->precision[CLASS_USER],
+			       ev->recall[CLASS_USER],
+			       ev->precision[CLASS_FUZZER],
+			       ev->recall[CLASS_FUZZER],
+			       ev->precision[CLASS_AI], ev->recall[CLASS_AI],
+			       ev->confusion[CLASS_USER][CLASS_AI], ev->n);
+		}
+	}
+}
+
+static void print_section(const struct eval_run *e, int kind, int side)
+{
+	const struct corpus *c = e->c;
+	const struct outcome *o = e->out[kind == MODEL ? FULL : kind];
+	const struct corpus_eval *ev = &e->ev[kind][side];
+	size_t i;
+
+	printf("\n== %s: %zu messages", side_label(e, kind, side), e->n[side]);
+	if (kind == MODEL)
+		printf(" (argmax of its posteriors; abstained on %u)",
+		       e->abstained[side]);
+	putchar('\n');
+	if (!ev->n)
+		return;
+	corpus_eval_print(stdout, "", ev);
+	if (kind == MODEL)
+		return;
+	printf("user reports sent to ai: %u\n",
+	       ev->confusion[CLASS_USER][CLASS_AI]);
+	if (side == TUNE)
+		for (i = 0; i < c->n; i++)
+			if (e->side[i] == TUNE &&
+			    c->items[i].cls == CLASS_USER &&
+			    o[i].verdict == CLASS_AI)
+				print_outcome(&c->items[i], &o[i]);
+	print_bots(e, o, side);
+}
+
+/* ---- --fit-thresholds ------------------------------------------------------ */
+
+struct fit {
+	struct rules_params p;
+	struct corpus_eval ev;
+	double distance; /* from the current settings, L1 */
+};
+
+static void fit_eval(const struct eval_run *e, const struct outcome *o,
+		     struct fit *fit, const struct rules_params *cur)
+{
+	const char *reason;
+	size_t i;
+	int c;
+
+	memset(&fit->ev, 0, sizeof(fit->ev));
+	for (i = 0; i < e->c->n; i++) {
+		int v;
+
+		if (e->side[i] != TUNE)
+			continue;
+		v = o[i].fixed ? o[i].verdict
+			       : classify_decide(&fit->p, o[i].score, &reason);
+		corpus_eval_add(&fit->ev, e->c->items[i].cls, v);
+	}
+	corpus_eval_finish(&fit->ev);
+	fit->distance = fabs(fit->p.band - cur->band) +
+			fabs(fit->p.user_bias - cur->user_bias);
+	for (c = 0; c < CLASS_N; c++)
+		fit->distance += fabs(fit->p.threshold[c] - cur->threshold[c]);
+}
+
+/* fit_better - a is better than b (the objective of the DESCRIPTION) */
+static bool fit_better(const struct fit *a, const struct fit *b)
+{
+	unsigned ua = a->ev.confusion[CLASS_USER][CLASS_AI];
+	unsigned ub = b->ev.confusion[CLASS_USER][CLASS_AI];
+	const double eps = 1e-9;
+
+	if (ua != ub)
+		return ua < ub;
+	if (fabs(a->ev.macro_f1 - b->ev.macro_f1) > eps)
+		return a->ev.macro_f1 > b->ev.macro_f1;
+	if (fabs(a->ev.recall[CLASS_USER] - b->ev.recall[CLASS_USER]) > eps)
+		return a->ev.recall[CLASS_USER] > b->ev.recall[CLASS_USER];
+	if (a->ev.uncertain != b->ev.uncertain)
+		return a->ev.uncertain < b->ev.uncertain;
+	return a->distance < b->distance - eps;
+}
+
+static void print_fit(const char *label, const struct fit *f)
+{
+	printf("%-8s %5.1f %6.1f %4.1f %5.1f %5.1f   %8.3f %6.2f %5.2f %5.2f %8u %9u\n",
+	       label, f->p.threshold[CLASS_USER], f->p.threshold[CLASS_FUZZER],
+	       f->p.threshold[CLASS_AI], f->p.band, f->p.user_bias,
+	       f->ev.macro_f1, f->ev.recall[CLASS_USER],
+	       f->ev.precision[CLASS_AI], f->ev.recall[CLASS_AI],
+	       f->ev.confusion[CLASS_USER][CLASS_AI], f->ev.uncertain);
+}
+
+#define FIT_TOP 5
+
+static void fit_thresholds(const struct eval_run *e, const struct outcome *o,
+			   const struct rules_params *cur, bool model)
+{
+	/* the grid, in half points */
+	static const int tu[] = { 1, 2, 3, 4 };			    /* 0.5..2 */
+	static const int tf[] = { 6, 7, 8, 9, 10, 11, 12, 13, 14 }; /* 3..7 */
+	static const int ta[] = { 4, 5, 6, 7, 8, 9, 10, 11, 12 };   /* 2..6 */
+	static const int band[] = { 1, 2, 3, 4 };		    /* 0.5..2 */
+	static const int bias[] = { 0, 1, 2, 3, 4, 5, 6 };	    /* 0..3 */
+	struct fit top[FIT_TOP], now, f;
+	size_t a, b, d, g, h, i, ntop = 0, tried = 0;
+
+	now.p = *cur;
+	fit_eval(e, o, &now, cur);
+	memset(&f, 0, sizeof(f));
+	for (a = 0; a < ARRAY_SIZE(tu); a++)
+		for (b = 0; b < ARRAY_SIZE(tf); b++)
+			for (d = 0; d < ARRAY_SIZE(ta); d++)
+				for (g = 0; g < ARRAY_SIZE(band); g++)
+					for (h = 0; h < ARRAY_SIZE(bias); h++) {
+						f.p.threshold[CLASS_USER] =
+							tu[a] / 2.0;
+						f.p.threshold[CLASS_FUZZER] =
+							tf[b] / 2.0;
+						f.p.threshold[CLASS_AI] =
+							ta[d] / 2.0;
+						f.p.band = band[g] / 2.0;
+						f.p.user_bias = bias[h] / 2.0;
+						fit_eval(e, o, &f, cur);
+						tried++;
+						/* insert into the sorted top */
+						for (i = ntop;
+						     i > 0 &&
+						     fit_better(&f,
+								&top[i - 1]);
+						     i--)
+							if (i < FIT_TOP)
+								top[i] = top[i -
+									     1];
+						if (i < FIT_TOP) {
+							top[i] = f;
+							if (ntop < FIT_TOP)
+								ntop++;
+						}
+					}
+	printf("\n== thresholds fitted on the tuning part: %zu messages, %s, %zu settings tried\n",
+	       e->n[TUNE],
+	       model ? "rules and the cross-validated model" : "rules only",
+	       tried);
+	printf("objective: no user report sent to ai, then the highest macro-F1, the highest\n"
+	       "user recall, the fewest uncertain, the nearest to the current settings\n");
+	printf("%-8s %5s %6s %4s %5s %5s   %8s %6s %5s %5s %8s %9s\n", "",
+	       "user", "fuzzer", "ai", "band", "bias", "macro-F1", "user R",
+	       "ai P", "ai R", "user->ai", "uncertain");
+	print_fit("current", &now);
+	for (i = 0; i < ntop; i++) {
+		char label[24];
+
+		snprintf(label, sizeof(label), "#%zu", i + 1);
+		print_fit(label, &top[i]);
+	}
+	if (!ntop)
+		return;
+	printf("as 90_thresholds.rules lines:\n");
+	printf("threshold      user    %g\n", top[0].p.threshold[CLASS_USER]);
+	printf("threshold      fuzzer  %g\n", top[0].p.threshold[CLASS_FUZZER]);
+	printf("threshold      ai      %g\n", top[0].p.threshold[CLASS_AI]);
+	printf("uncertain_band %g\n", top[0].p.band);
+	printf("user_bias      %g\n", top[0].p.user_bias);
+}
+
+/* ---- the command -------------------------------------------------------- */
+
+/* apply_split - mark the corpus; every message marked, no group crossing */
+static int apply_split(struct corpus *c, const char *path)
+{
+	const struct corpus_item *x;
+	int unmarked = corpus_split(c, path);
+	size_t i, shown = 0;
+
+	if (unmarked < 0)
+		return EX_DATAERR;
+	if (unmarked) {
+		for (i = 0; i < c->n && shown < EVAL_MAX_UNMARKED; i++)
+			if (c->items[i].part == CORPUS_UNSPLIT) {
+				error("%s (Message-ID %s) is not in %s",
+				      c->items[i].name,
+				      c->items[i].report->message_id
+					      ? c->items[i].report->message_id
+					      : "none",
+				      path);
+				shown++;
+			}
+		error("%d messages are not in the split: add them with tools/split-reports.py",
+		      unmarked);
+		return EX_DATAERR;
+	}
+	x = corpus_split_crossing(c);
+	if (x) {
+		error("%s: the author/thread group of %s (%s) has messages on both sides of the split",
+		      path, x->name, x->group);
+		return EX_DATAERR;
+	}
+	return 0;
+}
+
+static void eval_release(struct eval_run *e)
+{
+	size_t i;
+	int k;
+
+	for (k = 0; k < NKINDS - 1; k++) {
+		if (!e->out[k])
+			continue;
+		for (i = 0; i < e->c->n; i++)
+			free(e->out[k][i].rules);
+		free(e->out[k]);
+	}
 }
 
 int cmd_eval(int argc, char **argv, struct cmd_ctx *ctx)
 {
+	static const int sections[] = { FULL, RULES, MODEL };
 	static const struct option opts[] = {
 		{ "corpus", required_argument, NULL, 'C' },
+		{ "split", required_argument, NULL, 'p' },
 		{ "rules", required_argument, NULL, 'r' },
 		{ "local", required_argument, NULL, 'l' },
 		{ "symbols", required_argument, NULL, 's' },
@@ -429,6 +821,7 @@ int cmd_eval(int argc, char **argv, struct cmd_ctx *ctx)
 		{ "folds", required_argument, NULL, 'k' },
 		{ "seed", required_argument, NULL, 'e' },
 		{ "no-model", no_argument, NULL, 'M' },
+		{ "fit-thresholds", no_argument, NULL, 'F' },
 		{ "ablate", required_argument, NULL, 'A' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -436,25 +829,24 @@ int cmd_eval(int argc, char **argv, struct cmd_ctx *ctx)
 	};
 	const char *dirs[EVAL_MAX_CORPORA], *rules_dir = NULL, *local = NULL;
 	const char *syms_path = NULL, *ablate[EVAL_MAX_ABLATE];
+	const char *split_path = NULL;
 	size_t nablate = 0;
 	char *state_syms = NULL, *syms_owned = NULL;
 	bool no_syms = false, no_model = false, verbose = false;
-	bool local_given = false;
+	bool local_given = false, fit = false;
 	unsigned long k = 5, seed = 1;
 	size_t ndirs = 0, i;
 	struct config *cfg;
 	struct corpus corpus;
-	struct corpus_eval ev, mev;
+	struct eval_run e;
 	struct pipeline p;
-	struct outcome *out;
-	struct hits *hits;
+	struct hits *hits = NULL;
 	struct rules_result res;
-	const char **groups;
-	int *cls, c, ret = 0;
-	unsigned *fold, f, model_abstained = 0;
+	const struct outcome *final;
+	int *side = NULL, c, ret = 0, s;
 	double t0 = now_seconds();
 
-	while ((c = getopt_long(argc, argv, "C:r:l:s:Sk:e:MA:vh", opts,
+	while ((c = getopt_long(argc, argv, "C:p:r:l:s:Sk:e:MFA:vh", opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'C':
@@ -463,6 +855,9 @@ int cmd_eval(int argc, char **argv, struct cmd_ctx *ctx)
 				return EX_USAGE;
 			}
 			dirs[ndirs++] = optarg;
+			break;
+		case 'p':
+			split_path = optarg;
 			break;
 		case 'r':
 			rules_dir = optarg;
@@ -492,6 +887,9 @@ int cmd_eval(int argc, char **argv, struct cmd_ctx *ctx)
 		case 'M':
 			no_model = true;
 			break;
+		case 'F':
+			fit = true;
+			break;
 		case 'A':
 			if (nablate == EVAL_MAX_ABLATE) {
 				error("at most %d --ablate", EVAL_MAX_ABLATE);
@@ -514,6 +912,10 @@ int cmd_eval(int argc, char **argv, struct cmd_ctx *ctx)
 		usage();
 		return EX_USAGE;
 	}
+	if (fit && !split_path) {
+		error("--fit-thresholds needs --split: nothing is fitted without a held-out part to judge it");
+		return EX_USAGE;
+	}
 	cfg = cmd_config(ctx);
 	if (!rules_dir)
 		rules_dir = classify_rules_dir(cfg);
@@ -528,19 +930,41 @@ int cmd_eval(int argc, char **argv, struct cmd_ctx *ctx)
 			return EX_NOINPUT;
 		}
 	}
-	if (corpus.n < k) {
-		error("%zu messages cannot fill %lu folds", corpus.n, k);
+	corpus_group(&corpus);
+	memset(&e, 0, sizeof(e));
+	e.c = &corpus;
+	e.split = split_path != NULL;
+	e.folds = (unsigned)k;
+	side = xcalloc(corpus.n + 1, sizeof(*side));
+	e.side = side;
+	if (split_path && (ret = apply_split(&corpus, split_path)) != 0) {
+		free(side);
+		corpus_release(&corpus);
+		parse_shutdown();
+		return ret;
+	}
+	for (i = 0; i < corpus.n; i++) {
+		side[i] = corpus.items[i].part == CORPUS_HELD_OUT ? HELD : TUNE;
+		e.n[side[i]]++;
+	}
+	if (e.n[TUNE] < k || (split_path && !e.n[HELD])) {
+		if (e.n[TUNE] < k)
+			error("%zu messages to tune on cannot fill %lu folds",
+			      e.n[TUNE], k);
+		else
+			error("%s holds no message out", split_path);
+		free(side);
 		corpus_release(&corpus);
 		parse_shutdown();
 		return EX_DATAERR;
 	}
-	corpus_group(&corpus);
 
 	memset(&p, 0, sizeof(p));
 	p.cfg = cfg;
 	act_config_load(&p.act, cfg);
 	p.rules = load_rules(rules_dir, local, ablate, nablate);
 	if (!p.rules) {
+		free(side);
 		corpus_release(&corpus);
 		parse_shutdown();
 		return EX_CONFIG;
@@ -557,6 +981,7 @@ int cmd_eval(int argc, char **argv, struct cmd_ctx *ctx)
 		if (!p.syms) {
 			rules_free(p.rules);
 			free(syms_owned);
+			free(side);
 			corpus_release(&corpus);
 			parse_shutdown();
 			return EX_NOINPUT;
@@ -564,62 +989,40 @@ int cmd_eval(int argc, char **argv, struct cmd_ctx *ctx)
 		rules_set_symbols(p.rules, p.syms);
 	}
 
-	groups = xcalloc(corpus.n + 1, sizeof(*groups));
-	cls = xcalloc(corpus.n + 1, sizeof(*cls));
-	fold = xcalloc(corpus.n + 1, sizeof(*fold));
-	for (i = 0; i < corpus.n; i++) {
-		groups[i] = corpus.items[i].group;
-		cls[i] = corpus.items[i].cls;
-	}
-	if (model_folds(groups, cls, corpus.n, (unsigned)k, seed, fold) < 0) {
-		ret = EX_DATAERR;
-		goto out;
-	}
-
-	out = xcalloc(corpus.n + 1, sizeof(*out));
+	/* the rules alone, every message */
 	hits = xcalloc(rules_count(p.rules) + 1, sizeof(*hits));
 	rules_result_init(&res);
-	memset(&ev, 0, sizeof(ev));
-	memset(&mev, 0, sizeof(mev));
-	for (f = 0; f < k; f++) {
-		p.model = no_model ? NULL : train_fold(&corpus, fold, f, seed);
-		for (i = 0; i < corpus.n; i++) {
-			const struct corpus_item *it = &corpus.items[i];
-			struct outcome *o = &out[i];
-			struct decision d;
-
-			if (fold[i] != f)
-				continue;
-			pipeline_run(&p, it->report, 0, &d);
-			o->fold = f;
-			o->verdict = d.verdict.cls;
-			o->certain = d.verdict.certain;
-			memcpy(o->score, d.verdict.score, sizeof(o->score));
-			o->model_class = -1;
-			if (d.model_voted) {
-				memcpy(o->model, d.model, sizeof(o->model));
-				o->model_class = 0;
-				for (c = 1; c < CLASS_N; c++)
-					if (d.model[c] >
-					    d.model[o->model_class])
-						o->model_class = c;
-				corpus_eval_add(&mev, it->cls, o->model_class);
-			} else if (p.model) {
-				model_abstained++;
-			}
-			o->rules = rule_list(&d.verdict);
-			corpus_eval_add(&ev, it->cls, o->verdict);
-			count_hits(p.rules, it->report, &d, it->cls, &res,
-				   hits);
-			decision_release(&d);
-			o->stripped = verdict_stripped(&p, it->report);
-		}
-		model_free(p.model);
-		p.model = NULL;
-	}
+	e.out[RULES] = xcalloc(corpus.n + 1, sizeof(*e.out[RULES]));
+	for (i = 0; i < corpus.n; i++)
+		run_item(&p, &corpus.items[i], &e.out[RULES][i],
+			 no_model && side[i] == TUNE ? hits : NULL, &res);
 	rules_result_release(&res);
-	corpus_eval_finish(&ev);
-	corpus_eval_finish(&mev);
+	final = e.out[RULES];
+	/* the rules and the model, trained on tuning messages only */
+	if (!no_model) {
+		e.out[FULL] = xcalloc(corpus.n + 1, sizeof(*e.out[FULL]));
+		if (run_model(&e, &p, (unsigned)k, seed, hits) < 0) {
+			ret = EX_DATAERR;
+			goto out;
+		}
+		final = e.out[FULL];
+	}
+	for (i = 0; i < corpus.n; i++) {
+		const struct corpus_item *it = &corpus.items[i];
+
+		corpus_eval_add(&e.ev[RULES][side[i]], it->cls,
+				e.out[RULES][i].verdict);
+		if (no_model)
+			continue;
+		corpus_eval_add(&e.ev[FULL][side[i]], it->cls,
+				e.out[FULL][i].verdict);
+		if (e.out[FULL][i].model_class >= 0)
+			corpus_eval_add(&e.ev[MODEL][side[i]], it->cls,
+					e.out[FULL][i].model_class);
+	}
+	for (c = 0; c < NKINDS; c++)
+		for (s = 0; s < NSIDES; s++)
+			corpus_eval_finish(&e.ev[c][s]);
 
 	printf("triage eval: %zu messages (user %zu, fuzzer %zu, ai %zu) in %zu author/thread groups",
 	       corpus.n, corpus_count(&corpus, CLASS_USER),
@@ -627,48 +1030,64 @@ int cmd_eval(int argc, char **argv, struct cmd_ctx *ctx)
 	       corpus_count(&corpus, CLASS_AI), corpus.ngroups);
 	if (corpus.skipped)
 		printf(", %zu skipped", corpus.skipped);
-	printf("\n%lu folds grouped by author and thread (seed %lu); rules %s (%zu); symbol index %s; model %s\n",
-	       k, seed, rules_dir, rules_count(p.rules),
-	       syms_path ? syms_path : "none",
-	       no_model ? "none" : "trained on the other folds");
+	putchar('\n');
+	if (split_path) {
+		size_t cnt[NSIDES][CLASS_N] = { { 0 } };
+
+		for (i = 0; i < corpus.n; i++)
+			cnt[side[i]][corpus.items[i].cls]++;
+		printf("split %s: tuning part %zu (user %zu, fuzzer %zu, ai %zu), held out %zu (user %zu, fuzzer %zu, ai %zu); no author/thread group on both sides\n",
+		       split_path, e.n[TUNE], cnt[TUNE][CLASS_USER],
+		       cnt[TUNE][CLASS_FUZZER], cnt[TUNE][CLASS_AI], e.n[HELD],
+		       cnt[HELD][CLASS_USER], cnt[HELD][CLASS_FUZZER],
+		       cnt[HELD][CLASS_AI]);
+	}
+	printf("rules %s (%zu); symbol index %s\n", rules_dir,
+	       rules_count(p.rules), syms_path ? syms_path : "none");
+	if (no_model)
+		printf("model: none (--no-model)\n");
+	else if (split_path)
+		printf("model: trained on the tuning part only; its tuning figures (CV) on %lu folds of the tuning part grouped by author and thread (seed %lu), its held-out figures by a model trained on the whole tuning part\n",
+		       k, seed);
+	else
+		printf("model: cross-validated (CV) on %lu folds grouped by author and thread (seed %lu)\n",
+		       k, seed);
 	for (i = 0; i < nablate; i++)
 		printf("%s%s", i ? ", " : "ablated (scored 0): ", ablate[i]);
 	if (nablate)
 		putchar('\n');
+	if (split_path)
+		printf("tuning (in-sample): the rules and thresholds were fitted on these messages; held out: no model here is trained on them, and nothing may be fitted on them\n");
+	else
+		printf("no split (--split FILE): the rules are in-sample for every message they were written or fitted on\n");
 	printf("uncertain counts as a miss in recall and in no precision\n\n");
-	corpus_eval_print(stdout, "", &ev);
 
-	printf("\nuser reports sent to ai: %u\n",
-	       ev.confusion[CLASS_USER][CLASS_AI]);
+	print_summary(&e, !no_model);
+	for (i = 0; i < ARRAY_SIZE(sections); i++)
+		for (s = split_path ? HELD : TUNE; s >= TUNE; s--)
+			if (sections[i] == RULES || !no_model)
+				print_section(&e, sections[i], s);
+	if (fit)
+		fit_thresholds(&e, final, rules_params(p.rules), !no_model);
+
+	if (split_path)
+		printf("\nthe held-out messages are left out of what follows: reading their errors is tuning on them\n");
+	print_hits(&e, p.rules, hits);
+	print_robustness(&e, final);
+	print_groups(&e, final);
+	printf("\n%s of the %s (name, true -> verdict, scores, model user/fuzzer/ai, rules)\n",
+	       verbose ? "every message" : "errors",
+	       split_path ? "tuning part" : "corpus");
 	for (i = 0; i < corpus.n; i++)
-		if (corpus.items[i].cls == CLASS_USER &&
-		    out[i].verdict == CLASS_AI)
-			print_outcome(&corpus.items[i], &out[i]);
-	print_bots(&corpus, out);
-	print_targets(&corpus, out, &ev);
-	if (!no_model) {
-		printf("\nthe model alone (argmax of its posteriors, same folds; abstained on %u)\n",
-		       model_abstained);
-		corpus_eval_print(stdout, "  ", &mev);
-	}
-	print_hits(p.rules, hits);
-	print_robustness(&corpus, out);
-	print_groups(&corpus, out);
-	printf("\n%s (name, true -> verdict, scores, model user/fuzzer/ai, rules)\n",
-	       verbose ? "every message" : "errors");
-	for (i = 0; i < corpus.n; i++)
-		if (verbose || out[i].verdict != corpus.items[i].cls)
-			print_outcome(&corpus.items[i], &out[i]);
+		if (side[i] == TUNE &&
+		    (verbose || final[i].verdict != corpus.items[i].cls))
+			print_outcome(&corpus.items[i], &final[i]);
 	printf("\n%.1f s\n", now_seconds() - t0);
 
-	for (i = 0; i < corpus.n; i++)
-		free(out[i].rules);
-	free(out);
-	free(hits);
 out:
-	free(groups);
-	free(cls);
-	free(fold);
+	eval_release(&e);
+	free(hits);
+	free(side);
 	symbols_free(p.syms);
 	free(syms_owned);
 	rules_free(p.rules);

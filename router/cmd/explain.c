@@ -49,12 +49,12 @@
 #include "config.h"
 #include "evidence.h"
 #include "intake.h"
-#include "link.h"
 #include "map.h"
 #include "parse.h"
 #include "pipeline.h"
 #include "report.h"
 #include "rules.h"
+#include "thread.h"
 #include "util.h"
 
 #define EXPLAIN_MAX (64u << 20)

@@ -4,8 +4,8 @@
  *
  * DESCRIPTION
  *	triage train [--dir DIR]... [--from-corrections] [--db FILE]
- *		     [--output FILE] [--kind lr|nb] [--folds K] [--seed N]
- *		     [--no-cv]
+ *		     [--split FILE] [--output FILE] [--kind lr|nb]
+ *		     [--folds K] [--seed N] [--no-cv]
  *
  *	Learns from labelled reports and writes the model file the filter
  *	loads (STATE_DIR/model.bin by default; written atomically, so a
@@ -19,6 +19,14 @@
  *	  is parsed again when the database kept it, else its stored subject
  *	  and decoded body are used.  Corrections to "uncertain" teach
  *	  nothing and are skipped.
+ *
+ *	--split FILE (corpus_split(), e.g. classifiers/split.tsv for
+ *	../shared/corpus/reports): every message of the directories must
+ *	be marked "tune" or "held-out" by its Message-ID, and no
+ *	author/thread group may cross the split; the held-out messages,
+ *	and any correction whose Message-ID is held out, are left out of
+ *	training, so that 'triage eval --split' can still judge the model
+ *	on them.
  *
  *	Reports are grouped by author and thread (corpus_group()); the
  *	groups keep the model's temperature calibration honest
@@ -35,8 +43,9 @@
  *	measures the whole classifier.
  *
  *	Exit 0 when the model was written, EX_NOINPUT when there was
- *	nothing to learn from or a source could not be read, EX_CANTCREAT
- *	when the file could not be written.
+ *	nothing to learn from or a source could not be read, EX_DATAERR
+ *	when the split does not mark every message of the directories or
+ *	crosses a group, EX_CANTCREAT when the file could not be written.
  */
 #include <getopt.h>
 #include <math.h>
@@ -55,13 +64,15 @@
 #include "rules.h"
 #include "util.h"
 
-#define TRAIN_MAX_DIRS 16
+#define TRAIN_MAX_DIRS	   16
+#define TRAIN_MAX_UNMARKED 10 /* unmarked messages named */
 
 static void usage(void)
 {
 	fprintf(stderr,
 		"usage: triage train [--dir DIR]... [--from-corrections] [--db FILE]\n"
-		"                    [--output FILE] [--kind lr|nb] [--folds K] [--seed N] [--no-cv]\n");
+		"                    [--split FILE] [--output FILE] [--kind lr|nb] [--folds K]\n"
+		"                    [--seed N] [--no-cv]\n");
 }
 
 static int load_corrections(struct corpus *c, struct cmd_ctx *ctx,
@@ -93,6 +104,51 @@ static int load_corrections(struct corpus *c, struct cmd_ctx *ctx,
 		printf(" (%zu to uncertain or unreadable, skipped)\n", skipped);
 	free(path);
 	return n < 0 ? -1 : 0;
+}
+
+/*
+ * leave_out - mark c by the split at path and drop its held-out
+ * messages; every message of the directories (before *first_correction)
+ * must be marked; *first_correction follows the drop.  0, or an exit code
+ */
+static int leave_out(struct corpus *c, const char *path,
+		     size_t *first_correction)
+{
+	const struct corpus_item *x;
+	size_t i, unmarked = 0, dirs_held = 0, dropped;
+
+	if (corpus_split(c, path) < 0)
+		return EX_DATAERR;
+	for (i = 0; i < *first_correction; i++) {
+		if (c->items[i].part == CORPUS_HELD_OUT)
+			dirs_held++;
+		if (c->items[i].part != CORPUS_UNSPLIT)
+			continue;
+		if (unmarked++ < TRAIN_MAX_UNMARKED)
+			error("%s (Message-ID %s) is not in %s",
+			      c->items[i].name,
+			      c->items[i].report->message_id
+				      ? c->items[i].report->message_id
+				      : "none",
+			      path);
+	}
+	if (unmarked) {
+		error("%zu messages are not in the split: add them with tools/split-reports.py",
+		      unmarked);
+		return EX_DATAERR;
+	}
+	x = corpus_split_crossing(c);
+	if (x) {
+		error("%s: the author/thread group of %s (%s) has messages on both sides of the split",
+		      path, x->name, x->group);
+		return EX_DATAERR;
+	}
+	dropped = corpus_drop_part(c, CORPUS_HELD_OUT);
+	*first_correction -= dirs_held;
+	corpus_group(c);
+	printf("split %s: %zu held-out messages left out (%zu corrections)\n",
+	       path, dropped, dropped - dirs_held);
+	return 0;
 }
 
 static void print_counts(const struct corpus *c, size_t first_correction)
@@ -246,6 +302,7 @@ int cmd_train(int argc, char **argv, struct cmd_ctx *ctx)
 		{ "dir", required_argument, NULL, 'd' },
 		{ "from-corrections", no_argument, NULL, 'C' },
 		{ "db", required_argument, NULL, 'D' },
+		{ "split", required_argument, NULL, 'p' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "kind", required_argument, NULL, 'K' },
 		{ "folds", required_argument, NULL, 'k' },
@@ -255,6 +312,7 @@ int cmd_train(int argc, char **argv, struct cmd_ctx *ctx)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dirs[TRAIN_MAX_DIRS], *db_path = NULL, *output = NULL;
+	const char *split = NULL;
 	bool corrections = false, cv = true;
 	unsigned long k = 5, seed = 1;
 	struct model_options o;
@@ -266,7 +324,7 @@ int cmd_train(int argc, char **argv, struct cmd_ctx *ctx)
 	int c, ret = 0;
 
 	model_options_init(&o);
-	while ((c = getopt_long(argc, argv, "d:CD:o:K:k:e:Nh", opts, NULL)) !=
+	while ((c = getopt_long(argc, argv, "d:CD:p:o:K:k:e:Nh", opts, NULL)) !=
 	       -1) {
 		switch (c) {
 		case 'd':
@@ -281,6 +339,9 @@ int cmd_train(int argc, char **argv, struct cmd_ctx *ctx)
 			break;
 		case 'D':
 			db_path = optarg;
+			break;
+		case 'p':
+			split = optarg;
 			break;
 		case 'o':
 			output = optarg;
@@ -337,12 +398,14 @@ int cmd_train(int argc, char **argv, struct cmd_ctx *ctx)
 		ret = EX_NOINPUT;
 		goto out;
 	}
+	corpus_group(&corpus);
+	if (split && (ret = leave_out(&corpus, split, &first_correction)))
+		goto out;
 	if (!corpus.n) {
 		error("nothing to learn from");
 		ret = EX_NOINPUT;
 		goto out;
 	}
-	corpus_group(&corpus);
 	print_counts(&corpus, first_correction);
 
 	if (!output) {

@@ -1,6 +1,6 @@
 #!/bin/sh
 # t0100-map: 'triage map' and 'triage update' on a fixture MAINTAINERS
-. ../lib.sh
+. "$(dirname "$0")/../lib.sh"
 D="$SRC/tests/data"
 M="$D/MAINTAINERS.quirks"
 

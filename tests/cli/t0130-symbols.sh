@@ -1,12 +1,13 @@
 #!/bin/sh
 # t0130-symbols: 'triage update --kernel-tree' and 'triage symbols' on a small tree
-. ../lib.sh
+. "$(dirname "$0")/../lib.sh"
 D="$SRC/tests/data"
 M="$D/MAINTAINERS.quirks"
 
-mkdir -p "$T/tree/fs/foo" "$T/tree/include/linux" "$T/tree/arch/x86/kernel" \
-	"$T/tree/kernel"
-cat >"$T/tree/fs/foo/inode.c" <<-\EOF
+test_setup 'a small kernel tree' '
+	mkdir -p "$T/tree/fs/foo" "$T/tree/include/linux" \
+		"$T/tree/arch/x86/kernel" "$T/tree/kernel" &&
+	cat >"$T/tree/fs/foo/inode.c" <<-\EOF &&
 	static int
 	foo_iget(struct super_block *sb,
 		 unsigned long ino)
@@ -21,23 +22,24 @@ cat >"$T/tree/fs/foo/inode.c" <<-\EOF
 	{
 		return foo_iget(NULL, a);
 	}
-EOF
-cat >"$T/tree/include/linux/foo.h" <<-\EOF
+	EOF
+	cat >"$T/tree/include/linux/foo.h" <<-\EOF &&
 	int foo_count(void);	/* a prototype */
 	static inline int foo_count(void) { return 0; }
-EOF
-cat >"$T/tree/kernel/count.c" <<-\EOF
+	EOF
+	cat >"$T/tree/kernel/count.c" <<-\EOF &&
 	int foo_count(void)
 	{
 		return 1;
 	}
 	void __weak arch_foo(void) { }
-EOF
-cat >"$T/tree/arch/x86/kernel/foo.c" <<-\EOF
+	EOF
+	cat >"$T/tree/arch/x86/kernel/foo.c" <<-\EOF
 	void arch_foo(void) { }
-EOF
+	EOF
+'
 
-test_expect_success '--kernel-tree alone builds the symbol index only' '
+test_setup '--kernel-tree alone builds the symbol index only' '
 	"$TRIAGE" update --kernel-tree "$T/tree" >"$T/out" &&
 	grep -q "^symbols: 11 functions (9 names) from 4 files of " "$T/out" &&
 	! grep -q "^maintainers:" "$T/out" &&

@@ -1,6 +1,6 @@
 #!/bin/sh
 # t0200-explain: 'triage explain' runs the whole pipeline as a dry run
-. ../lib.sh
+. "$(dirname "$0")/../lib.sh"
 C="$SRC/tests/corpus/explain"
 cat >"$T/routes.conf" <<CONF
 state_dir = $T/state
@@ -9,8 +9,10 @@ rules_dir = $SRC/classifiers
 router_address = triage@example.org
 CONF
 export TRIAGE_CONFIG="$T/routes.conf"
-# function definitions and modules of a tiny fixture tree
-"$TRIAGE" update --kernel-tree "$SRC/tests/data/kernel-tree" >/dev/null
+test_setup 'function definitions and modules of a tiny fixture tree' '
+	"$TRIAGE" update --kernel-tree "$SRC/tests/data/kernel-tree" >"$T/update.out" &&
+	grep -q "^symbols: " "$T/update.out"
+'
 
 # check.py JSON EXPECT: every "key: value" line of EXPECT holds in JSON;
 # "a.b" walks objects, "sections.N" is the N-th section's name.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # t0250-filter: triage-filter's MTA contract (exit 0 or 75, silent stdout)
-. ../lib.sh
+. "$(dirname "$0")/../lib.sh"
 C="$SRC/tests/corpus/explain"
 cat >"$T/routes.conf" <<CONF
 state_dir = $T/state
@@ -67,7 +67,7 @@ test_expect_success 'held and digested classes send nothing' '
 '
 
 test_expect_success 'mail carrying our X-Loop is held, not forwarded' '
-	{ echo "X-Loop: triage@example.org"; sed "s/<0001.user-xfs@/<loop.user-xfs@/" "$C/0001-user-xfs-oops.eml"; } >"$T/loop.eml" &&
+	{ echo "X-Loop: triage@example.org" && sed "s/<0001.user-xfs@/<loop.user-xfs@/" "$C/0001-user-xfs-oops.eml"; } >"$T/loop.eml" &&
 	"$FILTER" <"$T/loop.eml" &&
 	test "$(q "select state from reports order by id desc limit 1")" = held &&
 	q "select reason from decisions order by id desc limit 1" | grep -q "mail loop" &&
@@ -75,7 +75,7 @@ test_expect_success 'mail carrying our X-Loop is held, not forwarded' '
 '
 
 test_expect_success 'an mbox From_ line and the envelope from Postfix are taken' '
-	{ echo "From reporter@example.com  Thu Dec  3 07:36:38 2026"; sed "s/<0006.unmapped@/<env.unmapped@/" "$C/0006-unmapped-question.eml"; } >"$T/mbox.eml" &&
+	{ echo "From reporter@example.com  Thu Dec  3 07:36:38 2026" && sed "s/<0006.unmapped@/<env.unmapped@/" "$C/0006-unmapped-question.eml"; } >"$T/mbox.eml" &&
 	SENDER=reporter@example.com RECIPIENT=bugs@example.org "$FILTER" <"$T/mbox.eml" &&
 	test "$(q "select envelope_from, envelope_to from reports order by id desc limit 1")" = "reporter@example.com|bugs@example.org"
 '
@@ -130,34 +130,5 @@ test_expect_success 'an index this program refuses (before triage update): mappe
 	grep -q "maintainers.idx.*triage update" "$T/stderr" &&
 	test "$(sqlite3 "$T/up/triage.db" "select state, section from reports")" = "forwarded|XFS FILESYSTEM"
 '
-
-# router/filter-hot.ld (tools/hotlist.sh): in the static filter the
-# object files a report runs come first, in one run of text.  It names
-# members of Debian's archives (pcre2 and SQLite as many objects).
-MAP="$SRC/build/triage-filter.map"
-if readelf -lW "$SRC/triage-filter" 2>/dev/null | grep -q INTERP; then
-	test_skip 'the static link places the code a report runs together: triage-filter is not static here'
-elif ! grep -q 'libpcre2-8\.a(.*pcre2_dfa_match\.o)' "$MAP" 2>/dev/null; then
-	test_skip 'the static link places the code a report runs together: no link map naming pcre2 by object ($MAP)'
-else
-	test_expect_success 'the static link places the code a report runs together' '
-		sect() { readelf -SW "$SRC/triage-filter" | sed -n "s/.* \\$1 *PROGBITS *\([0-9a-f]*\) [0-9a-f]* \([0-9a-f]*\) .*/\1 \2/p"; } &&
-		hot=$(sect .text.triage_hot) && test -n "$hot" &&
-		set -- $hot && lo=$((0x$1)) && hi=$((0x$1 + 0x$2)) &&
-		# over 1 MB of it, and no more than half of all text
-		test $((hi - lo)) -gt 1048576 &&
-		total=$(size -A "$SRC/triage-filter" | awk "/^\.text/ { t += \$2 } END { print t }") &&
-		test $((2 * (hi - lo))) -lt "$total" &&
-		ro=$(sect .rodata.triage_hot) && test -n "$ro" &&
-		set -- $ro && test $((0x$2)) -gt 65536 &&
-		inside() { a=$(nm "$SRC/triage-filter" | awk -v s="$1" "\$3 == s { print \$1 }") &&
-			test -n "$a" && test $((0x$a)) -ge $lo && test $((0x$a)) -lt $hi; } &&
-		inside filter_message && inside map_open && inside sqlite3_step &&
-		inside pcre2_match_8 && inside g_mime_parser_construct_message &&
-		# pcre2 DFA matching, which no report runs, stays out
-		nm "$SRC/triage-filter" | grep -q " pcre2_dfa_match_8\$" &&
-		! inside pcre2_dfa_match_8
-	'
-fi
 
 test_done

@@ -2,7 +2,7 @@
 # t0255-resident: 'triage-filter -l' behind triage-client decides as
 # triage-filter does, and no report is lost when it is absent, busy with
 # another configuration, killed, hung or sent garbage
-. ../lib.sh
+. "$(dirname "$0")/../lib.sh"
 CLIENT="$SRC/triage-client"
 cat >"$T/routes.conf" <<CONF
 state_dir = $T/state
@@ -27,28 +27,20 @@ find "$SRC/tests/corpus/classify" "$SRC/tests/corpus/explain" -name '*.eml' |
 DECISIONS="select r.class, r.state, coalesce(r.section, ''), d.action, coalesce(d.recipient, ''), d.reason from reports r join decisions d on d.report = r.id order by r.sha256, d.id"
 
 start_worker() {
-	"$FILTER" -l "$SOCK" -n 2 2>>"$T/worker.log" &
-	WPID=$!
-	i=0
-	while [ ! -S "$SOCK" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-	test -S "$SOCK"
+	{ "$FILTER" -l "$SOCK" -n 2 2>>"$T/worker.log" & } &&
+	WPID=$! &&
+	test_wait 5 test -S "$SOCK"
 }
 workers() { cat /proc/$WPID/task/*/children 2>/dev/null; }
+have_two() { test "$(workers | wc -w)" = 2; }
 # two_workers: wait up to 3 s for both workers (forked after the socket
 # is made; one killed just before its first second is replaced after a
 # pause)
-two_workers() {
-	i=0
-	while [ "$(workers | wc -w)" != 2 ] && [ $i -lt 60 ]; do
-		sleep 0.05
-		i=$((i + 1))
-	done
-	test "$(workers | wc -w)" = 2
-}
+two_workers() { test_wait 3 have_two; }
 # fresh TAG: the XFS report as a new one (its own Message-ID and crash)
 fresh() {
 	sed -e "s/^Message-ID: </Message-ID: <$1./" -e "s/xfs_inode_item_push/xfs_$1_push/g" \
-		"$SRC/tests/corpus/explain/0001-user-xfs-oops.eml" >"$T/$1.eml"
+		"$SRC/tests/corpus/explain/0001-user-xfs-oops.eml" >"$T/$1.eml" &&
 	echo "$T/$1.eml"
 }
 
@@ -73,15 +65,15 @@ test_expect_success 'the resident filter starts and refuses a second one on its 
 
 test_expect_success 'every corpus message: the same decisions as triage-filter' '
 	while read -r m; do
-		SENDER=reporter@example.com "$ALONE" -s "$SOCK" <"$m" >"$T/stdout" 2>>"$T/stderr.r" ||
-			{ echo "client failed on $m"; exit 1; }
-		test ! -s "$T/stdout"
+		SENDER=reporter@example.com "$ALONE" -s "$SOCK" <"$m" >"$T/stdout" 2>>"$T/stderr.r" &&
+		test ! -s "$T/stdout" ||
+		{ echo "client failed on $m"; return 1; }
 	done <"$T/corpus" &&
 	test ! -s "$T/stderr.r" &&
 	mkdir -p "$T/direct" &&
 	while read -r m; do
 		SENDER=reporter@example.com TRIAGE_STATE_DIR="$T/direct" "$FILTER" <"$m" ||
-			{ echo "filter failed on $m"; exit 1; }
+		{ echo "filter failed on $m"; return 1; }
 	done <"$T/corpus" &&
 	q "$DB" "$DECISIONS" >"$T/resident.txt" &&
 	q "$T/direct/triage.db" "$DECISIONS" >"$T/direct.txt" &&
@@ -125,7 +117,7 @@ test_expect_success 'a hung message: the worker deadline defers it (75, one line
 '
 
 test_expect_success 'a worker killed (-9) is replaced; nothing is lost' '
-	for p in $(workers); do kill -9 $p; done &&
+	for p in $(workers); do kill -9 $p || return 1; done &&
 	sleep 0.3 &&
 	"$ALONE" -s "$SOCK" <"$(fresh after_kill)" &&
 	test "$(q "$DB" "select state from reports where message_id like \"after_kill.%\"")" = forwarded
@@ -135,45 +127,39 @@ test_expect_success 'a worker killed (-9) is replaced; nothing is lost' '
 big() {
 	f=$(fresh "$1") &&
 	{
-		sed -n "1,/^$/p" "$f" | sed "/^$/d"
-		printf "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b\n\n--b\n"
-		printf "Content-Type: text/plain\n\n"
-		sed "1,/^$/d" "$f"
-		printf "\n--b\nContent-Type: application/gzip\nContent-Transfer-Encoding: base64\n\n"
-		head -c 900000 /dev/urandom | base64 -w 76
+		sed -n "1,/^$/p" "$f" | sed "/^$/d" &&
+		printf "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b\n\n--b\n" &&
+		printf "Content-Type: text/plain\n\n" &&
+		sed "1,/^$/d" "$f" &&
+		printf "\n--b\nContent-Type: application/gzip\nContent-Transfer-Encoding: base64\n\n" &&
+		head -c 900000 /dev/urandom | base64 -w 76 &&
 		printf "\n--b--\n"
 	} >"$T/$1.big" &&
 	echo "$T/$1.big"
 }
-# changed BEFORE: wait up to 3 s for 2 workers of which one is new
-replaced() {
-	i=0
-	while [ $i -lt 60 ]; do
-		now=$(workers | tr "\n" " ")
-		if [ "$(echo $now | wc -w)" = 2 ] && [ "$now" != "$1" ]; then
-			return 0
-		fi
-		sleep 0.05
-		i=$((i + 1))
-	done
-	return 1
+# rss: the resident memory of the workers, in KiB, summed
+rss() {
+	for p in $(workers); do
+		sed -n "s/^VmRSS:[^0-9]*\([0-9]*\).*/\1/p" /proc/$p/status || return 1
+	done | awk "{ s += \$1 } END { print s + 0 }"
 }
 
-test_expect_success 'a worker ends after a 1 MiB report (a fresh one takes its place), not after a small one' '
+test_expect_success 'a 1 MiB report: served by the same workers, its memory given back' '
 	two_workers &&
-	before=$(workers | tr "\n" " ") &&
 	"$ALONE" -s "$SOCK" <"$(fresh small_one)" &&
 	"$ALONE" -s "$SOCK" <"$(fresh small_two)" &&
-	test "$(workers | tr "\n" " ")" = "$before" &&
+	before=$(workers | tr "\n" " ") && kib=$(rss) && test "$kib" -gt 0 &&
 	m=$(big large_one) && test "$(wc -c <"$m")" -gt 1048576 &&
 	"$ALONE" -s "$SOCK" <"$m" &&
 	test "$(q "$DB" "select state from reports where message_id like \"large_one.%\"")" = forwarded &&
 	test "$(q "$DB" "select length(raw) from messages m join reports r on r.id = m.report where r.message_id like \"large_one.%\"")" = "$(wc -c <"$m")" &&
-	replaced "$before" &&
-	# one of the two is the same, the other new
-	test "$(for p in $before $(workers); do echo $p; done | sort | uniq -d | wc -l)" = 1 &&
+	m=$(big large_two) && "$ALONE" -s "$SOCK" <"$m" &&
 	"$ALONE" -s "$SOCK" <"$(fresh after_large)" &&
-	test "$(q "$DB" "select state from reports where message_id like \"after_large.%\"")" = forwarded
+	test "$(q "$DB" "select state from reports where message_id like \"after_large.%\"")" = forwarded &&
+	test "$(workers | tr "\n" " ")" = "$before" &&
+	# each held its 1.2 MB message, SQLite its pages: gone again
+	echo "# workers resident: $kib KiB before the 1 MiB reports, $(rss) KiB after" &&
+	test "$(rss)" -lt $((kib + 1024))
 '
 
 test_expect_success 'routes.conf changed: the next message sees it (workers restarted)' '
@@ -191,7 +177,7 @@ test_expect_success 'an index replaced by triage update: the next message uses i
 '
 
 test_expect_success 'hostile peers get a refusal, the service goes on' '
-	python3 - "$SOCK" <<-PY
+	python3 - "$SOCK" <<-PY &&
 	import os, socket, sys, array
 	path = sys.argv[1]
 	def peer(data, fds=None, close_early=False):
@@ -232,7 +218,7 @@ test_expect_success 'routes.conf named relatively, through a link or with "..": 
 	"$ALONE" -s "$SOCK" -c "$T/link.conf" <"$(fresh link)" &&
 	TRIAGE_CONFIG="$T/sub/../routes.conf" "$ALONE" -s"$SOCK" <"$(fresh dotted)" &&
 	for t in rel link dotted; do
-		test "$(q "$DB" "select state from reports where message_id like \"$t.%\"")" = forwarded || exit 1
+		test "$(q "$DB" "select state from reports where message_id like \"$t.%\"")" = forwarded || return 1
 	done
 '
 
@@ -274,7 +260,7 @@ test_expect_success 'a reader holding a snapshot of a long WAL holds up no commi
 	PY
 	} &&
 	reader=$! &&
-	n=0 && until [ -e "$T/reading" ]; do n=$((n + 1)); [ $n -lt 600 ] || exit 1; sleep 0.05; done &&
+	test_wait 30 test -e "$T/reading" &&
 	# within filter_timeout (2 s), though the reader stays
 	"$ALONE" -s "$SOCK" <"$(fresh reader1)" &&
 	"$ALONE" -s "$SOCK" <"$(fresh reader2)" &&
@@ -289,9 +275,9 @@ test_expect_success 'routes.conf a link, retargeted: the fresh workers serve the
 	cp "$T/routes.conf" "$T/c1.conf" &&
 	sed "s/^router_address = .*/router_address = triage3@example.org/" "$T/routes.conf" >"$T/c2.conf" &&
 	ln -s c1.conf "$T/cl.conf" &&
-	"$FILTER" -c "$T/cl.conf" -l "$T/cl.sock" -n 1 2>"$T/cl.log" &
+	{ "$FILTER" -c "$T/cl.conf" -l "$T/cl.sock" -n 1 2>"$T/cl.log" & } &&
 	echo $! >"$T/cl.pid" &&
-	i=0 && while [ ! -S "$T/cl.sock" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done &&
+	test_wait 5 test -S "$T/cl.sock" &&
 	"$ALONE" -s "$T/cl.sock" -c "$T/cl.conf" <"$(fresh link1)" &&
 	ln -s c2.conf "$T/cl.new" && mv -T "$T/cl.new" "$T/cl.conf" &&
 	"$ALONE" -s "$T/cl.sock" -c "$T/cl.conf" <"$(fresh link2)" &&
@@ -304,8 +290,8 @@ test_expect_success 'SIGTERM: the workers end and the socket is removed' '
 	pids=$(workers) &&
 	kill -TERM $WPID &&
 	# (under valgrind, its leak checks at exit take seconds)
-	i=0 && while [ -d /proc/$WPID ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done &&
-	test ! -d /proc/$WPID && test ! -e "$SOCK" &&
+	test_wait 30 test ! -d /proc/$WPID &&
+	test ! -e "$SOCK" &&
 	for p in $pids; do test ! -d /proc/$p || exit 1; done &&
 	"$CLIENT" -s "$SOCK" <"$T/after_hostile.eml" &&
 	test "$(q "$DB" "select deliveries from reports where message_id like \"after_hostile.%\"")" = 2
@@ -313,9 +299,9 @@ test_expect_success 'SIGTERM: the workers end and the socket is removed' '
 
 test_expect_success 'a configuration it cannot load: clients are declined at once, 75 from triage-filter' '
 	mkdir "$T/conf-dir" &&
-	"$FILTER" -c "$T/conf-dir" -l "$T/bad.sock" -n 1 2>"$T/bad.log" &
+	{ "$FILTER" -c "$T/conf-dir" -l "$T/bad.sock" -n 1 2>"$T/bad.log" & } &&
 	echo $! >"$T/bad.pid" &&
-	i=0 && while [ ! -S "$T/bad.sock" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done &&
+	test_wait 5 test -S "$T/bad.sock" &&
 	sleep 0.3 &&
 	test_exit 75 timeout 10 "$CLIENT" -s "$T/bad.sock" -c "$T/conf-dir" <"$T/after_hostile.eml" 2>"$T/stderr" &&
 	test "$(wc -l <"$T/stderr")" = 1 && grep -q "^triage-filter: " "$T/stderr" &&
@@ -324,20 +310,21 @@ test_expect_success 'a configuration it cannot load: clients are declined at onc
 
 # alive PID: running, not a zombie waiting for whoever adopted it
 alive() { [ -d "/proc/$1" ] && ! grep -q "^State:.*Z" "/proc/$1/status"; }
+# none_alive PID...: each has ended
+none_alive() {
+	for p in "$@"; do
+		! alive $p || return 1
+	done
+}
 test_expect_success 'the supervisor killed with SIGKILL: its workers end too' '
-	"$FILTER" -l "$T/k.sock" -n 2 2>"$T/k.log" &
+	{ "$FILTER" -l "$T/k.sock" -n 2 2>"$T/k.log" & } &&
 	echo $! >"$T/k.pid" &&
-	i=0 && while [ ! -S "$T/k.sock" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done &&
+	test_wait 5 test -S "$T/k.sock" &&
 	sleep 0.3 &&
 	kids=$(cat /proc/$(cat "$T/k.pid")/task/*/children) &&
 	test "$(echo $kids | wc -w)" = 2 &&
 	kill -KILL "$(cat "$T/k.pid")" &&
-	i=0 && while [ $i -lt 600 ]; do
-		left=0; for p in $kids; do alive $p && left=1; done
-		[ $left = 0 ] && break
-		sleep 0.05; i=$((i + 1))
-	done &&
-	for p in $kids; do ! alive $p || exit 1; done
+	test_wait 30 none_alive $kids
 '
 
 kill $WPID 2>/dev/null

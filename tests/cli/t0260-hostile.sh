@@ -5,7 +5,7 @@
 # has a NAME.expect; check.py runs the filter on it and checks the MTA
 # contract, that it is recorded exactly once, that nothing is injected
 # into what we send, and the expected outcome (exit, state, reason).
-. ../lib.sh
+. "$(dirname "$0")/../lib.sh"
 H="$SRC/tests/corpus/hostile"
 cat >"$T/routes.conf" <<CONF
 state_dir = $T/state
@@ -34,7 +34,7 @@ done
 
 test_expect_success 'every expect file has its case' '
 	for e in "$H"/*.expect; do
-		n=$(basename "$e" .expect)
+		n=$(basename "$e" .expect) &&
 		test -f "$H/$n.eml" || test -f "$T/gen/$n.eml" || {
 			echo "no case for $e"; exit 1; }
 	done

@@ -1,7 +1,7 @@
 #!/bin/sh
 # t0400-check-rules: 'triage check-rules' lints the classification rules
 # and runs their inline tests (the shipped classifiers/ among them)
-. ../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 test_expect_success 'the shipped rules are clean and their tests pass' '
 	"$TRIAGE" check-rules --rules "$SRC/classifiers" --local "" --test \
@@ -126,7 +126,8 @@ test_expect_success 'usage errors exit 64; check-rules is in the help' '
 	test_exit 64 "$TRIAGE" check-rules extra-argument 2>/dev/null &&
 	test_exit 78 "$TRIAGE" check-rules --rules "$T/no-such-dir" 2>"$T/err" &&
 	grep -q "no-such-dir: cannot open" "$T/err" &&
-	"$TRIAGE" help | grep -q "check-rules"
+	"$TRIAGE" help >"$T/help" &&
+	grep -q "check-rules" "$T/help"
 '
 
 test_done

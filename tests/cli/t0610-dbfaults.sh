@@ -4,7 +4,7 @@
 # root): triage-filter exits 75 with one line on standard error and
 # nothing on standard output, and once the fault is gone the redelivery
 # records the report exactly once.
-. ../lib.sh
+. "$(dirname "$0")/../lib.sh"
 . "$SRC/tests/helpers/faults-lib.sh"
 DB="$T/state/triage.db"
 q() { sqlite3 "$DB" "$1"; }
@@ -20,25 +20,37 @@ trap cleanup EXIT
 if ! command -v sqlite3 >/dev/null || ! command -v python3 >/dev/null; then
 	test_skip "needs sqlite3 and python3"
 	test_done
-	exit 0
 fi
 
 # As root, modes do not stop us: run the filter as nobody, as Postfix does.
+# nobody may not read the source tree (a clone in a private directory):
+# it runs a copy of the filter and reads copies of what it needs, in the
+# scratch directory, which it may traverse.
 AS=
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
    id nobody >/dev/null 2>&1; then
 	AS="setpriv --reuid=nobody --regid=$(id -g nobody) --clear-groups"
-	chmod 711 "$T"
 fi
 
-make_messages "$T/msgs" 8 f
-write_conf "$T/routes.conf" "db_busy_timeout = 500"
-chmod 644 "$T/routes.conf"
+FAULTS_MAINTAINERS="$T/pub/MAINTAINERS"
+FAULTS_RULES="$T/pub/classifiers"
+test_setup 'what the filter reads, where nobody may read it; 8 reports' '
+	chmod 711 "$T" &&
+	mkdir "$T/pub" &&
+	cp "$FILTER" "$T/pub/triage-filter" &&
+	cp "$SRC/tests/data/MAINTAINERS.kernel" "$T/pub/MAINTAINERS" &&
+	cp -R "$SRC/classifiers" "$T/pub/classifiers" &&
+	chmod -R a+rX "$T/pub" &&
+	make_messages "$T/msgs" 8 f &&
+	write_conf "$T/routes.conf" "db_busy_timeout = 500" &&
+	chmod 644 "$T/routes.conf"
+'
+FILTER="$T/pub/triage-filter"
 
 # deferred MSG [ENV...] - the filter defers MSG: 75, one line, no stdout
 deferred() {
-	m=$1
-	shift
+	m=$1 &&
+	shift &&
 	test_exit 75 env "$@" $AS "$FILTER" <"$m" >"$T/stdout" 2>"$T/stderr" &&
 	echo "# exit 75: $(cat "$T/stderr")" &&
 	test ! -s "$T/stdout" &&
@@ -81,8 +93,8 @@ test_expect_success 'an unwritable state directory without -wal/-shm: 75, then o
 # lock MS - hold the write lock (BEGIN IMMEDIATE) for MS milliseconds,
 # or with MS = 0 until unlock
 lock() {
-	rm -f "$T/locked" "$T/unlock"
-	python3 - "$DB" "$1" "$T/locked" "$T/unlock" <<-\PY &
+	rm -f "$T/locked" "$T/unlock" &&
+	{ python3 - "$DB" "$1" "$T/locked" "$T/unlock" <<-\PY &
 	import os, sqlite3, sys, time
 	c = sqlite3.connect(sys.argv[1], isolation_level=None)
 	c.execute("BEGIN IMMEDIATE")
@@ -97,9 +109,9 @@ lock() {
 	        time.sleep(0.05)
 	c.execute("COMMIT")
 	PY
-	LOCKER=$!
-	n=0
-	until [ -e "$T/locked" ]; do n=$((n + 1)); [ $n -lt 100 ] || return 1; sleep 0.05; done
+	} &&
+	LOCKER=$! &&
+	test_wait 5 test -e "$T/locked"
 }
 
 test_expect_success 'locked for longer than db_busy_timeout (500 ms): 75, then once' '
@@ -136,7 +148,7 @@ test_expect_success 'an exclusive locking_mode connection: 75, then once' '
 	PY
 	} &&
 	LOCKER=$! &&
-	n=0 && until [ -e "$T/locked" ]; do n=$((n + 1)); [ $n -lt 100 ] || exit 1; sleep 0.05; done &&
+	test_wait 5 test -e "$T/locked" &&
 	deferred "$T/msgs/f.5.eml" &&
 	touch "$T/unlock" &&
 	wait $LOCKER &&

@@ -4,7 +4,7 @@
 # stalls: temporary failures are retried later on the backoff schedule,
 # a 550 fails the report (shown by 'triage pending', resent by approve),
 # and in the end every forward reached the peer exactly once.
-. ../lib.sh
+. "$(dirname "$0")/../lib.sh"
 . "$SRC/tests/helpers/faults-lib.sh"
 DB="$T/state/triage.db"
 q() { sqlite3 "$DB" "$1"; }
@@ -13,43 +13,23 @@ trap 'stop_peer "$T/peer"; rm -rf "$T"' EXIT
 if ! command -v sqlite3 >/dev/null || ! command -v python3 >/dev/null ||
    ! [ -x "$SRC/triage-net" ]; then
 	test_skip "needs sqlite3, python3 and triage-net"
-	test_expect_success 'the database locked while the peer accepts: the result is recorded later' '
-	make_messages "$T/msgs" 1 w &&
-	"$FILTER" <"$T/msgs/w.0.eml" &&
-	peer slow &&
-	echo "db_busy_timeout = 300" >>"$T/routes.conf" &&
-	rm -f "$T/peer"/kept.* "$T/unlock" &&
-	{ "$TRIAGE" deliver >"$T/out" 2>"$T/err" & echo $! >"$T/deliver.pid"; } &&
-	n=0 && until ls "$T/peer"/kept.* >/dev/null 2>&1; do n=$((n + 1)); [ $n -lt 100 ] || exit 1; sleep 0.05; done &&
-	python3 - "$DB" <<-\PY &&
-	import sqlite3, sys, time
-	c = sqlite3.connect(sys.argv[1], isolation_level=None)
-	c.execute("BEGIN IMMEDIATE")
-	time.sleep(1.5)
-	c.execute("COMMIT")
-	PY
-	wait "$(cat "$T/deliver.pid")" &&
-	cat "$T/out" "$T/err" &&
-	grep "^deliver: 1 sent, 0 to retry, 0 failed" "$T/out" &&
-	grep -q "recording the result again" "$T/err" &&
-	test "$(q "SELECT o.state FROM outbox o JOIN reports r ON r.id = o.report WHERE r.message_id = '"'"'w.0@faults.example'"'"'")" = sent &&
-	count_spool "$T/peer" 1 w
-'
-
-test_done
-	exit 0
+	test_done
 fi
 
-start_peer "$T/peer" || exit 1
-PORT=$PEER_PORT
-write_conf "$T/routes.conf" "smtp_host = 127.0.0.1" "smtp_port = $PORT" \
-	"smtp_connect_timeout = 2" "smtp_timeout = 2"
-make_messages "$T/msgs" 6 g
-make_messages "$T/msgs" 1 p
 peer() { echo "$1" >"$T/peer/mode"; }
 # due [WHERE] - make queued rows due now
 due() { q "UPDATE outbox SET next_attempt_at = 0 WHERE state = 'queued' ${1:+AND $1}"; }
 states() { q "SELECT group_concat(x, ',') FROM (SELECT state || ':' || attempts AS x FROM outbox ORDER BY id)"; }
+# kept - the peer holds a message it has not answered yet (mode slow)
+kept() { ls "$T/peer"/kept.* >/dev/null 2>&1; }
+
+test_setup 'an SMTP peer, seven reports for it' '
+	start_peer "$T/peer" &&
+	write_conf "$T/routes.conf" "smtp_host = 127.0.0.1" "smtp_port = $PEER_PORT" \
+		"smtp_connect_timeout = 2" "smtp_timeout = 2" &&
+	make_messages "$T/msgs" 6 g &&
+	make_messages "$T/msgs" 1 p
+'
 
 test_expect_success 'seven reports recorded, their forwards queued' '
 	for m in "$T"/msgs/*.eml; do "$FILTER" <"$m" || exit 1; done &&
@@ -67,10 +47,11 @@ test_expect_success 'peer down: every forward is retried later, with backoff' '
 	grep "^deliver: 0 sent, 0 to retry, 0 failed" "$T/out"
 '
 
-# the peer again, on the same port
+# the peer again, on another port
 test_expect_success 'the peer is back' '
+	old=$(sed -n "s/^smtp_port = //p" "$T/routes.conf") &&
 	start_peer "$T/peer" &&
-	test "$PEER_PORT" != "$PORT" &&
+	test "$PEER_PORT" != "$old" &&
 	sed -i "s/^smtp_port = .*/smtp_port = $PEER_PORT/" "$T/routes.conf"
 '
 
@@ -130,14 +111,17 @@ test_expect_success 'the database locked while the peer accepts: the result is r
 	"$FILTER" <"$T/msgs/w.0.eml" &&
 	peer slow &&
 	echo "db_busy_timeout = 300" >>"$T/routes.conf" &&
-	rm -f "$T/peer"/kept.* "$T/unlock" &&
-	{ "$TRIAGE" deliver >"$T/out" 2>"$T/err" & echo $! >"$T/deliver.pid"; } &&
-	n=0 && until ls "$T/peer"/kept.* >/dev/null 2>&1; do n=$((n + 1)); [ $n -lt 100 ] || exit 1; sleep 0.05; done &&
-	python3 - "$DB" <<-\PY &&
+	rm -f "$T/peer"/kept.* "$T/peer/release" &&
+	{ "$TRIAGE" deliver >"$T/out" 2>"$T/err" & } &&
+	echo $! >"$T/deliver.pid" &&
+	test_wait 5 kept &&
+	# the peer answers once the lock is held: deliver finds it locked
+	python3 - "$DB" "$T/peer/release" <<-\PY &&
 	import sqlite3, sys, time
 	c = sqlite3.connect(sys.argv[1], isolation_level=None)
 	c.execute("BEGIN IMMEDIATE")
-	time.sleep(1.5)
+	open(sys.argv[2], "w").close()
+	time.sleep(1)
 	c.execute("COMMIT")
 	PY
 	wait "$(cat "$T/deliver.pid")" &&

@@ -14,7 +14,7 @@
 # pins what the wall clock stamped ('settle') with sqlite3, and runs the
 # commands at fixed times: ages and dates in the expected files do not
 # depend on the day the test runs.
-. ../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 D="$SRC/tests/corpus/desk"
 SQ="'"
@@ -27,22 +27,7 @@ CLOCK=$((NOW + 7 * 86400)) # later than this: stamped by the wall clock
 for tool in sqlite3 python3; do
 	if ! command -v $tool >/dev/null; then
 		test_skip "$tool is not installed: the desk is not tested"
-		test_expect_success 'approve with the smtp transport: left for triage deliver' '
-	sed "s/^transport = sendmail\$/transport = smtp/" "$T/routes.conf" \
-		>"$T/smtp.conf" &&
-	mails=$(ls "$T/mail" | grep -c msg) &&
-	TRIAGE_CONFIG="$T/smtp.conf" at $S "$TRIAGE" approve 4 >"$T/actual" &&
-	cat >"$T/expect" <<-EOF &&
-	approve 4: forwarded to fuzz@xfs.example (was digest; outbox 13)
-	queued 1 message: the outbox worker (${SQ}triage deliver${SQ}) sends it
-	EOF
-	test_cmp "$T/expect" "$T/actual" &&
-	test "$(sql "SELECT state FROM outbox WHERE id = 13")" = queued &&
-	test "$(ls "$T/mail" | grep -c msg)" = "$mails"
-'
-
-test_done
-		exit 0
+		test_done
 	fi
 done
 
@@ -81,8 +66,8 @@ chmod +x "$T/sendmail"
 
 # run CMD... at TIME (unix seconds)
 at() {
-	when=$1
-	shift
+	when=$1 &&
+	shift &&
 	TRIAGE_NOW=$when "$@"
 }
 
@@ -164,10 +149,10 @@ ARRIVALS="1:1704099600 2:1704103200 3:1704088800 4:1704193200
 test_expect_success 'the filter records the corpus' '
 	"$TRIAGE" update >"$T/update.out" &&
 	for f in "$D"/*.eml; do
-		"$FILTER" <"$f" || { echo "filter failed on $f"; exit 1; }
+		"$FILTER" <"$f" || { echo "filter failed on $f"; return 1; }
 	done &&
 	for a in $ARRIVALS; do
-		arrive ${a%%:*} ${a#*:}
+		arrive ${a%%:*} ${a#*:} || return 1
 	done &&
 	settle $((NOW - 3600)) &&
 	test "$(sql "SELECT count(*) FROM reports")" = 12 &&
@@ -205,18 +190,20 @@ stable_class() {
 }
 
 test_expect_success 'pending: what waits, oldest first, tab-separated' '
-	at $NOW "$TRIAGE" pending | stable_pct >"$T/actual" &&
+	at $NOW "$TRIAGE" pending >"$T/out" &&
+	stable_pct <"$T/out" >"$T/actual" &&
 	test_cmp "$D/pending.expect" "$T/actual"
 '
 
 test_expect_success 'pending: --class, --section (any case), --unmapped' '
-	at $NOW "$TRIAGE" pending --class ai | cut -f1 | paste -sd " " >"$T/ai" &&
+	at $NOW "$TRIAGE" pending --class ai >"$T/out" &&
+	cut -f1 "$T/out" | paste -sd " " >"$T/ai" &&
 	echo "2 12" >"$T/expect" && test_cmp "$T/expect" "$T/ai" &&
-	at $NOW "$TRIAGE" pending --section "ext4 file system" | cut -f1 \
-		>"$T/ext4" &&
+	at $NOW "$TRIAGE" pending --section "ext4 file system" >"$T/out" &&
+	cut -f1 "$T/out" >"$T/ext4" &&
 	echo 8 >"$T/expect" && test_cmp "$T/expect" "$T/ext4" &&
-	at $NOW "$TRIAGE" pending --unmapped | cut -f1 | paste -sd " " \
-		>"$T/unmapped" &&
+	at $NOW "$TRIAGE" pending --unmapped >"$T/out" &&
+	cut -f1 "$T/out" | paste -sd " " >"$T/unmapped" &&
 	echo "6 12 10 11" >"$T/expect" && test_cmp "$T/expect" "$T/unmapped" &&
 	test_exit 64 "$TRIAGE" pending --class nonsense
 '
@@ -285,7 +272,8 @@ fi
 test_expect_success 'show: the whole decision, then the text' '
 	at $NOW "$TRIAGE" show 3 >"$T/actual" &&
 	test_cmp "$D/show-3.expect" "$T/actual" &&
-	at $NOW "$TRIAGE" show "#8" | stable_class >"$T/actual" &&
+	at $NOW "$TRIAGE" show "#8" >"$T/out" &&
+	stable_class <"$T/out" >"$T/actual" &&
 	test_cmp "$D/show-8.expect" "$T/actual"
 '
 
@@ -388,13 +376,15 @@ test_expect_success 'approve a failed delivery: sent again, fails again, shows i
 	sendmail: 0 sent, 0 to retry, 1 failed
 	EOF
 	test_cmp "$T/expect" "$T/actual" &&
-	at $A2 "$TRIAGE" pending | cut -f1,3 | grep "^8" >"$T/p8" &&
+	at $A2 "$TRIAGE" pending >"$T/out" &&
+	cut -f1,3 "$T/out" | grep "^8" >"$T/p8" &&
 	printf "8\tfailed\n" >"$T/expect" && test_cmp "$T/expect" "$T/p8" &&
 	at $A2 "$TRIAGE" approve --to omar-fix@ext4.example 8 >"$T/actual" &&
 	settle $A2 &&
 	grep -q "^approve 8: forwarded to omar-fix@ext4.example (was failed; outbox" \
 		"$T/actual" &&
-	! at $A2 "$TRIAGE" pending | grep -q "^8"
+	at $A2 "$TRIAGE" pending >"$T/out" &&
+	! grep -q "^8" "$T/out"
 '
 
 A3=$((NOW + 1800))
@@ -457,7 +447,8 @@ test_expect_success 'reject and note' '
 	test_cmp "$D/reject-note.expect" "$T/actual" &&
 	test_exit 66 at $A4 "$TRIAGE" note 999 text &&
 	test_exit 64 "$TRIAGE" note 2 &&
-	at $A4 "$TRIAGE" show 2 | sed -n "/^note/,/^\$/p" >"$T/note" &&
+	at $A4 "$TRIAGE" show 2 >"$T/out" &&
+	sed -n "/^note/,/^\$/p" "$T/out" >"$T/note" &&
 	cat >"$T/expect" <<-EOF &&
 	note      by alice, 2024-01-03 12:40:00 +0000 (0s ago)
 	          asked Sam for a reproducer
@@ -500,7 +491,8 @@ acts = [e for e in j if e[\"kind\"] == \"action\"]
 assert all(e[\"who\"] == \"alice\" for e in acts)
 assert [e[\"what\"] for e in acts][:3] == [\"approve\", \"approve\", \"approve\"]
 " &&
-	at $S "$TRIAGE" log --report 12 | cut -f3,5 >"$T/log12" &&
+	at $S "$TRIAGE" log --report 12 >"$T/out" &&
+	cut -f3,5 "$T/out" >"$T/log12" &&
 	printf "%s\n" "received	forwarded" "decision	hold" "decision	forward" \
 		"delivery	sent" "action	reclassify" "action	reroute" \
 		>"$T/expect" &&

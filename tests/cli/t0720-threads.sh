@@ -8,7 +8,7 @@
 # routing.expect, then the forwards, the release of an ai report, the
 # crash group in 'triage show', dup/undup, the order of 'triage
 # pending' and the fields of 'triage explain --json' are checked.
-. ../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 C="$SRC/tests/corpus/threads"
 DB="$T/state/triage.db"
@@ -19,7 +19,6 @@ for tool in sqlite3 python3; do
 	if ! command -v $tool >/dev/null; then
 		test_skip "$tool is not installed: threads are not tested"
 		test_done
-		exit 0
 	fi
 done
 
@@ -43,7 +42,7 @@ msg() {
 
 test_expect_success 'the thread goes through the filter, each routed as expected' '
 	for f in "$C"/[0-9]*.eml; do
-		"$FILTER" <"$f" || { echo "filter failed on $f"; exit 1; }
+		"$FILTER" <"$f" || { echo "filter failed on $f"; return 1; }
 	done &&
 	q "SELECT r.id, r.state, coalesce(r.class, \"-\"),
 		coalesce(r.thread_root, \"-\"), coalesce(r.same_crash_as, \"-\"),
@@ -56,14 +55,15 @@ test_expect_success 'the thread goes through the filter, each routed as expected
 test_expect_success 'a follow-up gets no verdict of its own' '
 	test "$(q "SELECT count(*) FROM classification WHERE report IN (2, 3, 4, 6, 9, 12)")" = 0 &&
 	test "$(q "SELECT count(*) FROM classification")" = 6 &&
-	"$TRIAGE" stats --since all --json | python3 -c "
+	"$TRIAGE" stats --since all --json >"$T/stats.json" &&
+	python3 -c "
 import json, sys
-s = json.load(sys.stdin)
+s = json.load(open(sys.argv[1]))
 assert s[\"reports\"] == 12, s[\"reports\"]
 # follow-ups are counted as received, not as reports of a class
 assert \"unclassified\" not in s[\"by_class\"], s[\"by_class\"]
 assert sum(s[\"by_class\"].values()) == 6, s[\"by_class\"]
-"
+" "$T/stats.json"
 '
 
 test_expect_success 'a follow-up is forwarded with its root'"'"'s headers' '
@@ -110,13 +110,14 @@ test_expect_success 'pending: regressions first, follow-ups not listed, markers'
 	head -1 "$T/pending" | cut -f5 | grep -q "^\[regression\] screen stays black" &&
 	sed -n 2p "$T/pending" | cut -f5 | grep -q "\[+1 reply\]$" &&
 	sed -n 2p "$T/pending" | cut -f3 | grep -q "^uncertain" &&
-	"$TRIAGE" pending --json | python3 -c "
+	"$TRIAGE" pending --json >"$T/pending.json" &&
+	python3 -c "
 import json, sys
-p = json.load(sys.stdin)
+p = json.load(open(sys.argv[1]))
 assert [x[\"id\"] for x in p] == [11, 5], p
 assert p[0][\"regression\"] is True and p[1][\"regression\"] is False
 assert p[1][\"followups\"] == 1
-"
+" "$T/pending.json"
 '
 
 test_expect_success 'show lists the thread and the crash group' '
@@ -127,12 +128,13 @@ test_expect_success 'show lists the thread and the crash group' '
 	"$TRIAGE" show --no-pager 7 >"$T/show7" &&
 	grep -q "^group     same crash as report 1 " "$T/show7" &&
 	grep -q "1 first, " "$T/show7" &&
-	"$TRIAGE" show --json 2 | python3 -c "
+	"$TRIAGE" show --json 2 >"$T/show2.json" &&
+	python3 -c "
 import json, sys
-s = json.load(sys.stdin)
+s = json.load(open(sys.argv[1]))
 assert s[\"thread_root\"] == 1, s[\"thread_root\"]
 assert s[\"same_crash_as\"] is None
-"
+" "$T/show2.json"
 '
 
 test_expect_success 'undup: out of the group, back to pending; dup: in again' '
@@ -140,7 +142,8 @@ test_expect_success 'undup: out of the group, back to pending; dup: in again' '
 	echo "undup 7: out of the group of report 1" >"$T/want" &&
 	test_cmp "$T/want" "$T/out" &&
 	test "$(q "SELECT state, same_crash_as IS NULL FROM reports WHERE id = 7")" = "held|1" &&
-	"$TRIAGE" pending | cut -f1 | grep -qx 7 &&
+	"$TRIAGE" pending >"$T/pending" &&
+	cut -f1 "$T/pending" | grep -qx 7 &&
 	test_exit 65 "$TRIAGE" undup 7 2>"$T/err" &&
 	grep -q "in no group" "$T/err" &&
 	"$TRIAGE" dup 7 1 >"$T/out" &&
@@ -196,7 +199,7 @@ test_expect_success 'approve a released report: its follow-ups that waited go al
 	test "$(q "SELECT recipients FROM outbox WHERE report = 6")" = ted@ext4.example.org &&
 	test "$(q "SELECT action FROM decisions WHERE report = 6 ORDER BY id DESC LIMIT 1")" = follow-up &&
 	msg "o.report = 6" | grep -q "^X-Triage-Reason: follow-up to report #5; approved by alice" &&
-	"$TRIAGE" approve 5 2>/dev/null; test $? = 65
+	test_exit 65 "$TRIAGE" approve 5 2>/dev/null
 '
 
 if command -v git >/dev/null; then

@@ -4,10 +4,9 @@
 # from a fake Bugzilla REST server and records a report and its forward;
 # 'triage bugzilla poll' finds changed bugs without duplicates; 'triage
 # deliver' sends the queued mail over SMTP (aiosmtpd) and retries a 4xx.
-. ../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 PY=python3
-SYSPY=/usr/bin/python3
 NET="$SRC/triage-net"
 SERVE_PID=
 BZ_PID=
@@ -32,7 +31,6 @@ if ! [ -x "$NET" ] || ! command -v sqlite3 >/dev/null ||
    ! $PY -c 'import http.server' 2>/dev/null; then
 	test_skip "needs triage-net, sqlite3 and python3"
 	test_done
-	exit 0
 fi
 
 # ---- fixtures of our own: a MAINTAINERS, the bug documents -------------
@@ -233,44 +231,23 @@ cat >"$T/post.py" <<-\EOF
 	print('not cut after %.1f s' % (time.time() - start))
 EOF
 
-# wait_until CMD - true once CMD succeeds (15 s at most); set -e does not
-# apply inside a test, so loops must end by themselves
-wait_until() {
-	n=0
-	until eval "$1"; do
-		n=$((n + 1))
-		[ $n -lt 150 ] || return 1
-		sleep 0.1
-	done
-}
+# wait_until CMD - true once CMD succeeds (15 s at most)
+wait_until() { test_wait 15 eval "$1"; }
 
+# value_is EXPECTED CMD... - CMD prints EXPECTED
+value_is() { want=$1 && shift && test "$("$@")" = "$want"; }
 # wait_value EXPECTED CMD... - true once CMD prints EXPECTED (15 s at most)
 wait_value() {
-	want=$1
-	shift
-	n=0
-	until [ "$("$@")" = "$want" ]; do
-		n=$((n + 1))
-		[ $n -lt 150 ] || { echo "waited for $want from $*, got $("$@")"; return 1; }
-		sleep 0.1
-	done
+	test_wait 15 value_is "$@" ||
+	{ echo "waited for $1 from $(shift && echo "$*"), got $(shift && "$@")"; return 1; }
 }
 
 alive() { kill -0 "$1" 2>/dev/null && echo yes; }
 listening() { grep -q "listening on" "$T/serve.err" && echo yes; }
 
-wait_file() {
-	i=0
-	while ! [ -s "$1" ]; do
-		i=$((i + 1))
-		[ $i -lt 100 ] || return 1
-		sleep 0.1
-	done
-}
-
 $PY "$T/fakebz.py" "$T/bz" "$T/bz.port" "$T/bz.log" &
 BZ_PID=$!
-wait_file "$T/bz.port" || { echo "fake Bugzilla did not start"; exit 1; }
+test_wait 10 test -s "$T/bz.port" || { echo "fake Bugzilla did not start"; exit 1; }
 BZ_URL="http://127.0.0.1:$(cat "$T/bz.port")"
 
 TOKEN=wh-token-abcdefghijklmnop
@@ -395,7 +372,7 @@ test_expect_success 'webhook_max_body bytes exactly are read (400: not an event)
 	test "$(wc -c <"$T/at.json")" = 65536 &&
 	post plain $PORT Authorization "Token $TOKEN" "$T/at.json" >"$T/r" &&
 	grep "^400 .*webhook_id" "$T/r" &&
-	{ cat "$T/at.json"; printf " "; } >"$T/over.json" &&
+	{ cat "$T/at.json" && printf " "; } >"$T/over.json" &&
 	post plain $PORT Authorization "Token $TOKEN" "$T/over.json" >"$T/r" &&
 	grep "^413 " "$T/r"
 '
@@ -435,7 +412,7 @@ test_expect_success 'the worker re-fetches the bug and records a report and a fo
 '
 
 test_expect_success 'a private bug is fetched over REST and held; a missing one fails' '
-	post plain $PORT X-Ignored x "$T/ev-private.json" >"$T/r" || true &&
+	{ post plain $PORT X-Ignored x "$T/ev-private.json" >"$T/r" || true; } &&
 	post plain $PORT Authorization "Token $TOKEN" "$T/ev-private.json" >"$T/r" &&
 	grep "^200 " "$T/r" &&
 	post plain $PORT Authorization "Token $TOKEN" "$T/ev-missing.json" >"$T/r" &&
@@ -474,6 +451,8 @@ c.request(\"POST\", \"/other\", body=b\"{}\"); r = c.getresponse(); r.read(); pr
 	test "$(q "PRAGMA integrity_check")" = ok
 '
 
+# (the test above sends the SIGTERM; again here, should --run skip it)
+kill -TERM $SERVE_PID 2>/dev/null
 wait $SERVE_PID
 SERVE_RC=$?
 SERVE_PID=
@@ -502,7 +481,7 @@ free_port() {
 	$PY -c "import socket; s = socket.socket(); s.bind((\"127.0.0.1\", 0)); print(s.getsockname()[1])"
 }
 HAVE_AIOSMTPD=
-$SYSPY -c 'import aiosmtpd' 2>/dev/null && HAVE_AIOSMTPD=yes
+$PY -c 'import aiosmtpd' 2>/dev/null && HAVE_AIOSMTPD=yes
 
 # peer.py MODE PORT SPOOL: ok stores messages, soft answers RCPT with 451
 cat >"$T/peer.py" <<-\EOF
@@ -530,23 +509,30 @@ cat >"$T/peer.py" <<-\EOF
 EOF
 
 start_peer() { # MODE
-	[ -f "$T/peer.pid" ] && stop_peer # one a failed test left
-	rm -rf "$T/spool"
-	mkdir -p "$T/spool"
-	SMTP_PORT=$(free_port)
-	$SYSPY "$T/peer.py" "$1" "$SMTP_PORT" "$T/spool" 2>"$T/peer.err" &
-	SMTP_PID=$!
-	echo $SMTP_PID >"$T/peer.pid"
-	wait_until '[ -e "$T/spool/ready" ]' || { cat "$T/peer.err"; return 1; }
-	sed -i "s/^smtp_port = .*/smtp_port = $SMTP_PORT/" "$T/routes.conf"
+	{ [ ! -f "$T/peer.pid" ] || stop_peer; } && # one a failed test left
+	rm -rf "$T/spool" &&
+	mkdir -p "$T/spool" &&
+	SMTP_PORT=$(free_port) &&
+	{ $PY "$T/peer.py" "$1" "$SMTP_PORT" "$T/spool" 2>"$T/peer.err" & } &&
+	SMTP_PID=$! &&
+	echo $SMTP_PID >"$T/peer.pid" &&
+	test_wait 15 test -e "$T/spool/ready" &&
+	sed -i "s/^smtp_port = .*/smtp_port = $SMTP_PORT/" "$T/routes.conf" ||
+	{ cat "$T/peer.err"; return 1; }
 }
 
-# stop_peer - tests run in subshells: the pid is in a file
+# stop_peer - tests run in subshells: the pid is in a file, and the peer
+# may stay a zombie where nobody reaps orphans
+gone() {
+	! kill -0 "$1" 2>/dev/null ||
+	grep -q "^State:.*Z" "/proc/$1/status" 2>/dev/null
+}
 stop_peer() {
-	kill "$(cat "$T/peer.pid")" 2>/dev/null
-	wait "$(cat "$T/peer.pid")" 2>/dev/null
+	pid=$(cat "$T/peer.pid") &&
+	{ kill "$pid" 2>/dev/null || :; } &&
+	{ wait "$pid" 2>/dev/null || :; } &&
+	test_wait 10 gone "$pid" &&
 	rm -f "$T/peer.pid"
-	return 0
 }
 
 if [ -n "$HAVE_AIOSMTPD" ]; then
@@ -587,7 +573,8 @@ test_expect_success 'a 4xx peer: the forward is retried later with backoff' '
 test_expect_success 'serve with its delivery thread sends a new forward itself' '
 	start_peer ok &&
 	: >"$T/serve.err" &&
-	{ "$NET" serve --listen 127.0.0.1:0 2>>"$T/serve.err" & echo $! >"$T/serve.pid"; } &&
+	{ "$NET" serve --listen 127.0.0.1:0 2>>"$T/serve.err" & } &&
+	echo $! >"$T/serve.pid" &&
 	wait_value yes listening &&
 	port=$(sed -n "s/.*listening on 127.0.0.1:\([0-9]*\).*/\1/p" "$T/serve.err") &&
 	webhook 4302 2024-04-07T10:00:00 43020 >"$T/ev4302.json" &&
@@ -620,7 +607,8 @@ fi
 
 test_expect_success 'deliver --daemon passes, sleeps, and stops on SIGTERM' '
 	sed -i "s/^smtp_port = .*/smtp_port = 1/" "$T/routes.conf" &&
-	{ "$NET" deliver --daemon 2>"$T/dd.err" & echo $! >"$T/serve.pid"; } &&
+	{ "$NET" deliver --daemon 2>"$T/dd.err" & } &&
+	echo $! >"$T/serve.pid" &&
 	sleep 1 &&
 	wait_value yes alive "$(cat "$T/serve.pid")" &&
 	kill -TERM "$(cat "$T/serve.pid")" &&

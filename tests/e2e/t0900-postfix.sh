@@ -43,7 +43,6 @@ SECTION='8169 10/100/1000 GIGABIT ETHERNET DRIVER'
 skip_all() {
 	test_skip "$1"
 	test_done
-	exit 0
 }
 
 [ "$(id -u)" = 0 ] ||
@@ -74,9 +73,9 @@ elapsed() { echo "$1 $2" | awk '{ printf "%.2f", $2 - $1 }'; }
 
 # wait_until SECONDS CMD...: run CMD every 0.05 s until it succeeds
 wait_until() {
-	limit=$1
-	shift
-	end=$(($(date +%s) + limit))
+	limit=$1 &&
+	shift &&
+	end=$(($(date +%s) + limit)) &&
 	until "$@"; do
 		[ "$(date +%s)" -lt "$end" ] || return 1
 		sleep 0.05
@@ -217,7 +216,7 @@ setup() {
 		cp -R "$E2E/tree" "$VAR/tree" &&
 		install -m 644 "$SRC"/classifiers/*.rules "$VAR/classifiers/" ||
 		return 1
-	cat >"$CONF" <<-EOF
+	cat >"$CONF" <<-EOF || return 1
 	# routes.conf of the end-to-end test (tests/e2e/t0900-postfix.sh)
 	state_dir = $STATE
 	maintainers = $VAR/MAINTAINERS
@@ -236,22 +235,22 @@ setup() {
 	action ai hold
 	action uncertain hold
 	EOF
-	chmod 644 "$CONF"
+	chmod 644 "$CONF" || return 1
 	# A crash after the commit: forward, then kill the filter (SIGKILL).
 	# The filter sends from a child process: kill our parent's parent.
-	cat >"$LIBEXEC/sendmail-then-crash" <<-'EOF'
+	cat >"$LIBEXEC/sendmail-then-crash" <<-'EOF' || return 1
 	#!/bin/sh
 	/usr/sbin/sendmail "$@" || exit $?
 	read -r _ _ _ filter _ </proc/$PPID/stat
 	kill -KILL $filter
 	EOF
-	chmod 755 "$LIBEXEC/sendmail-then-crash"
+	chmod 755 "$LIBEXEC/sendmail-then-crash" || return 1
 
 	# The alias file belongs to triage: local(8) runs the command as
 	# triage, not as default_privs (nobody).  postalias runs as the
 	# owner of the file, so its directory belongs to triage too.
 	install -d -o triage -g triage -m 755 "$VAR/alias" || return 1
-	cat >"$ALIASES" <<-EOF
+	cat >"$ALIASES" <<-EOF || return 1
 	bugs: "|$LIBEXEC/triage-filter -c $CONF"
 	triage-bounces: /dev/null
 	EOF
@@ -288,7 +287,7 @@ setup() {
 t_start=$(now)
 if ! setup >"$T/setup.log" 2>&1; then
 	test_expect_success 'set up Postfix, the triage user and the SMTP peer' \
-		'cat "$T/setup.log"; false'
+		'cat "$T/setup.log" && false'
 	test_done
 fi
 test_expect_success 'set up Postfix, the triage user and the SMTP peer' '
@@ -522,9 +521,9 @@ test_expect_success 'resident: triage-filter -l as triage, the alias runs triage
 	install -d -o triage -g triage -m 750 "$RUN" &&
 	install -d -m 755 "$LIBEXEC/alone" &&
 	install -m 755 "$SRC/triage-client" "$LIBEXEC/alone/triage-client" &&
-	setpriv --reuid=triage --regid=triage --init-groups \
+	{ setpriv --reuid=triage --regid=triage --init-groups \
 		"$LIBEXEC/triage-filter" -c "$CONF" -l "$SOCK" -n 2 \
-		</dev/null >"$T/resident.log" 2>&1 &
+		</dev/null >"$T/resident.log" 2>&1 & } &&
 	echo $! >"$T/resident.pid" &&
 	wait_until 10 test -S "$SOCK" &&
 	test "$(stat -c %U "$SOCK")" = triage &&

@@ -5,13 +5,15 @@
 #	with a unique Message-ID <PREFIX.K@faults.example> and a last
 #	line "END-OF-REPORT PREFIX.K", so a truncated copy shows; prints
 #	nothing, writes DIR/list (one path a line)
-# write_conf FILE [EXTRA LINES] - routes.conf for the fault tests
+# write_conf FILE [EXTRA LINES] - routes.conf for the fault tests (the
+#	MAINTAINERS file and rules directory are FAULTS_MAINTAINERS and
+#	FAULTS_RULES: copies where another user must read them)
 # build_killrun - cc tests/helpers/killrun.c into $T/killrun
 # sendmail_standin PATH SPOOL - a sendmail(1) that stores each message
 #	it is given, atomically (written aside, then renamed), in SPOOL
 # start_peer SPOOL - start tests/helpers/smtp-peer.py on SPOOL, set
 #	PEER_PORT, PEER_PID (its pid also in SPOOL/pid)
-# stop_peer SPOOL - stop it
+# stop_peer SPOOL - stop it, and wait until it has ended
 # count_spool SPOOL N [PREFIX] - check SPOOL holds each of the N reports
 #	exactly once and complete; prints "# " figures, fails otherwise
 
@@ -39,15 +41,17 @@ make_messages() {
 	PY
 }
 
+FAULTS_MAINTAINERS=$SRC/tests/data/MAINTAINERS.kernel
+FAULTS_RULES=$SRC/classifiers
 write_conf() {
-	f=$1
-	shift
+	f=$1 &&
+	shift &&
 	{
-		echo "state_dir = $T/state"
-		echo "maintainers = $SRC/tests/data/MAINTAINERS.kernel"
-		echo "rules_dir = $SRC/classifiers"
-		echo "router_address = triage@example.org"
-		for l in "$@"; do echo "$l"; done
+		echo "state_dir = $T/state" &&
+		echo "maintainers = $FAULTS_MAINTAINERS" &&
+		echo "rules_dir = $FAULTS_RULES" &&
+		echo "router_address = triage@example.org" &&
+		for l in "$@"; do echo "$l" || return 1; done
 	} >"$f"
 }
 
@@ -57,8 +61,8 @@ build_killrun() {
 }
 
 sendmail_standin() {
-	mkdir -p "$2"
-	cat >"$1" <<-EOF
+	mkdir -p "$2" &&
+	cat >"$1" <<-EOF &&
 	#!/bin/sh
 	# a sendmail(1) stand-in: keep the message, atomically
 	tmp="$2/.tmp.\$\$"
@@ -98,24 +102,27 @@ count_spool() {
 }
 
 start_peer() {
-	mkdir -p "$1"
-	rm -f "$1/port"
-	python3 "$SRC/tests/helpers/smtp-peer.py" "$1" 2>"$1/err" &
-	PEER_PID=$!
-	echo $PEER_PID >"$1/pid"
-	n=0
-	until [ -s "$1/port" ]; do
-		n=$((n + 1))
-		if [ $n -gt 100 ]; then cat "$1/err"; return 1; fi
-		sleep 0.1
-	done
-	PEER_PORT=$(cat "$1/port")
+	mkdir -p "$1" &&
+	rm -f "$1/port" &&
+	{ python3 "$SRC/tests/helpers/smtp-peer.py" "$1" 2>"$1/err" & } &&
+	PEER_PID=$! &&
+	echo $PEER_PID >"$1/pid" &&
+	test_wait 10 test -s "$1/port" &&
+	PEER_PORT=$(cat "$1/port") ||
+	{ cat "$1/err"; return 1; }
 }
 
+# (a test that started it ran in a subshell of its own: wait(1) cannot
+# wait for it, and it may stay a zombie where nobody reaps orphans)
 stop_peer() {
 	[ -f "$1/pid" ] || return 0
-	kill "$(cat "$1/pid")" 2>/dev/null
-	wait "$(cat "$1/pid")" 2>/dev/null
+	pid=$(cat "$1/pid") &&
+	{ kill "$pid" 2>/dev/null || :; } &&
+	{ wait "$pid" 2>/dev/null || :; } &&
+	test_wait 10 gone "$pid" &&
 	rm -f "$1/pid"
-	return 0
+}
+gone() {
+	! kill -0 "$1" 2>/dev/null ||
+	grep -q "^State:.*Z" "/proc/$1/status" 2>/dev/null
 }

@@ -154,8 +154,8 @@ int main(int argc, char **argv)
 			if (attempt == 1 ||
 			    (attempt < max_attempts &&
 			     (unsigned)(random() % 100) < percent))
-				kill_us = (long)((double)random() /
-						 RAND_MAX * max_us);
+				kill_us = (long)((double)random() / RAND_MAX *
+						 max_us);
 			status = run(line, argv + optind, kill_us, &killed,
 				     &took);
 			f.attempts++;
@@ -197,7 +197,8 @@ int main(int argc, char **argv)
 	       f.other, max_us, f.runs ? f.run_us / f.runs : 0.0, seed);
 	return bad;
 usage:
-	fprintf(stderr, "usage: killrun [-s SEED] [-k MAX_US] [-a MAX_ATTEMPTS] "
-			"[-P PERCENT] [-v] -- /PROGRAM [ARG...] <LIST\n");
+	fprintf(stderr,
+		"usage: killrun [-s SEED] [-k MAX_US] [-a MAX_ATTEMPTS] "
+		"[-P PERCENT] [-v] -- /PROGRAM [ARG...] <LIST\n");
 	return 2;
 }

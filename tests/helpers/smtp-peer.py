@@ -12,7 +12,8 @@
 #   550       answer RCPT with 550 (no such user)
 #   data451   accept the data, then answer 451
 #   stall     greet, then never answer MAIL (the client must time out)
-#   slow      keep the message, then wait 1 s before the 250
+#   slow      keep the message (and say so in SPOOL/kept.N), then wait
+#             for SPOOL/release (10 s at most) before the 250
 import os, socketserver, sys, threading, time
 
 spool = sys.argv[1]
@@ -89,7 +90,10 @@ class Session(socketserver.StreamRequestHandler):
                 os.rename(tmp, os.path.join(spool, "msg.%d" % n))
                 if mode() == "slow":
                     open(os.path.join(spool, "kept.%d" % n), "w").close()
-                    time.sleep(1)
+                    for i in range(200):
+                        if os.path.exists(os.path.join(spool, "release")):
+                            break
+                        time.sleep(0.05)
                 self.reply("250 2.0.0 queued as %d" % n)
             elif verb in ("RSET", "NOOP"):
                 rcpts = []

@@ -153,6 +153,92 @@ static void test_index(void **state)
 	free(dir);
 }
 
+/* write_split - a split file in the scratch directory; its path */
+static char *write_split(const char *name, const char *text)
+{
+	char *path = xasprintf("%s/%s", scratch, name);
+
+	assert_int_equal(write_file_atomic(path, text, strlen(text), 0644), 0);
+	return path;
+}
+
+static void test_split(void **state)
+{
+	char *dir = xasprintf("%s/split", scratch), *good, *crossing, *bad;
+	struct corpus c;
+	size_t i;
+
+	/* s1 and s2 one thread; s3 alone; s4 alone */
+	write_msg("split/user/s1.eml", "A <a@example.org>", "s1@x", NULL, NULL,
+		  "1\n");
+	write_msg("split/user/s2.eml", "B <b@example.org>", "s2@x", "s1@x",
+		  NULL, "2\n");
+	write_msg("split/ai/s3.eml", "C <c@example.org>", "s3@x", NULL, NULL,
+		  "3\n");
+	write_msg("split/fuzzer/s4.eml", "D <d@example.org>", "s4@x", NULL,
+		  NULL, "4\n");
+	good = write_split("good.tsv",
+			   "# comment\n\n"
+			   "s1@x\ttune\treports\tuser/s1.eml\tuser\tg1\n"
+			   "s2@x\ttune\n"
+			   "s3@x\theld-out\treports\tai/s3.eml\n"
+			   "elsewhere@y\theld-out\tother\n");
+	crossing = write_split("crossing.tsv", "s1@x\ttune\n"
+					       "s2@x\theld-out\n");
+	corpus_init(&c);
+	assert_int_equal(corpus_load(&c, dir), 0);
+	corpus_group(&c);
+	for (i = 0; i < c.n; i++)
+		assert_int_equal(c.items[i].part, CORPUS_UNSPLIT);
+
+	/* s4 is not in the file: unmarked; a mark for no item is ignored */
+	assert_int_equal(corpus_split(&c, good), 1);
+	assert_int_equal(item(&c, "user/s1.eml")->part, CORPUS_TUNE);
+	assert_int_equal(item(&c, "user/s2.eml")->part, CORPUS_TUNE);
+	assert_int_equal(item(&c, "ai/s3.eml")->part, CORPUS_HELD_OUT);
+	assert_int_equal(item(&c, "fuzzer/s4.eml")->part, CORPUS_UNSPLIT);
+	assert_null(corpus_split_crossing(&c));
+	assert_string_equal(corpus_part_name(CORPUS_HELD_OUT), "held-out");
+
+	/* one thread on both sides */
+	assert_int_equal(corpus_split(&c, crossing), 2);
+	assert_non_null(corpus_split_crossing(&c));
+	assert_string_equal(corpus_split_crossing(&c)->group, "user/s1.eml");
+
+	/* bad files: the marks are left as they were */
+	bad = write_split("dup.tsv",
+			  "s1@x\ttune\ns3@x\theld-out\ns1@x\ttune\n");
+	assert_int_equal(corpus_split(&c, bad), -1);
+	free(bad);
+	bad = write_split("part.tsv", "s1@x\ttest\n");
+	assert_int_equal(corpus_split(&c, bad), -1);
+	free(bad);
+	bad = write_split("noid.tsv", "\ttune\n");
+	assert_int_equal(corpus_split(&c, bad), -1);
+	free(bad);
+	bad = write_split("nopart.tsv", "s1@x\n");
+	assert_int_equal(corpus_split(&c, bad), -1);
+	free(bad);
+	bad = xasprintf("%s/absent.tsv", scratch);
+	assert_int_equal(corpus_split(&c, bad), -1);
+	free(bad);
+	assert_int_equal(item(&c, "user/s2.eml")->part, CORPUS_HELD_OUT);
+
+	/* dropping the held-out part keeps the order of the rest */
+	assert_int_equal(corpus_split(&c, good), 1);
+	assert_int_equal(corpus_drop_part(&c, CORPUS_HELD_OUT), 1);
+	assert_int_equal(c.n, 3);
+	for (i = 0; i < c.n; i++)
+		assert_int_not_equal(c.items[i].part, CORPUS_HELD_OUT);
+	assert_string_equal(c.items[0].name, "user/s1.eml");
+	assert_string_equal(c.items[2].name, "fuzzer/s4.eml");
+	assert_int_equal(corpus_group(&c), 2);
+	corpus_release(&c);
+	free(good);
+	free(crossing);
+	free(dir);
+}
+
 static void test_bot_sender(void **state)
 {
 	static const struct {
@@ -355,6 +441,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_class_dirs_and_groups),
 		cmocka_unit_test(test_index),
+		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_bot_sender),
 		cmocka_unit_test(test_eval_uncertain_rule),
 		cmocka_unit_test(test_corrections),

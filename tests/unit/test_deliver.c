@@ -190,8 +190,7 @@ static void test_addr_valid(void **state)
 		"alice@192.0.2.1",
 		"alice@ex_ample.org",
 		"j\xc3\xb6rg@example.de",
-		"joerg@b\xc3\xbc"
-		"cher.de",
+		"joerg@b\303\274cher.de",
 		"a\tb@example.org",
 		"a\x7f@example.org",
 	};

@@ -519,6 +519,45 @@ static void test_frame_formats(void **state)
 	}
 }
 
+/*
+ * a frame whose module bracket ends the buffer, each in a block of its
+ * exact size: memcmp(p, "[inline]", 8) with fewer than 8 bytes left read
+ * past it (issue 25, found by fuzz_evidence; caught under SANITIZE)
+ */
+static void test_frame_at_buffer_end(void **state)
+{
+	static const char *const lines[] = {
+		" f+0x1/0x2 [m]",     " f+0x1/0x2 [mo]", " f+0x1/0x2 [m ",
+		" f+0x1/0x2 [m",      " f fs/x.c:1 [m]", " f fs/x.c:1 [inline]",
+		" f+0x1/0x2 [inlin]",
+	};
+	static const char *const modules[] = {
+		"m", "mo", "m", NULL, "m", NULL, "inlin",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(lines); i++) {
+		size_t n = strlen(lines[i]);
+		char *exact = xmalloc(n);
+		struct frame f;
+
+		memcpy(exact, lines[i], n);
+		if (!crashlog_parse_frame(exact, n, &f))
+			fail_msg("not parsed: %s", lines[i]);
+		assert_string_equal(f.function, "f");
+		if (modules[i]) {
+			assert_non_null(f.module);
+			assert_string_equal(f.module, modules[i]);
+		} else {
+			assert_null(f.module);
+		}
+		free(f.function);
+		free(f.module);
+		free(f.file);
+		free(exact);
+	}
+}
+
 static void check_title(const char *log, const char *want)
 {
 	struct evidence *ev = text_evidence(log);
@@ -953,6 +992,7 @@ int main(void)
 		cmocka_unit_test(test_lists_capped),
 		cmocka_unit_test(test_hostile_input),
 		cmocka_unit_test(test_trailer_nul),
+		cmocka_unit_test(test_frame_at_buffer_end),
 	};
 
 	msg_setup("test_evidence", 1, false);

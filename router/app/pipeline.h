@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * pipeline - the command layer's run of the stages over one report
+ *
+ * DESCRIPTION
+ *	Not a stage: the one place that runs evidence -> classify -> map
+ *	-> pick -> act, in that order, for triage-filter, 'triage explain'
+ *	and 'triage serve', so that a dry run shows exactly what the
+ *	filter does.  Intake and parse come before (the caller has a
+ *	struct report: from a message, or from a Bugzilla bug); audit and
+ *	deliver come after (the caller records and sends the decision).
+ *
+ *	pipeline_open() loads, once per process, everything the stages
+ *	need, from routes.conf and the state directory:
+ *
+ *	  STATE_DIR/maintainers.idx   map (else the 'maintainers' text)
+ *	  STATE_DIR/symbols.idx       symbol index           (optional)
+ *	  rules_dir, local_rules      classifier rules
+ *	  STATE_DIR/model.bin         statistical model      (optional)
+ *	  STATE_DIR/experts.idx       Reviewed-by experts    (optional)
+ *	  STATE_DIR/experts.idx.commits  commit authors and reviewers,
+ *	                              read for a regression's culprit
+ *
+ *	What is missing degrades to "a human decides", never to a lost
+ *	report: without a map every report is unmapped (held); without
+ *	rules every report is uncertain (held).  pipeline->missing says
+ *	what was missing, for one warning line.
+ *
+ * Ownership:
+ *	struct pipeline owns what it loaded; pipeline_close().  struct
+ *	decision owns its evidence, sections, verdict and pick result, not
+ *	the report; decision_release().
+ *
+ * Errors:
+ *	pipeline_open() returns -1 only for an unusable configuration
+ *	(after printing why); pipeline_run() cannot fail.
+ */
+#ifndef TRIAGE_PIPELINE_H
+#define TRIAGE_PIPELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+#include "act.h"
+#include "classify.h"
+#include "crashsig.h"
+#include "pick.h"
+#include "regression.h"
+#include "sections.h"
+#include "thread.h"
+
+struct config;
+struct evidence;
+struct experts;
+struct map;
+struct model;
+struct report;
+struct ruleset;
+struct symbols;
+
+struct pipeline {
+	const struct config *cfg;
+	struct map *map;
+	struct symbols *syms;
+	struct ruleset *rules;
+	struct model *model;
+	struct experts *experts;
+	char *commits; /* the experts' commit table (experts.h), or NULL */
+	struct pick_config *pick;
+	struct act_config act;
+	/* how many reports each person got since a time (audit) */
+	unsigned (*load)(void *ctx, const char *addr, time_t day_start,
+			 time_t week_start, unsigned *week);
+	void *load_ctx;
+	char missing[256]; /* "no symbol index; no model" or "" */
+};
+
+struct decision {
+	struct evidence *ev;
+	struct section_list sections;
+	double model[CLASS_N];
+	bool model_voted;
+	struct verdict verdict;
+	const char *cls; /* "user", "fuzzer", "ai", "uncertain" */
+	bool mapped;	 /* some section besides THE REST */
+	struct pick_result pick;
+	struct act_decision act;
+	char class_header[VERDICT_HEADER_MAX];
+
+	/* what groups it with other reports (crashsig.h, regression.h) */
+	char crash_signature[CRASHSIG_MAX]; /* "" when no crash title */
+	char syzbot_id[CRASHSIG_SYZ_MAX];   /* "" when none */
+	struct regression regression;
+	/* filled by the caller with a database (link_find()), else zero */
+	struct link link;
+};
+
+int pipeline_open(struct pipeline *p, const struct config *cfg);
+/*
+ * pipeline_inputs - the files and directories pipeline_open() reads for
+ * cfg (crashlog.rx, which the process loads once, included): a
+ * resident worker that keeps its pipeline open compares their stat()
+ * before each message.  Fills at most max malloc'ed paths, returns how
+ * many.
+ */
+size_t pipeline_inputs(const struct config *cfg, char **paths, size_t max);
+void pipeline_close(struct pipeline *p);
+
+void pipeline_run(struct pipeline *p, const struct report *r, time_t now,
+		  struct decision *d);
+void decision_release(struct decision *d);
+
+/* decision_section - title of the chosen (or best) section, or NULL */
+const char *decision_section(const struct pipeline *p,
+			     const struct decision *d);
+
+#endif

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * thread - the thread a message joins, and the crash it repeats
+ *
+ * DESCRIPTION
+ *	Real bugs aliases receive more follow-ups than new reports.
+ *	link_find() runs inside the filter's transaction, after the
+ *	pipeline and before the report is recorded, and looks for:
+ *
+ *	A thread.  The first of these that names a known report wins:
+ *	In-Reply-To, then References from the newest (last) to the oldest,
+ *	each looked up among the Message-IDs of recorded reports (a
+ *	forward keeps the original Message-ID, so a maintainer's reply to
+ *	a forward names it too); then a "[triage #ID]" tag in the subject
+ *	(the router's own mail carries it); then a Bugzilla "[Bug N]"
+ *	subject of a bug the database knows.  The root is the thread's
+ *	first report: replies to a follow-up join the same root.  What a
+ *	message names is link.h's (a stage, which reads no database);
+ *	looking it up in the store is this file's.
+ *
+ *	The same crash.  When the message joins no thread, the oldest
+ *	report with the same crash signature or syzbot id (crashsig.h),
+ *	which is not itself grouped under another.
+ *
+ *	record_decision() (record.h) then acts on what was found: a
+ *	follow-up goes to the root's recipient without a verdict of its
+ *	own, a repeated crash waits as "seen again" for the first one's
+ *	recipient.
+ *
+ * Ownership:
+ *	struct link is plain data.
+ *
+ * Errors:
+ *	link_find() returns -1 on a database error (printed).
+ */
+#ifndef TRIAGE_THREAD_H
+#define TRIAGE_THREAD_H
+
+#include <stdint.h>
+
+#include "audit.h"
+
+struct decision;
+struct report;
+
+struct link {
+	int64_t thread_root;	/* the thread joined, or 0 */
+	const char *how;	/* "In-Reply-To", "References", ... */
+	char via[256];		/* the Message-ID, tag or bug matched */
+	int64_t same_crash_as;	/* first report of the same crash, or 0 */
+	struct audit_root root; /* facts of thread_root or same_crash_as */
+	const char *hold;	/* set by the caller: why nothing is sent */
+};
+
+int link_find(struct audit *db, const struct report *r,
+	      const struct decision *d, struct link *out);
+
+/*
+ * link_crash - only the crash half of link_find(): out->same_crash_as
+ * and out->root when an earlier report has d's crash signature or
+ * syzbot id (a new Bugzilla bug joins no mail thread); -1 on error
+ */
+int link_crash(struct audit *db, const struct decision *d, struct link *out);
+
+#endif

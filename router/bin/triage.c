@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * triage - the triager's command line: one program, a table of commands
+ *
+ * DESCRIPTION
+ *	triage [-c routes.conf] COMMAND [ARGS]
+ *
+ *	Dispatches to cmd_COMMAND() (git.c's command table).  The
+ *	per-message program triage-filter is a separate binary so that it
+ *	does not load libcurl, libmicrohttpd or jansson.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysexits.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "config.h"
+#include "util.h"
+
+#ifndef TRIAGE_VERSION
+#define TRIAGE_VERSION "0"
+#endif
+
+#ifndef LIBEXECDIR
+#define LIBEXECDIR "/usr/local/libexec"
+#endif
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv, struct cmd_ctx *ctx);
+	enum cmd_part part;
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "explain", cmd_explain, PART_MIME,
+	  "run the pipeline over one report, as a dry run" },
+	{ "map", cmd_map, PART_CORE, "map file paths to MAINTAINERS sections" },
+	{ "update", cmd_update, PART_CORE,
+	  "compile MAINTAINERS and the kernel symbol index" },
+	{ "experts", cmd_experts, PART_CORE,
+	  "mine or show who reviews what (git history)" },
+	{ "symbols", cmd_symbols, PART_CORE,
+	  "which source files define a kernel function" },
+	{ "check-rules", cmd_check_rules, PART_CORE,
+	  "lint the classification rules (--test runs their tests)" },
+	{ "pending", cmd_pending, PART_CORE,
+	  "list the reports that wait for a human" },
+	{ "show", cmd_show, PART_CORE,
+	  "show one report and every decision about it" },
+	{ "approve", cmd_approve, PART_CORE,
+	  "forward held reports (or resend failed ones)" },
+	{ "reroute", cmd_reroute, PART_CORE,
+	  "forward reports to another section or address" },
+	{ "reclassify", cmd_reclassify, PART_CORE,
+	  "correct the class of reports (trains the model)" },
+	{ "reject", cmd_reject, PART_CORE,
+	  "close reports without forwarding them" },
+	{ "note", cmd_note, PART_CORE, "add a note to a report" },
+	{ "dup", cmd_dup, PART_CORE,
+	  "group a report with another of the same crash" },
+	{ "undup", cmd_undup, PART_CORE,
+	  "take a report out of its crash group" },
+	{ "stats", cmd_stats, PART_CORE,
+	  "counts per class, section and recipient; delivery" },
+	{ "log", cmd_log, PART_CORE,
+	  "every decision and action, in time order" },
+	{ "digest", cmd_digest, PART_CORE,
+	  "show (or --send) the next fuzzer digests" },
+	{ "train", cmd_train, PART_MIME,
+	  "train the statistical model from labelled reports and corrections" },
+	{ "eval", cmd_eval, PART_MIME,
+	  "cross-validate the classifier on labelled reports" },
+	{ "serve", cmd_serve, PART_NET,
+	  "receive Bugzilla webhooks and triage the bugs" },
+	{ "deliver", cmd_deliver, PART_NET, "send the queued mail (outbox)" },
+	{ "bugzilla", cmd_bugzilla, PART_NET,
+	  "poll a Bugzilla for changed bugs and triage them" },
+};
+
+static const char *const part_program[] = {
+	[PART_CORE] = "triage",
+	[PART_MIME] = "triage-mime",
+	[PART_NET] = "triage-net",
+};
+
+/*
+ * run_elsewhere - exec the program that has a command linked in
+ *
+ * Looked up in TRIAGE_EXEC_PATH, then beside this program (a build
+ * tree), then in LIBEXECDIR/triage.
+ */
+static int run_elsewhere(const struct command *c, int argc, char **argv,
+			 const char *config_path)
+{
+	const char *prog = part_program[c->part];
+	const char *env = getenv("TRIAGE_EXEC_PATH");
+	char self[4096], *dirs[3], *path;
+	char **nargv;
+	ssize_t n;
+	int i, k = 0, j;
+
+	if (env && *env)
+		dirs[k++] = xstrdup(env);
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		char *slash;
+
+		self[n] = '\0';
+		slash = strrchr(self, '/');
+		if (slash) {
+			*slash = '\0';
+			dirs[k++] = xstrdup(self);
+		}
+	}
+	dirs[k++] = xstrdup(LIBEXECDIR "/triage");
+	nargv = xcalloc((size_t)argc + 4, sizeof(*nargv));
+	j = 0;
+	nargv[j++] = (char *)prog;
+	if (config_path) {
+		nargv[j++] = (char *)"-c";
+		nargv[j++] = (char *)config_path;
+	}
+	for (i = 0; i < argc; i++)
+		nargv[j++] = argv[i];
+	nargv[j] = NULL;
+	for (i = 0; i < k; i++) {
+		path = xasprintf("%s/%s", dirs[i], prog);
+		if (access(path, X_OK) == 0) {
+			fflush(NULL);
+			execv(path, nargv);
+			error("cannot run '%s': %s", path, strerror(errno));
+			free(path);
+			return EX_OSERR;
+		}
+		free(path);
+	}
+	error("'%s' needs %s, which is not installed (looked in %s)", c->name,
+	      prog, LIBEXECDIR "/triage");
+	for (i = 0; i < k; i++)
+		free(dirs[i]);
+	free(nargv);
+	return EX_UNAVAILABLE;
+}
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: triage [-c routes.conf] COMMAND [ARGS]\n\n");
+	fprintf(f, "commands:\n");
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(f, "   %-12s %s\n", commands[i].name,
+			commands[i].summary);
+	fprintf(f, "\nSee triage(1).\n");
+}
+
+int main(int argc, char **argv)
+{
+	struct cmd_ctx ctx = { NULL, NULL };
+	static const struct option opts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	size_t i;
+	int c, ret;
+
+	msg_setup("triage", EX_SOFTWARE, false);
+	while ((c = getopt_long(argc, argv, "+c:hV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			ctx.config_path = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("triage %s\n", TRIAGE_VERSION);
+			return 0;
+		default:
+			usage(stderr);
+			return EX_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return EX_USAGE;
+	}
+	argc -= optind;
+	argv += optind;
+	if (strcmp(argv[0], "help") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(commands); i++) {
+		if (strcmp(argv[0], commands[i].name) != 0)
+			continue;
+		if (!commands[i].fn)
+			return run_elsewhere(&commands[i], argc, argv,
+					     ctx.config_path);
+		optind = 0; /* reset getopt for the command */
+		ret = commands[i].fn(argc, argv, &ctx);
+		config_free(ctx.cfg);
+		fflush(stdout);
+		if (ferror(stdout)) {
+			error("write error on standard output");
+			return ret ? ret : EX_IOERR;
+		}
+		return ret;
+	}
+	error("'%s' is not a triage command; see 'triage help'", argv[0]);
+	return EX_USAGE;
+}

@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * util - diagnostics, exit policy and allocation (see util.h)
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+static const char *prog = "triage";
+static int fatal_status = 1;
+static bool quiet;
+static bool said;
+
+/* msg_setup - name the program, choose the fatal exit status */
+void msg_setup(const char *name, int status, bool q)
+{
+	prog = name;
+	fatal_status = status;
+	quiet = q;
+	said = false;
+	if (q)
+		openlog(name, LOG_PID, LOG_MAIL);
+}
+
+const char *msg_prog(void)
+{
+	return prog;
+}
+
+int msg_fatal_status(void)
+{
+	return fatal_status;
+}
+
+/*
+ * redact_paths - "cannot open '/var/lib/triage/triage.db'" becomes
+ * "cannot open 'triage.db'": the MTA may paste our one line into a
+ * bounce to a stranger after days of deferral
+ */
+static void redact_paths(char *buf)
+{
+	char *r = buf, *w = buf;
+	char prev = ' ';
+
+	while (*r) {
+		if (*r == '/' && (prev == ' ' || prev == '\'' || prev == '"' ||
+				  prev == '(')) {
+			char *end = r, *last = r;
+
+			while (*end && *end != ' ' && *end != '\'' &&
+			       *end != '"' && *end != ')' && *end != ':') {
+				if (*end == '/')
+					last = end + 1;
+				end++;
+			}
+			while (last < end)
+				*w++ = *last++;
+			prev = end[-1];
+			r = end;
+			continue;
+		}
+		prev = *r;
+		*w++ = *r++;
+	}
+	*w = '\0';
+}
+
+static void vreport(const char *prefix, const char *fmt, va_list ap, int errnum)
+	__attribute__((format(printf, 2, 0)));
+static void vreport(const char *prefix, const char *fmt, va_list ap, int errnum)
+{
+	char buf[1024];
+	char *p;
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	/* Never let a newline or control character from data escape. */
+	for (p = buf; *p; p++)
+		if ((unsigned char)*p < 0x20 && *p != '\t')
+			*p = ' ';
+	if (quiet) {
+		/*
+		 * The MTA pastes our output into its log and, after the
+		 * queue lifetime, into a bounce: one line, no directory
+		 * names.  The details go, whole, to the mail log.
+		 */
+		if (errnum)
+			syslog(LOG_MAIL | LOG_ERR, "%s%s: %s", prefix, buf,
+			       strerror(errnum));
+		else
+			syslog(LOG_MAIL | LOG_ERR, "%s%s", prefix, buf);
+		if (said)
+			return;
+		redact_paths(buf);
+	}
+	said = true;
+	if (errnum)
+		fprintf(stderr, "%s: %s%s: %s\n", prog, prefix, buf,
+			strerror(errnum));
+	else
+		fprintf(stderr, "%s: %s%s\n", prog, prefix, buf);
+}
+
+/* warn - report a problem and carry on */
+void warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("warning: ", fmt, ap, 0);
+	va_end(ap);
+}
+
+/* error - report a problem and return -1 */
+int error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("", fmt, ap, 0);
+	va_end(ap);
+	return -1;
+}
+
+/* die - report and exit with the program's fatal status */
+void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("", fmt, ap, 0);
+	va_end(ap);
+	exit(fatal_status);
+}
+
+/* die_errno - like die(), with strerror(errno) appended */
+void die_errno(const char *fmt, ...)
+{
+	va_list ap;
+	int e = errno;
+
+	va_start(ap, fmt);
+	vreport("", fmt, ap, e);
+	va_end(ap);
+	exit(fatal_status);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		die("out of memory allocating %zu bytes", n);
+	return p;
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+
+	if (!p)
+		die("out of memory allocating %zu x %zu bytes", nmemb, size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (!q)
+		die("out of memory allocating %zu bytes", n);
+	return q;
+}
+
+void *xreallocarray(void *p, size_t nmemb, size_t size)
+{
+	if (size && nmemb > SIZE_MAX / size)
+		die("allocation size overflow (%zu x %zu)", nmemb, size);
+	return xrealloc(p, nmemb * size);
+}
+
+char *xstrdup(const char *s)
+{
+	return xmemdup0(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	const char *end = memchr(s, '\0', n);
+
+	return xmemdup0(s, end ? (size_t)(end - s) : n);
+}
+
+char *xmemdup0(const void *p, size_t n)
+{
+	char *s;
+
+	if (n == SIZE_MAX)
+		die("allocation size overflow");
+	s = xmalloc(n + 1);
+	memcpy(s, p, n);
+	s[n] = '\0';
+	return s;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	char *s;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		die("formatting failed");
+	s = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+/*
+ * read_file - read a whole file into a NUL-terminated buffer
+ *
+ * Fails (with a message) when the file is larger than max bytes.
+ */
+int read_file(const char *path, size_t max, char **out, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t n = 0, alloc = 0;
+	char *buf = NULL;
+	ssize_t r;
+
+	if (fd < 0)
+		return error("cannot open '%s': %s", path, strerror(errno));
+	for (;;) {
+		if (n + 1 >= alloc) {
+			if (alloc > max + 1) {
+				free(buf);
+				close(fd);
+				return error("'%s' is larger than %zu bytes",
+					     path, max);
+			}
+			alloc = alloc ? alloc * 2 : 65536;
+			buf = xrealloc(buf, alloc);
+		}
+		r = read(fd, buf + n, alloc - n - 1);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			free(buf);
+			close(fd);
+			return error("cannot read '%s': %s", path,
+				     strerror(errno));
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+		if (n > max) {
+			free(buf);
+			close(fd);
+			return error("'%s' is larger than %zu bytes", path,
+				     max);
+		}
+	}
+	close(fd);
+	buf[n] = '\0';
+	*out = buf;
+	if (len)
+		*len = n;
+	return 0;
+}
+
+/*
+ * write_file_atomic - write to a temporary file, fsync, rename
+ *
+ * Readers see either the old or the new file, never a torn one.
+ */
+int write_file_atomic(const char *path, const void *data, size_t len, int mode)
+{
+	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	const char *p = data;
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+
+	if (fd < 0) {
+		error("cannot create '%s': %s", tmp, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	while (len) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			goto fail;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	if (fchmod(fd, (mode_t)mode) < 0 || fsync(fd) < 0)
+		goto fail;
+	if (close(fd) < 0) {
+		fd = -1;
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp, path) < 0)
+		goto fail;
+	free(tmp);
+	return 0;
+fail:
+	error("cannot write '%s': %s", path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	free(tmp);
+	return -1;
+}
+
+bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* mkdir_p - create a directory and its parents */
+int mkdir_p(const char *path, int mode)
+{
+	char buf[PATH_MAX];
+	size_t i, n = strlen(path);
+
+	if (n >= sizeof(buf))
+		return error("path too long: '%s'", path);
+	memcpy(buf, path, n + 1);
+	for (i = 1; i <= n; i++) {
+		if (buf[i] != '/' && buf[i] != '\0')
+			continue;
+		buf[i] = '\0';
+		if (mkdir(buf, (mode_t)mode) < 0 && errno != EEXIST)
+			return error("cannot create '%s': %s", buf,
+				     strerror(errno));
+		buf[i] = path[i];
+	}
+	return 0;
+}
+
+bool starts_with(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+bool ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && memcmp(s + a - b, suffix, b) == 0;
+}
+
+bool starts_with_ci(const char *s, const char *prefix)
+{
+	return strncasecmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* trim - strip leading and trailing white space in place */
+char *trim(char *s)
+{
+	char *e;
+
+	while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
+		s++;
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' ||
+			 e[-1] == '\n'))
+		*--e = '\0';
+	return s;
+}
+
+void str_tolower(char *s)
+{
+	for (; *s; s++)
+		if (*s >= 'A' && *s <= 'Z')
+			*s = (char)(*s - 'A' + 'a');
+}
+
+size_t count_char(const char *s, size_t len, char c)
+{
+	size_t n = 0, i;
+
+	for (i = 0; i < len; i++)
+		n += s[i] == c;
+	return n;
+}
+
+/* parse_ulong - strict decimal parse; -1 on junk or overflow */
+int parse_ulong(const char *s, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (!s || !*s || *s == '-' || *s == '+')
+		return -1;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* utf8_valid - true when s[0..len) is well-formed UTF-8 */
+bool utf8_valid(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+
+	while (i < len) {
+		unsigned char c = p[i];
+		size_t n, k;
+		uint32_t cp;
+
+		if (c < 0x80) {
+			i++;
+			continue;
+		} else if ((c & 0xe0) == 0xc0) {
+			n = 1;
+			cp = c & 0x1f;
+		} else if ((c & 0xf0) == 0xe0) {
+			n = 2;
+			cp = c & 0x0f;
+		} else if ((c & 0xf8) == 0xf0) {
+			n = 3;
+			cp = c & 0x07;
+		} else {
+			return false;
+		}
+		for (k = 1; k <= n; k++) {
+			if (i + k >= len || (p[i + k] & 0xc0) != 0x80)
+				return false;
+			cp = (cp << 6) | (p[i + k] & 0x3f);
+		}
+		if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) ||
+		    (n == 3 && (cp < 0x10000 || cp > 0x10ffff)) ||
+		    (cp >= 0xd800 && cp <= 0xdfff))
+			return false;
+		i += n + 1;
+	}
+	return true;
+}
+
+double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}

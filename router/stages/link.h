@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * link - the references and subject tags a message links by
+ *
+ * DESCRIPTION
+ *	The pure half of linking a message to what it follows up (the
+ *	database half, which looks these up, is thread.h): the Message-IDs
+ *	a message answers, and the "[triage #ID]" and Bugzilla "[Bug N]"
+ *	tags of a subject.  Nothing here reads the database.
+ *
+ * Ownership:
+ *	link_refs() returns new strings; the caller frees them.
+ */
+#ifndef TRIAGE_LINK_H
+#define TRIAGE_LINK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define LINK_REFS_MAX 32 /* Message-IDs of References looked up */
+
+struct report;
+
+/* link_subject_tag - the ID of a "[triage #ID]" subject tag; false: none */
+bool link_subject_tag(const char *subject, int64_t *id);
+
+/* link_subject_bug - N of a Bugzilla "[Bug N]" subject; false: none */
+bool link_subject_bug(const char *subject, long *bug);
+
+/*
+ * link_refs - the Message-IDs a message answers, most telling first:
+ * In-Reply-To, then References newest first; without <>, unique;
+ * at most max, each a new string (caller frees); returns the count
+ */
+size_t link_refs(const struct report *r, char **out, size_t max);
+
+#endif
