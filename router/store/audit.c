@@ -286,6 +286,69 @@ static const char *const migrations[] = {
 	 * filtered report.
 	 */
 	"DROP INDEX IF EXISTS decisions_recipient;\n",
+	/*
+	 * 6 -> 7: what a message is (kind.h).  Every message is a row of
+	 * reports with its kind; one that is no report is "recorded" (or
+	 * held), never classified.  The new state widens reports' CHECK
+	 * list, which SQLite cannot ALTER: rebuilding reports would
+	 * cascade into every table that references it, so the CHECK text
+	 * is widened in place (migrate_widen_state(), before this runs).
+	 * decisions and actions, which no table references, are rebuilt
+	 * for their wider lists.  fixes: the fixes proposed for a report
+	 * (a patch that names it), and later the commits that fixed it.
+	 */
+	"ALTER TABLE reports ADD COLUMN kind TEXT NOT NULL DEFAULT 'report'\n"
+	"  CHECK (kind IN ('report', 'follow-up', 'patch', 'cover-letter',\n"
+	"    'review', 'pull-request', 'stable', 'bot', 'bz-update',\n"
+	"    'discussion', 'spam'));\n"
+	"CREATE TABLE decisions_v7 (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  report INTEGER NOT NULL REFERENCES reports(id) ON DELETE CASCADE,\n"
+	"  at INTEGER NOT NULL,\n"
+	"  action TEXT NOT NULL CHECK (action IN ('forward', 'hold', 'digest',\n"
+	"    'reply', 'duplicate', 'follow-up', 'seen-again', 'record')),\n"
+	"  recipient TEXT COLLATE NOCASE,\n"
+	"  recipient_name TEXT,\n"
+	"  reason TEXT NOT NULL DEFAULT '',\n"
+	"  candidates TEXT NOT NULL DEFAULT ''\n"
+	");\n"
+	"INSERT INTO decisions_v7 SELECT id, report, at, action, recipient,\n"
+	"  recipient_name, reason, candidates FROM decisions;\n"
+	"DROP TABLE decisions;\n"
+	"ALTER TABLE decisions_v7 RENAME TO decisions;\n"
+	"CREATE INDEX decisions_report ON decisions(report);\n"
+	"CREATE INDEX decisions_forwarded ON decisions(recipient, at, action)\n"
+	"  WHERE action = 'forward';\n"
+	"CREATE TABLE actions_v7 (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  report INTEGER REFERENCES reports(id) ON DELETE CASCADE,\n"
+	"  at INTEGER NOT NULL,\n"
+	"  who TEXT NOT NULL,\n"
+	"  action TEXT NOT NULL CHECK (action IN ('approve', 'reroute',\n"
+	"    'reclassify', 'reject', 'note', 'digest', 'dup', 'undup',\n"
+	"    'release', 'thread', 'fix-proposed', 'fixed')),\n"
+	"  argument TEXT,\n"
+	"  previous TEXT,\n"
+	"  detail TEXT\n"
+	");\n"
+	"INSERT INTO actions_v7 SELECT id, report, at, who, action, argument,\n"
+	"  previous, detail FROM actions;\n"
+	"DROP TABLE actions;\n"
+	"ALTER TABLE actions_v7 RENAME TO actions;\n"
+	"CREATE INDEX actions_report ON actions(report);\n"
+	"CREATE TABLE fixes (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  report INTEGER NOT NULL REFERENCES reports(id) ON DELETE CASCADE,\n"
+	"  at INTEGER NOT NULL,\n"
+	"  state TEXT NOT NULL CHECK (state IN ('proposed', 'fixed')),\n"
+	"  source_report INTEGER REFERENCES reports(id) ON DELETE SET NULL,\n"
+	"  message_id TEXT,\n"
+	"  subject TEXT,\n"
+	"  commit_sha TEXT,\n"
+	"  tree TEXT,\n"
+	"  how TEXT\n"
+	");\n"
+	"CREATE INDEX fixes_report ON fixes(report);\n",
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == AUDIT_SCHEMA_VERSION,
@@ -298,6 +361,7 @@ enum sid {
 	S_COMMIT,
 	S_ROLLBACK,
 	S_USER_VERSION,
+	S_INS_FIX,
 	S_FIND_DUP,
 	S_REDELIVERY,
 	S_INS_REPORT,
@@ -356,6 +420,7 @@ enum sid {
 	S_ST_REPORTS,
 	S_ST_STATE,
 	S_ST_CLASS,
+	S_ST_KIND,
 	S_ST_SECTION,
 	S_ST_RECIPIENT,
 	S_ST_PENDING,
@@ -388,6 +453,9 @@ static const char *const sql[S_COUNT] = {
 	[S_COMMIT] = "COMMIT",
 	[S_ROLLBACK] = "ROLLBACK",
 	[S_USER_VERSION] = "PRAGMA user_version",
+	[S_INS_FIX] = "INSERT INTO fixes (report, at, state, source_report,"
+		      " message_id, subject, commit_sha, tree, how)"
+		      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
 	[S_FIND_DUP] = "SELECT id, 1 FROM reports WHERE sha256 = ?1 UNION ALL"
 		       " SELECT * FROM (SELECT id, 2 FROM reports"
 		       " WHERE message_id = ?2 AND duplicate_of IS NULL"
@@ -406,9 +474,9 @@ static const char *const sql[S_COUNT] = {
 		" date_header, bug_id, bug_url, size, flags, state,"
 		" duplicate_of, updated_at, thread_root, same_crash_as,"
 		" crash_signature, syzbot_id, regression, class, section,"
-		" sections) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
-		" ?11, ?12, ?13, ?14, ?15, ?16, ?3, ?17, ?18, ?19, ?20, ?21,"
-		" ?22, ?23, ?24)",
+		" sections, kind) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
+		" ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?3, ?17, ?18, ?19, ?20,"
+		" ?21, ?22, ?23, ?24, ?25)",
 	[S_INS_MESSAGE] = "INSERT INTO messages (report, encoding, raw, body)"
 			  " VALUES (?1, 'identity', ?2, ?3)",
 	[S_SET_STATE] = "UPDATE reports SET state = ?2, updated_at = ?3"
@@ -582,7 +650,7 @@ static const char *const sql[S_COUNT] = {
 		" r.from_display, r.subject, r.date_header,"
 		" coalesce(r.bug_id, 0), r.bug_url, r.size, r.flags, r.state,"
 		" r.class, coalesce(r.duplicate_of, 0), r.deliveries,"
-		" m.encoding, m.body, CASE WHEN ?2 THEN m.raw END"
+		" m.encoding, m.body, CASE WHEN ?2 THEN m.raw END, r.kind"
 		" FROM reports r LEFT JOIN messages m ON m.report = r.id"
 		" WHERE r.id = ?1",
 	[S_GET_EVIDENCE] =
@@ -631,7 +699,8 @@ static const char *const sql[S_COUNT] = {
 			  " detail FROM actions WHERE report = ?1"
 			  " ORDER BY at, id",
 	[S_LOG] =
-		"SELECT at, report, kind, who, what, argument, detail FROM ("
+		"SELECT at, report, kind, who, what, argument, detail,"
+		" (SELECT r.kind FROM reports r WHERE r.id = report) FROM ("
 		" SELECT received_at AS at, 0 AS k, id AS seq, id AS report,"
 		"  'received' AS kind, source AS who, state AS what,"
 		"  from_addr AS argument, subject AS detail"
@@ -658,11 +727,14 @@ static const char *const sql[S_COUNT] = {
 	[S_ST_CLASS] = "SELECT coalesce(class, 'unclassified'), count(*)"
 		       " FROM reports WHERE received_at >= ?1"
 		       " AND state != 'duplicate' AND thread_root IS NULL"
-		       " GROUP BY 1 ORDER BY 2 DESC, 1",
+		       " AND kind = 'report' GROUP BY 1 ORDER BY 2 DESC, 1",
+	[S_ST_KIND] = "SELECT kind, count(*) FROM reports"
+		      " WHERE received_at >= ?1 AND state != 'duplicate'"
+		      " GROUP BY 1 ORDER BY 2 DESC, 1",
 	[S_ST_SECTION] = "SELECT coalesce(section, 'unmapped'), count(*)"
 			 " FROM reports WHERE received_at >= ?1"
 			 " AND state != 'duplicate' AND thread_root IS NULL"
-			 " GROUP BY 1 ORDER BY 2 DESC, 1",
+			 " AND kind = 'report' GROUP BY 1 ORDER BY 2 DESC, 1",
 	[S_ST_RECIPIENT] = "SELECT recipient, count(*) FROM decisions"
 			   " WHERE at >= ?1 AND action = 'forward'"
 			   " AND recipient IS NOT NULL GROUP BY recipient"
@@ -713,7 +785,7 @@ static const char *const sql[S_COUNT] = {
 		"SELECT r.state, coalesce(r.class, ''), r.from_addr,"
 		" coalesce(r.section, ''), CASE WHEN c.class IS r.class"
 		" THEN coalesce(c.header, '') ELSE coalesce(r.class, '') END,"
-		" d.recipient, d.recipient_name, r.received_at"
+		" d.recipient, d.recipient_name, r.received_at, r.kind"
 		" FROM reports r LEFT JOIN classification c ON c.report = r.id"
 		" LEFT JOIN decisions d ON d.id = (SELECT id FROM decisions"
 		"   WHERE report = r.id AND action = 'forward'"
@@ -754,7 +826,9 @@ static const char *const sql[S_COUNT] = {
 		" FROM reports r LEFT JOIN evidence e ON e.report = r.id"
 		" WHERE r.id = ?1",
 	[S_RELATED] =
-		"SELECT id, CASE WHEN thread_root IS NOT NULL THEN 'follow-up'"
+		"SELECT id, CASE WHEN thread_root IS NOT NULL THEN"
+		" CASE kind WHEN 'patch' THEN 'fix proposed'"
+		" WHEN 'follow-up' THEN 'follow-up' ELSE kind END"
 		" WHEN same_crash_as IS NOT NULL THEN 'same crash'"
 		" ELSE 'first' END, received_at, from_display, state, subject"
 		" FROM reports WHERE id != ?1 AND (thread_root = ?1"
@@ -980,20 +1054,21 @@ static bool one_of(const char *s, const char *const *names, size_t n)
 	return false;
 }
 
-static const char *const states[] = { "forwarded", "held",	"digest",
-				      "replied",   "duplicate", "rejected",
-				      "approved",  "failed" };
+static const char *const states[] = {
+	"forwarded", "held",	 "digest", "replied",  "duplicate",
+	"rejected",  "approved", "failed", "recorded",
+};
 static const char *const classes[] = { "user", "fuzzer", "ai", "uncertain" };
-static const char *const decision_actions[] = { "forward",   "hold",
-						"digest",    "reply",
-						"duplicate", "follow-up",
-						"seen-again" };
+static const char *const decision_actions[] = { "forward",    "hold",
+						"digest",     "reply",
+						"duplicate",  "follow-up",
+						"seen-again", "record" };
 static const char *const outbox_kinds[] = { "forward", "digest", "reply",
 					    "bugzilla" };
-static const char *const action_names[] = { "approve", "reroute", "reclassify",
-					    "reject",  "note",	  "digest",
-					    "dup",     "undup",	  "release",
-					    "thread" };
+static const char *const action_names[] = {
+	"approve", "reroute", "reclassify", "reject", "note",	      "digest",
+	"dup",	   "undup",   "release",    "thread", "fix-proposed", "fixed"
+};
 
 /* audit_valid_state - s is a report state of the schema */
 bool audit_valid_state(const char *s)
@@ -1103,6 +1178,51 @@ static int exec(struct audit *db, const char *text, const char *what)
 	int rc = sqlite3_exec(db->db, text, NULL, NULL, NULL);
 
 	return rc == SQLITE_OK ? 0 : db_fail(db, rc, what);
+}
+
+/*
+ * migrate_widen_state - schema 7: reports.state's CHECK list gains
+ * 'recorded', written into the table's definition in place, SQLite's
+ * documented way to relax a CHECK constraint (lang_altertable.html,
+ * "Making Other Kinds Of Table Schema Changes"): no row is touched, so
+ * nothing cascades.  Inside the migration's transaction.
+ */
+static int migrate_widen_state(struct audit *db)
+{
+	static const char sql_text[] =
+		"UPDATE sqlite_master SET sql = replace(sql,"
+		" '''approved'', ''failed''))',"
+		" '''approved'', ''failed'', ''recorded''))')"
+		" WHERE type = 'table' AND name = 'reports'"
+		" AND instr(sql, '''approved'', ''failed''))') > 0";
+	sqlite3_stmt *st;
+	int64_t version;
+	char pragma[64];
+	int rc, changed;
+
+	rc = sqlite3_prepare_v2(db->db, "PRAGMA schema_version", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return db_fail(db, rc, "read schema_version");
+	rc = sqlite3_step(st);
+	version = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return db_fail(db, rc, "read schema_version");
+	if (exec(db, "PRAGMA writable_schema = ON", "writable schema") < 0)
+		return -1;
+	rc = sqlite3_exec(db->db, sql_text, NULL, NULL, NULL);
+	changed = sqlite3_changes(db->db);
+	snprintf(pragma, sizeof(pragma), "PRAGMA schema_version = %lld",
+		 (long long)version + 1);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(db->db, pragma, NULL, NULL, NULL);
+	sqlite3_exec(db->db, "PRAGMA writable_schema = OFF", NULL, NULL, NULL);
+	if (rc != SQLITE_OK)
+		return db_fail(db, rc, "widen reports.state");
+	if (changed != 1)
+		return bad(db, "reports.state: its CHECK list is not schema "
+			       "6's; not migrated");
+	return 0;
 }
 
 static bool in_memory(const char *path)
@@ -1226,9 +1346,12 @@ int audit_migrate(struct audit *db, int target)
 		audit_rollback(db);
 		return 0;
 	}
-	for (; v < target; v++)
+	for (; v < target; v++) {
+		if (v == 6 && migrate_widen_state(db) < 0)
+			goto fail;
 		if (exec(db, migrations[v], "migrate schema") < 0)
 			goto fail;
+	}
 	pragma = xasprintf("PRAGMA user_version = %d", target);
 	rc = exec(db, pragma, "set user_version");
 	free(pragma);
@@ -1693,7 +1816,8 @@ static int insert_report(struct audit *db, const struct report *r,
 		     bind_text(db, st, 22, row->class) ||
 		     bind_text(db, st, 23,
 			       row->nsections ? row->sections[0].name : NULL) ||
-		     bind_text(db, st, 24, sections_json)))
+		     bind_text(db, st, 24, sections_json) ||
+		     bind_text(db, st, 25, row->kind ? row->kind : "report")))
 		goto fail;
 	if (step_done(db, st, "insert report") < 0)
 		return -1;
@@ -2603,6 +2727,7 @@ int audit_root_get(struct audit *db, int64_t id, struct audit_root *out)
 	fixed(out->recipient_name, sizeof(out->recipient_name),
 	      col_text(st, 6));
 	out->received_at = sqlite3_column_int64(st, 7);
+	fixed(out->kind, sizeof(out->kind), col_text(st, 8));
 	finish(st);
 	return 1;
 }
@@ -2856,6 +2981,31 @@ int audit_record_action(struct audit *db, const struct audit_action *a,
 out:
 	free(previous);
 	return txn_leave(db, own, rc);
+}
+
+/* audit_insert_fix - a fix proposed for a report, or its commit */
+int audit_insert_fix(struct audit *db, const struct audit_fix *f, int64_t *id)
+{
+	sqlite3_stmt *st;
+
+	if (!f->state ||
+	    (strcmp(f->state, "proposed") && strcmp(f->state, "fixed")))
+		return bad(db, "invalid fix state '%s'",
+			   f->state ? f->state : "");
+	st = prep(db, S_INS_FIX);
+	if (!st || bind_int(db, st, 1, f->report) ||
+	    bind_int(db, st, 2, now_or(f->at)) ||
+	    bind_text(db, st, 3, f->state) ||
+	    bind_id(db, st, 4, f->source_report) ||
+	    bind_text(db, st, 5, f->message_id) ||
+	    bind_text(db, st, 6, f->subject) ||
+	    bind_text(db, st, 7, f->commit_sha) ||
+	    bind_text(db, st, 8, f->tree) || bind_text(db, st, 9, f->how) ||
+	    step_done(db, st, "insert fix") < 0)
+		return -1;
+	if (id)
+		*id = sqlite3_last_insert_rowid(db->db);
+	return 0;
 }
 
 /* ---- load, Bugzilla, digests ---------------------------------------------- */
@@ -3519,6 +3669,7 @@ int audit_get_report(struct audit *db, int64_t id, unsigned flags,
 	rec->class = own_col(o, st, 16);
 	rec->duplicate_of = sqlite3_column_int64(st, 17);
 	rec->deliveries = sqlite3_column_int(st, 18);
+	rec->kind = own_col(o, st, 22);
 	enc = col_text(st, 19);
 	if (col_text(st, 20)) {
 		rec->body = own_col(o, st, 20);
@@ -3565,6 +3716,7 @@ int audit_log_list(struct audit *db, int64_t since,
 		e.what = col_text(st, 4);
 		e.argument = col_text(st, 5);
 		e.detail = col_text(st, 6);
+		e.msg_kind = col_text(st, 7);
 		stop = cb(&e, arg);
 		if (stop) {
 			finish(st);
@@ -3648,6 +3800,8 @@ int audit_stats(struct audit *db, int64_t since, struct audit_stats *s)
 	    stat_counts(db, S_ST_STATE, since, o, &s->by_state, &s->nby_state) <
 		    0 ||
 	    stat_counts(db, S_ST_CLASS, since, o, &s->by_class, &s->nby_class) <
+		    0 ||
+	    stat_counts(db, S_ST_KIND, since, o, &s->by_kind, &s->nby_kind) <
 		    0 ||
 	    stat_counts(db, S_ST_SECTION, since, o, &s->by_section,
 			&s->nby_section) < 0 ||

@@ -84,7 +84,7 @@ struct audit_links;
 struct report;
 struct evidence;
 
-#define AUDIT_SCHEMA_VERSION	 6
+#define AUDIT_SCHEMA_VERSION	 7
 #define AUDIT_BUSY_TIMEOUT_MS	 5000
 #define AUDIT_LEASE_SECONDS	 600 /* default: see claim_due() */
 #define AUDIT_FILTER_CKPT_FRAMES 128 /* AUDIT_FILTER: checkpoint on close */
@@ -201,6 +201,7 @@ int audit_insert_sections(struct audit *db, int64_t report,
 struct audit_report_row {
 	int64_t received_at; /* 0: now; also updated_at */
 	const char *state;
+	const char *kind;		 /* kind.h's name; NULL: "report" */
 	int64_t duplicate_of;		 /* 0: none */
 	const struct audit_links *links; /* NULL: none */
 	const char *class;		 /* NULL: unclassified */
@@ -334,6 +335,25 @@ struct audit_action {
 int audit_record_action(struct audit *db, const struct audit_action *a,
 			int64_t *id);
 
+/* ---- fixes (schema 7) --------------------------------------------- */
+
+/*
+ * A fix proposed for a report (a patch mail that names it, kind.h and
+ * thread.h), or a commit that fixed it.  Every field but report, at
+ * and state may be NULL.
+ */
+struct audit_fix {
+	int64_t report;	       /* the report fixed */
+	int64_t at;	       /* 0: now */
+	const char *state;     /* "proposed" or "fixed" */
+	int64_t source_report; /* the patch's own row, or 0 */
+	const char *message_id, *subject;
+	const char *commit_sha, *tree;
+	const char *how; /* "In-Reply-To", "Closes:", "Reported-by:" ... */
+};
+
+int audit_insert_fix(struct audit *db, const struct audit_fix *f, int64_t *id);
+
 /* ---- threads, same-crash groups, regressions (schema 3) ------------ */
 
 /*
@@ -384,6 +404,7 @@ int audit_thread_of_bug(struct audit *db, long bug_id, int64_t *root);
 struct audit_root {
 	int64_t id, received_at;
 	char state[16], class[16];
+	char kind[16]; /* kind.h's name: "report", "patch", ... */
 	char from_addr[320];
 	char section[256];
 	char header[1024];   /* X-Triage-Class of the root (current class) */
@@ -411,7 +432,11 @@ int audit_merge_evidence(struct audit *db, int64_t root, int64_t from);
 
 struct audit_related {
 	int64_t id, received_at;
-	const char *relation; /* "follow-up", "first", "same crash" */
+	/*
+	 * "follow-up", "first", "same crash", "fix proposed" (a patch in
+	 * the thread, or naming the report), or another kind in the thread
+	 */
+	const char *relation;
 	const char *from, *state, *subject;
 };
 
@@ -570,6 +595,7 @@ struct audit_record {
 	size_t size;
 	unsigned flags;
 	const char *state, *class; /* class NULL when unclassified */
+	const char *kind;	   /* kind.h's name of the message */
 	int64_t duplicate_of;
 	int deliveries;
 
@@ -605,6 +631,7 @@ struct audit_log_entry {
 	const char *what; /* forward, approve, sent, failed, ... */
 	const char *argument;
 	const char *detail;
+	const char *msg_kind; /* the report's kind (kind.h), or NULL */
 };
 
 /* audit_log_list - everything that happened since, oldest first */
@@ -623,6 +650,8 @@ struct audit_stats {
 	long pending; /* waiting now (any age) */
 	struct audit_count *by_state, *by_class, *by_section, *by_recipient;
 	size_t nby_state, nby_class, nby_section, nby_recipient;
+	struct audit_count *by_kind; /* every message, by kind.h's kind */
+	size_t nby_kind;
 	long resolved;		/* reports with a first approve/reject/... */
 	double median_pending;	/* seconds to that action; -1: none */
 	long delivery_attempts; /* since */
@@ -635,9 +664,10 @@ struct audit_stats {
 
 /*
  * audit_stats - figures over reports received since: counts per state,
- * current class ("unclassified"), best section ("unmapped"; neither
- * counts duplicates nor follow-ups), and forward decisions per
- * recipient; most frequent first
+ * per kind of message, current class ("unclassified") and best
+ * section ("unmapped") of reports (neither counts duplicates,
+ * follow-ups nor other kinds), and forward decisions per recipient;
+ * most frequent first
  */
 int audit_stats(struct audit *db, int64_t since, struct audit_stats *st);
 void audit_stats_release(struct audit_stats *st);
