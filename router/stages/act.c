@@ -35,6 +35,8 @@ const char *act_action_name(enum act_action a)
 		return "forward";
 	case ACT_DIGEST:
 		return "digest";
+	case ACT_RECORD:
+		return "record";
 	case ACT_HOLD:
 		break;
 	}
@@ -54,6 +56,23 @@ static int period_seconds(const char *p, unsigned *out)
 	return 0;
 }
 
+/* kind_rule - "action KIND record|hold": true when the record was one */
+static bool kind_rule(struct act_config *ac, const struct config_record *r)
+{
+	int k = kind_from_name(r->argv[0]);
+
+	if (k < 0 || k == KIND_REPORT)
+		return false;
+	if (!strcasecmp(r->argv[1], "record"))
+		ac->kind_rule[k] = ACT_RECORD;
+	else if (!strcasecmp(r->argv[1], "hold"))
+		ac->kind_rule[k] = ACT_HOLD;
+	else
+		warn("%s:%u: 'action %s' is record or hold: a %s is no report to forward",
+		     r->file, r->line, r->argv[0], r->argv[0]);
+	return true;
+}
+
 /* act_config_load - defaults, then the "action" records of routes.conf */
 void act_config_load(struct act_config *ac, const struct config *cfg)
 {
@@ -66,6 +85,8 @@ void act_config_load(struct act_config *ac, const struct config *cfg)
 	ac->rule[ACT_AI].action = ACT_HOLD;
 	ac->rule[ACT_UNCERTAIN].action = ACT_HOLD;
 	ac->rule[ACT_UNMAPPED].action = ACT_HOLD;
+	for (i = 0; i < KIND_N; i++)
+		ac->kind_rule[i] = ACT_RECORD;
 	if (!cfg)
 		return;
 	ac->reply_bugtracker = config_get_bool(cfg, "reply_bugtracker", false);
@@ -76,9 +97,11 @@ void act_config_load(struct act_config *ac, const struct config *cfg)
 
 		if (r->setting || strcmp(r->name, "action") != 0)
 			continue;
+		if (r->argc == 2 && kind_rule(ac, r))
+			continue;
 		cls = r->argc >= 2 ? act_class_from_name(r->argv[0]) : -1;
 		if (cls < 0) {
-			warn("%s:%u: 'action CLASS forward|hold|digest [PERIOD]' with CLASS user, fuzzer, ai, uncertain or unmapped",
+			warn("%s:%u: 'action CLASS forward|hold|digest [PERIOD]' with CLASS user, fuzzer, ai, uncertain or unmapped, or 'action KIND record|hold' with a kind of message other than report",
 			     r->file, r->line);
 			continue;
 		}
@@ -107,6 +130,18 @@ void act_config_load(struct act_config *ac, const struct config *cfg)
 		}
 		ac->rule[cls] = rule;
 	}
+}
+
+/* act_kind - recorded or held, by kind; see act.h */
+void act_kind(const struct act_config *ac, enum msg_kind kind, const char *why,
+	      struct act_decision *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->action = (unsigned)kind < KIND_N ? ac->kind_rule[kind] : ACT_HOLD;
+	snprintf(out->reason, sizeof(out->reason), "%s (%s): %s",
+		 kind_name(kind), why && *why ? why : "?",
+		 out->action == ACT_HOLD ? "held (action hold)"
+					 : "recorded, not forwarded");
 }
 
 /* act_decide - one action, never a drop; see act.h */
@@ -153,6 +188,9 @@ void act_decide(const struct act_config *ac, const char *cls, bool mapped,
 						 : "weekly",
 			 class_names[c]);
 		break;
+	case ACT_RECORD: /* a class's rule is never record: a report is held */
+		out->action = ACT_HOLD;
+		/* fall through */
 	case ACT_HOLD:
 		snprintf(out->reason, sizeof(out->reason),
 			 "%s: held for a triager (action %s hold)",

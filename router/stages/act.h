@@ -24,6 +24,16 @@
  *	always held, whatever its class ("action unmapped hold" may be
  *	written for clarity; nothing else is accepted for it).
  *
+ *	A message that is no report (kind.h: a patch, a review, a bot
+ *	notice...) is never classified; its kind decides:
+ *
+ *	  action KIND record|hold
+ *
+ *	KIND is a kind name of kind.h other than report ("patch",
+ *	"review", "follow-up" for a reply whose report is not known, ...).
+ *	Default: record (kept in the database with its kind, not forwarded
+ *	and not in 'triage pending'); hold puts it in pending.
+ *
  *	  reply_bugtracker = yes|no      (default no)
  *
  *	With yes, a forwarded user report whose best section tracks bugs
@@ -44,12 +54,15 @@
 
 #include <stdbool.h>
 
+#include "kind.h"
+
 struct config;
 
 enum act_action {
 	ACT_FORWARD,
 	ACT_HOLD,
 	ACT_DIGEST,
+	ACT_RECORD, /* a non-report: kept, not forwarded, not pending */
 };
 
 enum act_class {
@@ -68,6 +81,7 @@ struct act_rule {
 
 struct act_config {
 	struct act_rule rule[ACT_NCLASSES];
+	enum act_action kind_rule[KIND_N]; /* ACT_RECORD or ACT_HOLD */
 	bool reply_bugtracker;
 };
 
@@ -90,5 +104,13 @@ const char *act_action_name(enum act_action a);
 void act_decide(const struct act_config *ac, const char *cls, bool mapped,
 		bool have_recipient, const char *bug_url,
 		struct act_decision *out);
+
+/*
+ * act_kind - what happens to a message of a kind other than report:
+ * recorded, or held for a human ("action KIND hold"); why names the
+ * kind and what decided it (kind.h's reason)
+ */
+void act_kind(const struct act_config *ac, enum msg_kind kind, const char *why,
+	      struct act_decision *out);
 
 #endif

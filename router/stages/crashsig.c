@@ -157,6 +157,14 @@ static bool syz_in(const char *s, const char *key, char *out, size_t size)
 	return false;
 }
 
+bool crashsig_syzbot_in(const char *s, char *out, size_t size)
+{
+	if (!size)
+		return false;
+	out[0] = '\0';
+	return syz_in(s, "syzbot+", out, size);
+}
+
 /* crashsig_syzbot_id - the syzbot bug id of a report; false when none */
 bool crashsig_syzbot_id(const struct report *r, const struct evidence *ev,
 			char *out, size_t size)

@@ -53,4 +53,10 @@ bool crashsig_compute(const struct evidence *ev, char *out, size_t size);
 bool crashsig_syzbot_id(const struct report *r, const struct evidence *ev,
 			char *out, size_t size);
 
+/*
+ * crashsig_syzbot_in - the syzbot bug id of an address or trailer
+ * naming "syzbot+ID@..." (a patch's Reported-by:); false when none
+ */
+bool crashsig_syzbot_in(const char *s, char *out, size_t size);
+
 #endif

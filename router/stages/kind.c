@@ -73,33 +73,45 @@ static const char *skip_blank(const char *p)
 	return p;
 }
 
-/* reply_prefix - the length of a "Re:"-like prefix at p, or 0 */
-static size_t reply_prefix(const char *p)
+/*
+ * subject_prefix - the length of a "Re:"-like (*reply true) or
+ * "Fwd:"-like (*reply false) prefix at p, or 0.  A forward is no reply:
+ * someone passing a report on to the bugs alias sends a new report.
+ */
+static size_t subject_prefix(const char *p, bool *reply)
 {
-	static const char *const pre[] = {
-		"re:",
-		"fwd:",
-		"fw:",
-		"aw:",
-		"sv:",
-		"vs:",
-		"odp:",
-		"r:",
-		"antw:",
-		"wg:",
-		"tr:",
-		/* 回复: 答复: 转发: as UTF-8, with ASCII or full-width colon */
-		"\xe5\x9b\x9e\xe5\xa4\x8d:",
-		"\xe7\xad\x94\xe5\xa4\x8d:",
-		"\xe5\x9b\x9e\xe5\xa4\x8d\xef\xbc\x9a",
-		"\xe7\xad\x94\xe5\xa4\x8d\xef\xbc\x9a",
+	static const struct {
+		const char *text;
+		bool reply;
+	} pre[] = {
+		{ "re:", true },
+		{ "aw:", true },
+		{ "sv:", true },
+		{ "vs:", true },
+		{ "odp:", true },
+		{ "r:", true },
+		{ "antw:", true },
+		{ "fwd:", false },
+		{ "fw:", false },
+		{ "wg:", false },
+		{ "tr:", false },
+		/* 回复: 答复: as UTF-8, with an ASCII or a full-width colon */
+		{ "\xe5\x9b\x9e\xe5\xa4\x8d:", true },
+		{ "\xe7\xad\x94\xe5\xa4\x8d:", true },
+		{ "\xe5\x9b\x9e\xe5\xa4\x8d\xef\xbc\x9a", true },
+		{ "\xe7\xad\x94\xe5\xa4\x8d\xef\xbc\x9a", true },
+		/* 转发: a forward */
+		{ "\xe8\xbd\xac\xe5\x8f\x91:", false },
+		{ "\xe8\xbd\xac\xe5\x8f\x91\xef\xbc\x9a", false },
 	};
 	size_t i, n;
 
 	for (i = 0; i < ARRAY_SIZE(pre); i++) {
-		n = strlen(pre[i]);
-		if (!strncasecmp(p, pre[i], n))
+		n = strlen(pre[i].text);
+		if (!strncasecmp(p, pre[i].text, n)) {
+			*reply = pre[i].reply;
 			return n;
+		}
 	}
 	return 0;
 }
@@ -110,13 +122,14 @@ void kind_subject_tags(const char *subject, char *buf, size_t size,
 	const char *p = skip_blank(subject ? subject : "");
 	size_t used = 0, n;
 	const char *e;
+	bool reply;
 
 	*replies = 0;
 	if (size)
 		buf[0] = '\0';
 	for (;;) {
-		if ((n = reply_prefix(p))) {
-			(*replies)++;
+		if ((n = subject_prefix(p, &reply))) {
+			*replies += reply;
 			p = skip_blank(p + n);
 			continue;
 		}
@@ -140,9 +153,10 @@ static const char *subject_rest(const char *subject)
 	const char *p = skip_blank(subject ? subject : "");
 	const char *e;
 	size_t n;
+	bool reply;
 
 	for (;;) {
-		if ((n = reply_prefix(p)))
+		if ((n = subject_prefix(p, &reply)))
 			p = skip_blank(p + n);
 		else if (*p == '[' && (e = strchr(p, ']')))
 			p = skip_blank(e + 1);

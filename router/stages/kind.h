@@ -111,8 +111,8 @@ int kind_from_name(const char *name);
 /*
  * kind_subject_tags - the text inside the leading "[...]" groups of a
  * subject, after any "Re:"/"Fwd:" prefixes, joined by '|' into buf
- * ("PATCH v2 1/3|net-next"); *replies counts the prefixes.  Exported
- * for tests.
+ * ("PATCH v2 1/3|net-next"); *replies counts the reply prefixes ("Re:",
+ * "AW:", ...; a forward's "Fwd:" is none).  Exported for tests.
  */
 void kind_subject_tags(const char *subject, char *buf, size_t size,
 		       unsigned *replies);

@@ -97,3 +97,84 @@ bool link_subject_bug(const char *subject, long *bug)
 	}
 	return false;
 }
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* id_part - copy [p, e) %-decoded to out when it is a Message-ID */
+static bool id_part(const char *p, const char *e, char *out, size_t size)
+{
+	size_t n = 0;
+	bool at = false;
+	int hi, lo;
+
+	for (; p < e; p++) {
+		char c = *p;
+
+		if (c == '%' && e - p >= 3 && (hi = hexval(p[1])) >= 0 &&
+		    (lo = hexval(p[2])) >= 0) {
+			c = (char)(hi * 16 + lo);
+			p += 2;
+		}
+		if ((unsigned char)c <= ' ' || c == '<' || c == '>' ||
+		    n + 1 >= size)
+			return false;
+		if (c == '@')
+			at = true;
+		out[n++] = c;
+	}
+	out[n] = '\0';
+	return at && n > 2 && out[0] != '@' && out[n - 1] != '@';
+}
+
+bool link_url_msgid(const char *value, char *out, size_t size)
+{
+	const char *p = value, *e, *start;
+
+	if (!value || !size)
+		return false;
+	p += strspn(p, " \t");
+	if (*p == '<') {
+		e = strchr(p, '>');
+		return e && id_part(p + 1, e, out, size);
+	}
+	if (strncmp(p, "https://", 8) && strncmp(p, "http://", 7))
+		return false;
+	/* the path parts after the host, the last one with an '@' */
+	p = strchr(p + 8, '/');
+	for (start = NULL; p && *p == '/';) {
+		const char *q = p + 1;
+
+		e = q + strcspn(q, "/?# \t>");
+		if (memchr(q, '@', (size_t)(e - q)) ||
+		    memmem(q, (size_t)(e - q), "%40", 3))
+			start = q;
+		if (start == q && id_part(q, e, out, size))
+			return true;
+		p = *e == '/' ? e : NULL;
+	}
+	return false;
+}
+
+bool link_url_bug(const char *value, long *bug)
+{
+	const char *p = value ? strstr(value, "show_bug.cgi?id=") : NULL;
+	char *end;
+	long v;
+
+	if (!p || !isdigit((unsigned char)p[16]))
+		return false;
+	v = strtol(p + 16, &end, 10);
+	if (v <= 0 || isalnum((unsigned char)*end))
+		return false;
+	*bug = v;
+	return true;
+}

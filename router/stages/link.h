@@ -29,6 +29,18 @@ bool link_subject_tag(const char *subject, int64_t *id);
 bool link_subject_bug(const char *subject, long *bug);
 
 /*
+ * link_url_msgid - the Message-ID an archive link names, as a patch's
+ * Closes: or Link: trailer gives it: "https://lore.kernel.org/r/ID",
+ * ".../LIST/ID/", ".../all/ID/T/", "https://patch.msgid.link/ID",
+ * "https://lkml.kernel.org/r/ID", or "<ID>" itself; %-escapes decoded.
+ * false when the value names none (no '@' in a path part).
+ */
+bool link_url_msgid(const char *value, char *out, size_t size);
+
+/* link_url_bug - N of a Bugzilla link "...show_bug.cgi?id=N"; false: none */
+bool link_url_bug(const char *value, long *bug);
+
+/*
  * link_refs - the Message-IDs a message answers, most telling first:
  * In-Reply-To, then References newest first; without <>, unique;
  * at most max, each a new string (caller frees); returns the count

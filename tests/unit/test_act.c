@@ -92,6 +92,32 @@ static void test_reply_only_to_trackers(void **state)
 	config_free(cfg);
 }
 
+static void test_kinds(void **state)
+{
+	struct config *cfg = config_parse("action review hold\n"
+					  "action patch forward\n"
+					  "action report record\n",
+					  "t.conf");
+	struct act_config ac;
+	struct act_decision d;
+
+	(void)state;
+	act_config_load(&ac, cfg);
+	/* every other kind: recorded, never forwarded */
+	act_kind(&ac, KIND_PULL, "a pull request", &d);
+	assert_int_equal(d.action, ACT_RECORD);
+	assert_non_null(strstr(d.reason, "pull-request (a pull request)"));
+	act_kind(&ac, KIND_REVIEW, "a reply to a patch", &d);
+	assert_int_equal(d.action, ACT_HOLD);
+	/* a patch is no report to forward: the record was refused */
+	act_kind(&ac, KIND_PATCH, "a patch", &d);
+	assert_int_equal(d.action, ACT_RECORD);
+	/* "report" is not a kind rule: the class rules stay as they were */
+	act_decide(&ac, "user", true, true, NULL, &d);
+	assert_int_equal(d.action, ACT_FORWARD);
+	config_free(cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -99,6 +125,7 @@ int main(void)
 		cmocka_unit_test(test_unmapped_is_held),
 		cmocka_unit_test(test_config_records),
 		cmocka_unit_test(test_reply_only_to_trackers),
+		cmocka_unit_test(test_kinds),
 	};
 
 	msg_setup("test_act", 1, false);

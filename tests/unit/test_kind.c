@@ -252,6 +252,11 @@ static void test_new_messages(void **state)
 	expect_kind(msg("A Developer <dev@example.com>",
 			"FYI: wireless-next rebased", NULL, "Hi,\n"),
 		    KIND_DISCUSSION);
+	/* someone passing a report on: a new report, not a reply */
+	expect_kind(msg("Deb Maintainer <deb@debian.example>",
+			"Fwd: Bug#1099999: bluetooth adapter gone after resume",
+			NULL, "Forwarding a report from a Debian user.\n"),
+		    KIND_REPORT);
 	/* a question with words of a problem is a report */
 	expect_kind(msg("Some User <user@example.org>",
 			"Request for guidance: enumeration failure on a hub",
@@ -304,6 +309,10 @@ static void test_tags(void **state)
 			  sizeof(buf), &replies);
 	assert_string_equal(buf, "PATCH v2 1/3|net-next");
 	assert_int_equal(replies, 2);
+	/* a forward is no reply */
+	kind_subject_tags("Fwd: WG: [BUG] foo", buf, sizeof(buf), &replies);
+	assert_string_equal(buf, "BUG");
+	assert_int_equal(replies, 0);
 	/* bounded: a tag that does not fit is left out, nothing overflows */
 	kind_subject_tags("[aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa] [b]",
 			  buf, 8, &replies);

@@ -94,6 +94,40 @@ static void test_tags(void **state)
 	assert_false(link_subject_bug("[bug 12]", &bug));
 }
 
+static void test_url_msgid(void **state)
+{
+	char id[64];
+	long bug = 0;
+
+	(void)state;
+	assert_true(link_url_msgid("https://lore.kernel.org/r/abc@example.org/",
+				   id, sizeof(id)));
+	assert_string_equal(id, "abc@example.org");
+	assert_true(link_url_msgid(
+		"https://lore.kernel.org/linux-xfs/20261130.abc%40example.org/T/#u",
+		id, sizeof(id)));
+	assert_string_equal(id, "20261130.abc@example.org");
+	assert_true(link_url_msgid("https://patch.msgid.link/x@y.z", id,
+				   sizeof(id)));
+	assert_string_equal(id, "x@y.z");
+	assert_true(link_url_msgid("  <m.1@host>", id, sizeof(id)));
+	assert_string_equal(id, "m.1@host");
+	/* no Message-ID in it, or one that does not fit */
+	assert_false(
+		link_url_msgid("https://bugzilla.kernel.org/show_bug.cgi?id=5",
+			       id, sizeof(id)));
+	assert_false(link_url_msgid("Reported by a friend", id, sizeof(id)));
+	assert_false(
+		link_url_msgid("https://lore.kernel.org/r/@/", id, sizeof(id)));
+	assert_false(link_url_msgid("https://lore.kernel.org/r/a@b", id, 3));
+	assert_false(link_url_msgid("https://x/a%40b%0ac", id, sizeof(id)));
+	assert_true(link_url_bug(
+		"https://bugzilla.kernel.org/show_bug.cgi?id=220818", &bug));
+	assert_int_equal(bug, 220818);
+	assert_false(link_url_bug("https://x/show_bug.cgi?id=12abc", &bug));
+	assert_false(link_url_bug("https://x/show_bug.cgi?id=", &bug));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -101,6 +135,7 @@ int main(void)
 		cmocka_unit_test(test_refs_none),
 		cmocka_unit_test(test_refs_long),
 		cmocka_unit_test(test_tags),
+		cmocka_unit_test(test_url_msgid),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
