@@ -180,23 +180,48 @@ static void culprit_candidates(const struct pipeline *p, struct decision *d)
 	}
 }
 
-/*
- * pipeline_run - evidence, classify, map, pick, act for one report
- */
+/* pipeline_begin - a fresh decision with the message's kind */
+void pipeline_begin(const struct report *r, struct decision *d)
+{
+	memset(d, 0, sizeof(*d));
+	kind_classify(r, &d->kind);
+}
+
+/* pipeline_evidence - the evidence stage, and the regression facts */
+void pipeline_evidence(struct pipeline *p, const struct report *r,
+		       struct decision *d)
+{
+	if (d->ev)
+		return;
+	d->ev = evidence_extract(r);
+	if (p->syms)
+		symbols_resolve(p->syms, d->ev);
+	regression_from_report(r, &d->regression);
+	regression_finish(&d->regression, d->ev->kernel_version);
+}
+
+/* pipeline_run - every stage, in order, for one report */
 void pipeline_run(struct pipeline *p, const struct report *r, time_t now,
 		  struct decision *d)
+{
+	pipeline_begin(r, d);
+	pipeline_evidence(p, r, d);
+	pipeline_route(p, r, now, d);
+}
+
+/*
+ * pipeline_route - classify, map, pick, act for one report whose
+ * evidence is in d (pipeline_evidence())
+ */
+void pipeline_route(struct pipeline *p, const struct report *r, time_t now,
+		    struct decision *d)
 {
 	struct pick_section secs[SECTIONS_MAX];
 	struct pick_request rq;
 	const char *text = r->body;
 	size_t i, text_len = r->body_len;
 
-	memset(d, 0, sizeof(*d));
-
-	/* evidence */
-	d->ev = evidence_extract(r);
-	if (p->syms)
-		symbols_resolve(p->syms, d->ev);
+	pipeline_evidence(p, r, d);
 
 	/* classify: the model votes through graded pseudo-rules */
 	if (p->model) {
@@ -217,8 +242,6 @@ void pipeline_run(struct pipeline *p, const struct report *r, time_t now,
 	/* the crash's identity, and whether it is a regression */
 	crashsig_compute(d->ev, d->crash_signature, sizeof(d->crash_signature));
 	crashsig_syzbot_id(r, d->ev, d->syzbot_id, sizeof(d->syzbot_id));
-	regression_from_report(r, &d->regression);
-	regression_finish(&d->regression, d->ev->kernel_version);
 	verdict_format(&d->verdict, d->class_header, sizeof(d->class_header));
 
 	/* map */
@@ -263,6 +286,7 @@ void pipeline_run(struct pipeline *p, const struct report *r, time_t now,
 
 void decision_release(struct decision *d)
 {
+	kind_result_release(&d->kind);
 	evidence_free(d->ev);
 	section_list_release(&d->sections);
 	verdict_release(&d->verdict);

@@ -77,6 +77,8 @@ struct pipeline {
 };
 
 struct decision {
+	struct kind_result kind; /* what the message is (kind.h) */
+	const char *hold;	 /* why it is held whatever it is, or NULL */
 	struct evidence *ev;
 	struct section_list sections;
 	double model[CLASS_N];
@@ -107,6 +109,25 @@ int pipeline_open(struct pipeline *p, const struct config *cfg);
 size_t pipeline_inputs(const struct config *cfg, char **paths, size_t max);
 void pipeline_close(struct pipeline *p);
 
+/*
+ * The filter runs the stages in three steps, so that a message is
+ * known for what it is, and joined to its thread, before anything is
+ * classified (thread.h):
+ *
+ *   pipeline_begin()     its kind (a fresh decision)
+ *   pipeline_evidence()  evidence and regression facts: what a message
+ *                        that joins a report adds to it
+ *   pipeline_route()     classify, crash identity, map, pick, act: a
+ *                        new report only
+ *
+ * pipeline_run() is the three in order ('triage explain' stops after
+ * the kind of a message that is no report; Bugzilla bugs are reports).
+ */
+void pipeline_begin(const struct report *r, struct decision *d);
+void pipeline_evidence(struct pipeline *p, const struct report *r,
+		       struct decision *d);
+void pipeline_route(struct pipeline *p, const struct report *r, time_t now,
+		    struct decision *d);
 void pipeline_run(struct pipeline *p, const struct report *r, time_t now,
 		  struct decision *d);
 void decision_release(struct decision *d);

@@ -95,6 +95,8 @@ static const char *state_for(const struct decision *d)
 		return "forwarded";
 	case ACT_DIGEST:
 		return "digest";
+	case ACT_RECORD:
+		return "recorded";
 	case ACT_HOLD:
 		break;
 	}
@@ -229,6 +231,7 @@ static int record_followup(struct audit *db, const struct router_id *id,
 	memset(&row, 0, sizeof(row));
 	row.received_at = now;
 	row.state = out->state;
+	row.kind = kind_name(KIND_FOLLOWUP);
 	row.links = &links;
 	if (insert_report(db, r, &row, d, &out->report) < 0)
 		goto out;
@@ -294,6 +297,85 @@ out:
 }
 
 /*
+ * record_other - a message that is no report (a patch, a review, a bot
+ * notice ...): kept with its kind and thread, never classified, and
+ * recorded or held as "action KIND" says; a patch that joined a
+ * report is noted on it as a fix proposed
+ */
+static int record_other(struct audit *db, const struct pipeline *p,
+			const struct report *r, const struct decision *d,
+			time_t now, struct record_result *out)
+{
+	const struct link *ln = &d->link;
+	struct strbuf why = STRBUF_INIT(1024);
+	struct act_decision act;
+	struct audit_report_row row;
+	struct audit_links links;
+	struct audit_decision dec;
+	struct audit_action a;
+	struct audit_fix fix;
+	char arg[32];
+	int ret = -1;
+
+	act_kind(&p->act, d->kind.kind, d->kind.why, &act);
+	if (d->hold) {
+		/* what must be held, whatever it is: that reason first */
+		act.action = ACT_HOLD;
+		snprintf(act.reason, sizeof(act.reason), "%s (a %s)", d->hold,
+			 kind_name(d->kind.kind));
+	}
+	out->state = act.action == ACT_HOLD ? "held" : "recorded";
+	sb_adds(&why, act.reason);
+	if (ln->thread_root)
+		sb_addf(&why, "; in the thread of #%lld (%s %s)",
+			(long long)ln->thread_root, ln->how ? ln->how : "",
+			ln->via);
+	if (ln->fix)
+		sb_addf(&why, "; a fix proposed for report #%lld",
+			(long long)ln->thread_root);
+
+	memset(&links, 0, sizeof(links));
+	links.thread_root = ln->thread_root;
+	memset(&row, 0, sizeof(row));
+	row.received_at = now;
+	row.state = out->state;
+	row.kind = kind_name(d->kind.kind);
+	row.links = &links;
+	memset(&dec, 0, sizeof(dec));
+	dec.at = now;
+	dec.action = act_action_name(act.action);
+	dec.reason = sb_str(&why);
+	if (audit_insert_report_row(db, r, &row, &out->report) < 0 ||
+	    audit_insert_decision(db, out->report, &dec, NULL) < 0)
+		goto out;
+	if (ln->fix) {
+		memset(&fix, 0, sizeof(fix));
+		fix.report = ln->thread_root;
+		fix.at = now;
+		fix.state = "proposed";
+		fix.source_report = out->report;
+		fix.message_id = r->message_id;
+		fix.subject = r->subject;
+		fix.how = ln->how;
+		snprintf(arg, sizeof(arg), "#%lld", (long long)out->report);
+		memset(&a, 0, sizeof(a));
+		a.report = ln->thread_root;
+		a.at = now;
+		a.who = r->from_addr && *r->from_addr ? r->from_addr : "triage";
+		a.action = "fix-proposed";
+		a.argument = arg;
+		a.detail = r->subject;
+		if (audit_insert_fix(db, &fix, NULL) < 0 ||
+		    audit_record_action(db, &a, NULL) < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	sb_release(&why);
+	return ret;
+}
+
+/*
  * record_decision - insert a classified report and what was decided,
  * queueing any mail; inside the caller's transaction
  */
@@ -321,8 +403,10 @@ int record_decision(struct audit *db, const struct pipeline *p,
 	struct tm tm;
 
 	memset(out, 0, sizeof(*out));
-	if (ln->thread_root)
+	if (ln->thread_root && d->kind.kind == KIND_FOLLOWUP)
 		return record_followup(db, id, r, d, now, out);
+	if (d->kind.kind != KIND_REPORT)
+		return record_other(db, p, r, d, now, out);
 	/* the same crash as a report someone has: "+1", no new assignment */
 	seen_again =
 		ln->same_crash_as && !ln->hold && has_assignment(&ln->root);

@@ -22,10 +22,24 @@
  *	report with the same crash signature or syzbot id (crashsig.h),
  *	which is not itself grouped under another.
  *
+ *	A patch that joins no thread joins the report its trailers name
+ *	(kind.h collects them): a Closes: or Link: archive link or a
+ *	Bugzilla link of a known report, or a "Reported-by: syzbot+ID"
+ *	of a known syzbot crash.  Such a patch, and one posted in the
+ *	report's own thread, is a fix proposed for it.
+ *
+ *	link_thread() runs before anything is classified, and settles the
+ *	message's kind by the thread's: a reply under a patch, a series or
+ *	a review is a review; under a report, a follow-up (a patch stays a
+ *	patch: the fix proposed); under a pull request, a stable notice or
+ *	a discussion, the same as its root.  Only a message that is still
+ *	a report is classified and routed (the same crash is looked up
+ *	after that, link_crash()).
+ *
  *	record_decision() (record.h) then acts on what was found: a
  *	follow-up goes to the root's recipient without a verdict of its
  *	own, a repeated crash waits as "seen again" for the first one's
- *	recipient.
+ *	recipient, a fix proposed is noted on its report.
  *
  * Ownership:
  *	struct link is plain data.
@@ -45,6 +59,7 @@ struct report;
 
 struct link {
 	int64_t thread_root;	/* the thread joined, or 0 */
+	bool fix;		/* a patch proposed as the root's fix */
 	const char *how;	/* "In-Reply-To", "References", ... */
 	char via[256];		/* the Message-ID, tag or bug matched */
 	int64_t same_crash_as;	/* first report of the same crash, or 0 */
@@ -54,6 +69,13 @@ struct link {
 
 int link_find(struct audit *db, const struct report *r,
 	      const struct decision *d, struct link *out);
+
+/*
+ * link_thread - the thread half of link_find(), and the kind the
+ * message has in it: d->kind.kind may change (see above); -1 on error
+ */
+int link_thread(struct audit *db, const struct report *r, struct decision *d,
+		struct link *out);
 
 /*
  * link_crash - only the crash half of link_find(): out->same_crash_as

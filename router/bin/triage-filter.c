@@ -484,6 +484,10 @@ static int filter_message(struct filter *fx, int fd)
 	}
 	hold = must_hold(r, fx->id.address, &lim, why, sizeof(why));
 	stage("parse");
+	/* what the message is, before anything is decided about it */
+	pipeline_begin(r, &d);
+	d.hold = hold;
+	stage("kind");
 
 	/* a resident worker keeps its pipeline while its inputs stay */
 	if (fx->resident) {
@@ -497,27 +501,46 @@ static int filter_message(struct filter *fx, int fd)
 	stage("indexes");
 	p->load = audit_pick_load;
 	p->load_ctx = fx->db;
-	pipeline_run(p, r, now, &d);
-	stage("pipeline");
-	if (hold) {
-		d.act.action = ACT_HOLD;
-		d.act.reply = false;
-		snprintf(d.act.reason, sizeof(d.act.reason), "%s", hold);
-	}
 
+	/*
+	 * One write transaction from here to the commit: the thread the
+	 * message joins, the loads the pick weighs and the assignment are
+	 * read and written under the same lock.
+	 */
 	if (audit_begin(fx->db) < 0)
 		goto out_pipeline;
 	if (handle_duplicate(fx->db, r, now, &done) < 0)
 		goto rollback;
+	if (done)
+		goto record;
 	/*
-	 * A follow-up joins its thread; a known crash its first report.
-	 * Not what must be held: a loop, a bounce or an automatic reply
-	 * answers our own mail and stays a held report of its own.
+	 * A reply joins its thread, and takes its kind there (a reply
+	 * under a patch is a review), before anything is classified: a
+	 * follow-up is never classified as a new report.  Not what must
+	 * be held: a loop, a bounce or an automatic reply answers our own
+	 * mail and stays a held message of its own.
 	 */
-	if (!done && !hold && link_find(fx->db, r, &d, &d.link) < 0)
+	if (!hold && link_thread(fx->db, r, &d, &d.link) < 0)
 		goto rollback;
-	if (!done && record_decision(fx->db, p, &fx->id, r, &d, now, &rec) < 0)
+	stage("thread");
+	if (d.kind.kind == KIND_REPORT) {
+		pipeline_route(p, r, now, &d);
+		/* a new report of a known crash joins its first report */
+		if (!hold && link_crash(fx->db, &d, &d.link) < 0)
+			goto rollback;
+	} else if (d.kind.kind == KIND_FOLLOWUP && d.link.thread_root) {
+		/* what a follow-up adds to its report */
+		pipeline_evidence(p, r, &d);
+	}
+	stage("pipeline");
+	if (hold && d.kind.kind == KIND_REPORT) {
+		d.act.action = ACT_HOLD;
+		d.act.reply = false;
+		snprintf(d.act.reason, sizeof(d.act.reason), "%s", hold);
+	}
+	if (record_decision(fx->db, p, &fx->id, r, &d, now, &rec) < 0)
 		goto rollback;
+record:
 	stage("record");
 	if (audit_commit(fx->db) < 0)
 		goto rollback;
