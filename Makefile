@@ -323,6 +323,30 @@ eval: binaries kernel-tree
 	echo "######## make eval: without a symbol index"; \
 	$(EVAL_RUN) --no-symbols
 
+# The real filter over real list mail, judged against the hand labels of
+# tests/real (its README): kind accuracy, forwarded non-reports, class
+# precision/recall and section agreement of the first reports.  The
+# held-out part is ../shared/corpus/lists (always, when present) and,
+# with REAL_MAIL=DIR (tools/fetch-real-mail.sh), more reports of other
+# lists; the tuning part is only in REAL_MAIL.  Nothing is ever fitted
+# on the held-out part.
+REAL_LISTS = $(or $(TRIAGE_SHARED),../shared)/corpus/lists
+REAL_MAINTAINERS = $(or $(TRIAGE_SHARED),../shared)/data/linux/MAINTAINERS
+REAL_MAIL =
+REAL_SETS = lists=held-out:tests/real/lists.tsv:$(REAL_LISTS) \
+	$(if $(REAL_MAIL),held-reports=held-out:tests/real/held-reports.tsv:$(REAL_MAIL)/held-reports \
+	tune-stream=tuning:tests/real/tune-stream.tsv:$(REAL_MAIL)/tune-stream \
+	tune-reports=tuning:tests/real/tune-reports.tsv:$(REAL_MAIL)/tune-reports)
+.PHONY: eval-real
+eval-real: binaries kernel-tree
+	@if [ ! -f $(REAL_MAINTAINERS) ]; then \
+		echo "note: $(REAL_MAINTAINERS) is absent: nothing to evaluate"; \
+		exit 0; \
+	fi; \
+	python3 tools/eval-real.py --maintainers $(REAL_MAINTAINERS) \
+		$(if $(wildcard $(KERNEL_TREE)/MAINTAINERS),--kernel-tree $(KERNEL_TREE)) \
+		$(EVAL_REAL_ARGS) $(REAL_SETS)
+
 # ---- fuzzing (issues 8, 25) ---------------------------------------------
 #
 #   make fuzz [FUZZ_TIME=60] [FUZZ_TARGETS="rules config"]

@@ -19,6 +19,9 @@ compared with its label:
 
   kind        the kind the router recorded against the labelled kind
   forwarded   non-reports (every kind but report) the router forwarded
+              as a report of their own (a new assignment); a follow-up
+              that joined a known report and went to its recipient
+              with the thread is counted apart
   class       first reports: precision/recall per class (uncertain is
               a miss for recall, not a prediction)
   section     first reports: the recorded section is one of the label's
@@ -145,8 +148,11 @@ def lookup(dbpath):
             seclist = []
         out[mid] = dict(id=rid, kind=ROUTER_KIND.get(k, k), cls=cls,
                         state=state, section=sec, sections=seclist,
-                        forwarded=state == 'forwarded' or
-                        'forward' in (acts or '').split(','))
+                        # a new assignment, not a follow-up sent with
+                        # its report's thread
+                        forwarded='forward' in (acts or '').split(','),
+                        with_thread='follow-up' in (acts or '').split(',')
+                        and state == 'forwarded')
     return out
 
 
@@ -160,6 +166,7 @@ def judge(rows, got, show):
     conf = collections.Counter()
     nonrep = fwd_nonrep = 0
     fwd_examples = []
+    thread_fwd = collections.Counter()
     reports = []
     missing = 0
     for r in rows:
@@ -178,6 +185,8 @@ def judge(rows, got, show):
                 fwd_nonrep += 1
                 fwd_examples.append('%s/%s (%s)' % (r['list'], r['file'],
                                                     r['kind']))
+            elif g['with_thread']:
+                thread_fwd[r['kind']] += 1
         else:
             reports.append((r, g))
     res['messages'] = kind_n
@@ -189,6 +198,9 @@ def judge(rows, got, show):
     res['forwarded non-reports'] = fwd_nonrep
     res['forwarded non-reports share'] = ratio(fwd_nonrep, nonrep)
     res['forwarded examples'] = fwd_examples[:show]
+    res['sent with their report (follow-ups)'] = sum(thread_fwd.values())
+    res['sent with their report, by label'] = [
+        '%s: %d' % kv for kv in thread_fwd.most_common()]
 
     # first reports: class and section
     n = len(reports)

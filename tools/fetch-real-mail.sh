@@ -12,14 +12,15 @@ set -eu
 mirrors=$1 out=$2
 shift 2
 for labels in "$@"; do
+	set_dir="$out/$(basename "$labels" .tsv)"
 	grep -v '^#' "$labels" | tail -n +2 |
 	while IFS='	' read -r mid list file kind class sections note source; do
 		[ "$source" = shared ] && continue
 		repo=${source%@*} commit=${source#*@}
 		git_dir="$mirrors/$(echo "$repo" | tr / +)/repo"
 		[ -d "$git_dir" ] || { echo "$0: no mirror $git_dir" >&2; exit 66; }
-		mkdir -p "$out/$list"
-		git --git-dir="$git_dir" show "$commit:m" >"$out/$list/$file.tmp" &&
-			mv "$out/$list/$file.tmp" "$out/$list/$file"
+		mkdir -p "$set_dir/$list"
+		git --git-dir="$git_dir" show "$commit:m" >"$set_dir/$list/$file.tmp" &&
+			mv "$set_dir/$list/$file.tmp" "$set_dir/$list/$file"
 	done
 done

@@ -7,11 +7,15 @@
  *
  *	Reads one message (or a bare console log) from FILE or standard
  *	input and runs exactly the stages triage-filter runs (intake,
- *	parse, then pipeline_run(): evidence, classify, map, pick, act),
+ *	parse, the message's kind and thread, then evidence, classify,
+ *	map, pick, act: pipeline.h),
  *	without writing the database or sending mail, and prints the
  *	decision: as text for a person, or with --json as one object:
  *
  *	  message_id, subject, from, sha256,
+ *	  kind, kind_reason (kind.h: a message that is no report is never
+ *	    classified or routed by the filter; its action is "record" or
+ *	    "hold"), fix_for (the report a patch proposes to fix) or null,
  *	  evidence {title, crash_type, guilty_file, frames [{function,
  *	    file, line, module, from_index}], files, functions,
  *	    kernel_version, tainted, hardware, hw_virtual, reproducer
@@ -180,6 +184,11 @@ static json_t *decision_json(const struct pipeline *p, const struct report *r,
 	o = json_pack("{s:o, s:s, s:s, s:s, s:s}", "message_id",
 		      jstr(r->message_id), "subject", r->subject, "from",
 		      r->from, "sha256", r->sha256, "source", r->source);
+	json_object_set_new(o, "kind", json_string(kind_name(d->kind.kind)));
+	json_object_set_new(o, "kind_reason", json_string(d->kind.why));
+	json_object_set_new(o, "fix_for",
+			    d->link.fix ? json_integer(d->link.thread_root)
+					: json_null());
 	json_object_set_new(o, "evidence", evidence_json(d->ev));
 	json_object_set_new(o, "sections", secs);
 	json_object_set_new(o, "class", json_string(d->cls));
@@ -235,6 +244,22 @@ static void print_text(const struct pipeline *p, const struct report *r,
 	printf("message   %s\n", r->message_id ? r->message_id : "(none)");
 	printf("subject   %s\n", r->subject);
 	printf("from      %s\n", r->from);
+	printf("kind      %s (%s)\n", kind_name(d->kind.kind), d->kind.why);
+	if (d->kind.kind != KIND_REPORT &&
+	    (d->kind.kind != KIND_FOLLOWUP || !d->link.thread_root)) {
+		/* no report: never classified nor routed */
+		if (d->link.thread_root)
+			printf("thread    in the thread of #%lld, a %s (%s %s)\n",
+			       (long long)d->link.thread_root,
+			       d->link.root.kind,
+			       d->link.how ? d->link.how : "", d->link.via);
+		if (d->link.fix)
+			printf("fix       proposed for report #%lld\n",
+			       (long long)d->link.thread_root);
+		printf("action    %s: %s\n", act_action_name(d->act.action),
+		       d->act.reason);
+		return;
+	}
 	if (ev->title)
 		printf("crash     %s\n", ev->title);
 	if (ev->guilty_file)
@@ -393,10 +418,22 @@ int cmd_explain(int argc, char **argv, struct cmd_ctx *ctx)
 	}
 	free(dbpath);
 
-	pipeline_run(&p, r, 0, &d);
-	/* the thread it would join, the crash it repeats (read only) */
-	if (db && link_find(db, r, &d, &d.link) < 0)
+	/*
+	 * As the filter: its kind, the thread it would join (which may
+	 * settle the kind), then the stages; the crash it repeats (read
+	 * only).  A message that is no report is never classified by the
+	 * filter: the stages run here only to show what they would find.
+	 */
+	pipeline_begin(r, &d);
+	if (db && link_thread(db, r, &d, &d.link) < 0)
 		memset(&d.link, 0, sizeof(d.link));
+	pipeline_route(&p, r, 0, &d);
+	if (d.kind.kind == KIND_REPORT) {
+		if (db && link_crash(db, &d, &d.link) < 0)
+			memset(&d.link, 0, sizeof(d.link));
+	} else if (d.kind.kind != KIND_FOLLOWUP || !d.link.thread_root) {
+		act_kind(&p.act, d.kind.kind, d.kind.why, &d.act);
+	}
 	if (json) {
 		json_t *o = decision_json(&p, r, &d);
 

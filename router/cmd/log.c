@@ -3,7 +3,8 @@
  * triage log - every decision and action, in time order
  *
  * DESCRIPTION
- *	triage log [--since SPEC] [--report ID] [--json] [--color[=WHEN]]
+ *	triage log [--since SPEC] [--report ID] [--kind KIND] [--json]
+ *		   [--color[=WHEN]]
  *		   [--no-color] [--no-pager]
  *
  *	One line per event, oldest first (audit_log_list()): a report
@@ -30,6 +31,7 @@
 #include "cmd.h"
 #include "config.h"
 #include "desk.h"
+#include "kind.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -39,7 +41,8 @@
 
 struct logw {
 	const struct desk_term *t;
-	int64_t report; /* 0: all */
+	int64_t report;	  /* 0: all */
+	const char *kind; /* the messages of that kind only, or NULL */
 	bool json;
 	json_t *array;
 	struct strbuf line, scratch;
@@ -98,6 +101,8 @@ static int one(const struct audit_log_entry *e, void *arg)
 
 	if (w->report && e->report != w->report)
 		return 0;
+	if (w->kind && (!e->msg_kind || strcmp(e->msg_kind, w->kind)))
+		return 0;
 	if (w->json) {
 		json_t *o = json_object();
 
@@ -110,6 +115,7 @@ static int one(const struct audit_log_entry *e, void *arg)
 		json_object_set_new(o, "what", jstr(e->what));
 		json_object_set_new(o, "argument", jstr(e->argument));
 		json_object_set_new(o, "detail", jstr(e->detail));
+		json_object_set_new(o, "message_kind", jstr(e->msg_kind));
 		json_array_append_new(w->array, o);
 		return 0;
 	}
@@ -135,7 +141,7 @@ static int one(const struct audit_log_entry *e, void *arg)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: triage log [--since SPEC] [--report ID] [--json]\n"
+		"usage: triage log [--since SPEC] [--report ID] [--kind KIND] [--json]\n"
 		"                  [--color[=WHEN]] [--no-color] [--no-pager]\n");
 }
 
@@ -145,6 +151,7 @@ int cmd_log(int argc, char **argv, struct cmd_ctx *ctx)
 	static const struct option opts[] = {
 		{ "since", required_argument, NULL, 's' },
 		{ "report", required_argument, NULL, 'r' },
+		{ "kind", required_argument, NULL, 'k' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "color", optional_argument, NULL, 'C' },
 		{ "no-color", no_argument, NULL, 'N' },
@@ -184,6 +191,15 @@ int cmd_log(int argc, char **argv, struct cmd_ctx *ctx)
 			break;
 		case 'j':
 			w.json = true;
+			break;
+		case 'k':
+			if (kind_from_name(optarg) < 0) {
+				error("--kind takes a kind of message (report, follow-up, patch, cover-letter, review, pull-request, stable, bot, bz-update, discussion, spam), not '%s'",
+				      optarg);
+				return EX_USAGE;
+			}
+			w.kind = kind_name(
+				(enum msg_kind)kind_from_name(optarg));
 			break;
 		case 'h':
 			usage();

@@ -89,8 +89,12 @@ static void show_message(struct out *o, const struct audit_record *r,
 	char buf[128];
 
 	label("report");
-	printf("%s%lld%s  %s%s%s\n", col(o, DESK_YELLOW), (long long)r->id,
+	printf("%s%lld%s  %s%s%s", col(o, DESK_YELLOW), (long long)r->id,
 	       off(o), col(o, DESK_BOLD), safe(o, r->state), off(o));
+	/* a message that is no report says what it is */
+	if (r->kind && strcmp(r->kind, "report"))
+		printf(", a %s", safe(o, r->kind));
+	putchar('\n');
 	when((time_t)r->received_at, now, buf, sizeof(buf));
 	label("received");
 	printf("%s by %s, %zu bytes\n", buf, safe(o, r->source), r->size);
@@ -609,6 +613,7 @@ static json_t *record_json(const struct audit_record *r)
 						"why", jt(r->sections[i].why)));
 	json_object_set_new(o, "id", json_integer(r->id));
 	json_object_set_new(o, "state", jt(r->state));
+	json_object_set_new(o, "kind", jt(r->kind));
 	json_object_set_new(o, "class", jt(r->class));
 	json_object_set_new(o, "section",
 			    r->nsections ? jt(r->sections[0].name)

@@ -138,6 +138,8 @@ static json_t *to_json(const struct audit_stats *st, const struct people *p)
 			    st->median_pending < 0
 				    ? json_null()
 				    : json_real(st->median_pending));
+	json_object_set_new(o, "by_kind",
+			    counts_json(st->by_kind, st->nby_kind));
 	json_object_set_new(o, "by_class",
 			    counts_json(st->by_class, st->nby_class));
 	json_object_set_new(o, "by_state",
@@ -199,6 +201,7 @@ static void print_text(const struct desk_term *t, const struct audit_stats *st,
 	printf("%6ld  delivery attempts, %ld failed; outbox: %ld failed, %ld queued\n",
 	       st->delivery_attempts, st->delivery_failures, st->outbox_failed,
 	       st->outbox_queued);
+	print_counts(t, "by kind", st->by_kind, st->nby_kind, false);
 	print_counts(t, "by class", st->by_class, st->nby_class, true);
 	print_counts(t, "by state", st->by_state, st->nby_state, false);
 	print_counts(t, "by section", st->by_section, st->nby_section, false);
