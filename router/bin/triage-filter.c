@@ -487,6 +487,16 @@ static int filter_message(struct filter *fx, int fd)
 	/* what the message is, before anything is decided about it */
 	pipeline_begin(r, &d);
 	d.hold = hold;
+	if (hold && d.kind.kind != KIND_REPORT) {
+		/*
+		 * A loop, a bounce or an automatic reply is held as a
+		 * message of its own, whatever it looks like: it answers our
+		 * own mail and a triager looks at it in 'triage pending'.
+		 */
+		d.kind.kind = KIND_REPORT;
+		snprintf(d.kind.why, sizeof(d.kind.why), "%.*s",
+			 (int)sizeof(d.kind.why) - 1, hold);
+	}
 	stage("kind");
 
 	/* a resident worker keeps its pipeline while its inputs stay */
