@@ -364,8 +364,8 @@ eval-real: binaries kernel-tree
 #	besides is not kept.
 #   make fuzz-merge [FUZZ_TARGETS=...]
 #	after 'make fuzz': copies to tests/corpus/fuzz/TARGET the inputs
-#	that reach code no committed input or seed reaches (-merge=1), to
-#	be committed (fuzz/merge.sh).
+#	that reach code no committed input or seed reaches (-merge=1 as a
+#	set cover), to be committed (fuzz/merge.sh).
 #   make check-fuzz-replay (part of check-run; gcc, no clang needed)
 #	every seed and every committed input of tests/corpus/fuzz/TARGET
 #	through the same harness, linked with fuzz/replay.c.

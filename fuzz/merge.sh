@@ -5,12 +5,15 @@
 #
 #   fuzz/merge.sh BUILD_DIR TARGET[:SEED_DIR[:SEED_DIR...]]...
 #
-# libFuzzer's -merge=1 keeps the inputs of the first directory and adds
-# from the others only those with new coverage, smallest first.  The
-# first directory is a scratch copy of the committed corpus and the
-# seeds; what the merge adds to it from BUILD_DIR/corpus/TARGET (the
-# corpus 'make fuzz' grew) is copied to tests/corpus/fuzz/TARGET, for
-# the developer to look at and commit.
+# libFuzzer's merge keeps the inputs of the first directory and adds
+# from the others only those that reach new code: -set_cover_merge=1
+# (-merge=1 taking a near-smallest set of inputs) over edges alone
+# (-use_counters=0; with hit counts, -merge=1 kept 2,211 inputs of one
+# 10-minute evidence run, against 150).  The first directory is a
+# scratch copy of the committed corpus and the seeds; what the merge
+# adds to it from BUILD_DIR/corpus/TARGET (the corpus 'make fuzz' grew)
+# is copied to tests/corpus/fuzz/TARGET, for the developer to look at
+# and commit.
 b=$1
 shift
 for spec in "$@"; do
@@ -37,7 +40,8 @@ for spec in "$@"; do
 		cp "$f" "$base/$(sha1sum <"$f" | cut -c1-40)"
 	done
 	ls "$base" | sort >"$base.before"
-	if ! nice -n "${FUZZ_NICE:-10}" "$bin" -merge=1 -close_fd_mask=3 \
+	if ! nice -n "${FUZZ_NICE:-10}" "$bin" -set_cover_merge=1 \
+		-use_counters=0 -close_fd_mask=3 \
 		"$base" "$grown" >"$b/merge-$t.log" 2>&1; then
 		echo "merge $t: FAILED, see $b/merge-$t.log" >&2
 		exit 1

@@ -19,18 +19,86 @@
  *	malloc'd block of exactly its size, no NUL after it.  read_file()'s
  *	buffer has a NUL and slack behind the bytes, where an overread of
  *	the input lands unseen even under AddressSanitizer.
+ *
+ *	What a harness prints on standard error (the warnings of the code
+ *	under test, by the thousand over a corpus) goes to /dev/null unless
+ *	REPLAY_VERBOSE is set; a sanitizer's report still comes out, and so
+ *	does, when an input crashes, "replay: crashed on PATH".
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "fuzz.h"
 #include "util.h"
 
 #define REPLAY_INPUT_MAX (64u << 20)
+
+/* the sanitizers' run-time, when linked in (SANITIZE) */
+void __sanitizer_set_report_fd(void *fd) __attribute__((weak));
+void __sanitizer_set_death_callback(void (*cb)(void)) __attribute__((weak));
+
+static const char *current; /* the input being run */
+static int err_fd = 2;	    /* the real standard error */
+static int null_fd = -1;    /* the harness's, unless REPLAY_VERBOSE */
+
+static void say_current(void)
+{
+	if (current) {
+		/* write(): from a signal handler too */
+		if (write(err_fd, "replay: crashed on ", 19) < 0 ||
+		    write(err_fd, current, strlen(current)) < 0 ||
+		    write(err_fd, "\n", 1) < 0)
+			return;
+	}
+}
+
+static void on_fatal_signal(int sig)
+{
+	say_current();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void setup_output(void)
+{
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
+	size_t i;
+
+	err_fd = dup(2);
+	if (err_fd < 0)
+		die_errno("dup");
+	if (!getenv("REPLAY_VERBOSE")) {
+		null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		if (null_fd < 0)
+			die_errno("/dev/null");
+	}
+	if (__sanitizer_set_report_fd)
+		__sanitizer_set_report_fd((void *)(intptr_t)err_fd);
+	if (__sanitizer_set_death_callback)
+		__sanitizer_set_death_callback(say_current);
+	else
+		for (i = 0; i < ARRAY_SIZE(sigs); i++)
+			signal(sigs[i], on_fatal_signal);
+}
+
+/* run - one input, the harness's standard error muted */
+static void run(const char *path, const uint8_t *data, size_t len)
+{
+	current = path;
+	if (null_fd >= 0)
+		dup2(null_fd, 2);
+	LLVMFuzzerTestOneInput(data, len);
+	if (null_fd >= 0)
+		dup2(err_fd, 2);
+	current = NULL;
+}
 
 static int run_file(const char *path, unsigned *count)
 {
@@ -47,7 +115,7 @@ static int run_file(const char *path, unsigned *count)
 		die("out of memory");
 	if (len)
 		memcpy(data, buf, len);
-	LLVMFuzzerTestOneInput(data, len);
+	run(path, data, len);
 	if (len && memcmp(data, buf, len) != 0)
 		ret = error("'%s': the harness wrote to its const input", path);
 	free(data);
@@ -98,6 +166,7 @@ int main(int argc, char **argv)
 	int i;
 
 	msg_setup("replay", 1, false);
+	setup_output();
 	for (i = 1; i < argc; i++) {
 		struct stat st;
 
