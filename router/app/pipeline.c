@@ -210,17 +210,15 @@ void pipeline_run(struct pipeline *p, const struct report *r, time_t now,
 }
 
 /*
- * pipeline_route - classify, map, pick, act for one report whose
- * evidence is in d (pipeline_evidence())
+ * pipeline_judge - classify, crash identity and map for one report
+ * (evidence first if not yet extracted); no database, no load
  */
-void pipeline_route(struct pipeline *p, const struct report *r, time_t now,
+void pipeline_judge(struct pipeline *p, const struct report *r,
 		    struct decision *d)
 {
-	struct pick_section secs[SECTIONS_MAX];
-	struct pick_request rq;
-	const char *text = r->body;
-	size_t i, text_len = r->body_len;
-
+	if (d->judged)
+		return;
+	d->judged = true;
 	pipeline_evidence(p, r, d);
 
 	/* classify: the model votes through graded pseudo-rules */
@@ -246,9 +244,23 @@ void pipeline_route(struct pipeline *p, const struct report *r, time_t now,
 
 	/* map */
 	if (p->map)
-		sections_for_report(p->map, d->ev, text, text_len,
+		sections_for_report(p->map, d->ev, r->body, r->body_len,
 				    &d->sections);
 	d->mapped = d->sections.n > 0;
+}
+
+/*
+ * pipeline_route - pick and act for one report (judged first when
+ * pipeline_judge() has not run): the part that reads the loads
+ */
+void pipeline_route(struct pipeline *p, const struct report *r, time_t now,
+		    struct decision *d)
+{
+	struct pick_section secs[SECTIONS_MAX];
+	struct pick_request rq;
+	size_t i;
+
+	pipeline_judge(p, r, d);
 
 	/* pick */
 	for (i = 0; i < d->sections.n && i < ARRAY_SIZE(secs); i++) {

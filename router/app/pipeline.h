@@ -86,6 +86,7 @@ struct decision {
 	struct verdict verdict;
 	const char *cls; /* "user", "fuzzer", "ai", "uncertain" */
 	bool mapped;	 /* some section besides THE REST */
+	bool judged;	 /* pipeline_judge() ran */
 	struct pick_result pick;
 	struct act_decision act;
 	char class_header[VERDICT_HEADER_MAX];
@@ -110,22 +111,29 @@ size_t pipeline_inputs(const struct config *cfg, char **paths, size_t max);
 void pipeline_close(struct pipeline *p);
 
 /*
- * The filter runs the stages in three steps, so that a message is
- * known for what it is, and joined to its thread, before anything is
- * classified (thread.h):
+ * The filter runs the stages in steps, so that a message is known for
+ * what it is, and joined to its thread, before anything is classified
+ * (thread.h), and so that only the pick, which weighs the loads the
+ * database holds, runs under the write lock:
  *
  *   pipeline_begin()     its kind (a fresh decision)
  *   pipeline_evidence()  evidence and regression facts: what a message
  *                        that joins a report adds to it
- *   pipeline_route()     classify, crash identity, map, pick, act: a
- *                        new report only
+ *   pipeline_judge()     classify, crash identity, map: a new report
+ *                        only; reads no database, so the filter runs it
+ *                        before BEGIN IMMEDIATE (16 concurrent filters
+ *                        otherwise wait on each other's classification)
+ *   pipeline_route()     pick and act (judging first if not yet done):
+ *                        inside the transaction that records it
  *
- * pipeline_run() is the three in order ('triage explain' stops after
+ * pipeline_run() is all of them in order ('triage explain' stops after
  * the kind of a message that is no report; Bugzilla bugs are reports).
  */
 void pipeline_begin(const struct report *r, struct decision *d);
 void pipeline_evidence(struct pipeline *p, const struct report *r,
 		       struct decision *d);
+void pipeline_judge(struct pipeline *p, const struct report *r,
+		    struct decision *d);
 void pipeline_route(struct pipeline *p, const struct report *r, time_t now,
 		    struct decision *d);
 void pipeline_run(struct pipeline *p, const struct report *r, time_t now,

@@ -513,9 +513,27 @@ static int filter_message(struct filter *fx, int fd)
 	p->load_ctx = fx->db;
 
 	/*
-	 * One write transaction from here to the commit: the thread the
-	 * message joins, the loads the pick weighs and the assignment are
-	 * read and written under the same lock.
+	 * A reply joins its thread, and takes its kind there (a reply
+	 * under a patch is a review), before anything is classified: a
+	 * follow-up is never classified as a new report.  Not what must
+	 * be held: a loop, a bounce or an automatic reply answers our own
+	 * mail and stays a held message of its own.  The lookup only
+	 * reads, and so does the judgment of a new report: both run
+	 * before the write lock, which concurrent filters wait for.
+	 */
+	if (!hold && link_thread(fx->db, r, &d, &d.link) < 0) {
+		error("cannot look up the thread: %s", audit_errmsg(fx->db));
+		goto out_pipeline;
+	}
+	stage("thread");
+	if (d.kind.kind == KIND_REPORT)
+		pipeline_judge(p, r, &d);
+	stage("judge");
+
+	/*
+	 * One write transaction from here to the commit: the duplicate
+	 * check, the loads the pick weighs and the assignment are read and
+	 * written under the same lock.
 	 */
 	if (audit_begin(fx->db) < 0)
 		goto out_pipeline;
@@ -523,16 +541,6 @@ static int filter_message(struct filter *fx, int fd)
 		goto rollback;
 	if (done)
 		goto record;
-	/*
-	 * A reply joins its thread, and takes its kind there (a reply
-	 * under a patch is a review), before anything is classified: a
-	 * follow-up is never classified as a new report.  Not what must
-	 * be held: a loop, a bounce or an automatic reply answers our own
-	 * mail and stays a held message of its own.
-	 */
-	if (!hold && link_thread(fx->db, r, &d, &d.link) < 0)
-		goto rollback;
-	stage("thread");
 	if (d.kind.kind == KIND_REPORT) {
 		pipeline_route(p, r, now, &d);
 		/* a new report of a known crash joins its first report */
