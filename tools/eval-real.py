@@ -269,6 +269,8 @@ def main():
     ap.add_argument('--model', default='')
     ap.add_argument('--json', default='')
     ap.add_argument('--show', type=int, default=15)
+    ap.add_argument('--keep', action='store_true',
+                    help='keep the state directories (their path is printed)')
     ap.add_argument('sets', nargs='+')
     args = ap.parse_args()
     args.bin = args.bin or args.src
@@ -296,7 +298,10 @@ def main():
                 else:
                     print('   %-34s %s' % (k, fmt(v)))
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        if args.keep:
+            print('# state kept in %s' % tmp)
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
     if args.json:
         with open(args.json, 'w') as f:
             json.dump(results, f, indent=1)
