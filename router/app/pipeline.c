@@ -235,6 +235,14 @@ void pipeline_judge(struct pipeline *p, const struct report *r,
 		d->verdict.cls = CLASS_UNCERTAIN;
 		d->verdict.reason = "no classifier rules";
 	}
+	/*
+	 * No evidence, no forward: a text that names nothing of the kernel
+	 * shows no bug anyone hit (kind.h); a triager decides.
+	 */
+	if (d->kind.names_nothing && d->verdict.cls == CLASS_USER) {
+		d->verdict.cls = CLASS_UNCERTAIN;
+		d->verdict.reason = "its text names nothing of the kernel";
+	}
 	d->cls = rules_class_name(d->verdict.cls);
 
 	/* the crash's identity, and whether it is a regression */

@@ -619,6 +619,139 @@ static bool stable_subject(const char *rest, const char *subj)
 		strstr(rest, "-stable tree") || strstr(rest, "stable tree"));
 }
 
+/* ---- mail that names nothing of the kernel ---------------------------- */
+
+/* how far into the text the kernel's words are looked for */
+#define SPAM_SCAN_MAX (64 * 1024)
+
+/*
+ * Words of the kernel's world: subsystems, buses, hardware, crashes,
+ * builds, the tools a reporter runs.  Sorted (bsearch), lower case.
+ */
+static const char *const kernel_vocab[] = {
+	"acpi",	      "adapter",   "amd",	 "amd64",	"arm64",
+	"audio",      "battery",   "bios",	 "block",	"bluetooth",
+	"boot",	      "booting",   "broadcom",	 "btrfs",	"bug",
+	"bugs",	      "build",	   "chip",	 "chipset",	"clang",
+	"commit",     "compile",   "config",	 "controller",	"cpu",
+	"crash",      "crashes",   "debian",	 "device",	"devices",
+	"disk",	      "disks",	   "distro",	 "dmesg",	"driver",
+	"drivers",    "error",	   "errors",	 "ethernet",	"ext4",
+	"fail",	      "failed",	   "fails",	 "failure",	"fedora",
+	"filesystem", "firmware",  "gamepad",	 "gcc",		"git",
+	"hardware",   "hdd",	   "hid",	 "inode",	"input",
+	"intel",      "ioctl",	   "journalctl", "joystick",	"kernel",
+	"keyboard",   "laptop",	   "linux",	 "lspci",	"lsusb",
+	"mainline",   "mediatek",  "memory",	 "module",	"mount",
+	"mouse",      "network",   "nfs",	 "nvme",	"oops",
+	"panic",      "partition", "patch",	 "patches",	"pci",
+	"pcie",	      "qualcomm",  "raid",	 "realtek",	"regression",
+	"resume",     "sata",	   "scsi",	 "snapshot",	"sound",
+	"ssd",	      "stable",	   "subvolume",	 "suspend",	"syscall",
+	"sysfs",      "systemd",   "touchpad",	 "touchscreen", "ubuntu",
+	"udev",	      "uefi",	   "upstream",	 "usb",		"wifi",
+	"wireless",   "wlan",	   "x86",	 "xfs",
+};
+
+static int cmp_word(const void *a, const void *b)
+{
+	return strcmp(a, *(const char *const *)b);
+}
+
+/*
+ * code_like - a token that reads as code: an identifier with an
+ * underscore (ext4_find_extent), a hex number (0x1f), or a name called
+ * as a function (probe(), kfree(ptr))
+ */
+static bool code_like(const char *w, size_t n, const char *next)
+{
+	size_t i;
+	bool alpha = false, under = false;
+
+	if (n > 2 && w[0] == '0' && (w[1] == 'x' || w[1] == 'X'))
+		return true;
+	for (i = 0; i < n; i++) {
+		if (w[i] == '_')
+			under = true;
+		else if (isalpha((unsigned char)w[i]))
+			alpha = true;
+	}
+	if (under && alpha && n > 3)
+		return true;
+	return alpha && n >= 3 && next && *next == '(';
+}
+
+/* names_kernel - the text names a word of the kernel's world or code */
+static bool names_kernel(const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+
+	while (p < end) {
+		char w[32];
+		const char *s;
+		size_t k;
+
+		while (p < end && !isalnum((unsigned char)*p) && *p != '_')
+			p++;
+		s = p;
+		while (p < end && (isalnum((unsigned char)*p) || *p == '_'))
+			p++;
+		if (p == s)
+			break;
+		if (code_like(s, (size_t)(p - s), p < end ? p : NULL))
+			return true;
+		if ((size_t)(p - s) >= sizeof(w))
+			continue;
+		for (k = 0; s + k < p; k++)
+			w[k] = (char)tolower((unsigned char)s[k]);
+		w[k] = '\0';
+		if (bsearch(w, kernel_vocab, ARRAY_SIZE(kernel_vocab),
+			    sizeof(kernel_vocab[0]), cmp_word))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * names_nothing - a new message whose own text names nothing of the
+ * kernel: no word of its world, no identifier, no hex, no call (a
+ * subsystem in the subject alone, "ext4: hello", does not make a
+ * report).  On the tuning labels (tests/real/tune-*.tsv) none of 364
+ * first reports has such a text (one says only "i used claude to make
+ * the report" and attaches it: attachments count), while 16 of 20 spam mails
+ * (marketing, phishing, Polish and Japanese advertising) do.  An empty
+ * text (a report that is all attachment) is not judged, nor is a
+ * message with an attachment that cannot be read as text.  Such a
+ * message is no evidence of a bug anyone hit: it is not forwarded as a
+ * user report (pipeline_judge() holds it as uncertain), but it stays a
+ * report a triager sees, since a vague genuine question ("my computer
+ * is slow since the update") reads the same.
+ */
+static bool names_nothing(const struct report *r)
+{
+	size_t i, len = r->body ? r->body_len : 0;
+
+	if (len < 20)
+		return false;
+	if (names_kernel(r->body, len < SPAM_SCAN_MAX ? len : SPAM_SCAN_MAX))
+		return false;
+	/* the report in an attachment ("I attached the report") */
+	for (i = 0; i < r->nparts; i++) {
+		const struct report_part *pt = &r->parts[i];
+
+		if (!(pt->flags & PART_TEXT) || !pt->text) {
+			if (pt->flags & PART_ATTACHMENT)
+				return false; /* unread: a triager decides */
+			continue;
+		}
+		if (names_kernel(pt->text, pt->len < SPAM_SCAN_MAX
+						   ? pt->len
+						   : SPAM_SCAN_MAX))
+			return false;
+	}
+	return true;
+}
+
 void kind_classify(const struct report *r, struct kind_result *k)
 {
 	static const char *const problem[] = {
@@ -744,7 +877,11 @@ void kind_classify(const struct report *r, struct kind_result *k)
 		       "subject \"%.100s\": an announcement or question", rest);
 		return;
 	}
-	decide(k, KIND_REPORT, "%s", "a new message that is not a patch");
+	k->names_nothing = names_nothing(r);
+	decide(k, KIND_REPORT, "%s",
+	       k->names_nothing
+		       ? "a new message, but its text names nothing of the kernel: no evidence of a bug, held for a triager"
+		       : "a new message that is not a patch");
 }
 
 void kind_result_release(struct kind_result *k)

@@ -94,6 +94,9 @@ struct kind_result {
 	char why[KIND_WHY_MAX]; /* what decided, in plain words */
 	bool reply;		/* In-Reply-To, References or "Re:" */
 	bool diff;		/* a diff in the sender's own text */
+	bool names_nothing;	/* a new message whose text names nothing
+				 * of the kernel (no subsystem, hardware,
+				 * crash or code word) */
 	struct kind_ref refs[KIND_REFS_MAX];
 	size_t nrefs;
 };

@@ -125,4 +125,15 @@ action bot forward" &&
 	grep -q "take the ilock" "$T/pending"
 '
 
+test_expect_success 'a text that names nothing of the kernel is held as uncertain, not forwarded' '
+	rm -rf "$T/state" &&
+	conf "" &&
+	"$FILTER" <"$C/extra/no-kernel-text.eml" >"$T/out" &&
+	test ! -s "$T/out" &&
+	test "$(q "SELECT kind, state, class FROM reports")" = "report|held|uncertain" &&
+	test "$(q "SELECT count(*) FROM outbox")" = 0 &&
+	"$TRIAGE" explain "$C/extra/no-kernel-text.eml" >"$T/exn" &&
+	grep -q "names nothing of the kernel" "$T/exn"
+'
+
 test_done

@@ -268,6 +268,85 @@ static void test_new_messages(void **state)
 	expect_kind(r, KIND_SPAM);
 }
 
+/*
+ * names_nothing: a new message whose text names nothing of the kernel
+ * (held as uncertain by the pipeline, never forwarded as user)
+ */
+#define expect_nothing(r, want) expect_nothing_at(r, want, __LINE__)
+static void expect_nothing_at(struct report *r, bool want, int line)
+{
+	struct kind_result k;
+
+	kind_classify(r, &k);
+	if (k.names_nothing != want)
+		print_error("line %d: \"%s\": names_nothing %d, expected %d\n",
+			    line, r->subject, k.names_nothing, want);
+	assert_int_equal(k.kind, KIND_REPORT);
+	assert_int_equal(k.names_nothing, want);
+	kind_result_release(&k);
+	report_free(r);
+}
+
+static void test_names_nothing(void **state)
+{
+	(void)state;
+	expect_nothing(msg("Vendor Desk <desk@vendor.example>",
+			   "Invitation to register as an approved supplier",
+			   NULL,
+			   "Dear Sir/Madam,\n\nWe are pleased to invite your "
+			   "esteemed company to register as an approved "
+			   "supplier for our 2027 projects. Kindly reply with "
+			   "your company profile.\n\nBest regards\n"),
+		       true);
+	expect_nothing(msg("Biuro <biuro@firma.example>", "Zwrot", NULL,
+			   "Dzien dobry,\nprosze o kontakt w sprawie zwrotu "
+			   "naleznosci za ostatni okres rozliczeniowy.\n"),
+		       true);
+	/* the example: a subsystem in the subject alone is not enough */
+	expect_nothing(msg("Someone <s@example.net>", "ext4: hello", NULL,
+			   "Hello dear, I am looking for a serious partner "
+			   "for a profitable business, please write back.\n"),
+		       true);
+	/* one word of the kernel's world is enough */
+	expect_nothing(msg("Some User <user@example.org>", "Partition lost",
+			   NULL,
+			   "After the power cut my btrfs volume does not show "
+			   "up any more, what can I do?\n"),
+		       false);
+	/* so is code: a hex value, an identifier, a call */
+	expect_nothing(msg("Some User <user@example.org>", "strange values",
+			   NULL,
+			   "Reading the counter gives 0xffff after a while, "
+			   "is that expected?\n"),
+		       false);
+	expect_nothing(msg("Some User <user@example.org>", "stats repeat", NULL,
+			   "Why does foo_get_stats return twice the same "
+			   "value here?\n"),
+		       false);
+	expect_nothing(msg("Some User <user@example.org>", "odd values", NULL,
+			   "Why does probe() run twice at start?\n"),
+		       false);
+	/* nor one whose text says only that the report is attached */
+	{
+		struct report *r = msg("Some User <user@example.org>",
+				       "wifi regression", NULL,
+				       "the report is in the attached file, "
+				       "thanks for looking\n");
+		struct report_part *pt = report_add_part(r);
+
+		pt->mime_type = xstrdup("text/plain");
+		pt->filename = xstrdup("report.txt");
+		pt->text = xstrdup("iwlwifi fails to load firmware on 6.18\n");
+		pt->len = strlen(pt->text);
+		pt->flags = PART_TEXT | PART_ATTACHMENT;
+		expect_nothing(r, false);
+	}
+	/* a report that is all attachment is not judged by its empty text */
+	expect_nothing(msg("Some User <user@example.org>",
+			   "Instability with MT7922", NULL, "\n"),
+		       false);
+}
+
 static void test_trailers(void **state)
 {
 	struct report *r = msg("A Developer <dev@example.com>",
@@ -333,6 +412,7 @@ int main(void)
 		cmocka_unit_test(test_bots),
 		cmocka_unit_test(test_bugzilla),
 		cmocka_unit_test(test_new_messages),
+		cmocka_unit_test(test_names_nothing),
 		cmocka_unit_test(test_trailers),
 		cmocka_unit_test(test_tags),
 	};
