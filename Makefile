@@ -381,7 +381,7 @@ CFLAGS += -fno-builtin-memcmp -fno-builtin-bcmp -fno-builtin-strncmp \
 endif
 
 FUZZ_TARGETS ?= intake_parse evidence maintainers rules config webhook \
-		bugzilla_rest experts_log index smtp_reply
+		bugzilla_rest experts_log index smtp_reply kind
 FUZZ_TIME ?= 60
 FUZZ_CI_TIME ?= 60
 FUZZ_CC ?= clang
@@ -404,6 +404,7 @@ FUZZ_SEEDS_intake_parse = tests/corpus/mime tests/corpus/explain \
 	tests/corpus/classify/fuzzer tests/corpus/classify/user \
 	tests/corpus/hostile
 FUZZ_SEEDS_evidence = tests/corpus/evidence
+FUZZ_SEEDS_kind = tests/corpus/kinds tests/corpus/threads tests/corpus/explain
 FUZZ_SEEDS_maintainers = tests/data
 FUZZ_SEEDS_rules = classifiers
 FUZZ_SEEDS_config = $(FUZZ_B)/seed/config
