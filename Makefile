@@ -42,11 +42,11 @@ endif
 # a program pays at start-up for every shared library it links, and the
 # filter and 'triage map' run once per message or path ('make bench').
 #   triage          pcre2 sqlite3 jansson zlib
-#   triage-filter   + gmime, without jansson            (the MTA program)
+#   triage-filter   + gmime                             (the MTA program)
 #   triage-mime     + gmime: commands that parse mail
 #   triage-net      + libcurl, libmicrohttpd
 CORE_PKGS = libpcre2-8 sqlite3 jansson zlib
-FILTER_PKGS = gmime-3.0 libpcre2-8 sqlite3 zlib
+FILTER_PKGS = gmime-3.0 libpcre2-8 sqlite3 jansson zlib
 MIME_PKGS = $(CORE_PKGS) gmime-3.0
 NET_PKGS = $(CORE_PKGS) libcurl libmicrohttpd
 ALL_PKGS = $(CORE_PKGS) gmime-3.0 libcurl libmicrohttpd

@@ -25,7 +25,7 @@ WRITERS=${WRITERS:-50}
 mkdir -p "$B"
 make -C "$SRC" --no-print-directory archives >/dev/null
 cc -O2 -g -std=gnu11 -D_GNU_SOURCE $INC -o "$B/audit" \
-	"$SRC/bench/audit.c" $ARCHIVES -lsqlite3 -lz -lpcre2-8 -lm
+	"$SRC/bench/audit.c" $ARCHIVES -lsqlite3 -ljansson -lz -lpcre2-8 -lm
 cc -O2 -o "$B/spawn" "$SRC/bench/spawn.c"
 D=$(mktemp -d "${TMPDIR:-/tmp}/audit-bench.XXXXXX")
 HP=

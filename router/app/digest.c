@@ -418,9 +418,10 @@ int digest_recipient(struct audit *db, const struct config *cfg,
 	rq.load = db ? audit_pick_load : NULL;
 	rq.load_ctx = db;
 	rq.now = now;
-	pick_recipient(&rq, &res);
-	if ((res.outcome == PICK_PERSON || res.outcome == PICK_TO_LIST) &&
-	    res.addr && strlen(res.addr) < size) {
+	if (pick_recipient(&rq, &res) < 0)
+		ret = -2; /* a load unread: printed */
+	else if ((res.outcome == PICK_PERSON || res.outcome == PICK_TO_LIST) &&
+		 res.addr && strlen(res.addr) < size) {
 		strcpy(addr, res.addr);
 		ret = 0;
 	} else {
@@ -444,7 +445,7 @@ static int send_one(struct audit *db, const struct config *cfg,
 	struct audit_outbox_new m;
 	char to[DELIVER_ADDR_MAX + 1], detail[DELIVER_ADDR_MAX + 64];
 	size_t g, k;
-	int ret = -1;
+	int rc, ret = -1;
 
 	if (audit_begin(db) < 0)
 		return -1;
@@ -462,7 +463,10 @@ static int send_one(struct audit *db, const struct config *cfg,
 		sent.why = "not due yet";
 		goto nothing;
 	}
-	if (digest_recipient(db, cfg, map, section, now, to, sizeof(to)) < 0) {
+	rc = digest_recipient(db, cfg, map, section, now, to, sizeof(to));
+	if (rc == -2)
+		goto rollback;
+	if (rc < 0) {
 		sent.why = "nobody to send it to";
 		goto nothing;
 	}

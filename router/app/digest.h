@@ -102,7 +102,10 @@ void digest_release(struct digest *d);
 int digest_compose(const struct digest_section *s, const struct router_id *id,
 		   const char *to, time_t now, struct strbuf *out);
 
-/* digest_recipient - who gets a section's digest; -1 when nobody */
+/*
+ * digest_recipient - who gets a section's digest; -1 when nobody, -2
+ * when a candidate's load cannot be read (a database error, printed)
+ */
 int digest_recipient(struct audit *db, const struct config *cfg,
 		     const struct map *map, const char *section, time_t now,
 		     char *addr, size_t size);

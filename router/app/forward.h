@@ -22,7 +22,7 @@
  *	  forward_subject_tag  unsigned (default), always or never: when a
  *	                   forward's Subject gains "[triage #ID] "
  *
- *	This file depends on deliver.c and audit.c only, so that triage's
+ *	This file depends on deliver.c and the store only, so that triage's
  *	triager commands do not pull in the classification pipeline.
  *
  * Ownership:

@@ -201,12 +201,12 @@ void pipeline_evidence(struct pipeline *p, const struct report *r,
 }
 
 /* pipeline_run - every stage, in order, for one report */
-void pipeline_run(struct pipeline *p, const struct report *r, time_t now,
-		  struct decision *d)
+int pipeline_run(struct pipeline *p, const struct report *r, time_t now,
+		 struct decision *d)
 {
 	pipeline_begin(r, d);
 	pipeline_evidence(p, r, d);
-	pipeline_route(p, r, now, d);
+	return pipeline_route(p, r, now, d);
 }
 
 /*
@@ -259,14 +259,16 @@ void pipeline_judge(struct pipeline *p, const struct report *r,
 
 /*
  * pipeline_route - pick and act for one report (judged first when
- * pipeline_judge() has not run): the part that reads the loads
+ * pipeline_judge() has not run): the part that reads the loads; -1
+ * when the pick could not read one
  */
-void pipeline_route(struct pipeline *p, const struct report *r, time_t now,
-		    struct decision *d)
+int pipeline_route(struct pipeline *p, const struct report *r, time_t now,
+		   struct decision *d)
 {
 	struct pick_section secs[SECTIONS_MAX];
 	struct pick_request rq;
 	size_t i;
+	int rc = 0;
 
 	pipeline_judge(p, r, d);
 
@@ -288,7 +290,7 @@ void pipeline_route(struct pipeline *p, const struct report *r, time_t now,
 	rq.load_ctx = p->load_ctx;
 	rq.now = now;
 	if (p->map && p->pick) {
-		pick_recipient(&rq, &d->pick);
+		rc = pick_recipient(&rq, &d->pick);
 	} else {
 		d->pick.outcome = PICK_UNMAPPED;
 		d->pick.reason = xstrdup("no MAINTAINERS map");
@@ -302,6 +304,7 @@ void pipeline_route(struct pipeline *p, const struct report *r, time_t now,
 		   d->pick.outcome == PICK_PERSON ||
 			   d->pick.outcome == PICK_TO_LIST,
 		   d->pick.bug_url, &d->act);
+	return rc;
 }
 
 void decision_release(struct decision *d)

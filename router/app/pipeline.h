@@ -33,7 +33,10 @@
  *
  * Errors:
  *	pipeline_open() returns -1 only for an unusable configuration
- *	(after printing why); pipeline_run() cannot fail.
+ *	(after printing why).  pipeline_route() and pipeline_run() return
+ *	-1 when the pick could not read a load (the load callback printed
+ *	why): the decision is then a hold for want of a person, never a
+ *	forward on a load read as zero; the caller records nothing.
  */
 #ifndef TRIAGE_PIPELINE_H
 #define TRIAGE_PIPELINE_H
@@ -70,8 +73,8 @@ struct pipeline {
 	struct pick_config *pick;
 	struct act_config act;
 	/* how many reports each person got since a time (audit) */
-	unsigned (*load)(void *ctx, const char *addr, time_t day_start,
-			 time_t week_start, unsigned *week);
+	int (*load)(void *ctx, const char *addr, time_t day_start,
+		    time_t week_start, unsigned *day, unsigned *week);
 	void *load_ctx;
 	char missing[256]; /* "no symbol index; no model" or "" */
 };
@@ -134,10 +137,10 @@ void pipeline_evidence(struct pipeline *p, const struct report *r,
 		       struct decision *d);
 void pipeline_judge(struct pipeline *p, const struct report *r,
 		    struct decision *d);
-void pipeline_route(struct pipeline *p, const struct report *r, time_t now,
-		    struct decision *d);
-void pipeline_run(struct pipeline *p, const struct report *r, time_t now,
-		  struct decision *d);
+int pipeline_route(struct pipeline *p, const struct report *r, time_t now,
+		   struct decision *d);
+int pipeline_run(struct pipeline *p, const struct report *r, time_t now,
+		 struct decision *d);
 void decision_release(struct decision *d);
 
 /* decision_section - title of the chosen (or best) section, or NULL */

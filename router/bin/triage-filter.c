@@ -542,7 +542,9 @@ static int filter_message(struct filter *fx, int fd)
 	if (done)
 		goto record;
 	if (d.kind.kind == KIND_REPORT) {
-		pipeline_route(p, r, now, &d);
+		/* a load the pick cannot read defers: it is never zero */
+		if (pipeline_route(p, r, now, &d) < 0)
+			goto rollback;
 		/* a new report of a known crash joins its first report */
 		if (!hold && link_crash(fx->db, &d, &d.link) < 0)
 			goto rollback;

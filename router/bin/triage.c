@@ -7,7 +7,7 @@
  *
  *	Dispatches to cmd_COMMAND() (git.c's command table).  The
  *	per-message program triage-filter is a separate binary so that it
- *	does not load libcurl, libmicrohttpd or jansson.
+ *	does not load libcurl or libmicrohttpd.
  */
 #include <errno.h>
 #include <getopt.h>

@@ -214,12 +214,32 @@ static int as_duplicate(struct audit *db, const struct report *r, int64_t orig,
 }
 
 /*
+ * decide - pick and act, inside record()'s transaction (the loads the
+ * pick weighs are read where its choice is recorded); a private bug is
+ * held unless allowed; -1 when a load cannot be read
+ */
+static int decide(struct ingest *in, const struct report *r, bool private,
+		  struct decision *d, time_t now)
+{
+	if (pipeline_route(&in->p, r, now, d) < 0)
+		return -1;
+	if (private && !in->forward_private && d->act.action == ACT_FORWARD) {
+		/* restricted text does not go out by mail unless allowed */
+		d->act.action = ACT_HOLD;
+		snprintf(d->act.reason, sizeof(d->act.reason),
+			 "private bug: held for a triager "
+			 "(bugzilla_forward_private = no)");
+	}
+	return 0;
+}
+
+/*
  * record - one transaction: the report and its decision (or the bug
  * recorded meanwhile), the bug, the event done
  */
 static int record(struct ingest *in, const struct audit_event_item *it,
 		  const struct report *r, const struct bugzilla_bug *bug,
-		  struct decision *d, time_t now, bool *queued)
+		  bool private, struct decision *d, time_t now, bool *queued)
 {
 	struct audit *db = in->db;
 	struct audit_bug seen;
@@ -249,7 +269,8 @@ static int record(struct ingest *in, const struct audit_event_item *it,
 				goto fail;
 		} else {
 			/* a crash seen before waits as "seen again" */
-			if (!d->link.hold && link_crash(db, d, &d->link) < 0)
+			if (decide(in, r, private, d, now) < 0 ||
+			    (!d->link.hold && link_crash(db, d, &d->link) < 0))
 				goto fail;
 			if (record_decision(db, &in->p, &in->id, r, d, now,
 					    &rec) < 0 ||
@@ -301,16 +322,11 @@ static int handle(struct ingest *in, const struct audit_event_item *it,
 	}
 	r = bugzilla_report(&bug, &first, in->bc.url, in->id.address);
 	now = time(NULL);
-	pipeline_run(&in->p, r, now, &d);
-	if ((bug.is_private || first.is_private) && !in->forward_private &&
-	    d.act.action == ACT_FORWARD) {
-		/* restricted text does not go out by mail unless allowed */
-		d.act.action = ACT_HOLD;
-		snprintf(d.act.reason, sizeof(d.act.reason),
-			 "private bug: held for a triager "
-			 "(bugzilla_forward_private = no)");
-	}
-	rc = record(in, it, r, &bug, &d, now, queued);
+	/* judged before the write lock; picked under it (decide()) */
+	pipeline_begin(r, &d);
+	pipeline_judge(&in->p, r, &d);
+	rc = record(in, it, r, &bug, bug.is_private || first.is_private, &d,
+		    now, queued);
 	if (rc < 0) {
 		struct bugzilla_result dbres;
 

@@ -427,7 +427,8 @@ int cmd_explain(int argc, char **argv, struct cmd_ctx *ctx)
 	pipeline_begin(r, &d);
 	if (db && link_thread(db, r, &d, &d.link) < 0)
 		memset(&d.link, 0, sizeof(d.link));
-	pipeline_route(&p, r, 0, &d);
+	/* a load it cannot read shows as nobody available, and fails */
+	ret = pipeline_route(&p, r, 0, &d) < 0 ? EX_TEMPFAIL : 0;
 	if (d.kind.kind == KIND_REPORT) {
 		if (db && link_crash(db, &d, &d.link) < 0)
 			memset(&d.link, 0, sizeof(d.link));
@@ -449,5 +450,5 @@ int cmd_explain(int argc, char **argv, struct cmd_ctx *ctx)
 		audit_close(db);
 	report_free(r);
 	parse_shutdown();
-	return 0;
+	return ret;
 }

@@ -53,7 +53,10 @@ struct reroute {
 	struct desk_status st;
 };
 
-/* pick_for - the section's recipient for this report; -1 when nobody */
+/*
+ * pick_for - the section's recipient for this report; -1 when nobody,
+ * -2 when a load cannot be read (a database error)
+ */
 static int pick_for(struct reroute *rr, const struct audit_record *r,
 		    struct pick_result *res)
 {
@@ -72,7 +75,8 @@ static int pick_for(struct reroute *rr, const struct audit_record *r,
 	rq.load = audit_pick_load;
 	rq.load_ctx = rr->db;
 	rq.now = rr->now;
-	pick_recipient(&rq, res);
+	if (pick_recipient(&rq, res) < 0)
+		return -2;
 	if (res->outcome == PICK_PERSON || res->outcome == PICK_TO_LIST)
 		return 0;
 	return -1;
@@ -135,7 +139,10 @@ static int reroute_one(void *arg, int64_t id)
 	}
 	if (rr->section >= 0) {
 		section = map_title(rr->map, (uint32_t)rr->section);
-		if (pick_for(rr, &r, &res) < 0) {
+		rc = pick_for(rr, &r, &res);
+		if (rc == -2)
+			goto fail;
+		if (rc < 0) {
 			error("reroute %lld: nobody to send it to in %s: %s",
 			      (long long)id, section, res.reason);
 			goto refused;

@@ -327,6 +327,7 @@ struct pick_state {
 	/* tiers that had no candidate at all, for the reason */
 	bool no_triager, no_expert;
 	bool experts_done;
+	bool load_failed; /* rq->load failed: the pick fails */
 };
 
 static bool is_catchall(const struct map *map, uint32_t sec)
@@ -454,9 +455,13 @@ static void evaluate(struct pick_state *st, struct pick_candidate *c)
 		return;
 	}
 	caps_for(rq->cfg, c->addr, &c->cap_day, &c->cap_week);
-	if (rq->load) {
-		c->day = rq->load(rq->load_ctx, c->addr, st->day_start,
-				  st->week_start, &c->week);
+	if (rq->load && (st->load_failed ||
+			 rq->load(rq->load_ctx, c->addr, st->day_start,
+				  st->week_start, &c->day, &c->week) < 0)) {
+		/* unknown is not zero: nobody is available, the pick fails */
+		st->load_failed = true;
+		c->status = PICK_UNCHECKED;
+		return;
 	}
 	if ((c->cap_day != PICK_UNLIMITED && c->day >= (unsigned)c->cap_day) ||
 	    (c->cap_week != PICK_UNLIMITED && c->week >= (unsigned)c->cap_week))
@@ -892,29 +897,14 @@ static void unmapped(struct pick_state *st, bool rest)
 	res->reason = sb_detach(&sb, NULL);
 }
 
-/*
- * pick_recipient - the recipient of a report, the reason and every
- * candidate considered (pick.h gives the order)
- */
-void pick_recipient(const struct pick_request *rq, struct pick_result *res)
+/* walk - the tiers of st's request, in pick.h's order, to a result */
+static void walk(struct pick_state *st)
 {
-	struct pick_state st;
+	const struct pick_request *rq = st->rq;
+	struct pick_result *res = st->res;
 	struct group *groups;
 	size_t ngroups = 0, i, g;
 	bool rest = false;
-
-	memset(res, 0, sizeof(*res));
-	res->section = -1;
-	memset(&st, 0, sizeof(st));
-	st.rq = rq;
-	st.res = res;
-	st.now = rq->now ? rq->now : time(NULL);
-	st.class_bits = pick_class_bits(rq->class);
-	local_midnights(&st);
-	if (rq->reporter &&
-	    experts_parse_addr(rq->reporter, st.reporter, sizeof(st.reporter),
-			       NULL, 0) < 0)
-		st.reporter[0] = '\0';
 
 	/* Groups of equal score, THE REST left out. */
 	groups = xcalloc(rq->nsections + 1, sizeof(*groups));
@@ -938,7 +928,7 @@ void pick_recipient(const struct pick_request *rq, struct pick_result *res)
 		groups[ngroups++].n = 1;
 	}
 	if (!ngroups) {
-		unmapped(&st, rest);
+		unmapped(st, rest);
 		free(groups);
 		return;
 	}
@@ -950,53 +940,53 @@ void pick_recipient(const struct pick_request *rq, struct pick_result *res)
 		long c;
 
 		from = res->ncand;
-		tier_roster(&st, gr);
+		tier_roster(st, gr);
 		if (res->ncand > from &&
-		    (c = choose(&st, from, res->ncand, false)) >= 0)
+		    (c = choose(st, from, res->ncand, false)) >= 0)
 			goto chosen;
-		st.no_triager = res->ncand == from;
+		st->no_triager = res->ncand == from;
 		from = res->ncand;
-		tier_bmailto(&st, gr);
+		tier_bmailto(st, gr);
 		if (res->ncand > from) {
-			st.no_triager = false;
-			if ((c = choose(&st, from, res->ncand, true)) >= 0)
+			st->no_triager = false;
+			if ((c = choose(st, from, res->ncand, true)) >= 0)
 				goto chosen;
 		}
 		if (g == 0) {
 			const char *file;
 
 			from = res->ncand;
-			tier_experts(&st, &file);
-			st.experts_done = true;
-			st.no_expert = res->ncand == from;
+			tier_experts(st, &file);
+			st->experts_done = true;
+			st->no_expert = res->ncand == from;
 			if (res->ncand > from &&
-			    (c = choose(&st, from, res->ncand, true)) >= 0)
+			    (c = choose(st, from, res->ncand, true)) >= 0)
 				goto chosen;
 		}
 		from = res->ncand;
-		tier_maintainers(&st, gr);
+		tier_maintainers(st, gr);
 		if (res->ncand > from &&
-		    (c = choose(&st, from, res->ncand, true)) >= 0)
+		    (c = choose(st, from, res->ncand, true)) >= 0)
 			goto chosen;
 		from = res->ncand;
-		tier_lists(&st, gr);
+		tier_lists(st, gr);
 		if (res->ncand > from &&
-		    (c = choose(&st, from, res->ncand, true)) >= 0)
+		    (c = choose(st, from, res->ncand, true)) >= 0)
 			goto chosen;
 		continue;
 chosen:
-		finish(&st, c, sec);
+		finish(st, c, sec);
 		/* Show what the lower tiers would have offered. */
 		if (g == 0) {
-			if (!st.experts_done) {
+			if (!st->experts_done) {
 				const char *file;
 
-				tier_experts(&st, &file);
+				tier_experts(st, &file);
 			}
-			tier_maintainers(&st, gr);
-			tier_lists(&st, gr);
+			tier_maintainers(st, gr);
+			tier_lists(st, gr);
 		}
-		set_bug_url(&st);
+		set_bug_url(st);
 		free(groups);
 		return;
 	}
@@ -1007,11 +997,40 @@ chosen:
 		res->section = (int)rq->sections[groups[0].first].section;
 		sb_addf(&sb, "nobody available for %s and no list",
 			map_title(rq->map, (uint32_t)res->section));
-		add_notes(&st, &sb, res->ncand);
+		add_notes(st, &sb, res->ncand);
 		res->reason = sb_detach(&sb, NULL);
-		set_bug_url(&st);
+		set_bug_url(st);
 	}
 	free(groups);
+}
+
+/*
+ * pick_recipient - the recipient of a report, the reason and every
+ * candidate considered (pick.h gives the order)
+ */
+int pick_recipient(const struct pick_request *rq, struct pick_result *res)
+{
+	struct pick_state st;
+
+	memset(res, 0, sizeof(*res));
+	res->section = -1;
+	memset(&st, 0, sizeof(st));
+	st.rq = rq;
+	st.res = res;
+	st.now = rq->now ? rq->now : time(NULL);
+	st.class_bits = pick_class_bits(rq->class);
+	local_midnights(&st);
+	if (rq->reporter &&
+	    experts_parse_addr(rq->reporter, st.reporter, sizeof(st.reporter),
+			       NULL, 0) < 0)
+		st.reporter[0] = '\0';
+	walk(&st);
+	if (!st.load_failed)
+		return 0;
+	pick_result_release(res);
+	res->outcome = PICK_NOBODY;
+	res->reason = xstrdup("the candidates' loads cannot be read");
+	return -1;
 }
 
 /* pick_result_release - free a result's strings and candidates */

@@ -87,7 +87,10 @@
  *	borrowed for the duration of the call.
  *
  * Errors:
- *	pick_recipient() cannot fail: the outcome says what was found.
+ *	pick_recipient() fails only when the load callback does (a
+ *	database error): it returns -1, and the caller must not act on
+ *	the result, so that an unreadable load never counts as none and a
+ *	cap never fails open.  Otherwise the outcome says what was found.
  */
 #ifndef TRIAGE_PICK_H
 #define TRIAGE_PICK_H
@@ -200,11 +203,14 @@ struct pick_request {
 	const struct pick_config *cfg;
 	const struct experts *ex; /* may be NULL */
 	/*
-	 * reports given to addr since day_start (returned) and since
-	 * week_start (*week), in one look; NULL means none
+	 * reports given to addr since day_start (*day) and since
+	 * week_start (*week), in one look: 0, or -1 when they cannot be
+	 * read (pick_recipient() then fails); NULL means none.  With a
+	 * database, call the pick inside the transaction that records
+	 * its choice (audit_pick_load()).
 	 */
-	unsigned (*load)(void *ctx, const char *addr, time_t day_start,
-			 time_t week_start, unsigned *week);
+	int (*load)(void *ctx, const char *addr, time_t day_start,
+		    time_t week_start, unsigned *day, unsigned *week);
 	void *load_ctx;
 	time_t now; /* 0: time(NULL) */
 };
@@ -227,7 +233,8 @@ void pick_config_free(struct pick_config *pc);
 unsigned pick_class_bits(const char *class);
 
 /* the stage */
-void pick_recipient(const struct pick_request *rq, struct pick_result *res);
+/* pick_recipient - 0, or -1 when rq->load failed (res holds no choice) */
+int pick_recipient(const struct pick_request *rq, struct pick_result *res);
 void pick_result_release(struct pick_result *res);
 void pick_suggest(struct pick_result *res, const char *addr, const char *why);
 const char *pick_role_name(enum pick_role role);

@@ -49,13 +49,30 @@
  *	shared group (install -d -g triage -m 2770).  WAL does not work on
  *	network filesystems.
  *
+ * FILES: where the SQL for each concern is
+ *	db.[ch]         the connection: open, pragmas, WAL, close, errors,
+ *	                transactions; the statement cache, binding values,
+ *	                reading rows (db.h: internal to router/store/)
+ *	schema.c        the tables (migrations) and user_version
+ *	reports.c       the filter's transaction: a report, its message,
+ *	                evidence, classification, sections, decision, a
+ *	                fix proposed; duplicates; stored bytes compressed
+ *	reports_read.c  a report read back with all that was recorded
+ *	outbox.c        mail queued, leased, sent, retried, failed, cancelled
+ *	actions.c       a triager's action applied to its report
+ *	threads.c       threads, same-crash groups, regressions
+ *	desk.c          pending, digests, log, figures, corrections, loads
+ *	bugzilla.c      bugs and webhook events
+ *	Each section below names its file.
+ *
  * SCHEMA (PRAGMA user_version = AUDIT_SCHEMA_VERSION)
- *	Written once, as SQL: the migrations at the top of audit.c (a new
- *	database runs them all).  triage(1), DATABASE, describes every
+ *	Written once, as SQL: the migrations of schema.c (a new database
+ *	runs them all).  triage(1), DATABASE, describes every
  *	table, column and value; tests/cli/t0150-schema-doc.sh compares it
  *	with a fresh database.  Per-report lists are JSON arrays in one
  *	column (one bound value per list, not one row per item: what the
- *	per-message process can afford).
+ *	per-message process can afford), written with jansson and read
+ *	with SQLite's json_each().
  *
  * Ownership:
  *	Input structs are borrowed for the call.  Output records
@@ -86,7 +103,7 @@ struct evidence;
 
 #define AUDIT_SCHEMA_VERSION	 7
 #define AUDIT_BUSY_TIMEOUT_MS	 5000
-#define AUDIT_LEASE_SECONDS	 600 /* default: see claim_due() */
+#define AUDIT_LEASE_SECONDS	 600 /* default: see audit_outbox_claim_due() */
 #define AUDIT_FILTER_CKPT_FRAMES 128 /* AUDIT_FILTER: checkpoint on close */
 
 enum {
@@ -96,7 +113,8 @@ enum {
 	AUDIT_NOMIGRATE = 1 << 3, /* keep an older schema (tests) */
 };
 
-/* lifecycle */
+/* ---- lifecycle (db.c; migrations: schema.c) ------------------------------ */
+
 int audit_open(const char *path, unsigned flags, int busy_timeout_ms,
 	       struct audit **out, bool *temporary);
 void audit_close(struct audit *db);
@@ -111,7 +129,7 @@ int audit_begin(struct audit *db);
 int audit_commit(struct audit *db);
 void audit_rollback(struct audit *db);
 
-/* ---- the filter's transaction ------------------------------------- */
+/* ---- the filter's transaction (reports.c) -------------------------------- */
 
 enum {
 	AUDIT_DUP_NONE = 0,
@@ -234,7 +252,7 @@ struct audit_decision {
 int audit_insert_decision(struct audit *db, int64_t report,
 			  const struct audit_decision *d, int64_t *id);
 
-/* ---- outbox ------------------------------------------------------- */
+/* ---- outbox (outbox.c) --------------------------------------------------- */
 
 struct audit_outbox_new {
 	int64_t report;	    /* 0: none (a digest) */
@@ -304,7 +322,7 @@ int audit_outbox_requeue(struct audit *db, int64_t outbox, int64_t now);
 /* audit_outbox_cancel - a queued or failed row will never be sent */
 int audit_outbox_cancel(struct audit *db, int64_t outbox);
 
-/* ---- triager actions ---------------------------------------------- */
+/* ---- triager actions (actions.c) ----------------------------------------- */
 
 struct audit_action {
 	int64_t id;	 /* set when read back */
@@ -335,7 +353,7 @@ struct audit_action {
 int audit_record_action(struct audit *db, const struct audit_action *a,
 			int64_t *id);
 
-/* ---- fixes (schema 7) --------------------------------------------- */
+/* ---- fixes (reports.c; schema 7) --------------------------------------- */
 
 /*
  * A fix proposed for a report (a patch mail that names it, kind.h and
@@ -354,7 +372,7 @@ struct audit_fix {
 
 int audit_insert_fix(struct audit *db, const struct audit_fix *f, int64_t *id);
 
-/* ---- threads, same-crash groups, regressions (schema 3) ------------ */
+/* ---- threads, same-crash groups, regressions (threads.c; schema 3) ------- */
 
 /*
  * A follow-up (a reply naming a known report) is its own row whose
@@ -449,22 +467,27 @@ int audit_related(struct audit *db, int64_t id, int64_t group,
 		  int (*cb)(const struct audit_related *r, void *arg),
 		  void *arg);
 
-/* ---- load, Bugzilla, digests ---------------------------------------- */
+/* ---- loads (desk.c) ------------------------------------------------------ */
 
 /* audit_load - forward decisions to recipient since (any case); -1 error */
 long audit_load(struct audit *db, const char *recipient, int64_t since);
 /*
  * audit_pick_load - pick's load callback (pick.h): forwards to addr
- * since day_start (returned) and since week_start (*week), counted in
- * one index range.  .load = audit_pick_load, .load_ctx = db.  A failed
- * query counts as no load (and is printed); the transaction's commit
- * will fail too.
+ * since day_start (*day) and since week_start (*week), counted in one
+ * index range; 0, or -1 when the query failed (printed): the pick then
+ * fails, and so does what was to record it, so that a database error
+ * never reads as "no load" and a cap never fails open.
+ * .load = audit_pick_load, .load_ctx = db.  A caller that records the
+ * assignment calls the pick inside that transaction (audit_begin()):
+ * two processes then cannot both see a person under a cap.
  */
-unsigned audit_pick_load(void *db, const char *addr, time_t day_start,
-			 time_t week_start, unsigned *week);
+int audit_pick_load(void *db, const char *addr, time_t day_start,
+		    time_t week_start, unsigned *day, unsigned *week);
 int audit_load_all(struct audit *db, int64_t since,
 		   int (*cb)(const char *recipient, long count, void *arg),
 		   void *arg);
+
+/* ---- Bugzilla (bugzilla.c) ----------------------------------------------- */
 
 struct audit_bug {
 	int64_t report;
@@ -514,11 +537,13 @@ int audit_event_retry(struct audit *db, int64_t id, int64_t next_at,
 int audit_event_fail(struct audit *db, int64_t id, int64_t now,
 		     const char *error);
 
+/* ---- digests (desk.c) ---------------------------------------------------- */
+
 /* digest cursor: 1 and *at when the section has one, else 0 */
 int audit_digest_cursor(struct audit *db, const char *section, int64_t *at);
 int audit_digest_cursor_set(struct audit *db, const char *section, int64_t at);
 
-/* ---- the triager's desk (read side) -------------------------------- */
+/* ---- the triager's desk: what waits (desk.c) ----------------------------- */
 
 struct audit_pending {
 	int64_t id;	   /* report id; 0 for an outbox row of no report */
@@ -556,6 +581,8 @@ int audit_pending_list(struct audit *db, const struct audit_pending_filter *f,
 int audit_digest_list(struct audit *db, const char *section, int64_t since,
 		      int (*cb)(const struct audit_pending *p, void *arg),
 		      void *arg);
+
+/* ---- a report read back (reports_read.c) --------------------------------- */
 
 struct audit_attempt {
 	int64_t at;
@@ -623,6 +650,8 @@ int audit_get_report(struct audit *db, int64_t id, unsigned flags,
 		     struct audit_record *rec);
 void audit_record_release(struct audit_record *rec);
 
+/* ---- the log, figures, corrections (desk.c) ------------------------------ */
+
 struct audit_log_entry {
 	int64_t at;
 	int64_t report;	  /* 0: none */
@@ -688,6 +717,8 @@ int audit_corrections(struct audit *db,
 		      int (*cb)(const struct audit_correction *c, void *arg),
 		      void *arg);
 
+/* ---- maintenance (reports.c) --------------------------------------------- */
+
 /*
  * audit_compress_messages - zlib-compress the raw bytes of reports
  * received before `before` and at least min_size long (off the mail
@@ -696,7 +727,7 @@ int audit_corrections(struct audit *db,
 int audit_compress_messages(struct audit *db, int64_t before, size_t min_size,
 			    long *count);
 
-/* names: each returns true when s is one of the schema's values */
+/* names (reports.c): true when s is one of the schema's values */
 bool audit_valid_state(const char *s);
 bool audit_valid_class(const char *s);
 

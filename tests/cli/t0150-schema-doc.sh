@@ -1,7 +1,7 @@
 #!/bin/sh
 # t0150-schema-doc: triage(1) DATABASE describes the live schema
 #
-# The schema is written once, as SQL (the migrations of router/store/audit.c);
+# The schema is written once, as SQL (the migrations of router/store/schema.c);
 # the man page describes it.  A fresh database made by triage-filter is
 # compared with the DATABASE section: every table and every column
 # (PRAGMA table_info) must be there, as an italic name (\fIcolumn\fP)

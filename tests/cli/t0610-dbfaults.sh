@@ -1,9 +1,10 @@
 #!/bin/sh
 # t0610-dbfaults: the database unwritable, locked by another process for
-# longer than the busy timeout, or on a full disk (a 1 MB tmpfs, as
-# root): triage-filter exits 75 with one line on standard error and
-# nothing on standard output, and once the fault is gone the redelivery
-# records the report exactly once.
+# longer than the busy timeout, corrupt where the pick reads the loads,
+# or on a full disk (a 1 MB tmpfs, as root): triage-filter exits 75 with
+# one line on standard error and nothing on standard output, and once
+# the fault is gone the redelivery records the report exactly once.
+# Also: two filters racing for one capped person give them one report.
 . "$(dirname "$0")/../lib.sh"
 . "$SRC/tests/helpers/faults-lib.sh"
 DB="$T/state/triage.db"
@@ -155,6 +156,87 @@ test_expect_success 'an exclusive locking_mode connection: 75, then once' '
 	$AS "$FILTER" <"$T/msgs/f.5.eml" &&
 	recorded_once f.5 &&
 	test "$(q "PRAGMA integrity_check")" = ok
+'
+
+# corrupt_index NAME - the database checkpointed, then the root page of
+# index NAME overwritten: reading the index is SQLITE_CORRUPT, while a
+# row its WHERE leaves out is written to the table as before
+corrupt_index() {
+	python3 - "$DB" "$1" <<-\PY
+	import sqlite3, sys
+	c = sqlite3.connect(sys.argv[1], isolation_level=None)
+	c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+	root = c.execute("SELECT rootpage FROM sqlite_schema WHERE name = ?",
+	                 (sys.argv[2],)).fetchone()[0]
+	size = c.execute("PRAGMA page_size").fetchone()[0]
+	c.close()
+	with open(sys.argv[1], "r+b") as f:
+	    f.seek((root - 1) * size)
+	    f.write(b"\xff" * 8)
+	PY
+}
+
+# The pick reads each candidate's load from decisions_forwarded.  Held
+# reports (action user hold) still pick, and their decisions are not in
+# that partial index: with the load read as 0 after the error, the
+# report would be recorded and the filter would exit 0.
+test_expect_success 'the pick cannot read a load (a corrupt index): 75, then recorded once' '
+	write_conf "$T/routes.conf" "db_busy_timeout = 500" "action user hold" &&
+	make_messages "$T/pl" 1 pl &&
+	q "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null &&
+	cp "$DB" "$T/good.db" &&
+	corrupt_index decisions_forwarded &&
+	deferred "$T/pl/pl.0.eml" &&
+	grep -q "load: database disk image is malformed" "$T/stderr" &&
+	deferred "$T/pl/pl.0.eml" &&
+	rm -f "$DB-wal" "$DB-shm" &&
+	cp "$T/good.db" "$DB" &&
+	test "$(q "PRAGMA integrity_check")" = ok &&
+	test "$(q "SELECT count(*) FROM reports WHERE message_id = '"'"'pl.0@faults.example'"'"'")" = 0 &&
+	$AS "$FILTER" <"$T/pl/pl.0.eml" &&
+	test "$(q "SELECT count(*), min(state) FROM reports WHERE message_id = '"'"'pl.0@faults.example'"'"'")" = "1|held" &&
+	write_conf "$T/routes.conf" "db_busy_timeout = 500"
+'
+
+# Two filters for one triager capped at 1 a day.  Both start while the
+# write lock is held elsewhere; once it is released, each reads the
+# loads inside the transaction that records its choice, so the second
+# sees the first's forward and picks the next person (XFS's M:).  The
+# pause only makes sure both are past their pipeline before the lock
+# goes: with the loads read before BEGIN IMMEDIATE, both would have
+# seen 0 and both would forward to the triager.
+race_filter() {
+	TRIAGE_STATE_DIR="$T/racestate" TRIAGE_CONFIG="$T/race.conf" $AS "$FILTER"
+}
+test_expect_success 'two filters racing for a cap of 1 a day: one forward to the capped triager' '
+	make_messages "$T/race" 3 race &&
+	mkdir -p "$T/racestate" &&
+	{ [ -z "$AS" ] || chown nobody "$T/racestate"; } &&
+	write_conf "$T/race.conf" "db_busy_timeout = 20000" \
+		"cap xfs-triage@xfs.example.org day=1" &&
+	chmod 644 "$T/race.conf" &&
+	{ echo "Auto-Submitted: auto-replied" && cat "$T/race/race.0.eml"; } >"$T/race/held.eml" &&
+	race_filter <"$T/race/held.eml" &&
+	DB="$T/racestate/triage.db" &&
+	test "$(q "SELECT count(*) FROM decisions WHERE action = '"'"'forward'"'"'")" = 0 &&
+	lock 0 &&
+	{ race_filter <"$T/race/race.1.eml" >"$T/race1.out" 2>"$T/race1.err" & } &&
+	P1=$! &&
+	{ race_filter <"$T/race/race.2.eml" >"$T/race2.out" 2>"$T/race2.err" & } &&
+	P2=$! &&
+	sleep 1 &&
+	touch "$T/unlock" &&
+	wait $LOCKER &&
+	wait $P1 &&
+	wait $P2 &&
+	test ! -s "$T/race1.err" && test ! -s "$T/race2.err" &&
+	q "SELECT recipient FROM decisions WHERE action = '"'"'forward'"'"' ORDER BY id" >"$T/race.to" &&
+	cat >"$T/race.want" <<-\EOF &&
+	xfs-triage@xfs.example.org
+	xavier@xfs.example.org
+	EOF
+	test_cmp "$T/race.want" "$T/race.to" &&
+	DB="$T/state/triage.db"
 '
 
 # a full disk: the state directory on a 1 MB tmpfs, filled

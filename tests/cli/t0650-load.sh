@@ -106,7 +106,7 @@ test_expect_success "$JOBS concurrent triage-clients over $N messages, a residen
 	wal=$(stat -c %s "$DB-wal") &&
 	kill -TERM "$(cat "$T/resident.pid")" &&
 	echo "# resident: $N messages by $JOBS concurrent clients in $((t1 - t0)) ms, $((N * 1000 / (t1 - t0 + 1))) msgs/s; exits: $(sort "$T/exits" | uniq -c | awk '"'"'{ printf "%s x %s ", $1, $2 }'"'"'); WAL $((wal / 4120)) pages" &&
-	# two busy workers: the WAL still starts over (wal_hook() in audit.c),
+	# two busy workers: the WAL still starts over (wal_hook() in store/db.c),
 	# at most 4000 pages and what commits while it waits
 	test "$wal" -le $((6000 * 4120)) &&
 	test "$(wc -l <"$T/exits")" = "$N" &&

@@ -26,8 +26,12 @@
 
 #include "audit.h"
 #include "audit_scratch.h"
+#include "db.h"
 #include "deliver.h"
 #include "evidence.h"
+#include "maintainers.h"
+#include "map.h"
+#include "pick.h"
 #include "report.h"
 #include "util.h"
 
@@ -1637,7 +1641,7 @@ static void test_load(void **state)
 {
 	struct audit *db = mem_db();
 	struct textbuf out = { "" };
-	unsigned week;
+	unsigned day, week;
 
 	add(db, 1, T0, "forwarded", "user", "X", "dave@example.org");
 	add(db, 2, T0 + 60, "forwarded", "user", "X", "Dave@Example.org");
@@ -1650,23 +1654,168 @@ static void test_load(void **state)
 	/* both in one look, whatever the order of the two starts */
 	assert_int_equal(audit_pick_load(db, "DAVE@example.org",
 					 (time_t)(T0 + 86400),
-					 (time_t)(T0 - 6 * 86400), &week),
-			 1);
+					 (time_t)(T0 - 6 * 86400), &day, &week),
+			 0);
+	assert_int_equal(day, 1);
 	assert_int_equal(week, 3);
 	assert_int_equal(audit_pick_load(db, "dave@example.org",
-					 (time_t)(T0 + 60), (time_t)T0, &week),
-			 2);
+					 (time_t)(T0 + 60), (time_t)T0, &day,
+					 &week),
+			 0);
+	assert_int_equal(day, 2);
 	assert_int_equal(week, 3);
 	assert_int_equal(audit_pick_load(db, "ted@example.org",
 					 (time_t)(T0 + 86401),
-					 (time_t)(T0 + 86400), &week),
+					 (time_t)(T0 + 86400), &day, &week),
 			 0);
+	assert_int_equal(day, 0);
 	assert_int_equal(week, 1);
-	assert_int_equal(audit_pick_load(db, "nobody@example.org", 0, 0, &week),
-			 0);
+	assert_int_equal(
+		audit_pick_load(db, "nobody@example.org", 0, 0, &day, &week),
+		0);
+	assert_int_equal(day, 0);
 	assert_int_equal(week, 0);
 	assert_int_equal(audit_load_all(db, T0, collect_load, &out), 0);
 	assert_string_equal(out.buf, "dave@example.org 3|ted@example.org 1|");
+	audit_close(db);
+}
+
+/*
+ * The pick's load query failing (here: its table gone under the open
+ * connection) is an error, never a load of zero: audit_pick_load()
+ * returns -1 and a pick that reads loads with it fails, so that its
+ * caller records nothing (the filter defers: t0610-dbfaults).
+ */
+static void test_pick_load_query_fails(void **state)
+{
+	static const char text[] = "XFS FILESYSTEM\n"
+				   "M:\tChandan Maint <chandan@example.org>\n"
+				   "L:\tlinux-xfs@vger.kernel.org\n"
+				   "F:\tfs/xfs/\n";
+	char *path = scratch_path("load.db");
+	struct audit *db = open_ok(path, AUDIT_CREATE);
+	struct pick_section ps = { 0, 1.0 };
+	struct pick_request rq = { 0 };
+	struct pick_result res;
+	struct maintainers m;
+	struct map *map;
+	unsigned day = 7, week = 7;
+
+	maintainers_init(&m);
+	maintainers_parse(&m, text, strlen(text), "MAINTAINERS");
+	map = map_compile(&m, NULL);
+	maintainers_release(&m);
+	assert_non_null(map);
+	ps.section = (uint32_t)map_find_section(map, "XFS FILESYSTEM");
+	rq.map = map;
+	rq.sections = &ps;
+	rq.nsections = 1;
+	rq.class = "user";
+	rq.load = audit_pick_load;
+	rq.load_ctx = db;
+	rq.now = (time_t)T0 + 60;
+	add(db, 1, T0, "forwarded", "user", "XFS FILESYSTEM",
+	    "chandan@example.org");
+	/* readable: chandan has one, and is picked (no cap) */
+	assert_int_equal(pick_recipient(&rq, &res), 0);
+	assert_int_equal(res.outcome, PICK_PERSON);
+	assert_string_equal(res.addr, "chandan@example.org");
+	assert_int_equal(res.cand[0].day, 1);
+	pick_result_release(&res);
+
+	exec_on(path, "ALTER TABLE decisions RENAME TO decisions_gone");
+	assert_int_equal(
+		audit_pick_load(db, "chandan@example.org", 0, 0, &day, &week),
+		-1);
+	assert_int_equal(day, 0);
+	assert_int_equal(week, 0);
+	assert_non_null(strstr(audit_errmsg(db), "decisions"));
+	assert_int_equal(pick_recipient(&rq, &res), -1);
+	assert_int_equal(res.outcome, PICK_NOBODY);
+	assert_null(res.addr);
+	pick_result_release(&res);
+	map_free(map);
+	audit_close(db);
+	free(path);
+}
+
+/* ---- the store's row reader (db.h) ---------------------------------------- */
+
+struct some_row {
+	int64_t i64;
+	int i;
+	unsigned u;
+	long l;
+	unsigned long ul;
+	size_t z;
+	bool b;
+	double d;
+	const char *text;
+	char *dup;
+	char chars[4];
+};
+
+static const struct db_col some_cols[] = {
+	DB_COL(struct some_row, I64, i64),
+	DB_COL(struct some_row, INT, i),
+	DB_COL(struct some_row, UINT, u),
+	DB_COL(struct some_row, LONG, l),
+	DB_COL(struct some_row, ULONG, ul),
+	DB_COL(struct some_row, SIZE, z),
+	DB_COL(struct some_row, BOOL, b),
+	DB_COL(struct some_row, REAL, d),
+	DB_COL(struct some_row, TEXT, text),
+	DB_COL(struct some_row, DUP, dup),
+	DB_COL(struct some_row, CHARS, chars),
+};
+static const struct db_row some_row = DB_ROW(struct some_row, some_cols);
+
+/* ten rows, n from ?1 on, each with a column of every type */
+static const char sql_some[] =
+	"WITH RECURSIVE k(n) AS (SELECT ?1 UNION ALL SELECT n + 1 FROM k"
+	" WHERE n < ?1 + 9) SELECT -5000000000 * n, -n, n, -n, n, n, n % 2,"
+	" n / 4.0, 'text ' || n, CASE WHEN n > 1 THEN 'dup' END, 'abcdef'"
+	" FROM k";
+
+static void test_rows_by_description(void **state)
+{
+	struct audit *db = mem_db();
+	struct audit_owned o = { 0 };
+	struct some_row one, *all;
+	size_t n, k;
+
+	memset(&one, 0, sizeof(one));
+	/* the first row, copied: it outlives the statement's reset */
+	assert_int_equal(
+		db_get_id(db, sql_some, 2, "some", &some_row, &one, &o), 1);
+	assert_true(one.i64 == -10000000000LL);
+	assert_int_equal(one.i, -2);
+	assert_int_equal(one.u, 2);
+	assert_int_equal(one.l, -2);
+	assert_int_equal(one.ul, 2);
+	assert_int_equal(one.z, 2);
+	assert_false(one.b);
+	assert_true(one.d == 0.5);
+	assert_string_equal(one.text, "text 2");
+	assert_string_equal(one.dup, "dup");
+	assert_string_equal(one.chars, "abc"); /* cut to fit */
+	free(one.dup);
+	/* every row, in an array grown past its first 8 */
+	assert_int_equal(
+		db_all_id(db, sql_some, 1, "some", &some_row, &o, &all, &n), 0);
+	assert_int_equal(n, 10);
+	for (k = 0; k < n; k++) {
+		assert_int_equal(all[k].i, -(int)(k + 1));
+		assert_int_equal(all[k].b, (k + 1) % 2);
+		assert_string_equal(all[k].chars, "abc");
+		if (k)
+			assert_string_equal(all[k].dup, "dup");
+		else
+			assert_null(all[k].dup);
+		free(all[k].dup);
+	}
+	assert_string_equal(all[9].text, "text 10");
+	db_owned_release(&o);
 	audit_close(db);
 }
 
@@ -1949,6 +2098,8 @@ int main(void)
 		cmocka_unit_test(test_bugzilla_events_and_bugs),
 		cmocka_unit_test(test_digest_cursor),
 		cmocka_unit_test(test_load),
+		cmocka_unit_test(test_pick_load_query_fails),
+		cmocka_unit_test(test_rows_by_description),
 		cmocka_unit_test(test_json_lists),
 		cmocka_unit_test(test_permissions_under_umask_077),
 		cmocka_unit_test(test_unwritable_is_temporary),

@@ -362,7 +362,7 @@ static void test_migration_from_version_5(void **state)
 	char *path = scratch_path("v5.db");
 	struct audit *db = open_ok(path, AUDIT_CREATE | AUDIT_NOMIGRATE);
 	struct audit_record rec;
-	unsigned week = 0;
+	unsigned day = 0, week = 0;
 	int64_t a;
 
 	(void)state;
@@ -385,8 +385,10 @@ static void test_migration_from_version_5(void **state)
 	/* the loads read decisions_forwarded, as before */
 	assert_int_equal(audit_load(db, "dave@example.org", T0), 2);
 	assert_int_equal(audit_pick_load(db, "DAVE@example.org",
-					 (time_t)(T0 + 60), (time_t)T0, &week),
-			 1);
+					 (time_t)(T0 + 60), (time_t)T0, &day,
+					 &week),
+			 0);
+	assert_int_equal(day, 1);
 	assert_int_equal(week, 2);
 	assert_int_equal(audit_get_report(db, a, 0, &rec), 1);
 	assert_int_equal(rec.ndecisions, 1);

@@ -107,24 +107,27 @@ struct fake_db {
 	} a[512];
 	size_t n;
 	unsigned calls;
+	unsigned fail_at; /* the call that fails (a database error), or 0 */
 };
 
-static unsigned fake_load(void *ctx, const char *addr, time_t day_start,
-			  time_t week_start, unsigned *week)
+static int fake_load(void *ctx, const char *addr, time_t day_start,
+		     time_t week_start, unsigned *day, unsigned *week)
 {
 	struct fake_db *db = ctx;
-	unsigned n = 0;
 	size_t i;
 
 	db->calls++;
+	*day = 0;
 	*week = 0;
+	if (db->calls == db->fail_at)
+		return -1;
 	for (i = 0; i < db->n; i++) {
 		if (strcmp(db->a[i].addr, addr) != 0)
 			continue;
-		n += db->a[i].when >= day_start;
+		*day += db->a[i].when >= day_start;
 		*week += db->a[i].when >= week_start;
 	}
-	return n;
+	return 0;
 }
 
 static void give(struct fake_db *db, const char *addr, unsigned n, time_t when)
@@ -705,6 +708,43 @@ static void test_spreading_over_a_day(void **state)
 	pick_config_free(pc);
 }
 
+/*
+ * A load that cannot be read is not a load of zero: the pick fails,
+ * whichever candidate's look failed, rather than give the report to
+ * someone who may be at their cap.
+ */
+static void test_load_failure_fails_the_pick(void **state)
+{
+	struct pick_config *pc = conf("roster \"XFS FILESYSTEM\" "
+				      "alice@example.org bob@example.org\n"
+				      "cap * day=1\n");
+	struct report r;
+	unsigned k;
+
+	for (k = 1; k <= 2; k++) {
+		report(&r, "XFS FILESYSTEM", "fs/xfs/xfs_inode.c", pc);
+		give(&r.db, "alice@example.org", 1, NOW - 3600);
+		r.db.fail_at = k;
+		assert_int_equal(pick_recipient(&r.rq, &r.res), -1);
+		assert_int_equal(r.res.outcome, PICK_NOBODY);
+		assert_null(r.res.addr);
+		assert_int_equal(r.res.ncand, 0);
+		assert_non_null(r.res.reason);
+		/* no look after the failed one */
+		assert_int_equal(r.db.calls, k);
+		pick_result_release(&r.res);
+	}
+	/* the same pick with the loads read: bob, alice is at her cap */
+	report(&r, "XFS FILESYSTEM", "fs/xfs/xfs_inode.c", pc);
+	give(&r.db, "alice@example.org", 1, NOW - 3600);
+	assert_int_equal(pick_recipient(&r.rq, &r.res), 0);
+	assert_string_equal(r.res.addr, "bob@example.org");
+	assert_int_equal(cand(&r.res, "alice@example.org")->status,
+			 PICK_SATURATED);
+	pick_result_release(&r.res);
+	pick_config_free(pc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -720,6 +760,7 @@ int main(void)
 		cmocka_unit_test(test_equal_scores_pool),
 		cmocka_unit_test(test_unmapped),
 		cmocka_unit_test(test_spreading_over_a_day),
+		cmocka_unit_test(test_load_failure_fails_the_pick),
 	};
 
 	msg_setup("test_pick", 1, false);

@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * desk - what the triager's desk reads: what waits for a human, the
+ * digests, the log, the figures, the corrections to learn from, and each
+ * person's load (see audit.h)
+ *
+ * Tables: read across reports, decisions, outbox, delivery_attempts,
+ * actions, classification, messages; digest_cursor written.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "db.h"
+
+/* ---- what waits, and digests --------------------------------------------- */
+
+/* columns: those of pending_cols */
+static const char sql_pending[] =
+	"SELECT r.id, (SELECT id FROM outbox o WHERE o.report = r.id"
+	"   AND o.state = 'failed' ORDER BY o.id DESC LIMIT 1),"
+	" r.received_at, r.state, coalesce(r.class, ''), r.section,"
+	" r.subject, r.from_display,"
+	" (SELECT reason FROM decisions d WHERE d.report = r.id"
+	"   ORDER BY d.at DESC, d.id DESC LIMIT 1),"
+	" (SELECT last_error FROM outbox o WHERE o.report = r.id"
+	"   AND o.state = 'failed' ORDER BY o.id DESC LIMIT 1),"
+	" r.regression,"
+	" (SELECT count(*) FROM reports t WHERE t.thread_root = r.id),"
+	" (SELECT count(*) FROM reports t WHERE t.same_crash_as = r.id)"
+	" FROM reports r WHERE r.state IN ('held', 'failed')"
+	" AND r.thread_root IS NULL"
+	" AND (?1 IS NULL OR r.class = ?1)"
+	" AND (?2 IS NULL OR r.section = ?2)"
+	" AND (?3 = 0 OR r.section IS NULL)"
+	" UNION ALL"
+	" SELECT 0, o.id, o.created_at, 'failed', '', NULL,"
+	" o.kind || ' to ' || replace(o.recipients, char(10), ', '),"
+	" '', '', o.last_error, 0, 0, 0 FROM outbox o"
+	" WHERE o.state = 'failed'"
+	" AND o.report IS NULL AND ?1 IS NULL AND ?2 IS NULL AND ?3 = 0"
+	" ORDER BY 11 DESC, 3, 1, 2";
+/* the same columns */
+static const char sql_digest_list[] =
+	"SELECT r.id, 0, r.received_at, r.state, coalesce(r.class, ''),"
+	" r.section, r.subject, r.from_display,"
+	" (SELECT reason FROM decisions d WHERE d.report = r.id"
+	"   ORDER BY d.at DESC, d.id DESC LIMIT 1), NULL, r.regression,"
+	" (SELECT count(*) FROM reports t WHERE t.thread_root = r.id),"
+	" (SELECT count(*) FROM reports t WHERE t.same_crash_as = r.id)"
+	" FROM reports r WHERE r.received_at >= ?2 AND r.state = 'digest'"
+	" AND (?1 IS NULL OR r.section = ?1)"
+	" ORDER BY r.received_at, r.id";
+static const struct db_col pending_cols[] = {
+	DB_COL(struct audit_pending, I64, id),
+	DB_COL(struct audit_pending, I64, outbox_id),
+	DB_COL(struct audit_pending, I64, received_at),
+	DB_COL(struct audit_pending, TEXT, state),
+	DB_COL(struct audit_pending, TEXT, class),
+	DB_COL(struct audit_pending, TEXT, section),
+	DB_COL(struct audit_pending, TEXT, subject),
+	DB_COL(struct audit_pending, TEXT, from),
+	DB_COL(struct audit_pending, TEXT, reason),
+	DB_COL(struct audit_pending, TEXT, last_error),
+	DB_COL(struct audit_pending, BOOL, regression),
+	DB_COL(struct audit_pending, LONG, followups),
+	DB_COL(struct audit_pending, LONG, seen_again),
+};
+static const struct db_row pending_row =
+	DB_ROW(struct audit_pending, pending_cols);
+
+static int walk_pending(struct audit *db, sqlite3_stmt *st,
+			int (*cb)(const struct audit_pending *p, void *arg),
+			void *arg)
+{
+	struct audit_pending p;
+	int rc, stop;
+
+	while ((rc = db_next(db, st, "list pending", &pending_row, &p)) == 1)
+		if ((stop = cb(&p, arg)))
+			return db_stop(st, stop);
+	return rc;
+}
+
+/* audit_pending_list - what waits for a human, oldest first */
+int audit_pending_list(struct audit *db, const struct audit_pending_filter *f,
+		       int (*cb)(const struct audit_pending *p, void *arg),
+		       void *arg)
+{
+	static const struct audit_pending_filter none;
+	sqlite3_stmt *st = db_prep(db, sql_pending);
+
+	if (!f)
+		f = &none;
+	if (!st || db_bind_text(db, st, 1, f->class) ||
+	    db_bind_text(db, st, 2, f->section) ||
+	    db_bind_int(db, st, 3, f->unmapped))
+		return -1;
+	return walk_pending(db, st, cb, arg);
+}
+
+/* audit_digest_list - reports waiting for a digest since, oldest first */
+int audit_digest_list(struct audit *db, const char *section, int64_t since,
+		      int (*cb)(const struct audit_pending *p, void *arg),
+		      void *arg)
+{
+	sqlite3_stmt *st = db_prep(db, sql_digest_list);
+
+	if (!st || db_bind_text(db, st, 1, section) ||
+	    db_bind_int(db, st, 2, since))
+		return -1;
+	return walk_pending(db, st, cb, arg);
+}
+
+static const char sql_digest_get[] =
+	"SELECT last_sent_at FROM digest_cursor WHERE section = ?1";
+static const char sql_digest_put[] =
+	"INSERT INTO digest_cursor (section, last_sent_at) VALUES (?1, ?2)"
+	" ON CONFLICT (section) DO UPDATE"
+	" SET last_sent_at = excluded.last_sent_at";
+
+/* audit_digest_cursor - when the section's last digest went out */
+int audit_digest_cursor(struct audit *db, const char *section, int64_t *at)
+{
+	sqlite3_stmt *st = db_prep(db, sql_digest_get);
+
+	*at = 0;
+	if (!st || db_bind_text(db, st, 1, section))
+		return -1;
+	return db_get_i64(db, st, "read digest cursor", at);
+}
+
+/* audit_digest_cursor_set - the section's digest went out at `at` */
+int audit_digest_cursor_set(struct audit *db, const char *section, int64_t at)
+{
+	sqlite3_stmt *st = db_prep(db, sql_digest_put);
+
+	if (!st || db_bind_text(db, st, 1, section) ||
+	    db_bind_int(db, st, 2, at))
+		return -1;
+	return db_step(db, st, "set digest cursor");
+}
+
+/* ---- the log ------------------------------------------------------------- */
+
+static const char sql_log[] =
+	"SELECT at, report, kind, who, what, argument, detail,"
+	" (SELECT r.kind FROM reports r WHERE r.id = report) FROM ("
+	" SELECT received_at AS at, 0 AS k, id AS seq, id AS report,"
+	"  'received' AS kind, source AS who, state AS what,"
+	"  from_addr AS argument, subject AS detail"
+	"  FROM reports WHERE received_at >= ?1"
+	" UNION ALL"
+	" SELECT at, 1, id, report, 'decision', 'triage', action,"
+	"  recipient, reason FROM decisions WHERE at >= ?1"
+	" UNION ALL"
+	" SELECT a.at, 2, a.id, coalesce(o.report, 0), 'delivery',"
+	"  'deliver', CASE WHEN a.ok THEN 'sent' ELSE 'failed' END,"
+	"  replace(o.recipients, char(10), ', '),"
+	"  CASE WHEN a.smtp_code THEN a.smtp_code || ' ' || a.detail"
+	"  ELSE a.detail END"
+	"  FROM delivery_attempts a JOIN outbox o ON o.id = a.outbox"
+	"  WHERE a.at >= ?1"
+	" UNION ALL"
+	" SELECT at, 3, id, coalesce(report, 0), 'action', who, action,"
+	"  argument, detail FROM actions WHERE at >= ?1"
+	") ORDER BY at, k, seq";
+static const struct db_col log_cols[] = {
+	DB_COL(struct audit_log_entry, I64, at),
+	DB_COL(struct audit_log_entry, I64, report),
+	DB_COL(struct audit_log_entry, TEXT, kind),
+	DB_COL(struct audit_log_entry, TEXT, who),
+	DB_COL(struct audit_log_entry, TEXT, what),
+	DB_COL(struct audit_log_entry, TEXT, argument),
+	DB_COL(struct audit_log_entry, TEXT, detail),
+	DB_COL(struct audit_log_entry, TEXT, msg_kind),
+};
+static const struct db_row log_row = DB_ROW(struct audit_log_entry, log_cols);
+
+/* audit_log_list - reports, decisions, deliveries and actions since */
+int audit_log_list(struct audit *db, int64_t since,
+		   int (*cb)(const struct audit_log_entry *e, void *arg),
+		   void *arg)
+{
+	sqlite3_stmt *st = db_prep(db, sql_log);
+	struct audit_log_entry e;
+	int rc, stop;
+
+	if (!st || db_bind_int(db, st, 1, since))
+		return -1;
+	while ((rc = db_next(db, st, "read log", &log_row, &e)) == 1)
+		if ((stop = cb(&e, arg)))
+			return db_stop(st, stop);
+	return rc;
+}
+
+/* ---- figures ------------------------------------------------------------- */
+
+static const char sql_st_reports[] =
+	"SELECT count(*) FROM reports WHERE received_at >= ?1";
+static const char sql_st_state[] =
+	"SELECT state, count(*) FROM reports WHERE received_at >= ?1"
+	" GROUP BY state ORDER BY 2 DESC, 1";
+static const char sql_st_class[] =
+	"SELECT coalesce(class, 'unclassified'), count(*) FROM reports"
+	" WHERE received_at >= ?1 AND state != 'duplicate'"
+	" AND thread_root IS NULL AND kind = 'report'"
+	" GROUP BY 1 ORDER BY 2 DESC, 1";
+static const char sql_st_kind[] =
+	"SELECT kind, count(*) FROM reports"
+	" WHERE received_at >= ?1 AND state != 'duplicate'"
+	" GROUP BY 1 ORDER BY 2 DESC, 1";
+static const char sql_st_section[] =
+	"SELECT coalesce(section, 'unmapped'), count(*) FROM reports"
+	" WHERE received_at >= ?1 AND state != 'duplicate'"
+	" AND thread_root IS NULL AND kind = 'report'"
+	" GROUP BY 1 ORDER BY 2 DESC, 1";
+/* also the loads of every recipient (audit_load_all()) */
+static const char sql_st_recipient[] =
+	"SELECT recipient, count(*) FROM decisions WHERE at >= ?1"
+	" AND action = 'forward' AND recipient IS NOT NULL"
+	" GROUP BY recipient ORDER BY 2 DESC, 1";
+static const char sql_st_pending[] =
+	"SELECT (SELECT count(*) FROM reports WHERE state IN ('held',"
+	" 'failed')) + (SELECT count(*) FROM outbox WHERE state = 'failed'"
+	" AND report IS NULL)";
+static const char sql_st_wait[] =
+	"SELECT min(a.at) - r.received_at FROM reports r"
+	" JOIN actions a ON a.report = r.id WHERE r.received_at >= ?1"
+	" AND a.action IN ('approve', 'reject', 'reroute')"
+	" GROUP BY r.id ORDER BY 1";
+static const char sql_st_delivery[] =
+	"SELECT count(*), coalesce(sum(ok = 0), 0) FROM delivery_attempts"
+	" WHERE at >= ?1";
+static const char sql_st_outbox[] =
+	"SELECT coalesce(sum(state = 'failed'), 0),"
+	" coalesce(sum(state IN ('queued', 'sending')), 0) FROM outbox";
+
+static const struct db_col count_cols[] = {
+	DB_COL(struct audit_count, TEXT, name),
+	DB_COL(struct audit_count, LONG, count),
+};
+static const struct db_row count_row = DB_ROW(struct audit_count, count_cols);
+
+/* two figures in a row */
+struct pair {
+	long a, b;
+};
+
+static const struct db_col pair_cols[] = {
+	DB_COL(struct pair, LONG, a),
+	DB_COL(struct pair, LONG, b),
+};
+static const struct db_row pair_row = DB_ROW(struct pair, pair_cols);
+
+static const struct db_col wait_col[] = { { DB_I64, 0, sizeof(int64_t) } };
+static const struct db_row wait_row = { wait_col, 1, sizeof(int64_t) };
+
+/* stat_pair - the first row of sql (for since, if it asks): its figures */
+static int stat_pair(struct audit *db, const char *sql, int64_t since, long *a,
+		     long *b)
+{
+	sqlite3_stmt *st = db_prep(db, sql);
+	struct db_row r = pair_row;
+	struct pair p = { 0, 0 };
+
+	if (!st ||
+	    (sqlite3_bind_parameter_count(st) && db_bind_int(db, st, 1, since)))
+		return -1;
+	if (sqlite3_column_count(st) < 2)
+		r.ncol = 1;
+	if (db_get(db, st, "stats", &r, &p, NULL) != 1)
+		return -1;
+	*a = p.a;
+	if (b)
+		*b = p.b;
+	return 0;
+}
+
+/* stat_wait - how many were resolved since, and their median wait */
+static int stat_wait(struct audit *db, struct audit_stats *s)
+{
+	struct audit_owned o = { 0 };
+	int64_t *v;
+	size_t n;
+	int rc;
+
+	s->median_pending = -1;
+	rc = db_all_id(db, sql_st_wait, s->since, "stats", &wait_row, &o, &v,
+		       &n);
+	/* sorted by the query */
+	if (rc == 0 && n)
+		s->median_pending = n % 2 ? (double)v[n / 2]
+					  : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+	s->resolved = (long)n;
+	db_owned_release(&o);
+	return rc;
+}
+
+/* audit_stats - figures over the reports received since */
+int audit_stats(struct audit *db, int64_t since, struct audit_stats *s)
+{
+	struct audit_owned *o = &s->owned;
+
+	memset(s, 0, sizeof(*s));
+	s->since = since;
+	if (stat_pair(db, sql_st_reports, since, &s->reports, NULL) < 0 ||
+	    stat_pair(db, sql_st_pending, since, &s->pending, NULL) < 0 ||
+	    db_all_id(db, sql_st_state, since, "stats", &count_row, o,
+		      &s->by_state, &s->nby_state) < 0 ||
+	    db_all_id(db, sql_st_class, since, "stats", &count_row, o,
+		      &s->by_class, &s->nby_class) < 0 ||
+	    db_all_id(db, sql_st_kind, since, "stats", &count_row, o,
+		      &s->by_kind, &s->nby_kind) < 0 ||
+	    db_all_id(db, sql_st_section, since, "stats", &count_row, o,
+		      &s->by_section, &s->nby_section) < 0 ||
+	    db_all_id(db, sql_st_recipient, since, "stats", &count_row, o,
+		      &s->by_recipient, &s->nby_recipient) < 0 ||
+	    stat_wait(db, s) < 0 ||
+	    stat_pair(db, sql_st_delivery, since, &s->delivery_attempts,
+		      &s->delivery_failures) < 0 ||
+	    stat_pair(db, sql_st_outbox, since, &s->outbox_failed,
+		      &s->outbox_queued) < 0) {
+		audit_stats_release(s);
+		return -1;
+	}
+	return 0;
+}
+
+/* audit_stats_release - free the count arrays */
+void audit_stats_release(struct audit_stats *s)
+{
+	db_owned_release(&s->owned);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ---- corrections --------------------------------------------------------- */
+
+static const char sql_corrections[] =
+	"SELECT r.id, c.class, r.class, a.who, a.at, r.subject, m.body"
+	" FROM reports r JOIN classification c ON c.report = r.id"
+	" JOIN actions a ON a.id = (SELECT max(id) FROM actions"
+	"   WHERE report = r.id AND action = 'reclassify')"
+	" LEFT JOIN messages m ON m.report = r.id"
+	" WHERE r.class IS NOT c.class ORDER BY r.id";
+static const struct db_col correction_cols[] = {
+	DB_COL(struct audit_correction, I64, report),
+	DB_COL(struct audit_correction, TEXT, old_class),
+	DB_COL(struct audit_correction, TEXT, new_class),
+	DB_COL(struct audit_correction, TEXT, who),
+	DB_COL(struct audit_correction, I64, at),
+	DB_COL(struct audit_correction, TEXT, subject),
+	DB_COL(struct audit_correction, TEXT, body),
+};
+static const struct db_row correction_row =
+	DB_ROW(struct audit_correction, correction_cols);
+
+/* audit_corrections - classifier's class vs triager's, for retraining */
+int audit_corrections(struct audit *db,
+		      int (*cb)(const struct audit_correction *c, void *arg),
+		      void *arg)
+{
+	sqlite3_stmt *st = db_prep(db, sql_corrections);
+	struct audit_correction c;
+	int rc, stop;
+
+	if (!st)
+		return -1;
+	while ((rc = db_next(db, st, "read corrections", &correction_row,
+			     &c)) == 1) {
+		c.body_len = (size_t)sqlite3_column_bytes(st, 6);
+		if ((stop = cb(&c, arg)))
+			return db_stop(st, stop);
+	}
+	return rc;
+}
+
+/* ---- loads --------------------------------------------------------------- */
+
+/*
+ * One range of decisions_forwarded for both counts: the pick asks for
+ * every candidate, and a busy recipient has hundreds a week.
+ */
+static const char sql_load[] =
+	"SELECT count(*) FILTER (WHERE at >= ?2), count(*) FROM decisions"
+	" WHERE recipient = ?1 AND at >= min(?2, ?3) AND action = 'forward'";
+
+/* load - forwards to recipient since day and since week; 0 or -1 */
+static int load(struct audit *db, const char *recipient, int64_t day,
+		int64_t week, struct pair *n)
+{
+	sqlite3_stmt *st = db_prep(db, sql_load);
+
+	if (!st || db_bind_text(db, st, 1, recipient) ||
+	    db_bind_int(db, st, 2, day) || db_bind_int(db, st, 3, week) ||
+	    db_get(db, st, "load", &pair_row, n, NULL) != 1)
+		return -1;
+	return 0;
+}
+
+/* audit_load - how many reports were forwarded to recipient since */
+long audit_load(struct audit *db, const char *recipient, int64_t since)
+{
+	struct pair n;
+
+	return load(db, recipient, since, since, &n) < 0 ? -1 : n.a;
+}
+
+/* audit_pick_load - forwards to addr since day_start and week_start */
+int audit_pick_load(void *ctx, const char *addr, time_t day_start,
+		    time_t week_start, unsigned *day, unsigned *week)
+{
+	struct pair n;
+
+	*day = 0;
+	*week = 0;
+	if (load(ctx, addr, (int64_t)day_start, (int64_t)week_start, &n) < 0)
+		return -1;
+	*day = (unsigned)n.a;
+	*week = (unsigned)n.b;
+	return 0;
+}
+
+/* audit_load_all - forwards per recipient since, busiest first */
+int audit_load_all(struct audit *db, int64_t since,
+		   int (*cb)(const char *recipient, long count, void *arg),
+		   void *arg)
+{
+	sqlite3_stmt *st = db_prep(db, sql_st_recipient);
+	struct audit_count c;
+	int rc, stop;
+
+	if (!st || db_bind_int(db, st, 1, since))
+		return -1;
+	while ((rc = db_next(db, st, "load", &count_row, &c)) == 1)
+		if ((stop = cb(c.name, c.count, arg)))
+			return db_stop(st, stop);
+	return rc;
+}
