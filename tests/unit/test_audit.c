@@ -26,6 +26,7 @@
 
 #include "audit.h"
 #include "audit_scratch.h"
+#include "config.h"
 #include "db.h"
 #include "deliver.h"
 #include "evidence.h"
@@ -1686,34 +1687,51 @@ static void test_load(void **state)
  * returns -1 and a pick that reads loads with it fails, so that its
  * caller records nothing (the filter defers: t0610-dbfaults).
  */
-static void test_pick_load_query_fails(void **state)
+/* xfs_map - one section: chandan its maintainer, linux-xfs its list */
+static struct map *xfs_map(void)
 {
 	static const char text[] = "XFS FILESYSTEM\n"
 				   "M:\tChandan Maint <chandan@example.org>\n"
 				   "L:\tlinux-xfs@vger.kernel.org\n"
 				   "F:\tfs/xfs/\n";
-	char *path = scratch_path("load.db");
-	struct audit *db = open_ok(path, AUDIT_CREATE);
-	struct pick_section ps = { 0, 1.0 };
-	struct pick_request rq = { 0 };
-	struct pick_result res;
 	struct maintainers m;
 	struct map *map;
-	unsigned day = 7, week = 7;
 
 	maintainers_init(&m);
 	maintainers_parse(&m, text, strlen(text), "MAINTAINERS");
 	map = map_compile(&m, NULL);
 	maintainers_release(&m);
 	assert_non_null(map);
-	ps.section = (uint32_t)map_find_section(map, "XFS FILESYSTEM");
-	rq.map = map;
-	rq.sections = &ps;
-	rq.nsections = 1;
-	rq.class = "user";
-	rq.load = audit_pick_load;
-	rq.load_ctx = db;
-	rq.now = (time_t)T0 + 60;
+	return map;
+}
+
+/* xfs_request - a user report of XFS, loads read from db */
+static void xfs_request(struct pick_request *rq, struct pick_section *ps,
+			const struct map *map, struct audit *db)
+{
+	memset(rq, 0, sizeof(*rq));
+	ps->section = (uint32_t)map_find_section(map, "XFS FILESYSTEM");
+	ps->score = 1.0;
+	rq->map = map;
+	rq->sections = ps;
+	rq->nsections = 1;
+	rq->class = "user";
+	rq->load = audit_pick_load;
+	rq->load_ctx = db;
+	rq->now = (time_t)T0 + 60;
+}
+
+static void test_pick_load_query_fails(void **state)
+{
+	char *path = scratch_path("load.db");
+	struct audit *db = open_ok(path, AUDIT_CREATE);
+	struct map *map = xfs_map();
+	struct pick_section ps;
+	struct pick_request rq;
+	struct pick_result res;
+	unsigned day = 7, week = 7;
+
+	xfs_request(&rq, &ps, map, db);
 	add(db, 1, T0, "forwarded", "user", "XFS FILESYSTEM",
 	    "chandan@example.org");
 	/* readable: chandan has one, and is picked (no cap) */
@@ -1736,6 +1754,98 @@ static void test_pick_load_query_fails(void **state)
 	pick_result_release(&res);
 	map_free(map);
 	audit_close(db);
+	free(path);
+}
+
+/*
+ * claim - one filter's transaction for report n: BEGIN IMMEDIATE, the
+ * pick with its loads read inside it, the forward recorded, COMMIT.
+ * The pick's address into to; -1 when the transaction cannot begin
+ * (the filter defers) or the pick fails.
+ */
+static int claim(struct audit *db, struct pick_request *rq, int n, char *to,
+		 size_t size)
+{
+	struct pick_result res;
+	struct audit_decision d = { .at = T0 + n, .action = "forward" };
+	int64_t id;
+
+	if (audit_begin(db) < 0)
+		return -1;
+	rq->load_ctx = db;
+	if (pick_recipient(rq, &res) < 0) {
+		audit_rollback(db);
+		return -1;
+	}
+	assert_non_null(res.addr);
+	snprintf(to, size, "%s", res.addr);
+	id = insert(db, n, NULL, T0 + n, "forwarded");
+	d.recipient = res.addr;
+	assert_int_equal(audit_insert_decision(db, id, &d, NULL), 0);
+	pick_result_release(&res);
+	return audit_commit(db);
+}
+
+/*
+ * Two filters race for the last place under chandan's cap of one a
+ * day.  Each reads the loads inside the BEGIN IMMEDIATE that records
+ * its choice, so the second cannot read them until the first has
+ * committed, and then sees the first's forward: chandan gets one
+ * report, the list the other.  (Read outside, as pick once did, the
+ * second's snapshot would still say 0 while the first is recording.)
+ */
+static void test_pick_race_for_the_last_place(void **state)
+{
+	char *path = scratch_path("race.db");
+	struct audit *a = open_ok(path, AUDIT_CREATE), *b = NULL;
+	struct config *cfg =
+		config_parse("cap chandan@example.org day=1\n", "routes.conf");
+	struct map *map = xfs_map();
+	struct pick_config *pc = pick_config_load(cfg, map);
+	struct pick_section ps;
+	struct pick_request rq;
+	struct pick_result res;
+	char to_a[128], to_b[128];
+	unsigned day = 7, week = 7;
+	bool temp = true;
+
+	(void)state;
+	assert_non_null(cfg);
+	assert_non_null(pc);
+	xfs_request(&rq, &ps, map, a);
+	rq.cfg = pc;
+	assert_int_equal(audit_open(path, 0, 50, &b, &temp), 0);
+
+	/* a holds the write lock, its pick made, its forward not yet in */
+	assert_int_equal(audit_begin(a), 0);
+	assert_int_equal(pick_recipient(&rq, &res), 0);
+	assert_string_equal(res.addr, "chandan@example.org");
+	pick_result_release(&res);
+	/* b cannot begin: busy, a temporary error (the filter defers) */
+	assert_int_equal(audit_begin(b), -1);
+	assert_true(audit_temporary(b));
+	/* what b would have read outside the lock: no load yet */
+	assert_int_equal(audit_pick_load(b, "chandan@example.org", (time_t)T0,
+					 (time_t)T0, &day, &week),
+			 0);
+	assert_int_equal(day, 0);
+	audit_rollback(a);
+
+	/* the race itself: a first, then b (after its deferral) */
+	assert_int_equal(claim(a, &rq, 1, to_a, sizeof(to_a)), 0);
+	assert_int_equal(claim(b, &rq, 2, to_b, sizeof(to_b)), 0);
+	assert_string_equal(to_a, "chandan@example.org");
+	assert_string_equal(to_b, "linux-xfs@vger.kernel.org");
+	assert_int_equal(count_rows(path, "SELECT count(*) FROM decisions"
+					  " WHERE recipient ="
+					  " 'chandan@example.org'"),
+			 1);
+
+	pick_config_free(pc);
+	config_free(cfg);
+	map_free(map);
+	audit_close(b);
+	audit_close(a);
 	free(path);
 }
 
@@ -2099,6 +2209,7 @@ int main(void)
 		cmocka_unit_test(test_digest_cursor),
 		cmocka_unit_test(test_load),
 		cmocka_unit_test(test_pick_load_query_fails),
+		cmocka_unit_test(test_pick_race_for_the_last_place),
 		cmocka_unit_test(test_rows_by_description),
 		cmocka_unit_test(test_json_lists),
 		cmocka_unit_test(test_permissions_under_umask_077),
