@@ -311,9 +311,9 @@ static int get_message(struct audit *db, struct audit_record *rec,
 
 	if (db_col_text(st, MSG_COL + 1)) {
 		rec->body_len = (size_t)sqlite3_column_bytes(st, MSG_COL + 1);
-		rec->body = db_own(&rec->owned,
-				   xmemdup0(db_col_text(st, MSG_COL + 1),
-					    rec->body_len));
+		rec->body = db_own(
+			&rec->owned,
+			xmemdup0(db_col_text(st, MSG_COL + 1), rec->body_len));
 	}
 	if (!raw || !enc)
 		return 0;

@@ -415,7 +415,7 @@ static int migrate_widen_state(struct audit *db)
 		return db_fail(db, rc, "widen reports.state");
 	if (changed != 1)
 		return db_bad(db, "reports.state: its CHECK list is not schema "
-			       "6's; not migrated");
+				  "6's; not migrated");
 	return 0;
 }
 
