@@ -58,6 +58,7 @@
 #include "cmd.h"
 #include "config.h"
 #include "deliver.h"
+#include "hash.h"
 #include "outbox.h"
 #include "pipeline.h"
 #include "record.h"
@@ -347,7 +348,7 @@ int ingest_next(struct ingest *in, bool *queued)
 static long cursor_key(const char *url, char *const *products, size_t np,
 		       char *const *components, size_t nc)
 {
-	uint32_t h = 2166136261u;
+	uint32_t h = FNV32_BASIS;
 	const char *parts[2 * FILTER_MAX + 1];
 	size_t i, n = 0;
 
@@ -359,12 +360,10 @@ static long cursor_key(const char *url, char *const *products, size_t np,
 	for (i = 0; i < n; i++) {
 		const unsigned char *p = (const unsigned char *)parts[i];
 
-		for (; *p; p++) {
-			h ^= *p;
-			h *= 16777619u;
-		}
-		h ^= (i == np ? 0xfe : 0xff); /* keep the lists apart */
-		h *= 16777619u;
+		for (; *p; p++)
+			h = hash_step(h, *p);
+		h = hash_step(h,
+			      i == np ? 0xfe : 0xff); /* keep the lists apart */
 	}
 	return -1L - (long)(h & 0x3fffffff);
 }

@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "hash.h"
 #include "image.h"
 #include "model.h"
 #include "report.h"
@@ -195,17 +196,12 @@ int model_class_parse(const char *name)
  * bucket_of() mixes the result again.  lex_word() runs the same steps
  * while it copies a word, so hash_bytes(seed, w, n) is its hash.
  */
-#define HASH_INIT(seed) (0xcbf29ce484222325ull ^ (seed))
-#define HASH_STEP(h, c) (((h) ^ (unsigned char)(c)) * 0x100000001b3ull)
+#define HASH_INIT(seed) (FNV64_BASIS ^ (seed))
+#define HASH_STEP(h, c) hash64_step(h, (unsigned char)(c))
 
 static uint64_t hash_bytes(uint64_t seed, const char *s, size_t n)
 {
-	uint64_t h = HASH_INIT(seed);
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		h = HASH_STEP(h, s[i]);
-	return h;
+	return hash64_mem(HASH_INIT(seed), s, n);
 }
 
 static uint64_t mix64(uint64_t x)
