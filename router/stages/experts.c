@@ -420,18 +420,6 @@ int experts_parse_since(const char *s, time_t now, time_t *out)
 	return 0;
 }
 
-/* setting_rec - the last record of a setting (for its file:line) */
-static const struct config_record *setting_rec(const struct config *cfg,
-					       const char *name)
-{
-	size_t i;
-
-	for (i = cfg->nrec; i-- > 0;)
-		if (cfg->rec[i].setting && strcmp(cfg->rec[i].name, name) == 0)
-			return &cfg->rec[i];
-	return NULL;
-}
-
 /*
  * experts_options_config - apply the experts_* settings of routes.conf;
  * a bad value is reported with file:line and the default kept
@@ -443,10 +431,10 @@ void experts_options_config(struct experts_options *o, const struct config *cfg)
 
 	if (!cfg)
 		return;
-	r = setting_rec(cfg, "experts_weight");
+	r = config_setting(cfg, "experts_weight");
 	if (r && *r->argv[0] && experts_set_weights(o, r->argv[0]) < 0)
 		warn("%s:%u: experts_weight ignored", r->file, r->line);
-	r = setting_rec(cfg, "experts_halflife");
+	r = config_setting(cfg, "experts_halflife");
 	if (r && *(v = r->argv[0])) {
 		char *end;
 		double d = strtod(v, &end);
@@ -457,12 +445,12 @@ void experts_options_config(struct experts_options *o, const struct config *cfg)
 		else
 			o->halflife_days = d;
 	}
-	r = setting_rec(cfg, "experts_since");
+	r = config_setting(cfg, "experts_since");
 	if (r && *(v = r->argv[0]) &&
 	    experts_parse_since(v, o->now, &o->since) < 0)
 		warn("%s:%u: experts_since '%s' is not Nd, Nw, Nm, Ny, YYYY-MM-DD or all",
 		     r->file, r->line, v);
-	r = setting_rec(cfg, "experts_max");
+	r = config_setting(cfg, "experts_max");
 	if (r && *(v = r->argv[0])) {
 		unsigned long n;
 
@@ -472,7 +460,7 @@ void experts_options_config(struct experts_options *o, const struct config *cfg)
 		else
 			o->max_per_path = (unsigned)n;
 	}
-	r = setting_rec(cfg, "experts_ignore");
+	r = config_setting(cfg, "experts_ignore");
 	if (r && *r->argv[0]) {
 		char *copy = xstrdup(r->argv[0]), *save = NULL, *tok;
 
