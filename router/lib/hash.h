@@ -15,10 +15,12 @@
  *	hash_step() and hash64_step() are one byte's step, for a caller
  *	that hashes while it copies (the model's tokenizer).
  *
- *	hash_u64() mixes a 64-bit integer key (two 32-bit ids side by
- *	side) into 32 bits with MurmurHash3's finalizer: FNV-1a over the
- *	eight bytes would do, but its low bits, which pick the slot, mix
- *	the high bytes of the key poorly.
+ *	hash_mix64() is the one mixer of 64-bit values (splitmix64's
+ *	finalizer): the model's feature buckets and random numbers
+ *	(model.bin depends on it: it must not change), and hash_u64(),
+ *	which folds a 64-bit integer key (two 32-bit ids side by side) into
+ *	32 bits: FNV-1a over the eight bytes would do, but its low bits,
+ *	which pick the slot, mix the high bytes of the key poorly.
  *
  *	FNV-1a is not keyed: whoever chooses the keys can make them
  *	collide.  A table that holds keys from a message is bounded (the
@@ -97,15 +99,21 @@ static inline uint64_t hash64_str_ci(const char *s)
 	return fnv1a(FNV64_BASIS, FNV64_PRIME, s, strlen(s), true);
 }
 
-/* hash_u64 - a 64-bit integer key to 32 bits (MurmurHash3's fmix64) */
+/* hash_mix64 - every bit of x spread over the result (splitmix64's) */
+static inline uint64_t hash_mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	x ^= x >> 31;
+	return x;
+}
+
+/* hash_u64 - a 64-bit integer key to 32 bits */
 static inline uint32_t hash_u64(uint64_t x)
 {
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ull;
-	x ^= x >> 33;
-	return (uint32_t)x;
+	return (uint32_t)(hash_mix64(x) >> 32);
 }
 
 #endif
