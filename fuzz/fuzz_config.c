@@ -15,6 +15,29 @@
 #include "pick.h"
 #include "util.h"
 
+/* get_any - a setting through the getter of its type */
+static void get_any(const struct config *cfg, const struct config_key *k)
+{
+	if (k->record)
+		return;
+	switch (k->v.type) {
+	case CONFIG_INT:
+		config_int(cfg, k->name);
+		break;
+	case CONFIG_NUMBER:
+		config_number(cfg, k->name);
+		break;
+	case CONFIG_BOOL:
+		config_bool(cfg, k->name);
+		break;
+	case CONFIG_DURATION:
+		config_seconds(cfg, k->name);
+		break;
+	default:
+		config_get(cfg, k->name);
+	}
+}
+
 /* LLVMFuzzerTestOneInput - one routes.conf text, parsed and loaded */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -24,14 +47,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pick_config *pc;
 	struct config *cfg;
 	char *path;
+	size_t i;
 
 	cfg = config_parse(text, "fuzz.conf");
 	free(text);
 	if (!cfg)
 		return 0;
-	config_get_long(cfg, "filter_timeout", 120);
-	config_get_double(cfg, "uncertain_band", 1.0);
-	config_get_bool(cfg, "reply", false);
+	config_report(cfg, CONFIG_ONE_LINE);
+	for (i = 0; i < config_nkeys; i++)
+		get_any(cfg, &config_keys[i]);
 	path = config_state_path(cfg, "triage.db");
 	free(path);
 	router_id_load(&id, cfg);

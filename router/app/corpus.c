@@ -751,6 +751,37 @@ const struct corpus_item *corpus_split_crossing(const struct corpus *c)
 	return found;
 }
 
+int corpus_split_check(struct corpus *c, const char *path, size_t n,
+		       size_t max_named)
+{
+	const struct corpus_item *x;
+	size_t i, unmarked = 0;
+
+	if (corpus_split(c, path) < 0)
+		return -1;
+	for (i = 0; i < n && i < c->n; i++) {
+		const struct corpus_item *it = &c->items[i];
+
+		if (it->part != CORPUS_UNSPLIT)
+			continue;
+		if (unmarked++ < max_named)
+			error("%s (Message-ID %s) is not in %s", it->name,
+			      it->report->message_id ? it->report->message_id
+						     : "none",
+			      path);
+	}
+	if (unmarked)
+		return error(
+			"%zu messages are not in the split: add them with tools/split-reports.py",
+			unmarked);
+	x = corpus_split_crossing(c);
+	if (x)
+		return error(
+			"%s: the author/thread group of %s (%s) has messages on both sides of the split",
+			path, x->name, x->group);
+	return 0;
+}
+
 /* corpus_count - items of class cls */
 size_t corpus_count(const struct corpus *c, int cls)
 {

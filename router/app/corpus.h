@@ -168,6 +168,16 @@ int corpus_split(struct corpus *c, const char *path);
 const struct corpus_item *corpus_split_crossing(const struct corpus *c);
 
 /*
+ * corpus_split_check - corpus_split() with its promises checked: every
+ * one of the first n items (the labelled directories; corrections after
+ * them may be unmarked) is marked, and no author/thread group crosses
+ * the split (corpus_group() first).  At most max_named unmarked items
+ * are named.  0, or -1 after saying why.
+ */
+int corpus_split_check(struct corpus *c, const char *path, size_t n,
+		       size_t max_named);
+
+/*
  * corpus_drop_part - remove the items of that part (enum corpus_part);
  * returns how many; groups are then stale: corpus_group() again
  */

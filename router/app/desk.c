@@ -95,7 +95,7 @@ int desk_who(char *buf, size_t size)
 int desk_open(const struct config *cfg, enum desk_mode mode, struct audit **db)
 {
 	char *path = config_state_path(cfg, "triage.db");
-	int timeout = (int)config_get_long(cfg, "db_busy_timeout", 5000);
+	int timeout = (int)config_int(cfg, "db_busy_timeout");
 	bool temporary = false;
 	int ret = 0;
 
@@ -573,7 +573,7 @@ void desk_drain(const struct config *cfg, struct audit *db, unsigned queued,
 
 	if (!queued)
 		return;
-	if (strcmp(config_get(cfg, "transport", "smtp"), "sendmail") != 0) {
+	if (!config_is(cfg, "transport", "sendmail")) {
 		if (out)
 			fprintf(out,
 				"queued %u message%s: the outbox worker ('triage deliver') sends %s\n",
@@ -777,25 +777,6 @@ int desk_each(struct audit *db, const int64_t *ids, int n, const char *verb,
 				 (long long)ids[i], verb);
 			return desk_busy(db, what);
 		}
-	}
-	return 0;
-}
-
-/* desk_term_option - --color[=WHEN], --no-color, --no-pager */
-int desk_term_option(int c, const char *arg, enum desk_color_when *when,
-		     bool *pager)
-{
-	switch (c) {
-	case 'C':
-		return desk_color_option(arg, when) < 0 ? -1 : 1;
-	case 'N':
-		*when = DESK_COLOR_NEVER;
-		return 1;
-	case 'P':
-		if (!pager)
-			return 0;
-		*pager = false;
-		return 1;
 	}
 	return 0;
 }

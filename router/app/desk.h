@@ -184,14 +184,6 @@ struct desk_term {
 };
 
 int desk_color_option(const char *arg, enum desk_color_when *when);
-/*
- * desk_term_option - the options every listing command shares:
- * --color[=WHEN] ('C'), --no-color ('N') and, when pager is not NULL,
- * --no-pager ('P'); 1 when c was one of them, 0 when not, -1 (after a
- * message) for a bad WHEN
- */
-int desk_term_option(int c, const char *arg, enum desk_color_when *when,
-		     bool *pager);
 void desk_term_setup(struct desk_term *t, enum desk_color_when when,
 		     bool pager);
 const char *desk_color(const struct desk_term *t, const char *sgr);

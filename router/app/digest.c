@@ -68,7 +68,7 @@ static void items_release(struct items *it)
 /* grace - how far before a cursor a late-committed report can be */
 static int64_t grace(const struct config *cfg)
 {
-	long t = config_get_long(cfg, "filter_timeout", 120);
+	long t = config_int(cfg, "filter_timeout");
 
 	/* the filter's deadline applies only within (0, 900) seconds */
 	if (t <= 0 || t >= 900)

@@ -18,21 +18,17 @@
 /* router_id_load - the router's addresses; -1 when they are unusable */
 int router_id_load(struct router_id *id, const struct config *cfg)
 {
-	const char *tag = config_get(cfg, "forward_subject_tag", "unsigned");
-
-	id->address = config_get(cfg, "router_address", "triage@localhost");
-	id->name = config_get(cfg, "router_name", "triage");
-	id->bounce = config_get(cfg, "bounce_address", id->address);
-	if (strcmp(tag, "unsigned") == 0)
-		id->tag = DELIVER_TAG_UNSIGNED;
-	else if (strcmp(tag, "always") == 0)
+	id->address = config_get(cfg, "router_address");
+	id->name = config_get(cfg, "router_name");
+	id->bounce = config_get(cfg, "bounce_address");
+	if (!id->bounce)
+		id->bounce = id->address;
+	if (config_is(cfg, "forward_subject_tag", "always"))
 		id->tag = DELIVER_TAG_ALWAYS;
-	else if (strcmp(tag, "never") == 0)
+	else if (config_is(cfg, "forward_subject_tag", "never"))
 		id->tag = DELIVER_TAG_NEVER;
 	else
-		return error(
-			"%s: forward_subject_tag '%s': give unsigned, always or never",
-			cfg->path, tag);
+		id->tag = DELIVER_TAG_UNSIGNED;
 	if (!addr_valid(id->address))
 		return error("%s: router_address '%s' is not a valid address",
 			     cfg->path, id->address);

@@ -18,31 +18,14 @@
 /* outbox_max_age - delivery_max_age in seconds: "5d", "12h" or seconds */
 time_t outbox_max_age(const struct config *cfg)
 {
-	const char *v = config_get(cfg, "delivery_max_age", "5d");
-	char *end;
-	long n = strtol(v, &end, 10);
-
-	if (n <= 0 || end == v)
-		goto bad;
-	if (*end == 'd' && !end[1])
-		return (time_t)n * 86400;
-	if (*end == 'h' && !end[1])
-		return (time_t)n * 3600;
-	if (!*end)
-		return (time_t)n;
-bad:
-	warn("%s: delivery_max_age '%s' is not Nd, Nh or seconds; using 5d",
-	     cfg->path, v);
-	return 5 * 86400;
+	return (time_t)config_seconds(cfg, "delivery_max_age");
 }
 
 void outbox_sendmail_config(struct outbox_sendmail *sm,
 			    const struct config *cfg)
 {
-	long t = config_get_long(cfg, "sendmail_timeout", 60);
-
-	sm->path = config_get(cfg, "sendmail_path", "/usr/sbin/sendmail");
-	sm->timeout_ms = (unsigned)(t > 0 && t < 3600 ? t : 60) * 1000;
+	sm->path = config_get(cfg, "sendmail_path");
+	sm->timeout_ms = (unsigned)config_int(cfg, "sendmail_timeout") * 1000;
 }
 
 /* outbox_sendmail - the sendmail transport for one outbox row */

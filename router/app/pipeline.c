@@ -60,9 +60,9 @@ int pipeline_open(struct pipeline *p, const struct config *cfg)
 	 * upgrade, until 'triage update' runs): map from the text, slower
 	 * but not every report held.
 	 */
-	if (!p->map && (text = config_get(cfg, "maintainers", NULL)) &&
+	if (!p->map && (text = config_get(cfg, "maintainers")) &&
 	    access(text, R_OK) == 0)
-		p->map = map_load_text(text, config_get(cfg, "tree", NULL));
+		p->map = map_load_text(text, config_get(cfg, "tree"));
 	if (!p->map)
 		note_missing(
 			p,
@@ -115,7 +115,7 @@ size_t pipeline_inputs(const struct config *cfg, char **paths, size_t max)
 	};
 	const char *dir = classify_rules_dir(cfg);
 	const char *local = classify_local_rules(cfg);
-	const char *text = config_get(cfg, "maintainers", NULL);
+	const char *text = config_get(cfg, "maintainers");
 	size_t i, n = 0;
 	char *pat;
 	glob_t g;

@@ -511,7 +511,7 @@ int record_decision(struct audit *db, const struct pipeline *p,
 	if (d->act.action == ACT_FORWARD && !seen_again) {
 		/* the kernel's regressions list follows regressions */
 		if (d->regression.found)
-			cc = config_get(p->cfg, "regressions_list", NULL);
+			cc = config_get(p->cfg, "regressions_list");
 		if (cc && !*cc)
 			cc = NULL;
 		/* X-Triage-Class: the verdict, "user; score=12.8; rules=..." */

@@ -204,7 +204,7 @@ static void on_alarm(int sig)
 /* the deadline of one message (filter_timeout) */
 static void limit_time(const struct config *cfg)
 {
-	long secs = config_get_long(cfg, "filter_timeout", 120);
+	long secs = config_int(cfg, "filter_timeout");
 
 	committed = 0;
 	deadline = 0;
@@ -217,7 +217,7 @@ static void limit_time(const struct config *cfg)
 /* the memory of the process (filter_memory_mb) */
 static void limit_memory(const struct config *cfg)
 {
-	long mb = config_get_long(cfg, "filter_memory_mb", 1024);
+	long mb = config_int(cfg, "filter_memory_mb");
 	struct rlimit rl;
 
 #ifndef __SANITIZE_ADDRESS__
@@ -401,6 +401,8 @@ static int filter_setup(struct filter *fx, const char *config_path)
 	fx->cfg = config_load(config_path);
 	if (!fx->cfg)
 		return -1;
+	/* a bad value is the default's; the mail flows (routes.conf(5)) */
+	config_report(fx->cfg, CONFIG_ONE_LINE);
 	limit_memory(fx->cfg);
 	if (router_id_load(&fx->id, fx->cfg) < 0) {
 		config_free(fx->cfg);
@@ -408,7 +410,7 @@ static int filter_setup(struct filter *fx, const char *config_path)
 		return -1;
 	}
 	fx->dbpath = config_state_path(fx->cfg, "triage.db");
-	fx->busy_ms = (int)config_get_long(fx->cfg, "db_busy_timeout", 5000);
+	fx->busy_ms = (int)config_int(fx->cfg, "db_busy_timeout");
 	fx->conn = -1;
 	return 0;
 }
@@ -576,8 +578,7 @@ record:
 	 * A redelivery also sends: the run that committed may have died
 	 * before sending.
 	 */
-	if ((done || rec.outbox > 0) &&
-	    strcmp(config_get(cfg, "transport", "smtp"), "sendmail") == 0)
+	if ((done || rec.outbox > 0) && config_is(cfg, "transport", "sendmail"))
 		send_detached(&fx->db, fx->dbpath, cfg, fx->busy_ms);
 	goto out_pipeline;
 rollback:

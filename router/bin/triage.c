@@ -4,8 +4,12 @@
  *
  * DESCRIPTION
  *	triage [-c routes.conf] COMMAND [ARGS]
+ *	triage help [COMMAND]
  *
- *	Dispatches to cmd_COMMAND() (git.c's command table).  The
+ *	Dispatches to cmd_COMMAND() (git.c's command table).  'triage help
+ *	COMMAND' is 'triage COMMAND --help': the command's usage and
+ *	options, from its option table.  A name that is no command but
+ *	near one is answered with the one meant.  The
  *	per-message program triage-filter is a separate binary so that it
  *	does not load libcurl or libmicrohttpd.
  */
@@ -48,6 +52,8 @@ static const struct command commands[] = {
 	  "which source files define a kernel function" },
 	{ "check-rules", cmd_check_rules, PART_CORE,
 	  "lint the classification rules (--test runs their tests)" },
+	{ "check-config", cmd_check_config, PART_CORE,
+	  "check routes.conf: unknown names, bad values (file:line)" },
 	{ "pending", cmd_pending, PART_CORE,
 	  "list the reports that wait for a human" },
 	{ "show", cmd_show, PART_CORE,
@@ -156,7 +162,54 @@ static void usage(FILE *f)
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(f, "   %-12s %s\n", commands[i].name,
 			commands[i].summary);
-	fprintf(f, "\nSee triage(1).\n");
+	fprintf(f,
+		"\n'triage help COMMAND' shows a command's options; see triage(1).\n");
+}
+
+static const struct command *find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		if (strcmp(name, commands[i].name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+/* unknown - say that name is no command, and which one it may be */
+static int unknown(const char *name)
+{
+	const char *names[ARRAY_SIZE(commands)], *near;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		names[i] = commands[i].name;
+	near = nearest(name, names, ARRAY_SIZE(names));
+	if (near)
+		error("'%s' is not a triage command; did you mean '%s'?", name,
+		      near);
+	else
+		error("'%s' is not a triage command; see 'triage help'", name);
+	return EX_USAGE;
+}
+
+/* run - one command, in this program or in the one it is linked into */
+static int run(const struct command *c, int argc, char **argv,
+	       struct cmd_ctx *ctx)
+{
+	int ret;
+
+	if (!c->fn)
+		return run_elsewhere(c, argc, argv, ctx->config_path);
+	optind = 0; /* reset getopt for the command */
+	ret = c->fn(argc, argv, ctx);
+	config_free(ctx->cfg);
+	fflush(stdout);
+	if (ferror(stdout)) {
+		error("write error on standard output");
+		return ret ? ret : EX_IOERR;
+	}
+	return ret;
 }
 
 int main(int argc, char **argv)
@@ -168,8 +221,8 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	size_t i;
-	int c, ret;
+	const struct command *cmd;
+	int c;
 
 	msg_setup("triage", EX_SOFTWARE, false);
 	while ((c = getopt_long(argc, argv, "+c:hV", opts, NULL)) != -1) {
@@ -195,25 +248,24 @@ int main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	if (strcmp(argv[0], "help") == 0) {
-		usage(stdout);
-		return 0;
-	}
-	for (i = 0; i < ARRAY_SIZE(commands); i++) {
-		if (strcmp(argv[0], commands[i].name) != 0)
-			continue;
-		if (!commands[i].fn)
-			return run_elsewhere(&commands[i], argc, argv,
-					     ctx.config_path);
-		optind = 0; /* reset getopt for the command */
-		ret = commands[i].fn(argc, argv, &ctx);
-		config_free(ctx.cfg);
-		fflush(stdout);
-		if (ferror(stdout)) {
-			error("write error on standard output");
-			return ret ? ret : EX_IOERR;
+		char *help[3];
+
+		if (argc == 1) {
+			usage(stdout);
+			return 0;
 		}
-		return ret;
+		if (argc > 2) {
+			usage(stderr);
+			return EX_USAGE;
+		}
+		cmd = find_command(argv[1]);
+		if (!cmd)
+			return unknown(argv[1]);
+		help[0] = argv[1];
+		help[1] = (char *)"--help";
+		help[2] = NULL;
+		return run(cmd, 2, help, &ctx);
 	}
-	error("'%s' is not a triage command; see 'triage help'", argv[0]);
-	return EX_USAGE;
+	cmd = find_command(argv[0]);
+	return cmd ? run(cmd, argc, argv, &ctx) : unknown(argv[0]);
 }

@@ -27,7 +27,6 @@
  *	the action did not apply to some report, EX_TEMPFAIL when the
  *	database stayed busy (the IDs after it were not touched).
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,26 +43,10 @@
 #include "util.h"
 
 struct approve {
-	struct audit *db;
-	const struct config *cfg;
+	struct cmd_bulk b; /* first: one() casts */
 	struct router_id rid;
 	const char *to;
-	char who[DESK_LOGIN_MAX + 1];
-	time_t now;
-	unsigned queued;
-	struct desk_status st;
 };
-
-/* last_decision - the decision with a recipient, latest first */
-static const struct audit_decision *recipient_of(const struct audit_record *r)
-{
-	size_t i;
-
-	for (i = r->ndecisions; i-- > 0;)
-		if (r->decisions[i].recipient && *r->decisions[i].recipient)
-			return &r->decisions[i];
-	return NULL;
-}
 
 /* chosen_why - why the pick stage chose addr, from the candidates */
 static char *chosen_why(const struct audit_decision *d, const char *addr)
@@ -87,95 +70,107 @@ static int requeue(struct approve *a, const struct audit_record *r)
 	int n = 0;
 
 	for (i = 0; i < r->noutbox; i++) {
-		const struct audit_outbox_info *b = &r->outbox[i];
+		const struct audit_outbox_info *o = &r->outbox[i];
 		int rc;
 
-		if (strcmp(b->state, "failed") || strcmp(b->kind, "forward"))
+		if (strcmp(o->state, "failed") || strcmp(o->kind, "forward"))
 			continue;
-		rc = audit_outbox_requeue(a->db, b->id, a->now);
+		rc = audit_outbox_requeue(a->b.db, o->id, a->b.now);
 		if (rc < 0)
 			return -1;
 		if (rc == 0) {
 			printf("approve %lld: sending outbox %lld to %s again\n",
-			       (long long)r->id, (long long)b->id,
-			       b->recipients);
+			       (long long)r->id, (long long)o->id,
+			       o->recipients);
 			n++;
 		}
 	}
 	return n;
 }
 
-/*
- * approve_one - one report in one transaction; 0 done, 1 refused or
- * unknown (counted), -1 database failure
- */
-static int approve_one(void *arg, int64_t id)
+/* resend - a failed report: its failed forwards queued again */
+static int resend(struct approve *a, const struct audit_record *r)
 {
-	struct approve *a = arg;
-	struct audit_record r;
-	struct audit_action act;
-	const struct audit_decision *d;
-	const char *addr = a->to, *name = NULL, *state;
-	char *why = NULL, *reason = NULL;
-	int64_t oid;
-	int rc, ret = -1;
+	int rc;
 
-	if (audit_begin(a->db) < 0)
+	if (cmd_bulk_action(&a->b, r, NULL, "failed delivery queued again") <
+		    0 ||
+	    (rc = requeue(a, r)) < 0)
 		return -1;
-	rc = audit_get_report(a->db, id, AUDIT_GET_RAW, &r);
-	if (rc <= 0) {
-		audit_rollback(a->db);
-		if (rc < 0)
-			return -1;
-		error("approve %lld: no such report", (long long)id);
-		a->st.unknown++;
-		return 1;
+	if (rc == 0) {
+		error("approve %lld: no failed forward to send again; use --to ADDR",
+		      (long long)r->id);
+		return CMD_BULK_REFUSED;
 	}
-	state = r.state;
-	d = recipient_of(&r);
-	if (!strcmp(state, "duplicate")) {
+	a->b.queued += (unsigned)rc;
+	return audit_commit(a->b.db) < 0 ? -1 : CMD_BULK_DONE;
+}
+
+/* forward - the report (and the follow-ups that waited) to addr */
+static int forward(struct approve *a, const struct audit_record *r,
+		   const char *addr, const char *name, const char *why)
+{
+	const char *section = r->nsections ? r->sections[0].name : NULL;
+	char *reason = why ? xasprintf("approved by %s; %s", a->b.who, why)
+			   : xasprintf("approved by %s", a->b.who);
+	int64_t oid = -1;
+	int rc = -1;
+
+	if (cmd_bulk_action(&a->b, r, addr, reason) < 0)
+		goto out;
+	oid = desk_forward(a->b.db, &a->rid, r, addr, name,
+			   desk_class_header(r), section, reason, "", a->b.now);
+	if (oid < 0)
+		goto out;
+	a->b.queued++;
+	rc = desk_forward_followups(a->b.db, &a->rid, r->id, addr, name,
+				    desk_class_header(r), section, reason,
+				    a->b.now);
+	if (rc < 0)
+		goto out;
+	a->b.queued += (unsigned)rc;
+	printf("approve %lld: forwarded to %s (was %s; outbox %lld)\n",
+	       (long long)r->id, addr, r->state, (long long)oid);
+	if (rc)
+		printf("approve %lld: and %d follow-up%s that waited with it\n",
+		       (long long)r->id, rc, rc == 1 ? "" : "s");
+	if (audit_commit(a->b.db) < 0)
+		rc = -1;
+out:
+	free(reason);
+	return rc < 0 ? -1 : CMD_BULK_DONE;
+}
+
+/* approve_one - one report (cmd_bulk()) */
+static int approve_one(struct cmd_bulk *b, const struct audit_record *r)
+{
+	struct approve *a = (struct approve *)b;
+	const struct audit_decision *d = cmd_recipient(r);
+	const char *addr = a->to, *name = NULL;
+	long long id = (long long)r->id;
+	char *why = NULL;
+	int rc;
+
+	if (!strcmp(r->state, "duplicate")) {
 		error("approve %lld: a duplicate of report %lld; approve that one",
-		      (long long)id, (long long)r.duplicate_of);
-		goto refused;
+		      id, (long long)r->duplicate_of);
+		return CMD_BULK_REFUSED;
 	}
 	if (!a->to &&
-	    (!strcmp(state, "forwarded") || !strcmp(state, "approved") ||
-	     !strcmp(state, "replied"))) {
+	    (!strcmp(r->state, "forwarded") || !strcmp(r->state, "approved") ||
+	     !strcmp(r->state, "replied"))) {
 		error("approve %lld: already %s%s%s; 'triage reroute %lld ADDR' sends it elsewhere",
-		      (long long)id, state, d ? " to " : "",
-		      d ? d->recipient : "", (long long)id);
-		goto refused;
+		      id, r->state, d ? " to " : "", d ? d->recipient : "", id);
+		return CMD_BULK_REFUSED;
 	}
-	memset(&act, 0, sizeof(act));
-	act.report = id;
-	act.at = a->now;
-	act.who = a->who;
-	act.action = "approve";
-
-	if (!a->to && !strcmp(state, "failed")) {
-		act.detail = "failed delivery queued again";
-		if (audit_record_action(a->db, &act, NULL) < 0)
-			goto fail;
-		rc = requeue(a, &r);
-		if (rc < 0)
-			goto fail;
-		if (rc == 0) {
-			error("approve %lld: no failed forward to send again; use --to ADDR",
-			      (long long)id);
-			audit_rollback(a->db);
-			goto refused_rolled;
-		}
-		a->queued += (unsigned)rc;
-		goto commit;
-	}
-
+	if (!a->to && !strcmp(r->state, "failed"))
+		return resend(a, r);
 	if (!addr) {
 		if (!d) {
 			error("approve %lld: nobody to send it to (%s); use --to ADDR or 'triage reroute %lld SECTION'",
-			      (long long)id,
-			      r.nsections ? "no recipient" : "unmapped",
-			      (long long)id);
-			goto refused;
+			      id, r->nsections ? "no recipient" : "unmapped",
+			      id);
+			return CMD_BULK_REFUSED;
 		}
 		addr = d->recipient;
 		name = d->recipient_name;
@@ -183,110 +178,36 @@ static int approve_one(void *arg, int64_t id)
 	} else if (d && !strcasecmp(d->recipient, addr)) {
 		name = d->recipient_name;
 	}
-	reason = why ? xasprintf("approved by %s; %s", a->who, why)
-		     : xasprintf("approved by %s", a->who);
-	act.argument = addr;
-	act.detail = reason;
-	if (audit_record_action(a->db, &act, NULL) < 0)
-		goto fail;
-	oid = desk_forward(
-		a->db, &a->rid, &r, addr, name, desk_class_header(&r),
-		r.nsections ? r.sections[0].name : NULL, reason, "", a->now);
-	if (oid < 0)
-		goto fail;
-	a->queued++;
-	/* the follow-ups that waited with it go along */
-	rc = desk_forward_followups(
-		a->db, &a->rid, id, addr, name, desk_class_header(&r),
-		r.nsections ? r.sections[0].name : NULL, reason, a->now);
-	if (rc < 0)
-		goto fail;
-	a->queued += (unsigned)rc;
-	printf("approve %lld: forwarded to %s (was %s; outbox %lld)\n",
-	       (long long)id, addr, state, (long long)oid);
-	if (rc)
-		printf("approve %lld: and %d follow-up%s that waited with it\n",
-		       (long long)id, rc, rc == 1 ? "" : "s");
-commit:
-	if (audit_commit(a->db) < 0)
-		goto out;
-	a->st.done++;
-	ret = 0;
-	goto out;
-refused:
-	audit_rollback(a->db);
-refused_rolled:
-	a->st.refused++;
-	ret = 1;
-	goto out;
-fail:
-	audit_rollback(a->db);
-out:
+	rc = forward(a, r, addr, name, why);
 	free(why);
-	free(reason);
-	audit_record_release(&r);
-	return ret;
-}
-
-static void usage(void)
-{
-	fprintf(stderr, "usage: triage approve [--to ADDR] ID...\n");
+	return rc;
 }
 
 /* cmd_approve - forward held reports, resend failed ones */
 int cmd_approve(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const struct option opts[] = {
-		{ "to", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	static const char *const usage[] = { "triage approve [--to ADDR] ID...",
+					     NULL };
 	struct approve a;
-	int64_t *ids;
-	int c, n, ret;
+	const struct opt opts[] = {
+		OPT_STRING(0, "to", &a.to, "ADDR",
+			   "forward to ADDR instead of the recipient picked"),
+		OPT_END(),
+	};
 
 	memset(&a, 0, sizeof(a));
-	while ((c = getopt_long(argc, argv, "t:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 't':
-			a.to = optarg;
-			break;
-		case 'h':
-			usage();
-			return 0;
-		default:
-			usage();
-			return EX_USAGE;
-		}
-	}
-	if (optind >= argc) {
-		usage();
-		return EX_USAGE;
-	}
+	argc = parse_options(argc, argv, opts, usage, 0);
+	if (argc < 1)
+		usage_with_options(usage, opts);
 	if (a.to && !addr_valid(a.to)) {
 		error("--to '%s' is not a valid address", a.to);
 		return EX_USAGE;
 	}
-	n = argc - optind;
-	if (desk_parse_ids(argv + optind, n, &ids))
-		return EX_USAGE;
-	a.cfg = cmd_config(ctx);
-	a.now = desk_now();
-	if (desk_who(a.who, sizeof(a.who)) < 0 ||
-	    router_id_load(&a.rid, a.cfg) < 0) {
-		free(ids);
+	a.b.verb = "approve";
+	a.b.past = "approved";
+	a.b.flags = AUDIT_GET_RAW;
+	a.b.one = approve_one;
+	if (router_id_load(&a.rid, cmd_config(ctx)) < 0)
 		return EX_CONFIG;
-	}
-	ret = desk_open(a.cfg, DESK_WRITE, &a.db);
-	if (ret) {
-		free(ids);
-		return ret;
-	}
-	ret = desk_each(a.db, ids, n, "approved", approve_one, &a);
-	desk_drain(a.cfg, a.db, a.queued, stdout);
-	if (!ret)
-		ret = desk_status_exit(&a.st);
-	audit_close(a.db);
-	free(ids);
-	return ret;
+	return cmd_bulk(ctx, &a.b, argv, argc);
 }

@@ -43,7 +43,6 @@
  *	The ingest worker (cmd.h) is shared with 'triage serve'.
  */
 #include <ctype.h>
-#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +57,7 @@
 #include "cmd.h"
 #include "config.h"
 #include "deliver.h"
+#include "hash.h"
 #include "outbox.h"
 #include "pipeline.h"
 #include "record.h"
@@ -111,8 +111,7 @@ struct ingest *ingest_open(struct config *cfg, struct audit *db,
 	in->p.load = audit_pick_load;
 	in->p.load_ctx = db;
 	bugzilla_writeback_config(&in->wb, cfg);
-	in->forward_private =
-		config_get_bool(cfg, "bugzilla_forward_private", false);
+	in->forward_private = config_bool(cfg, "bugzilla_forward_private");
 	in->max_age = outbox_max_age(cfg);
 	/* two requests and the pipeline must fit in the lease */
 	in->lease = (int)(in->bc.timeout_ms / 1000) * 3 + 60;
@@ -360,10 +359,10 @@ int ingest_next(struct ingest *in, bool *queued)
 /* ---- poll ---------------------------------------------------------------- */
 
 /* cursor_key - a negative bug id naming this query's cursor */
-static long cursor_key(const char *url, char *const *products, size_t np,
-		       char *const *components, size_t nc)
+static long cursor_key(const char *url, const char *const *products, size_t np,
+		       const char *const *components, size_t nc)
 {
-	uint32_t h = 2166136261u;
+	uint32_t h = FNV32_BASIS;
 	const char *parts[2 * FILTER_MAX + 1];
 	size_t i, n = 0;
 
@@ -375,12 +374,10 @@ static long cursor_key(const char *url, char *const *products, size_t np,
 	for (i = 0; i < n; i++) {
 		const unsigned char *p = (const unsigned char *)parts[i];
 
-		for (; *p; p++) {
-			h ^= *p;
-			h *= 16777619u;
-		}
-		h ^= (i == np ? 0xfe : 0xff); /* keep the lists apart */
-		h *= 16777619u;
+		for (; *p; p++)
+			h = hash_step(h, *p);
+		h = hash_step(h,
+			      i == np ? 0xfe : 0xff); /* keep the lists apart */
 	}
 	return -1L - (long)(h & 0x3fffffff);
 }
@@ -472,193 +469,189 @@ static int poll_hit(struct audit *db, const struct bugzilla_hit *h, time_t now,
 	return 0;
 }
 
-static const char *const poll_usage =
-	"usage: triage bugzilla poll [--url URL] [--product P]... "
-	"[--component C]... [--since TIME] [--limit N] [--max-pages N]";
+/* what one poll asks and where it is */
+struct poll {
+	const char *prod_v[FILTER_MAX + 1], *comp_v[FILTER_MAX + 1];
+	struct opt_list products, components;
+	const char *url, *since;
+	unsigned long limit, pages;
+	struct audit *db;
+	struct ingest *in;
+	char from[64], newest[64];
+	bool complete;
+	struct poll_stats st;
+};
 
-static int cmd_poll(int argc, char **argv, struct cmd_ctx *ctx)
+static const char *const poll_usage[] = {
+	"triage bugzilla poll [--url URL] [--product P]... [--component C]... [OPTIONS]",
+	NULL
+};
+
+static void poll_options(int argc, char **argv, struct poll *pl)
 {
-	static const struct option opts[] = {
-		{ "url", required_argument, NULL, 'u' },
-		{ "product", required_argument, NULL, 'p' },
-		{ "component", required_argument, NULL, 'C' },
-		{ "since", required_argument, NULL, 's' },
-		{ "limit", required_argument, NULL, 'l' },
-		{ "max-pages", required_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct opt opts[] = {
+		OPT_STRING(0, "url", &pl->url, "URL",
+			   "the Bugzilla (default: bugzilla_url)"),
+		OPT_LIST(0, "product", &pl->products, "P",
+			 "only bugs of product P (repeatable)"),
+		OPT_LIST(0, "component", &pl->components, "C",
+			 "only bugs of component C (repeatable)"),
+		OPT_STRING(
+			0, "since", &pl->since, "TIME",
+			"changed since 2d, 12h, 30m ago or a Bugzilla time (default: the last poll)"),
+		OPT_ULONG(0, "limit", &pl->limit, "N", "bugs per page (50)", 1,
+			  1000),
+		OPT_ULONG(0, "max-pages", &pl->pages, "N",
+			  "pages at most (100)", 1, 100000),
+		OPT_END(),
 	};
-	char *products[FILTER_MAX + 1], *components[FILTER_MAX + 1];
-	size_t np = 0, nc = 0;
-	const char *url = NULL, *since = NULL;
-	unsigned long limit = POLL_LIMIT, pages = POLL_PAGES, page;
-	struct config *cfg;
-	struct audit *db = NULL;
-	struct ingest *in = NULL;
-	struct audit_bug cur;
-	struct poll_stats st = { 0, 0, 0, 0 };
+
+	pl->products.v = pl->prod_v;
+	pl->products.max = FILTER_MAX;
+	pl->components.v = pl->comp_v;
+	pl->components.max = FILTER_MAX;
+	pl->limit = POLL_LIMIT;
+	pl->pages = POLL_PAGES;
+	if (parse_options(argc, argv, opts, poll_usage, 0))
+		usage_with_options(poll_usage, opts);
+	pl->prod_v[pl->products.n] = NULL;
+	pl->comp_v[pl->components.n] = NULL;
+}
+
+/* poll_pages - store an event per changed bug, page by page; -1: database */
+static int poll_pages(struct poll *pl, time_t now, int *ret)
+{
 	struct bugzilla_query q;
-	char from[64], newest[64] = "";
-	bool temporary = false, complete = false, queued = false;
-	unsigned handled = 0;
-	time_t now = time(NULL);
-	long key;
-	char *dbpath;
-	int c, rc = 0, ret = 0;
-
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'u':
-			url = optarg;
-			break;
-		case 'p':
-		case 'C':
-			if ((c == 'p' ? np : nc) >= FILTER_MAX) {
-				error("at most %d --product/--component values",
-				      FILTER_MAX);
-				return EX_USAGE;
-			}
-			if (c == 'p')
-				products[np++] = optarg;
-			else
-				components[nc++] = optarg;
-			break;
-		case 's':
-			since = optarg;
-			break;
-		case 'l':
-			if (parse_ulong(optarg, &limit) < 0 || !limit ||
-			    limit > 1000) {
-				error("--limit: 1 to 1000");
-				return EX_USAGE;
-			}
-			break;
-		case 'm':
-			if (parse_ulong(optarg, &pages) < 0 || !pages ||
-			    pages > 100000) {
-				error("--max-pages: 1 to 100000");
-				return EX_USAGE;
-			}
-			break;
-		case 'h':
-			puts(poll_usage);
-			return 0;
-		default:
-			error("%s", poll_usage);
-			return EX_USAGE;
-		}
-	}
-	if (optind < argc) {
-		error("%s", poll_usage);
-		return EX_USAGE;
-	}
-	products[np] = NULL;
-	components[nc] = NULL;
-	if (since && parse_since(since, now, from, sizeof(from)) < 0) {
-		error("--since '%s': give 2d, 12h, 30m or a time such as 2024-05-01T00:00:00Z",
-		      since);
-		return EX_USAGE;
-	}
-
-	cfg = cmd_config(ctx);
-	dbpath = config_state_path(cfg, "triage.db");
-	if (audit_open(dbpath, AUDIT_CREATE,
-		       (int)config_get_long(cfg, "db_busy_timeout", 5000), &db,
-		       &temporary) < 0) {
-		error("cannot open the database '%s'", dbpath);
-		free(dbpath);
-		return EX_TEMPFAIL;
-	}
-	free(dbpath);
-	in = ingest_open(cfg, db, url);
-	if (!in) {
-		audit_close(db);
-		return EX_CONFIG;
-	}
-	key = cursor_key(in->bc.url, products, np, components, nc);
-	if (!since) {
-		rc = audit_bug_seen(db, key, &cur);
-		if (rc < 0)
-			goto dberr;
-		if (rc == 1 && cur.last_change_time[0])
-			snprintf(from, sizeof(from), "%s",
-				 cur.last_change_time);
-		else
-			parse_since("24h", now, from, sizeof(from));
-	}
+	unsigned long page;
 
 	memset(&q, 0, sizeof(q));
-	q.products = (const char *const *)products;
-	q.components = (const char *const *)components;
-	q.since = from;
-	q.limit = (unsigned)limit;
-	for (page = 0; page < pages; page++) {
+	q.products = pl->prod_v;
+	q.components = pl->comp_v;
+	q.since = pl->from;
+	q.limit = (unsigned)pl->limit;
+	for (page = 0; page < pl->pages; page++) {
 		struct bugzilla_hit *hits;
 		struct bugzilla_result res;
 		size_t n, i;
 
-		q.offset = (unsigned)(page * limit);
-		if (bugzilla_search(in->bz, &q, &hits, &n, &res) < 0) {
+		q.offset = (unsigned)(page * pl->limit);
+		if (bugzilla_search(pl->in->bz, &q, &hits, &n, &res) < 0) {
 			error("%s", res.detail);
-			ret = res.status == DELIVER_TEMPORARY ? EX_TEMPFAIL
-							      : EX_UNAVAILABLE;
-			break;
+			*ret = res.status == DELIVER_TEMPORARY ? EX_TEMPFAIL
+							       : EX_UNAVAILABLE;
+			return 0;
 		}
-		if (audit_begin(db) < 0) {
+		if (audit_begin(pl->db) < 0) {
 			free(hits);
-			goto dberr;
+			return -1;
 		}
 		for (i = 0; i < n; i++) {
-			if (poll_hit(db, &hits[i], now, &st) < 0) {
-				audit_rollback(db);
+			if (poll_hit(pl->db, &hits[i], now, &pl->st) < 0) {
+				audit_rollback(pl->db);
 				free(hits);
-				goto dberr;
+				return -1;
 			}
-			if (strcmp(hits[i].last_change_time, newest) > 0)
-				snprintf(newest, sizeof(newest), "%s",
+			if (strcmp(hits[i].last_change_time, pl->newest) > 0)
+				snprintf(pl->newest, sizeof(pl->newest), "%s",
 					 hits[i].last_change_time);
 		}
 		free(hits);
-		if (audit_commit(db) < 0) {
-			audit_rollback(db);
-			goto dberr;
+		if (audit_commit(pl->db) < 0) {
+			audit_rollback(pl->db);
+			return -1;
 		}
-		if (n < limit) {
-			complete = true;
-			break;
+		if (n < pl->limit) {
+			pl->complete = true;
+			return 0;
 		}
 	}
-	if (!complete && !ret)
-		warn("stopped after %lu pages; the cursor stays at %s", pages,
-		     from);
+	warn("stopped after %lu pages; the cursor stays at %s", pl->pages,
+	     pl->from);
+	return 0;
+}
 
+/* poll_run - from the cursor (or --since), the pages, the events; -1: database */
+static int poll_run(struct poll *pl, time_t now, int *ret)
+{
+	long key = cursor_key(pl->in->bc.url, pl->prod_v, pl->products.n,
+			      pl->comp_v, pl->components.n);
+	struct audit_bug cur;
+	unsigned handled = 0;
+	bool queued = false;
+	int rc = 0;
+
+	if (!pl->since) {
+		rc = audit_bug_seen(pl->db, key, &cur);
+		if (rc < 0)
+			return -1;
+		if (rc == 1 && cur.last_change_time[0])
+			snprintf(pl->from, sizeof(pl->from), "%s",
+				 cur.last_change_time);
+		else
+			parse_since("24h", now, pl->from, sizeof(pl->from));
+	}
+	if (poll_pages(pl, now, ret) < 0)
+		return -1;
 	/* the events are stored: handle every due one (serve's too) */
-	while (handled < PROCESS_ROUNDS && (rc = ingest_next(in, &queued)) == 1)
+	while (handled < PROCESS_ROUNDS &&
+	       (rc = ingest_next(pl->in, &queued)) == 1)
 		handled++;
 	if (rc < 0)
-		goto dberr;
-
-	if (complete && newest[0] && strcmp(newest, from) >= 0 &&
-	    audit_bug_record(db, key, 0, newest, now) < 0)
-		goto dberr;
+		return -1;
+	if (pl->complete && pl->newest[0] &&
+	    strcmp(pl->newest, pl->from) >= 0 &&
+	    audit_bug_record(pl->db, key, 0, pl->newest, now) < 0)
+		return -1;
 	printf("poll: %u changed since %s: %u new, %u known, %u pending; %u events handled\n",
-	       st.changed, from, st.stored, st.known, st.again, handled);
-	goto out;
-dberr:
-	error("database: %s", audit_errmsg(db));
-	ret = EX_TEMPFAIL;
-out:
-	ingest_close(in);
-	audit_close(db);
+	       pl->st.changed, pl->from, pl->st.stored, pl->st.known,
+	       pl->st.again, handled);
+	return 0;
+}
+
+static int cmd_poll(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	struct poll pl;
+	struct config *cfg;
+	time_t now = time(NULL);
+	int ret = 0;
+
+	memset(&pl, 0, sizeof(pl));
+	poll_options(argc, argv, &pl);
+	if (pl.since &&
+	    parse_since(pl.since, now, pl.from, sizeof(pl.from)) < 0) {
+		error("--since '%s': give 2d, 12h, 30m or a time such as 2024-05-01T00:00:00Z",
+		      pl.since);
+		return EX_USAGE;
+	}
+	cfg = cmd_config(ctx);
+	if (cmd_open_db(cfg, &pl.db) < 0)
+		return EX_TEMPFAIL;
+	pl.in = ingest_open(cfg, pl.db, pl.url);
+	if (!pl.in) {
+		audit_close(pl.db);
+		return EX_CONFIG;
+	}
+	if (poll_run(&pl, now, &ret) < 0) {
+		error("database: %s", audit_errmsg(pl.db));
+		ret = EX_TEMPFAIL;
+	}
+	ingest_close(pl.in);
+	audit_close(pl.db);
 	return ret;
 }
 
 int cmd_bugzilla(int argc, char **argv, struct cmd_ctx *ctx)
 {
+	static const struct opt none[] = {
+		OPT_GROUP("'triage bugzilla poll --help' gives its options."),
+		OPT_END(),
+	};
+
 	umask(007);
-	if (argc < 2 || strcmp(argv[1], "poll") != 0) {
-		error("%s", poll_usage);
-		return EX_USAGE;
-	}
-	return cmd_poll(argc - 1, argv + 1, ctx);
+	if (argc >= 2 && strcmp(argv[1], "poll") == 0)
+		return cmd_poll(argc - 1, argv + 1, ctx);
+	argc = parse_options(argc, argv, none, poll_usage, OPTIONS_STOP_AT_ARG);
+	if (argc)
+		error("'%s' is not a bugzilla subcommand (poll)", argv[0]);
+	usage_with_options(poll_usage, none);
 }

@@ -18,7 +18,6 @@
  *	when the snapshot cannot be written, EX_USAGE on bad options.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,61 +30,36 @@
 #include "rules.h"
 #include "util.h"
 
-static void usage(void)
-{
-	fprintf(stderr,
-		"usage: triage check-rules [--rules DIR] [--local FILE] [--test] [--compile | --output FILE]\n");
-}
-
 int cmd_check_rules(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const struct option opts[] = {
-		{ "rules", required_argument, NULL, 'r' },
-		{ "local", required_argument, NULL, 'l' },
-		{ "test", no_argument, NULL, 't' },
-		{ "compile", no_argument, NULL, 'c' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const char *const usage[] = {
+		"triage check-rules [--rules DIR] [--local FILE] [--test] [--compile | --output FILE]",
+		NULL
 	};
 	const char *dir = NULL, *local = NULL, *output = NULL;
-	bool test = false, local_given = false, compile = false;
+	bool test = false, local_given, compile = false;
 	char *state_path = NULL;
 	struct ruleset *rs;
 	unsigned ntests = 0;
-	int c, errors, failed = 0;
+	int errors, failed = 0;
 	double t0, t1;
+	const struct opt opts[] = {
+		OPT_STRING('r', "rules", &dir, "DIR",
+			   "the rule files (default: rules_dir)"),
+		OPT_STRING(
+			'l', "local", &local, "FILE",
+			"the site's rule file, which must exist (default: local_rules)"),
+		OPT_BOOL('t', "test", &test, "run the rules' test lines too"),
+		OPT_BOOL('c', "compile", &compile,
+			 "then write the snapshot STATE_DIR/rules.idx"),
+		OPT_STRING('o', "output", &output, "FILE",
+			   "then write the snapshot to FILE"),
+		OPT_END(),
+	};
 
-	while ((c = getopt_long(argc, argv, "r:l:tco:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			dir = optarg;
-			break;
-		case 'l':
-			local = optarg;
-			local_given = true;
-			break;
-		case 't':
-			test = true;
-			break;
-		case 'c':
-			compile = true;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 'h':
-			usage();
-			return 0;
-		default:
-			usage();
-			return EX_USAGE;
-		}
-	}
-	if (optind < argc || (compile && output)) {
-		usage();
-		return EX_USAGE;
-	}
+	if (parse_options(argc, argv, opts, usage, 0) || (compile && output))
+		usage_with_options(usage, opts);
+	local_given = local != NULL;
 	if (!dir)
 		dir = classify_rules_dir(cmd_config(ctx));
 	if (!local_given)

@@ -43,7 +43,6 @@
  *	  delivery_max_age     give up after (5d)
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,87 +89,44 @@ struct deliverd {
 	unsigned interval;
 };
 
-static int parse_tls(const char *v, enum smtp_tls *tls)
+/* tls_mode - smtp_tls (the table checked it: none, may, starttls, smtps) */
+static enum smtp_tls tls_mode(const struct config *cfg)
 {
-	if (!strcasecmp(v, "none"))
-		*tls = SMTP_TLS_NONE;
-	else if (!strcasecmp(v, "may"))
-		*tls = SMTP_TLS_OPPORTUNISTIC;
-	else if (!strcasecmp(v, "starttls"))
-		*tls = SMTP_TLS_STARTTLS;
-	else if (!strcasecmp(v, "smtps"))
-		*tls = SMTP_TLS_IMPLICIT;
-	else
-		return -1;
-	return 0;
-}
-
-static const char *setting(const struct config *cfg, const char *name)
-{
-	const char *v = config_get(cfg, name, NULL);
-
-	return v && *v ? v : NULL;
-}
-
-static long seconds(const struct config *cfg, const char *name, long def,
-		    long max)
-{
-	long v = config_get_long(cfg, name, def);
-
-	if (v <= 0 || v > max) {
-		warn("%s: %s = %ld is out of range; using %ld", cfg->path, name,
-		     v, def);
-		v = def;
-	}
-	return v;
+	if (config_is(cfg, "smtp_tls", "may"))
+		return SMTP_TLS_OPPORTUNISTIC;
+	if (config_is(cfg, "smtp_tls", "starttls"))
+		return SMTP_TLS_STARTTLS;
+	if (config_is(cfg, "smtp_tls", "smtps"))
+		return SMTP_TLS_IMPLICIT;
+	return SMTP_TLS_NONE;
 }
 
 /* deliverd_open - the worker for cfg's transport; NULL after printing */
 struct deliverd *deliverd_open(struct config *cfg, struct audit *db)
 {
 	struct deliverd *d = xcalloc(1, sizeof(*d));
-	const char *transport = config_get(cfg, "transport", "smtp");
 	const char *pwfile;
-	long port;
 
 	d->cfg = cfg;
 	d->db = db;
 	d->max_age = outbox_max_age(cfg);
-	d->interval = (unsigned)seconds(cfg, "deliver_interval", 10, 3600);
-	if (!strcmp(transport, "sendmail")) {
+	d->interval = (unsigned)config_int(cfg, "deliver_interval");
+	if (config_is(cfg, "transport", "sendmail")) {
 		d->sendmail = true;
 		outbox_sendmail_config(&d->sm, cfg);
 		d->lease = (int)(d->sm.timeout_ms / 1000) + LEASE_MARGIN;
 		return d;
 	}
-	if (strcmp(transport, "smtp") != 0) {
-		error("%s: transport = %s: not smtp or sendmail", cfg->path,
-		      transport);
-		goto fail;
-	}
-	d->smtp.host = config_get(cfg, "smtp_host", "localhost");
-	port = config_get_long(cfg, "smtp_port", 0);
-	if (port < 0 || port > 65535) {
-		error("%s: smtp_port = %ld is not a port", cfg->path, port);
-		goto fail;
-	}
-	d->smtp.port = (unsigned)port;
-	if (parse_tls(config_get(cfg, "smtp_tls", "none"), &d->smtp.tls) < 0) {
-		error("%s: smtp_tls is not none, may, starttls or smtps",
-		      cfg->path);
-		goto fail;
-	}
-	d->smtp.helo = setting(cfg, "smtp_helo");
-	d->smtp.user = setting(cfg, "smtp_user");
-	d->smtp.ca_file = setting(cfg, "smtp_ca_file");
+	d->smtp.host = config_get(cfg, "smtp_host");
+	d->smtp.port = (unsigned)config_int(cfg, "smtp_port"); /* 0: by TLS */
+	d->smtp.tls = tls_mode(cfg);
+	d->smtp.helo = config_get(cfg, "smtp_helo");
+	d->smtp.user = config_get(cfg, "smtp_user");
+	d->smtp.ca_file = config_get(cfg, "smtp_ca_file");
 	d->smtp.connect_timeout_ms =
-		seconds(cfg, "smtp_connect_timeout",
-			SMTP_CONNECT_TIMEOUT_MS / 1000, 3600) *
-		1000;
-	d->smtp.timeout_ms =
-		seconds(cfg, "smtp_timeout", SMTP_TIMEOUT_MS / 1000, 3600) *
-		1000;
-	pwfile = setting(cfg, "smtp_password_file");
+		config_int(cfg, "smtp_connect_timeout") * 1000;
+	d->smtp.timeout_ms = config_int(cfg, "smtp_timeout") * 1000;
+	pwfile = config_get(cfg, "smtp_password_file");
 	if (d->smtp.user && !pwfile) {
 		error("%s: smtp_user needs smtp_password_file", cfg->path);
 		goto fail;
@@ -305,13 +261,13 @@ static void send_row(void *ctx, const struct audit_outbox_item *it,
 static struct map *open_map(const struct config *cfg)
 {
 	char *path = config_state_path(cfg, "maintainers.idx");
-	const char *text = config_get(cfg, "maintainers", NULL);
+	const char *text = config_get(cfg, "maintainers");
 	struct map *map = NULL;
 
 	if (access(path, R_OK) == 0)
 		map = map_open(path);
 	else if (text && *text && access(text, R_OK) == 0)
-		map = map_load_text(text, config_get(cfg, "tree", NULL));
+		map = map_load_text(text, config_get(cfg, "tree"));
 	free(path);
 	return map;
 }
@@ -343,9 +299,6 @@ int deliverd_run(struct deliverd *d, unsigned max, struct outbox_stats *st)
 	return n;
 }
 
-static const char *const usage_text =
-	"usage: triage deliver [--once | --daemon]";
-
 /* wait_signal - true when SIGTERM or SIGINT (blocked) came within secs */
 static bool wait_signal(const sigset_t *set, unsigned secs)
 {
@@ -360,53 +313,32 @@ static bool wait_signal(const sigset_t *set, unsigned secs)
 
 int cmd_deliver(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const struct option opts[] = {
-		{ "once", no_argument, NULL, 'o' },
-		{ "daemon", no_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const char *const usage[] = {
+		"triage deliver [--once | --daemon]", NULL
+	};
+	bool daemon = false;
+	const struct opt opts[] = {
+		OPT_NEGBOOL(0, "once", &daemon,
+			    "one pass over what is due (the default)"),
+		OPT_BOOL(0, "daemon", &daemon,
+			 "a pass every deliver_interval, until SIGTERM"),
+		OPT_END(),
 	};
 	struct config *cfg;
 	struct audit *db = NULL;
 	struct deliverd *d;
 	struct outbox_stats st = { 0, 0, 0 };
 	sigset_t set;
-	bool daemon = false, temporary = false, stop = false;
-	char *dbpath;
-	int c, n, ret = 0;
+	bool stop = false;
+	int n, ret = 0;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			daemon = false;
-			break;
-		case 'd':
-			daemon = true;
-			break;
-		case 'h':
-			puts(usage_text);
-			return 0;
-		default:
-			error("%s", usage_text);
-			return EX_USAGE;
-		}
-	}
-	if (optind < argc) {
-		error("%s", usage_text);
-		return EX_USAGE;
-	}
+	if (parse_options(argc, argv, opts, usage, 0))
+		usage_with_options(usage, opts);
 	umask(007);
 	signal(SIGPIPE, SIG_IGN);
 	cfg = cmd_config(ctx);
-	dbpath = config_state_path(cfg, "triage.db");
-	if (audit_open(dbpath, AUDIT_CREATE,
-		       (int)config_get_long(cfg, "db_busy_timeout", 5000), &db,
-		       &temporary) < 0) {
-		error("cannot open the database '%s'", dbpath);
-		free(dbpath);
+	if (cmd_open_db(cfg, &db) < 0)
 		return EX_TEMPFAIL;
-	}
-	free(dbpath);
 	d = deliverd_open(cfg, db);
 	if (!d) {
 		audit_close(db);

@@ -19,7 +19,6 @@
  *	mail is sent at once.  --json prints an array with one object per
  *	section (with --send, each says "queued": the outbox id or null).
  */
-#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -207,65 +206,30 @@ static void sent_one(const struct digest_sent *d, void *arg)
 	}
 }
 
-static void usage(void)
-{
-	fprintf(stderr,
-		"usage: triage digest [--section SECTION] [--send] [--json]\n"
-		"                     [--color[=WHEN]] [--no-color] [--no-pager]\n");
-}
-
 /* cmd_digest - show, or queue, the next fuzzer digests */
 int cmd_digest(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const struct option opts[] = {
-		{ "section", required_argument, NULL, 's' },
-		{ "send", no_argument, NULL, 'S' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "color", optional_argument, NULL, 'C' },
-		{ "no-color", no_argument, NULL, 'N' },
-		{ "no-pager", no_argument, NULL, 'P' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	enum desk_color_when when = DESK_COLOR_AUTO;
+	static const char *const usage[] = { "triage digest [OPTIONS]", NULL };
+	struct cmd_output view = CMD_OUTPUT_INIT;
 	const char *section = NULL;
+	bool send = false;
+	const struct opt opts[] = {
+		OPT_STRING(0, "section", &section, "SECTION",
+			   "only the digest of a MAINTAINERS section"),
+		OPT_BOOL(0, "send", &send, "queue the digests that are due"),
+		OPT_CMD_OUTPUT(&view),
+		OPT_END(),
+	};
 	struct desk_term term;
 	struct digest d;
 	struct dg g;
 	char who[DESK_LOGIN_MAX + 1];
-	bool send = false, pager = true;
-	int c, ret, n;
+	int ret, n;
 
 	memset(&g, 0, sizeof(g));
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		int t = desk_term_option(c, optarg, &when, &pager);
-
-		if (t < 0)
-			return EX_USAGE;
-		if (t)
-			continue;
-		switch (c) {
-		case 's':
-			section = optarg;
-			break;
-		case 'S':
-			send = true;
-			break;
-		case 'j':
-			g.json = true;
-			break;
-		case 'h':
-			usage();
-			return 0;
-		default:
-			usage();
-			return EX_USAGE;
-		}
-	}
-	if (optind != argc) {
-		usage();
-		return EX_USAGE;
-	}
+	if (parse_options(argc, argv, opts, usage, 0))
+		usage_with_options(usage, opts);
+	g.json = view.json;
 	g.cfg = cmd_config(ctx);
 	g.now = desk_now();
 	if (send && desk_who(who, sizeof(who)) < 0)
@@ -282,7 +246,7 @@ int cmd_digest(int argc, char **argv, struct cmd_ctx *ctx)
 		g.array = json_array();
 	memset(&term, 0, sizeof(term));
 	if (!g.json)
-		desk_term_setup(&term, when, pager && !send);
+		cmd_term_setup(&term, &view, !send);
 	g.t = &term;
 
 	if (send) {
@@ -301,9 +265,7 @@ int cmd_digest(int argc, char **argv, struct cmd_ctx *ctx)
 		digest_release(&d);
 	}
 	if (g.json) {
-		json_dumpf(g.array, stdout, JSON_INDENT(2) | JSON_ENSURE_ASCII);
-		putchar('\n');
-		json_decref(g.array);
+		cmd_print_json(g.array);
 	} else {
 		desk_term_finish(&term);
 	}

@@ -22,7 +22,6 @@
  *	already, or in no group); EX_TEMPFAIL when the database stayed
  *	busy.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,25 +126,19 @@ out:
 	return ret;
 }
 
+/* parse - exactly want report ids: 0, or EX_USAGE */
 static int parse(int argc, char **argv, int want, const char *use, int64_t *ids)
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, i;
+	const char *const usage[] = { use, NULL };
+	static const struct opt opts[] = { OPT_END() };
+	int i;
 
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
-		fprintf(stderr, "usage: %s\n", use);
-		return c == 'h' ? -1 : EX_USAGE;
-	}
-	if (argc - optind != want) {
-		fprintf(stderr, "usage: %s\n", use);
-		return EX_USAGE;
-	}
+	argc = parse_options(argc, argv, opts, usage, OPTIONS_STOP_AT_ARG);
+	if (argc != want)
+		usage_with_options(usage, opts);
 	for (i = 0; i < want; i++)
-		if (desk_parse_id(argv[optind + i], &ids[i]) < 0) {
-			error("'%s' is not a report id", argv[optind + i]);
+		if (desk_parse_id(argv[i], &ids[i]) < 0) {
+			error("'%s' is not a report id", argv[i]);
 			return EX_USAGE;
 		}
 	return 0;
@@ -158,7 +151,7 @@ int cmd_dup(int argc, char **argv, struct cmd_ctx *ctx)
 	int ret = parse(argc, argv, 2, "triage dup ID OTHER", ids);
 
 	if (ret)
-		return ret < 0 ? 0 : ret;
+		return ret;
 	if (ids[0] == ids[1]) {
 		error("dup %" PRId64 ": a report is no duplicate of itself",
 		      ids[0]);
@@ -174,6 +167,6 @@ int cmd_undup(int argc, char **argv, struct cmd_ctx *ctx)
 	int ret = parse(argc, argv, 1, "triage undup ID", &id);
 
 	if (ret)
-		return ret < 0 ? 0 : ret;
+		return ret;
 	return run(ctx, "undup", id, 0);
 }

@@ -77,7 +77,6 @@
  *	does not mark every message or crosses a group.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,15 +133,6 @@ struct eval_run {
 	unsigned abstained[NSIDES];
 	unsigned folds;
 };
-
-static void usage(void)
-{
-	fprintf(stderr,
-		"usage: triage eval --corpus DIR [--corpus DIR...] [--split FILE] [--rules DIR]\n"
-		"                   [--local FILE] [--symbols FILE | --no-symbols] [--folds K]\n"
-		"                   [--seed N] [--no-model] [--fit-thresholds] [--ablate RULE]...\n"
-		"                   [--verbose]\n");
-}
 
 static const char *side_label(const struct eval_run *e, int kind, int side)
 {
@@ -761,37 +751,251 @@ static void fit_thresholds(const struct eval_run *e, const struct outcome *o,
 
 /* ---- the command -------------------------------------------------------- */
 
-/* apply_split - mark the corpus; every message marked, no group crossing */
-static int apply_split(struct corpus *c, const char *path)
-{
-	const struct corpus_item *x;
-	int unmarked = corpus_split(c, path);
-	size_t i, shown = 0;
+struct eval_opts {
+	const char *dirs_v[EVAL_MAX_CORPORA], *ablate_v[EVAL_MAX_ABLATE];
+	struct opt_list dirs, ablate;
+	const char *split, *rules_dir, *local, *syms;
+	bool local_given, no_syms, no_model, verbose, fit;
+	unsigned long k, seed;
+};
 
-	if (unmarked < 0)
+static const char *const eval_usage[] = {
+	"triage eval --corpus DIR [--corpus DIR...] [OPTIONS]", NULL
+};
+
+static void eval_options(int argc, char **argv, struct eval_opts *o)
+{
+	const struct opt opts[] = {
+		OPT_LIST(0, "corpus", &o->dirs, "DIR",
+			 "labelled messages (index.tsv, or user/ fuzzer/ ai/)"),
+		OPT_STRING(0, "split", &o->split, "FILE",
+			   "figures for the tuning and the held-out part"),
+		OPT_STRING(0, "rules", &o->rules_dir, "DIR",
+			   "the rule files (default: rules_dir)"),
+		OPT_STRING(0, "local", &o->local, "FILE",
+			   "the site's rule file (default: local_rules)"),
+		OPT_STRING(0, "symbols", &o->syms, "FILE",
+			   "the symbol index (default: STATE_DIR's, if any)"),
+		OPT_BOOL(0, "no-symbols", &o->no_syms, "no symbol index"),
+		OPT_CMD_FOLDS(&o->k, &o->seed),
+		OPT_BOOL(0, "no-model", &o->no_model, "the rules alone"),
+		OPT_BOOL(0, "fit-thresholds", &o->fit,
+			 "search the thresholds on the tuning part (--split)"),
+		OPT_LIST(0, "ablate", &o->ablate, "RULE",
+			 "score RULE 0 (repeatable)"),
+		OPT_BOOL(0, "verbose", &o->verbose,
+			 "every message of the tuning part, not only errors"),
+		OPT_END(),
+	};
+
+	memset(o, 0, sizeof(*o));
+	o->dirs.v = o->dirs_v;
+	o->dirs.max = EVAL_MAX_CORPORA;
+	o->ablate.v = o->ablate_v;
+	o->ablate.max = EVAL_MAX_ABLATE;
+	o->k = 5;
+	o->seed = 1;
+	if (parse_options(argc, argv, opts, eval_usage, 0) || !o->dirs.n ||
+	    (o->syms && o->no_syms))
+		usage_with_options(eval_usage, opts);
+	o->local_given = o->local != NULL;
+	if (o->fit && !o->split) {
+		error("--fit-thresholds needs --split: nothing is fitted without a held-out part to judge it");
+		exit(EX_USAGE);
+	}
+}
+
+/*
+ * eval_corpus - the corpora, grouped and split, and each item's side;
+ * 0 or an exit status
+ */
+static int eval_corpus(const struct eval_opts *o, struct corpus *c,
+		       struct eval_run *e, int **side)
+{
+	size_t i;
+
+	corpus_init(c);
+	for (i = 0; i < o->dirs.n; i++)
+		if (corpus_load(c, o->dirs.v[i]) < 0)
+			return EX_NOINPUT;
+	corpus_group(c);
+	memset(e, 0, sizeof(*e));
+	e->c = c;
+	e->split = o->split != NULL;
+	e->folds = (unsigned)o->k;
+	*side = xcalloc(c->n + 1, sizeof(**side));
+	e->side = *side;
+	if (o->split &&
+	    corpus_split_check(c, o->split, c->n, EVAL_MAX_UNMARKED) < 0)
 		return EX_DATAERR;
-	if (unmarked) {
-		for (i = 0; i < c->n && shown < EVAL_MAX_UNMARKED; i++)
-			if (c->items[i].part == CORPUS_UNSPLIT) {
-				error("%s (Message-ID %s) is not in %s",
-				      c->items[i].name,
-				      c->items[i].report->message_id
-					      ? c->items[i].report->message_id
-					      : "none",
-				      path);
-				shown++;
-			}
-		error("%d messages are not in the split: add them with tools/split-reports.py",
-		      unmarked);
+	for (i = 0; i < c->n; i++) {
+		(*side)[i] = c->items[i].part == CORPUS_HELD_OUT ? HELD : TUNE;
+		e->n[(*side)[i]]++;
+	}
+	if (e->n[TUNE] < o->k) {
+		error("%zu messages to tune on cannot fill %lu folds",
+		      e->n[TUNE], o->k);
 		return EX_DATAERR;
 	}
-	x = corpus_split_crossing(c);
-	if (x) {
-		error("%s: the author/thread group of %s (%s) has messages on both sides of the split",
-		      path, x->name, x->group);
+	if (o->split && !e->n[HELD]) {
+		error("%s holds no message out", o->split);
 		return EX_DATAERR;
 	}
 	return 0;
+}
+
+/*
+ * eval_pipeline - the classifier as the filter runs it: rules (with
+ * the ablations) and symbol index; 0 or an exit status
+ */
+static int eval_pipeline(struct eval_opts *o, struct config *cfg,
+			 struct pipeline *p, char **syms_owned)
+{
+	char *state_syms;
+
+	memset(p, 0, sizeof(*p));
+	p->cfg = cfg;
+	act_config_load(&p->act, cfg);
+	if (!o->rules_dir)
+		o->rules_dir = classify_rules_dir(cfg);
+	if (!o->local_given)
+		o->local = classify_local_rules(cfg);
+	p->rules = load_rules(o->rules_dir, o->local, o->ablate.v, o->ablate.n);
+	if (!p->rules)
+		return EX_CONFIG;
+	if (!o->syms && !o->no_syms) {
+		state_syms = config_state_path(cfg, "symbols.idx");
+		if (access(state_syms, R_OK) == 0)
+			o->syms = *syms_owned = state_syms;
+		else
+			free(state_syms);
+	}
+	if (!o->syms)
+		return 0;
+	p->syms = symbols_open(o->syms);
+	if (!p->syms)
+		return EX_NOINPUT;
+	rules_set_symbols(p->rules, p->syms);
+	return 0;
+}
+
+/* eval_classify - every message by the rules, then with a model */
+static int eval_classify(struct eval_run *e, struct pipeline *p,
+			 const struct eval_opts *o, struct hits *hits)
+{
+	const struct corpus *c = e->c;
+	struct rules_result res;
+	size_t i;
+	int k, s;
+
+	rules_result_init(&res);
+	e->out[RULES] = xcalloc(c->n + 1, sizeof(*e->out[RULES]));
+	for (i = 0; i < c->n; i++)
+		run_item(p, &c->items[i], &e->out[RULES][i],
+			 o->no_model && e->side[i] == TUNE ? hits : NULL, &res);
+	rules_result_release(&res);
+	/* the rules and the model, trained on tuning messages only */
+	if (!o->no_model) {
+		e->out[FULL] = xcalloc(c->n + 1, sizeof(*e->out[FULL]));
+		if (run_model(e, p, (unsigned)o->k, o->seed, hits) < 0)
+			return EX_DATAERR;
+	}
+	for (i = 0; i < c->n; i++) {
+		const struct corpus_item *it = &c->items[i];
+		int side = e->side[i];
+
+		corpus_eval_add(&e->ev[RULES][side], it->cls,
+				e->out[RULES][i].verdict);
+		if (o->no_model)
+			continue;
+		corpus_eval_add(&e->ev[FULL][side], it->cls,
+				e->out[FULL][i].verdict);
+		if (e->out[FULL][i].model_class >= 0)
+			corpus_eval_add(&e->ev[MODEL][side], it->cls,
+					e->out[FULL][i].model_class);
+	}
+	for (k = 0; k < NKINDS; k++)
+		for (s = 0; s < NSIDES; s++)
+			corpus_eval_finish(&e->ev[k][s]);
+	return 0;
+}
+
+/* print_setup - what was measured, and how */
+static void print_setup(const struct eval_run *e, const struct eval_opts *o,
+			const struct pipeline *p)
+{
+	const struct corpus *c = e->c;
+	size_t i;
+
+	printf("triage eval: %zu messages (user %zu, fuzzer %zu, ai %zu) in %zu author/thread groups",
+	       c->n, corpus_count(c, CLASS_USER), corpus_count(c, CLASS_FUZZER),
+	       corpus_count(c, CLASS_AI), c->ngroups);
+	if (c->skipped)
+		printf(", %zu skipped", c->skipped);
+	putchar('\n');
+	if (o->split) {
+		size_t cnt[NSIDES][CLASS_N] = { { 0 } };
+
+		for (i = 0; i < c->n; i++)
+			cnt[e->side[i]][c->items[i].cls]++;
+		printf("split %s: tuning part %zu (user %zu, fuzzer %zu, ai %zu), held out %zu (user %zu, fuzzer %zu, ai %zu); no author/thread group on both sides\n",
+		       o->split, e->n[TUNE], cnt[TUNE][CLASS_USER],
+		       cnt[TUNE][CLASS_FUZZER], cnt[TUNE][CLASS_AI], e->n[HELD],
+		       cnt[HELD][CLASS_USER], cnt[HELD][CLASS_FUZZER],
+		       cnt[HELD][CLASS_AI]);
+	}
+	printf("rules %s (%zu); symbol index %s\n", o->rules_dir,
+	       rules_count(p->rules), o->syms ? o->syms : "none");
+	if (o->no_model)
+		printf("model: none (--no-model)\n");
+	else if (o->split)
+		printf("model: trained on the tuning part only; its tuning figures (CV) on %lu folds of the tuning part grouped by author and thread (seed %lu), its held-out figures by a model trained on the whole tuning part\n",
+		       o->k, o->seed);
+	else
+		printf("model: cross-validated (CV) on %lu folds grouped by author and thread (seed %lu)\n",
+		       o->k, o->seed);
+	for (i = 0; i < o->ablate.n; i++)
+		printf("%s%s",
+		       i ? ", " : "ablated (scored 0): ", o->ablate.v[i]);
+	if (o->ablate.n)
+		putchar('\n');
+	if (o->split)
+		printf("tuning (in-sample): the rules and thresholds were fitted on these messages; held out: no model here is trained on them, and nothing may be fitted on them\n");
+	else
+		printf("no split (--split FILE): the rules are in-sample for every message they were written or fitted on\n");
+	printf("uncertain counts as a miss in recall and in no precision\n\n");
+}
+
+/* print_all - the figures, then what may be read of the tuning part */
+static void print_all(const struct eval_run *e, const struct eval_opts *o,
+		      const struct pipeline *p, const struct hits *hits)
+{
+	static const int sections[] = { FULL, RULES, MODEL };
+	const struct outcome *final = e->out[o->no_model ? RULES : FULL];
+	const struct corpus *c = e->c;
+	size_t i;
+	int s;
+
+	print_setup(e, o, p);
+	print_summary(e, !o->no_model);
+	for (i = 0; i < ARRAY_SIZE(sections); i++)
+		for (s = o->split ? HELD : TUNE; s >= TUNE; s--)
+			if (sections[i] == RULES || !o->no_model)
+				print_section(e, sections[i], s);
+	if (o->fit)
+		fit_thresholds(e, final, rules_params(p->rules), !o->no_model);
+	if (o->split)
+		printf("\nthe held-out messages are left out of what follows: reading their errors is tuning on them\n");
+	print_hits(e, p->rules, hits);
+	print_robustness(e, final);
+	print_groups(e, final);
+	printf("\n%s of the %s (name, true -> verdict, scores, model user/fuzzer/ai, rules)\n",
+	       o->verbose ? "every message" : "errors",
+	       o->split ? "tuning part" : "corpus");
+	for (i = 0; i < c->n; i++)
+		if (e->side[i] == TUNE &&
+		    (o->verbose || final[i].verdict != c->items[i].cls))
+			print_outcome(&c->items[i], &final[i]);
 }
 
 static void eval_release(struct eval_run *e)
@@ -810,282 +1014,33 @@ static void eval_release(struct eval_run *e)
 
 int cmd_eval(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const int sections[] = { FULL, RULES, MODEL };
-	static const struct option opts[] = {
-		{ "corpus", required_argument, NULL, 'C' },
-		{ "split", required_argument, NULL, 'p' },
-		{ "rules", required_argument, NULL, 'r' },
-		{ "local", required_argument, NULL, 'l' },
-		{ "symbols", required_argument, NULL, 's' },
-		{ "no-symbols", no_argument, NULL, 'S' },
-		{ "folds", required_argument, NULL, 'k' },
-		{ "seed", required_argument, NULL, 'e' },
-		{ "no-model", no_argument, NULL, 'M' },
-		{ "fit-thresholds", no_argument, NULL, 'F' },
-		{ "ablate", required_argument, NULL, 'A' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *dirs[EVAL_MAX_CORPORA], *rules_dir = NULL, *local = NULL;
-	const char *syms_path = NULL, *ablate[EVAL_MAX_ABLATE];
-	const char *split_path = NULL;
-	size_t nablate = 0;
-	char *state_syms = NULL, *syms_owned = NULL;
-	bool no_syms = false, no_model = false, verbose = false;
-	bool local_given = false, fit = false;
-	unsigned long k = 5, seed = 1;
-	size_t ndirs = 0, i;
+	struct eval_opts o;
 	struct config *cfg;
 	struct corpus corpus;
 	struct eval_run e;
 	struct pipeline p;
 	struct hits *hits = NULL;
-	struct rules_result res;
-	const struct outcome *final;
-	int *side = NULL, c, ret = 0, s;
+	char *syms_owned = NULL;
+	int *side = NULL, ret;
 	double t0 = now_seconds();
 
-	while ((c = getopt_long(argc, argv, "C:p:r:l:s:Sk:e:MFA:vh", opts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'C':
-			if (ndirs == EVAL_MAX_CORPORA) {
-				error("at most %d corpora", EVAL_MAX_CORPORA);
-				return EX_USAGE;
-			}
-			dirs[ndirs++] = optarg;
-			break;
-		case 'p':
-			split_path = optarg;
-			break;
-		case 'r':
-			rules_dir = optarg;
-			break;
-		case 'l':
-			local = optarg;
-			local_given = true;
-			break;
-		case 's':
-			syms_path = optarg;
-			break;
-		case 'S':
-			no_syms = true;
-			break;
-		case 'k':
-			if (parse_ulong(optarg, &k) < 0 || k < 2 || k > 100) {
-				error("--folds: expected 2..100");
-				return EX_USAGE;
-			}
-			break;
-		case 'e':
-			if (parse_ulong(optarg, &seed) < 0) {
-				error("--seed: expected a number");
-				return EX_USAGE;
-			}
-			break;
-		case 'M':
-			no_model = true;
-			break;
-		case 'F':
-			fit = true;
-			break;
-		case 'A':
-			if (nablate == EVAL_MAX_ABLATE) {
-				error("at most %d --ablate", EVAL_MAX_ABLATE);
-				return EX_USAGE;
-			}
-			ablate[nablate++] = optarg;
-			break;
-		case 'v':
-			verbose = true;
-			break;
-		case 'h':
-			usage();
-			return 0;
-		default:
-			usage();
-			return EX_USAGE;
-		}
-	}
-	if (optind != argc || !ndirs || (syms_path && no_syms)) {
-		usage();
-		return EX_USAGE;
-	}
-	if (fit && !split_path) {
-		error("--fit-thresholds needs --split: nothing is fitted without a held-out part to judge it");
-		return EX_USAGE;
-	}
+	eval_options(argc, argv, &o);
 	cfg = cmd_config(ctx);
-	if (!rules_dir)
-		rules_dir = classify_rules_dir(cfg);
-	if (!local_given)
-		local = classify_local_rules(cfg);
-
-	corpus_init(&corpus);
-	for (i = 0; i < ndirs; i++) {
-		if (corpus_load(&corpus, dirs[i]) < 0) {
-			corpus_release(&corpus);
-			parse_shutdown();
-			return EX_NOINPUT;
-		}
-	}
-	corpus_group(&corpus);
-	memset(&e, 0, sizeof(e));
-	e.c = &corpus;
-	e.split = split_path != NULL;
-	e.folds = (unsigned)k;
-	side = xcalloc(corpus.n + 1, sizeof(*side));
-	e.side = side;
-	if (split_path && (ret = apply_split(&corpus, split_path)) != 0) {
-		free(side);
-		corpus_release(&corpus);
-		parse_shutdown();
-		return ret;
-	}
-	for (i = 0; i < corpus.n; i++) {
-		side[i] = corpus.items[i].part == CORPUS_HELD_OUT ? HELD : TUNE;
-		e.n[side[i]]++;
-	}
-	if (e.n[TUNE] < k || (split_path && !e.n[HELD])) {
-		if (e.n[TUNE] < k)
-			error("%zu messages to tune on cannot fill %lu folds",
-			      e.n[TUNE], k);
-		else
-			error("%s holds no message out", split_path);
-		free(side);
-		corpus_release(&corpus);
-		parse_shutdown();
-		return EX_DATAERR;
-	}
-
 	memset(&p, 0, sizeof(p));
-	p.cfg = cfg;
-	act_config_load(&p.act, cfg);
-	p.rules = load_rules(rules_dir, local, ablate, nablate);
-	if (!p.rules) {
-		free(side);
-		corpus_release(&corpus);
-		parse_shutdown();
-		return EX_CONFIG;
+	memset(&e, 0, sizeof(e));
+	ret = eval_corpus(&o, &corpus, &e, &side);
+	if (!ret)
+		ret = eval_pipeline(&o, cfg, &p, &syms_owned);
+	if (!ret) {
+		hits = xcalloc(rules_count(p.rules) + 1, sizeof(*hits));
+		ret = eval_classify(&e, &p, &o, hits);
 	}
-	if (!syms_path && !no_syms) {
-		state_syms = config_state_path(cfg, "symbols.idx");
-		if (access(state_syms, R_OK) == 0)
-			syms_path = syms_owned = state_syms;
-		else
-			free(state_syms);
+	if (!ret) {
+		print_all(&e, &o, &p, hits);
+		printf("\n%.1f s\n", now_seconds() - t0);
 	}
-	if (syms_path) {
-		p.syms = symbols_open(syms_path);
-		if (!p.syms) {
-			rules_free(p.rules);
-			free(syms_owned);
-			free(side);
-			corpus_release(&corpus);
-			parse_shutdown();
-			return EX_NOINPUT;
-		}
-		rules_set_symbols(p.rules, p.syms);
-	}
-
-	/* the rules alone, every message */
-	hits = xcalloc(rules_count(p.rules) + 1, sizeof(*hits));
-	rules_result_init(&res);
-	e.out[RULES] = xcalloc(corpus.n + 1, sizeof(*e.out[RULES]));
-	for (i = 0; i < corpus.n; i++)
-		run_item(&p, &corpus.items[i], &e.out[RULES][i],
-			 no_model && side[i] == TUNE ? hits : NULL, &res);
-	rules_result_release(&res);
-	final = e.out[RULES];
-	/* the rules and the model, trained on tuning messages only */
-	if (!no_model) {
-		e.out[FULL] = xcalloc(corpus.n + 1, sizeof(*e.out[FULL]));
-		if (run_model(&e, &p, (unsigned)k, seed, hits) < 0) {
-			ret = EX_DATAERR;
-			goto out;
-		}
-		final = e.out[FULL];
-	}
-	for (i = 0; i < corpus.n; i++) {
-		const struct corpus_item *it = &corpus.items[i];
-
-		corpus_eval_add(&e.ev[RULES][side[i]], it->cls,
-				e.out[RULES][i].verdict);
-		if (no_model)
-			continue;
-		corpus_eval_add(&e.ev[FULL][side[i]], it->cls,
-				e.out[FULL][i].verdict);
-		if (e.out[FULL][i].model_class >= 0)
-			corpus_eval_add(&e.ev[MODEL][side[i]], it->cls,
-					e.out[FULL][i].model_class);
-	}
-	for (c = 0; c < NKINDS; c++)
-		for (s = 0; s < NSIDES; s++)
-			corpus_eval_finish(&e.ev[c][s]);
-
-	printf("triage eval: %zu messages (user %zu, fuzzer %zu, ai %zu) in %zu author/thread groups",
-	       corpus.n, corpus_count(&corpus, CLASS_USER),
-	       corpus_count(&corpus, CLASS_FUZZER),
-	       corpus_count(&corpus, CLASS_AI), corpus.ngroups);
-	if (corpus.skipped)
-		printf(", %zu skipped", corpus.skipped);
-	putchar('\n');
-	if (split_path) {
-		size_t cnt[NSIDES][CLASS_N] = { { 0 } };
-
-		for (i = 0; i < corpus.n; i++)
-			cnt[side[i]][corpus.items[i].cls]++;
-		printf("split %s: tuning part %zu (user %zu, fuzzer %zu, ai %zu), held out %zu (user %zu, fuzzer %zu, ai %zu); no author/thread group on both sides\n",
-		       split_path, e.n[TUNE], cnt[TUNE][CLASS_USER],
-		       cnt[TUNE][CLASS_FUZZER], cnt[TUNE][CLASS_AI], e.n[HELD],
-		       cnt[HELD][CLASS_USER], cnt[HELD][CLASS_FUZZER],
-		       cnt[HELD][CLASS_AI]);
-	}
-	printf("rules %s (%zu); symbol index %s\n", rules_dir,
-	       rules_count(p.rules), syms_path ? syms_path : "none");
-	if (no_model)
-		printf("model: none (--no-model)\n");
-	else if (split_path)
-		printf("model: trained on the tuning part only; its tuning figures (CV) on %lu folds of the tuning part grouped by author and thread (seed %lu), its held-out figures by a model trained on the whole tuning part\n",
-		       k, seed);
-	else
-		printf("model: cross-validated (CV) on %lu folds grouped by author and thread (seed %lu)\n",
-		       k, seed);
-	for (i = 0; i < nablate; i++)
-		printf("%s%s", i ? ", " : "ablated (scored 0): ", ablate[i]);
-	if (nablate)
-		putchar('\n');
-	if (split_path)
-		printf("tuning (in-sample): the rules and thresholds were fitted on these messages; held out: no model here is trained on them, and nothing may be fitted on them\n");
-	else
-		printf("no split (--split FILE): the rules are in-sample for every message they were written or fitted on\n");
-	printf("uncertain counts as a miss in recall and in no precision\n\n");
-
-	print_summary(&e, !no_model);
-	for (i = 0; i < ARRAY_SIZE(sections); i++)
-		for (s = split_path ? HELD : TUNE; s >= TUNE; s--)
-			if (sections[i] == RULES || !no_model)
-				print_section(&e, sections[i], s);
-	if (fit)
-		fit_thresholds(&e, final, rules_params(p.rules), !no_model);
-
-	if (split_path)
-		printf("\nthe held-out messages are left out of what follows: reading their errors is tuning on them\n");
-	print_hits(&e, p.rules, hits);
-	print_robustness(&e, final);
-	print_groups(&e, final);
-	printf("\n%s of the %s (name, true -> verdict, scores, model user/fuzzer/ai, rules)\n",
-	       verbose ? "every message" : "errors",
-	       split_path ? "tuning part" : "corpus");
-	for (i = 0; i < corpus.n; i++)
-		if (side[i] == TUNE &&
-		    (verbose || final[i].verdict != corpus.items[i].cls))
-			print_outcome(&corpus.items[i], &final[i]);
-	printf("\n%.1f s\n", now_seconds() - t0);
-
-out:
-	eval_release(&e);
+	if (e.c)
+		eval_release(&e);
 	free(hits);
 	free(side);
 	symbols_free(p.syms);

@@ -25,7 +25,6 @@
  *	found for; the four counts are commits per kind.  A path with no
  *	expert prints "PATH<TAB>-".
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,12 +39,12 @@
 #define SHOW_MAX     64
 #define LINE_MAX_LEN 4096
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: triage experts import --git DIR [--since SPEC] [--output FILE] [--now DATE] [--quiet]\n"
-		"       triage experts show [--index FILE] [PATH...]\n");
-}
+#define IMPORT_USAGE "triage experts import --git DIR [OPTIONS]"
+#define SHOW_USAGE   "triage experts show [--index FILE] [PATH...]"
+
+static const char *const usage[] = { IMPORT_USAGE, SHOW_USAGE, NULL };
+static const char *const import_usage[] = { IMPORT_USAGE, NULL };
+static const char *const show_usage[] = { SHOW_USAGE, NULL };
 
 static int parse_now(const char *s, time_t *out)
 {
@@ -64,56 +63,31 @@ static int parse_now(const char *s, time_t *out)
 
 static int experts_import_cmd(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const struct option opts[] = {
-		{ "git", required_argument, NULL, 'g' },
-		{ "since", required_argument, NULL, 's' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "now", required_argument, NULL, 'n' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct config *cfg = cmd_config(ctx);
 	struct experts_options o;
 	struct experts_stats st;
-	const char *dir = NULL, *since = NULL, *now = NULL;
+	const char *dir = NULL, *since = NULL, *now = NULL, *output = NULL;
+	struct config *cfg;
 	char *out = NULL;
 	bool quiet = false;
-	int c, ret = 0;
+	int ret = 0;
+	const struct opt opts[] = {
+		OPT_STRING('g', "git", &dir, "DIR",
+			   "the git repository to read"),
+		OPT_STRING('s', "since", &since, "SPEC",
+			   "from Nd, Nw, Nm, Ny ago, YYYY-MM-DD or all"),
+		OPT_STRING('o', "output", &output, "FILE",
+			   "write here, not to STATE_DIR/experts.idx"),
+		OPT_STRING('n', "now", &now, "DATE",
+			   "the time of the decay: YYYY-MM-DD or @SECONDS"),
+		OPT_BOOL('q', "quiet", &quiet, "no progress line"),
+		OPT_END(),
+	};
 
-	while ((c = getopt_long(argc, argv, "g:s:o:n:qh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'g':
-			dir = optarg;
-			break;
-		case 's':
-			since = optarg;
-			break;
-		case 'o':
-			free(out);
-			out = xstrdup(optarg);
-			break;
-		case 'n':
-			now = optarg;
-			break;
-		case 'q':
-			quiet = true;
-			break;
-		case 'h':
-			usage(stdout);
-			free(out);
-			return 0;
-		default:
-			usage(stderr);
-			free(out);
-			return EX_USAGE;
-		}
-	}
-	if (!dir || optind != argc) {
-		usage(stderr);
-		free(out);
-		return EX_USAGE;
-	}
+	if (parse_options(argc, argv, opts, import_usage, 0) || !dir)
+		usage_with_options(import_usage, opts);
+	cfg = cmd_config(ctx);
+	if (output)
+		out = xstrdup(output);
 	experts_options_init(&o);
 	if (now && parse_now(now, &o.now) < 0) {
 		error("--now '%s' is not YYYY-MM-DD or @SECONDS", now);
@@ -132,7 +106,7 @@ static int experts_import_cmd(int argc, char **argv, struct cmd_ctx *ctx)
 	}
 	o.progress = !quiet && isatty(2);
 	if (!out) {
-		const char *sd = config_get(cfg, "state_dir", NULL);
+		const char *sd = config_get(cfg, "state_dir");
 
 		out = config_state_path(cfg, "experts.idx");
 		if (sd && mkdir_p(sd, 02770) < 0) {
@@ -163,8 +137,9 @@ done:
 	return ret;
 }
 
-static void show_one(const struct experts *ex, char *path)
+static void show_one(void *arg, char *path)
 {
+	const struct experts *ex = arg;
 	struct expert e[SHOW_MAX];
 	size_t n, i;
 	char *p;
@@ -187,83 +162,44 @@ static void show_one(const struct experts *ex, char *path)
 
 static int experts_show_cmd(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const struct option opts[] = {
-		{ "index", required_argument, NULL, 'i' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *index = NULL;
 	char *path = NULL;
 	struct experts *ex;
-	int c, i;
+	const struct opt opts[] = {
+		OPT_STRING('i', "index", &index, "FILE",
+			   "a table other than STATE_DIR/experts.idx"),
+		OPT_END(),
+	};
 
-	while ((c = getopt_long(argc, argv, "i:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			index = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return EX_USAGE;
-		}
-	}
+	argc = parse_options(argc, argv, opts, show_usage, 0);
 	if (!index)
 		path = config_state_path(cmd_config(ctx), "experts.idx");
 	ex = experts_open(index ? index : path);
 	free(path);
 	if (!ex)
 		return EX_NOINPUT;
-	if (optind < argc) {
-		for (i = optind; i < argc; i++) {
-			char *p = xstrdup(argv[i]);
-
-			show_one(ex, p);
-			free(p);
-		}
-	} else {
-		char line[LINE_MAX_LEN];
-
-		while (fgets(line, sizeof(line), stdin)) {
-			size_t n = strlen(line);
-
-			if (n && line[n - 1] != '\n' && !feof(stdin)) {
-				int ch;
-
-				warn("path longer than %d bytes skipped",
-				     LINE_MAX_LEN);
-				while ((ch = getchar()) != EOF && ch != '\n')
-					;
-				continue;
-			}
-			while (n &&
-			       (line[n - 1] == '\n' || line[n - 1] == '\r'))
-				line[--n] = '\0';
-			if (n)
-				show_one(ex, line);
-		}
-	}
+	cmd_each_arg(argc, argv, "path", LINE_MAX_LEN, show_one, ex);
 	experts_free(ex);
 	return 0;
 }
 
 int cmd_experts(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	if (argc < 2) {
-		usage(stderr);
-		return EX_USAGE;
-	}
-	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
-		usage(stdout);
-		return 0;
-	}
-	if (strcmp(argv[1], "import") == 0)
+	static const struct opt none[] = {
+		OPT_GROUP(
+			"'triage experts import --help' and 'triage experts show --help'\n"
+			"give the options of each."),
+		OPT_END(),
+	};
+
+	if (argc >= 2 && strcmp(argv[1], "import") == 0)
 		return experts_import_cmd(argc - 1, argv + 1, ctx);
-	if (strcmp(argv[1], "show") == 0)
+	if (argc >= 2 && strcmp(argv[1], "show") == 0)
 		return experts_show_cmd(argc - 1, argv + 1, ctx);
-	error("'%s' is not an experts subcommand (import, show)", argv[1]);
-	usage(stderr);
-	return EX_USAGE;
+	/* --help, or nothing that is a subcommand */
+	argc = parse_options(argc, argv, none, usage, OPTIONS_STOP_AT_ARG);
+	if (argc)
+		error("'%s' is not an experts subcommand (import, show)",
+		      argv[0]);
+	usage_with_options(usage, none);
 }

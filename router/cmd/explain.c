@@ -40,7 +40,6 @@
  *	--maintainers FILE maps with that MAINTAINERS text instead of
  *	the configured index.
  */
-#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,57 +62,6 @@
 
 #define EXPLAIN_MAX (64u << 20)
 
-static json_t *jstr(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
-static json_t *str_array(char *const *v, size_t n)
-{
-	json_t *a = json_array();
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		json_array_append_new(a, json_string(v[i]));
-	return a;
-}
-
-static json_t *evidence_json(const struct evidence *ev)
-{
-	json_t *frames = json_array(), *repro = json_array();
-	size_t i;
-
-	for (i = 0; i < ev->nframes; i++) {
-		const struct frame *f = &ev->frames[i];
-
-		json_array_append_new(
-			frames,
-			json_pack("{s:o, s:o, s:i, s:o, s:b, s:b}", "function",
-				  jstr(f->function), "file", jstr(f->file),
-				  "line", f->line, "module", jstr(f->module),
-				  "from_index", f->from_index, "unreliable",
-				  f->unreliable));
-	}
-	if (ev->reproducer & REPRO_C)
-		json_array_append_new(repro, json_string("c"));
-	if (ev->reproducer & REPRO_SYZ)
-		json_array_append_new(repro, json_string("syz"));
-	if (ev->reproducer & REPRO_STEPS)
-		json_array_append_new(repro, json_string("steps"));
-	return json_pack(
-		"{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, "
-		"s:o, s:o, s:b}",
-		"title", jstr(ev->title), "crash_type", jstr(ev->crash_type),
-		"guilty_file", jstr(ev->guilty_file), "frames", frames, "files",
-		str_array(ev->files, ev->nfiles), "functions",
-		str_array(ev->functions, ev->nfunctions), "kernel_version",
-		jstr(ev->kernel_version), "tainted", jstr(ev->tainted),
-		"hardware", jstr(ev->hardware), "hw_virtual", ev->hw_virtual,
-		"reproducer", repro, "bisect_commit", jstr(ev->bisect_commit),
-		"subject_prefix", jstr(ev->subject_prefix), "distro_kernel",
-		jstr(ev->distro_kernel), "syzbot", ev->syzbot);
-}
-
 static const char *empty(const char *s)
 {
 	return s && *s ? s : NULL;
@@ -129,7 +77,7 @@ static json_t *thread_json(const struct decision *d)
 	return json_pack("{s:I, s:s, s:s, s:o, s:s, s:s}", "root",
 			 (json_int_t)l->thread_root, "how",
 			 l->how ? l->how : "", "via", l->via, "recipient",
-			 jstr(empty(l->root.recipient)), "root_state",
+			 cmd_json_str(empty(l->root.recipient)), "root_state",
 			 l->root.state, "root_class", l->root.class);
 }
 
@@ -156,7 +104,7 @@ static json_t *decision_json(const struct pipeline *p, const struct report *r,
 					 vr->score[CLASS_USER], "fuzzer",
 					 vr->score[CLASS_FUZZER], "ai",
 					 vr->score[CLASS_AI], "describe",
-					 jstr(vr->describe)));
+					 cmd_json_str(vr->describe)));
 	}
 	for (i = 0; i < d->pick.ncand; i++) {
 		const struct pick_candidate *c = &d->pick.cand[i];
@@ -182,14 +130,15 @@ static json_t *decision_json(const struct pipeline *p, const struct report *r,
 				  d->model[CLASS_FUZZER], "ai",
 				  d->model[CLASS_AI]);
 	o = json_pack("{s:o, s:s, s:s, s:s, s:s}", "message_id",
-		      jstr(r->message_id), "subject", r->subject, "from",
-		      r->from, "sha256", r->sha256, "source", r->source);
+		      cmd_json_str(r->message_id), "subject", r->subject,
+		      "from", r->from, "sha256", r->sha256, "source",
+		      r->source);
 	json_object_set_new(o, "kind", json_string(kind_name(d->kind.kind)));
 	json_object_set_new(o, "kind_reason", json_string(d->kind.why));
 	json_object_set_new(o, "fix_for",
 			    d->link.fix ? json_integer(d->link.thread_root)
 					: json_null());
-	json_object_set_new(o, "evidence", evidence_json(d->ev));
+	json_object_set_new(o, "evidence", cmd_evidence_json(d->ev));
 	json_object_set_new(o, "sections", secs);
 	json_object_set_new(o, "class", json_string(d->cls));
 	json_object_set_new(o, "scores",
@@ -199,13 +148,13 @@ static json_t *decision_json(const struct pipeline *p, const struct report *r,
 				      d->verdict.score[CLASS_AI]));
 	json_object_set_new(o, "confidence", json_real(d->verdict.confidence));
 	json_object_set_new(o, "certain", json_boolean(d->verdict.certain));
-	json_object_set_new(o, "class_reason", jstr(d->verdict.reason));
+	json_object_set_new(o, "class_reason", cmd_json_str(d->verdict.reason));
 	json_object_set_new(o, "rules", rules);
 	json_object_set_new(o, "model", model);
-	json_object_set_new(o, "recipient", jstr(d->pick.addr));
-	json_object_set_new(o, "recipient_name", jstr(d->pick.name));
-	json_object_set_new(o, "section", jstr(decision_section(p, d)));
-	json_object_set_new(o, "reason", jstr(d->pick.reason));
+	json_object_set_new(o, "recipient", cmd_json_str(d->pick.addr));
+	json_object_set_new(o, "recipient_name", cmd_json_str(d->pick.name));
+	json_object_set_new(o, "section", cmd_json_str(decision_section(p, d)));
+	json_object_set_new(o, "reason", cmd_json_str(d->pick.reason));
 	json_object_set_new(o, "outcome",
 			    json_string(pick_outcome_name(d->pick.outcome)));
 	json_object_set_new(o, "candidates", cands);
@@ -214,11 +163,13 @@ static json_t *decision_json(const struct pipeline *p, const struct report *r,
 	json_object_set_new(o, "action_reason", json_string(d->act.reason));
 	json_object_set_new(o, "reply", json_boolean(d->act.reply));
 	json_object_set_new(o, "header", json_string(d->class_header));
+	json_object_set_new(o, "crash_signature",
+			    cmd_json_str(d->crash_signature[0]
+						 ? d->crash_signature
+						 : NULL));
 	json_object_set_new(
-		o, "crash_signature",
-		jstr(d->crash_signature[0] ? d->crash_signature : NULL));
-	json_object_set_new(o, "syzbot_id",
-			    jstr(d->syzbot_id[0] ? d->syzbot_id : NULL));
+		o, "syzbot_id",
+		cmd_json_str(d->syzbot_id[0] ? d->syzbot_id : NULL));
 	json_object_set_new(o, "thread", thread_json(d));
 	json_object_set_new(o, "duplicate_of",
 			    d->link.same_crash_as
@@ -228,9 +179,11 @@ static json_t *decision_json(const struct pipeline *p, const struct report *r,
 		o, "regression",
 		d->regression.found
 			? json_pack("{s:o, s:o, s:o}", "good",
-				    jstr(empty(d->regression.good)), "bad",
-				    jstr(empty(d->regression.bad)), "commit",
-				    jstr(empty(d->regression.commit)))
+				    cmd_json_str(empty(d->regression.good)),
+				    "bad",
+				    cmd_json_str(empty(d->regression.bad)),
+				    "commit",
+				    cmd_json_str(empty(d->regression.commit)))
 			: json_null());
 	return o;
 }
@@ -321,52 +274,33 @@ static void print_text(const struct pipeline *p, const struct report *r,
 		printf("note      %s\n", p->missing);
 }
 
-static void usage(void)
-{
-	fprintf(stderr,
-		"usage: triage explain [--json] [--maintainers FILE] [FILE|-]\n");
-}
-
 int cmd_explain(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "maintainers", required_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const char *const usage[] = {
+		"triage explain [--json] [--maintainers FILE] [FILE|-]", NULL
 	};
 	const char *file = "-", *maintainers = NULL;
-	struct config *cfg = cmd_config(ctx);
+	bool json = false;
+	const struct opt opts[] = {
+		OPT_BOOL('j', "json", &json, "print JSON instead of text"),
+		OPT_STRING('m', "maintainers", &maintainers, "FILE",
+			   "map with this MAINTAINERS file"),
+		OPT_END(),
+	};
+	struct config *cfg;
 	struct pipeline p;
 	struct decision d;
 	struct report *r;
 	struct audit *db = NULL;
-	bool json = false;
 	char *dbpath;
-	int c, ret = 0;
+	int ret = 0;
 
-	while ((c = getopt_long(argc, argv, "jm:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			json = true;
-			break;
-		case 'm':
-			maintainers = optarg;
-			break;
-		case 'h':
-			usage();
-			return 0;
-		default:
-			usage();
-			return EX_USAGE;
-		}
-	}
-	if (optind < argc)
-		file = argv[optind++];
-	if (optind != argc) {
-		usage();
-		return EX_USAGE;
-	}
+	argc = parse_options(argc, argv, opts, usage, 0);
+	if (argc > 1)
+		usage_with_options(usage, opts);
+	if (argc == 1)
+		file = argv[0];
+	cfg = cmd_config(ctx);
 
 	r = report_new();
 	r->source = strcmp(file, "-") ? "file" : "mail";
@@ -399,8 +333,7 @@ int cmd_explain(int argc, char **argv, struct cmd_ctx *ctx)
 	pipeline_open(&p, cfg);
 	if (maintainers) {
 		map_free(p.map);
-		p.map = map_load_text(maintainers,
-				      config_get(cfg, "tree", NULL));
+		p.map = map_load_text(maintainers, config_get(cfg, "tree"));
 		if (!p.map) {
 			pipeline_close(&p);
 			report_free(r);
@@ -435,15 +368,10 @@ int cmd_explain(int argc, char **argv, struct cmd_ctx *ctx)
 	} else if (d.kind.kind != KIND_FOLLOWUP || !d.link.thread_root) {
 		act_kind(&p.act, d.kind.kind, d.kind.why, &d.act);
 	}
-	if (json) {
-		json_t *o = decision_json(&p, r, &d);
-
-		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_ENSURE_ASCII);
-		putchar('\n');
-		json_decref(o);
-	} else {
+	if (json)
+		cmd_print_json(decision_json(&p, r, &d));
+	else
 		print_text(&p, r, &d);
-	}
 	decision_release(&d);
 	pipeline_close(&p);
 	if (db)

@@ -20,7 +20,6 @@
  *	(Nh, Nd, Nw, YYYY-MM-DD, all; default all).  --json prints an
  *	array of objects.
  */
-#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,11 +88,6 @@ static const char *what_color(const struct audit_log_entry *e)
 	return "";
 }
 
-static json_t *jstr(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
 static int one(const struct audit_log_entry *e, void *arg)
 {
 	struct logw *w = arg;
@@ -110,12 +104,13 @@ static int one(const struct audit_log_entry *e, void *arg)
 		json_object_set_new(o, "report",
 				    e->report ? json_integer(e->report)
 					      : json_null());
-		json_object_set_new(o, "kind", jstr(e->kind));
-		json_object_set_new(o, "who", jstr(e->who));
-		json_object_set_new(o, "what", jstr(e->what));
-		json_object_set_new(o, "argument", jstr(e->argument));
-		json_object_set_new(o, "detail", jstr(e->detail));
-		json_object_set_new(o, "message_kind", jstr(e->msg_kind));
+		json_object_set_new(o, "kind", cmd_json_str(e->kind));
+		json_object_set_new(o, "who", cmd_json_str(e->who));
+		json_object_set_new(o, "what", cmd_json_str(e->what));
+		json_object_set_new(o, "argument", cmd_json_str(e->argument));
+		json_object_set_new(o, "detail", cmd_json_str(e->detail));
+		json_object_set_new(o, "message_kind",
+				    cmd_json_str(e->msg_kind));
 		json_array_append_new(w->array, o);
 		return 0;
 	}
@@ -138,81 +133,43 @@ static int one(const struct audit_log_entry *e, void *arg)
 	return 0;
 }
 
-static void usage(void)
-{
-	fprintf(stderr,
-		"usage: triage log [--since SPEC] [--report ID] [--kind KIND] [--json]\n"
-		"                  [--color[=WHEN]] [--no-color] [--no-pager]\n");
-}
-
 /* cmd_log - every event, oldest first */
 int cmd_log(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const struct option opts[] = {
-		{ "since", required_argument, NULL, 's' },
-		{ "report", required_argument, NULL, 'r' },
-		{ "kind", required_argument, NULL, 'k' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "color", optional_argument, NULL, 'C' },
-		{ "no-color", no_argument, NULL, 'N' },
-		{ "no-pager", no_argument, NULL, 'P' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const char *const usage[] = { "triage log [OPTIONS]", NULL };
+	struct cmd_output view = CMD_OUTPUT_INIT;
+	const char *spec = "all", *report = NULL, *kind = NULL;
+	const struct opt opts[] = {
+		OPT_STRING(
+			0, "since", &spec, "SPEC",
+			"from Nh, Nd, Nw ago, YYYY-MM-DD or all (the default)"),
+		OPT_STRING(0, "report", &report, "ID", "only report ID"),
+		OPT_STRING(
+			0, "kind", &kind, "KIND",
+			"only the messages of that kind (report, patch ...)"),
+		OPT_CMD_OUTPUT(&view),
+		OPT_END(),
 	};
-	enum desk_color_when when = DESK_COLOR_AUTO;
 	struct desk_term term;
 	struct logw w;
 	struct audit *db;
-	bool pager = true;
 	time_t now = desk_now(), since = 0;
-	int c, ret;
+	int ret;
 
 	memset(&w, 0, sizeof(w));
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		int t = desk_term_option(c, optarg, &when, &pager);
-
-		if (t < 0)
-			return EX_USAGE;
-		if (t)
-			continue;
-		switch (c) {
-		case 's':
-			if (desk_parse_since(optarg, now, &since) < 0) {
-				error("--since takes Nh, Nd, Nw, YYYY-MM-DD or all, not '%s'",
-				      optarg);
-				return EX_USAGE;
-			}
-			break;
-		case 'r':
-			if (desk_parse_id(optarg, &w.report) < 0) {
-				error("'%s' is not a report id", optarg);
-				return EX_USAGE;
-			}
-			break;
-		case 'j':
-			w.json = true;
-			break;
-		case 'k':
-			if (kind_from_name(optarg) < 0) {
-				error("--kind takes a kind of message (report, follow-up, patch, cover-letter, review, pull-request, stable, bot, bz-update, discussion, spam), not '%s'",
-				      optarg);
-				return EX_USAGE;
-			}
-			w.kind = kind_name(
-				(enum msg_kind)kind_from_name(optarg));
-			break;
-		case 'h':
-			usage();
-			return 0;
-		default:
-			usage();
-			return EX_USAGE;
-		}
-	}
-	if (optind != argc) {
-		usage();
+	if (parse_options(argc, argv, opts, usage, 0))
+		usage_with_options(usage, opts);
+	if (kind && kind_from_name(kind) < 0) {
+		error("--kind takes a kind of message (report, follow-up, patch, cover-letter, review, pull-request, stable, bot, bz-update, discussion, spam), not '%s'",
+		      kind);
 		return EX_USAGE;
 	}
+	if (kind)
+		w.kind = kind_name((enum msg_kind)kind_from_name(kind));
+	if (cmd_parse_since(spec, now, &since) < 0 ||
+	    (report && cmd_parse_id(report, &w.report) < 0))
+		return EX_USAGE;
+	w.json = view.json;
 	ret = desk_open(cmd_config(ctx), DESK_READ, &db);
 	if (ret)
 		return ret;
@@ -222,14 +179,12 @@ int cmd_log(int argc, char **argv, struct cmd_ctx *ctx)
 		w.array = json_array();
 		if (audit_log_list(db, since, one, &w) < 0) {
 			ret = EX_IOERR;
+			json_decref(w.array);
 		} else {
-			json_dumpf(w.array, stdout,
-				   JSON_INDENT(2) | JSON_ENSURE_ASCII);
-			putchar('\n');
+			cmd_print_json(w.array);
 		}
-		json_decref(w.array);
 	} else {
-		desk_term_setup(&term, when, pager);
+		cmd_term_setup(&term, &view, true);
 		w.t = &term;
 		if (audit_log_list(db, since, one, &w) < 0)
 			ret = EX_IOERR;

@@ -16,7 +16,6 @@
  *	--content FILE adds the sections whose K: keywords occur in FILE
  *	(as get_maintainer.pl --keywords-in-file does for the file).
  */
-#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,8 +81,9 @@ static void normalise(char *p)
 	*w = '\0';
 }
 
-static void map_one(struct map_out *o, char *path)
+static void map_one(void *arg, char *path)
 {
+	struct map_out *o = arg;
 	struct map_hit hits[MAP_MAX_HITS];
 	size_t n, i, k;
 	char *p;
@@ -135,55 +135,29 @@ static void map_one(struct map_out *o, char *path)
 	putchar('\n');
 }
 
-static void usage(void)
-{
-	fprintf(stderr,
-		"usage: triage map [--maintainers FILE] [--tree DIR] [--index FILE] [--json] [--content FILE] [PATH...]\n");
-}
-
 int cmd_map(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const struct option opts[] = {
-		{ "maintainers", required_argument, NULL, 'm' },
-		{ "tree", required_argument, NULL, 't' },
-		{ "index", required_argument, NULL, 'i' },
-		{ "content", required_argument, NULL, 'k' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	static const char *const usage[] = { "triage map [OPTIONS] [PATH...]",
+					     NULL };
 	const char *maintainers = NULL, *tree = NULL, *index = NULL;
 	const char *content = NULL;
 	struct map_hit khits[MAP_MAX_HITS];
 	struct map_out o;
-	int c, i;
+	const struct opt opts[] = {
+		OPT_STRING('m', "maintainers", &maintainers, "FILE",
+			   "parse this MAINTAINERS file (or directory)"),
+		OPT_STRING('t', "tree", &tree, "DIR",
+			   "the source tree, for F: patterns of directories"),
+		OPT_STRING('i', "index", &index, "FILE",
+			   "a compiled index other than STATE_DIR's"),
+		OPT_STRING('k', "content", &content, "FILE",
+			   "add the sections whose K: keywords FILE holds"),
+		OPT_BOOL('j', "json", &o.json, "print JSON instead of text"),
+		OPT_END(),
+	};
 
 	memset(&o, 0, sizeof(o));
-	while ((c = getopt_long(argc, argv, "m:t:i:k:jh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			maintainers = optarg;
-			break;
-		case 't':
-			tree = optarg;
-			break;
-		case 'i':
-			index = optarg;
-			break;
-		case 'k':
-			content = optarg;
-			break;
-		case 'j':
-			o.json = true;
-			break;
-		case 'h':
-			usage();
-			return 0;
-		default:
-			usage();
-			return EX_USAGE;
-		}
-	}
+	argc = parse_options(argc, argv, opts, usage, 0);
 	if (tree && !is_dir(tree)) {
 		error("--tree '%s' is not a directory", tree);
 		return EX_USAGE;
@@ -206,40 +180,9 @@ int cmd_map(int argc, char **argv, struct cmd_ctx *ctx)
 	}
 	if (o.json)
 		o.array = json_array();
-	if (optind < argc) {
-		for (i = optind; i < argc; i++) {
-			char *p = xstrdup(argv[i]);
-
-			map_one(&o, p);
-			free(p);
-		}
-	} else {
-		char line[LINE_MAX_LEN];
-
-		while (fgets(line, sizeof(line), stdin)) {
-			size_t n = strlen(line);
-
-			if (n && line[n - 1] != '\n' && !feof(stdin)) {
-				int ch;
-
-				warn("path longer than %d bytes skipped",
-				     LINE_MAX_LEN);
-				while ((ch = getchar()) != EOF && ch != '\n')
-					;
-				continue;
-			}
-			while (n &&
-			       (line[n - 1] == '\n' || line[n - 1] == '\r'))
-				line[--n] = '\0';
-			if (n)
-				map_one(&o, line);
-		}
-	}
-	if (o.json) {
-		json_dumpf(o.array, stdout, JSON_INDENT(2) | JSON_ENSURE_ASCII);
-		putchar('\n');
-		json_decref(o.array);
-	}
+	cmd_each_arg(argc, argv, "path", LINE_MAX_LEN, map_one, &o);
+	if (o.json)
+		cmd_print_json(o.array);
 	map_free((struct map *)o.map);
 	return 0;
 }

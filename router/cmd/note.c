@@ -12,7 +12,6 @@
  *	when there is no such report, EX_TEMPFAIL when the database
  *	stayed busy.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,44 +24,29 @@
 #include "strbuf.h"
 #include "util.h"
 
-static void usage(void)
-{
-	fprintf(stderr, "usage: triage note ID TEXT...\n");
-}
-
 /* cmd_note - add a note to a report */
 int cmd_note(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	static const char *const usage[] = { "triage note ID TEXT...", NULL };
+	static const struct opt opts[] = { OPT_END() };
 	struct strbuf text = STRBUF_INIT(DESK_TEXT_MAX);
 	struct audit_record r;
 	struct audit_action act;
 	struct audit *db;
 	char who[DESK_LOGIN_MAX + 1];
 	int64_t id;
-	int c, i, got, ret;
+	int i, got, ret;
 
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			usage();
-			return 0;
-		}
-		usage();
+	/* the text may start with '-': options only before the ID */
+	argc = parse_options(argc, argv, opts, usage, OPTIONS_STOP_AT_ARG);
+	if (argc < 2)
+		usage_with_options(usage, opts);
+	if (desk_parse_id(argv[0], &id) < 0) {
+		error("'%s' is not a report id", argv[0]);
 		return EX_USAGE;
 	}
-	if (argc - optind < 2) {
-		usage();
-		return EX_USAGE;
-	}
-	if (desk_parse_id(argv[optind], &id) < 0) {
-		error("'%s' is not a report id", argv[optind]);
-		return EX_USAGE;
-	}
-	for (i = optind + 1; i < argc; i++)
-		if ((i > optind + 1 && sb_addc(&text, ' ') < 0) ||
+	for (i = 1; i < argc; i++)
+		if ((i > 1 && sb_addc(&text, ' ') < 0) ||
 		    sb_adds(&text, argv[i]) < 0)
 			break;
 	if (i < argc || !text.len || !utf8_valid(text.buf, text.len)) {

@@ -26,7 +26,6 @@
  *	"[+N replies]" and "[+N seen again]" (follow-ups themselves wait
  *	with their thread's first report and are not listed).
  */
-#include <getopt.h>
 #include <stddef.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -331,72 +330,35 @@ static json_t *to_json(const struct rows *rs, time_t now)
 	return a;
 }
 
-static void usage(void)
-{
-	fprintf(stderr,
-		"usage: triage pending [--class CLASS] [--section SECTION] [--unmapped]\n"
-		"                      [--json] [--color[=WHEN]] [--no-color] [--no-pager]\n");
-}
-
 /* cmd_pending - list what waits for a human */
 int cmd_pending(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const struct option opts[] = {
-		{ "class", required_argument, NULL, 'k' },
-		{ "section", required_argument, NULL, 's' },
-		{ "unmapped", no_argument, NULL, 'u' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "color", optional_argument, NULL, 'C' },
-		{ "no-color", no_argument, NULL, 'N' },
-		{ "no-pager", no_argument, NULL, 'P' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	static const char *const usage[] = { "triage pending [OPTIONS]", NULL };
 	struct audit_pending_filter f = { NULL, NULL, false };
-	enum desk_color_when when = DESK_COLOR_AUTO;
+	struct cmd_output view = CMD_OUTPUT_INIT;
+	const struct opt opts[] = {
+		OPT_STRING(
+			0, "class", &f.class, "CLASS",
+			"only reports of CLASS: user, fuzzer, ai, uncertain"),
+		OPT_STRING(0, "section", &f.section, "SECTION",
+			   "only reports of a MAINTAINERS section"),
+		OPT_BOOL(0, "unmapped", &f.unmapped,
+			 "only reports mapped to no section"),
+		OPT_CMD_OUTPUT(&view),
+		OPT_END(),
+	};
 	struct rows rs = { NULL, 0, 0 };
 	struct desk_term term;
 	struct audit *db;
-	bool json = false, pager = true;
 	time_t now = desk_now();
 	size_t i;
-	int c, ret;
+	int ret;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		int t = desk_term_option(c, optarg, &when, &pager);
-
-		if (t < 0)
-			return EX_USAGE;
-		if (t)
-			continue;
-		switch (c) {
-		case 'k':
-			if (!audit_valid_class(optarg)) {
-				error("--class takes user, fuzzer, ai or uncertain, not '%s'",
-				      optarg);
-				return EX_USAGE;
-			}
-			f.class = optarg;
-			break;
-		case 's':
-			f.section = optarg;
-			break;
-		case 'u':
-			f.unmapped = true;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			usage();
-			return 0;
-		default:
-			usage();
-			return EX_USAGE;
-		}
-	}
-	if (optind != argc) {
-		usage();
+	if (parse_options(argc, argv, opts, usage, 0))
+		usage_with_options(usage, opts);
+	if (f.class && !audit_valid_class(f.class)) {
+		error("--class takes user, fuzzer, ai or uncertain, not '%s'",
+		      f.class);
 		return EX_USAGE;
 	}
 	ret = desk_open(cmd_config(ctx), DESK_READ, &db);
@@ -413,15 +375,11 @@ int cmd_pending(int argc, char **argv, struct cmd_ctx *ctx)
 		}
 		prepare(&rs.v[i], now);
 	}
-	if (json) {
-		json_t *a = to_json(&rs, now);
-
-		json_dumpf(a, stdout, JSON_INDENT(2) | JSON_ENSURE_ASCII);
-		putchar('\n');
-		json_decref(a);
+	if (view.json) {
+		cmd_print_json(to_json(&rs, now));
 		goto out;
 	}
-	desk_term_setup(&term, when, pager);
+	cmd_term_setup(&term, &view, true);
 	if (term.tty)
 		print_table(&rs, &term);
 	else

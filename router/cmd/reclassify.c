@@ -16,7 +16,6 @@
  *	said to be user that waits (held or in a digest) gets a line
  *	saying how to forward it.  Exit status as for approve.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,27 +28,15 @@
 #include "util.h"
 
 struct reclassify {
-	struct audit *db;
+	struct cmd_bulk b; /* first: one() casts */
 	const char *class;
-	char who[DESK_LOGIN_MAX + 1];
-	time_t now;
-	struct desk_status st;
 };
-
-static const char *recipient_of(const struct audit_record *r)
-{
-	size_t i;
-
-	for (i = r->ndecisions; i-- > 0;)
-		if (r->decisions[i].recipient && *r->decisions[i].recipient)
-			return r->decisions[i].recipient;
-	return NULL;
-}
 
 /* next_step - what a triager may do with a report that still waits */
 static void next_step(const struct reclassify *rc, const struct audit_record *r)
 {
-	const char *to = recipient_of(r);
+	const struct audit_decision *d = cmd_recipient(r);
+	const char *to = d ? d->recipient : NULL;
 	long long id = (long long)r->id;
 	bool waits = !strcmp(r->state, "held") || !strcmp(r->state, "digest");
 
@@ -71,104 +58,45 @@ static void next_step(const struct reclassify *rc, const struct audit_record *r)
 	}
 }
 
-static int reclassify_one(void *arg, int64_t id)
+static int reclassify_one(struct cmd_bulk *b, const struct audit_record *r)
 {
-	struct reclassify *rc = arg;
-	struct audit_record r;
-	struct audit_action act;
-	char *before = NULL;
-	int ret = -1, got;
+	struct reclassify *rc = (struct reclassify *)b;
+	const char *before = r->class ? r->class : "unclassified";
 
-	if (audit_begin(rc->db) < 0)
+	if (cmd_bulk_action(b, r, rc->class, NULL) < 0 ||
+	    audit_commit(b->db) < 0)
 		return -1;
-	got = audit_get_report(rc->db, id, 0, &r);
-	if (got <= 0) {
-		audit_rollback(rc->db);
-		if (got < 0)
-			return -1;
-		error("reclassify %lld: no such report", (long long)id);
-		rc->st.unknown++;
-		return 1;
-	}
-	before = xstrdup(r.class ? r.class : "unclassified");
-	memset(&act, 0, sizeof(act));
-	act.report = id;
-	act.at = rc->now;
-	act.who = rc->who;
-	act.action = "reclassify";
-	act.argument = rc->class;
-	if (audit_record_action(rc->db, &act, NULL) < 0 ||
-	    audit_commit(rc->db) < 0) {
-		audit_rollback(rc->db);
-		goto out;
-	}
-	rc->st.done++;
 	if (!strcmp(before, rc->class))
 		printf("reclassify %lld: %s (unchanged; recorded)\n",
-		       (long long)id, rc->class);
+		       (long long)r->id, rc->class);
 	else
-		printf("reclassify %lld: %s -> %s\n", (long long)id, before,
+		printf("reclassify %lld: %s -> %s\n", (long long)r->id, before,
 		       rc->class);
-	next_step(rc, &r);
-	ret = 0;
-out:
-	free(before);
-	audit_record_release(&r);
-	return ret;
-}
-
-static void usage(void)
-{
-	fprintf(stderr, "usage: triage reclassify ID... user|fuzzer|ai\n");
+	next_step(rc, r);
+	return CMD_BULK_DONE;
 }
 
 /* cmd_reclassify - record a triager's class for reports */
 int cmd_reclassify(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const char *const usage[] = {
+		"triage reclassify ID... user|fuzzer|ai", NULL
 	};
+	static const struct opt opts[] = { OPT_END() };
 	struct reclassify rc;
-	int64_t *ids;
-	int c, n, ret;
 
 	memset(&rc, 0, sizeof(rc));
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			usage();
-			return 0;
-		}
-		usage();
-		return EX_USAGE;
-	}
-	if (argc - optind < 2) {
-		usage();
-		return EX_USAGE;
-	}
+	argc = parse_options(argc, argv, opts, usage, 0);
+	if (argc < 2)
+		usage_with_options(usage, opts);
 	rc.class = argv[argc - 1];
 	if (strcmp(rc.class, "user") && strcmp(rc.class, "fuzzer") &&
 	    strcmp(rc.class, "ai")) {
 		error("the class is user, fuzzer or ai, not '%s'", rc.class);
 		return EX_USAGE;
 	}
-	n = argc - optind - 1;
-	if (desk_parse_ids(argv + optind, n, &ids))
-		return EX_USAGE;
-	rc.now = desk_now();
-	if (desk_who(rc.who, sizeof(rc.who)) < 0) {
-		free(ids);
-		return EX_CONFIG;
-	}
-	ret = desk_open(cmd_config(ctx), DESK_WRITE, &rc.db);
-	if (ret) {
-		free(ids);
-		return ret;
-	}
-	ret = desk_each(rc.db, ids, n, "reclassified", reclassify_one, &rc);
-	if (!ret)
-		ret = desk_status_exit(&rc.st);
-	audit_close(rc.db);
-	free(ids);
-	return ret;
+	rc.b.verb = "reclassify";
+	rc.b.past = "reclassified";
+	rc.b.one = reclassify_one;
+	return cmd_bulk(ctx, &rc.b, argv, argc - 1);
 }

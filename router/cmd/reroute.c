@@ -20,7 +20,6 @@
  *
  *	Exit status as for approve; an unknown section is EX_DATAERR.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,17 +39,12 @@
 #define CANDIDATES_MAX (16u << 10)
 
 struct reroute {
-	struct audit *db;
-	const struct config *cfg;
+	struct cmd_bulk b; /* first: one() casts */
 	struct router_id rid;
 	struct map *map;
 	struct pick_config *pick;
 	int section;	    /* map section, or -1 for an address */
 	const char *target; /* section title or address */
-	char who[DESK_LOGIN_MAX + 1];
-	time_t now;
-	unsigned queued;
-	struct desk_status st;
 };
 
 /*
@@ -73,8 +67,8 @@ static int pick_for(struct reroute *rr, const struct audit_record *r,
 	rq.class = r->class ? r->class : "uncertain";
 	rq.cfg = rr->pick;
 	rq.load = audit_pick_load;
-	rq.load_ctx = rr->db;
-	rq.now = rr->now;
+	rq.load_ctx = rr->b.db;
+	rq.now = rr->b.now;
 	if (pick_recipient(&rq, res) < 0)
 		return -2;
 	if (res->outcome == PICK_PERSON || res->outcome == PICK_TO_LIST)
@@ -94,7 +88,7 @@ static int cancel_forwards(struct reroute *rr, const struct audit_record *r)
 		if (strcmp(b->kind, "forward") ||
 		    (strcmp(b->state, "queued") && strcmp(b->state, "failed")))
 			continue;
-		rc = audit_outbox_cancel(rr->db, b->id);
+		rc = audit_outbox_cancel(rr->b.db, b->id);
 		if (rc < 0)
 			return -1;
 		if (rc == 0) {
@@ -107,49 +101,38 @@ static int cancel_forwards(struct reroute *rr, const struct audit_record *r)
 	return n;
 }
 
-static int reroute_one(void *arg, int64_t id)
+static int reroute_one(struct cmd_bulk *b, const struct audit_record *r)
 {
-	struct reroute *rr = arg;
-	struct audit_record r;
-	struct audit_action act;
+	struct reroute *rr = (struct reroute *)b;
 	struct pick_result res;
 	struct strbuf cand = STRBUF_INIT(CANDIDATES_MAX);
 	const char *addr = rr->target, *name = NULL, *section = NULL;
+	long long id = (long long)r->id;
 	char *reason = NULL;
 	int64_t oid;
 	size_t i;
-	int rc, nfu, ret = -1;
+	int nfu, rc, ret = -1;
 
 	memset(&res, 0, sizeof(res));
-	if (audit_begin(rr->db) < 0)
-		return -1;
-	rc = audit_get_report(rr->db, id, AUDIT_GET_RAW, &r);
-	if (rc <= 0) {
-		audit_rollback(rr->db);
-		if (rc < 0)
-			return -1;
-		error("reroute %lld: no such report", (long long)id);
-		rr->st.unknown++;
-		return 1;
-	}
-	if (!strcmp(r.state, "duplicate")) {
+	if (!strcmp(r->state, "duplicate")) {
 		error("reroute %lld: a duplicate of report %lld; reroute that one",
-		      (long long)id, (long long)r.duplicate_of);
-		goto refused;
+		      id, (long long)r->duplicate_of);
+		return CMD_BULK_REFUSED;
 	}
 	if (rr->section >= 0) {
 		section = map_title(rr->map, (uint32_t)rr->section);
-		rc = pick_for(rr, &r, &res);
+		rc = pick_for(rr, r, &res);
 		if (rc == -2)
-			goto fail;
+			goto out;
 		if (rc < 0) {
 			error("reroute %lld: nobody to send it to in %s: %s",
-			      (long long)id, section, res.reason);
-			goto refused;
+			      id, section, res.reason);
+			ret = CMD_BULK_REFUSED;
+			goto out;
 		}
 		addr = res.addr;
 		name = res.name;
-		reason = xasprintf("rerouted by %s to %s; %s", rr->who, section,
+		reason = xasprintf("rerouted by %s to %s; %s", b->who, section,
 				   res.reason);
 		for (i = 0; i < res.ncand; i++)
 			sb_addf(&cand, "%s %.2f %s: %s\n", res.cand[i].addr,
@@ -157,127 +140,78 @@ static int reroute_one(void *arg, int64_t id)
 				pick_status_name(res.cand[i].status),
 				res.cand[i].why ? res.cand[i].why : "");
 	} else {
-		reason = xasprintf("rerouted by %s to %s", rr->who, addr);
-		section = r.nsections ? r.sections[0].name : NULL;
+		reason = xasprintf("rerouted by %s to %s", b->who, addr);
+		section = r->nsections ? r->sections[0].name : NULL;
 	}
-
-	memset(&act, 0, sizeof(act));
-	act.report = id;
-	act.at = rr->now;
-	act.who = rr->who;
-	act.action = "reroute";
-	act.argument = rr->section >= 0 ? section : addr;
-	act.detail = reason;
-	if (audit_record_action(rr->db, &act, NULL) < 0 ||
-	    cancel_forwards(rr, &r) < 0)
-		goto fail;
-	oid = desk_forward(rr->db, &rr->rid, &r, addr, name,
-			   desk_class_header(&r), section, reason,
-			   sb_str(&cand), rr->now);
+	if (cmd_bulk_action(b, r, rr->section >= 0 ? section : addr, reason) <
+		    0 ||
+	    cancel_forwards(rr, r) < 0)
+		goto out;
+	oid = desk_forward(b->db, &rr->rid, r, addr, name, desk_class_header(r),
+			   section, reason, sb_str(&cand), b->now);
 	if (oid < 0)
-		goto fail;
+		goto out;
 	/* the follow-ups that waited with it (held) go along */
-	nfu = desk_forward_followups(rr->db, &rr->rid, id, addr, name,
-				     desk_class_header(&r), section, reason,
-				     rr->now);
-	if (nfu < 0 || audit_commit(rr->db) < 0)
-		goto fail;
-	rr->queued += 1 + (unsigned)nfu;
-	rr->st.done++;
-	printf("reroute %lld: forwarded to %s (%s; outbox %lld)\n",
-	       (long long)id, addr,
+	nfu = desk_forward_followups(b->db, &rr->rid, r->id, addr, name,
+				     desk_class_header(r), section, reason,
+				     b->now);
+	if (nfu < 0 || audit_commit(b->db) < 0)
+		goto out;
+	b->queued += 1 + (unsigned)nfu;
+	printf("reroute %lld: forwarded to %s (%s; outbox %lld)\n", id, addr,
 	       rr->section >= 0 ? res.reason : "address given", (long long)oid);
-	ret = 0;
-	goto out;
-refused:
-	audit_rollback(rr->db);
-	rr->st.refused++;
-	ret = 1;
-	goto out;
-fail:
-	audit_rollback(rr->db);
+	ret = CMD_BULK_DONE;
 out:
 	pick_result_release(&res);
 	sb_release(&cand);
 	free(reason);
-	audit_record_release(&r);
 	return ret;
-}
-
-static void usage(void)
-{
-	fprintf(stderr, "usage: triage reroute ID... SECTION|ADDR\n");
 }
 
 /* cmd_reroute - forward reports to a section or an address */
 int cmd_reroute(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const char *const usage[] = {
+		"triage reroute ID... SECTION|ADDR", NULL
 	};
+	static const struct opt opts[] = { OPT_END() };
 	struct reroute rr;
-	int64_t *ids;
-	int c, n, ret;
+	struct config *cfg;
+	int ret;
 
 	memset(&rr, 0, sizeof(rr));
 	rr.section = -1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			usage();
-			return 0;
-		}
-		usage();
-		return EX_USAGE;
-	}
-	if (argc - optind < 2) {
-		usage();
-		return EX_USAGE;
-	}
-	n = argc - optind - 1;
+	argc = parse_options(argc, argv, opts, usage, 0);
+	if (argc < 2)
+		usage_with_options(usage, opts);
 	rr.target = argv[argc - 1];
-	if (desk_parse_ids(argv + optind, n, &ids))
-		return EX_USAGE;
-	rr.cfg = cmd_config(ctx);
-	rr.now = desk_now();
+	cfg = cmd_config(ctx);
 	if (strchr(rr.target, '@')) {
 		if (!addr_valid(rr.target)) {
 			error("'%s' is not a valid address", rr.target);
-			free(ids);
 			return EX_USAGE;
 		}
 	} else {
 		rr.map = cmd_open_map(ctx, NULL, NULL, NULL);
-		if (!rr.map) {
-			free(ids);
+		if (!rr.map)
 			return EX_CONFIG;
-		}
 		rr.section = map_find_section(rr.map, rr.target);
 		if (rr.section < 0) {
 			error("no MAINTAINERS section '%s' (give its title as in MAINTAINERS, or an address)",
 			      rr.target);
 			map_free(rr.map);
-			free(ids);
 			return EX_DATAERR;
 		}
-		rr.pick = pick_config_load(rr.cfg, rr.map);
+		rr.pick = pick_config_load(cfg, rr.map);
 	}
-	if (desk_who(rr.who, sizeof(rr.who)) < 0 ||
-	    router_id_load(&rr.rid, rr.cfg) < 0) {
-		ret = EX_CONFIG;
-		goto out;
-	}
-	ret = desk_open(rr.cfg, DESK_WRITE, &rr.db);
-	if (ret)
-		goto out;
-	ret = desk_each(rr.db, ids, n, "rerouted", reroute_one, &rr);
-	desk_drain(rr.cfg, rr.db, rr.queued, stdout);
-	if (!ret)
-		ret = desk_status_exit(&rr.st);
-	audit_close(rr.db);
-out:
+	rr.b.verb = "reroute";
+	rr.b.past = "rerouted";
+	rr.b.flags = AUDIT_GET_RAW;
+	rr.b.one = reroute_one;
+	ret = router_id_load(&rr.rid, cfg) < 0
+		      ? EX_CONFIG
+		      : cmd_bulk(ctx, &rr.b, argv, argc - 1);
 	pick_config_free(rr.pick);
 	map_free(rr.map);
-	free(ids);
 	return ret;
 }

@@ -62,7 +62,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <jansson.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
@@ -90,7 +89,6 @@
 #include "strbuf.h"
 #include "util.h"
 
-#define DEFAULT_LISTEN	 "127.0.0.1:8025"
 #define TOKEN_MIN	 16
 #define BATCH		 16
 #define EVENT_INTERVAL	 30 /* seconds between looks for retried events */
@@ -485,7 +483,7 @@ static int parse_listen(const char *spec, struct sockaddr_storage *ss,
 
 static int load_token(struct server *s, const struct config *cfg)
 {
-	const char *file = config_get(cfg, "webhook_token_file", NULL);
+	const char *file = config_get(cfg, "webhook_token_file");
 	struct sha256_ctx ctx;
 	char *buf;
 	const char *tok;
@@ -512,127 +510,74 @@ static int load_token(struct server *s, const struct config *cfg)
 	return 0;
 }
 
-static int open_db(struct config *cfg, struct audit **db)
-{
-	char *path = config_state_path(cfg, "triage.db");
-	bool temporary = false;
-	int rc = audit_open(path, AUDIT_CREATE,
-			    (int)config_get_long(cfg, "db_busy_timeout", 5000),
-			    db, &temporary);
-
-	if (rc < 0)
-		error("cannot open the database '%s'", path);
-	free(path);
-	return rc;
-}
-
-static const char *const usage_text =
-	"usage: triage serve [--listen ADDRESS:PORT] [--no-deliver]";
-
-int cmd_serve(int argc, char **argv, struct cmd_ctx *ctx)
-{
-	static const struct option opts[] = {
-		{ "listen", required_argument, NULL, 'l' },
-		{ "no-deliver", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+/* everything cmd_serve() holds, so that it can be set up in steps */
+struct serve {
 	struct server s;
 	struct delivery dv;
 	struct config *cfg;
-	struct audit *db_ingest = NULL, *db_deliver = NULL;
-	struct ingest *in = NULL;
-	struct MHD_Daemon *daemon = NULL;
+	struct audit *db_ingest, *db_deliver;
+	struct ingest *in;
+	struct MHD_Daemon *daemon;
 	struct sockaddr_storage ss;
-	const union MHD_DaemonInfo *di;
 	pthread_t sweep_thread, deliver_thread;
-	bool sweep_started = false, deliver_started = false, loopback = false;
-	bool no_deliver = false;
-	const char *listen = NULL;
-	int ingest_pipe[2] = { -1, -1 }, deliver_pipe[2] = { -1, -1 };
-	int sfd = -1, c, ret = EX_SOFTWARE;
-	long maxconn, body, deadline;
-	sigset_t set;
+	bool sweep_started, deliver_started, no_deliver;
+	const char *listen;
+	int ingest_pipe[2], deliver_pipe[2], sfd;
+	long maxconn, deadline;
+};
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'l':
-			listen = optarg;
-			break;
-		case 'n':
-			no_deliver = true;
-			break;
-		case 'h':
-			puts(usage_text);
-			return 0;
-		default:
-			error("%s", usage_text);
-			return EX_USAGE;
-		}
-	}
-	if (optind < argc) {
-		error("%s", usage_text);
-		return EX_USAGE;
-	}
-	umask(007);
-	cfg = cmd_config(ctx);
-	memset(&s, 0, sizeof(s));
-	memset(&dv, 0, sizeof(dv));
-	s.cfg = cfg;
-	s.wake_deliver = -1;
-	pthread_mutex_init(&s.lock, NULL);
-	atomic_init(&s.stop, false);
-	if (!listen)
-		listen = config_get(cfg, "serve_listen", DEFAULT_LISTEN);
-	if (parse_listen(listen, &ss, &loopback) < 0) {
+/* serve_config - the listening address and the webhook limits */
+static int serve_config(struct serve *v)
+{
+	bool loopback = false;
+
+	v->s.cfg = v->cfg;
+	if (!v->listen)
+		v->listen = config_get(v->cfg, "serve_listen");
+	if (parse_listen(v->listen, &v->ss, &loopback) < 0) {
 		error("--listen '%s': give ADDRESS:PORT, e.g. 127.0.0.1:8025 or [::1]:8025",
-		      listen);
+		      v->listen);
 		return EX_USAGE;
 	}
 	if (!loopback)
 		warn("listening on %s, not loopback: put a TLS proxy in front",
-		     listen);
-	s.header = config_get(cfg, "webhook_token_header", "Authorization");
-	s.authorization = !strcasecmp(s.header, "Authorization");
-	body = config_get_long(cfg, "webhook_max_body", BUGZILLA_PAYLOAD_MAX);
-	deadline = config_get_long(cfg, "webhook_deadline", 10);
-	maxconn = config_get_long(cfg, "webhook_max_connections", 64);
-	if (body < 1024 || body > (64L << 20) || deadline < 1 ||
-	    deadline > 3600 || maxconn < 1 || maxconn > 10000) {
-		error("%s: webhook_max_body (1 KB..64 MB), webhook_deadline (1..3600 s) or webhook_max_connections (1..10000) out of range",
-		      cfg->path);
-		return EX_CONFIG;
-	}
-	s.max_body = (size_t)body;
-	s.deadline = (double)deadline;
-	if (load_token(&s, cfg) < 0)
-		return EX_CONFIG;
+		     v->listen);
+	v->s.header = config_get(v->cfg, "webhook_token_header");
+	v->s.authorization = !strcasecmp(v->s.header, "Authorization");
+	v->s.max_body = (size_t)config_int(v->cfg, "webhook_max_body");
+	v->deadline = config_int(v->cfg, "webhook_deadline");
+	v->maxconn = config_int(v->cfg, "webhook_max_connections");
+	v->s.deadline = (double)v->deadline;
+	return load_token(&v->s, v->cfg) < 0 ? EX_CONFIG : 0;
+}
 
-	/* everything that initialises libraries, before any thread */
-	if (open_db(cfg, &s.db) < 0 || open_db(cfg, &db_ingest) < 0 ||
-	    (!no_deliver && open_db(cfg, &db_deliver) < 0)) {
-		ret = EX_TEMPFAIL;
-		goto out;
+/*
+ * serve_open - what initialises libraries, before any thread: the
+ * databases, the workers, their wake-up pipes, the signals
+ */
+static int serve_open(struct serve *v)
+{
+	sigset_t set;
+
+	if (cmd_open_db(v->cfg, &v->s.db) < 0 ||
+	    cmd_open_db(v->cfg, &v->db_ingest) < 0 ||
+	    (!v->no_deliver && cmd_open_db(v->cfg, &v->db_deliver) < 0))
+		return EX_TEMPFAIL;
+	v->in = ingest_open(v->cfg, v->db_ingest, NULL);
+	if (!v->in)
+		return EX_CONFIG;
+	if (!v->no_deliver) {
+		v->dv.d = deliverd_open(v->cfg, v->db_deliver);
+		if (!v->dv.d)
+			return EX_CONFIG;
 	}
-	in = ingest_open(cfg, db_ingest, NULL);
-	if (!in) {
-		ret = EX_CONFIG;
-		goto out;
-	}
-	if (!no_deliver) {
-		dv.d = deliverd_open(cfg, db_deliver);
-		if (!dv.d) {
-			ret = EX_CONFIG;
-			goto out;
-		}
-	}
-	if (pipe2(ingest_pipe, O_NONBLOCK | O_CLOEXEC) < 0 ||
-	    pipe2(deliver_pipe, O_NONBLOCK | O_CLOEXEC) < 0) {
+	if (pipe2(v->ingest_pipe, O_NONBLOCK | O_CLOEXEC) < 0 ||
+	    pipe2(v->deliver_pipe, O_NONBLOCK | O_CLOEXEC) < 0) {
 		error("pipe: %s", strerror(errno));
-		goto out;
+		return EX_SOFTWARE;
 	}
-	s.wake_ingest = ingest_pipe[1];
-	s.wake_deliver = no_deliver ? -1 : deliver_pipe[1];
+	v->s.wake_ingest = v->ingest_pipe[1];
+	v->s.wake_deliver = v->no_deliver ? -1 : v->deliver_pipe[1];
 
 	/* signals go to the main loop only: block them in every thread */
 	signal(SIGPIPE, SIG_IGN);
@@ -640,75 +585,80 @@ int cmd_serve(int argc, char **argv, struct cmd_ctx *ctx)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGINT);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
-	sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-	if (sfd < 0) {
+	v->sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (v->sfd < 0) {
 		error("signalfd: %s", strerror(errno));
-		goto out;
+		return EX_SOFTWARE;
 	}
+	return 0;
+}
 
-	daemon = MHD_start_daemon(
+/* serve_start - listen, say where, start the sweeper and the delivery */
+static int serve_start(struct serve *v)
+{
+	const union MHD_DaemonInfo *di;
+	char host[INET6_ADDRSTRLEN] = "?";
+	bool v6 = v->ss.ss_family == AF_INET6;
+
+	v->daemon = MHD_start_daemon(
 		MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG |
-			(ss.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
-		0, NULL, NULL, on_request, &s, MHD_OPTION_SOCK_ADDR,
-		(struct sockaddr *)&ss, MHD_OPTION_CONNECTION_LIMIT,
-		(unsigned int)maxconn, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-		(unsigned int)(maxconn < 16 ? maxconn : 16),
+			(v6 ? MHD_USE_IPv6 : 0),
+		0, NULL, NULL, on_request, &v->s, MHD_OPTION_SOCK_ADDR,
+		(struct sockaddr *)&v->ss, MHD_OPTION_CONNECTION_LIMIT,
+		(unsigned int)v->maxconn, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+		(unsigned int)(v->maxconn < 16 ? v->maxconn : 16),
 		MHD_OPTION_CONNECTION_TIMEOUT,
-		(unsigned int)(deadline < IDLE_TIMEOUT_MAX ? deadline
-							   : IDLE_TIMEOUT_MAX),
+		(unsigned int)(v->deadline < IDLE_TIMEOUT_MAX
+				       ? v->deadline
+				       : IDLE_TIMEOUT_MAX),
 		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)65536,
-		MHD_OPTION_NOTIFY_COMPLETED, on_completed, &s,
-		MHD_OPTION_NOTIFY_CONNECTION, on_connection, &s,
+		MHD_OPTION_NOTIFY_COMPLETED, on_completed, &v->s,
+		MHD_OPTION_NOTIFY_CONNECTION, on_connection, &v->s,
 		MHD_OPTION_END);
-	if (!daemon) {
-		error("cannot listen on %s: %s", listen, strerror(errno));
-		ret = EX_UNAVAILABLE;
-		goto out;
+	if (!v->daemon) {
+		error("cannot listen on %s: %s", v->listen, strerror(errno));
+		return EX_UNAVAILABLE;
 	}
-	di = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
-	{
-		char host[INET6_ADDRSTRLEN] = "?";
-
-		if (ss.ss_family == AF_INET6)
-			inet_ntop(AF_INET6,
-				  &((struct sockaddr_in6 *)&ss)->sin6_addr,
-				  host, sizeof(host));
-		else
-			inet_ntop(AF_INET,
-				  &((struct sockaddr_in *)&ss)->sin_addr, host,
-				  sizeof(host));
-		fprintf(stderr,
-			ss.ss_family == AF_INET6 ? "%s: listening on [%s]:%u\n"
-						 : "%s: listening on %s:%u\n",
-			msg_prog(), host, di ? (unsigned)di->port : 0u);
-		fflush(stderr);
-	}
-	if (pthread_create(&sweep_thread, NULL, sweeper, &s) == 0)
-		sweep_started = true;
-	if (!no_deliver) {
-		dv.s = &s;
-		dv.wake_fd = deliver_pipe[0];
-		if (pthread_create(&deliver_thread, NULL, delivery_main, &dv) ==
-		    0)
-			deliver_started = true;
+	di = MHD_get_daemon_info(v->daemon, MHD_DAEMON_INFO_BIND_PORT);
+	if (v6)
+		inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&v->ss)->sin6_addr,
+			  host, sizeof(host));
+	else
+		inet_ntop(AF_INET, &((struct sockaddr_in *)&v->ss)->sin_addr,
+			  host, sizeof(host));
+	fprintf(stderr,
+		v6 ? "%s: listening on [%s]:%u\n" : "%s: listening on %s:%u\n",
+		msg_prog(), host, di ? (unsigned)di->port : 0u);
+	fflush(stderr);
+	if (pthread_create(&v->sweep_thread, NULL, sweeper, &v->s) == 0)
+		v->sweep_started = true;
+	if (!v->no_deliver) {
+		v->dv.s = &v->s;
+		v->dv.wake_fd = v->deliver_pipe[0];
+		if (pthread_create(&v->deliver_thread, NULL, delivery_main,
+				   &v->dv) == 0)
+			v->deliver_started = true;
 		else
 			warn("cannot start the delivery thread");
 	}
+	return 0;
+}
 
-	/* the main loop: stored events, until a signal */
-	ret = 0;
+/* serve_loop - the stored events, until a signal */
+static void serve_loop(struct serve *v)
+{
 	for (;;) {
-		struct pollfd pfd[2] = { { sfd, POLLIN, 0 },
-					 { ingest_pipe[0], POLLIN, 0 } };
+		struct pollfd pfd[2] = { { v->sfd, POLLIN, 0 },
+					 { v->ingest_pipe[0], POLLIN, 0 } };
 		bool queued = false;
 		int rc = 0;
 
-		while (!atomic_load(&s.stop)) {
-			struct pollfd sp = { sfd, POLLIN, 0 };
+		while (!atomic_load(&v->s.stop)) {
+			struct pollfd sp = { v->sfd, POLLIN, 0 };
 
-			rc = ingest_next(in, &queued);
+			rc = ingest_next(v->in, &queued);
 			if (queued)
-				wake(s.wake_deliver);
+				wake(v->s.wake_deliver);
 			queued = false;
 			if (rc <= 0)
 				break;
@@ -722,35 +672,76 @@ int cmd_serve(int argc, char **argv, struct cmd_ctx *ctx)
 		if (pfd[0].revents & POLLIN)
 			break;
 		if (pfd[1].revents & POLLIN)
-			drain(ingest_pipe[0]);
+			drain(v->ingest_pipe[0]);
 	}
 	fprintf(stderr, "%s: stopping\n", msg_prog());
+}
 
-out:
-	if (daemon)
-		MHD_stop_daemon(daemon); /* waits for the handlers */
-	atomic_store(&s.stop, true);
-	wake(deliver_pipe[1]);
-	if (deliver_started)
-		pthread_join(deliver_thread, NULL);
-	if (sweep_started)
-		pthread_join(sweep_thread, NULL);
-	deliverd_close(dv.d);
-	ingest_close(in);
-	if (s.db)
-		audit_close(s.db);
-	if (db_ingest)
-		audit_close(db_ingest);
-	if (db_deliver)
-		audit_close(db_deliver);
-	if (sfd >= 0)
-		close(sfd);
-	for (c = 0; c < 2; c++) {
-		if (ingest_pipe[c] >= 0)
-			close(ingest_pipe[c]);
-		if (deliver_pipe[c] >= 0)
-			close(deliver_pipe[c]);
+static void serve_close(struct serve *v)
+{
+	int i;
+
+	if (v->daemon)
+		MHD_stop_daemon(v->daemon); /* waits for the handlers */
+	atomic_store(&v->s.stop, true);
+	wake(v->deliver_pipe[1]);
+	if (v->deliver_started)
+		pthread_join(v->deliver_thread, NULL);
+	if (v->sweep_started)
+		pthread_join(v->sweep_thread, NULL);
+	deliverd_close(v->dv.d);
+	ingest_close(v->in);
+	if (v->s.db)
+		audit_close(v->s.db);
+	if (v->db_ingest)
+		audit_close(v->db_ingest);
+	if (v->db_deliver)
+		audit_close(v->db_deliver);
+	if (v->sfd >= 0)
+		close(v->sfd);
+	for (i = 0; i < 2; i++) {
+		if (v->ingest_pipe[i] >= 0)
+			close(v->ingest_pipe[i]);
+		if (v->deliver_pipe[i] >= 0)
+			close(v->deliver_pipe[i]);
 	}
-	pthread_mutex_destroy(&s.lock);
+	pthread_mutex_destroy(&v->s.lock);
+}
+
+int cmd_serve(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	static const char *const usage[] = {
+		"triage serve [--listen ADDRESS:PORT] [--no-deliver]", NULL
+	};
+	struct serve v;
+	const struct opt opts[] = {
+		OPT_STRING(0, "listen", &v.listen, "ADDRESS:PORT",
+			   "where (default: serve_listen)"),
+		OPT_BOOL(0, "no-deliver", &v.no_deliver,
+			 "leave the outbox to 'triage deliver'"),
+		OPT_END(),
+	};
+	int ret;
+
+	memset(&v, 0, sizeof(v));
+	if (parse_options(argc, argv, opts, usage, 0))
+		usage_with_options(usage, opts);
+	umask(007);
+	v.cfg = cmd_config(ctx);
+	v.s.wake_deliver = -1;
+	v.ingest_pipe[0] = v.ingest_pipe[1] = -1;
+	v.deliver_pipe[0] = v.deliver_pipe[1] = -1;
+	v.sfd = -1;
+	ret = serve_config(&v);
+	if (ret)
+		return ret;
+	pthread_mutex_init(&v.s.lock, NULL);
+	atomic_init(&v.s.stop, false);
+	ret = serve_open(&v);
+	if (!ret)
+		ret = serve_start(&v);
+	if (!ret)
+		serve_loop(&v);
+	serve_close(&v);
 	return ret;
 }

@@ -21,7 +21,6 @@
  *	--raw prints the message exactly as it arrived, byte for byte,
  *	and nothing else.  --json prints one object with all of it.
  */
-#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -394,87 +393,6 @@ static void show_body(const struct audit_record *r)
 
 /* ---- JSON ------------------------------------------------------------ */
 
-/* jtext - a string from the message: invalid UTF-8 cleaned, not dropped */
-static json_t *jtext(const char *s, size_t len)
-{
-	struct strbuf sb = STRBUF_INIT(len * 3 + 16);
-	json_t *j;
-
-	if (!s)
-		return json_null();
-	if (utf8_valid(s, len))
-		return json_stringn(s, len);
-	desk_clean(&sb, s, len, DESK_MULTILINE);
-	j = json_stringn(sb.buf ? sb.buf : "", sb.len);
-	sb_release(&sb);
-	return j;
-}
-
-static json_t *jt(const char *s)
-{
-	return s ? jtext(s, strlen(s)) : json_null();
-}
-
-static json_t *strings(char *const *v, size_t n)
-{
-	json_t *a = json_array();
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		json_array_append_new(a, jt(v[i]));
-	return a;
-}
-
-static json_t *evidence_json(const struct evidence *ev)
-{
-	json_t *o, *frames = json_array(), *repro = json_array();
-	size_t i;
-
-	if (!ev)
-		return json_null();
-	for (i = 0; i < ev->nframes; i++) {
-		const struct frame *f = &ev->frames[i];
-		json_t *fo = json_object();
-
-		json_object_set_new(fo, "function", jt(f->function));
-		json_object_set_new(fo, "file", jt(f->file));
-		json_object_set_new(fo, "line", json_integer(f->line));
-		json_object_set_new(fo, "module", jt(f->module));
-		json_object_set_new(fo, "inlined", json_boolean(f->inlined));
-		json_object_set_new(fo, "unreliable",
-				    json_boolean(f->unreliable));
-		json_object_set_new(fo, "from_index",
-				    json_boolean(f->from_index));
-		json_array_append_new(frames, fo);
-	}
-	if (ev->reproducer & REPRO_C)
-		json_array_append_new(repro, json_string("c"));
-	if (ev->reproducer & REPRO_SYZ)
-		json_array_append_new(repro, json_string("syz"));
-	if (ev->reproducer & REPRO_STEPS)
-		json_array_append_new(repro, json_string("steps"));
-	o = json_object();
-	json_object_set_new(o, "title", jt(ev->title));
-	json_object_set_new(o, "crash_type", jt(ev->crash_type));
-	json_object_set_new(o, "guilty_file", jt(ev->guilty_file));
-	json_object_set_new(o, "frames", frames);
-	json_object_set_new(o, "files", strings(ev->files, ev->nfiles));
-	json_object_set_new(o, "functions",
-			    strings(ev->functions, ev->nfunctions));
-	json_object_set_new(o, "kernel_version", jt(ev->kernel_version));
-	json_object_set_new(o, "distro_kernel", jt(ev->distro_kernel));
-	json_object_set_new(o, "tainted", jt(ev->tainted));
-	json_object_set_new(o, "hardware", jt(ev->hardware));
-	json_object_set_new(o, "hw_virtual", json_boolean(ev->hw_virtual));
-	json_object_set_new(o, "reproducer", repro);
-	json_object_set_new(o, "bisect_commit", jt(ev->bisect_commit));
-	json_object_set_new(o, "reported_by",
-			    strings(ev->reported_by, ev->nreported_by));
-	json_object_set_new(o, "subject_prefix", jt(ev->subject_prefix));
-	json_object_set_new(o, "syzbot", json_boolean(ev->syzbot));
-	return o;
-}
-
 static json_t *class_json(const struct audit_classification *c)
 {
 	json_t *o, *hits;
@@ -484,21 +402,21 @@ static json_t *class_json(const struct audit_classification *c)
 		return json_null(); /* a follow-up has no verdict of its own */
 	hits = json_array();
 	for (i = 0; i < c->nhits; i++)
-		json_array_append_new(hits,
-				      json_pack("{s:o, s:f, s:o}", "name",
-						jt(c->hits[i].name), "score",
-						c->hits[i].score, "describe",
-						jt(c->hits[i].describe)));
+		json_array_append_new(
+			hits, json_pack("{s:o, s:f, s:o}", "name",
+					cmd_json_str(c->hits[i].name), "score",
+					c->hits[i].score, "describe",
+					cmd_json_str(c->hits[i].describe)));
 	o = json_object();
-	json_object_set_new(o, "class", jt(c->class));
+	json_object_set_new(o, "class", cmd_json_str(c->class));
 	json_object_set_new(o, "scores",
 			    json_pack("{s:f, s:f, s:f}", "user", c->score_user,
 				      "fuzzer", c->score_fuzzer, "ai",
 				      c->score_ai));
 	json_object_set_new(o, "confidence", json_real(c->confidence));
 	json_object_set_new(o, "certain", json_boolean(c->certain));
-	json_object_set_new(o, "model_version", jt(c->model_version));
-	json_object_set_new(o, "header", jt(c->header));
+	json_object_set_new(o, "model_version", cmd_json_str(c->model_version));
+	json_object_set_new(o, "header", cmd_json_str(c->header));
 	json_object_set_new(o, "classified_at", json_integer(c->at));
 	json_object_set_new(o, "rules", hits);
 	return o;
@@ -517,18 +435,19 @@ static json_t *decisions_json(const struct audit_record *r)
 
 		for (k = 0; k < nc; k++)
 			json_array_append_new(
-				ca,
-				json_pack("{s:o, s:f, s:o, s:o}", "address",
-					  jt(cv[k].addr), "score", cv[k].score,
-					  "status", jt(cv[k].status), "why",
-					  jt(cv[k].why)));
+				ca, json_pack("{s:o, s:f, s:o, s:o}", "address",
+					      cmd_json_str(cv[k].addr), "score",
+					      cv[k].score, "status",
+					      cmd_json_str(cv[k].status), "why",
+					      cmd_json_str(cv[k].why)));
 		desk_candidates_free(cv, nc);
 		json_object_set_new(o, "id", json_integer(d->id));
 		json_object_set_new(o, "at", json_integer(d->at));
-		json_object_set_new(o, "action", jt(d->action));
-		json_object_set_new(o, "recipient", jt(d->recipient));
-		json_object_set_new(o, "recipient_name", jt(d->recipient_name));
-		json_object_set_new(o, "reason", jt(d->reason));
+		json_object_set_new(o, "action", cmd_json_str(d->action));
+		json_object_set_new(o, "recipient", cmd_json_str(d->recipient));
+		json_object_set_new(o, "recipient_name",
+				    cmd_json_str(d->recipient_name));
+		json_object_set_new(o, "reason", cmd_json_str(d->reason));
 		json_object_set_new(o, "candidates", ca);
 		json_array_append_new(a, o);
 	}
@@ -549,7 +468,7 @@ static json_t *outbox_json(const struct audit_record *r)
 		rc = json_array();
 		for (p = strtok_r(list, "\n", &save); p;
 		     p = strtok_r(NULL, "\n", &save))
-			json_array_append_new(rc, jt(p));
+			json_array_append_new(rc, cmd_json_str(p));
 		free(list);
 		for (k = 0; k < b->ntries; k++)
 			json_array_append_new(
@@ -558,19 +477,21 @@ static json_t *outbox_json(const struct audit_record *r)
 					  (json_int_t)b->tries[k].at, "ok",
 					  b->tries[k].ok, "smtp_code",
 					  b->tries[k].smtp_code, "detail",
-					  jt(b->tries[k].detail)));
+					  cmd_json_str(b->tries[k].detail)));
 		json_object_set_new(o, "id", json_integer(b->id));
-		json_object_set_new(o, "kind", jt(b->kind));
-		json_object_set_new(o, "state", jt(b->state));
+		json_object_set_new(o, "kind", cmd_json_str(b->kind));
+		json_object_set_new(o, "state", cmd_json_str(b->state));
 		json_object_set_new(o, "recipients", rc);
-		json_object_set_new(o, "envelope_from", jt(b->envelope_from));
+		json_object_set_new(o, "envelope_from",
+				    cmd_json_str(b->envelope_from));
 		json_object_set_new(o, "created_at",
 				    json_integer(b->created_at));
 		json_object_set_new(o, "sent_at",
 				    b->sent_at ? json_integer(b->sent_at)
 					       : json_null());
 		json_object_set_new(o, "attempts", json_integer(b->attempts));
-		json_object_set_new(o, "last_error", jt(b->last_error));
+		json_object_set_new(o, "last_error",
+				    cmd_json_str(b->last_error));
 		json_object_set_new(o, "bytes",
 				    json_integer((json_int_t)b->message_len));
 		json_object_set_new(o, "tries", tries);
@@ -590,11 +511,11 @@ static json_t *actions_json(const struct audit_record *r)
 
 		json_object_set_new(o, "id", json_integer(x->id));
 		json_object_set_new(o, "at", json_integer(x->at));
-		json_object_set_new(o, "who", jt(x->who));
-		json_object_set_new(o, "action", jt(x->action));
-		json_object_set_new(o, "argument", jt(x->argument));
-		json_object_set_new(o, "previous", jt(x->previous));
-		json_object_set_new(o, "detail", jt(x->detail));
+		json_object_set_new(o, "who", cmd_json_str(x->who));
+		json_object_set_new(o, "action", cmd_json_str(x->action));
+		json_object_set_new(o, "argument", cmd_json_str(x->argument));
+		json_object_set_new(o, "previous", cmd_json_str(x->previous));
+		json_object_set_new(o, "detail", cmd_json_str(x->detail));
 		json_array_append_new(a, o);
 	}
 	return a;
@@ -606,45 +527,45 @@ static json_t *record_json(const struct audit_record *r)
 	size_t i;
 
 	for (i = 0; i < r->nsections; i++)
-		json_array_append_new(secs,
-				      json_pack("{s:o, s:f, s:o}", "name",
-						jt(r->sections[i].name),
-						"score", r->sections[i].score,
-						"why", jt(r->sections[i].why)));
+		json_array_append_new(
+			secs, json_pack("{s:o, s:f, s:o}", "name",
+					cmd_json_str(r->sections[i].name),
+					"score", r->sections[i].score, "why",
+					cmd_json_str(r->sections[i].why)));
 	json_object_set_new(o, "id", json_integer(r->id));
-	json_object_set_new(o, "state", jt(r->state));
-	json_object_set_new(o, "kind", jt(r->kind));
-	json_object_set_new(o, "class", jt(r->class));
+	json_object_set_new(o, "state", cmd_json_str(r->state));
+	json_object_set_new(o, "kind", cmd_json_str(r->kind));
+	json_object_set_new(o, "class", cmd_json_str(r->class));
 	json_object_set_new(o, "section",
-			    r->nsections ? jt(r->sections[0].name)
+			    r->nsections ? cmd_json_str(r->sections[0].name)
 					 : json_null());
 	json_object_set_new(o, "sha256", json_string(r->sha256));
-	json_object_set_new(o, "message_id", jt(r->message_id));
+	json_object_set_new(o, "message_id", cmd_json_str(r->message_id));
 	json_object_set_new(o, "received_at", json_integer(r->received_at));
 	json_object_set_new(o, "updated_at", json_integer(r->updated_at));
-	json_object_set_new(o, "source", jt(r->source));
-	json_object_set_new(o, "envelope_from", jt(r->envelope_from));
-	json_object_set_new(o, "envelope_to", jt(r->envelope_to));
-	json_object_set_new(o, "from", jt(r->from_display));
-	json_object_set_new(o, "from_addr", jt(r->from_addr));
-	json_object_set_new(o, "subject", jt(r->subject));
-	json_object_set_new(o, "date", jt(r->date_header));
+	json_object_set_new(o, "source", cmd_json_str(r->source));
+	json_object_set_new(o, "envelope_from", cmd_json_str(r->envelope_from));
+	json_object_set_new(o, "envelope_to", cmd_json_str(r->envelope_to));
+	json_object_set_new(o, "from", cmd_json_str(r->from_display));
+	json_object_set_new(o, "from_addr", cmd_json_str(r->from_addr));
+	json_object_set_new(o, "subject", cmd_json_str(r->subject));
+	json_object_set_new(o, "date", cmd_json_str(r->date_header));
 	json_object_set_new(o, "bug_id",
 			    r->bug_id ? json_integer(r->bug_id) : json_null());
-	json_object_set_new(o, "bug_url", jt(r->bug_url));
+	json_object_set_new(o, "bug_url", cmd_json_str(r->bug_url));
 	json_object_set_new(o, "size", json_integer((json_int_t)r->size));
 	json_object_set_new(o, "flags", json_integer(r->flags));
 	json_object_set_new(o, "duplicate_of",
 			    r->duplicate_of ? json_integer(r->duplicate_of)
 					    : json_null());
 	json_object_set_new(o, "deliveries", json_integer(r->deliveries));
-	json_object_set_new(o, "evidence", evidence_json(r->evidence));
+	json_object_set_new(o, "evidence", cmd_evidence_json(r->evidence));
 	json_object_set_new(o, "classification", class_json(r->classification));
 	json_object_set_new(o, "sections", secs);
 	json_object_set_new(o, "decisions", decisions_json(r));
 	json_object_set_new(o, "outbox", outbox_json(r));
 	json_object_set_new(o, "actions", actions_json(r));
-	json_object_set_new(o, "body", jtext(r->body, r->body_len));
+	json_object_set_new(o, "body", cmd_json_text(r->body, r->body_len));
 	return o;
 }
 
@@ -667,8 +588,9 @@ static int related_one(const struct audit_related *x, void *arg)
 			json_pack("{s:I, s:s, s:I, s:o, s:o, s:o}", "id",
 				  (json_int_t)x->id, "relation", x->relation,
 				  "received_at", (json_int_t)x->received_at,
-				  "from", jt(x->from), "state", jt(x->state),
-				  "subject", jt(x->subject)));
+				  "from", cmd_json_str(x->from), "state",
+				  cmd_json_str(x->state), "subject",
+				  cmd_json_str(x->subject)));
 		return 0;
 	}
 	desk_format_time((time_t)x->received_at, buf, sizeof(buf));
@@ -698,13 +620,14 @@ static int show_links(struct audit *db, struct out *o, json_t *j, int64_t id,
 					    ? json_integer(l.same_crash_as)
 					    : json_null());
 		json_object_set_new(j, "crash_signature",
-				    jt(l.crash_signature));
-		json_object_set_new(j, "syzbot_id", jt(l.syzbot_id));
+				    cmd_json_str(l.crash_signature));
+		json_object_set_new(j, "syzbot_id", cmd_json_str(l.syzbot_id));
 		json_object_set_new(
 			j, "regression",
 			l.regression ? json_pack("{s:o, s:o, s:o}", "good",
-						 jt(l.good), "bad", jt(l.bad),
-						 "commit", jt(l.commit))
+						 cmd_json_str(l.good), "bad",
+						 cmd_json_str(l.bad), "commit",
+						 cmd_json_str(l.commit))
 				     : json_null());
 		rl.a = json_array();
 		json_object_set_new(j, "related", rl.a);
@@ -744,64 +667,32 @@ static int show_links(struct audit *db, struct out *o, json_t *j, int64_t id,
 	return rc < 0 ? -1 : 1;
 }
 
-static void usage(void)
-{
-	fprintf(stderr,
-		"usage: triage show [--raw | --json] [--color[=WHEN]] [--no-color] [--no-pager] ID\n");
-}
-
 /* cmd_show - print one report in full (text, --raw or --json) */
 int cmd_show(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const struct option opts[] = {
-		{ "raw", no_argument, NULL, 'r' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "color", optional_argument, NULL, 'C' },
-		{ "no-color", no_argument, NULL, 'N' },
-		{ "no-pager", no_argument, NULL, 'P' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const char *const usage[] = {
+		"triage show [--raw | --json] [OPTIONS] ID", NULL
 	};
-	enum desk_color_when cwhen = DESK_COLOR_AUTO;
+	struct cmd_output view = CMD_OUTPUT_INIT;
+	bool raw = false;
+	const struct opt opts[] = {
+		OPT_BOOL(0, "raw", &raw, "the message as it came, unchanged"),
+		OPT_CMD_OUTPUT(&view),
+		OPT_END(),
+	};
 	struct audit_record rec;
 	struct desk_term term;
 	struct audit *db;
 	struct out o;
-	bool raw = false, json = false, pager = true;
 	time_t now = desk_now();
 	int64_t id;
 	int c, rc, ret;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		int t = desk_term_option(c, optarg, &cwhen, &pager);
-
-		if (t < 0)
-			return EX_USAGE;
-		if (t)
-			continue;
-		switch (c) {
-		case 'r':
-			raw = true;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			usage();
-			return 0;
-		default:
-			usage();
-			return EX_USAGE;
-		}
-	}
-	if (optind + 1 != argc || (raw && json)) {
-		usage();
+	argc = parse_options(argc, argv, opts, usage, 0);
+	if (argc != 1 || (raw && view.json))
+		usage_with_options(usage, opts);
+	if (cmd_parse_id(argv[0], &id) < 0)
 		return EX_USAGE;
-	}
-	if (desk_parse_id(argv[optind], &id) < 0) {
-		error("'%s' is not a report id", argv[optind]);
-		return EX_USAGE;
-	}
 	ret = desk_open(cmd_config(ctx), DESK_READ, &db);
 	if (ret)
 		return ret;
@@ -815,16 +706,14 @@ int cmd_show(int argc, char **argv, struct cmd_ctx *ctx)
 	if (raw) {
 		if (fwrite(rec.raw, 1, rec.raw_len, stdout) != rec.raw_len)
 			ret = EX_IOERR;
-	} else if (json) {
+	} else if (view.json) {
 		json_t *j = record_json(&rec);
 
 		if (show_links(db, NULL, j, id, now) < 0)
 			ret = EX_IOERR;
-		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_ENSURE_ASCII);
-		putchar('\n');
-		json_decref(j);
+		cmd_print_json(j);
 	} else {
-		desk_term_setup(&term, cwhen, pager);
+		cmd_term_setup(&term, &view, true);
 		memset(&o, 0, sizeof(o));
 		o.t = &term;
 		for (c = 0; c < SAFE_SLOTS; c++)

@@ -21,7 +21,6 @@
  *	today, week, cap_day, cap_week}] and delivery {attempts, failures,
  *	outbox_failed, outbox_queued}.
  */
-#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -228,68 +227,36 @@ static void print_text(const struct desk_term *t, const struct audit_stats *st,
 	}
 }
 
-static void usage(void)
-{
-	fprintf(stderr,
-		"usage: triage stats [--since SPEC] [--json] [--color[=WHEN]] [--no-color]\n");
-}
-
 /* cmd_stats - figures per class, section, recipient */
 int cmd_stats(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const struct option opts[] = {
-		{ "since", required_argument, NULL, 's' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "color", optional_argument, NULL, 'C' },
-		{ "no-color", no_argument, NULL, 'N' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	enum desk_color_when when = DESK_COLOR_AUTO;
+	static const char *const usage[] = { "triage stats [OPTIONS]", NULL };
+	struct cmd_output view = CMD_OUTPUT_INIT;
 	const char *spec = "7d";
-	struct config *cfg = cmd_config(ctx);
+	const struct opt opts[] = {
+		OPT_STRING(
+			0, "since", &spec, "SPEC",
+			"from Nh, Nd (7d: the default), Nw ago, YYYY-MM-DD or all"),
+		OPT_CMD_JSON(&view),
+		OPT_CMD_COLOR(&view),
+		OPT_END(),
+	};
+	struct config *cfg;
 	struct people p = { NULL, 0, 0, 0 };
 	struct pick_config *pc;
 	struct audit_stats st;
 	struct desk_term term;
 	struct audit *db;
-	bool json = false;
 	time_t now = desk_now(), since;
 	char since_text[96], ts[64];
 	size_t i;
-	int c, ret;
+	int ret;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		int t = desk_term_option(c, optarg, &when, NULL);
-
-		if (t < 0)
-			return EX_USAGE;
-		if (t)
-			continue;
-		switch (c) {
-		case 's':
-			spec = optarg;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			usage();
-			return 0;
-		default:
-			usage();
-			return EX_USAGE;
-		}
-	}
-	if (optind != argc) {
-		usage();
+	if (parse_options(argc, argv, opts, usage, 0))
+		usage_with_options(usage, opts);
+	if (cmd_parse_since(spec, now, &since) < 0)
 		return EX_USAGE;
-	}
-	if (desk_parse_since(spec, now, &since) < 0) {
-		error("--since takes Nh, Nd, Nw, YYYY-MM-DD or all, not '%s'",
-		      spec);
-		return EX_USAGE;
-	}
+	cfg = cmd_config(ctx);
 	ret = desk_open(cfg, DESK_READ, &db);
 	if (ret)
 		return ret;
@@ -316,12 +283,8 @@ int cmd_stats(int argc, char **argv, struct cmd_ctx *ctx)
 
 	if (ret) {
 		/* the query printed why */
-	} else if (json) {
-		json_t *o = to_json(&st, &p);
-
-		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_ENSURE_ASCII);
-		putchar('\n');
-		json_decref(o);
+	} else if (view.json) {
+		cmd_print_json(to_json(&st, &p));
 	} else {
 		desk_format_time(since, ts, sizeof(ts));
 		if (since)
@@ -330,7 +293,7 @@ int cmd_stats(int argc, char **argv, struct cmd_ctx *ctx)
 		else
 			snprintf(since_text, sizeof(since_text),
 				 "the beginning");
-		desk_term_setup(&term, when, false);
+		cmd_term_setup(&term, &view, false);
 		print_text(&term, &st, &p, since_text);
 		desk_term_finish(&term);
 	}

@@ -19,7 +19,6 @@
  *	stage would give a frame: the one clear best, or nothing when the
  *	name is unknown or ambiguous.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,8 +40,17 @@ static void print_name(const char *name)
 		putchar((unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p);
 }
 
-static void symbols_one(const struct symbols *s, const char *name, bool best)
+struct sym_out {
+	const struct symbols *s;
+	bool best;
+};
+
+static void symbols_one(void *arg, char *name)
 {
+	const struct sym_out *o = arg;
+	const struct symbols *s = o->s;
+	bool best = o->best;
+
 	print_name(name);
 	putchar('\t');
 	if (best) {
@@ -68,42 +76,24 @@ static void symbols_one(const struct symbols *s, const char *name, bool best)
 	putchar('\n');
 }
 
-static void usage(void)
-{
-	fprintf(stderr,
-		"usage: triage symbols [--index FILE] [--best] [NAME...]\n");
-}
-
 int cmd_symbols(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const struct option opts[] = {
-		{ "index", required_argument, NULL, 'i' },
-		{ "best", no_argument, NULL, 'b' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const char *const usage[] = {
+		"triage symbols [--index FILE] [--best] [NAME...]", NULL
 	};
 	const char *index = NULL;
 	char *path = NULL;
 	struct symbols *s;
-	bool best = false;
-	int c, i;
+	struct sym_out o = { NULL, false };
+	const struct opt opts[] = {
+		OPT_STRING('i', "index", &index, "FILE",
+			   "an index other than STATE_DIR/symbols.idx"),
+		OPT_BOOL('b', "best", &o.best,
+			 "only the file the evidence stage would give a frame"),
+		OPT_END(),
+	};
 
-	while ((c = getopt_long(argc, argv, "i:bh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			index = optarg;
-			break;
-		case 'b':
-			best = true;
-			break;
-		case 'h':
-			usage();
-			return 0;
-		default:
-			usage();
-			return EX_USAGE;
-		}
-	}
+	argc = parse_options(argc, argv, opts, usage, 0);
 	if (!index) {
 		path = config_state_path(cmd_config(ctx), "symbols.idx");
 		index = path;
@@ -119,31 +109,8 @@ int cmd_symbols(int argc, char **argv, struct cmd_ctx *ctx)
 		free(path);
 		return EX_CONFIG;
 	}
-	if (optind < argc) {
-		for (i = optind; i < argc; i++)
-			symbols_one(s, argv[i], best);
-	} else {
-		char line[LINE_MAX_LEN];
-
-		while (fgets(line, sizeof(line), stdin)) {
-			size_t n = strlen(line);
-
-			if (n && line[n - 1] != '\n' && !feof(stdin)) {
-				int ch;
-
-				warn("name longer than %d bytes skipped",
-				     LINE_MAX_LEN);
-				while ((ch = getchar()) != EOF && ch != '\n')
-					;
-				continue;
-			}
-			while (n &&
-			       (line[n - 1] == '\n' || line[n - 1] == '\r'))
-				line[--n] = '\0';
-			if (n)
-				symbols_one(s, line, best);
-		}
-	}
+	o.s = s;
+	cmd_each_arg(argc, argv, "name", LINE_MAX_LEN, symbols_one, &o);
 	symbols_free(s);
 	free(path);
 	return 0;

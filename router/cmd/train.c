@@ -47,7 +47,6 @@
  *	when the split does not mark every message of the directories or
  *	crosses a group, EX_CANTCREAT when the file could not be written.
  */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,14 +65,6 @@
 
 #define TRAIN_MAX_DIRS	   16
 #define TRAIN_MAX_UNMARKED 10 /* unmarked messages named */
-
-static void usage(void)
-{
-	fprintf(stderr,
-		"usage: triage train [--dir DIR]... [--from-corrections] [--db FILE]\n"
-		"                    [--split FILE] [--output FILE] [--kind lr|nb] [--folds K]\n"
-		"                    [--seed N] [--no-cv]\n");
-}
 
 static int load_corrections(struct corpus *c, struct cmd_ctx *ctx,
 			    const char *db_path)
@@ -114,35 +105,14 @@ static int load_corrections(struct corpus *c, struct cmd_ctx *ctx,
 static int leave_out(struct corpus *c, const char *path,
 		     size_t *first_correction)
 {
-	const struct corpus_item *x;
-	size_t i, unmarked = 0, dirs_held = 0, dropped;
+	size_t i, dirs_held = 0, dropped;
 
-	if (corpus_split(c, path) < 0)
+	if (corpus_split_check(c, path, *first_correction, TRAIN_MAX_UNMARKED) <
+	    0)
 		return EX_DATAERR;
-	for (i = 0; i < *first_correction; i++) {
+	for (i = 0; i < *first_correction; i++)
 		if (c->items[i].part == CORPUS_HELD_OUT)
 			dirs_held++;
-		if (c->items[i].part != CORPUS_UNSPLIT)
-			continue;
-		if (unmarked++ < TRAIN_MAX_UNMARKED)
-			error("%s (Message-ID %s) is not in %s",
-			      c->items[i].name,
-			      c->items[i].report->message_id
-				      ? c->items[i].report->message_id
-				      : "none",
-			      path);
-	}
-	if (unmarked) {
-		error("%zu messages are not in the split: add them with tools/split-reports.py",
-		      unmarked);
-		return EX_DATAERR;
-	}
-	x = corpus_split_crossing(c);
-	if (x) {
-		error("%s: the author/thread group of %s (%s) has messages on both sides of the split",
-		      path, x->name, x->group);
-		return EX_DATAERR;
-	}
 	dropped = corpus_drop_part(c, CORPUS_HELD_OUT);
 	*first_correction -= dirs_held;
 	corpus_group(c);
@@ -296,99 +266,67 @@ out:
 	return ret;
 }
 
+/* kind_option - --kind lr|nb */
+static int kind_option(const struct opt *opt, const char *arg)
+{
+	enum model_kind *kind = opt->value;
+
+	if (strcmp(arg, "lr") == 0)
+		*kind = MODEL_LR;
+	else if (strcmp(arg, "nb") == 0)
+		*kind = MODEL_NB;
+	else
+		return error("--kind: lr or nb");
+	return 0;
+}
+
 int cmd_train(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const struct option opts[] = {
-		{ "dir", required_argument, NULL, 'd' },
-		{ "from-corrections", no_argument, NULL, 'C' },
-		{ "db", required_argument, NULL, 'D' },
-		{ "split", required_argument, NULL, 'p' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "kind", required_argument, NULL, 'K' },
-		{ "folds", required_argument, NULL, 'k' },
-		{ "seed", required_argument, NULL, 'e' },
-		{ "no-cv", no_argument, NULL, 'N' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const char *const usage[] = {
+		"triage train [--dir DIR]... [--from-corrections [--db FILE]] [OPTIONS]",
+		NULL
 	};
-	const char *dirs[TRAIN_MAX_DIRS], *db_path = NULL, *output = NULL;
+	const char *dirs_v[TRAIN_MAX_DIRS], *db_path = NULL, *output = NULL;
+	struct opt_list dirs = { dirs_v, 0, TRAIN_MAX_DIRS };
 	const char *split = NULL;
 	bool corrections = false, cv = true;
 	unsigned long k = 5, seed = 1;
 	struct model_options o;
+	const struct opt opts[] = {
+		OPT_LIST(0, "dir", &dirs, "DIR",
+			 "labelled messages (index.tsv, or user/ fuzzer/ ai/)"),
+		OPT_BOOL(0, "from-corrections", &corrections,
+			 "the reports whose class a triager changed"),
+		OPT_STRING(0, "db", &db_path, "FILE",
+			   "their database (default: STATE_DIR/triage.db)"),
+		OPT_STRING(0, "split", &split, "FILE",
+			   "leave the held-out messages out"),
+		OPT_STRING(0, "output", &output, "FILE",
+			   "write here, not to STATE_DIR/model.bin"),
+		OPT_CALLBACK(0, "kind", &o.kind, "lr|nb",
+			     "logistic regression (default) or naive Bayes", 0,
+			     kind_option),
+		OPT_CMD_FOLDS(&k, &seed),
+		OPT_NEGBOOL(0, "no-cv", &cv,
+			    "no comparison of the current and the new model"),
+		OPT_END(),
+	};
 	struct model_trainer *t;
 	struct model *m;
 	struct corpus corpus;
 	char *out_owned = NULL;
-	size_t ndirs = 0, i, first_correction;
-	int c, ret = 0;
+	size_t i, first_correction;
+	int ret = 0;
 
 	model_options_init(&o);
-	while ((c = getopt_long(argc, argv, "d:CD:p:o:K:k:e:Nh", opts, NULL)) !=
-	       -1) {
-		switch (c) {
-		case 'd':
-			if (ndirs == TRAIN_MAX_DIRS) {
-				error("at most %d directories", TRAIN_MAX_DIRS);
-				return EX_USAGE;
-			}
-			dirs[ndirs++] = optarg;
-			break;
-		case 'C':
-			corrections = true;
-			break;
-		case 'D':
-			db_path = optarg;
-			break;
-		case 'p':
-			split = optarg;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 'K':
-			if (strcmp(optarg, "lr") == 0) {
-				o.kind = MODEL_LR;
-			} else if (strcmp(optarg, "nb") == 0) {
-				o.kind = MODEL_NB;
-			} else {
-				error("--kind: lr or nb");
-				return EX_USAGE;
-			}
-			break;
-		case 'k':
-			if (parse_ulong(optarg, &k) < 0 || k < 2 || k > 100) {
-				error("--folds: expected 2..100");
-				return EX_USAGE;
-			}
-			break;
-		case 'e':
-			if (parse_ulong(optarg, &seed) < 0) {
-				error("--seed: expected a number");
-				return EX_USAGE;
-			}
-			break;
-		case 'N':
-			cv = false;
-			break;
-		case 'h':
-			usage();
-			return 0;
-		default:
-			usage();
-			return EX_USAGE;
-		}
-	}
-	if (optind != argc || (!ndirs && !corrections) ||
-	    (db_path && !corrections)) {
-		usage();
-		return EX_USAGE;
-	}
+	if (parse_options(argc, argv, opts, usage, 0) ||
+	    (!dirs.n && !corrections) || (db_path && !corrections))
+		usage_with_options(usage, opts);
 	o.seed = seed;
 
 	corpus_init(&corpus);
-	for (i = 0; i < ndirs; i++) {
-		if (corpus_load(&corpus, dirs[i]) < 0) {
+	for (i = 0; i < dirs.n; i++) {
+		if (corpus_load(&corpus, dirs.v[i]) < 0) {
 			ret = EX_NOINPUT;
 			goto out;
 		}
@@ -409,7 +347,7 @@ int cmd_train(int argc, char **argv, struct cmd_ctx *ctx)
 	print_counts(&corpus, first_correction);
 
 	if (!output) {
-		const char *sd = config_get(cmd_config(ctx), "state_dir", NULL);
+		const char *sd = config_get(cmd_config(ctx), "state_dir");
 
 		out_owned = config_state_path(cmd_config(ctx), "model.bin");
 		output = out_owned;

@@ -22,7 +22,6 @@
  *	Every index is replaced atomically: a filter running at the same
  *	time sees the old or the new index, never a mix.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,13 +35,6 @@
 #include "map.h"
 #include "symbols.h"
 #include "util.h"
-
-static void usage(void)
-{
-	fprintf(stderr,
-		"usage: triage update [--maintainers FILE|DIR] [--overlay FILE] [--tree DIR]\n"
-		"                     [--kernel-tree DIR] [--output FILE]\n");
-}
 
 static int update_maintainers(const char *src, const char *overlay,
 			      const char *tree, const char *out)
@@ -96,7 +88,7 @@ static int update_symbols(const char *tree, const char *out)
 static char *output_path(struct config *cfg, const char *output,
 			 const char *file)
 {
-	const char *dir = config_get(cfg, "state_dir", NULL);
+	const char *dir = config_get(cfg, "state_dir");
 
 	if (output)
 		return xstrdup(output);
@@ -144,58 +136,41 @@ static int update_rules(struct config *cfg)
 
 int cmd_update(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const struct option opts[] = {
-		{ "maintainers", required_argument, NULL, 'm' },
-		{ "overlay", required_argument, NULL, 'o' },
-		{ "tree", required_argument, NULL, 't' },
-		{ "kernel-tree", required_argument, NULL, 'k' },
-		{ "output", required_argument, NULL, 'O' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const char *const usage[] = { "triage update [OPTIONS]", NULL };
+	const char *msrc = NULL, *moverlay = NULL, *mtree = NULL,
+		   *mktree = NULL;
+	const char *src, *overlay, *tree, *ktree, *output = NULL;
+	const struct opt opts[] = {
+		OPT_STRING('m', "maintainers", &msrc, "FILE|DIR",
+			   "MAINTAINERS (default: maintainers)"),
+		OPT_STRING(
+			'o', "overlay", &moverlay, "FILE",
+			"the site's MAINTAINERS additions (default: overlay)"),
+		OPT_STRING(
+			't', "tree", &mtree, "DIR",
+			"the source tree of the F: patterns (default: tree)"),
+		OPT_STRING(
+			'k', "kernel-tree", &mktree, "DIR",
+			"build the symbol index of DIR (default: kernel_tree)"),
+		OPT_STRING('O', "output", &output, "FILE",
+			   "write the one index built to FILE"),
+		OPT_END(),
 	};
-	struct config *cfg = cmd_config(ctx);
-	const char *src = config_get(cfg, "maintainers", NULL);
-	const char *overlay = config_get(cfg, "overlay", NULL);
-	const char *tree = config_get(cfg, "tree", NULL);
-	const char *ktree = config_get(cfg, "kernel_tree", NULL);
-	const char *output = NULL;
-	bool want_m = false, want_k = false;
+	struct config *cfg;
+	bool want_m, want_k;
 	char *out;
-	int c, ret = 0, r;
+	int ret = 0, r;
 
-	while ((c = getopt_long(argc, argv, "m:o:t:k:O:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			src = optarg;
-			want_m = true;
-			break;
-		case 'o':
-			overlay = optarg;
-			want_m = true;
-			break;
-		case 't':
-			tree = optarg;
-			want_m = true;
-			break;
-		case 'k':
-			ktree = optarg;
-			want_k = true;
-			break;
-		case 'O':
-			output = optarg;
-			break;
-		case 'h':
-			usage();
-			return 0;
-		default:
-			usage();
-			return EX_USAGE;
-		}
-	}
-	if (optind != argc) {
-		usage();
-		return EX_USAGE;
-	}
+	if (parse_options(argc, argv, opts, usage, 0))
+		usage_with_options(usage, opts);
+	cfg = cmd_config(ctx);
+	/* an option chooses its part and replaces the setting */
+	want_m = msrc || moverlay || mtree;
+	want_k = mktree != NULL;
+	src = msrc ? msrc : config_get(cfg, "maintainers");
+	overlay = moverlay ? moverlay : config_get(cfg, "overlay");
+	tree = mtree ? mtree : config_get(cfg, "tree");
+	ktree = mktree ? mktree : config_get(cfg, "kernel_tree");
 	src = nonempty(src);
 	ktree = nonempty(ktree);
 	if (!want_m && !want_k) {

@@ -466,3 +466,58 @@ double now_seconds(void)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
+
+#define EDIT_MAX 64
+
+/*
+ * edit_distance - the fewest insertions, deletions, substitutions and
+ * swaps of two neighbours that turn a into b (optimal string alignment,
+ * as git's levenshtein.c); words longer than EDIT_MAX are SIZE_MAX away
+ */
+size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	size_t d[EDIT_MAX + 1][EDIT_MAX + 1];
+
+	if (la > EDIT_MAX || lb > EDIT_MAX)
+		return SIZE_MAX;
+	for (i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (i = 1; i <= la; i++)
+		for (j = 1; j <= lb; j++) {
+			size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	return d[la][lb];
+}
+
+/*
+ * nearest - the candidate a typo of word would be: the first at the
+ * fewest edits, at most one edit for a word of up to four letters and
+ * two for a longer one; NULL when none is that near
+ */
+const char *nearest(const char *word, const char *const *cand, size_t n)
+{
+	size_t limit = strlen(word) <= 4 ? 1 : 2, best = SIZE_MAX, i;
+	const char *found = NULL;
+
+	for (i = 0; i < n; i++) {
+		size_t d = edit_distance(word, cand[i]);
+
+		if (d <= limit && d < best) {
+			best = d;
+			found = cand[i];
+		}
+	}
+	return found;
+}

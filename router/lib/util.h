@@ -82,6 +82,8 @@ char *trim(char *s);
 void str_tolower(char *s);
 size_t count_char(const char *s, size_t len, char c);
 int parse_ulong(const char *s, unsigned long *out);
+size_t edit_distance(const char *a, const char *b);
+const char *nearest(const char *word, const char *const *cand, size_t n);
 bool utf8_valid(const char *s, size_t len);
 
 /*

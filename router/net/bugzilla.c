@@ -734,18 +734,6 @@ static bool key_valid(const char *k)
 	return i > 0 && i < KEY_MAX;
 }
 
-static long seconds_ms(const struct config *cfg, const char *name, long def)
-{
-	long s = config_get_long(cfg, name, def);
-
-	if (s <= 0 || s > 3600) {
-		warn("%s: %s = %ld is out of range; using %ld", cfg->path, name,
-		     s, def);
-		s = def;
-	}
-	return s * 1000;
-}
-
 /*
  * bugzilla_config_load - the REST settings of routes.conf; url (when not
  * NULL) replaces bugzilla_url
@@ -753,13 +741,13 @@ static long seconds_ms(const struct config *cfg, const char *name, long def)
 int bugzilla_config_load(struct bugzilla_config *bc, const struct config *cfg,
 			 const char *url)
 {
-	const char *keyfile = config_get(cfg, "bugzilla_api_key_file", NULL);
-	const char *ca = config_get(cfg, "bugzilla_ca_file", NULL);
+	const char *keyfile = config_get(cfg, "bugzilla_api_key_file");
+	const char *ca = config_get(cfg, "bugzilla_ca_file");
 	size_t n;
 
 	memset(bc, 0, sizeof(*bc));
 	if (!url || !*url)
-		url = config_get(cfg, "bugzilla_url", NULL);
+		url = config_get(cfg, "bugzilla_url");
 	if (!url || !*url)
 		return error(
 			"no Bugzilla: set bugzilla_url in %s or give --url",
@@ -788,10 +776,9 @@ int bugzilla_config_load(struct bugzilla_config *bc, const struct config *cfg,
 	}
 	if (ca && *ca)
 		bc->ca_file = xstrdup(ca);
-	bc->timeout_ms =
-		seconds_ms(cfg, "bugzilla_timeout", BUGZILLA_TIMEOUT_MS / 1000);
-	bc->connect_timeout_ms = seconds_ms(cfg, "bugzilla_connect_timeout",
-					    BUGZILLA_CONNECT_MS / 1000);
+	bc->timeout_ms = config_int(cfg, "bugzilla_timeout") * 1000;
+	bc->connect_timeout_ms =
+		config_int(cfg, "bugzilla_connect_timeout") * 1000;
 	bc->max_response = BUGZILLA_RESPONSE_MAX;
 	return 0;
 }
@@ -1181,14 +1168,13 @@ int bugzilla_search(struct bugzilla_client *c, const struct bugzilla_query *q,
 void bugzilla_writeback_config(struct bugzilla_writeback *wb,
 			       const struct config *cfg)
 {
-	const char *kw = config_get(cfg, "bugzilla_keyword", NULL);
+	const char *kw = config_get(cfg, "bugzilla_keyword");
 
 	memset(wb, 0, sizeof(*wb));
-	wb->comment = config_get_bool(cfg, "bugzilla_comment", false);
-	wb->comment_private =
-		config_get_bool(cfg, "bugzilla_comment_private", false);
-	wb->assign = config_get_bool(cfg, "bugzilla_assign", false);
-	wb->cc = config_get_bool(cfg, "bugzilla_cc", false);
+	wb->comment = config_bool(cfg, "bugzilla_comment");
+	wb->comment_private = config_bool(cfg, "bugzilla_comment_private");
+	wb->assign = config_bool(cfg, "bugzilla_assign");
+	wb->cc = config_bool(cfg, "bugzilla_cc");
 	if (kw && *kw) {
 		const char *p;
 

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "deliver.h"
+#include "hash.h"
 #include "report.h"
 #include "strbuf.h"
 #include "util.h"
@@ -637,21 +638,6 @@ int deliver_format_date(time_t t, char *buf, size_t size)
 	return n < 0 || (size_t)n >= size ? -1 : 0;
 }
 
-static uint64_t fnv1a_ci(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c >= 'A' && c <= 'Z')
-			c = (unsigned char)(c - 'A' + 'a');
-		h ^= c;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
 /*
  * deliver_forward_id - the Resent-Message-ID (without <>) of a report's
  * forward to rcpt: the same report and recipient give the same id
@@ -677,7 +663,7 @@ int deliver_forward_id(const char *sha256, const char *rcpt, const char *domain,
 	}
 	hex[32] = '\0';
 	n = snprintf(buf, size, "fwd.%s.%016llx@%s", hex,
-		     (unsigned long long)fnv1a_ci(rcpt), domain);
+		     (unsigned long long)hash64_str_ci(rcpt), domain);
 	return n < 0 || (size_t)n >= size ? -1 : 0;
 }
 

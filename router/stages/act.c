@@ -89,13 +89,13 @@ void act_config_load(struct act_config *ac, const struct config *cfg)
 		ac->kind_rule[i] = ACT_RECORD;
 	if (!cfg)
 		return;
-	ac->reply_bugtracker = config_get_bool(cfg, "reply_bugtracker", false);
+	ac->reply_bugtracker = config_bool(cfg, "reply_bugtracker");
 	for (i = 0; i < cfg->nrec; i++) {
 		const struct config_record *r = &cfg->rec[i];
 		struct act_rule rule = { ACT_HOLD, 0 };
 		int cls;
 
-		if (r->setting || strcmp(r->name, "action") != 0)
+		if (r->setting || r->bad || strcmp(r->name, "action") != 0)
 			continue;
 		if (r->argc == 2 && kind_rule(ac, r))
 			continue;

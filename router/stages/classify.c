@@ -837,7 +837,7 @@ struct ruleset *classify_rules_new(void)
 
 const char *classify_rules_dir(const struct config *cfg)
 {
-	const char *dir = cfg ? config_get(cfg, "rules_dir", NULL) : NULL;
+	const char *dir = cfg ? config_get(cfg, "rules_dir") : NULL;
 	static char beside[4096 + 16];
 	char self[4096];
 	ssize_t n;
@@ -869,7 +869,7 @@ const char *classify_rules_dir(const struct config *cfg)
 
 const char *classify_local_rules(const struct config *cfg)
 {
-	const char *local = cfg ? config_get(cfg, "local_rules", NULL) : NULL;
+	const char *local = cfg ? config_get(cfg, "local_rules") : NULL;
 
 	return local ? local : SYSCONFDIR "/local.rules";
 }

@@ -17,6 +17,7 @@
 
 #include "crashlog.h"
 #include "evidence.h"
+#include "hash.h"
 #include "litset.h"
 #include "report.h"
 #include "strbuf.h"
@@ -56,16 +57,6 @@ static void list_add(char ***v, size_t *n, size_t max, const char *s,
 	(*v)[(*n)++] = xmemdup0(s, len);
 }
 
-static uint32_t str_hash(const char *s, size_t len)
-{
-	uint32_t h = 2166136261u;
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
-}
-
 /*
  * A list being built with a hash per entry, so that keeping it unique
  * costs one integer compare per entry instead of a string compare.
@@ -83,7 +74,7 @@ static void hlist_init(struct hlist *h, char ***v, size_t *n)
 	h->v = v;
 	h->n = n;
 	for (i = 0; i < *n && i < EVIDENCE_LIST_MAX; i++)
-		h->hash[i] = str_hash((*v)[i], strlen((*v)[i]));
+		h->hash[i] = hash_mem((*v)[i], strlen((*v)[i]));
 }
 
 static void hlist_add(struct hlist *h, const char *s, size_t len)
@@ -94,7 +85,7 @@ static void hlist_add(struct hlist *h, const char *s, size_t len)
 	len = strnlen(s, len); /* as list_add() stores it */
 	if (!len || n >= EVIDENCE_LIST_MAX)
 		return;
-	k = str_hash(s, len);
+	k = hash_mem(s, len);
 	for (i = 0; i < n; i++)
 		if (h->hash[i] == k && strnlen((*h->v)[i], len + 1) == len &&
 		    !memcmp((*h->v)[i], s, len))

@@ -36,6 +36,8 @@
 
 #include "config.h"
 #include "experts.h"
+#include "hash.h"
+#include "hashmap.h"
 #include "image.h"
 #include "strbuf.h"
 #include "util.h"
@@ -418,18 +420,6 @@ int experts_parse_since(const char *s, time_t now, time_t *out)
 	return 0;
 }
 
-/* setting_rec - the last record of a setting (for its file:line) */
-static const struct config_record *setting_rec(const struct config *cfg,
-					       const char *name)
-{
-	size_t i;
-
-	for (i = cfg->nrec; i-- > 0;)
-		if (cfg->rec[i].setting && strcmp(cfg->rec[i].name, name) == 0)
-			return &cfg->rec[i];
-	return NULL;
-}
-
 /*
  * experts_options_config - apply the experts_* settings of routes.conf;
  * a bad value is reported with file:line and the default kept
@@ -441,10 +431,10 @@ void experts_options_config(struct experts_options *o, const struct config *cfg)
 
 	if (!cfg)
 		return;
-	r = setting_rec(cfg, "experts_weight");
+	r = config_setting(cfg, "experts_weight");
 	if (r && *r->argv[0] && experts_set_weights(o, r->argv[0]) < 0)
 		warn("%s:%u: experts_weight ignored", r->file, r->line);
-	r = setting_rec(cfg, "experts_halflife");
+	r = config_setting(cfg, "experts_halflife");
 	if (r && *(v = r->argv[0])) {
 		char *end;
 		double d = strtod(v, &end);
@@ -455,12 +445,12 @@ void experts_options_config(struct experts_options *o, const struct config *cfg)
 		else
 			o->halflife_days = d;
 	}
-	r = setting_rec(cfg, "experts_since");
+	r = config_setting(cfg, "experts_since");
 	if (r && *(v = r->argv[0]) &&
 	    experts_parse_since(v, o->now, &o->since) < 0)
 		warn("%s:%u: experts_since '%s' is not Nd, Nw, Nm, Ny, YYYY-MM-DD or all",
 		     r->file, r->line, v);
-	r = setting_rec(cfg, "experts_max");
+	r = config_setting(cfg, "experts_max");
 	if (r && *(v = r->argv[0])) {
 		unsigned long n;
 
@@ -470,7 +460,7 @@ void experts_options_config(struct experts_options *o, const struct config *cfg)
 		else
 			o->max_per_path = (unsigned)n;
 	}
-	r = setting_rec(cfg, "experts_ignore");
+	r = config_setting(cfg, "experts_ignore");
 	if (r && *r->argv[0]) {
 		char *copy = xstrdup(r->argv[0]), *save = NULL, *tok;
 
@@ -487,76 +477,46 @@ void experts_options_config(struct experts_options *o, const struct config *cfg)
 
 /* ---- the builder ------------------------------------------------------- */
 
-static uint32_t hash_bytes(const char *s, size_t n)
-{
-	uint32_t h = 2166136261u;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 16777619u;
-	}
-	return h;
-}
-
 /* strset - interned strings, ids in insertion order */
 struct strset {
-	uint32_t *slot; /* id + 1; 0 is empty */
-	size_t cap;	/* power of two */
+	struct hashmap map;
 	char **str;
-	uint32_t *hash;
 	size_t n, alloc;
 };
 
-static void strset_grow(struct strset *s)
+struct strkey {
+	const char *k;
+	size_t len;
+};
+
+static bool strset_equal(const void *data, uint32_t id, const void *key)
 {
-	size_t cap = s->cap ? s->cap * 2 : 1024, i;
-	uint32_t *slot = xcalloc(cap, sizeof(*slot));
+	const struct strset *s = data;
+	const struct strkey *k = key;
 
-	for (i = 0; i < s->n; i++) {
-		size_t k = s->hash[i] & (cap - 1);
-
-		while (slot[k])
-			k = (k + 1) & (cap - 1);
-		slot[k] = (uint32_t)i + 1;
-	}
-	free(s->slot);
-	s->slot = slot;
-	s->cap = cap;
+	/* strnlen(): a shorter entry is never read past */
+	return strnlen(s->str[id], k->len + 1) == k->len &&
+	       memcmp(s->str[id], k->k, k->len) == 0;
 }
 
 /* strset_intern - the id of a string, adding it when new */
 static uint32_t strset_intern(struct strset *s, const char *k, size_t len,
 			      bool *added)
 {
-	uint32_t h;
-	size_t i;
+	struct strkey key;
+	uint32_t id;
 
 	len = strnlen(k, len); /* a C string: it ends at a NUL */
-	h = hash_bytes(k, len);
-	if (2 * (s->n + 1) > s->cap)
-		strset_grow(s);
-	for (i = h & (s->cap - 1); s->slot[i]; i = (i + 1) & (s->cap - 1)) {
-		uint32_t id = s->slot[i] - 1;
-
-		/* strnlen(): a shorter entry (k may hold a NUL) is never read past */
-		if (s->hash[id] == h && strnlen(s->str[id], len + 1) == len &&
-		    memcmp(s->str[id], k, len) == 0) {
-			*added = false;
-			return id;
-		}
-	}
+	key.k = k;
+	key.len = len;
 	if (s->n >= UINT32_MAX - 2)
 		die("experts: too many distinct strings");
-	if (s->n == s->alloc) {
-		s->alloc = s->alloc ? s->alloc * 2 : 1024;
-		s->str = xreallocarray(s->str, s->alloc, sizeof(*s->str));
-		s->hash = xreallocarray(s->hash, s->alloc, sizeof(*s->hash));
-	}
+	id = hashmap_put(&s->map, hash_mem(k, len), &key, (uint32_t)s->n);
+	*added = id == s->n;
+	if (!*added)
+		return id;
+	ALLOC_GROW(s->str, s->n, s->alloc);
 	s->str[s->n] = xmemdup0(k, len);
-	s->hash[s->n] = h;
-	s->slot[i] = (uint32_t)s->n + 1;
-	*added = true;
 	return (uint32_t)s->n++;
 }
 
@@ -567,8 +527,7 @@ static void strset_release(struct strset *s)
 	for (i = 0; i < s->n; i++)
 		free(s->str[i]);
 	free(s->str);
-	free(s->hash);
-	free(s->slot);
+	hashmap_release(&s->map);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -596,8 +555,7 @@ struct builder {
 	size_t names_alloc;
 	struct pair *pairs;
 	size_t npairs, pairs_alloc;
-	uint32_t *pslot; /* pair index + 1 */
-	size_t pcap;
+	struct hashmap pairmap; /* (path, person) to pair index */
 
 	/* the current commit */
 	uint32_t commit_no;
@@ -616,33 +574,13 @@ struct builder {
 	size_t nclines, clines_alloc;
 };
 
-static uint64_t mix64(uint64_t x)
+static bool pair_equal(const void *data, uint32_t id, const void *key)
 {
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
+	const struct builder *b = data;
+	uint64_t k = *(const uint64_t *)key;
 
-static void pairs_grow(struct builder *b)
-{
-	size_t cap = b->pcap ? b->pcap * 2 : 4096, i;
-	uint32_t *slot = xcalloc(cap, sizeof(*slot));
-
-	for (i = 0; i < b->npairs; i++) {
-		uint64_t key =
-			(uint64_t)b->pairs[i].path << 32 | b->pairs[i].person;
-		size_t k = mix64(key) & (cap - 1);
-
-		while (slot[k])
-			k = (k + 1) & (cap - 1);
-		slot[k] = (uint32_t)i + 1;
-	}
-	free(b->pslot);
-	b->pslot = slot;
-	b->pcap = cap;
+	return b->pairs[id].path == (uint32_t)(k >> 32) &&
+	       b->pairs[id].person == (uint32_t)k;
 }
 
 static void credit_pair(struct builder *b, uint32_t path,
@@ -650,25 +588,19 @@ static void credit_pair(struct builder *b, uint32_t path,
 {
 	uint64_t key = (uint64_t)path << 32 | c->person;
 	struct pair *p;
-	size_t k;
+	uint32_t id;
 
-	if (2 * (b->npairs + 1) > b->pcap)
-		pairs_grow(b);
-	for (k = mix64(key) & (b->pcap - 1); b->pslot[k];
-	     k = (k + 1) & (b->pcap - 1)) {
-		p = &b->pairs[b->pslot[k] - 1];
-		if (p->path == path && p->person == c->person)
-			goto found;
-	}
 	if (b->npairs >= UINT32_MAX - 2)
 		die("experts: too many (path, person) pairs");
-	ALLOC_GROW(b->pairs, b->npairs, b->pairs_alloc);
-	p = &b->pairs[b->npairs];
-	memset(p, 0, sizeof(*p));
-	p->path = path;
-	p->person = c->person;
-	b->pslot[k] = (uint32_t)++b->npairs;
-found:
+	id = hashmap_put(&b->pairmap, hash_u64(key), &key, (uint32_t)b->npairs);
+	if (id == b->npairs) {
+		ALLOC_GROW(b->pairs, b->npairs, b->pairs_alloc);
+		p = &b->pairs[b->npairs++];
+		memset(p, 0, sizeof(*p));
+		p->path = path;
+		p->person = c->person;
+	}
+	p = &b->pairs[id];
 	p->score += b->o->weight[c->kind] * b->decay;
 	p->count[c->kind]++;
 	if (b->when > p->last)
@@ -1277,7 +1209,7 @@ static void builder_release(struct builder *b)
 	free(b->stamp);
 	free(b->commits);
 	free(b->pairs);
-	free(b->pslot);
+	hashmap_release(&b->pairmap);
 	for (i = 0; i < b->nclines; i++)
 		free(b->clines[i]);
 	free(b->clines);
@@ -1360,6 +1292,9 @@ static int start_import(struct builder *b, const struct experts_options *o)
 	if (!(o->halflife_days > 0) || o->max_per_path == 0)
 		return error("experts: bad options (half-life %g, max %u)",
 			     o->halflife_days, o->max_per_path);
+	hashmap_init(&b->paths.map, strset_equal, &b->paths, 1024);
+	hashmap_init(&b->people.map, strset_equal, &b->people, 1024);
+	hashmap_init(&b->pairmap, pair_equal, b, 4096);
 	return 0;
 }
 

@@ -11,6 +11,8 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "hash.h"
+#include "hashmap.h"
 #include "intake.h"
 #include "sha256.h"
 #include "util.h"
@@ -130,70 +132,65 @@ size_t intake_from_line(const char *buf, size_t len)
 #define BOUNDARY_MAX 256
 
 struct bset {
-	char **slot; /* open addressing, NULL = empty */
-	size_t *slen;
-	size_t size; /* power of two */
+	char **v; /* the boundaries, in the order learnt */
+	size_t *len;
 	size_t n, max;
+	struct hashmap map;
 };
+
+struct bkey {
+	const char *p;
+	size_t n;
+};
+
+static bool bset_equal(const void *data, uint32_t id, const void *key)
+{
+	const struct bset *b = data;
+	const struct bkey *k = key;
+
+	return b->len[id] == k->n && memcmp(b->v[id], k->p, k->n) == 0;
+}
 
 static void bset_init(struct bset *b, size_t max)
 {
-	b->size = 16;
-	while (b->size < 2 * (max + 1))
-		b->size *= 2;
-	b->slot = xcalloc(b->size, sizeof(*b->slot));
-	b->slen = xcalloc(b->size, sizeof(*b->slen));
+	b->v = xcalloc(max + 1, sizeof(*b->v));
+	b->len = xcalloc(max + 1, sizeof(*b->len));
 	b->n = 0;
 	b->max = max;
+	hashmap_init(&b->map, bset_equal, b, 0);
 }
 
 static void bset_release(struct bset *b)
 {
 	size_t i;
 
-	for (i = 0; i < b->size; i++)
-		free(b->slot[i]);
-	free(b->slot);
-	free(b->slen);
-}
-
-static size_t bhash(const char *p, size_t n)
-{
-	uint32_t h = 2166136261u; /* FNV-1a */
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		h = (h ^ (unsigned char)p[i]) * 16777619u;
-	return h;
+	for (i = 0; i < b->n; i++)
+		free(b->v[i]);
+	free(b->v);
+	free(b->len);
+	hashmap_release(&b->map);
 }
 
 static bool bset_has(const struct bset *b, const char *p, size_t n)
 {
-	size_t i = bhash(p, n) & (b->size - 1);
+	struct bkey k = { p, n };
 
-	while (b->slot[i]) {
-		if (b->slen[i] == n && memcmp(b->slot[i], p, n) == 0)
-			return true;
-		i = (i + 1) & (b->size - 1);
-	}
-	return false;
+	return hashmap_get(&b->map, hash_mem(p, n), &k) != HASHMAP_NONE;
 }
 
 /* bset_add - 1 when added, 0 when present, -1 when the set is full */
 static int bset_add(struct bset *b, const char *p, size_t n)
 {
-	size_t i;
+	struct bkey k = { p, n };
+	uint32_t h = hash_mem(p, n);
 
-	if (bset_has(b, p, n))
+	if (hashmap_get(&b->map, h, &k) != HASHMAP_NONE)
 		return 0;
 	if (b->n >= b->max)
 		return -1;
-	i = bhash(p, n) & (b->size - 1);
-	while (b->slot[i])
-		i = (i + 1) & (b->size - 1);
-	b->slot[i] = xmemdup0(p, n);
-	b->slen[i] = n;
-	b->n++;
+	b->v[b->n] = xmemdup0(p, n);
+	b->len[b->n] = n;
+	hashmap_add(&b->map, h, (uint32_t)b->n++);
 	return 1;
 }
 

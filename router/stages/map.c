@@ -51,6 +51,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "hash.h"
+#include "hashmap.h"
 #include "image.h"
 #include "litset.h"
 #include "maintainers.h"
@@ -123,7 +125,7 @@ struct img_klit {
 };
 
 struct img_bucket {
-	uint32_t hash;	       /* hash_bytes() of the key */
+	uint32_t hash;	       /* hash_mem() of the key (hash.h) */
 	uint32_t len;	       /* the key: the first len bytes of each text */
 	uint32_t first, count; /* patterns[first..]; count 0: empty */
 };
@@ -339,18 +341,6 @@ static uint32_t add_string(struct builder *b, const char *s)
 	if (sb_add(&b->strings, s, strlen(s) + 1) < 0)
 		die("MAINTAINERS index: string table too large");
 	return off;
-}
-
-static uint32_t hash_bytes(const char *s, size_t n)
-{
-	uint32_t h = 2166136261u;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 16777619u;
-	}
-	return h;
 }
 
 static uint32_t compile_regex(struct builder *b, const char *re,
@@ -755,6 +745,23 @@ static bool key_equal(const char *a, const char *b, size_t len)
 	return strlen(a) >= len && strlen(b) >= len && memcmp(a, b, len) == 0;
 }
 
+/* the keys seen, by the pattern that first had each (map_compile) */
+struct keyrep {
+	const struct builder *b;
+	const uint32_t *keyrep;
+};
+
+/* same_key - key id has the key of pattern *pat */
+static bool same_key(const void *data, uint32_t id, const void *pat)
+{
+	const struct keyrep *kr = data;
+	uint32_t i = *(const uint32_t *)pat, r = kr->keyrep[id];
+
+	return kr->b->keylen[r] == kr->b->keylen[i] &&
+	       key_equal(kr->b->text[r], kr->b->text[i],
+			 (size_t)kr->b->keylen[i]);
+}
+
 /*
  * map_compile - build the image for a parsed MAINTAINERS model
  *
@@ -769,8 +776,10 @@ struct map *map_compile(const struct maintainers *m, const char *tree)
 	struct img_pattern *order;
 	uint32_t *tindex, *titles, *kpats, *keyrep, *keyof, *keyslot, *pos;
 	struct img_klit *klits;
+	struct hashmap keys;
+	struct keyrep kr;
 	size_t i, j, nbuckets, nkeys = 0, nalways = 0, nkeyed = 0, nkpats,
-			       nklits, ntable, slot, next;
+			       nklits, slot, next;
 	size_t ns = m->nsections;
 	struct strbuf img = STRBUF_INIT(UINT32_MAX / 2);
 	unsigned char *regex_blob = NULL;
@@ -822,31 +831,25 @@ struct map *map_compile(const struct maintainers *m, const char *tree)
 	for (i = 0; i < b.npatterns; i++)
 		if (b.patterns[i].kind != 'K' && b.keylen[i] >= 0)
 			nkeyed++;
-	for (ntable = 16; ntable < 2 * nkeyed + 16; ntable *= 2)
-		;
-	keyslot = xcalloc(ntable, sizeof(*keyslot)); /* key id + 1 */
 	keyof = xcalloc(b.npatterns ? b.npatterns : 1, sizeof(*keyof));
 	keyrep = xcalloc(nkeyed ? nkeyed : 1, sizeof(*keyrep));
+	kr.b = &b;
+	kr.keyrep = keyrep;
+	hashmap_init(&keys, same_key, &kr, nkeyed);
 	for (i = 0; i < b.npatterns; i++) {
-		size_t len = (size_t)b.keylen[i];
+		uint32_t pat = (uint32_t)i;
 
 		if (b.patterns[i].kind == 'K' || b.keylen[i] < 0) {
 			keyof[i] = NONE;
 			continue;
 		}
-		slot = hash_bytes(b.text[i], len) & (ntable - 1);
-		while (keyslot[slot] &&
-		       !(b.keylen[keyrep[keyslot[slot] - 1]] == (long)len &&
-			 key_equal(b.text[keyrep[keyslot[slot] - 1]], b.text[i],
-				   len)))
-			slot = (slot + 1) & (ntable - 1);
-		if (!keyslot[slot]) {
-			keyrep[nkeys] = (uint32_t)i;
-			keyslot[slot] = (uint32_t)++nkeys;
-		}
-		keyof[i] = keyslot[slot] - 1;
+		keyof[i] = hashmap_put(&keys,
+				       hash_mem(b.text[i], (size_t)b.keylen[i]),
+				       &pat, (uint32_t)nkeys);
+		if (keyof[i] == nkeys)
+			keyrep[nkeys++] = pat;
 	}
-	free(keyslot);
+	hashmap_release(&keys);
 	for (nbuckets = 16; nbuckets < 2 * nkeys + 16; nbuckets *= 2)
 		;
 	buckets = xcalloc(nbuckets, sizeof(*buckets));
@@ -854,7 +857,7 @@ struct map *map_compile(const struct maintainers *m, const char *tree)
 	for (i = 0; i < nkeys; i++) {
 		const char *t = b.text[keyrep[i]];
 		size_t len = (size_t)b.keylen[keyrep[i]];
-		uint32_t hv = hash_bytes(t, len);
+		uint32_t hv = hash_mem(t, len);
 
 		slot = hv & (nbuckets - 1);
 		while (buckets[slot].count)
@@ -1429,7 +1432,7 @@ static const struct img_bucket *find_bucket(const struct map *map,
 					    const char *key, size_t len)
 {
 	size_t mask = map->h->nbuckets - 1;
-	uint32_t hv = hash_bytes(key, len);
+	uint32_t hv = hash_mem(key, len);
 	size_t slot = hv & mask, probes;
 
 	for (probes = 0; probes <= mask; probes++) {

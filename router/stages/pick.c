@@ -219,26 +219,14 @@ struct pick_config *pick_config_load(const struct config *cfg,
 	pc->def.addr = NULL;
 	pc->def.day = PICK_UNLIMITED;
 	pc->def.week = PICK_UNLIMITED;
-	pc->expert_min_score = 1.0;
+	pc->expert_min_score = config_number(cfg, "experts_min_score");
 	if (!cfg)
 		return pc;
 	for (i = 0; i < cfg->nrec; i++) {
 		const struct config_record *r = &cfg->rec[i];
 
-		if (r->setting) {
-			if (strcmp(r->name, "experts_min_score") == 0 &&
-			    *r->argv[0]) {
-				char *end;
-				double d = strtod(r->argv[0], &end);
-
-				if (end == r->argv[0] || *end || !(d >= 0))
-					warn("%s:%u: experts_min_score '%s' is not a number",
-					     r->file, r->line, r->argv[0]);
-				else
-					pc->expert_min_score = d;
-			}
+		if (r->setting)
 			continue;
-		}
 		if (strcmp(r->name, "roster") == 0)
 			load_roster(pc, r, map);
 		else if (strcmp(r->name, "cap") == 0)
