@@ -220,6 +220,19 @@ static void rule_clear_definition(struct rule *r)
 	r->type = RULE_NONE;
 }
 
+static void phrase_list_clear(struct phrase_list *l)
+{
+	size_t i;
+
+	if (l->owned) {
+		for (i = 0; i < l->pub.n; i++)
+			free((char *)l->pub.v[i]);
+		free((char **)l->pub.v);
+		free(l->name);
+	}
+	memset(l, 0, sizeof(*l));
+}
+
 void rules_free(struct ruleset *rs)
 {
 	size_t i;
@@ -249,6 +262,9 @@ void rules_free(struct ruleset *rs)
 	for (i = 0; i < rs->nproblems; i++)
 		free(rs->problems[i].msg);
 	free(rs->problems);
+	for (i = 0; i < rs->nlists; i++)
+		phrase_list_clear(&rs->lists[i]);
+	free(rs->lists);
 	for (i = 0; i < rs->nfiles && !rs->snap; i++)
 		free(rs->files[i]);
 	free(rs->files);
@@ -915,6 +931,78 @@ static void do_param(struct ruleset *rs, const char *directive, const char *arg,
 	*dst = d;
 }
 
+/* phrase_check - why phrase p cannot be in a list, or NULL */
+static const char *phrase_check(const char *p)
+{
+	size_t n = strlen(p), i;
+
+	if (n < 2)
+		return "shorter than 2 bytes";
+	if (n > RULES_PHRASE_MAX)
+		return "too long";
+	for (i = 0; i < n; i++)
+		if (p[i] >= 'A' && p[i] <= 'Z')
+			return "has capitals (the text is matched in lower case)";
+	return NULL;
+}
+
+/*
+ * do_phrases - "phrases NAME a, b, c": the phrase list of the hook NAME;
+ * a later file's list replaces an earlier one
+ */
+static void do_phrases(struct ruleset *rs, const char *name, char *rest,
+		       int file, unsigned line)
+{
+	struct phrase_list l = { .file = file, .line = line, .owned = true };
+	char **v = xcalloc(RULES_PHRASES_MAX, sizeof(*v));
+	const char *msg = NULL;
+	char *p = rest;
+	size_t i;
+
+	while (p && !msg) {
+		char *comma = strchr(p, ',');
+
+		if (comma)
+			*comma = '\0';
+		p = skip_ws(p);
+		rtrim(p);
+		if (l.pub.n == RULES_PHRASES_MAX)
+			msg = "too many phrases";
+		else if ((msg = phrase_check(p)) == NULL)
+			v[l.pub.n++] = xstrdup(p);
+		p = comma ? comma + 1 : NULL;
+	}
+	l.pub.v = (const char *const *)v;
+	l.name = xstrdup(name);
+	for (i = 0; !msg && i < rs->nlists; i++) {
+		if (strcmp(rs->lists[i].name, name) != 0)
+			continue;
+		if (rs->lists[i].file == file) {
+			problem(rs, file, line, false,
+				"duplicate phrases %s (line %u)", name,
+				rs->lists[i].line);
+			phrase_list_clear(&l);
+			return;
+		}
+		phrase_list_clear(&rs->lists[i]);
+		rs->lists[i] = l;
+		return;
+	}
+	if (msg && l.pub.n == RULES_PHRASES_MAX)
+		problem(rs, file, line, false,
+			"phrases %s: more than %d phrases", name,
+			RULES_PHRASES_MAX);
+	else if (msg)
+		problem(rs, file, line, false, "phrases %s: phrase %zu %s",
+			name, l.pub.n + 1, msg);
+	if (msg) {
+		phrase_list_clear(&l);
+		return;
+	}
+	ALLOC_GROW(rs->lists, rs->nlists, rs->lists_alloc);
+	rs->lists[rs->nlists++] = l;
+}
+
 static void parse_line(struct ruleset *rs, int file, unsigned line, char *s)
 {
 	char *directive = next_word(&s), *name;
@@ -950,6 +1038,8 @@ static void parse_line(struct ruleset *rs, int file, unsigned line, char *s)
 		define_rule(rs, RULE_META, name, s, file, line);
 	else if (strcmp(directive, "score") == 0)
 		do_score(rs, name, s, file, line);
+	else if (strcmp(directive, "phrases") == 0)
+		do_phrases(rs, name, s, file, line);
 	else if (strcmp(directive, "describe") == 0) {
 		struct rule *r;
 
@@ -1192,6 +1282,52 @@ static int meta_dfs(struct ruleset *rs, size_t i, unsigned char *colour,
 }
 
 /* rules_compile - resolve names and check every rule; returns errors */
+/*
+ * link_phrases - give each rule whose hook reads a phrase list the list
+ * of the hook's name; a list no hook reads is an error, one whose hook
+ * no rule runs a warning
+ */
+static void link_phrases(struct ruleset *rs)
+{
+	size_t i, k;
+
+	for (k = 0; k < rs->nlists; k++)
+		rs->lists[k].used = false;
+	for (i = 0; i < rs->nrules; i++) {
+		struct rule *r = &rs->rules[i];
+
+		if (r->type == RULE_NONE || !r->hook || !r->hook->phrases)
+			continue;
+		r->args.phrases = NULL;
+		for (k = 0; k < rs->nlists; k++) {
+			if (strcmp(rs->lists[k].name, r->hook->name) == 0) {
+				r->args.phrases = &rs->lists[k].pub;
+				rs->lists[k].used = true;
+			}
+		}
+		if (!r->args.phrases)
+			problem(rs, r->def_file, r->def_line, false,
+				"%s %s: eval:%s() needs its phrase list "
+				"(phrases %s ...)",
+				type_names[r->type], r->name, r->hook->name,
+				r->hook->name);
+	}
+	for (k = 0; k < rs->nlists; k++) {
+		const struct phrase_list *l = &rs->lists[k];
+		const struct rules_hook *h = rl_hook_find(rs, l->name);
+
+		if (!h || !h->phrases)
+			problem(rs, l->file, l->line, false,
+				"phrases %s: no eval hook of that name reads "
+				"a phrase list",
+				l->name);
+		else if (!l->used)
+			problem(rs, l->file, l->line, true,
+				"phrases %s: no rule uses %s()", l->name,
+				l->name);
+	}
+}
+
 int rules_compile(struct ruleset *rs)
 {
 	unsigned char *colour;
@@ -1245,6 +1381,7 @@ int rules_compile(struct ruleset *rs)
 	}
 	free(colour);
 	free(depth);
+	link_phrases(rs);
 
 	/* one literal index over every body and rawbody prefilter */
 	rl_litindex_reset(&rs->lix);
@@ -1393,6 +1530,17 @@ void rules_set_evidence(struct ruleset *rs,
 const struct symbols *rules_symbols(const struct ruleset *rs)
 {
 	return rs->symbols;
+}
+
+const struct rules_phrases *rules_phrases(const struct ruleset *rs,
+					  const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < rs->nlists; i++)
+		if (strcmp(rs->lists[i].name, name) == 0)
+			return &rs->lists[i].pub;
+	return NULL;
 }
 
 /* ---- inline tests ----------------------------------------------------------- */

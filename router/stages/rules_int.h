@@ -207,6 +207,16 @@ enum param_slot {
 	PARAM_N,
 };
 
+/* "phrases NAME a, b, ...": the vocabulary of the eval hook NAME */
+struct phrase_list {
+	char *name;
+	int file;
+	unsigned line;
+	struct rules_phrases pub;
+	bool owned; /* name, pub.v and its strings: not a snapshot's */
+	bool used;  /* a rule runs its hook */
+};
+
 struct ruleset {
 	const struct rules_hook *hooks;
 	size_t nhooks;
@@ -224,6 +234,9 @@ struct ruleset {
 
 	struct problem *problems;
 	size_t nproblems, problems_alloc;
+
+	struct phrase_list *lists;
+	size_t nlists, lists_alloc;
 
 	struct rules_params params;
 	int param_file[PARAM_N];

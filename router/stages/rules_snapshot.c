@@ -32,6 +32,8 @@
  *	files: u32 n, n x str
  *	regexes: u32 n, u64 size, pcre2_serialize_encode() blob
  *	rules: u32 n, n x rule (put_rule())
+ *	phrase lists: u32 n, n x (str name, u32 file, u32 line, u32 count,
+ *		      count x str)
  *	u32 CRC-32C of everything before it (rules_crc32c())
  *
  * (str: u32 length, UINT32_MAX for none, then the bytes and a NUL; a
@@ -66,7 +68,7 @@ static void *arena_alloc(struct ruleset *rs, size_t n)
 }
 
 #define SNAP_MAGIC   "TRIAGERS"
-#define SNAP_VERSION 2
+#define SNAP_VERSION 3 /* 3: phrase lists */
 #define SNAP_ENDIAN  0x01020304u
 #define SNAP_MAX     (64u << 20)
 
@@ -424,6 +426,18 @@ int rules_save(struct ruleset *rs, const char *dir, const char *local,
 	put_u32(&sb, (uint32_t)rs->nrules);
 	for (i = 0; i < rs->nrules; i++)
 		put_rule(&sb, &rs->rules[i], index[i]);
+	put_u32(&sb, (uint32_t)rs->nlists);
+	for (i = 0; i < rs->nlists; i++) {
+		const struct phrase_list *l = &rs->lists[i];
+		size_t k;
+
+		put_str(&sb, l->name);
+		put_u32(&sb, (uint32_t)l->file);
+		put_u32(&sb, l->line);
+		put_u32(&sb, (uint32_t)l->pub.n);
+		for (k = 0; k < l->pub.n; k++)
+			put_str(&sb, l->pub.v[k]);
+	}
 	put_u32(&sb, rules_crc32c(sb.buf, sb.len));
 	if (sb.len + 1 >= SNAP_MAX) {
 		error("%s: the rules are too large to save", path);
@@ -543,6 +557,39 @@ static bool get_rule(struct cursor *c, struct ruleset *rs, struct rule *r,
 	return r->code && (r->type != RULE_HEADER || r->field) && !c->bad;
 }
 
+/* get_lists - the phrase lists, their strings in the snapshot's buffer */
+static bool get_lists(struct cursor *c, struct ruleset *rs)
+{
+	uint32_t n = get_u32(c), i, k;
+
+	if (c->bad || n > 10000)
+		return false;
+	rs->lists = xcalloc(n + 1, sizeof(*rs->lists));
+	rs->lists_alloc = n + 1;
+	for (i = 0; i < n; i++) {
+		struct phrase_list *l = &rs->lists[i];
+		const char **v;
+
+		l->name = get_str(c);
+		l->file = (int)get_u32(c);
+		l->line = get_u32(c);
+		l->pub.n = get_u32(c);
+		if (c->bad || !l->name || l->file < 0 ||
+		    (size_t)l->file >= rs->nfiles || !l->pub.n ||
+		    l->pub.n > RULES_PHRASES_MAX)
+			return false;
+		v = arena_alloc(rs, l->pub.n * sizeof(*v));
+		for (k = 0; k < l->pub.n; k++) {
+			v[k] = get_str(c);
+			if (!v[k] || strlen(v[k]) < 2)
+				return false;
+		}
+		l->pub.v = v;
+		rs->nlists = i + 1;
+	}
+	return !c->bad;
+}
+
 /*
  * rules_open - the ruleset rules_save() wrote to path, when it is intact
  * and still matches the rule files of dir and the site file local;
@@ -641,7 +688,7 @@ struct ruleset *rules_open(const char *path, const char *dir, const char *local,
 	for (i = 0; i < n; i++)
 		if (!get_rule(&c, rs, &rs->rules[i], codes, ncodes))
 			goto out;
-	if (c.p != c.end)
+	if (!get_lists(&c, rs) || c.p != c.end)
 		goto out;
 	rs->hash_size = 128;
 	while (rs->hash_size < 2 * n + 2)
