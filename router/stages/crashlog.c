@@ -17,15 +17,11 @@
 
 #include <ctype.h>
 #include <pcre2.h>
-#include <pthread.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "crashlog_int.h"
-#include "image.h"
 #include "litset.h"
 #include "strbuf.h"
 #include "util.h"

@@ -5,7 +5,6 @@
  * cache file 'triage update' writes, and the matching helpers
  */
 #include <ctype.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 

@@ -17,16 +17,9 @@
  * tokenizer is model_lex.c, training and cross-validation model_train.c
  * (model_int.h).
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <zlib.h>
 
 #include "image.h"

@@ -3,21 +3,12 @@
  * model_lex - the tokenizer of the statistical classifier: text to hashed
  * features (see model_int.h)
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-#include <zlib.h>
 
-#include "image.h"
 #include "model_int.h"
-#include "report.h"
 #include "util.h"
 
 /* ---- hashing ------------------------------------------------------------ */

@@ -3,21 +3,12 @@
  * model_train - training the statistical classifier, and grouped
  * cross-validation (see model_int.h)
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-#include <zlib.h>
 
-#include "image.h"
 #include "model_int.h"
-#include "report.h"
 #include "util.h"
 
 /* ---- training ------------------------------------------------------------ */

@@ -5,9 +5,7 @@
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <ctype.h>
-#include <errno.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>

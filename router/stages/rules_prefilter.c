@@ -14,11 +14,8 @@
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <ctype.h>
-#include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "rules_int.h"
 #include "util.h"

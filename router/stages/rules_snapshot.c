@@ -6,14 +6,10 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <sys/stat.h>
 #include <dirent.h>
-#include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
-#include "report.h"
 #include "rules_int.h"
 #include "util.h"
 
