@@ -722,7 +722,7 @@ static struct sv strip_frame(struct sv f)
 	struct sv best = f;
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(cl_frame_prefixes); i++) {
+	for (i = 0; i < cl_nframe_prefixes; i++) {
 		size_t pl = strlen(cl_frame_prefixes[i]);
 
 		if (has_prefix(f.s, f.s + f.len, cl_frame_prefixes[i]) &&

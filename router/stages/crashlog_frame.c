@@ -42,7 +42,7 @@ bool crashlog_guilty_ignored(const char *path)
 {
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(cl_guilty_ignores); i++) {
+	for (i = 0; i < cl_nguilty_ignores; i++) {
 		const char *p = cl_guilty_ignores[i];
 
 		if (*p == '^' && p[1] != path[0])

@@ -151,36 +151,34 @@ struct title_rewrite {
 	const char *re, *with;
 };
 
-/* their sizes, checked by the definitions */
-#define CL_NOOPSES		 29
-#define CL_NGENERIC_FRAMES	 288
-#define CL_NSTALL_ANCHORS	 76
-#define CL_NHANG_SKIPS		 13
-#define CL_NFRAME_PREFIXES	 15
-#define CL_NSTACK_STARTS	 9
-#define CL_NFRAME_RES		 2
-#define CL_NTITLE_REWRITES	 9
-#define CL_NGUILTY_IGNORES	 41
-#define CL_NGUILTY_LINE_IGNORES	 4
-#define CL_NINFO_WITH_STACK	 3
-#define CL_NREPORT_START_IGNORES 5
-#define CL_NFRAME_STOPS		 6
-#define CL_NSTACK_START_LITERALS 8
-
-extern struct oops_def cl_oopses[CL_NOOPSES];
-extern const char *const cl_generic_frames[CL_NGENERIC_FRAMES];
-extern const char *const cl_stall_anchors[CL_NSTALL_ANCHORS];
-extern const char *const cl_hang_skips[CL_NHANG_SKIPS];
-extern const char *const cl_frame_prefixes[CL_NFRAME_PREFIXES];
-extern const char *const cl_stack_starts[CL_NSTACK_STARTS];
-extern const char *const cl_frame_res[CL_NFRAME_RES];
-extern const struct title_rewrite cl_title_rewrites[CL_NTITLE_REWRITES];
-extern const char *const cl_guilty_ignores[CL_NGUILTY_IGNORES];
-extern const char *const cl_guilty_line_ignores[CL_NGUILTY_LINE_IGNORES];
-extern const char *const cl_info_with_stack[CL_NINFO_WITH_STACK];
-extern const char *const cl_report_start_ignores[CL_NREPORT_START_IGNORES];
-extern const char *const cl_frame_stops[CL_NFRAME_STOPS];
-extern const char *const cl_stack_start_literals[CL_NSTACK_START_LITERALS];
+/*
+ * The tables whose size the compiled state or a check needs are sized
+ * here (each definition is checked against it); the others come with
+ * their count.
+ */
+extern struct oops_def cl_oopses[29];
+extern const char *const cl_generic_frames[];
+extern const char *const cl_stall_anchors[];
+extern const char *const cl_hang_skips[];
+extern const char *const cl_frame_prefixes[];
+extern const char *const cl_stack_starts[9];
+extern const char *const cl_frame_res[2];
+extern const struct title_rewrite cl_title_rewrites[9];
+extern const char *const cl_guilty_ignores[];
+extern const char *const cl_guilty_line_ignores[4];
+extern const char *const cl_info_with_stack[];
+extern const char *const cl_report_start_ignores[];
+extern const char *const cl_frame_stops[];
+extern const char *const cl_stack_start_literals[];
+extern const size_t cl_ngeneric_frames;
+extern const size_t cl_nstall_anchors;
+extern const size_t cl_nhang_skips;
+extern const size_t cl_nframe_prefixes;
+extern const size_t cl_nguilty_ignores;
+extern const size_t cl_ninfo_with_stack;
+extern const size_t cl_nreport_start_ignores;
+extern const size_t cl_nframe_stops;
+extern const size_t cl_nstack_start_literals;
 
 /* ---- compiled state (crashlog_rx.c) ----------------------------------- */
 

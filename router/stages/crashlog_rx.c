@@ -333,13 +333,11 @@ static void crashlog_init(void)
 		n += o->nfmts;
 	}
 	litset_init(&cl_g.generic, false);
-	litset_add_all(&cl_g.generic, cl_generic_frames,
-		       ARRAY_SIZE(cl_generic_frames), 0);
+	litset_add_all(&cl_g.generic, cl_generic_frames, cl_ngeneric_frames, 0);
 	litset_init(&cl_g.anchors, false);
-	litset_add_all(&cl_g.anchors, cl_stall_anchors,
-		       ARRAY_SIZE(cl_stall_anchors), 0);
+	litset_add_all(&cl_g.anchors, cl_stall_anchors, cl_nstall_anchors, 0);
 	litset_init(&cl_g.hang, false);
-	litset_add_all(&cl_g.hang, cl_hang_skips, ARRAY_SIZE(cl_hang_skips), 0);
+	litset_add_all(&cl_g.hang, cl_hang_skips, cl_nhang_skips, 0);
 	litset_add(&cl_g.lineset,
 		   "Disabling lock debugging due to kernel taint",
 		   MK_DISABLING);
@@ -348,15 +346,15 @@ static void crashlog_init(void)
 	litset_add(&cl_g.lineset,
 		   "WARNING: possible circular locking dependency detected",
 		   MK_CIRCULAR);
-	litset_add_all(&cl_g.lineset, cl_info_with_stack,
-		       ARRAY_SIZE(cl_info_with_stack), MK_INFO_STACK);
+	litset_add_all(&cl_g.lineset, cl_info_with_stack, cl_ninfo_with_stack,
+		       MK_INFO_STACK);
 	litset_add_all(&cl_g.lineset, cl_report_start_ignores,
-		       ARRAY_SIZE(cl_report_start_ignores), MK_START_IGNORE);
+		       cl_nreport_start_ignores, MK_START_IGNORE);
 	litset_add(&cl_g.lineset, "should_fail", MK_SHOULD_FAIL);
 	litset_add_all(&cl_g.lineset, cl_stack_start_literals,
-		       ARRAY_SIZE(cl_stack_start_literals), MK_STACK_START);
-	litset_add_all(&cl_g.lineset, cl_frame_stops,
-		       ARRAY_SIZE(cl_frame_stops), MK_FRAME_STOP);
+		       cl_nstack_start_literals, MK_STACK_START);
+	litset_add_all(&cl_g.lineset, cl_frame_stops, cl_nframe_stops,
+		       MK_FRAME_STOP);
 	litset_add(&cl_g.lineset, "---[ end trace", MK_END_TRACE);
 	litset_add(&cl_g.lineset, ") from ", MK_ARM_FROM);
 	litset_add(&cl_g.lineset, "irqs", MK_IGN_IRQ);

@@ -866,6 +866,7 @@ const char *const cl_generic_frames[] = {
 	"kmemleak",
 	"__ubsan_handle",
 };
+const size_t cl_ngeneric_frames = ARRAY_SIZE(cl_generic_frames);
 
 /* Frames where a looping (stalled) stack is named by the one before. */
 const char *const cl_stall_anchors[] = {
@@ -946,6 +947,7 @@ const char *const cl_stall_anchors[] = {
 	"tasklet_action",
 	"tasklet_hi_action",
 };
+const size_t cl_nstall_anchors = ARRAY_SIZE(cl_stall_anchors);
 
 /* Frames a hung task merely waits in. */
 const char *const cl_hang_skips[] = {
@@ -954,6 +956,7 @@ const char *const cl_hang_skips[] = {
 	"synchronize", "context_switch", "__switch_to", "cancel_delayed_work",
 	"rcu_barrier",
 };
+const size_t cl_nhang_skips = ARRAY_SIZE(cl_hang_skips);
 
 /* Syscall entry decorations removed before a frame names a title. */
 const char *const cl_frame_prefixes[] = {
@@ -961,6 +964,7 @@ const char *const cl_frame_prefixes[] = {
 	"__arm64_",  "____sys_",  "___sys_",	  "__sys_",	 "__se_",
 	"__se_sys_", "__do_sys_", "compat_SYSC_", "compat_SyS_", "ksys_",
 };
+const size_t cl_nframe_prefixes = ARRAY_SIZE(cl_frame_prefixes);
 
 /* Lines that start a stack trace. */
 const char *const cl_stack_starts[] = {
@@ -1045,6 +1049,7 @@ const char *const cl_guilty_ignores[] = {
 	"^drivers/usb/core/urb.c",
 	"^arch/.*/lib/crc",
 };
+const size_t cl_nguilty_ignores = ARRAY_SIZE(cl_guilty_ignores);
 
 /* Lines whose file is never guilty (lockdep state and lock lists). */
 const char *const cl_guilty_line_ignores[] = {
@@ -1060,6 +1065,7 @@ const char *const cl_info_with_stack[] = {
 	"FAULT_INJECTION: forcing a failure",
 	"FAULT_FLAG_ALLOW_RETRY missing",
 };
+const size_t cl_ninfo_with_stack = ARRAY_SIZE(cl_info_with_stack);
 
 /* Crash headers that can appear inside another report. */
 const char *const cl_report_start_ignores[] = {
@@ -1069,6 +1075,7 @@ const char *const cl_report_start_ignores[] = {
 	"PANIC: double fault",
 	"Internal error:",
 };
+const size_t cl_nreport_start_ignores = ARRAY_SIZE(cl_report_start_ignores);
 
 /* Sections after which a KASAN/KMSAN report's stacks are secondary. */
 const char *const cl_frame_stops[] = {
@@ -1079,8 +1086,10 @@ const char *const cl_frame_stops[] = {
 	"Memory state around the buggy address",
 	"Last potentially related work creation",
 };
+const size_t cl_nframe_stops = ARRAY_SIZE(cl_frame_stops);
 
 const char *const cl_stack_start_literals[] = {
 	"Call Trace", "Call trace", "Allocated",	 "Freed",
 	" backtrace", "Backtrace:", "Uninit was stored", "badaddr: ",
 };
+const size_t cl_nstack_start_literals = ARRAY_SIZE(cl_stack_start_literals);

@@ -1210,30 +1210,46 @@ int rl_cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* rules_add_dir - every *.rules file of dir, in lexical (C locale) order */
-int rules_add_dir(struct ruleset *rs, const char *dir)
+/*
+ * rl_rule_files - the paths of dir's NAME.rules files, in lexical (C
+ * locale) order, in *names (n of them, each and the array to free);
+ * -1 with errno when dir cannot be read
+ */
+int rl_rule_files(const char *dir, char ***names, size_t *n)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
-	char **names = NULL;
-	size_t n = 0, alloc = 0, i;
+	size_t alloc = 0;
+
+	*names = NULL;
+	*n = 0;
+	if (!d)
+		return -1;
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.' || !ends_with(de->d_name, ".rules"))
+			continue;
+		ALLOC_GROW(*names, *n, alloc);
+		(*names)[(*n)++] = xasprintf("%s/%s", dir, de->d_name);
+	}
+	closedir(d);
+	qsort(*names, *n, sizeof(**names), rl_cmp_str);
+	return 0;
+}
+
+/* rules_add_dir - every *.rules file of dir, in lexical (C locale) order */
+int rules_add_dir(struct ruleset *rs, const char *dir)
+{
+	char **names;
+	size_t n, i;
 	int ret = 0;
 
-	if (!d) {
+	if (rl_rule_files(dir, &names, &n) < 0) {
 		int e = errno;
 
 		problem(rs, add_file_name(rs, dir), 0, false, "cannot open: %s",
 			strerror(e));
 		return -1;
 	}
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.' || !ends_with(de->d_name, ".rules"))
-			continue;
-		ALLOC_GROW(names, n, alloc);
-		names[n++] = xasprintf("%s/%s", dir, de->d_name);
-	}
-	closedir(d);
-	qsort(names, n, sizeof(*names), rl_cmp_str);
 	for (i = 0; i < n; i++) {
 		if (rules_add_file(rs, names[i]) < 0)
 			ret = -1;

@@ -294,6 +294,7 @@ bool rl_valid_name(const char *s);
 const struct rules_hook *rl_hook_find(const struct ruleset *rs,
 				      const char *name);
 int rl_cmp_str(const void *a, const void *b); /* qsort() of char *[] */
+int rl_rule_files(const char *dir, char ***names, size_t *n);
 
 /* rules_prefilter.c */
 /* rl_prefilter_build - the literals one of which every match must contain */

@@ -5,7 +5,6 @@
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <sys/stat.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -266,27 +265,17 @@ struct source {
 static int sources(const char *dir, const char *local, struct source **out,
 		   size_t *n)
 {
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	char **names = NULL;
-	size_t alloc = 0, k = 0, i;
+	char **names;
+	size_t k, i;
 	struct stat st;
 	int ret = 0;
 
 	*out = NULL;
 	*n = 0;
-	if (!d)
+	if (rl_rule_files(dir, &names, &k) < 0)
 		return -1;
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.' || !ends_with(de->d_name, ".rules"))
-			continue;
-		ALLOC_GROW(names, k, alloc);
-		names[k++] = xasprintf("%s/%s", dir, de->d_name);
-	}
-	closedir(d);
-	qsort(names, k, sizeof(*names), rl_cmp_str);
 	if (local && *local && stat(local, &st) == 0) {
-		ALLOC_GROW(names, k, alloc);
+		names = xreallocarray(names, k + 1, sizeof(*names));
 		names[k++] = xstrdup(local);
 	}
 	*out = xcalloc(k + 1, sizeof(**out));
