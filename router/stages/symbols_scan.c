@@ -6,12 +6,11 @@
  * skips function bodies by counting braces; symbols.c runs it on a few
  * threads over every file of the tree ('triage update --kernel-tree').
  *
- * Why not universal-ctags: run as 'ctags -R --kinds-C=f' over Linux
- * 6.12 it took six times as long (ten times the CPU, on one thread) and
- * misses the 21,833 definitions that kernel macros make (SYSCALL_DEFINE ->
- * __x64_sys_*, TRACE_EVENT -> trace_*, BPF_CALL_*), which crash stacks
- * name; of the plain functions the two agree on 703,434 (name, file)
- * pairs and differ on under 2,600.
+ * Not universal-ctags: 'ctags -R --kinds-C=f --languages=C' over Linux
+ * 6.12 takes 4.6 times the CPU of 'triage update --kernel-tree' (user
+ * and system time, /usr/bin/time) and names none of the functions that
+ * kernel macros define (no __x64_sys_* of SYSCALL_DEFINE), which crash
+ * stacks show.
  */
 #include <pthread.h>
 #include <stddef.h>
