@@ -44,7 +44,7 @@ static inline bool word_char(char c)
 	       (unsigned char)(u - '0') < 10 || u == '_';
 }
 
-#define PHRASES_MAX 64
+#define PHRASES_MAX RULES_PHRASES_MAX
 
 /*
  * count_phrases - occurrences of lower-case phrases (2 bytes or more) in
@@ -54,10 +54,12 @@ static inline bool word_char(char c)
  * word start, and only the phrases with those two bytes (sorted by
  * them) are compared.  per[k] (when not NULL) gets each phrase's count.
  */
-static unsigned count_phrases(const char *const *list, size_t n,
+static unsigned count_phrases(const struct rules_phrases *phrases,
 			      const struct rules_text *t, bool whole,
 			      unsigned *per)
 {
+	const char *const *list = phrases->v;
+	size_t n = phrases->n;
 	const unsigned char *s = (const unsigned char *)t->lower;
 	size_t len[PHRASES_MAX], i, k, j;
 	unsigned key[PHRASES_MAX], order[PHRASES_MAX];
@@ -333,45 +335,19 @@ static double hook_model(const struct rules_input *in,
 
 /* ---- text hooks ------------------------------------------------------------ */
 
-/* Marks of a security-advisory template. */
-static const char *const cvss_markers[] = {
-	"cvss:3",
-	"cvss:4",
-	"cvss score",
-	"cvss base",
-	"cvss v3",
-	"cvss v4",
-	"cvssv3",
-	"attack vector",
-	"attack complexity",
-	"privileges required",
-	"user interaction:",
-	"exploitability",
-	"severity rating",
-	"severity level",
-	"**severity",
-	"## severity",
-	"**impact",
-	"## impact",
-	"bug bounty",
-	"assign a cve",
-	"cve request",
-	"request a cve",
-};
-
 static double hook_cvss_impact_template(const struct rules_input *in,
 					const struct rules_text *t,
 					const struct rules_args *a)
 {
-	unsigned per[ARRAY_SIZE(cvss_markers)], found = 0;
+	unsigned per[PHRASES_MAX], found = 0;
 	long min = arg_long(a, 0, 1);
 	const char *p, *end;
 	size_t i;
 
-	if (!t || crash_shown(in->evidence))
+	if (!t || !a->phrases || crash_shown(in->evidence))
 		return 0;
-	count_phrases(cvss_markers, ARRAY_SIZE(cvss_markers), t, false, per);
-	for (i = 0; i < ARRAY_SIZE(cvss_markers); i++)
+	count_phrases(a->phrases, t, false, per);
+	for (i = 0; i < a->phrases->n && i < PHRASES_MAX; i++)
 		if (per[i])
 			found++;
 	/* CWE-nnn */
@@ -398,25 +374,6 @@ static double hook_cvss_impact_template(const struct rules_input *in,
 	return found >= (unsigned long)min ? found : 0;
 }
 
-/* Phrases of a problem that might happen rather than one that did. */
-static const char *const theoretical_phrases[] = {
-	"could lead to",       "can lead to",
-	"may lead to",	       "might lead to",
-	"potential",	       "could allow",
-	"may allow",	       "might allow",
-	"could be exploited",  "can be exploited",
-	"could be abused",     "could result in",
-	"may result in",       "might result in",
-	"could trigger",       "could be triggered",
-	"an attacker",	       "attacker-controlled",
-	"attacker controlled", "malicious server",
-	"malicious device",    "malicious firmware",
-	"malicious peer",      "malicious client",
-	"malicious user",      "malicious usb",
-	"malicious image",     "malicious filesystem",
-	"theoretically",       "in theory",
-};
-
 static double hook_theoretical_language(const struct rules_input *in,
 					const struct rules_text *t,
 					const struct rules_args *a)
@@ -425,10 +382,9 @@ static double hook_theoretical_language(const struct rules_input *in,
 	double min_density = arg_double(a, 1, 0), density;
 	unsigned hits, words;
 
-	if (!t)
+	if (!t || !a->phrases)
 		return 0;
-	hits = count_phrases(theoretical_phrases,
-			     ARRAY_SIZE(theoretical_phrases), t, false, NULL);
+	hits = count_phrases(a->phrases, t, false, NULL);
 	if (!hits || hits < (unsigned long)min)
 		return 0;
 	words = count_words(t);
@@ -438,57 +394,13 @@ static double hook_theoretical_language(const struct rules_input *in,
 	return round(density * 10) / 10;
 }
 
-/* Section headings of LLM-written reports (prefix match, lower case). */
-static const char *const llm_heading_names[] = {
-	"summary",
-	"executive summary",
-	"bug summary",
-	"overview",
-	"background",
-	"description",
-	"vulnerability details",
-	"vulnerability description",
-	"technical details",
-	"technical analysis",
-	"root cause",
-	"problem analysis",
-	"analysis",
-	"stack trace analysis",
-	"impact",
-	"security impact",
-	"severity",
-	"affected versions",
-	"affected components",
-	"affected code",
-	"affected files",
-	"affected locations",
-	"proof of concept",
-	"poc",
-	"exploitation",
-	"attack scenario",
-	"exploit scenario",
-	"suggested fix",
-	"suggested mitigation",
-	"suggestions for fix",
-	"proposed fix",
-	"proposed patch",
-	"recommended fix",
-	"mitigation",
-	"recommendation",
-	"remediation",
-	"timeline",
-	"credits",
-	"references",
-	"conclusion",
-	"key findings",
-};
-
 /*
  * heading_of - the heading a line announces, or NULL: "## X", "**X**",
  * "**X:** text", "== X ==", "1. X" / "X:" when X is in capitals or the
  * line holds nothing else
  */
-static int heading_of(const char *s, size_t n, const bool *first)
+static int heading_of(const char *s, size_t n, const bool *first,
+		      const struct rules_phrases *names)
 {
 	char h[48];
 	size_t i = 0, k = 0, j, stop = n;
@@ -553,10 +465,10 @@ static int heading_of(const char *s, size_t n, const bool *first)
 	 * or "Impact is small." would count.
 	 */
 	more = marked || colon || caps;
-	for (j = 0; j < ARRAY_SIZE(llm_heading_names); j++) {
-		size_t m = strlen(llm_heading_names[j]);
+	for (j = 0; j < names->n && j < PHRASES_MAX; j++) {
+		size_t m = strlen(names->v[j]);
 
-		if (strncmp(h, llm_heading_names[j], m) == 0 &&
+		if (strncmp(h, names->v[j], m) == 0 &&
 		    (h[m] == '\0' || (more && (h[m] == ' ' || h[m] == '('))))
 			return (int)j;
 	}
@@ -567,21 +479,21 @@ static double hook_llm_headings(const struct rules_input *in,
 				const struct rules_text *t,
 				const struct rules_args *a)
 {
-	bool seen[ARRAY_SIZE(llm_heading_names)] = { false };
+	bool seen[PHRASES_MAX] = { false };
 	bool first[256] = { false };
 	long min = arg_long(a, 0, 3);
 	const char *p, *end;
 	unsigned count = 0;
 	size_t i;
 
-	if (!t)
+	if (!t || !a->phrases)
 		return 0;
-	for (i = 0; i < ARRAY_SIZE(llm_heading_names); i++)
-		first[(unsigned char)llm_heading_names[i][0]] = true;
+	for (i = 0; i < a->phrases->n && i < PHRASES_MAX; i++)
+		first[(unsigned char)a->phrases->v[i][0]] = true;
 	for (p = t->text, end = t->text + t->len; p < end;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = (size_t)((nl ? nl : end) - p);
-		int h = n <= 120 ? heading_of(p, n, first) : -1;
+		int h = n <= 120 ? heading_of(p, n, first, a->phrases) : -1;
 
 		if (h >= 0 && !seen[h]) {
 			seen[h] = true;
@@ -591,29 +503,6 @@ static double hook_llm_headings(const struct rules_input *in,
 	}
 	return count >= (unsigned long)min ? count : 0;
 }
-
-/* A reporter telling what happened to their own system. */
-static const char *const first_person_phrases[] = {
-	"my laptop",	     "my machine",	 "my system",
-	"my desktop",	     "my server",	 "my pc",
-	"my computer",	     "my notebook",	 "my workstation",
-	"my router",	     "my nas",		 "my home server",
-	"my dock",	     "my phone",	 "my headset",
-	"my keyboard",	     "my mouse",	 "my printer",
-	"my monitor",	     "my ssd",		 "my disk",
-	"our servers",	     "our server",	 "our machines",
-	"our systems",	     "our production",	 "our cluster",
-	"our fleet",	     "after upgrading",	 "after updating",
-	"after the upgrade", "after the update", "since upgrading",
-	"since updating",    "every boot",	 "each boot",
-	"every time i boot", "after resume",	 "after suspend",
-	"after a reboot",    "after rebooting",	 "used to work",
-	"stopped working",   "no longer works",	 "worked fine",
-	"i bisected",	     "i noticed",	 "i have noticed",
-	"happens every",     "i tried",		 "i reverted",
-	"i booted",	     "i replaced",	 "i swapped",
-	"i downgraded",	     "i rebuilt",
-};
 
 /* since_version - "since 6.8", "since kernel 6.1", "since v6.12" */
 static unsigned since_version(const struct rules_text *t)
@@ -653,10 +542,9 @@ static double hook_first_person_observation(const struct rules_input *in,
 	long min = arg_long(a, 0, 1);
 	unsigned hits;
 
-	if (!t)
+	if (!t || !a->phrases)
 		return 0;
-	hits = count_phrases(first_person_phrases,
-			     ARRAY_SIZE(first_person_phrases), t, true, NULL);
+	hits = count_phrases(a->phrases, t, true, NULL);
 	hits += since_version(t);
 	return hits && hits >= (unsigned long)min ? hits : 0;
 }
@@ -790,29 +678,31 @@ static double hook_source_lines(const struct rules_input *in,
 #define TEXT (RULES_ON(RULE_BODY) | RULES_ON(RULE_RAWBODY))
 
 const struct rules_hook classify_hooks[] = {
-	{ "has_oops_trace", ANY, 0, 0, NULL, hook_has_oops_trace },
-	{ "real_hardware", ANY, 0, 0, NULL, hook_real_hardware },
-	{ "qemu_hardware", ANY, 0, 0, NULL, hook_qemu_hardware },
-	{ "has_reproducer", ANY, 0, 3, check_repro, hook_has_reproducer },
-	{ "has_bisect", ANY, 0, 0, NULL, hook_has_bisect },
-	{ "distro_kernel", ANY, 0, 0, NULL, hook_distro_kernel },
-	{ "kernel_version_given", ANY, 0, 0, NULL, hook_kernel_version_given },
-	{ "dmesg_timestamps", ANY, 0, 0, NULL, hook_dmesg_timestamps },
-	{ "syzbot_report", ANY, 0, 0, NULL, hook_syzbot_report },
+	{ "has_oops_trace", ANY, 0, 0, NULL, hook_has_oops_trace, false },
+	{ "real_hardware", ANY, 0, 0, NULL, hook_real_hardware, false },
+	{ "qemu_hardware", ANY, 0, 0, NULL, hook_qemu_hardware, false },
+	{ "has_reproducer", ANY, 0, 3, check_repro, hook_has_reproducer,
+	  false },
+	{ "has_bisect", ANY, 0, 0, NULL, hook_has_bisect, false },
+	{ "distro_kernel", ANY, 0, 0, NULL, hook_distro_kernel, false },
+	{ "kernel_version_given", ANY, 0, 0, NULL, hook_kernel_version_given,
+	  false },
+	{ "dmesg_timestamps", ANY, 0, 0, NULL, hook_dmesg_timestamps, false },
+	{ "syzbot_report", ANY, 0, 0, NULL, hook_syzbot_report, false },
 	{ "attachment_named", ANY, 1, RULES_MAX_ARGS, check_words,
-	  hook_attachment_named },
-	{ "model", ANY, 3, 3, check_model, hook_model },
+	  hook_attachment_named, false },
+	{ "model", ANY, 3, 3, check_model, hook_model, false },
 	{ "cvss_impact_template", TEXT, 0, 1, check_counts,
-	  hook_cvss_impact_template },
+	  hook_cvss_impact_template, true },
 	{ "theoretical_language", TEXT, 0, 2, check_counts,
-	  hook_theoretical_language },
-	{ "llm_headings", TEXT, 0, 1, check_counts, hook_llm_headings },
+	  hook_theoretical_language, true },
+	{ "llm_headings", TEXT, 0, 1, check_counts, hook_llm_headings, true },
 	{ "first_person_observation", TEXT, 0, 1, check_counts,
-	  hook_first_person_observation },
-	{ "source_lines", TEXT, 0, 1, check_counts, hook_source_lines },
-	{ "hardware_ids", TEXT, 0, 0, NULL, hook_hardware_ids },
+	  hook_first_person_observation, true },
+	{ "source_lines", TEXT, 0, 1, check_counts, hook_source_lines, false },
+	{ "hardware_ids", TEXT, 0, 0, NULL, hook_hardware_ids, false },
 	{ "unknown_functions", TEXT, 0, 1, check_counts,
-	  classify_hook_unknown_functions },
+	  classify_hook_unknown_functions, false },
 };
 
 const size_t classify_nhooks = ARRAY_SIZE(classify_hooks);

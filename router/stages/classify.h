@@ -81,6 +81,12 @@
  *	                            symbol index does not know (needs
  *	                            rules_set_symbols(); in classify_symbols.c)
  *
+ *	The words cvss_impact_template(), theoretical_language(),
+ *	llm_headings() and first_person_observation() look for are rules
+ *	data: each reads the phrase list of its name ("phrases
+ *	llm_headings summary, root cause, ..." in classifiers/), which a site
+ *	file may replace.
+ *
  *	Configuration (routes.conf): rules_dir (default DATADIR/classifiers)
  *	and local_rules (default SYSCONFDIR/local.rules, optional).  Loading
  *	the text costs a program that runs once per message most of a

@@ -51,8 +51,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "hash.h"
-#include "hashmap.h"
 #include "image.h"
 #include "litset.h"
 #include "maintainers.h"
@@ -125,7 +123,7 @@ struct img_klit {
 };
 
 struct img_bucket {
-	uint32_t hash;	       /* hash_mem() of the key (hash.h) */
+	uint32_t hash;	       /* hash_bytes() of the key */
 	uint32_t len;	       /* the key: the first len bytes of each text */
 	uint32_t first, count; /* patterns[first..]; count 0: empty */
 };
@@ -341,6 +339,18 @@ static uint32_t add_string(struct builder *b, const char *s)
 	if (sb_add(&b->strings, s, strlen(s) + 1) < 0)
 		die("MAINTAINERS index: string table too large");
 	return off;
+}
+
+static uint32_t hash_bytes(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 16777619u;
+	}
+	return h;
 }
 
 static uint32_t compile_regex(struct builder *b, const char *re,
@@ -745,57 +755,28 @@ static bool key_equal(const char *a, const char *b, size_t len)
 	return strlen(a) >= len && strlen(b) >= len && memcmp(a, b, len) == 0;
 }
 
-/* the keys seen, by the pattern that first had each (map_compile) */
-struct keyrep {
-	const struct builder *b;
-	const uint32_t *keyrep;
+/* What map_compile() lays out besides the builder's own arrays. */
+struct layout {
+	uint32_t *tindex; /* TITLE_RUNS + 1 run starts, then section ids */
+	uint32_t *titles; /* per section: its title in the strings */
+	struct img_bucket *buckets;
+	size_t nbuckets, nalways;
+	uint32_t *kpats;
+	struct img_klit *klits;
+	size_t nkpats, nklits;
 };
 
-/* same_key - key id has the key of pattern *pat */
-static bool same_key(const void *data, uint32_t id, const void *pat)
-{
-	const struct keyrep *kr = data;
-	uint32_t i = *(const uint32_t *)pat, r = kr->keyrep[id];
-
-	return kr->b->keylen[r] == kr->b->keylen[i] &&
-	       key_equal(kr->b->text[r], kr->b->text[i],
-			 (size_t)kr->b->keylen[i]);
-}
-
 /*
- * map_compile - build the image for a parsed MAINTAINERS model
- *
- * tree, when not NULL, is the source tree used to decide whether a
- * pattern without a trailing "/" names a directory.
+ * lay_titles - the title index: sections by title_run(), in MAINTAINERS
+ * order within a run, and their titles in the strings in that order (a
+ * subject prefix such as "xfs:" reads only the titles of its run)
  */
-struct map *map_compile(const struct maintainers *m, const char *tree)
+static void lay_titles(struct builder *b, const struct maintainers *m,
+		       struct layout *lo)
 {
-	struct builder b;
-	struct img_header h;
-	struct img_bucket *buckets;
-	struct img_pattern *order;
-	uint32_t *tindex, *titles, *kpats, *keyrep, *keyof, *keyslot, *pos;
-	struct img_klit *klits;
-	struct hashmap keys;
-	struct keyrep kr;
-	size_t i, j, nbuckets, nkeys = 0, nalways = 0, nkeyed = 0, nkpats,
-			       nklits, slot, next;
-	size_t ns = m->nsections;
-	struct strbuf img = STRBUF_INIT(UINT32_MAX / 2);
-	unsigned char *regex_blob = NULL;
-	PCRE2_SIZE regex_size = 0;
-	uint32_t source = 0;
-	const char *last_source = NULL;
+	size_t i, ns = m->nsections;
+	uint32_t *tindex, *titles, *pos;
 
-	memset(&b, 0, sizeof(b));
-	sb_init(&b.strings, UINT32_MAX / 4);
-	add_string(&b, ""); /* offset 0 is the empty string */
-
-	/*
-	 * The title index: sections by title_run(), in MAINTAINERS order
-	 * within a run, and their titles in the strings in that order (a
-	 * subject prefix such as "xfs:" reads only the titles of its run).
-	 */
 	tindex = xcalloc(TITLE_RUNS + 1 + ns, sizeof(*tindex));
 	titles = xcalloc(ns ? ns : 1, sizeof(*titles));
 	for (i = 0; i < ns; i++)
@@ -811,53 +792,76 @@ struct map *map_compile(const struct maintainers *m, const char *tree)
 	for (i = 0; i < ns; i++) {
 		uint32_t sec = tindex[TITLE_RUNS + 1 + i];
 
-		titles[sec] = add_string(&b, m->sections[sec].title);
+		titles[sec] = add_string(b, m->sections[sec].title);
 	}
+	lo->tindex = tindex;
+	lo->titles = titles;
+}
 
-	for (i = 0; i < ns; i++) {
-		const struct mnt_section *s = &m->sections[i];
+/*
+ * key_ids - bucket keys: each keyed pattern gets the id of its key
+ * (*keyof, NONE for the others), each key the pattern that first had it
+ * (*keyrep), through a scratch table; returns the number of keys
+ */
+static size_t key_ids(const struct builder *b, uint32_t **keyof_out,
+		      uint32_t **keyrep_out)
+{
+	uint32_t *keyslot, *keyof, *keyrep;
+	size_t i, ntable, slot, nkeys = 0, nkeyed = 0;
 
-		for (j = 0; j < s->nentries; j++)
-			if (strchr("FXNK", s->entries[j].tag))
-				add_pattern(&b, (uint32_t)i, &s->entries[j],
-					    tree, s->source ? s->source : "-");
-	}
-
-	/*
-	 * Bucket keys: each keyed pattern gets the id of its key (keyof),
-	 * each key the pattern that first had it (keyrep), through a
-	 * scratch table; then the image's table, at most half full.
-	 */
-	for (i = 0; i < b.npatterns; i++)
-		if (b.patterns[i].kind != 'K' && b.keylen[i] >= 0)
+	for (i = 0; i < b->npatterns; i++)
+		if (b->patterns[i].kind != 'K' && b->keylen[i] >= 0)
 			nkeyed++;
-	keyof = xcalloc(b.npatterns ? b.npatterns : 1, sizeof(*keyof));
+	for (ntable = 16; ntable < 2 * nkeyed + 16; ntable *= 2)
+		;
+	keyslot = xcalloc(ntable, sizeof(*keyslot)); /* key id + 1 */
+	keyof = xcalloc(b->npatterns ? b->npatterns : 1, sizeof(*keyof));
 	keyrep = xcalloc(nkeyed ? nkeyed : 1, sizeof(*keyrep));
-	kr.b = &b;
-	kr.keyrep = keyrep;
-	hashmap_init(&keys, same_key, &kr, nkeyed);
-	for (i = 0; i < b.npatterns; i++) {
-		uint32_t pat = (uint32_t)i;
+	for (i = 0; i < b->npatterns; i++) {
+		size_t len = (size_t)b->keylen[i];
 
-		if (b.patterns[i].kind == 'K' || b.keylen[i] < 0) {
+		if (b->patterns[i].kind == 'K' || b->keylen[i] < 0) {
 			keyof[i] = NONE;
 			continue;
 		}
-		keyof[i] = hashmap_put(&keys,
-				       hash_mem(b.text[i], (size_t)b.keylen[i]),
-				       &pat, (uint32_t)nkeys);
-		if (keyof[i] == nkeys)
-			keyrep[nkeys++] = pat;
+		slot = hash_bytes(b->text[i], len) & (ntable - 1);
+		while (keyslot[slot] &&
+		       !(b->keylen[keyrep[keyslot[slot] - 1]] == (long)len &&
+			 key_equal(b->text[keyrep[keyslot[slot] - 1]],
+				   b->text[i], len)))
+			slot = (slot + 1) & (ntable - 1);
+		if (!keyslot[slot]) {
+			keyrep[nkeys] = (uint32_t)i;
+			keyslot[slot] = (uint32_t)++nkeys;
+		}
+		keyof[i] = keyslot[slot] - 1;
 	}
-	hashmap_release(&keys);
+	free(keyslot);
+	*keyof_out = keyof;
+	*keyrep_out = keyrep;
+	return nkeys;
+}
+
+/*
+ * lay_buckets - the image's table of keys, at most half full, each
+ * bucket with the count of its patterns; returns each key's bucket
+ */
+static uint32_t *lay_buckets(const struct builder *b, const uint32_t *keyof,
+			     const uint32_t *keyrep, size_t nkeys,
+			     struct layout *lo)
+{
+	struct img_bucket *buckets;
+	uint32_t *keyslot;
+	size_t i, slot, nbuckets;
+
 	for (nbuckets = 16; nbuckets < 2 * nkeys + 16; nbuckets *= 2)
 		;
 	buckets = xcalloc(nbuckets, sizeof(*buckets));
 	keyslot = xcalloc(nkeys ? nkeys : 1, sizeof(*keyslot)); /* bucket */
 	for (i = 0; i < nkeys; i++) {
-		const char *t = b.text[keyrep[i]];
-		size_t len = (size_t)b.keylen[keyrep[i]];
-		uint32_t hv = hash_mem(t, len);
+		const char *t = b->text[keyrep[i]];
+		size_t len = (size_t)b->keylen[keyrep[i]];
+		uint32_t hv = hash_bytes(t, len);
 
 		slot = hv & (nbuckets - 1);
 		while (buckets[slot].count)
@@ -869,92 +873,120 @@ struct map *map_compile(const struct maintainers *m, const char *tree)
 	}
 	for (i = 0; i < nbuckets; i++)
 		buckets[i].count = 0;
-	for (i = 0; i < b.npatterns; i++)
+	for (i = 0; i < b->npatterns; i++)
 		if (keyof[i] != NONE)
 			buckets[keyslot[keyof[i]]].count++;
-		else if (b.patterns[i].kind != 'K')
-			nalways++;
+		else if (b->patterns[i].kind != 'K')
+			lo->nalways++;
+	lo->buckets = buckets;
+	lo->nbuckets = nbuckets;
+	return keyslot;
+}
 
-	/*
-	 * Lookup order: the always list, then the buckets' patterns in
-	 * table order, then the K: patterns; MAINTAINERS order within each.
-	 */
-	next = nalways;
-	for (i = 0; i < nbuckets; i++) {
+/*
+ * lay_patterns - lookup order: the always list, then the buckets'
+ * patterns in table order, then the K: patterns; MAINTAINERS order
+ * within each; their texts (and K: literals) in the same order
+ */
+static void lay_patterns(struct builder *b, const uint32_t *keyof,
+			 const uint32_t *keyslot, struct layout *lo)
+{
+	struct img_bucket *buckets = lo->buckets;
+	struct img_pattern *order;
+	uint32_t *pos;
+	size_t i, slot, next = lo->nalways;
+
+	for (i = 0; i < lo->nbuckets; i++) {
 		buckets[i].first = (uint32_t)next;
 		next += buckets[i].count;
 	}
-	pos = xcalloc(nbuckets, sizeof(*pos));
-	order = xcalloc(b.npatterns ? b.npatterns : 1, sizeof(*order));
+	pos = xcalloc(lo->nbuckets, sizeof(*pos));
+	order = xcalloc(b->npatterns ? b->npatterns : 1, sizeof(*order));
 	{
 		size_t na = 0, nk = next;
 
-		for (i = 0; i < b.npatterns; i++) {
+		for (i = 0; i < b->npatterns; i++) {
 			size_t at;
 
 			if (keyof[i] != NONE) {
 				slot = keyslot[keyof[i]];
 				at = buckets[slot].first + pos[slot]++;
-			} else if (b.patterns[i].kind != 'K') {
+			} else if (b->patterns[i].kind != 'K') {
 				at = na++;
 			} else {
 				at = nk++;
 			}
-			order[at] = b.patterns[i];
+			order[at] = b->patterns[i];
 			order[at].seq = (uint32_t)i;
 		}
 	}
 	free(pos);
-	free(keyslot);
-	free(keyrep);
-	free(keyof);
-	/* their texts (and K: literals), in the same order */
-	for (i = 0; i < b.npatterns; i++) {
+	for (i = 0; i < b->npatterns; i++) {
 		uint32_t seq = order[i].seq;
 
-		order[i].text = add_string(&b, b.text[seq]);
-		order[i].lit = b.lit[seq] ? add_string(&b, b.lit[seq]) : 0;
+		order[i].text = add_string(b, b->text[seq]);
+		order[i].lit = b->lit[seq] ? add_string(b, b->lit[seq]) : 0;
 	}
-	for (i = 0; i < b.npatterns; i++) {
-		free(b.text[i]);
-		free(b.lit[i]);
+	for (i = 0; i < b->npatterns; i++) {
+		free(b->text[i]);
+		free(b->lit[i]);
 	}
-	free(b.patterns);
-	b.patterns = order;
+	free(b->patterns);
+	b->patterns = order;
+}
 
-	build_keywords(&b, &kpats, &nkpats, &klits, &nklits);
+/* add_sections - the sections and their entries, as the image has them */
+static void add_sections(struct builder *b, const struct maintainers *m,
+			 const uint32_t *titles)
+{
+	uint32_t source = 0;
+	const char *last_source = NULL;
+	size_t i, j;
 
-	for (i = 0; i < ns; i++) {
+	for (i = 0; i < m->nsections; i++) {
 		const struct mnt_section *s = &m->sections[i];
 		const char *src = s->source ? s->source : "";
 		struct img_section *is;
 
-		ALLOC_GROW(b.sections, b.nsections, b.sections_alloc);
-		is = &b.sections[b.nsections++];
+		ALLOC_GROW(b->sections, b->nsections, b->sections_alloc);
+		is = &b->sections[b->nsections++];
 		is->title = titles[i];
 		/* one copy of each file's name where sections repeat it */
 		if (!last_source || strcmp(last_source, src) != 0)
-			source = add_string(&b, src);
+			source = add_string(b, src);
 		last_source = src;
 		is->source = source;
 		is->line = s->line;
-		is->first_entry = (uint32_t)b.nentries;
+		is->first_entry = (uint32_t)b->nentries;
 		is->nentries = (uint32_t)s->nentries;
 		for (j = 0; j < s->nentries; j++) {
 			const struct mnt_entry *e = &s->entries[j];
 			struct img_entry *ie;
 
-			ALLOC_GROW(b.entries, b.nentries, b.entries_alloc);
-			ie = &b.entries[b.nentries++];
-			ie->value = add_string(&b, e->value);
+			ALLOC_GROW(b->entries, b->nentries, b->entries_alloc);
+			ie = &b->entries[b->nentries++];
+			ie->value = add_string(b, e->value);
 			ie->line = e->line;
 			ie->tag = (uint32_t)(unsigned char)e->tag;
 		}
 	}
+}
 
-	if (b.nregex) {
-		int rc = pcre2_serialize_encode((const pcre2_code **)b.regex,
-						(int32_t)b.nregex, &regex_blob,
+/*
+ * write_image - the header and the arrays, in the order the file has
+ * them (see the top of this file), into img; frees what b and lo hold
+ */
+static void write_image(struct builder *b, struct layout *lo, size_t ns,
+			const char *tree, struct strbuf *img)
+{
+	struct img_header h;
+	unsigned char *regex_blob = NULL;
+	PCRE2_SIZE regex_size = 0;
+	size_t i;
+
+	if (b->nregex) {
+		int rc = pcre2_serialize_encode((const pcre2_code **)b->regex,
+						(int32_t)b->nregex, &regex_blob,
 						&regex_size, NULL);
 		if (rc < 0)
 			die("cannot serialise MAINTAINERS regexes (%d)", rc);
@@ -965,61 +997,101 @@ struct map *map_compile(const struct maintainers *m, const char *tree)
 	h.version = MAP_VERSION;
 	h.endian = MAP_ENDIAN;
 	h.flags = tree ? MAPF_TREE : 0;
-	h.nsections = (uint32_t)b.nsections;
-	h.nentries = (uint32_t)b.nentries;
-	h.npatterns = (uint32_t)b.npatterns;
-	h.nbuckets = (uint32_t)nbuckets;
-	h.nalways = (uint32_t)nalways;
-	h.nregex = (uint32_t)b.nregex;
-	h.nkpats = (uint32_t)nkpats;
-	h.nklits = (uint32_t)nklits;
-	sb_add(&img, &h, sizeof(h));
-	h.off_regex = img_place(&img, regex_blob ? (void *)regex_blob : "",
+	h.nsections = (uint32_t)b->nsections;
+	h.nentries = (uint32_t)b->nentries;
+	h.npatterns = (uint32_t)b->npatterns;
+	h.nbuckets = (uint32_t)lo->nbuckets;
+	h.nalways = (uint32_t)lo->nalways;
+	h.nregex = (uint32_t)b->nregex;
+	h.nkpats = (uint32_t)lo->nkpats;
+	h.nklits = (uint32_t)lo->nklits;
+	sb_add(img, &h, sizeof(h));
+	h.off_regex = img_place(img, regex_blob ? (void *)regex_blob : "",
 				regex_size, "MAINTAINERS index");
 	h.regex_size = (uint32_t)regex_size;
 	h.regex_sum = img_sum(regex_blob ? (void *)regex_blob : "", regex_size);
-	h.off_titles =
-		img_place(&img, tindex, (TITLE_RUNS + 1 + ns) * sizeof(*tindex),
+	h.off_titles = img_place(img, lo->tindex,
+				 (TITLE_RUNS + 1 + ns) * sizeof(*lo->tindex),
+				 "MAINTAINERS index");
+	h.off_buckets =
+		img_place(img, lo->buckets, lo->nbuckets * sizeof(*lo->buckets),
 			  "MAINTAINERS index");
-	h.off_buckets = img_place(&img, buckets, nbuckets * sizeof(*buckets),
-				  "MAINTAINERS index");
 	h.off_patterns =
-		img_place(&img, b.patterns, b.npatterns * sizeof(*b.patterns),
+		img_place(img, b->patterns, b->npatterns * sizeof(*b->patterns),
 			  "MAINTAINERS index");
-	h.off_kpats = img_place(&img, kpats ? (void *)kpats : "",
-				nkpats * sizeof(*kpats), "MAINTAINERS index");
-	h.off_klits = img_place(&img, klits ? (void *)klits : "",
-				nklits * sizeof(*klits), "MAINTAINERS index");
-	h.off_strings = img_place(&img, b.strings.buf, b.strings.len,
+	h.off_kpats =
+		img_place(img, lo->kpats ? (void *)lo->kpats : "",
+			  lo->nkpats * sizeof(*lo->kpats), "MAINTAINERS index");
+	h.off_klits =
+		img_place(img, lo->klits ? (void *)lo->klits : "",
+			  lo->nklits * sizeof(*lo->klits), "MAINTAINERS index");
+	h.off_strings = img_place(img, b->strings.buf, b->strings.len,
 				  "MAINTAINERS index");
-	h.strings_size = (uint32_t)b.strings.len;
+	h.strings_size = (uint32_t)b->strings.len;
 	h.off_sections =
-		img_place(&img, b.sections, b.nsections * sizeof(*b.sections),
+		img_place(img, b->sections, b->nsections * sizeof(*b->sections),
 			  "MAINTAINERS index");
 	h.off_entries =
-		img_place(&img, b.entries, b.nentries * sizeof(*b.entries),
+		img_place(img, b->entries, b->nentries * sizeof(*b->entries),
 			  "MAINTAINERS index");
-	h.size = (uint32_t)img.len;
-	memcpy(img.buf, &h, sizeof(h));
+	h.size = (uint32_t)img->len;
+	memcpy(img->buf, &h, sizeof(h));
 
 	if (regex_blob)
 		pcre2_serialize_free(regex_blob);
-	for (i = 0; i < b.nregex; i++)
-		pcre2_code_free(b.regex[i]);
-	free(b.regex);
-	free(tindex);
-	free(titles);
-	free(buckets);
-	free(kpats);
-	free(klits);
-	free(b.keylen);
-	free(b.text);
-	free(b.lit);
-	free(b.sections);
-	free(b.entries);
-	free(b.patterns);
-	sb_release(&b.strings);
+	for (i = 0; i < b->nregex; i++)
+		pcre2_code_free(b->regex[i]);
+	free(b->regex);
+	free(lo->tindex);
+	free(lo->titles);
+	free(lo->buckets);
+	free(lo->kpats);
+	free(lo->klits);
+	free(b->keylen);
+	free(b->text);
+	free(b->lit);
+	free(b->sections);
+	free(b->entries);
+	free(b->patterns);
+	sb_release(&b->strings);
+}
 
+/*
+ * map_compile - build the image for a parsed MAINTAINERS model
+ *
+ * tree, when not NULL, is the source tree used to decide whether a
+ * pattern without a trailing "/" names a directory.
+ */
+struct map *map_compile(const struct maintainers *m, const char *tree)
+{
+	struct builder b;
+	struct layout lo = { 0 };
+	uint32_t *keyof, *keyrep, *keyslot;
+	size_t i, j, nkeys;
+	struct strbuf img = STRBUF_INIT(UINT32_MAX / 2);
+
+	memset(&b, 0, sizeof(b));
+	sb_init(&b.strings, UINT32_MAX / 4);
+	add_string(&b, ""); /* offset 0 is the empty string */
+
+	lay_titles(&b, m, &lo);
+	for (i = 0; i < m->nsections; i++) {
+		const struct mnt_section *s = &m->sections[i];
+
+		for (j = 0; j < s->nentries; j++)
+			if (strchr("FXNK", s->entries[j].tag))
+				add_pattern(&b, (uint32_t)i, &s->entries[j],
+					    tree, s->source ? s->source : "-");
+	}
+	nkeys = key_ids(&b, &keyof, &keyrep);
+	keyslot = lay_buckets(&b, keyof, keyrep, nkeys, &lo);
+	lay_patterns(&b, keyof, keyslot, &lo);
+	free(keyslot);
+	free(keyrep);
+	free(keyof);
+	build_keywords(&b, &lo.kpats, &lo.nkpats, &lo.klits, &lo.nklits);
+	add_sections(&b, m, lo.titles);
+	write_image(&b, &lo, m->nsections, tree, &img);
 	{
 		size_t len;
 		unsigned char *buf = (unsigned char *)sb_detach(&img, &len);
@@ -1432,7 +1504,7 @@ static const struct img_bucket *find_bucket(const struct map *map,
 					    const char *key, size_t len)
 {
 	size_t mask = map->h->nbuckets - 1;
-	uint32_t hv = hash_mem(key, len);
+	uint32_t hv = hash_bytes(key, len);
 	size_t slot = hv & mask, probes;
 
 	for (probes = 0; probes <= mask; probes++) {

@@ -22,6 +22,7 @@
  *	  describe NAME text
  *	  tflags NAME certain               a firing rule decides the class
  *	  test NAME ok|fail TEXT            inline regression test
+ *	  phrases HOOK a, b, ...            the phrase list of eval hook HOOK
  *	  threshold CLASS N
  *	  uncertain_band N
  *	  user_bias N
@@ -103,6 +104,8 @@ enum {
 #define RULES_MAX_ARGS	     16
 #define RULES_META_MAX_DEPTH 64
 #define RULES_PREFILTER_MIN  3
+#define RULES_PHRASES_MAX    64 /* phrases in one list */
+#define RULES_PHRASE_MAX     64 /* bytes of one phrase */
 
 enum rule_type {
 	RULE_NONE,
@@ -115,9 +118,22 @@ enum rule_type {
 /* what a hook may be used in: 1 << RULE_HEADER | 1 << RULE_BODY ... */
 #define RULES_ON(type) (1u << (type))
 
+/*
+ * A hook's phrase list: "phrases NAME a, b, ..." in the rule files gives
+ * the hook NAME its vocabulary (lower case, at most RULES_PHRASES_MAX
+ * phrases of 2 to RULES_PHRASE_MAX bytes each), so that the words a hook
+ * counts are rules data, not C.
+ */
+struct rules_phrases {
+	size_t n;
+	const char *const *v;
+};
+
 struct rules_args {
 	int argc;
 	const char *argv[RULES_MAX_ARGS];
+	const struct rules_phrases
+		*phrases; /* a hook's list, if it reads one */
 };
 
 /* What is being classified; evidence, model and symbols may be NULL. */
@@ -148,6 +164,7 @@ struct rules_hook {
 	const char *(*check)(const struct rules_args *args);
 	double (*fn)(const struct rules_input *in, const struct rules_text *t,
 		     const struct rules_args *args);
+	bool phrases; /* reads the phrase list of its name (args->phrases) */
 };
 
 /* The public view of one rule. */
@@ -250,6 +267,10 @@ void rules_set_evidence(struct ruleset *rs,
 			struct evidence *(*extract)(const struct report *r),
 			void (*release)(struct evidence *ev));
 const struct symbols *rules_symbols(const struct ruleset *rs);
+
+/* rules_phrases - the phrase list of hook name ("phrases name ..."), or NULL */
+const struct rules_phrases *rules_phrases(const struct ruleset *rs,
+					  const char *name);
 
 /* evaluation */
 void rules_result_init(struct rules_result *res);

@@ -129,6 +129,9 @@ void symbols_resolve(const struct symbols *s, struct evidence *ev);
  */
 size_t symbols_name_len(const char *function);
 
+/* the longest name symbols_scan() reports and the index holds */
+#define SYMBOLS_NAME_MAX 255
+
 /* what symbols_scan() reports about a definition */
 enum {
 	SYM_STATIC = 1 << 0, /* "static" (internal linkage) */

@@ -54,6 +54,24 @@ static void free_text(struct text *x)
 	free(x);
 }
 
+static struct ruleset *shipped(void);
+
+/*
+ * hook_phrases - the shipped phrase list of a hook that reads one, loaded
+ * once from classifiers/ (the lists are rules data)
+ */
+static const struct rules_phrases *hook_phrases(const struct rules_hook *h)
+{
+	static struct ruleset *rs;
+
+	if (!h->phrases)
+		return NULL;
+	if (!rs)
+		rs = shipped();
+	assert_non_null(rules_phrases(rs, h->name));
+	return rules_phrases(rs, h->name);
+}
+
 /* hook - call a classify hook by name with string arguments */
 static double hook(const char *name, const struct report *r,
 		   const struct evidence *ev, const double *model,
@@ -73,6 +91,7 @@ static double hook(const char *name, const struct report *r,
 		a.argv[i] = va_arg(ap, const char *);
 	va_end(ap);
 	a.argc = argc;
+	a.phrases = hook_phrases(h);
 	if (h->check)
 		assert_null(h->check(&a));
 	v = h->fn(&in, x ? &x->t : NULL, &a);

@@ -49,10 +49,33 @@ static const char *check_one_char(const struct rules_args *a)
 						  : NULL;
 }
 
+/* phrase_hits() - occurrences of its phrase list in the lower-cased text */
+static double hook_phrase_hits(const struct rules_input *in,
+			       const struct rules_text *t,
+			       const struct rules_args *a)
+{
+	double n = 0;
+	size_t k;
+
+	if (!t || !a->phrases)
+		return 0;
+	for (k = 0; k < a->phrases->n; k++) {
+		const char *p = t->lower;
+
+		while ((p = strstr(p, a->phrases->v[k])) != NULL) {
+			n++;
+			p++;
+		}
+	}
+	return n;
+}
+
 static const struct rules_hook test_hooks[] = {
 	{ "count_x", RULES_ON(RULE_BODY) | RULES_ON(RULE_RAWBODY), 0, 1,
-	  check_one_char, hook_count_x },
-	{ "nheaders", RULES_ON(RULE_HEADER), 0, 0, NULL, hook_nheaders },
+	  check_one_char, hook_count_x, false },
+	{ "nheaders", RULES_ON(RULE_HEADER), 0, 0, NULL, hook_nheaders, false },
+	{ "phrase_hits", RULES_ON(RULE_BODY), 0, 0, NULL, hook_phrase_hits,
+	  true },
 };
 
 /* ---- helpers ------------------------------------------------------------- */
@@ -896,6 +919,68 @@ static void test_crc32c(void **state)
 			 rules_crc32c_portable(buf, sizeof(buf)));
 }
 
+/* ---- phrase lists ---------------------------------------------------------- */
+
+static void test_phrase_lists(void **state)
+{
+	const char *shipped = "phrases phrase_hits  could lead to,\n"
+			      "        may allow ,an attacker\n"
+			      "body    __PH  eval:phrase_hits()\n"
+			      "meta    AI_PH __PH >= 2\n"
+			      "describe AI_PH ph\n"
+			      "score   AI_PH ai=1\n";
+	const char *site = "phrases phrase_hits  in theory, my laptop\n";
+	struct ruleset *rs = load_ok(shipped);
+	struct report *r = mk_report(
+		NULL,
+		"This COULD LEAD TO a leak; it may allow an attacker in.");
+	char many[4096] = "phrases phrase_hits aa";
+	int i;
+
+	/* continuation lines, blanks around the commas; matched caseless */
+	assert_true(value(rs, r, "__PH") == 3);
+	assert_true(value(rs, r, "AI_PH") == 1);
+	report_free(r);
+	rules_free(rs);
+
+	/* a later file's list replaces the earlier one */
+	rs = rules_new(test_hooks, ARRAY_SIZE(test_hooks));
+	rules_add_text(rs, "20_ai.rules", shipped, strlen(shipped));
+	rules_add_text(rs, "local.rules", site, strlen(site));
+	assert_int_equal(rules_compile(rs), 0);
+	r = mk_report(NULL, "In theory my laptop could lead to trouble.");
+	assert_true(value(rs, r, "__PH") == 2);
+	report_free(r);
+	rules_free(rs);
+
+	expect_problem("body __PH eval:phrase_hits()\nmeta P __PH\n"
+		       "describe P p\nscore P ai=1\n",
+		       "t.rules:1: body __PH: eval:phrase_hits() needs its "
+		       "phrase list (phrases phrase_hits ...)");
+	expect_problem("phrases count_x ab, cd\n",
+		       "t.rules:1: phrases count_x: no eval hook of that name "
+		       "reads a phrase list");
+	expect_problem("phrases nosuch ab, cd\n",
+		       "t.rules:1: phrases nosuch: no eval hook");
+	expect_problem("phrases phrase_hits ab\n",
+		       "t.rules:1: warning: phrases phrase_hits: no rule uses "
+		       "phrase_hits()");
+	expect_problem("phrases phrase_hits ab, Could\n",
+		       "t.rules:1: phrases phrase_hits: phrase 2 has capitals");
+	expect_problem("phrases phrase_hits ab, c\n",
+		       "t.rules:1: phrases phrase_hits: phrase 2 shorter than "
+		       "2 bytes");
+	expect_problem("phrases phrase_hits ab,, cd\n",
+		       "phrase 2 shorter than 2 bytes");
+	expect_problem("phrases phrase_hits ab\nphrases phrase_hits cd\n",
+		       "t.rules:2: duplicate phrases phrase_hits (line 1)");
+	for (i = 1; i <= RULES_PHRASES_MAX; i++)
+		snprintf(many + strlen(many), sizeof(many) - strlen(many),
+			 ", p%d", i);
+	strcat(many, "\n");
+	expect_problem(many, "phrases phrase_hits: more than 64 phrases");
+}
+
 /* ---- the compiled snapshot ------------------------------------------------------ */
 
 static const char *snap_rules =
@@ -911,6 +996,9 @@ static const char *snap_rules =
 	"body     S_UTF   /caf\\x{e9}/u\ndescribe S_UTF utf\nscore S_UTF user=1\n"
 	"meta     S_META  __WORDS && __X >= 2 || S_RAW\n"
 	"describe S_META  meta\nscore S_META ai=2.5 user=-1\n"
+	"phrases  phrase_hits  could lead, may allow\n"
+	"body     S_PH    eval:phrase_hits()\ndescribe S_PH ph\n"
+	"score    S_PH    ai=0.5\n"
 	"threshold ai 6\nuncertain_band 0.5\nuser_bias 3\n";
 
 static const char *const snap_texts[] = {
@@ -1021,8 +1109,8 @@ static void test_snapshot_stale(void **state)
 	char *other = xasprintf("%s/20_b.rules", dir);
 	struct ruleset *a = dir_rules(dir, local), *b;
 	static const struct rules_hook fewer[] = {
-		{ "nheaders", RULES_ON(RULE_HEADER), 0, 0, NULL,
-		  hook_nheaders },
+		{ "nheaders", RULES_ON(RULE_HEADER), 0, 0, NULL, hook_nheaders,
+		  false },
 	};
 	FILE *f;
 
@@ -1165,6 +1253,7 @@ int main(void)
 		cmocka_unit_test(test_prefilter_never_changes_results),
 		cmocka_unit_test(test_windows_many_occurrences),
 		cmocka_unit_test(test_crc32c),
+		cmocka_unit_test(test_phrase_lists),
 		cmocka_unit_test(test_snapshot_round_trip),
 		cmocka_unit_test(test_snapshot_stale),
 		cmocka_unit_test(test_snapshot_damaged),
