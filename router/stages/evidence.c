@@ -1247,6 +1247,74 @@ char *evidence_subject_prefix(const char *subject)
 
 /* ---- reports ----------------------------------------------------------- */
 
+static bool addr_char(char c)
+{
+	return is_alnum(c) || c == '.' || c == '_' || c == '-' || c == '+' ||
+	       c == '=' || c == '%' || c == '\'' || c == '/' || c == '~' ||
+	       c == '!' || c == '#' || c == '$' || c == '&' || c == '*' ||
+	       c == '^' || c == '`' || c == '{' || c == '|' || c == '}' ||
+	       c == '?';
+}
+
+/*
+ * recipients - the bare addresses of To: and Cc: headers, each once,
+ * lower case, the sender's left out: every "local@domain" run in the
+ * decoded header (a display name that is itself an address gives the
+ * same address twice, kept once)
+ */
+static void recipients(struct evidence *ev, const struct report *r)
+{
+	static const char *const names[] = { "To", "Cc" };
+	const char *from = r->from_addr ? r->from_addr : "";
+	const char *vals[32];
+	struct hlist h;
+	size_t k, i, n;
+
+	hlist_init(&h, &ev->recipients, &ev->nrecipients);
+	for (k = 0; k < ARRAY_SIZE(names); k++) {
+		n = report_header_all(r, names[k], vals, ARRAY_SIZE(vals));
+		if (n > ARRAY_SIZE(vals))
+			n = ARRAY_SIZE(vals);
+		for (i = 0; i < n; i++) {
+			const char *v = vals[i], *at = v;
+
+			while ((at = strchr(at, '@'))) {
+				const char *b = at, *e = at + 1, *dot;
+				char buf[256];
+				size_t len, j;
+
+				while (b > v && addr_char(b[-1]))
+					b--;
+				while (*e &&
+				       (is_alnum(*e) || *e == '.' || *e == '-'))
+					e++;
+				while (e > at + 1 && e[-1] == '.')
+					e--;
+				dot = memchr(at + 1, '.', (size_t)(e - at - 1));
+				len = (size_t)(e - b);
+				if (b == at || !dot || dot == at + 1 ||
+				    len >= sizeof(buf)) {
+					at++;
+					continue;
+				}
+				at = e;
+				for (j = 0; j < len; j++)
+					buf[j] =
+						(char)(b[j] >= 'A' && b[j] <= 'Z'
+							       ? b[j] | 0x20
+							       : b[j]);
+				buf[len] = '\0';
+				if (strcmp(buf, from) == 0)
+					continue;
+				if (ev->nrecipients < EVIDENCE_LIST_MAX)
+					hlist_add(&h, buf, len);
+			}
+		}
+		if (k == 0)
+			ev->nrecipients_to = ev->nrecipients;
+	}
+}
+
 static bool same_text(const struct report_part *part, const char *body,
 		      size_t body_len)
 {
@@ -1292,6 +1360,7 @@ struct evidence *evidence_extract(const struct report *r)
 	if (c_attachment)
 		ev->reproducer |= REPRO_C;
 	ev->subject_prefix = evidence_subject_prefix(r->subject);
+	recipients(ev, r);
 	if ((strstr(from, "syzbot") &&
 	     strstr(from, "syzkaller.appspotmail.com")) ||
 	    (app && strstr(app, "syzkaller")) ||
@@ -1330,6 +1399,7 @@ void evidence_free(struct evidence *ev)
 	list_free(ev->reported_by, ev->nreported_by);
 	list_free(ev->tested_by, ev->ntested_by);
 	free(ev->subject_prefix);
+	list_free(ev->recipients, ev->nrecipients);
 	free(ev);
 }
 

@@ -116,7 +116,14 @@ struct evidence {
 	char **tested_by;
 	size_t ntested_by;
 	char *subject_prefix; /* "xfs", "mm/slub" (from "[BUG] mm/slub:") */
-	bool syzbot;	      /* a syzbot report or reply */
+	/*
+	 * where it was sent: the bare addresses of To: and Cc:, lower
+	 * case, in order, without the sender's (at most EVIDENCE_LIST_MAX);
+	 * the first nrecipients_to of them were in To:
+	 */
+	char **recipients;
+	size_t nrecipients, nrecipients_to;
+	bool syzbot; /* a syzbot report or reply */
 };
 
 /* evidence_subject_prefix - the subsystem prefix of a subject, or NULL */

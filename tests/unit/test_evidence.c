@@ -886,6 +886,36 @@ static void test_lists_capped(void **state)
 	sb_release(&sb);
 }
 
+/* where a report was sent: To: and Cc: addresses, bare, once each */
+static void test_recipients(void **state)
+{
+	struct report *r = report_new();
+	struct evidence *ev;
+
+	(void)state;
+	free(r->from_addr);
+	r->from_addr = xstrdup("reporter@example.org");
+	report_add_header(
+		r, "To",
+		"\"linux-usb@vger.kernel.org\" <linux-usb@vger.kernel.org>,"
+		" Mathias Nyman <Mathias.Nyman@Intel.com>");
+	report_add_header(
+		r, "Cc",
+		"reporter@example.org, \"luiz.dentz\" <luiz.dentz@gmail.com>,"
+		" USB list <linux-usb@vger.kernel.org>, stray@, @nowhere,"
+		" a@localhost, andrew+netdev@lunn.ch.");
+	report_add_header(r, "Cc", "second@example.org");
+	ev = evidence_extract(r);
+	assert_int_equal(ev->nrecipients, 5);
+	assert_string_equal(ev->recipients[0], "linux-usb@vger.kernel.org");
+	assert_string_equal(ev->recipients[1], "mathias.nyman@intel.com");
+	assert_string_equal(ev->recipients[2], "luiz.dentz@gmail.com");
+	assert_string_equal(ev->recipients[3], "andrew+netdev@lunn.ch");
+	assert_string_equal(ev->recipients[4], "second@example.org");
+	evidence_free(ev);
+	report_free(r);
+}
+
 /* a trailer value with a NUL in it: found by fuzz_evidence (overread) */
 static void test_trailer_nul(void **state)
 {
@@ -992,6 +1022,7 @@ int main(void)
 		cmocka_unit_test(test_lists_capped),
 		cmocka_unit_test(test_hostile_input),
 		cmocka_unit_test(test_trailer_nul),
+		cmocka_unit_test(test_recipients),
 		cmocka_unit_test(test_frame_at_buffer_end),
 	};
 

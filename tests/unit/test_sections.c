@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +29,12 @@ static const char *fixture =
 	"F:\tdrivers/usb/\n"
 	"USB STORAGE DRIVER\nL:\tlinux-usb@vger.kernel.org\n"
 	"F:\tdrivers/usb/storage/\n"
+	"USB ATTACHED SCSI\nR:\to <o@k.org>\nL:\tlinux-usb@vger.kernel.org\n"
+	"F:\tdrivers/usb/storage/uas.c\n"
+	"USB XHCI DRIVER\nM:\tmn <mn@k.org>\nL:\tlinux-usb@vger.kernel.org\n"
+	"F:\tdrivers/usb/host/xhci*\n"
+	"STABLE BRANCH\nM:\tg <g@k.org>\nL:\tstable@vger.kernel.org\n"
+	"F:\tDocumentation/process/stable-kernel-rules.rst\n"
 	"NAPI\nK:\t\\bnapi_schedule\\b\n"
 	"THE REST\nM:\tl <l@k.org>\nF:\t*\nF:\t*/\n";
 
@@ -167,12 +174,115 @@ static void test_keywords_and_unmapped(void **state)
 	/* Only THE REST matches README: unmapped. */
 	assert_int_equal(l.n, 0);
 	section_list_release(&l);
+	/* a K: keyword alone never decides a section */
 	sections_for_report(map, ev, text, strlen(text), &l);
-	assert_int_equal(l.n, 1);
-	assert_string_equal(title(&l, 0), "NAPI");
+	assert_int_equal(l.n, 0);
 	section_list_release(&l);
 	sections_for_report(map, NULL, NULL, 0, &l);
 	assert_int_equal(l.n, 0);
+	ev_del(ev);
+}
+
+/* add_recipient - in To: while only To: addresses were added */
+static void add_recipient(struct evidence *ev, const char *addr, bool to)
+{
+	assert_true(!to || ev->nrecipients_to == ev->nrecipients);
+	ev->nrecipients_to += to;
+	ev->recipients = xreallocarray(ev->recipients, ev->nrecipients + 1,
+				       sizeof(*ev->recipients));
+	ev->recipients[ev->nrecipients++] = xstrdup(addr);
+}
+
+static void del_recipients(struct evidence *ev)
+{
+	size_t i;
+
+	for (i = 0; i < ev->nrecipients; i++)
+		free(ev->recipients[i]);
+	free(ev->recipients);
+	ev->recipients = NULL;
+	ev->nrecipients = ev->nrecipients_to = 0;
+}
+
+/*
+ * A report sent to linux-usb@ and nothing else: the list's umbrella,
+ * USB SUBSYSTEM; with the xHCI maintainer in Cc, the xHCI driver; with
+ * a stable@ and the process section's maintainer, the same
+ */
+static void test_recipients_name_the_section(void **state)
+{
+	struct evidence *ev = ev_new(NULL, NULL, 0);
+	struct section_list l;
+
+	(void)state;
+	add_recipient(ev, "linux-usb@vger.kernel.org", true);
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "USB SUBSYSTEM");
+	assert_non_null(
+		strstr(l.v[0].why, "L: linux-usb@vger.kernel.org in To 0.40"));
+	section_list_release(&l);
+
+	add_recipient(ev, "mn@k.org", true);
+	add_recipient(ev, "stable@vger.kernel.org", false);
+	add_recipient(ev, "g@k.org", false);
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "USB XHCI DRIVER");
+	assert_non_null(strstr(l.v[0].why, "M: mn@k.org in To 0.50"));
+	assert_string_equal(title(&l, 1), "USB SUBSYSTEM");
+	section_list_release(&l);
+	del_recipients(ev);
+
+	/* someone no section names: unmapped */
+	add_recipient(ev, "someone@example.org", true);
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_int_equal(l.n, 0);
+	section_list_release(&l);
+	del_recipients(ev);
+	ev_del(ev);
+}
+
+/*
+ * A driver inside an umbrella: the umbrella's list is evidence for the
+ * driver too once the driver has evidence of its own; a frame in the
+ * umbrella's own files stays the umbrella's
+ */
+static void test_inside_the_umbrella(void **state)
+{
+	const char *files[] = { "drivers/usb/storage/uas.c" };
+	struct evidence *ev = ev_new(NULL, files, 1);
+	struct section_list l;
+
+	(void)state;
+	/* named in the text: UAS 0.4, storage 0.2, USB 0.1; the list is
+	 * in 4 sections, all inside USB, the list's own: 0.4 for USB, 0.1
+	 * for UAS, so USB (0.5) would win over UAS (0.5, later in
+	 * MAINTAINERS) without the nesting */
+	add_recipient(ev, "linux-usb@vger.kernel.org", true);
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "USB ATTACHED SCSI");
+	assert_non_null(strstr(l.v[0].why, "within USB SUBSYSTEM"));
+	section_list_release(&l);
+	del_recipients(ev);
+	ev_del(ev);
+}
+
+/* ten paths of one section named in the text count as one */
+static void test_text_paths_count_once(void **state)
+{
+	const char *files[] = { "mm/memory.c",	 "mm/swap.c",
+				"mm/gup.c",	 "mm/rmap.c",
+				"mm/mmap.c",	 "mm/mlock.c",
+				"mm/mprotect.c", "mm/madvise.c",
+				"mm/mremap.c",	 "fs/xfs/xfs_inode.c" };
+	struct evidence *ev = ev_new(NULL, files, ARRAY_SIZE(files));
+	struct section_list l;
+
+	(void)state;
+	sections_for_report(map, ev, NULL, 0, &l);
+	/* MEMORY MANAGEMENT: 0.4 at most, XFS: 0.15 (named last) */
+	assert_string_equal(title(&l, 0), "MEMORY MANAGEMENT");
+	assert_true(fabs(l.v[0].score - 0.4) < 1e-9);
+	section_list_release(&l);
 	ev_del(ev);
 }
 
@@ -192,6 +302,9 @@ int main(void)
 		cmocka_unit_test(test_subject_prefix),
 		cmocka_unit_test(test_keywords_and_unmapped),
 		cmocka_unit_test(test_catchall),
+		cmocka_unit_test(test_recipients_name_the_section),
+		cmocka_unit_test(test_inside_the_umbrella),
+		cmocka_unit_test(test_text_paths_count_once),
 	};
 
 	msg_setup("test_sections", 1, false);
