@@ -371,7 +371,7 @@ struct scan {
 	int repro_lines;  /* lines left for numbered steps after "reproduc" */
 	int numbered;	  /* numbered lines seen in that window */
 	char *distro;	  /* a distro version seen anywhere */
-	struct hlist text_files, text_functions, modules;
+	struct hlist text_files, text_functions, modules, named;
 };
 
 static void set_str(char **dst, const char *s, size_t len)
@@ -715,6 +715,24 @@ static const bool path_start[256] = {
 	['D'] = true, ['L'] = true,
 };
 
+/*
+ * tree_root - for the "/" at slash: when the component before it is the
+ * top of an unpacked tree ("linux/", "linux-6.14/", "linux-next/"), the
+ * character before that component, else '/' (the path goes on before)
+ */
+static char tree_root(const char *s, const char *slash)
+{
+	const char *b = slash;
+
+	while (b > s && (is_alnum(b[-1]) || b[-1] == '.' || b[-1] == '-' ||
+			 b[-1] == '_'))
+		b--;
+	if (slash - b < 5 || strncmp(b, "linux", 5) ||
+	    (slash - b > 5 && b[5] != '-'))
+		return '/';
+	return b > s ? b[-1] : ' ';
+}
+
 static void text_paths(struct scan *sc, const char *s, size_t len)
 {
 	const char *end = s + len, *slash = s, *done = s;
@@ -737,6 +755,8 @@ static void text_paths(struct scan *sc, const char *s, size_t len)
 		    (p[-2] == 'a' || p[-2] == 'b') &&
 		    (p - s == 2 || (!is_ident(p[-3]) && p[-3] != '/')))
 			prev = p - s > 2 ? p[-3] : ' ';
+		else if (prev == '/')
+			prev = tree_root(s, p - 1);
 		/* not inside a word, a URL or another path */
 		if (is_ident(prev) || prev == '/' || prev == ':' ||
 		    prev == '.' || prev == '-' || prev == '@' || prev == '=' ||
@@ -763,6 +783,85 @@ static void text_functions(struct scan *sc, const char *s, size_t len)
 		    (b == s || (b[-1] != '.' && b[-1] != '>' && b[-1] != '$')))
 			hlist_add(&sc->text_functions, b, (size_t)(p - b));
 		p += 2;
+	}
+}
+
+/*
+ * error_functions - "EXT4-fs error (device sda1): ext4_find_extent:936:
+ * ...", "BTRFS: error in __btrfs_free_extent:3210: ...": the function
+ * and line a filesystem's error helper prints; only a name with "_" in
+ * it, as clock times and host names take the same shape
+ */
+static void error_functions(struct scan *sc, const char *s, size_t len)
+{
+	const char *end = s + len, *p = s;
+
+	while ((p = memchr(p, ':', (size_t)(end - p)))) {
+		const char *b = p, *d = p + 1;
+
+		while (b > s && is_ident(b[-1]))
+			b--;
+		while (d < end && is_digit(*d))
+			d++;
+		if (d > p + 1 && d < end && *d == ':' && p - b >= 4 &&
+		    !is_digit(*b) && memchr(b, '_', (size_t)(p - b)) &&
+		    (b == s || b[-1] == ' '))
+			hlist_add(&sc->text_functions, b, (size_t)(p - b));
+		p++;
+	}
+}
+
+/*
+ * named_word - a word that may be a driver's or module's name: lower
+ * case letters, digits, "_" and "-", a letter first, 3 to 32 long, not
+ * inside a path, an address or a file name (those are read as such)
+ */
+static size_t named_word(const char *s, const char *p, const char *end,
+			 bool *marked)
+{
+	const char *q = p;
+
+	*marked = false;
+	if (p > s && (is_alnum(p[-1]) || strchr("/._-@=+<", p[-1])))
+		return 0;
+	if (!(*p >= 'a' && *p <= 'z'))
+		return 0;
+	for (; q < end && ((*q >= 'a' && *q <= 'z') || is_digit(*q) ||
+			   *q == '_' || *q == '-');
+	     q++)
+		*marked |= is_digit(*q) || *q == '_' || *q == '-';
+	if (q - p < 3 || q - p > 32 || q[-1] == '-' || q[-1] == '_')
+		return 0;
+	if (q < end && (strchr("/@(+", *q) || (*q >= 'A' && *q <= 'Z') ||
+			(*q == '.' && q + 1 < end && is_alnum(q[1]))))
+		return 0;
+	return (size_t)(q - p);
+}
+
+/*
+ * text_names - a prose line's words that look like module names
+ * ("rtw89", "hid-mcp2221", "ucsi_acpi": a digit, "_" or "-" in them;
+ * plain words are English).  Not console output, stack frames or the
+ * "Modules linked in:" list: those name every module loaded.
+ */
+static void text_names(struct scan *sc, const char *s, size_t len, bool console)
+{
+	const char *end = s + len, *p;
+
+	if (console || mem_find(s, len, "+0x") ||
+	    mem_find(s, len, "Modules linked in") ||
+	    sc->ev->nnamed >= EVIDENCE_LIST_MAX)
+		return;
+	for (p = s; p < end; p++) {
+		bool marked;
+		size_t n = named_word(s, p, end, &marked);
+
+		/* "ext4_find_extent:936:" is a function (error_functions()) */
+		if (n && marked &&
+		    !(p + n + 1 < end && p[n] == ':' && is_digit(p[n + 1])))
+			hlist_add(&sc->named, p, n);
+		if (n)
+			p += n - 1;
 	}
 }
 
@@ -821,10 +920,36 @@ static void hardware_line(struct scan *sc, const char *s, size_t len, bool dmi)
 
 /* ---- lines --------------------------------------------------------------- */
 
-/* line_body - strip quote markers, indentation and a console stamp */
-static const char *line_body(const char *s, size_t *len, bool *stamp)
+/*
+ * journal_prefix - the length of a journal's or syslog's prefix:
+ * "kernel: " (journalctl -o cat, pastes from "journalctl -k"),
+ * "Dec 05 09:12:01 host kernel: ", "2024-12-05T09:12:01+01:00 host
+ * kernel: "; 0 when none
+ */
+static size_t journal_prefix(const char *s, size_t l)
+{
+	const char *k;
+
+	if (l >= 8 && !memcmp(s, "kernel: ", 8))
+		return 8;
+	if (l < 20 ||
+	    !((s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'a' && s[1] <= 'z' &&
+	       s[3] == ' ') ||
+	      (is_digit(s[0]) && is_digit(s[3]) && s[4] == '-')) ||
+	    !(k = mem_find(s, l < 80 ? l : 80, " kernel: ")))
+		return 0;
+	return (size_t)(k - s) + 9;
+}
+
+/*
+ * line_body - strip quote markers, indentation, a journal prefix and a
+ * console stamp; console: the line is console output (either of those)
+ */
+static const char *line_body(const char *s, size_t *len, bool *stamp,
+			     bool *console)
 {
 	size_t l = *len, k;
+	bool journal;
 
 	for (;;) {
 		k = 0;
@@ -839,6 +964,11 @@ static const char *line_body(const char *s, size_t *len, bool *stamp)
 		l -= k;
 		break;
 	}
+	/* journal lines are console output, with or without a stamp */
+	k = journal_prefix(s, l);
+	journal = k > 0;
+	s += k;
+	l -= k;
 	*stamp = false;
 	/* "<4>[   12.345678] " and "[   12.345678][ T123] " */
 	k = 0;
@@ -876,6 +1006,7 @@ static const char *line_body(const char *s, size_t *len, bool *stamp)
 	}
 	while (l && (s[l - 1] == '\r' || s[l - 1] == ' '))
 		l--;
+	*console = *stamp || journal;
 	*len = l;
 	return s;
 }
@@ -979,8 +1110,10 @@ static void scan_line(struct scan *sc, const char *s, size_t len)
 		text_paths(sc, s, len);
 	if (memchr(s, '(', len))
 		text_functions(sc, s, len);
-	if (memchr(s, ':', len))
+	if (memchr(s, ':', len)) {
 		device_line(sc, s, len);
+		error_functions(sc, s, len);
+	}
 }
 
 static void scan_text(struct scan *sc, const char *text, size_t len)
@@ -991,12 +1124,13 @@ static void scan_text(struct scan *sc, const char *text, size_t len)
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
 		const char *body;
-		bool stamp;
+		bool stamp, console;
 
-		body = line_body(p, &l, &stamp);
+		body = line_body(p, &l, &stamp, &console);
 		if (stamp)
 			sc->ev->dmesg_timestamps = true;
 		scan_line(sc, body, l);
+		text_names(sc, body, l, console);
 		p = nl ? nl + 1 : end;
 	}
 }
@@ -1132,6 +1266,7 @@ static struct evidence *extract(const char *text, size_t len)
 	hlist_init(&sc.text_functions, &ev->text_functions,
 		   &ev->ntext_functions);
 	hlist_init(&sc.modules, &ev->modules, &ev->nmodules);
+	hlist_init(&sc.named, &ev->named, &ev->nnamed);
 	if (len > EVIDENCE_TEXT_MAX)
 		len = EVIDENCE_TEXT_MAX;
 	scan_text(&sc, text, len);
@@ -1243,6 +1378,37 @@ char *evidence_subject_prefix(const char *subject)
 		if (strlen(not_subsys[i]) == n && !strncmp(p, not_subsys[i], n))
 			return NULL;
 	return xmemdup0(p, n);
+}
+
+/*
+ * subject_names - the subject's words that may name a driver: those
+ * with a digit, "_" or "-" ("rtw89", "hid-mcp2221", "ucsi_acpi") and
+ * any followed by ":" ("iwlegacy: ..."); before the text's, which
+ * they precede in named[]
+ */
+static void subject_names(struct evidence *ev, const char *subject)
+{
+	const char *s = subject ? subject : "", *end = s + strlen(s), *p;
+	char **old = ev->named;
+	size_t nold = ev->nnamed, i;
+	struct hlist h;
+
+	ev->named = NULL;
+	ev->nnamed = 0;
+	hlist_init(&h, &ev->named, &ev->nnamed);
+	for (p = s; p < end; p++) {
+		bool marked;
+		size_t n = named_word(s, p, end, &marked);
+
+		if (n && (marked || p[n] == ':'))
+			hlist_add(&h, p, n);
+		if (n)
+			p += n - 1;
+	}
+	ev->nnamed_subject = ev->nnamed;
+	for (i = 0; i < nold; i++)
+		hlist_add(&h, old[i], strlen(old[i]));
+	list_free(old, nold);
 }
 
 /* ---- reports ----------------------------------------------------------- */
@@ -1360,6 +1526,7 @@ struct evidence *evidence_extract(const struct report *r)
 	if (c_attachment)
 		ev->reproducer |= REPRO_C;
 	ev->subject_prefix = evidence_subject_prefix(r->subject);
+	subject_names(ev, r->subject);
 	recipients(ev, r);
 	if ((strstr(from, "syzbot") &&
 	     strstr(from, "syzkaller.appspotmail.com")) ||
@@ -1391,6 +1558,13 @@ void evidence_free(struct evidence *ev)
 	list_free(ev->text_functions, ev->ntext_functions);
 	list_free(ev->modules, ev->nmodules);
 	list_free(ev->module_files, ev->nmodule_files);
+	for (i = 0; ev->named_files && i < ev->nnamed; i++)
+		free(ev->named_files[i]);
+	free(ev->named_files);
+	list_free(ev->named, ev->nnamed);
+	for (i = 0; ev->text_function_files && i < ev->ntext_functions; i++)
+		free(ev->text_function_files[i]);
+	free(ev->text_function_files);
 	free(ev->kernel_version);
 	free(ev->tainted);
 	free(ev->hardware);

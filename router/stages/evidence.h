@@ -99,6 +99,18 @@ struct evidence {
 	size_t nmodules;
 	char **module_files; /* "drivers/bluetooth/btusb.c", "fs/xfs/" */
 	size_t nmodule_files;
+	/*
+	 * drivers and modules the subject and the prose name ("rtw89:",
+	 * "hid-mcp2221", "ucsi_acpi"): the first nnamed_subject from the
+	 * subject; symbols_resolve() gives each the one file or directory
+	 * the symbol index has for "module:NAME" (named_files[i], NULL when
+	 * none: most words name no module)
+	 */
+	char **named;
+	size_t nnamed, nnamed_subject;
+	char **named_files;
+	/* the file that defines text_functions[i], or NULL */
+	char **text_function_files;
 
 	/* the system it happened on */
 	char *kernel_version;  /* "6.12.0-rc3-next-20241010" */

@@ -23,6 +23,12 @@
 #define W_STEP	    0.05
 #define W_PREFIX    0.6
 #define W_KEYWORD   0.15
+/* a driver the subject names ("rtw89: ..."): as strong as a prefix */
+#define W_NAMED_SUBJECT 0.6
+/* one the prose names, a function it names ("ucsi_acpi", "foo()",
+ * "ext4_find_extent:936:"): all of them at most W_TEXT a section */
+#define W_NAMED_TEXT 0.3
+#define W_FUNC_TEXT  0.3
 /* To/Cc: an address's weight, times the share its section covers */
 #define W_ADDR_LIST	0.4
 #define W_ADDR_PERSON	0.5
@@ -69,6 +75,7 @@ enum pool {
 	POOL_TEXT,   /* paths named in the text */
 	POOL_LIST,   /* lists in To/Cc */
 	POOL_PERSON, /* people in To/Cc */
+	POOL_NAMED,  /* drivers and functions the prose names */
 	POOL_N,
 };
 
@@ -145,6 +152,7 @@ static const double pool_cap[POOL_N] = {
 	[POOL_TEXT] = W_TEXT,
 	[POOL_LIST] = W_ADDR_LIST,
 	[POOL_PERSON] = W_ADDR_PERSON,
+	[POOL_NAMED] = W_TEXT,
 };
 
 static void credit_pool(struct acc *a, uint32_t section, double w,
@@ -445,6 +453,55 @@ static void credit_addresses(struct acc *a, const struct map *map,
 	}
 }
 
+/* credit_named - a file, or a directory ("fs/xfs/") as a file in it */
+static int credit_named(struct acc *a, const struct map *map, const char *f,
+			const char *shown, double w, const char *kind,
+			enum pool pool)
+{
+	char *p = ends_with(f, "/") ? xasprintf("%sx", f) : xstrdup(f);
+	int n = credit_path_as(a, map, p, shown, w, kind, pool);
+
+	free(p);
+	return n;
+}
+
+/*
+ * credit_names - the drivers the subject and prose name and the
+ * functions the prose names, through the symbol index.  Generic files
+ * (lib/, the allocators, ...: crashlog_guilty_ignored()) say nothing of
+ * the subsystem, as in frames.
+ */
+static void credit_names(struct acc *a, const struct map *map,
+			 const struct evidence *ev)
+{
+	char shown[SECTION_WHY_MAX];
+	size_t i;
+
+	for (i = 0; ev->named_files && i < ev->nnamed; i++) {
+		const char *f = ev->named_files[i];
+		bool subj = i < ev->nnamed_subject;
+
+		if (!f || crashlog_guilty_ignored(f))
+			continue;
+		snprintf(shown, sizeof(shown), "%s (%s)", ev->named[i], f);
+		credit_named(a, map, f, shown,
+			     subj ? W_NAMED_SUBJECT : W_NAMED_TEXT,
+			     subj ? "driver in the subject:"
+				  : "driver named in text:",
+			     subj ? POOL_NONE : POOL_NAMED);
+	}
+	for (i = 0; ev->text_function_files && i < ev->ntext_functions; i++) {
+		const char *f = ev->text_function_files[i];
+
+		if (!f || crashlog_guilty_ignored(f))
+			continue;
+		snprintf(shown, sizeof(shown), "%s() (%s)",
+			 ev->text_functions[i], f);
+		credit_named(a, map, f, shown, W_FUNC_TEXT,
+			     "function named in text:", POOL_NAMED);
+	}
+}
+
 /*
  * inherit - a section strictly inside another (map_umbrellas()) that
  * has evidence of its own takes the umbrella's broad credit too (its
@@ -566,8 +623,10 @@ void sections_for_report(const struct map *map, const struct evidence *ev,
 				credit_as(&a, hits[i].section, W_KEYWORD,
 					  "K: keyword in the text", C_KEYWORD);
 	}
-	if (ev)
+	if (ev) {
+		credit_names(&a, map, ev);
 		credit_addresses(&a, map, ev);
+	}
 	inherit(&a, map);
 	/* K: keywords never decide alone: a section with nothing else
 	 * goes */

@@ -16,6 +16,12 @@
  *	  files named in the text                0.4, 0.35, ... (>= 0.15),
  *	                                         at most 0.4 a section
  *	  subject prefix ("xfs:", "mm/slub:")    0.6
+ *	  a driver the subject names             0.6 ("rtw89: ...": the
+ *	    symbol index's "module:NAME", a kbuild module or a directory
+ *	    name only one directory of the tree has)
+ *	  drivers and functions the prose names  0.3 each ("ucsi_acpi",
+ *	    "xfs_iget()", "ext4_find_extent:936:"), at most 0.4 a
+ *	    section; not in generic files (as frames)
  *	  a list in To: / Cc:                    0.4 / 0.3, times its share
  *	  a person (M:, B:) in To: / Cc:         0.5 / 0.375, times the share
  *	    (R: 0.3 / 0.225); all lists give a section at most 0.4, all

@@ -916,6 +916,84 @@ static void test_recipients(void **state)
 	report_free(r);
 }
 
+/*
+ * Drivers the subject and the prose name: words with a digit, "_" or
+ * "-", and the subject's words before ":"; not paths, file names,
+ * function calls, English words, console output or the module list.
+ * Functions a filesystem's error line names ("func:LINE:").
+ */
+static void test_named_drivers(void **state)
+{
+	static const char body[] =
+		"Since 6.14-rc1 the touchpad behind hid-mcp2221 stops, and\n"
+		"ucsi_acpi reports nothing.  See drivers/usb/typec/ucsi/ucsi.c\n"
+		"and amd_sfh_hid.ko; calling foo_bar() helps; x86_64 host.\n"
+		"[   12.345678] rtw89_8852be 0000:04:00.0: fw failed\n"
+		"Modules linked in: snd_hda_intel btusb\n"
+		" ? some_func+0x12/0x30\n"
+		"EXT4-fs error (device sda1): ext4_find_extent:936: inode #2\n"
+		"at 21:17:03 host:22: nothing\n";
+	struct report *r = report_new();
+	struct evidence *ev;
+	size_t i;
+	bool f1 = false, f2 = false;
+
+	(void)state;
+	free(r->subject);
+	r->subject =
+		xstrdup("[BUG] iwlegacy: rtw89 fails, Wifi-6 and new: gone");
+	r->body = xstrdup(body);
+	r->body_len = strlen(body);
+	ev = evidence_extract(r);
+	assert_int_equal(ev->nnamed_subject, 3);
+	assert_string_equal(ev->named[0], "iwlegacy");
+	assert_string_equal(ev->named[1], "rtw89");
+	/* "Wifi-6" is not lower case; "new:" is the subject's word */
+	assert_string_equal(ev->named[2], "new");
+	assert_int_equal(ev->nnamed, 7);
+	assert_string_equal(ev->named[3], "hid-mcp2221");
+	assert_string_equal(ev->named[4], "ucsi_acpi");
+	/* candidates only: the symbol index keeps those that are modules */
+	assert_string_equal(ev->named[5], "x86_64");
+	assert_string_equal(ev->named[6], "sda1");
+	for (i = 0; i < ev->ntext_functions; i++) {
+		f1 |= !strcmp(ev->text_functions[i], "foo_bar");
+		f2 |= !strcmp(ev->text_functions[i], "ext4_find_extent");
+	}
+	assert_true(f1);
+	assert_true(f2);
+	assert_int_equal(ev->ntext_functions, 2);
+	evidence_free(ev);
+	report_free(r);
+}
+
+/*
+ * Paths under the top of an unpacked tree ("linux-6.14/", "linux/")
+ * are the tree's; journal lines are console output (device lines)
+ */
+static void test_tree_roots_and_journal(void **state)
+{
+	struct evidence *ev = text_evidence(
+		"See linux-6.14/drivers/usb/host/xhci.c and linux/fs/xfs/x.c,\n"
+		"not mylinux/mm/a.c, linuxish/mm/b.c or /tmp/linux/mm/c.c.\n"
+		"kernel: btusb 3-10:1.0: probe failed\n"
+		"Dec 05 09:12:01 box kernel: mt7921e 0000:04:00.0: fw lost\n");
+	size_t i;
+
+	(void)state;
+	assert_int_equal(ev->ntext_files, 2);
+	assert_string_equal(ev->text_files[0], "drivers/usb/host/xhci.c");
+	assert_string_equal(ev->text_files[1], "fs/xfs/x.c");
+	assert_int_equal(ev->nmodules, 2);
+	assert_string_equal(ev->modules[0], "btusb");
+	assert_string_equal(ev->modules[1], "mt7921e");
+	/* no console stamps, but console lines: no prose names there */
+	assert_false(ev->dmesg_timestamps);
+	for (i = 0; i < ev->nnamed; i++)
+		assert_string_not_equal(ev->named[i], "mt7921e");
+	evidence_free(ev);
+}
+
 /* a trailer value with a NUL in it: found by fuzz_evidence (overread) */
 static void test_trailer_nul(void **state)
 {
@@ -1023,6 +1101,8 @@ int main(void)
 		cmocka_unit_test(test_hostile_input),
 		cmocka_unit_test(test_trailer_nul),
 		cmocka_unit_test(test_recipients),
+		cmocka_unit_test(test_named_drivers),
+		cmocka_unit_test(test_tree_roots_and_journal),
 		cmocka_unit_test(test_frame_at_buffer_end),
 	};
 

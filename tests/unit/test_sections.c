@@ -286,6 +286,71 @@ static void test_text_paths_count_once(void **state)
 	ev_del(ev);
 }
 
+/*
+ * A driver the subject names decides within the list's umbrella; a
+ * function the prose names counts, one in a generic file does not
+ */
+static void test_named_drivers_and_functions(void **state)
+{
+	struct evidence *ev = ev_new(NULL, NULL, 0);
+	struct section_list l;
+
+	(void)state;
+	ev->named = xcalloc(2, sizeof(char *));
+	ev->named_files = xcalloc(2, sizeof(char *));
+	ev->named[0] = xstrdup("uas");
+	ev->named_files[0] = xstrdup("drivers/usb/storage/uas.c");
+	ev->named[1] = xstrdup("x86_64"); /* no module: no file */
+	ev->nnamed = 2;
+	ev->nnamed_subject = 1;
+	add_recipient(ev, "linux-usb@vger.kernel.org", true);
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "USB ATTACHED SCSI");
+	assert_non_null(strstr(l.v[0].why, "driver in the subject: uas "
+					   "(drivers/usb/storage/uas.c) 0.60"));
+	assert_non_null(strstr(l.v[0].why, "within USB SUBSYSTEM"));
+	section_list_release(&l);
+	del_recipients(ev);
+	/* named in the prose only: 0.3, still the driver's */
+	ev->nnamed_subject = 0;
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "USB ATTACHED SCSI");
+	assert_true(fabs(l.v[0].score - 0.3) < 1e-9);
+	section_list_release(&l);
+	ev->nnamed = 0;
+	free(ev->named[0]);
+	free(ev->named[1]);
+	free(ev->named_files[0]);
+	free(ev->named);
+	free(ev->named_files);
+	ev->named = ev->named_files = NULL;
+
+	/* "xfs_iget()" in the prose, "list_del()" of lib/ says nothing */
+	ev->text_functions = xcalloc(2, sizeof(char *));
+	ev->text_function_files = xcalloc(2, sizeof(char *));
+	ev->text_functions[0] = xstrdup("__list_del_entry_valid_or_report");
+	ev->text_function_files[0] = xstrdup("lib/list_debug.c");
+	ev->ntext_functions = 1;
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_int_equal(l.n, 0);
+	section_list_release(&l);
+	ev->text_functions[1] = xstrdup("xfs_iget");
+	ev->text_function_files[1] = xstrdup("fs/xfs/xfs_icache.c");
+	ev->ntext_functions = 2;
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "XFS FILESYSTEM");
+	assert_non_null(strstr(l.v[0].why, "function named in text: "
+					   "xfs_iget() (fs/xfs/xfs_icache.c)"));
+	section_list_release(&l);
+	free(ev->text_functions[0]);
+	free(ev->text_functions[1]);
+	free(ev->text_function_files[0]);
+	free(ev->text_function_files[1]);
+	free(ev->text_functions);
+	free(ev->text_function_files);
+	ev_del(ev);
+}
+
 static void test_catchall(void **state)
 {
 	assert_true(sections_is_catchall(
@@ -298,6 +363,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_guilty_file_ranks_first),
+		cmocka_unit_test(test_named_drivers_and_functions),
 		cmocka_unit_test(test_frames_outweigh_text),
 		cmocka_unit_test(test_subject_prefix),
 		cmocka_unit_test(test_keywords_and_unmapped),
