@@ -453,6 +453,41 @@ static void credit_addresses(struct acc *a, const struct map *map,
 	}
 }
 
+/*
+ * generic_path - core code a driver's trace or text passes through
+ * (the device model, IRQ and entry code, the IOMMU and DMA glue,
+ * netlink) beyond what syzkaller's guilty-file rules skip: it says
+ * less than the driver beside it, so it counts half
+ */
+static bool generic_path(const char *f)
+{
+	static const char *const core[] = {
+		"drivers/base/",
+		"kernel/irq/",
+		"kernel/dma/",
+		"drivers/iommu/",
+		"net/netlink/",
+		"kernel/entry/",
+		"arch/x86/entry/",
+		"arch/x86/kernel/irq",
+		"arch/arm64/kernel/entry",
+		"kernel/power/main.c",
+		"drivers/acpi/osl.c",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(core); i++)
+		if (starts_with(f, core[i]))
+			return true;
+	return false;
+}
+
+/* weigh - w, or half of it for generic core code */
+static double weigh(const char *f, double w)
+{
+	return generic_path(f) ? w / 2 : w;
+}
+
 /* credit_named - a file, or a directory ("fs/xfs/") as a file in it */
 static int credit_named(struct acc *a, const struct map *map, const char *f,
 			const char *shown, double w, const char *kind,
@@ -485,7 +520,7 @@ static void credit_names(struct acc *a, const struct map *map,
 			continue;
 		snprintf(shown, sizeof(shown), "%s (%s)", ev->named[i], f);
 		credit_named(a, map, f, shown,
-			     subj ? W_NAMED_SUBJECT : W_NAMED_TEXT,
+			     weigh(f, subj ? W_NAMED_SUBJECT : W_NAMED_TEXT),
 			     subj ? "driver in the subject:"
 				  : "driver named in text:",
 			     subj ? POOL_NONE : POOL_NAMED);
@@ -497,7 +532,7 @@ static void credit_names(struct acc *a, const struct map *map,
 			continue;
 		snprintf(shown, sizeof(shown), "%s() (%s)",
 			 ev->text_functions[i], f);
-		credit_named(a, map, f, shown, W_FUNC_TEXT,
+		credit_named(a, map, f, shown, weigh(f, W_FUNC_TEXT),
 			     "function named in text:", POOL_NAMED);
 	}
 }
@@ -563,9 +598,78 @@ static int cmp_score(const void *x, const void *y)
 }
 
 /*
+ * prose_line - a line a person wrote: not console output or a stack
+ * frame, not a build or shell command line ("make CC=clang ...",
+ * "$ ..."), not a diff, config or link line.  K: keywords are matched
+ * in these only: "CC=clang" in a build line names no subsystem.
+ */
+static bool prose_line(const char *s, size_t l)
+{
+	static const char *const not_prose[] = {
+		"+0x",
+		"Call Trace",
+		"RIP:",
+		"Modules linked in",
+		"CC=",
+		"LLVM=",
+		"ARCH=",
+		"CROSS_COMPILE",
+		"CONFIG_",
+		"http://",
+		"https://",
+		" kernel: ",
+		"Hardware name:",
+		"Comm:",
+		"Tainted:",
+	};
+	size_t i;
+
+	while (l && (*s == ' ' || *s == '\t' || *s == '>')) {
+		s++;
+		l--;
+	}
+	if (!l)
+		return false;
+	/* "+foo"/"-foo" of a diff, not "- a point" of a list */
+	if (((*s == '+' || *s == '-') && (l == 1 || s[1] != ' ')) ||
+	    *s == '[' || *s == '<' || *s == '$' || *s == '#' || *s == '@' ||
+	    (l >= 5 && !strncmp(s, "make ", 5)) ||
+	    (l >= 8 && !strncmp(s, "kernel: ", 8)))
+		return false;
+	for (i = 0; i < ARRAY_SIZE(not_prose); i++)
+		if (memmem(s, l, not_prose[i], strlen(not_prose[i])))
+			return false;
+	return true;
+}
+
+/* prose - the text's prose lines (prose_line()), joined */
+static char *prose(const char *text, size_t len, size_t *out_len)
+{
+	char *out = xmalloc(len + 1);
+	const char *p = text, *end = text + len;
+	size_t n = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		if (prose_line(p, l)) {
+			memcpy(out + n, p, l);
+			n += l;
+			out[n++] = '\n';
+		}
+		p = nl ? nl + 1 : end;
+	}
+	out[n] = '\0';
+	*out_len = n;
+	return out;
+}
+
+/*
  * sections_for_report - rank the sections a report belongs to
  *
- * text (may be NULL) is searched for K: keywords.
+ * text (may be NULL) is searched for K: keywords, in its prose lines
+ * only (prose_line()).
  */
 void sections_for_report(const struct map *map, const struct evidence *ev,
 			 const char *text, size_t text_len,
@@ -596,7 +700,7 @@ void sections_for_report(const struct map *map, const struct evidence *ev,
 			 * nothing about the subsystem: syzkaller's rules. */
 			if (crashlog_guilty_ignored(f))
 				continue;
-			credit_path(&a, map, f, wf, "stack frame in");
+			credit_path(&a, map, f, weigh(f, wf), "stack frame in");
 			wf = wf - W_STEP < W_FRAME_MIN ? W_FRAME_MIN
 						       : wf - W_STEP;
 		} else {
@@ -605,7 +709,7 @@ void sections_for_report(const struct map *map, const struct evidence *ev,
 			 * noise there, as they are in frames. */
 			if (ev->title && crashlog_guilty_ignored(f))
 				continue;
-			credit_path_as(&a, map, f, f, wt,
+			credit_path_as(&a, map, f, f, weigh(f, wt),
 				       "path named in text:", POOL_TEXT);
 			wt = wt - W_STEP < W_TEXT_MIN ? W_TEXT_MIN
 						      : wt - W_STEP;
@@ -615,8 +719,12 @@ void sections_for_report(const struct map *map, const struct evidence *ev,
 		credit_prefix(&a, map, ev->subject_prefix);
 	if (text && text_len) {
 		struct map_hit hits[MAP_MAX_HITS];
-		size_t nk = map_keywords(map, text, text_len, hits,
-					 ARRAY_SIZE(hits));
+		size_t plen, nk;
+		char *pt = prose(text, text_len, &plen);
+
+		nk = plen ? map_keywords(map, pt, plen, hits, ARRAY_SIZE(hits))
+			  : 0;
+		free(pt);
 
 		for (i = 0; i < nk; i++)
 			if (!sections_is_catchall(map, hits[i].section))

@@ -26,7 +26,14 @@
  *	  a person (M:, B:) in To: / Cc:         0.5 / 0.375, times the share
  *	    (R: 0.3 / 0.225); all lists give a section at most 0.4, all
  *	    people at most 0.5
- *	  K: keywords found in the text          0.15 each, never alone
+ *	  K: keywords found in the text          0.15 each, never alone;
+ *	    in the prose lines only (not logs, build or shell command
+ *	    lines, diffs, config or link lines)
+ *
+ *	Generic core code a driver's trace or text passes through (the
+ *	device model drivers/base/, kernel/irq/, kernel/dma/, entry code,
+ *	drivers/iommu/, net/netlink/) counts half as a frame, a path or a
+ *	name in the text: the driver beside it says more.
  *
  *	Within one path's sections the most specific gets the full weight
  *	and each broader one half of the one before, so "fs/xfs/x.c"

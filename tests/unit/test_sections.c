@@ -36,6 +36,8 @@ static const char *fixture =
 	"STABLE BRANCH\nM:\tg <g@k.org>\nL:\tstable@vger.kernel.org\n"
 	"F:\tDocumentation/process/stable-kernel-rules.rst\n"
 	"NAPI\nK:\t\\bnapi_schedule\\b\n"
+	"DRIVER CORE\nM:\td <d@k.org>\nF:\tdrivers/base/\n"
+	"CLANG BUILD\nF:\tscripts/clang-tools/\nK:\t\\b(?i:clang)\\b\n"
 	"THE REST\nM:\tl <l@k.org>\nF:\t*\nF:\t*/\n";
 
 static struct map *map;
@@ -180,6 +182,50 @@ static void test_keywords_and_unmapped(void **state)
 	section_list_release(&l);
 	sections_for_report(map, NULL, NULL, 0, &l);
 	assert_int_equal(l.n, 0);
+	ev_del(ev);
+}
+
+/* K: keywords count in the prose, not in a build command line */
+static void test_keywords_in_prose_only(void **state)
+{
+	const char *files[] = { "scripts/clang-tools/gen.py" };
+	struct evidence *ev = ev_new(NULL, files, 1);
+	struct section_list l;
+	const char *prose = "It only breaks when built with Clang 19.\n";
+	const char *build = "I built it with\n  make CC=clang LLVM=1 -j8\n";
+
+	(void)state;
+	sections_for_report(map, ev, prose, strlen(prose), &l);
+	assert_string_equal(title(&l, 0), "CLANG BUILD");
+	assert_true(fabs(l.v[0].score - 0.55) < 1e-9);
+	section_list_release(&l);
+	sections_for_report(map, ev, build, strlen(build), &l);
+	assert_string_equal(title(&l, 0), "CLANG BUILD");
+	assert_true(fabs(l.v[0].score - 0.4) < 1e-9);
+	section_list_release(&l);
+	ev_del(ev);
+}
+
+/* the device model in a driver's trace counts less than the driver */
+static void test_generic_core_counts_half(void **state)
+{
+	const char *files[] = { "drivers/base/core.c",
+				"drivers/usb/storage/uas.c" };
+	struct evidence *ev = ev_new(NULL, files, 2);
+	struct section_list l;
+
+	(void)state;
+	ev->frames = xcalloc(2, sizeof(*ev->frames));
+	ev->frames[0].file = xstrdup("drivers/base/core.c");
+	ev->frames[1].file = xstrdup("drivers/usb/storage/uas.c");
+	ev->nframes = 2;
+	sections_for_report(map, ev, NULL, 0, &l);
+	/* core.c 0.5 halved, uas.c 0.45 */
+	assert_string_equal(title(&l, 0), "USB ATTACHED SCSI");
+	assert_true(fabs(l.v[0].score - 0.45) < 1e-9);
+	assert_string_equal(title(&l, 1), "DRIVER CORE");
+	assert_true(fabs(l.v[1].score - 0.25) < 1e-9);
+	section_list_release(&l);
 	ev_del(ev);
 }
 
@@ -364,6 +410,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_guilty_file_ranks_first),
 		cmocka_unit_test(test_named_drivers_and_functions),
+		cmocka_unit_test(test_keywords_in_prose_only),
+		cmocka_unit_test(test_generic_core_counts_half),
 		cmocka_unit_test(test_frames_outweigh_text),
 		cmocka_unit_test(test_subject_prefix),
 		cmocka_unit_test(test_keywords_and_unmapped),
