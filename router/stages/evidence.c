@@ -1327,6 +1327,7 @@ char *evidence_subject_prefix(const char *subject)
 		"SV",	      "RE",	 "FW",	     "Note",
 		"Subject",    "Error",	 "ERROR",    "Warning",
 		"Issue",      "Kernel",	 "kernel",   "general protection fault",
+		"New", /* "[Bug 220818] New: ..." of Bugzilla */
 	};
 	const char *p = skip_spaces(subject ? subject : "");
 	char *syz = NULL;
@@ -1409,6 +1410,61 @@ static void subject_names(struct evidence *ev, const char *subject)
 	for (i = 0; i < nold; i++)
 		hlist_add(&h, old[i], strlen(old[i]));
 	list_free(old, nold);
+}
+
+/*
+ * bz_field - the value of a bugzilla-daemon mail's "   Product: X"
+ * line (the first 60 lines), or NULL
+ */
+static char *bz_field(const char *body, size_t len, const char *name)
+{
+	const char *p = body, *end = body + len;
+	size_t nl = strlen(name), lines;
+
+	for (lines = 0; p < end && lines < 60; lines++) {
+		const char *e = memchr(p, '\n', (size_t)(end - p)), *q = p;
+
+		if (!e)
+			e = end;
+		while (q < e && *q == ' ')
+			q++;
+		if ((size_t)(e - q) > nl + 2 && !memcmp(q, name, nl) &&
+		    q[nl] == ':' && q[nl + 1] == ' ') {
+			const char *v = q + nl + 2, *w = e;
+
+			while (v < w && *v == ' ')
+				v++;
+			while (w > v && (w[-1] == ' ' || w[-1] == '\r'))
+				w--;
+			if (w > v && w - v < 64)
+				return xmemdup0(v, (size_t)(w - v));
+		}
+		p = e + 1;
+	}
+	return NULL;
+}
+
+/* bugzilla - the product and component of a Bugzilla notification */
+static void bugzilla(struct evidence *ev, const struct report *r)
+{
+	const char *hp = report_header(r, "X-Bugzilla-Product");
+	const char *hc = report_header(r, "X-Bugzilla-Component");
+	const char *subj = r->subject ? r->subject : "";
+
+	if (hp && hc && *hp && *hc && strlen(hp) < 64 && strlen(hc) < 64) {
+		ev->bz_product = xstrdup(hp);
+		ev->bz_component = xstrdup(hc);
+		return;
+	}
+	if (!starts_with(subj, "[Bug ") || !r->body)
+		return;
+	ev->bz_product = bz_field(r->body, r->body_len, "Product");
+	ev->bz_component = bz_field(r->body, r->body_len, "Component");
+	if (!ev->bz_product || !ev->bz_component) {
+		free(ev->bz_product);
+		free(ev->bz_component);
+		ev->bz_product = ev->bz_component = NULL;
+	}
 }
 
 /* ---- reports ----------------------------------------------------------- */
@@ -1528,6 +1584,7 @@ struct evidence *evidence_extract(const struct report *r)
 	ev->subject_prefix = evidence_subject_prefix(r->subject);
 	subject_names(ev, r->subject);
 	recipients(ev, r);
+	bugzilla(ev, r);
 	if ((strstr(from, "syzbot") &&
 	     strstr(from, "syzkaller.appspotmail.com")) ||
 	    (app && strstr(app, "syzkaller")) ||
@@ -1574,6 +1631,8 @@ void evidence_free(struct evidence *ev)
 	list_free(ev->tested_by, ev->ntested_by);
 	free(ev->subject_prefix);
 	list_free(ev->recipients, ev->nrecipients);
+	free(ev->bz_product);
+	free(ev->bz_component);
 	free(ev);
 }
 

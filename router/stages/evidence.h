@@ -136,6 +136,10 @@ struct evidence {
 	char **recipients;
 	size_t nrecipients, nrecipients_to;
 	bool syzbot; /* a syzbot report or reply */
+	/* a Bugzilla bug's product and component ("Drivers", "USB"), from
+	 * X-Bugzilla-Product/-Component or a "[Bug N]" mail's lines */
+	char *bz_product;
+	char *bz_component;
 };
 
 /* evidence_subject_prefix - the subsystem prefix of a subject, or NULL */

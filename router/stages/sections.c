@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "bzcomponent.h"
 #include "crashlog.h"
 #include "evidence.h"
 #include "map.h"
@@ -29,6 +30,8 @@
  * "ext4_find_extent:936:"): all of them at most W_TEXT a section */
 #define W_NAMED_TEXT 0.3
 #define W_FUNC_TEXT  0.3
+/* the Bugzilla component the bug was filed under: broad, like a list */
+#define W_COMPONENT 0.5
 /* To/Cc: an address's weight, times the share its section covers */
 #define W_ADDR_LIST	0.4
 #define W_ADDR_PERSON	0.5
@@ -730,6 +733,19 @@ void sections_for_report(const struct map *map, const struct evidence *ev,
 			if (!sections_is_catchall(map, hits[i].section))
 				credit_as(&a, hits[i].section, W_KEYWORD,
 					  "K: keyword in the text", C_KEYWORD);
+	}
+	if (ev && ev->bz_product && ev->bz_component) {
+		const char *t =
+			bzcomponent_section(ev->bz_product, ev->bz_component);
+		int sec = t ? map_find_section(map, t) : -1;
+
+		if (sec >= 0) {
+			char why[SECTION_WHY_MAX];
+
+			snprintf(why, sizeof(why), "Bugzilla %s/%s",
+				 ev->bz_product, ev->bz_component);
+			credit_as(&a, (uint32_t)sec, W_COMPONENT, why, C_BROAD);
+		}
 	}
 	if (ev) {
 		credit_names(&a, map, ev);

@@ -26,6 +26,7 @@
  *	  a person (M:, B:) in To: / Cc:         0.5 / 0.375, times the share
  *	    (R: 0.3 / 0.225); all lists give a section at most 0.4, all
  *	    people at most 0.5
+ *	  the Bugzilla product/component         0.5 (bzcomponent.h)
  *	  K: keywords found in the text          0.15 each, never alone;
  *	    in the prose lines only (not logs, build or shell command
  *	    lines, diffs, config or link lines)

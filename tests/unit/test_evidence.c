@@ -994,6 +994,53 @@ static void test_tree_roots_and_journal(void **state)
 	evidence_free(ev);
 }
 
+/*
+ * A Bugzilla notification: its product and component from the headers,
+ * else from the "[Bug N]" mail's lines; "New:" is no subsystem
+ */
+static void test_bugzilla_component(void **state)
+{
+	static const char body[] =
+		"https://bugzilla.kernel.org/show_bug.cgi?id=4242\n\n"
+		"            Bug ID: 4242\n"
+		"           Summary: headset drops after resume\n"
+		"           Product: Drivers\n"
+		"          Hardware: All\n"
+		"         Component: Bluetooth\n"
+		"          Assignee: someone@example.org\n\n"
+		"Component: not this one\n";
+	struct report *r = report_new();
+	struct evidence *ev;
+
+	(void)state;
+	free(r->subject);
+	r->subject = xstrdup("[Bug 4242] New: headset drops after resume");
+	r->body = xstrdup(body);
+	r->body_len = strlen(body);
+	ev = evidence_extract(r);
+	assert_string_equal(ev->bz_product, "Drivers");
+	assert_string_equal(ev->bz_component, "Bluetooth");
+	assert_null(ev->subject_prefix);
+	evidence_free(ev);
+	report_add_header(r, "X-Bugzilla-Product", "File System");
+	report_add_header(r, "X-Bugzilla-Component", "ext4");
+	ev = evidence_extract(r);
+	assert_string_equal(ev->bz_product, "File System");
+	assert_string_equal(ev->bz_component, "ext4");
+	evidence_free(ev);
+	/* not a Bugzilla mail: "Product:" lines mean nothing */
+	report_free(r);
+	r = report_new();
+	r->subject = xstrdup("question");
+	r->body = xstrdup(body);
+	r->body_len = strlen(body);
+	ev = evidence_extract(r);
+	assert_null(ev->bz_product);
+	assert_null(ev->bz_component);
+	evidence_free(ev);
+	report_free(r);
+}
+
 /* a trailer value with a NUL in it: found by fuzz_evidence (overread) */
 static void test_trailer_nul(void **state)
 {
@@ -1103,6 +1150,7 @@ int main(void)
 		cmocka_unit_test(test_recipients),
 		cmocka_unit_test(test_named_drivers),
 		cmocka_unit_test(test_tree_roots_and_journal),
+		cmocka_unit_test(test_bugzilla_component),
 		cmocka_unit_test(test_frame_at_buffer_end),
 	};
 

@@ -229,6 +229,30 @@ static void test_generic_core_counts_half(void **state)
 	ev_del(ev);
 }
 
+/* the Bugzilla component names the section; one the map lacks, none */
+static void test_bugzilla_component(void **state)
+{
+	struct evidence *ev = ev_new(NULL, NULL, 0);
+	struct section_list l;
+
+	(void)state;
+	ev->bz_product = xstrdup("drivers");
+	ev->bz_component = xstrdup("usb");
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(title(&l, 0), "USB SUBSYSTEM");
+	assert_non_null(strstr(l.v[0].why, "Bugzilla drivers/usb 0.50"));
+	section_list_release(&l);
+	free(ev->bz_component);
+	ev->bz_component = xstrdup("Sound(ALSA)"); /* no SOUND here */
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_int_equal(l.n, 0);
+	section_list_release(&l);
+	free(ev->bz_product);
+	free(ev->bz_component);
+	ev_del(ev);
+}
+
 /* add_recipient - in To: while only To: addresses were added */
 static void add_recipient(struct evidence *ev, const char *addr, bool to)
 {
@@ -412,6 +436,7 @@ int main(void)
 		cmocka_unit_test(test_named_drivers_and_functions),
 		cmocka_unit_test(test_keywords_in_prose_only),
 		cmocka_unit_test(test_generic_core_counts_half),
+		cmocka_unit_test(test_bugzilla_component),
 		cmocka_unit_test(test_frames_outweigh_text),
 		cmocka_unit_test(test_subject_prefix),
 		cmocka_unit_test(test_keywords_and_unmapped),
