@@ -839,10 +839,55 @@ static size_t named_word(const char *s, const char *p, const char *end,
 }
 
 /*
+ * called_driver - "the hidraw driver", "hidraw module", "module
+ * btusb": a plain word a person calls a driver or a module
+ */
+static bool called_driver(const char *s, const char *p, size_t n,
+			  const char *end)
+{
+	static const char *const nouns[] = { "driver", "module" };
+	/* "the driver", "driver for", "module is": not names */
+	static const char *const words[] = {
+		"the",	   "this",   "that",  "these",	"those",   "some",
+		"any",	   "each",   "every", "which",	"new",	   "old",
+		"our",	   "your",   "its",   "their",	"same",	   "other",
+		"another", "kernel", "linux", "for",	"and",	   "was",
+		"has",	   "had",    "not",   "with",	"from",	   "but",
+		"does",	   "did",    "will",  "should", "can",	   "fails",
+		"failed",  "loaded", "code",  "name",	"version",
+	};
+	const char *q = p + n, *b = p;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(words); i++)
+		if (strlen(words[i]) == n && !memcmp(p, words[i], n))
+			return false;
+
+	if (q < end && *q == ' ')
+		q++;
+	while (b > s && b[-1] == ' ')
+		b--;
+	for (i = 0; i < ARRAY_SIZE(nouns); i++) {
+		size_t l = strlen(nouns[i]);
+
+		if (q > p + n && (size_t)(end - q) >= l &&
+		    !memcmp(q, nouns[i], l) &&
+		    (q + l == end || !is_alnum(q[l]) || q[l] == 's'))
+			return true;
+		if (b < p && (size_t)(b - s) >= l &&
+		    !memcmp(b - l, nouns[i], l) &&
+		    (b - l == s || !is_alnum(b[-l - 1])))
+			return true;
+	}
+	return false;
+}
+
+/*
  * text_names - a prose line's words that look like module names
  * ("rtw89", "hid-mcp2221", "ucsi_acpi": a digit, "_" or "-" in them;
  * plain words are English).  Not console output, stack frames or the
- * "Modules linked in:" list: those name every module loaded.
+ * "Modules linked in:" list: those name every module loaded.  A plain
+ * word counts when called a driver or module (called_driver()).
  */
 static void text_names(struct scan *sc, const char *s, size_t len, bool console)
 {
@@ -857,7 +902,7 @@ static void text_names(struct scan *sc, const char *s, size_t len, bool console)
 		size_t n = named_word(s, p, end, &marked);
 
 		/* "ext4_find_extent:936:" is a function (error_functions()) */
-		if (n && marked &&
+		if (n && (marked || called_driver(s, p, n, end)) &&
 		    !(p + n + 1 < end && p[n] == ':' && is_digit(p[n + 1])))
 			hlist_add(&sc->named, p, n);
 		if (n)
@@ -1383,9 +1428,9 @@ char *evidence_subject_prefix(const char *subject)
 
 /*
  * subject_names - the subject's words that may name a driver: those
- * with a digit, "_" or "-" ("rtw89", "hid-mcp2221", "ucsi_acpi") and
- * any followed by ":" ("iwlegacy: ..."); before the text's, which
- * they precede in named[]
+ * with a digit, "_" or "-" ("rtw89", "hid-mcp2221", "ucsi_acpi"), any
+ * followed by ":" ("iwlegacy: ...") or called a driver or module;
+ * before the text's, which they precede in named[]
  */
 static void subject_names(struct evidence *ev, const char *subject)
 {
@@ -1401,7 +1446,7 @@ static void subject_names(struct evidence *ev, const char *subject)
 		bool marked;
 		size_t n = named_word(s, p, end, &marked);
 
-		if (n && (marked || p[n] == ':'))
+		if (n && (marked || p[n] == ':' || called_driver(s, p, n, end)))
 			hlist_add(&h, p, n);
 		if (n)
 			p += n - 1;

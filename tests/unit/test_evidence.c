@@ -932,7 +932,9 @@ static void test_named_drivers(void **state)
 		"Modules linked in: snd_hda_intel btusb\n"
 		" ? some_func+0x12/0x30\n"
 		"EXT4-fs error (device sda1): ext4_find_extent:936: inode #2\n"
-		"at 21:17:03 host:22: nothing\n";
+		"at 21:17:03 host:22: nothing\n"
+		"the hidraw driver, module btusb and nouveau drivers; the\n"
+		"driver is old, some module is new\n";
 	struct report *r = report_new();
 	struct evidence *ev;
 	size_t i;
@@ -950,7 +952,10 @@ static void test_named_drivers(void **state)
 	assert_string_equal(ev->named[1], "rtw89");
 	/* "Wifi-6" is not lower case; "new:" is the subject's word */
 	assert_string_equal(ev->named[2], "new");
-	assert_int_equal(ev->nnamed, 7);
+	assert_int_equal(ev->nnamed, 10);
+	assert_string_equal(ev->named[7], "hidraw");
+	assert_string_equal(ev->named[8], "btusb");
+	assert_string_equal(ev->named[9], "nouveau");
 	assert_string_equal(ev->named[3], "hid-mcp2221");
 	assert_string_equal(ev->named[4], "ucsi_acpi");
 	/* candidates only: the symbol index keeps those that are modules */
