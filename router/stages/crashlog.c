@@ -292,7 +292,7 @@ static struct cline *normalise(struct rx *x, const char *text, size_t len,
 		const char *nl = memchr(text + pos, '\n', len - pos);
 		size_t end = nl ? (size_t)(nl - text) : len;
 		const char *s = text + pos;
-		size_t l = end - pos, k;
+		size_t l = end - pos, k, skip;
 		struct cline *c;
 
 		pos = end + 1;
@@ -331,12 +331,15 @@ static struct cline *normalise(struct rx *x, const char *text, size_t len,
 				l -= k;
 			}
 		}
-		/* "Oct  1 12:00:00 host kernel: " from syslog or journalctl */
-		if (l > 20 && syslog_like(s, l) &&
+		/* "Oct  1 12:00:00 host kernel: " from syslog or journalctl;
+		 * "kernel: " alone from "journalctl -o cat" */
+		skip = l > 8 && !memcmp(s, "kernel: ", 8) ? 8 : 0;
+		if (!skip && l > 20 && syslog_like(s, l) &&
 		    (memmem(s, l < 80 ? l : 80, " kernel: ", 9) ||
 		     memmem(s, l < 80 ? l : 80, " [kernel] ", 10)) &&
-		    rx_search(x, cl_g.syslog, s, l, 0)) {
-			size_t skip = rx_ov(x)[1];
+		    rx_search(x, cl_g.syslog, s, l, 0))
+			skip = rx_ov(x)[1];
+		if (skip) {
 			uint64_t ctx = CTX_CONSOLE;
 
 			s += skip;

@@ -362,7 +362,7 @@ struct scan {
 	int repro_lines;  /* lines left for numbered steps after "reproduc" */
 	int numbered;	  /* numbered lines seen in that window */
 	char *distro;	  /* a distro version seen anywhere */
-	struct hlist text_files, text_functions, modules;
+	struct hlist text_files, text_functions, modules, named;
 };
 
 static void set_str(char **dst, const char *s, size_t len)
@@ -706,6 +706,24 @@ static const bool path_start[256] = {
 	['D'] = true, ['L'] = true,
 };
 
+/*
+ * tree_root - for the "/" at slash: when the component before it is the
+ * top of an unpacked tree ("linux/", "linux-6.14/", "linux-next/"), the
+ * character before that component, else '/' (the path goes on before)
+ */
+static char tree_root(const char *s, const char *slash)
+{
+	const char *b = slash;
+
+	while (b > s && (is_alnum(b[-1]) || b[-1] == '.' || b[-1] == '-' ||
+			 b[-1] == '_'))
+		b--;
+	if (slash - b < 5 || strncmp(b, "linux", 5) ||
+	    (slash - b > 5 && b[5] != '-'))
+		return '/';
+	return b > s ? b[-1] : ' ';
+}
+
 static void text_paths(struct scan *sc, const char *s, size_t len)
 {
 	const char *end = s + len, *slash = s, *done = s;
@@ -728,6 +746,8 @@ static void text_paths(struct scan *sc, const char *s, size_t len)
 		    (p[-2] == 'a' || p[-2] == 'b') &&
 		    (p - s == 2 || (!is_ident(p[-3]) && p[-3] != '/')))
 			prev = p - s > 2 ? p[-3] : ' ';
+		else if (prev == '/')
+			prev = tree_root(s, p - 1);
 		/* not inside a word, a URL or another path */
 		if (is_ident(prev) || prev == '/' || prev == ':' ||
 		    prev == '.' || prev == '-' || prev == '@' || prev == '=' ||
@@ -754,6 +774,130 @@ static void text_functions(struct scan *sc, const char *s, size_t len)
 		    (b == s || (b[-1] != '.' && b[-1] != '>' && b[-1] != '$')))
 			hlist_add(&sc->text_functions, b, (size_t)(p - b));
 		p += 2;
+	}
+}
+
+/*
+ * error_functions - "EXT4-fs error (device sda1): ext4_find_extent:936:
+ * ...", "BTRFS: error in __btrfs_free_extent:3210: ...": the function
+ * and line a filesystem's error helper prints; only a name with "_" in
+ * it, as clock times and host names take the same shape
+ */
+static void error_functions(struct scan *sc, const char *s, size_t len)
+{
+	const char *end = s + len, *p = s;
+
+	while ((p = memchr(p, ':', (size_t)(end - p)))) {
+		const char *b = p, *d = p + 1;
+
+		while (b > s && is_ident(b[-1]))
+			b--;
+		while (d < end && is_digit(*d))
+			d++;
+		if (d > p + 1 && d < end && *d == ':' && p - b >= 4 &&
+		    !is_digit(*b) && memchr(b, '_', (size_t)(p - b)) &&
+		    (b == s || b[-1] == ' '))
+			hlist_add(&sc->text_functions, b, (size_t)(p - b));
+		p++;
+	}
+}
+
+/*
+ * named_word - a word that may be a driver's or module's name: lower
+ * case letters, digits, "_" and "-", a letter first, 3 to 32 long, not
+ * inside a path, an address or a file name (those are read as such)
+ */
+static size_t named_word(const char *s, const char *p, const char *end,
+			 bool *marked)
+{
+	const char *q = p;
+
+	*marked = false;
+	if (p > s && (is_alnum(p[-1]) || strchr("/._-@=+<", p[-1])))
+		return 0;
+	if (!(*p >= 'a' && *p <= 'z'))
+		return 0;
+	for (; q < end && ((*q >= 'a' && *q <= 'z') || is_digit(*q) ||
+			   *q == '_' || *q == '-');
+	     q++)
+		*marked |= is_digit(*q) || *q == '_' || *q == '-';
+	if (q - p < 3 || q - p > 32 || q[-1] == '-' || q[-1] == '_')
+		return 0;
+	if (q < end && (strchr("/@(+", *q) || (*q >= 'A' && *q <= 'Z') ||
+			(*q == '.' && q + 1 < end && is_alnum(q[1]))))
+		return 0;
+	return (size_t)(q - p);
+}
+
+/*
+ * called_driver - "the hidraw driver", "hidraw module", "module
+ * btusb": a plain word a person calls a driver or a module
+ */
+static bool called_driver(const char *s, const char *p, size_t n,
+			  const char *end)
+{
+	static const char *const nouns[] = { "driver", "module" };
+	/* "the driver", "driver for", "module is": not names */
+	static const char *const words[] = {
+		"the",	   "this",   "that",  "these",	"those",   "some",
+		"any",	   "each",   "every", "which",	"new",	   "old",
+		"our",	   "your",   "its",   "their",	"same",	   "other",
+		"another", "kernel", "linux", "for",	"and",	   "was",
+		"has",	   "had",    "not",   "with",	"from",	   "but",
+		"does",	   "did",    "will",  "should", "can",	   "fails",
+		"failed",  "loaded", "code",  "name",	"version",
+	};
+	const char *q = p + n, *b = p;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(words); i++)
+		if (strlen(words[i]) == n && !memcmp(p, words[i], n))
+			return false;
+
+	if (q < end && *q == ' ')
+		q++;
+	while (b > s && b[-1] == ' ')
+		b--;
+	for (i = 0; i < ARRAY_SIZE(nouns); i++) {
+		size_t l = strlen(nouns[i]);
+
+		if (q > p + n && (size_t)(end - q) >= l &&
+		    !memcmp(q, nouns[i], l) &&
+		    (q + l == end || !is_alnum(q[l]) || q[l] == 's'))
+			return true;
+		if (b < p && (size_t)(b - s) >= l &&
+		    !memcmp(b - l, nouns[i], l) &&
+		    (b - l == s || !is_alnum(b[-l - 1])))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * text_names - a prose line's words that look like module names
+ * ("rtw89", "hid-mcp2221", "ucsi_acpi": a digit, "_" or "-" in them;
+ * plain words are English).  Not console output, stack frames or the
+ * "Modules linked in:" list: those name every module loaded.  A plain
+ * word counts when called a driver or module (called_driver()).
+ */
+static void text_names(struct scan *sc, const char *s, size_t len, bool console)
+{
+	const char *end = s + len, *p;
+
+	if (console || mem_find(s, len, "+0x") ||
+	    mem_find(s, len, "Modules linked in") ||
+	    sc->ev->nnamed >= EVIDENCE_LIST_MAX)
+		return;
+	for (p = s; p < end; p++) {
+		bool marked;
+		size_t n = named_word(s, p, end, &marked);
+
+		/* "ext4_find_extent:936:" is a function (error_functions()) */
+		if (n && (marked || called_driver(s, p, n, end)) &&
+		    !(p + n + 1 < end && p[n] == ':' && is_digit(p[n + 1])))
+			hlist_add(&sc->named, p, n);
+		if (n)
+			p += n - 1;
 	}
 }
 
@@ -812,10 +956,36 @@ static void hardware_line(struct scan *sc, const char *s, size_t len, bool dmi)
 
 /* ---- lines --------------------------------------------------------------- */
 
-/* line_body - strip quote markers, indentation and a console stamp */
-static const char *line_body(const char *s, size_t *len, bool *stamp)
+/*
+ * journal_prefix - the length of a journal's or syslog's prefix:
+ * "kernel: " (journalctl -o cat, pastes from "journalctl -k"),
+ * "Dec 05 09:12:01 host kernel: ", "2024-12-05T09:12:01+01:00 host
+ * kernel: "; 0 when none
+ */
+static size_t journal_prefix(const char *s, size_t l)
+{
+	const char *k;
+
+	if (l >= 8 && !memcmp(s, "kernel: ", 8))
+		return 8;
+	if (l < 20 ||
+	    !((s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'a' && s[1] <= 'z' &&
+	       s[3] == ' ') ||
+	      (is_digit(s[0]) && is_digit(s[3]) && s[4] == '-')) ||
+	    !(k = mem_find(s, l < 80 ? l : 80, " kernel: ")))
+		return 0;
+	return (size_t)(k - s) + 9;
+}
+
+/*
+ * line_body - strip quote markers, indentation, a journal prefix and a
+ * console stamp; console: the line is console output (either of those)
+ */
+static const char *line_body(const char *s, size_t *len, bool *stamp,
+			     bool *console)
 {
 	size_t l = *len, k;
+	bool journal;
 
 	for (;;) {
 		k = 0;
@@ -830,6 +1000,11 @@ static const char *line_body(const char *s, size_t *len, bool *stamp)
 		l -= k;
 		break;
 	}
+	/* journal lines are console output, with or without a stamp */
+	k = journal_prefix(s, l);
+	journal = k > 0;
+	s += k;
+	l -= k;
 	*stamp = false;
 	/* "<4>[   12.345678] " and "[   12.345678][ T123] " */
 	k = 0;
@@ -867,6 +1042,7 @@ static const char *line_body(const char *s, size_t *len, bool *stamp)
 	}
 	while (l && (s[l - 1] == '\r' || s[l - 1] == ' '))
 		l--;
+	*console = *stamp || journal;
 	*len = l;
 	return s;
 }
@@ -970,8 +1146,10 @@ static void scan_line(struct scan *sc, const char *s, size_t len)
 		text_paths(sc, s, len);
 	if (memchr(s, '(', len))
 		text_functions(sc, s, len);
-	if (memchr(s, ':', len))
+	if (memchr(s, ':', len)) {
 		device_line(sc, s, len);
+		error_functions(sc, s, len);
+	}
 }
 
 static void scan_text(struct scan *sc, const char *text, size_t len)
@@ -982,12 +1160,13 @@ static void scan_text(struct scan *sc, const char *text, size_t len)
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
 		const char *body;
-		bool stamp;
+		bool stamp, console;
 
-		body = line_body(p, &l, &stamp);
+		body = line_body(p, &l, &stamp, &console);
 		if (stamp)
 			sc->ev->dmesg_timestamps = true;
 		scan_line(sc, body, l);
+		text_names(sc, body, l, console);
 		p = nl ? nl + 1 : end;
 	}
 }
@@ -1123,6 +1302,7 @@ static struct evidence *extract(const char *text, size_t len)
 	hlist_init(&sc.text_functions, &ev->text_functions,
 		   &ev->ntext_functions);
 	hlist_init(&sc.modules, &ev->modules, &ev->nmodules);
+	hlist_init(&sc.named, &ev->named, &ev->nnamed);
 	if (len > EVIDENCE_TEXT_MAX)
 		len = EVIDENCE_TEXT_MAX;
 	scan_text(&sc, text, len);
@@ -1183,6 +1363,7 @@ char *evidence_subject_prefix(const char *subject)
 		"SV",	      "RE",	 "FW",	     "Note",
 		"Subject",    "Error",	 "ERROR",    "Warning",
 		"Issue",      "Kernel",	 "kernel",   "general protection fault",
+		"New", /* "[Bug 220818] New: ..." of Bugzilla */
 	};
 	const char *p = skip_spaces(subject ? subject : "");
 	char *syz = NULL;
@@ -1236,7 +1417,161 @@ char *evidence_subject_prefix(const char *subject)
 	return xmemdup0(p, n);
 }
 
+/*
+ * subject_names - the subject's words that may name a driver: those
+ * with a digit, "_" or "-" ("rtw89", "hid-mcp2221", "ucsi_acpi"), any
+ * followed by ":" ("iwlegacy: ...") or called a driver or module;
+ * before the text's, which they precede in named[]
+ */
+static void subject_names(struct evidence *ev, const char *subject)
+{
+	const char *s = subject ? subject : "", *end = s + strlen(s), *p;
+	char **old = ev->named;
+	size_t nold = ev->nnamed, i;
+	struct hlist h;
+
+	ev->named = NULL;
+	ev->nnamed = 0;
+	hlist_init(&h, &ev->named, &ev->nnamed);
+	for (p = s; p < end; p++) {
+		bool marked;
+		size_t n = named_word(s, p, end, &marked);
+
+		if (n && (marked || p[n] == ':' || called_driver(s, p, n, end)))
+			hlist_add(&h, p, n);
+		if (n)
+			p += n - 1;
+	}
+	ev->nnamed_subject = ev->nnamed;
+	for (i = 0; i < nold; i++)
+		hlist_add(&h, old[i], strlen(old[i]));
+	list_free(old, nold);
+}
+
+/*
+ * bz_field - the value of a bugzilla-daemon mail's "   Product: X"
+ * line (the first 60 lines), or NULL
+ */
+static char *bz_field(const char *body, size_t len, const char *name)
+{
+	const char *p = body, *end = body + len;
+	size_t nl = strlen(name), lines;
+
+	for (lines = 0; p < end && lines < 60; lines++) {
+		const char *e = memchr(p, '\n', (size_t)(end - p)), *q = p;
+
+		if (!e)
+			e = end;
+		while (q < e && *q == ' ')
+			q++;
+		if ((size_t)(e - q) > nl + 2 && !memcmp(q, name, nl) &&
+		    q[nl] == ':' && q[nl + 1] == ' ') {
+			const char *v = q + nl + 2, *w = e;
+
+			while (v < w && *v == ' ')
+				v++;
+			while (w > v && (w[-1] == ' ' || w[-1] == '\r'))
+				w--;
+			if (w > v && w - v < 64)
+				return xmemdup0(v, (size_t)(w - v));
+		}
+		p = e + 1;
+	}
+	return NULL;
+}
+
+/* bugzilla - the product and component of a Bugzilla notification */
+static void bugzilla(struct evidence *ev, const struct report *r)
+{
+	const char *hp = report_header(r, "X-Bugzilla-Product");
+	const char *hc = report_header(r, "X-Bugzilla-Component");
+	const char *subj = r->subject ? r->subject : "";
+
+	if (hp && hc && *hp && *hc && strlen(hp) < 64 && strlen(hc) < 64) {
+		ev->bz_product = xstrdup(hp);
+		ev->bz_component = xstrdup(hc);
+		return;
+	}
+	if (!starts_with(subj, "[Bug ") || !r->body)
+		return;
+	ev->bz_product = bz_field(r->body, r->body_len, "Product");
+	ev->bz_component = bz_field(r->body, r->body_len, "Component");
+	if (!ev->bz_product || !ev->bz_component) {
+		free(ev->bz_product);
+		free(ev->bz_component);
+		ev->bz_product = ev->bz_component = NULL;
+	}
+}
+
 /* ---- reports ----------------------------------------------------------- */
+
+static bool addr_char(char c)
+{
+	return is_alnum(c) || c == '.' || c == '_' || c == '-' || c == '+' ||
+	       c == '=' || c == '%' || c == '\'' || c == '/' || c == '~' ||
+	       c == '!' || c == '#' || c == '$' || c == '&' || c == '*' ||
+	       c == '^' || c == '`' || c == '{' || c == '|' || c == '}' ||
+	       c == '?';
+}
+
+/*
+ * recipients - the bare addresses of To: and Cc: headers, each once,
+ * lower case, the sender's left out: every "local@domain" run in the
+ * decoded header (a display name that is itself an address gives the
+ * same address twice, kept once)
+ */
+static void recipients(struct evidence *ev, const struct report *r)
+{
+	static const char *const names[] = { "To", "Cc" };
+	const char *from = r->from_addr ? r->from_addr : "";
+	const char *vals[32];
+	struct hlist h;
+	size_t k, i, n;
+
+	hlist_init(&h, &ev->recipients, &ev->nrecipients);
+	for (k = 0; k < ARRAY_SIZE(names); k++) {
+		n = report_header_all(r, names[k], vals, ARRAY_SIZE(vals));
+		if (n > ARRAY_SIZE(vals))
+			n = ARRAY_SIZE(vals);
+		for (i = 0; i < n; i++) {
+			const char *v = vals[i], *at = v;
+
+			while ((at = strchr(at, '@'))) {
+				const char *b = at, *e = at + 1, *dot;
+				char buf[256];
+				size_t len, j;
+
+				while (b > v && addr_char(b[-1]))
+					b--;
+				while (*e &&
+				       (is_alnum(*e) || *e == '.' || *e == '-'))
+					e++;
+				while (e > at + 1 && e[-1] == '.')
+					e--;
+				dot = memchr(at + 1, '.', (size_t)(e - at - 1));
+				len = (size_t)(e - b);
+				if (b == at || !dot || dot == at + 1 ||
+				    len >= sizeof(buf)) {
+					at++;
+					continue;
+				}
+				at = e;
+				for (j = 0; j < len; j++)
+					buf[j] =
+						(char)(b[j] >= 'A' && b[j] <= 'Z'
+							       ? b[j] | 0x20
+							       : b[j]);
+				buf[len] = '\0';
+				if (strcmp(buf, from) == 0)
+					continue;
+				if (ev->nrecipients < EVIDENCE_LIST_MAX)
+					hlist_add(&h, buf, len);
+			}
+		}
+		if (k == 0)
+			ev->nrecipients_to = ev->nrecipients;
+	}
+}
 
 static bool same_text(const struct report_part *part, const char *body,
 		      size_t body_len)
@@ -1283,6 +1618,9 @@ struct evidence *evidence_extract(const struct report *r)
 	if (c_attachment)
 		ev->reproducer |= REPRO_C;
 	ev->subject_prefix = evidence_subject_prefix(r->subject);
+	subject_names(ev, r->subject);
+	recipients(ev, r);
+	bugzilla(ev, r);
 	if ((strstr(from, "syzbot") &&
 	     strstr(from, "syzkaller.appspotmail.com")) ||
 	    (app && strstr(app, "syzkaller")) ||
@@ -1313,6 +1651,13 @@ void evidence_free(struct evidence *ev)
 	list_free(ev->text_functions, ev->ntext_functions);
 	list_free(ev->modules, ev->nmodules);
 	list_free(ev->module_files, ev->nmodule_files);
+	for (i = 0; ev->named_files && i < ev->nnamed; i++)
+		free(ev->named_files[i]);
+	free(ev->named_files);
+	list_free(ev->named, ev->nnamed);
+	for (i = 0; ev->text_function_files && i < ev->ntext_functions; i++)
+		free(ev->text_function_files[i]);
+	free(ev->text_function_files);
 	free(ev->kernel_version);
 	free(ev->tainted);
 	free(ev->hardware);
@@ -1321,6 +1666,9 @@ void evidence_free(struct evidence *ev)
 	list_free(ev->reported_by, ev->nreported_by);
 	list_free(ev->tested_by, ev->ntested_by);
 	free(ev->subject_prefix);
+	list_free(ev->recipients, ev->nrecipients);
+	free(ev->bz_product);
+	free(ev->bz_component);
 	free(ev);
 }
 

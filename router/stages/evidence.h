@@ -99,6 +99,18 @@ struct evidence {
 	size_t nmodules;
 	char **module_files; /* "drivers/bluetooth/btusb.c", "fs/xfs/" */
 	size_t nmodule_files;
+	/*
+	 * drivers and modules the subject and the prose name ("rtw89:",
+	 * "hid-mcp2221", "ucsi_acpi"): the first nnamed_subject from the
+	 * subject; symbols_resolve() gives each the one file or directory
+	 * the symbol index has for "module:NAME" (named_files[i], NULL when
+	 * none: most words name no module)
+	 */
+	char **named;
+	size_t nnamed, nnamed_subject;
+	char **named_files;
+	/* the file that defines text_functions[i], or NULL */
+	char **text_function_files;
 
 	/* the system it happened on */
 	char *kernel_version;  /* "6.12.0-rc3-next-20241010" */
@@ -116,7 +128,18 @@ struct evidence {
 	char **tested_by;
 	size_t ntested_by;
 	char *subject_prefix; /* "xfs", "mm/slub" (from "[BUG] mm/slub:") */
-	bool syzbot;	      /* a syzbot report or reply */
+	/*
+	 * where it was sent: the bare addresses of To: and Cc:, lower
+	 * case, in order, without the sender's (at most EVIDENCE_LIST_MAX);
+	 * the first nrecipients_to of them were in To:
+	 */
+	char **recipients;
+	size_t nrecipients, nrecipients_to;
+	bool syzbot; /* a syzbot report or reply */
+	/* a Bugzilla bug's product and component ("Drivers", "USB"), from
+	 * X-Bugzilla-Product/-Component or a "[Bug N]" mail's lines */
+	char *bz_product;
+	char *bz_component;
 };
 
 /* evidence_subject_prefix - the subsystem prefix of a subject, or NULL */

@@ -55,11 +55,12 @@
 #include "litset.h"
 #include "maintainers.h"
 #include "map.h"
+#include "map_people.h"
 #include "strbuf.h"
 #include "util.h"
 
 #define MAP_MAGIC   "TRIAGEMX"
-#define MAP_VERSION 4
+#define MAP_VERSION 5
 #define MAP_ENDIAN  0x01020304u
 #define NONE	    UINT32_MAX
 
@@ -89,6 +90,10 @@ struct img_header {
 	uint32_t off_titles, off_strings, strings_size;
 	uint32_t off_regex, regex_size;
 	uint32_t nkpats, off_kpats, nklits, off_klits;
+	/* format 5: umbrellas and the address index (see add_people()) */
+	uint32_t nnest, off_nest_start, off_nest;
+	uint32_t naddrs, off_addrs, nahits, off_ahits;
+	uint32_t off_astrings, astrings_size;
 	uint32_t pad;
 	uint64_t regex_sum; /* img_sum() of the regex blob */
 };
@@ -140,6 +145,10 @@ struct map {
 	const uint32_t *titles, *kpats; /* titles: run starts, then ids */
 	const struct img_klit *klits_img;
 	const char *strings;
+	const uint32_t *nest_start, *nest; /* umbrellas of each section */
+	const struct img_addr *addrs;
+	const struct img_ahit *ahits;
+	const char *astrings;
 	pcre2_code **regex;
 	uint32_t nregex;
 	pcre2_match_data *md;
@@ -740,6 +749,7 @@ static void add_pattern(struct builder *b, uint32_t sec,
 
 static struct map *map_from_buffer(unsigned char *base, size_t size,
 				   bool mapped, const char *what);
+static struct map *add_people(struct map *map, const struct maintainers *m);
 
 /* title_run - the run of the title index a title or name belongs to:
  * its first byte with bit 5 set, so that either case of a letter falls
@@ -1096,7 +1106,8 @@ struct map *map_compile(const struct maintainers *m, const char *tree)
 		size_t len;
 		unsigned char *buf = (unsigned char *)sb_detach(&img, &len);
 
-		return map_from_buffer(buf, len, false, "compiled index");
+		return add_people(
+			map_from_buffer(buf, len, false, "compiled index"), m);
 	}
 }
 
@@ -1159,6 +1170,17 @@ static struct map *map_from_buffer(unsigned char *base, size_t size,
 	    !img_range_ok(size, h->off_kpats, h->nkpats, 4, 4) ||
 	    !img_range_ok(size, h->off_klits, h->nklits,
 			  sizeof(struct img_klit), 4) ||
+	    !img_range_ok(size, h->off_nest_start, (size_t)h->nsections + 1, 4,
+			  4) ||
+	    !img_range_ok(size, h->off_nest, h->nnest, 4, 4) ||
+	    !img_range_ok(size, h->off_addrs, h->naddrs,
+			  sizeof(struct img_addr), 4) ||
+	    !img_range_ok(size, h->off_ahits, h->nahits,
+			  sizeof(struct img_ahit), 4) ||
+	    !img_range_ok(size, h->off_astrings, h->astrings_size, 1, 4) ||
+	    (h->naddrs & (h->naddrs - 1)) ||
+	    (h->astrings_size &&
+	     base[h->off_astrings + h->astrings_size - 1]) ||
 	    h->strings_size == 0 || h->nbuckets == 0 ||
 	    (h->nbuckets & (h->nbuckets - 1)) ||
 	    base[h->off_strings + h->strings_size - 1] != '\0') {
@@ -1174,6 +1196,11 @@ static struct map *map_from_buffer(unsigned char *base, size_t size,
 	map->kpats = (const void *)(base + h->off_kpats);
 	map->klits_img = (const void *)(base + h->off_klits);
 	map->strings = (const char *)base + h->off_strings;
+	map->nest_start = (const void *)(base + h->off_nest_start);
+	map->nest = (const void *)(base + h->off_nest);
+	map->addrs = (const void *)(base + h->off_addrs);
+	map->ahits = (const void *)(base + h->off_ahits);
+	map->astrings = (const char *)base + h->off_astrings;
 
 	/*
 	 * Each element (section, entry, pattern, bucket, item) is checked
@@ -1730,4 +1757,150 @@ size_t map_keywords(const struct map *map, const char *text, size_t len,
 		}
 	}
 	return n;
+}
+
+/* ---- umbrellas and the address index ---------------------------------- */
+
+/* map_rep_path - a path a glob surely matches (map_people.h) */
+char *map_rep_path(const char *glob)
+{
+	struct strbuf sb = STRBUF_INIT(PATH_MAX_LEN);
+	const char *p;
+	char *out;
+
+	if (needs_regex(glob) || !*glob)
+		return NULL;
+	for (p = glob; *p; p++) {
+		if (*p == '*' || *p == '?') {
+			sb_add(&sb, "x", 1);
+		} else if (*p == '[') {
+			const char *e = class_end(p);
+			const char *c = p + 1;
+
+			if (!e)
+				break;
+			if (*c == '^') { /* no member named: skip it */
+				sb_release(&sb);
+				return NULL;
+			}
+			sb_add(&sb, c, 1);
+			p = e;
+		} else {
+			sb_add(&sb, p, 1);
+		}
+	}
+	if (p[-1] == '/')
+		sb_add(&sb, "x", 1);
+	if (sb_add(&sb, "", 1) < 0) {
+		sb_release(&sb);
+		return NULL;
+	}
+	out = sb_detach(&sb, NULL);
+	return out;
+}
+
+/* map_hash_bytes - the hash of the index's tables (map_people.h) */
+uint32_t map_hash_bytes(const char *s, size_t n)
+{
+	return hash_bytes(s, n);
+}
+
+/*
+ * add_people - the image again with format 5's tables after it: the
+ * umbrellas and the address index (map_people_build())
+ */
+static struct map *add_people(struct map *map, const struct maintainers *m)
+{
+	struct strbuf img = STRBUF_INIT(UINT32_MAX / 2);
+	struct map_people pp;
+	struct img_header h;
+	size_t ns, len;
+	unsigned char *buf;
+
+	if (!map)
+		return NULL;
+	ns = m->nsections;
+	map_people_build(map, m, &pp);
+	memcpy(&h, map->base, sizeof(h));
+	sb_add(&img, map->base, map->size);
+	h.nnest = (uint32_t)pp.nnest;
+	h.off_nest_start = img_place(&img, pp.nest_start,
+				     (ns + 1) * sizeof(*pp.nest_start),
+				     "MAINTAINERS index");
+	h.off_nest = img_place(&img, pp.nest, pp.nnest * sizeof(*pp.nest),
+			       "MAINTAINERS index");
+	h.naddrs = (uint32_t)pp.naddrs;
+	h.off_addrs = img_place(&img, pp.addrs, pp.naddrs * sizeof(*pp.addrs),
+				"MAINTAINERS index");
+	h.nahits = (uint32_t)pp.nahits;
+	h.off_ahits = img_place(&img, pp.ahits, pp.nahits * sizeof(*pp.ahits),
+				"MAINTAINERS index");
+	h.astrings_size = (uint32_t)pp.astrings_size;
+	h.off_astrings = img_place(&img, pp.astrings, pp.astrings_size,
+				   "MAINTAINERS index");
+	h.size = (uint32_t)img.len;
+	memcpy(img.buf, &h, sizeof(h));
+	map_people_release(&pp);
+	map_free(map);
+	buf = (unsigned char *)sb_detach(&img, &len);
+	return map_from_buffer(buf, len, false, "compiled index");
+}
+
+/* map_umbrellas - the sections strictly holding sec (see map.h) */
+size_t map_umbrellas(const struct map *map, uint32_t sec, const uint32_t **ids)
+{
+	const struct img_header *h = map->h;
+	uint32_t a, b, i;
+
+	*ids = NULL;
+	if (sec >= h->nsections)
+		return 0;
+	a = map->nest_start[sec];
+	b = map->nest_start[sec + 1];
+	if (a > b || b > h->nnest)
+		return damaged(map), 0;
+	for (i = a; i < b; i++)
+		if (map->nest[i] >= h->nsections)
+			return damaged(map), 0;
+	*ids = map->nest + a;
+	return b - a;
+}
+
+/* map_address - the sections that name a list or person (see map.h) */
+size_t map_address(const struct map *map, const char *addr,
+		   struct map_addr_hit *hits, size_t max)
+{
+	const struct img_header *h = map->h;
+	size_t len = strlen(addr), mask, slot, probes, n = 0;
+	uint32_t hv, i;
+
+	if (!h->naddrs || !len || len > 254)
+		return 0;
+	mask = h->naddrs - 1;
+	hv = hash_bytes(addr, len);
+	slot = hv & mask;
+	for (probes = 0; probes <= mask; probes++, slot = (slot + 1) & mask) {
+		const struct img_addr *a = &map->addrs[slot];
+
+		if (!a->count)
+			return 0;
+		if (a->text >= h->astrings_size || a->first > h->nahits ||
+		    a->count > h->nahits - a->first)
+			return damaged(map), 0;
+		if (a->hash != hv || strcmp(map->astrings + a->text, addr))
+			continue;
+		for (i = 0; i < a->count && n < max; i++) {
+			const struct img_ahit *x = &map->ahits[a->first + i];
+
+			if (x->section >= h->nsections)
+				return damaged(map), 0;
+			hits[n].section = x->section;
+			hits[n].tag = (char)(x->tag & 0xff);
+			hits[n].umbrella = x->tag & AHIT_UMBRELLA;
+			hits[n].share = x->share / 65535.0;
+			n++;
+		}
+		return n;
+	}
+	return 0;
 }

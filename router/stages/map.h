@@ -82,6 +82,35 @@ int map_find_section(const struct map *map, const char *title);
 const uint32_t *map_titled(const struct map *map, char c, size_t *n);
 bool map_has_tree(const struct map *map);
 
+/*
+ * People and lists (format 5): the sections whose L:, M:, R: or B:
+ * mailto: entries name an address, each with its share of the
+ * address's weight (the share of the address's sections it covers:
+ * itself and those strictly inside it).  No hit for an address of a
+ * catch-all section (THE REST), of more than MAP_ADDR_SECTIONS_MAX
+ * sections (a list that spans the tree names no section), or of a
+ * section that owns no source (F: only under Documentation/, or none).
+ */
+#define MAP_ADDR_SECTIONS_MAX 100
+
+struct map_addr_hit {
+	uint32_t section;
+	char tag;      /* 'L', 'M', 'R' or 'B' */
+	bool umbrella; /* it covers other sections of the address */
+	double share;  /* (0, 1] */
+};
+
+/* addr is a bare address in lower case */
+size_t map_address(const struct map *map, const char *addr,
+		   struct map_addr_hit *hits, size_t max);
+
+/*
+ * map_umbrellas - the sections strictly holding sec: every F: path of
+ * sec is theirs, not the other way round (THE REST never counts); *ids
+ * points into the map, sorted
+ */
+size_t map_umbrellas(const struct map *map, uint32_t sec, const uint32_t **ids);
+
 /* queries */
 size_t map_lookup(const struct map *map, const char *path, struct map_hit *hits,
 		  size_t max);

@@ -742,6 +742,29 @@ static size_t expert_files(const struct evidence *ev, const char **files,
 	return n;
 }
 
+/*
+ * inside_section - whether an expert's path (a file, or a directory
+ * "dir/") lies in the top section's F: patterns: experts_for_path()
+ * climbs to the nearest directory with history, and one found above
+ * the section (drivers/) knows another part of the tree
+ */
+static bool inside_section(const struct pick_request *rq, const char *path)
+{
+	struct map_hit hits[MAP_MAX_HITS];
+	char *p;
+	size_t n, i;
+
+	if (!rq->map || !rq->nsections)
+		return true;
+	p = ends_with(path, "/") ? xasprintf("%sx", path) : xstrdup(path);
+	n = map_lookup(rq->map, p, hits, ARRAY_SIZE(hits));
+	free(p);
+	for (i = 0; i < n; i++)
+		if (hits[i].section == rq->sections[0].section)
+			return true;
+	return false;
+}
+
 /* tier_experts - the top experts of the first file that has some */
 static size_t tier_experts(struct pick_state *st, const char **file)
 {
@@ -763,6 +786,10 @@ static size_t tier_experts(struct pick_state *st, const char **file)
 			if (e[j].score <
 			    (rq->cfg ? rq->cfg->expert_min_score : 1.0))
 				break;
+			if (!inside_section(rq, e[j].path)) {
+				sb_release(&why);
+				continue;
+			}
 			if (nfound == 0)
 				sb_addf(&why, "top Reviewed-by expert for ");
 			else

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "bzcomponent.h"
 #include "crashlog.h"
 #include "evidence.h"
 #include "map.h"
@@ -23,7 +24,22 @@
 #define W_STEP	    0.05
 #define W_PREFIX    0.6
 #define W_KEYWORD   0.15
-#define PREFIX_MAX  64
+/* a driver the subject names ("rtw89: ..."): as strong as a prefix */
+#define W_NAMED_SUBJECT 0.6
+/* one the prose names, a function it names ("ucsi_acpi", "foo()",
+ * "ext4_find_extent:936:"): all of them at most W_TEXT a section */
+#define W_NAMED_TEXT 0.3
+#define W_FUNC_TEXT  0.3
+/* the Bugzilla component the bug was filed under: broad, like a list */
+#define W_COMPONENT 0.5
+/* To/Cc: an address's weight, times the share its section covers */
+#define W_ADDR_LIST	0.4
+#define W_ADDR_PERSON	0.5
+#define W_ADDR_REVIEWER 0.3
+#define W_ADDR_CC	0.75 /* in Cc rather than To */
+/* the least evidence of its own that lets a section inherit */
+#define W_NESTED_MIN 0.25
+#define PREFIX_MAX   64
 
 /* sections_is_catchall - only "*" and "*" + "/" patterns, like THE REST */
 int sections_is_catchall(const struct map *map, uint32_t section)
@@ -44,58 +60,198 @@ int sections_is_catchall(const struct map *map, uint32_t section)
 	return f > 0;
 }
 
+/* the strongest contributions each section keeps for its "why" */
+#define WHY_PARTS 3
+
+struct part {
+	double w;
+	char text[SECTION_WHY_MAX];
+};
+
+/*
+ * Pools: a kind of evidence that counts once per section however often
+ * it comes (ten paths of one driver named in a syzbot report, five
+ * netdev maintainers in Cc): a section takes at most the pool's cap.
+ */
+enum pool {
+	POOL_NONE = -1,
+	POOL_TEXT,   /* paths named in the text */
+	POOL_LIST,   /* lists in To/Cc */
+	POOL_PERSON, /* people in To/Cc */
+	POOL_NAMED,  /* drivers and functions the prose names */
+	POOL_N,
+};
+
 struct acc {
 	struct section_score *v;
-	double *best; /* strongest single contribution, for "why" */
+	struct part (*parts)[WHY_PARTS]; /* strongest first */
+	double *broad;			 /* what a section inside may inherit */
+	double *specific;	/* path, driver and function evidence */
+	double (*pool)[POOL_N]; /* what each pool gave */
 	size_t n, alloc;
 };
 
-static void credit(struct acc *a, uint32_t section, double w, const char *why)
+/* find_or_add - the accumulator slot of a section */
+static size_t find_or_add(struct acc *a, uint32_t section)
 {
 	size_t i;
 
 	for (i = 0; i < a->n; i++)
 		if (a->v[i].section == section)
-			break;
-	if (i == a->n) {
-		if (a->n == a->alloc) {
-			a->alloc = a->alloc ? a->alloc * 2 : 16;
-			a->v = xreallocarray(a->v, a->alloc, sizeof(*a->v));
-			a->best = xreallocarray(a->best, a->alloc,
-						sizeof(*a->best));
+			return i;
+	if (a->n == a->alloc) {
+		a->alloc = a->alloc ? a->alloc * 2 : 16;
+		a->v = xreallocarray(a->v, a->alloc, sizeof(*a->v));
+		a->parts = xreallocarray(a->parts, a->alloc, sizeof(*a->parts));
+		a->broad = xreallocarray(a->broad, a->alloc, sizeof(*a->broad));
+		a->specific = xreallocarray(a->specific, a->alloc,
+					    sizeof(*a->specific));
+		a->pool = xreallocarray(a->pool, a->alloc, sizeof(*a->pool));
+	}
+	memset(&a->pool[i], 0, sizeof(a->pool[i]));
+	memset(&a->v[i], 0, sizeof(a->v[i]));
+	memset(&a->parts[i], 0, sizeof(a->parts[i]));
+	a->v[i].section = section;
+	a->broad[i] = a->specific[i] = 0;
+	a->n++;
+	return i;
+}
+
+/* note - keep a contribution among a section's strongest */
+static void note(struct acc *a, size_t i, double w, const char *why)
+{
+	struct part *p = a->parts[i];
+	size_t k, j;
+
+	for (k = 0; k < WHY_PARTS; k++)
+		if (!strcmp(p[k].text, why) && p[k].w > 0) {
+			/* the same source again (frames of one file) */
+			p[k].w += w;
+			for (; k > 0 && p[k].w > p[k - 1].w; k--) {
+				struct part t = p[k];
+
+				p[k] = p[k - 1];
+				p[k - 1] = t;
+			}
+			return;
 		}
-		memset(&a->v[i], 0, sizeof(a->v[i]));
-		a->v[i].section = section;
-		a->best[i] = 0;
-		a->n++;
+	for (k = 0; k < WHY_PARTS && p[k].w >= w; k++)
+		;
+	if (k == WHY_PARTS)
+		return;
+	for (j = WHY_PARTS - 1; j > k; j--)
+		p[j] = p[j - 1];
+	p[k].w = w;
+	snprintf(p[k].text, sizeof(p[k].text), "%s", why);
+}
+
+enum credit_kind {
+	C_SPECIFIC, /* a path, a driver, a function: where the fault is */
+	C_BROAD,    /* a list, a person, a component, a subject prefix */
+	C_KEYWORD,  /* a K: keyword: never decides alone */
+};
+
+static const double pool_cap[POOL_N] = {
+	[POOL_TEXT] = W_TEXT,
+	[POOL_LIST] = W_ADDR_LIST,
+	[POOL_PERSON] = W_ADDR_PERSON,
+	[POOL_NAMED] = W_TEXT,
+};
+
+static void credit_pool(struct acc *a, uint32_t section, double w,
+			const char *why, enum credit_kind kind, enum pool pool)
+{
+	size_t i = find_or_add(a, section);
+
+	if (pool != POOL_NONE) {
+		double room = pool_cap[pool] - a->pool[i][pool];
+
+		if (w > room)
+			w = room;
+		if (w <= 1e-9)
+			return;
+		a->pool[i][pool] += w;
 	}
 	a->v[i].score += w;
-	if (w > a->best[i]) {
-		a->best[i] = w;
-		snprintf(a->v[i].why, sizeof(a->v[i].why), "%s", why);
-	}
+	if (kind == C_BROAD)
+		a->broad[i] += w;
+	else if (kind == C_SPECIFIC)
+		a->specific[i] += w;
+	note(a, i, w, why);
+}
+
+static void credit_as(struct acc *a, uint32_t section, double w,
+		      const char *why, enum credit_kind kind)
+{
+	credit_pool(a, section, w, why, kind, POOL_NONE);
+}
+
+/* is_umbrella - whether u strictly holds s (map_umbrellas()) */
+static bool is_umbrella(const struct map *map, uint32_t s, uint32_t u)
+{
+	const uint32_t *ids;
+	size_t n = map_umbrellas(map, s, &ids), i;
+
+	for (i = 0; i < n; i++)
+		if (ids[i] == u)
+			return true;
+	return false;
 }
 
 /*
  * credit_path_as - map one path; the most specific sections get w, each
- * broader depth level half of the one before; "why" names shown
+ * broader level half of the one before; "why" names shown.  Specific
+ * first: a section strictly inside another that owns the path comes
+ * before it whatever the depth get_maintainer.pl gives (a section with
+ * an N: line takes that line's depth 0: "QUALCOMM ATH12K" under
+ * "NETWORKING DRIVERS (WIRELESS)"), then the deeper pattern.
  */
 static int credit_path_as(struct acc *a, const struct map *map,
 			  const char *path, const char *shown, double w,
-			  const char *kind)
+			  const char *kind, enum pool pool)
 {
 	struct map_hit hits[MAP_MAX_HITS];
-	size_t n = map_lookup(map, path, hits, ARRAY_SIZE(hits)), i;
+	size_t n = map_lookup(map, path, hits, ARRAY_SIZE(hits)), i, j, m = 0;
 	int level = 0, credited = 0;
+	unsigned inside[MAP_MAX_HITS];
 	char why[SECTION_WHY_MAX];
 
+	for (i = 0; i < n; i++)
+		if (!sections_is_catchall(map, hits[i].section))
+			hits[m++] = hits[i];
+	n = m;
+	/* how many of the path's sections lie inside each */
 	for (i = 0; i < n; i++) {
-		if (sections_is_catchall(map, hits[i].section))
-			continue;
-		if (i > 0 && hits[i].depth != hits[i - 1].depth && credited)
+		inside[i] = 0;
+		for (j = 0; j < n; j++)
+			if (j != i &&
+			    is_umbrella(map, hits[j].section, hits[i].section))
+				inside[i]++;
+	}
+	/* stable insertion by (inside, -depth): the handful of a path */
+	for (i = 1; i < n; i++) {
+		struct map_hit h = hits[i];
+		unsigned in = inside[i];
+
+		for (j = i; j > 0 && (inside[j - 1] > in ||
+				      (inside[j - 1] == in &&
+				       hits[j - 1].depth < h.depth));
+		     j--) {
+			hits[j] = hits[j - 1];
+			inside[j] = inside[j - 1];
+		}
+		hits[j] = h;
+		inside[j] = in;
+	}
+	for (i = 0; i < n; i++) {
+		if (i > 0 &&
+		    (hits[i].depth != hits[i - 1].depth ||
+		     inside[i] != inside[i - 1]) &&
+		    level < 30)
 			level++;
 		snprintf(why, sizeof(why), "%s %s", kind, shown);
-		credit(a, hits[i].section, w / (double)(1 << level), why);
+		credit_pool(a, hits[i].section, w / (double)(1 << level), why,
+			    C_SPECIFIC, pool);
 		credited++;
 	}
 	return credited;
@@ -104,7 +260,7 @@ static int credit_path_as(struct acc *a, const struct map *map,
 static int credit_path(struct acc *a, const struct map *map, const char *path,
 		       double w, const char *kind)
 {
-	return credit_path_as(a, map, path, path, w, kind);
+	return credit_path_as(a, map, path, path, w, kind, POOL_NONE);
 }
 
 static bool module_file(const struct evidence *ev, const char *file)
@@ -258,7 +414,180 @@ static void credit_prefix(struct acc *a, const struct map *map,
 	}
 	if (best != UINT32_MAX) {
 		snprintf(why, sizeof(why), "subject prefix \"%s:\"", p);
-		credit(a, best, W_PREFIX, why);
+		credit_as(a, best, W_PREFIX, why, C_BROAD);
+	}
+}
+
+/*
+ * credit_addresses - the lists and people the report was sent to: each
+ * section naming one gets the address's weight times its share (the
+ * part of the address's sections it covers, map_address())
+ */
+static void credit_addresses(struct acc *a, const struct map *map,
+			     const struct evidence *ev)
+{
+	struct map_addr_hit hits[MAP_ADDR_SECTIONS_MAX];
+	char why[SECTION_WHY_MAX];
+	size_t i, k, n;
+
+	for (i = 0; i < ev->nrecipients; i++) {
+		bool to = i < ev->nrecipients_to;
+
+		n = map_address(map, ev->recipients[i], hits, ARRAY_SIZE(hits));
+		for (k = 0; k < n; k++) {
+			bool list = hits[k].tag == 'L';
+			double w = list			? W_ADDR_LIST
+				   : hits[k].tag == 'R' ? W_ADDR_REVIEWER
+							: W_ADDR_PERSON;
+
+			if (!to)
+				w *= W_ADDR_CC;
+			snprintf(why, sizeof(why), "%c: %s in %s", hits[k].tag,
+				 ev->recipients[i], to ? "To" : "Cc");
+			/* a list, and the person of a whole subsystem,
+			 * are the subsystem's: a section inside inherits
+			 * them; a person of this section only is its own
+			 * evidence */
+			credit_pool(a, hits[k].section, w * hits[k].share, why,
+				    list || hits[k].umbrella ? C_BROAD
+							     : C_SPECIFIC,
+				    list ? POOL_LIST : POOL_PERSON);
+		}
+	}
+}
+
+/*
+ * generic_path - core code a driver's trace or text passes through
+ * (the device model, IRQ and entry code, the IOMMU and DMA glue,
+ * netlink) beyond what syzkaller's guilty-file rules skip: it says
+ * less than the driver beside it, so it counts half
+ */
+static bool generic_path(const char *f)
+{
+	static const char *const core[] = {
+		"drivers/base/",
+		"kernel/irq/",
+		"kernel/dma/",
+		"drivers/iommu/",
+		"net/netlink/",
+		"kernel/entry/",
+		"arch/x86/entry/",
+		"arch/x86/kernel/irq",
+		"arch/arm64/kernel/entry",
+		"kernel/power/main.c",
+		"drivers/acpi/osl.c",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(core); i++)
+		if (starts_with(f, core[i]))
+			return true;
+	return false;
+}
+
+/* weigh - w, or half of it for generic core code */
+static double weigh(const char *f, double w)
+{
+	return generic_path(f) ? w / 2 : w;
+}
+
+/* credit_named - a file, or a directory ("fs/xfs/") as a file in it */
+static int credit_named(struct acc *a, const struct map *map, const char *f,
+			const char *shown, double w, const char *kind,
+			enum pool pool)
+{
+	char *p = ends_with(f, "/") ? xasprintf("%sx", f) : xstrdup(f);
+	int n = credit_path_as(a, map, p, shown, w, kind, pool);
+
+	free(p);
+	return n;
+}
+
+/*
+ * credit_names - the drivers the subject and prose name and the
+ * functions the prose names, through the symbol index.  Generic files
+ * (lib/, the allocators, ...: crashlog_guilty_ignored()) say nothing of
+ * the subsystem, as in frames.
+ */
+static void credit_names(struct acc *a, const struct map *map,
+			 const struct evidence *ev)
+{
+	char shown[SECTION_WHY_MAX];
+	size_t i;
+
+	for (i = 0; ev->named_files && i < ev->nnamed; i++) {
+		const char *f = ev->named_files[i];
+		bool subj = i < ev->nnamed_subject;
+
+		if (!f || crashlog_guilty_ignored(f))
+			continue;
+		snprintf(shown, sizeof(shown), "%s (%s)", ev->named[i], f);
+		credit_named(a, map, f, shown,
+			     weigh(f, subj ? W_NAMED_SUBJECT : W_NAMED_TEXT),
+			     subj ? "driver in the subject:"
+				  : "driver named in text:",
+			     subj ? POOL_NONE : POOL_NAMED);
+	}
+	for (i = 0; ev->text_function_files && i < ev->ntext_functions; i++) {
+		const char *f = ev->text_function_files[i];
+
+		if (!f || crashlog_guilty_ignored(f))
+			continue;
+		snprintf(shown, sizeof(shown), "%s() (%s)",
+			 ev->text_functions[i], f);
+		credit_named(a, map, f, shown, weigh(f, W_FUNC_TEXT),
+			     "function named in text:", POOL_NAMED);
+	}
+}
+
+/*
+ * inherit - a section strictly inside another (map_umbrellas()) that
+ * has evidence of its own takes the umbrella's broad credit too (its
+ * lists, people, component, subject prefix): "USB SUBSYSTEM" by the
+ * list, "USB ATTACHED SCSI" by the list and "uas" is the driver's,
+ * not the umbrella's.  The umbrella keeps what points at its own files.
+ */
+static void inherit(struct acc *a, const struct map *map)
+{
+	double *add = xcalloc(a->n + 1, sizeof(*add));
+	char why[SECTION_WHY_MAX];
+	size_t i, k, j;
+
+	for (i = 0; i < a->n; i++) {
+		const uint32_t *ids;
+		size_t n;
+
+		if (a->specific[i] < W_NESTED_MIN)
+			continue;
+		n = map_umbrellas(map, a->v[i].section, &ids);
+		for (k = 0; k < n; k++)
+			for (j = 0; j < a->n; j++)
+				if (a->v[j].section == ids[k] &&
+				    a->broad[j] > 0) {
+					add[i] += a->broad[j];
+					snprintf(why, sizeof(why), "within %s",
+						 map_title(map, ids[k]));
+					note(a, i, a->broad[j], why);
+				}
+	}
+	for (i = 0; i < a->n; i++)
+		a->v[i].score += add[i];
+	free(add);
+}
+
+/* why - the strongest contributions with their weights */
+static void format_why(struct section_score *v, const struct part *p)
+{
+	size_t k, len = 0;
+
+	v->why[0] = '\0';
+	for (k = 0; k < WHY_PARTS && p[k].w > 0; k++) {
+		int n = snprintf(v->why + len, sizeof(v->why) - len,
+				 "%s%s %.2f", k ? "; " : "", p[k].text, p[k].w);
+
+		if (n < 0 || (size_t)n >= sizeof(v->why) - len)
+			break;
+		len += (size_t)n;
 	}
 }
 
@@ -272,17 +601,86 @@ static int cmp_score(const void *x, const void *y)
 }
 
 /*
+ * prose_line - a line a person wrote: not console output or a stack
+ * frame, not a build or shell command line ("make CC=clang ...",
+ * "$ ..."), not a diff, config or link line.  K: keywords are matched
+ * in these only: "CC=clang" in a build line names no subsystem.
+ */
+static bool prose_line(const char *s, size_t l)
+{
+	static const char *const not_prose[] = {
+		"+0x",
+		"Call Trace",
+		"RIP:",
+		"Modules linked in",
+		"CC=",
+		"LLVM=",
+		"ARCH=",
+		"CROSS_COMPILE",
+		"CONFIG_",
+		"http://",
+		"https://",
+		" kernel: ",
+		"Hardware name:",
+		"Comm:",
+		"Tainted:",
+	};
+	size_t i;
+
+	while (l && (*s == ' ' || *s == '\t' || *s == '>')) {
+		s++;
+		l--;
+	}
+	if (!l)
+		return false;
+	/* "+foo"/"-foo" of a diff, not "- a point" of a list */
+	if (((*s == '+' || *s == '-') && (l == 1 || s[1] != ' ')) ||
+	    *s == '[' || *s == '<' || *s == '$' || *s == '#' || *s == '@' ||
+	    (l >= 5 && !strncmp(s, "make ", 5)) ||
+	    (l >= 8 && !strncmp(s, "kernel: ", 8)))
+		return false;
+	for (i = 0; i < ARRAY_SIZE(not_prose); i++)
+		if (memmem(s, l, not_prose[i], strlen(not_prose[i])))
+			return false;
+	return true;
+}
+
+/* prose - the text's prose lines (prose_line()), joined */
+static char *prose(const char *text, size_t len, size_t *out_len)
+{
+	char *out = xmalloc(len + 1);
+	const char *p = text, *end = text + len;
+	size_t n = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		if (prose_line(p, l)) {
+			memcpy(out + n, p, l);
+			n += l;
+			out[n++] = '\n';
+		}
+		p = nl ? nl + 1 : end;
+	}
+	out[n] = '\0';
+	*out_len = n;
+	return out;
+}
+
+/*
  * sections_for_report - rank the sections a report belongs to
  *
- * text (may be NULL) is searched for K: keywords.
+ * text (may be NULL) is searched for K: keywords, in its prose lines
+ * only (prose_line()).
  */
 void sections_for_report(const struct map *map, const struct evidence *ev,
 			 const char *text, size_t text_len,
 			 struct section_list *out)
 {
-	struct acc a = { NULL, NULL, 0, 0 };
+	struct acc a = { NULL, NULL, NULL, NULL, NULL, 0, 0 };
 	double wf = W_FRAME, wt = W_TEXT;
-	size_t i;
+	size_t i, n;
 
 	if (ev && ev->guilty_file)
 		credit_path(&a, map, ev->guilty_file, W_GUILTY, "guilty file");
@@ -298,14 +696,14 @@ void sections_for_report(const struct map *map, const struct evidence *ev,
 						    : xstrdup(f);
 
 			credit_path_as(&a, map, p, f, W_MODULE,
-				       "driver in the log:");
+				       "driver in the log:", POOL_NONE);
 			free(p);
 		} else if (frame_file(ev, f)) {
 			/* Generic frames (lib/, mm/kasan/, locking...) say
 			 * nothing about the subsystem: syzkaller's rules. */
 			if (crashlog_guilty_ignored(f))
 				continue;
-			credit_path(&a, map, f, wf, "stack frame in");
+			credit_path(&a, map, f, weigh(f, wf), "stack frame in");
 			wf = wf - W_STEP < W_FRAME_MIN ? W_FRAME_MIN
 						       : wf - W_STEP;
 		} else {
@@ -314,7 +712,8 @@ void sections_for_report(const struct map *map, const struct evidence *ev,
 			 * noise there, as they are in frames. */
 			if (ev->title && crashlog_guilty_ignored(f))
 				continue;
-			credit_path(&a, map, f, wt, "path named in text:");
+			credit_path_as(&a, map, f, f, weigh(f, wt),
+				       "path named in text:", POOL_TEXT);
 			wt = wt - W_STEP < W_TEXT_MIN ? W_TEXT_MIN
 						      : wt - W_STEP;
 		}
@@ -323,19 +722,53 @@ void sections_for_report(const struct map *map, const struct evidence *ev,
 		credit_prefix(&a, map, ev->subject_prefix);
 	if (text && text_len) {
 		struct map_hit hits[MAP_MAX_HITS];
-		size_t n = map_keywords(map, text, text_len, hits,
-					ARRAY_SIZE(hits));
+		size_t plen, nk;
+		char *pt = prose(text, text_len, &plen);
 
-		for (i = 0; i < n; i++)
+		nk = plen ? map_keywords(map, pt, plen, hits, ARRAY_SIZE(hits))
+			  : 0;
+		free(pt);
+
+		for (i = 0; i < nk; i++)
 			if (!sections_is_catchall(map, hits[i].section))
-				credit(&a, hits[i].section, W_KEYWORD,
-				       "K: keyword in the text");
+				credit_as(&a, hits[i].section, W_KEYWORD,
+					  "K: keyword in the text", C_KEYWORD);
 	}
+	if (ev && ev->bz_product && ev->bz_component) {
+		const char *t =
+			bzcomponent_section(ev->bz_product, ev->bz_component);
+		int sec = t ? map_find_section(map, t) : -1;
+
+		if (sec >= 0) {
+			char why[SECTION_WHY_MAX];
+
+			snprintf(why, sizeof(why), "Bugzilla %s/%s",
+				 ev->bz_product, ev->bz_component);
+			credit_as(&a, (uint32_t)sec, W_COMPONENT, why, C_BROAD);
+		}
+	}
+	if (ev) {
+		credit_names(&a, map, ev);
+		credit_addresses(&a, map, ev);
+	}
+	inherit(&a, map);
+	/* K: keywords never decide alone: a section with nothing else
+	 * goes */
+	for (i = 0, n = 0; i < a.n; i++) {
+		if (a.specific[i] <= 0 && a.broad[i] <= 0)
+			continue;
+		format_why(&a.v[i], a.parts[i]);
+		a.v[n++] = a.v[i];
+	}
+	a.n = n;
 	if (a.n)
 		qsort(a.v, a.n, sizeof(*a.v), cmp_score);
 	if (a.n > SECTIONS_MAX)
 		a.n = SECTIONS_MAX;
-	free(a.best);
+	free(a.parts);
+	free(a.broad);
+	free(a.specific);
+	free(a.pool);
 	out->v = a.v;
 	out->n = a.n;
 }

@@ -6,30 +6,67 @@
  *	Turns what the evidence stage found into MAINTAINERS sections with
  *	scores, best first.  Every path is mapped with map_lookup(), so a
  *	file gets exactly get_maintainer.pl's sections; the report's
- *	sections are then weighed by where the path came from:
+ *	sections are then weighed by where the evidence came from:
  *
  *	  guilty file (syzkaller's rules)        1.0
  *	  files of further stack frames          0.5, 0.45, ... (>= 0.2)
  *	    (not generic ones syzkaller skips: lib/, mm/kasan/, headers)
  *	  source of a driver the log names       0.45 ("btusb 3-10:1.0:",
  *	    "[xfs]" in a frame; module -> file or directory via symbols)
- *	  files named in the text                0.4, 0.35, ... (>= 0.15)
+ *	  files named in the text                0.4, 0.35, ... (>= 0.15),
+ *	                                         at most 0.4 a section
  *	  subject prefix ("xfs:", "mm/slub:")    0.6
- *	  K: keywords found in the text          0.15 each
+ *	  a driver the subject names             0.6 ("rtw89: ...": the
+ *	    symbol index's "module:NAME", a kbuild module or a directory
+ *	    name only one directory of the tree has)
+ *	  drivers and functions the prose names  0.3 each ("ucsi_acpi",
+ *	    "xfs_iget()", "ext4_find_extent:936:"), at most 0.4 a
+ *	    section; not in generic files (as frames)
+ *	  a list in To: / Cc:                    0.4 / 0.3, times its share
+ *	  a person (M:, B:) in To: / Cc:         0.5 / 0.375, times the share
+ *	    (R: 0.3 / 0.225); all lists give a section at most 0.4, all
+ *	    people at most 0.5
+ *	  the Bugzilla product/component         0.5 (bzcomponent.h)
+ *	  K: keywords found in the text          0.15 each, never alone;
+ *	    in the prose lines only (not logs, build or shell command
+ *	    lines, diffs, config or link lines)
+ *
+ *	Generic core code a driver's trace or text passes through (the
+ *	device model drivers/base/, kernel/irq/, kernel/dma/, entry code,
+ *	drivers/iommu/, net/netlink/) counts half as a frame, a path or a
+ *	name in the text: the driver beside it says more.
  *
  *	Within one path's sections the most specific gets the full weight
  *	and each broader one half of the one before, so "fs/xfs/x.c"
- *	counts for XFS FILESYSTEM, not for THE REST.  A subject prefix
- *	maps as a path when it has a "/" ("mm/slub" tries mm/slub.c and
- *	mm/slub/), else through section titles ("XFS FILESYSTEM") and list
- *	names ("linux-xfs@"), preferring the broadest such section (the
- *	fewest words: "USB SUBSYSTEM" for "usb"; then the shallowest F:).
- *	In a crash report, generic paths are skipped among the files named
- *	in the text too (they come from the allocation/free traces).  THE REST (a section whose
- *	only F: patterns are "*" and "*" followed by "/") never scores: a
- *	report with nothing else is unmapped.
+ *	counts for XFS FILESYSTEM, not for THE REST; a section strictly
+ *	inside another that owns the path (map_umbrellas()) is more
+ *	specific than it whatever get_maintainer.pl's depth says.  A
+ *	subject prefix maps as a path when it has a "/" ("mm/slub" tries
+ *	mm/slub.c and mm/slub/), else through section titles ("XFS
+ *	FILESYSTEM") and list names ("linux-xfs@"), preferring the
+ *	broadest such section (the fewest words: "USB SUBSYSTEM" for
+ *	"usb"; then the shallowest F:).  In a crash report, generic paths
+ *	are skipped among the files named in the text too (they come from
+ *	the allocation/free traces).
  *
- *	Each section carries a one-line "why" naming its strongest source.
+ *	An address's share (map_address()) is the part of its sections a
+ *	section covers, the whole for the list's own section; the index
+ *	has no catch-all list (linux-kernel@, THE REST's), no list of more
+ *	than MAP_ADDR_SECTIONS_MAX sections and no process list (stable@,
+ *	regressions@).  A list, the person of a whole subsystem, and a
+ *	title-matched subject prefix are broad evidence: a section strictly
+ *	inside one that got it, with at least 0.25 of its own (paths,
+ *	drivers, functions, its own people), takes it too, so that the
+ *	driver the report is about outranks the umbrella whose list it
+ *	was sent to.
+ *
+ *	THE REST (a section whose only F: patterns are "*" and "*"
+ *	followed by "/") never scores, and a section with nothing but K:
+ *	keywords is dropped: a report with nothing else is unmapped.
+ *
+ *	Each section carries a "why": its strongest contributions, each
+ *	with its weight ("guilty file fs/xfs/x.c 1.00; L: linux-xfs@...
+ *	in Cc 0.30; within ...").
  *
  * Ownership:
  *	struct section_list owns its array; section_list_release().
@@ -44,7 +81,7 @@ struct map;
 struct evidence;
 
 #define SECTIONS_MAX	32
-#define SECTION_WHY_MAX 160
+#define SECTION_WHY_MAX 240
 
 struct section_score {
 	uint32_t section;

@@ -631,6 +631,107 @@ static void modules_from_makefile(const char *root, const char *mkpath,
 	free(text);
 }
 
+/*
+ * dir_key - a directory's name spelled as a module's ("module:NAME",
+ * lower case, "_" for "-"); false when too short to tell anything
+ */
+static bool dir_key(const char *name, size_t n, char *out, size_t size)
+{
+	size_t i;
+
+	if (n < 3 || n + 8 > size)
+		return false;
+	memcpy(out, "module:", 7);
+	for (i = 0; i < n; i++) {
+		char c = name[i];
+
+		out[7 + i] = c == '-'		      ? '_'
+			     : (c >= 'A' && c <= 'Z') ? c | 0x20
+						      : c;
+	}
+	out[7 + n] = '\0';
+	return true;
+}
+
+/*
+ * dirs_from_files - "module:NAME" for each directory under drivers/,
+ * sound/, net/ and fs/ whose name no other directory of the tree has
+ * ("rtw89" is drivers/net/wireless/realtek/rtw89/; "usb" or
+ * "bluetooth" name several and give nothing): a driver as reports
+ * name it, when its module has another name (rtw89_8852be, ...)
+ */
+static void dirs_from_files(const struct file_list *fl, struct mod_list *ml)
+{
+	static const char *const roots[] = { "drivers/", "sound/", "net/",
+					     "fs/" };
+	char **dirs = NULL, **keys;
+	size_t ndirs = 0, alloc = 0, i, j, k, r;
+	char key[NAME_MAX_LEN + 8];
+
+	/* every directory holding a source file, and its parents */
+	for (i = 0; i < fl->n; i++) {
+		const char *f = fl->v[i], *slash;
+
+		for (slash = strchr(f, '/'); slash;
+		     slash = strchr(slash + 1, '/')) {
+			size_t n = (size_t)(slash - f) + 1;
+
+			if (ndirs && strlen(dirs[ndirs - 1]) >= n &&
+			    !strncmp(dirs[ndirs - 1], f, n))
+				continue; /* sorted files: a parent just seen */
+			ALLOC_GROW(dirs, ndirs, alloc);
+			dirs[ndirs++] = xmemdup0(f, n);
+		}
+	}
+	qsort(dirs, ndirs, sizeof(*dirs), cmp_str);
+	for (i = j = 0; i < ndirs; i++) {
+		if (j && !strcmp(dirs[j - 1], dirs[i])) {
+			free(dirs[i]);
+			continue;
+		}
+		dirs[j++] = dirs[i];
+	}
+	ndirs = j;
+	/* their keys, sorted, to count each name */
+	keys = xcalloc(ndirs + 1, sizeof(*keys));
+	for (i = 0, k = 0; i < ndirs; i++) {
+		const char *d = dirs[i], *end = d + strlen(d) - 1, *b = end;
+
+		while (b > d && b[-1] != '/')
+			b--;
+		if (dir_key(b, (size_t)(end - b), key, sizeof(key)))
+			keys[k++] = xasprintf("%s\t%s", key, d);
+	}
+	/* "module:NAME\tPATH": one name's directories are together */
+	qsort(keys, k, sizeof(*keys), cmp_str);
+	for (i = 0; i < k; i = j) {
+		size_t n = strcspn(keys[i], "\t");
+		const char *d = keys[i] + n + 1;
+		bool root = false;
+
+		for (j = i + 1; j < k && !strncmp(keys[j], keys[i], n + 1); j++)
+			;
+		/* inside a root, not the root itself ("drivers/") */
+		for (r = 0; r < ARRAY_SIZE(roots); r++)
+			root |= starts_with(d, roots[r]) &&
+				strlen(d) > strlen(roots[r]);
+		if (j - i == 1 && root) {
+			struct modrec *m;
+
+			ALLOC_GROW(ml->v, ml->n, ml->alloc);
+			m = &ml->v[ml->n++];
+			m->name = xmemdup0(keys[i], n);
+			m->path = xstrdup(d);
+		}
+	}
+	for (i = 0; i < k; i++)
+		free(keys[i]);
+	free(keys);
+	for (i = 0; i < ndirs; i++)
+		free(dirs[i]);
+	free(dirs);
+}
+
 /* What symbols_build() gathers, step by step. */
 struct build {
 	const char *tree;
@@ -709,6 +810,7 @@ static void build_records(struct build *b)
 	/* Modules: "module:NAME" -> its .c file or its directory. */
 	for (i = 0; i < b->mk.n; i++)
 		modules_from_makefile(b->tree, b->mk.v[i], fl, &b->ml);
+	dirs_from_files(fl, &b->ml);
 	for (i = 0; i < b->nthreads; i++)
 		b->total += b->w[i].nrecs;
 	b->total += b->ml.n;

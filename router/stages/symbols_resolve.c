@@ -57,5 +57,29 @@ void symbols_resolve(const struct symbols *s, struct evidence *ev)
 				      sizeof(*ev->module_files));
 		ev->module_files[ev->nmodule_files++] = xstrdup(file);
 	}
+	/* Drivers the subject and prose name, functions the prose names:
+	 * only what the index knows, one file or directory each. */
+	if (s && ev->nnamed && !ev->named_files) {
+		ev->named_files = xcalloc(ev->nnamed, sizeof(*ev->named_files));
+		for (i = 0; i < ev->nnamed; i++) {
+			char *name = xasprintf("module:%s", ev->named[i]);
+			const char *file = symbols_best(s, name);
+
+			free(name);
+			if (file && *file)
+				ev->named_files[i] = xstrdup(file);
+		}
+	}
+	if (s && ev->ntext_functions && !ev->text_function_files) {
+		ev->text_function_files = xcalloc(
+			ev->ntext_functions, sizeof(*ev->text_function_files));
+		for (i = 0; i < ev->ntext_functions; i++) {
+			const char *file =
+				symbols_best(s, ev->text_functions[i]);
+
+			if (file && *file)
+				ev->text_function_files[i] = xstrdup(file);
+		}
+	}
 	evidence_finish(ev);
 }

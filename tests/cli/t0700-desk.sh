@@ -293,7 +293,7 @@ assert c[\"class\"] == \"ai\" and c[\"scores\"][\"ai\"] >= 5, c
 assert c[\"header\"].startswith(\"ai; score=\"), c
 assert any(h[\"name\"] == \"AI_CVSS_TEMPLATE\" for h in c[\"rules\"])
 assert j[\"sections\"][0][\"name\"] == \"XFS FILESYSTEM\"
-assert j[\"sections\"][0][\"why\"] == \"subject prefix \\\"xfs:\\\"\"
+assert j[\"sections\"][0][\"why\"] == \"subject prefix \\\"xfs:\\\" 0.60; path named in text: fs/xfs/libxfs/xfs_attr_leaf.c 0.40\"
 d = j[\"decisions\"]
 assert len(d) == 1 and d[0][\"action\"] == \"hold\"
 chosen = [x for x in d[0][\"candidates\"] if x[\"status\"] == \"chosen\"]

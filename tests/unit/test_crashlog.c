@@ -289,10 +289,57 @@ static void test_crash_in_long_log(void **state)
 	sb_release(&log);
 }
 
+/*
+ * A journal's lines: "kernel: " alone ("journalctl -o cat") and the
+ * syslog form give the same crash and frames as the bare console
+ */
+static void test_journal_prefixes(void **state)
+{
+	static const char *const lines[] = {
+		"WARNING: CPU: 3 PID: 1234 at drivers/usb/host/xhci-ring.c:1234"
+		" handle_tx_event+0x2f0/0x3a0 [xhci_hcd]",
+		"Modules linked in: xhci_pci xhci_hcd",
+		"CPU: 3 UID: 0 PID: 1234 Comm: kworker/3:1 Not tainted 6.12.0 #1",
+		"RIP: 0010:handle_tx_event+0x2f0/0x3a0 [xhci_hcd]",
+		"Call Trace:",
+		" <IRQ>",
+		" xhci_handle_event+0x1a0/0x2d0 [xhci_hcd]",
+		" xhci_irq+0x8c/0x1b0 [xhci_hcd]",
+		" </IRQ>",
+		"---[ end trace 0000000000000000 ]---",
+	};
+	static const char *const prefixes[] = {
+		"", "kernel: ", "Dec 05 09:12:01 box kernel: "
+	};
+	char *want = NULL;
+	size_t p, i;
+
+	(void)state;
+	for (p = 0; p < ARRAY_SIZE(prefixes); p++) {
+		struct strbuf sb = STRBUF_INIT(1u << 20);
+		char *got;
+
+		sb_adds(&sb, "Hello, this is what the journal shows:\n");
+		for (i = 0; i < ARRAY_SIZE(lines); i++)
+			sb_addf(&sb, "%s%s\n", prefixes[p], lines[i]);
+		got = describe_one(sb.buf, sb.len);
+		sb_release(&sb);
+		assert_non_null(strstr(got, "  xhci_irq "));
+		if (!want)
+			want = got;
+		else {
+			assert_string_equal(got, want);
+			free(got);
+		}
+	}
+	free(want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pattern_file),
+		cmocka_unit_test(test_journal_prefixes),
 		/* after it: this one compiles patterns in this process */
 		cmocka_unit_test(test_crash_in_long_log),
 	};

@@ -886,6 +886,166 @@ static void test_lists_capped(void **state)
 	sb_release(&sb);
 }
 
+/* where a report was sent: To: and Cc: addresses, bare, once each */
+static void test_recipients(void **state)
+{
+	struct report *r = report_new();
+	struct evidence *ev;
+
+	(void)state;
+	free(r->from_addr);
+	r->from_addr = xstrdup("reporter@example.org");
+	report_add_header(
+		r, "To",
+		"\"linux-usb@vger.kernel.org\" <linux-usb@vger.kernel.org>,"
+		" Mathias Nyman <Mathias.Nyman@Intel.com>");
+	report_add_header(
+		r, "Cc",
+		"reporter@example.org, \"luiz.dentz\" <luiz.dentz@gmail.com>,"
+		" USB list <linux-usb@vger.kernel.org>, stray@, @nowhere,"
+		" a@localhost, andrew+netdev@lunn.ch.");
+	report_add_header(r, "Cc", "second@example.org");
+	ev = evidence_extract(r);
+	assert_int_equal(ev->nrecipients, 5);
+	assert_string_equal(ev->recipients[0], "linux-usb@vger.kernel.org");
+	assert_string_equal(ev->recipients[1], "mathias.nyman@intel.com");
+	assert_string_equal(ev->recipients[2], "luiz.dentz@gmail.com");
+	assert_string_equal(ev->recipients[3], "andrew+netdev@lunn.ch");
+	assert_string_equal(ev->recipients[4], "second@example.org");
+	evidence_free(ev);
+	report_free(r);
+}
+
+/*
+ * Drivers the subject and the prose name: words with a digit, "_" or
+ * "-", and the subject's words before ":"; not paths, file names,
+ * function calls, English words, console output or the module list.
+ * Functions a filesystem's error line names ("func:LINE:").
+ */
+static void test_named_drivers(void **state)
+{
+	static const char body[] =
+		"Since 6.14-rc1 the touchpad behind hid-mcp2221 stops, and\n"
+		"ucsi_acpi reports nothing.  See drivers/usb/typec/ucsi/ucsi.c\n"
+		"and amd_sfh_hid.ko; calling foo_bar() helps; x86_64 host.\n"
+		"[   12.345678] rtw89_8852be 0000:04:00.0: fw failed\n"
+		"Modules linked in: snd_hda_intel btusb\n"
+		" ? some_func+0x12/0x30\n"
+		"EXT4-fs error (device sda1): ext4_find_extent:936: inode #2\n"
+		"at 21:17:03 host:22: nothing\n"
+		"the hidraw driver, module btusb and nouveau drivers; the\n"
+		"driver is old, some module is new\n";
+	struct report *r = report_new();
+	struct evidence *ev;
+	size_t i;
+	bool f1 = false, f2 = false;
+
+	(void)state;
+	free(r->subject);
+	r->subject =
+		xstrdup("[BUG] iwlegacy: rtw89 fails, Wifi-6 and new: gone");
+	r->body = xstrdup(body);
+	r->body_len = strlen(body);
+	ev = evidence_extract(r);
+	assert_int_equal(ev->nnamed_subject, 3);
+	assert_string_equal(ev->named[0], "iwlegacy");
+	assert_string_equal(ev->named[1], "rtw89");
+	/* "Wifi-6" is not lower case; "new:" is the subject's word */
+	assert_string_equal(ev->named[2], "new");
+	assert_int_equal(ev->nnamed, 10);
+	assert_string_equal(ev->named[7], "hidraw");
+	assert_string_equal(ev->named[8], "btusb");
+	assert_string_equal(ev->named[9], "nouveau");
+	assert_string_equal(ev->named[3], "hid-mcp2221");
+	assert_string_equal(ev->named[4], "ucsi_acpi");
+	/* candidates only: the symbol index keeps those that are modules */
+	assert_string_equal(ev->named[5], "x86_64");
+	assert_string_equal(ev->named[6], "sda1");
+	for (i = 0; i < ev->ntext_functions; i++) {
+		f1 |= !strcmp(ev->text_functions[i], "foo_bar");
+		f2 |= !strcmp(ev->text_functions[i], "ext4_find_extent");
+	}
+	assert_true(f1);
+	assert_true(f2);
+	assert_int_equal(ev->ntext_functions, 2);
+	evidence_free(ev);
+	report_free(r);
+}
+
+/*
+ * Paths under the top of an unpacked tree ("linux-6.14/", "linux/")
+ * are the tree's; journal lines are console output (device lines)
+ */
+static void test_tree_roots_and_journal(void **state)
+{
+	struct evidence *ev = text_evidence(
+		"See linux-6.14/drivers/usb/host/xhci.c and linux/fs/xfs/x.c,\n"
+		"not mylinux/mm/a.c, linuxish/mm/b.c or /tmp/linux/mm/c.c.\n"
+		"kernel: btusb 3-10:1.0: probe failed\n"
+		"Dec 05 09:12:01 box kernel: mt7921e 0000:04:00.0: fw lost\n");
+	size_t i;
+
+	(void)state;
+	assert_int_equal(ev->ntext_files, 2);
+	assert_string_equal(ev->text_files[0], "drivers/usb/host/xhci.c");
+	assert_string_equal(ev->text_files[1], "fs/xfs/x.c");
+	assert_int_equal(ev->nmodules, 2);
+	assert_string_equal(ev->modules[0], "btusb");
+	assert_string_equal(ev->modules[1], "mt7921e");
+	/* no console stamps, but console lines: no prose names there */
+	assert_false(ev->dmesg_timestamps);
+	for (i = 0; i < ev->nnamed; i++)
+		assert_string_not_equal(ev->named[i], "mt7921e");
+	evidence_free(ev);
+}
+
+/*
+ * A Bugzilla notification: its product and component from the headers,
+ * else from the "[Bug N]" mail's lines; "New:" is no subsystem
+ */
+static void test_bugzilla_component(void **state)
+{
+	static const char body[] =
+		"https://bugzilla.kernel.org/show_bug.cgi?id=4242\n\n"
+		"            Bug ID: 4242\n"
+		"           Summary: headset drops after resume\n"
+		"           Product: Drivers\n"
+		"          Hardware: All\n"
+		"         Component: Bluetooth\n"
+		"          Assignee: someone@example.org\n\n"
+		"Component: not this one\n";
+	struct report *r = report_new();
+	struct evidence *ev;
+
+	(void)state;
+	free(r->subject);
+	r->subject = xstrdup("[Bug 4242] New: headset drops after resume");
+	r->body = xstrdup(body);
+	r->body_len = strlen(body);
+	ev = evidence_extract(r);
+	assert_string_equal(ev->bz_product, "Drivers");
+	assert_string_equal(ev->bz_component, "Bluetooth");
+	assert_null(ev->subject_prefix);
+	evidence_free(ev);
+	report_add_header(r, "X-Bugzilla-Product", "File System");
+	report_add_header(r, "X-Bugzilla-Component", "ext4");
+	ev = evidence_extract(r);
+	assert_string_equal(ev->bz_product, "File System");
+	assert_string_equal(ev->bz_component, "ext4");
+	evidence_free(ev);
+	/* not a Bugzilla mail: "Product:" lines mean nothing */
+	report_free(r);
+	r = report_new();
+	r->subject = xstrdup("question");
+	r->body = xstrdup(body);
+	r->body_len = strlen(body);
+	ev = evidence_extract(r);
+	assert_null(ev->bz_product);
+	assert_null(ev->bz_component);
+	evidence_free(ev);
+	report_free(r);
+}
+
 /* a trailer value with a NUL in it: found by fuzz_evidence (overread) */
 static void test_trailer_nul(void **state)
 {
@@ -992,6 +1152,10 @@ int main(void)
 		cmocka_unit_test(test_lists_capped),
 		cmocka_unit_test(test_hostile_input),
 		cmocka_unit_test(test_trailer_nul),
+		cmocka_unit_test(test_recipients),
+		cmocka_unit_test(test_named_drivers),
+		cmocka_unit_test(test_tree_roots_and_journal),
+		cmocka_unit_test(test_bugzilla_component),
 		cmocka_unit_test(test_frame_at_buffer_end),
 	};
 

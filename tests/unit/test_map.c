@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -723,12 +724,12 @@ static void test_saved_index_keywords(void **state)
 
 	assert_int_equal(read_file(path, 1 << 20, &data, &len), 0);
 	memcpy(&u, data + 8, 4); /* header.version */
-	assert_int_equal(u, 4);
-	u = 3;
+	assert_int_equal(u, 5);
+	u = 4;
 	memcpy(data + 8, &u, 4);
 	assert_int_equal(write_file_atomic(path, data, len, 0600), 0);
 	assert_null(map_open(path));
-	u = 4;
+	u = 5;
 	memcpy(data + 8, &u, 4);
 
 	/*
@@ -770,6 +771,156 @@ static void test_saved_index_keywords(void **state)
 	maintainers_release(&m);
 }
 
+/* who names what: lists and people of a small tree of sections */
+static const char *people_text =
+	"USB SUBSYSTEM\nM:\tGreg <Greg@K.org>\nL:\tlinux-usb@vger.kernel.org\n"
+	"F:\tdrivers/usb/\nF:\tinclude/linux/usb.h\n"
+	"USB XHCI DRIVER\nM:\tMathias <mathias@i.com>\n"
+	"L:\tlinux-usb@vger.kernel.org\nF:\tdrivers/usb/host/xhci*\n"
+	"USB STORAGE DRIVER\nL:\tlinux-usb@vger.kernel.org\n"
+	"F:\tdrivers/usb/storage/\n"
+	"USB ATTACHED SCSI\nR:\tOliver <o@n.com>\n"
+	"L:\tlinux-usb@vger.kernel.org\nF:\tdrivers/usb/storage/uas.c\n"
+	"USB NETWORKING DRIVERS\nL:\tlinux-usb@vger.kernel.org\n"
+	"L:\tnetdev@vger.kernel.org\nF:\tdrivers/net/usb/\n"
+	"USB TWIN\nL:\tlinux-usb@vger.kernel.org\nF:\tdrivers/usb/twin/\n"
+	"USB TWIN TOO\nL:\tlinux-usb@vger.kernel.org\nF:\tdrivers/usb/twin/\n"
+	"STABLE BRANCH\nM:\tGreg <greg@k.org>\nL:\tstable@vger.kernel.org\n"
+	"F:\tDocumentation/process/stable-kernel-rules.rst\n"
+	"LINUX-NEXT TREE\nM:\tStephen <sfr@c.au>\nL:\tlinux-next@vger.kernel.org\n"
+	"B:\tmailto:linux-next@vger.kernel.org\n"
+	"BUGS\nB:\tmailto:usb-bugs@k.org\nF:\tdrivers/usb/core/\n"
+	"FS\nL:\tlinux-kernel@vger.kernel.org\nF:\tfs/\n"
+	"EXT2 FILE SYSTEM\nL:\tlinux-ext4@vger.kernel.org\nF:\tfs/ext2/\n"
+	"EXT4 FILE SYSTEM\nL:\tlinux-ext4@vger.kernel.org\nF:\tfs/ext4/\n"
+	"JBD2\nL:\tlinux-ext4@vger.kernel.org\nF:\tfs/jbd2/\n"
+	"ACME FOO\nL:\tlinux-acme@k.org\nF:\tdrivers/acme/foo/\n"
+	"ACME BAR\nL:\tlinux-acme@k.org\nF:\tdrivers/acme/bar/\n"
+	"THE REST\nM:\tLinus <torvalds@l.org>\n"
+	"L:\tlinux-kernel@vger.kernel.org\nF:\t*\nF:\t*/\n";
+
+static double share_of(const struct map *map, const char *addr,
+		       const char *title, char *tag)
+{
+	struct map_addr_hit hits[16];
+	size_t n = map_address(map, addr, hits, ARRAY_SIZE(hits)), i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(map_title(map, hits[i].section), title)) {
+			*tag = hits[i].tag;
+			return hits[i].share;
+		}
+	return 0;
+}
+
+static bool umbrella(const struct map *map, const char *inner,
+		     const char *outer)
+{
+	const uint32_t *ids;
+	size_t n = map_umbrellas(map, (uint32_t)map_find_section(map, inner),
+				 &ids),
+	       i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(map_title(map, ids[i]), outer))
+			return true;
+	return false;
+}
+
+static void test_people_and_umbrellas(void **state)
+{
+	struct map_addr_hit hits[16];
+	char path[] = "/tmp/triage-idx-XXXXXX";
+	struct map *map = compile_text(people_text, NULL), *m2;
+	int fd = mkstemp(path);
+	char tag = 0;
+	size_t i;
+
+	(void)state;
+	/* strictly inside, by get_maintainer.pl's matching */
+	assert_true(umbrella(map, "USB XHCI DRIVER", "USB SUBSYSTEM"));
+	assert_true(umbrella(map, "USB ATTACHED SCSI", "USB STORAGE DRIVER"));
+	assert_true(umbrella(map, "USB ATTACHED SCSI", "USB SUBSYSTEM"));
+	assert_true(umbrella(map, "USB TWIN", "USB SUBSYSTEM"));
+	assert_false(umbrella(map, "USB SUBSYSTEM", "USB XHCI DRIVER"));
+	assert_false(umbrella(map, "USB NETWORKING DRIVERS", "USB SUBSYSTEM"));
+	/* the same paths: neither holds the other; THE REST never does */
+	assert_false(umbrella(map, "USB TWIN", "USB TWIN TOO"));
+	assert_false(umbrella(map, "USB TWIN TOO", "USB TWIN"));
+	assert_false(umbrella(map, "FS", "THE REST"));
+
+	/*
+	 * linux-usb@ is in 7 sections: USB SUBSYSTEM, named after it, takes
+	 * the whole; the storage driver covers itself and UAS
+	 */
+	assert_true(share_of(map, "linux-usb@vger.kernel.org", "USB SUBSYSTEM",
+			     &tag) > 0.999);
+	assert_int_equal(tag, 'L');
+	assert_true(fabs(share_of(map, "linux-usb@vger.kernel.org",
+				  "USB STORAGE DRIVER", &tag) -
+			 2.0 / 7) < 1e-3);
+	assert_true(fabs(share_of(map, "linux-usb@vger.kernel.org",
+				  "USB XHCI DRIVER", &tag) -
+			 1.0 / 7) < 1e-3);
+	/* the list's own section, named after it, takes the whole */
+	assert_true(share_of(map, "linux-ext4@vger.kernel.org",
+			     "EXT4 FILE SYSTEM", &tag) > 0.999);
+	assert_true(fabs(share_of(map, "linux-ext4@vger.kernel.org",
+				  "EXT2 FILE SYSTEM", &tag) -
+			 1.0 / 3) < 1e-3);
+	/* named after it, but none over the others: no one's own */
+	assert_true(fabs(share_of(map, "linux-acme@k.org", "ACME FOO", &tag) -
+			 0.5) < 1e-3);
+	/* the umbrella of an address's sections is marked */
+	assert_int_equal(
+		map_address(map, "linux-usb@vger.kernel.org", hits, 16), 7);
+	for (i = 0; i < 7; i++)
+		assert_int_equal(
+			hits[i].umbrella,
+			!strcmp(map_title(map, hits[i].section),
+				"USB SUBSYSTEM") ||
+				!strcmp(map_title(map, hits[i].section),
+					"USB STORAGE DRIVER"));
+	/* people: M: and R: in lower case; B: mailto: too */
+	assert_true(share_of(map, "mathias@i.com", "USB XHCI DRIVER", &tag) >
+		    0.999);
+	assert_int_equal(tag, 'M');
+	assert_true(share_of(map, "o@n.com", "USB ATTACHED SCSI", &tag) >
+		    0.999);
+	assert_int_equal(tag, 'R');
+	assert_true(share_of(map, "usb-bugs@k.org", "BUGS", &tag) > 0.999);
+	assert_int_equal(tag, 'B');
+	/* Greg of USB and of STABLE: the section that owns no source
+	 * lends nothing */
+	assert_int_equal(map_address(map, "greg@k.org", hits, 16), 1);
+	assert_string_equal(map_title(map, hits[0].section), "USB SUBSYSTEM");
+	/* nothing for process lists, THE REST's list, its people,
+	 * unknown addresses or upper case */
+	assert_int_equal(map_address(map, "stable@vger.kernel.org", hits, 16),
+			 0);
+	assert_int_equal(
+		map_address(map, "linux-next@vger.kernel.org", hits, 16), 0);
+	assert_int_equal(
+		map_address(map, "linux-kernel@vger.kernel.org", hits, 16), 0);
+	assert_int_equal(map_address(map, "torvalds@l.org", hits, 16), 0);
+	assert_int_equal(map_address(map, "nobody@k.org", hits, 16), 0);
+	assert_int_equal(map_address(map, "Mathias@i.com", hits, 16), 0);
+
+	/* the same from a saved index */
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(map_save(map, path), 0);
+	m2 = map_open(path);
+	assert_non_null(m2);
+	assert_true(umbrella(m2, "USB ATTACHED SCSI", "USB SUBSYSTEM"));
+	assert_true(fabs(share_of(m2, "linux-usb@vger.kernel.org",
+				  "USB STORAGE DRIVER", &tag) -
+			 2.0 / 7) < 1e-3);
+	map_free(m2);
+	unlink(path);
+	map_free(map);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -793,6 +944,7 @@ int main(void)
 		cmocka_unit_test(test_directory_of_files),
 		cmocka_unit_test(
 			test_saved_index_matches_and_rejects_corruption),
+		cmocka_unit_test(test_people_and_umbrellas),
 	};
 
 	msg_setup("test_map", 1, false);

@@ -500,6 +500,33 @@ static void test_expert_away_and_reporter(void **state)
 	pick_config_free(pc);
 }
 
+/*
+ * The expert stays inside the section: experts found by climbing above
+ * it (fs/ for a file XFS was chosen for by its list) are not its own;
+ * the section's M: is picked instead
+ */
+static void test_expert_inside_the_section(void **state)
+{
+	struct pick_config *pc = conf("");
+	struct report r;
+
+	(void)state;
+	report(&r, "XFS FILESYSTEM", "fs/newfs/super.c", pc);
+	pick_recipient(&r.rq, &r.res);
+	assert_string_equal(r.res.addr, "chandan@example.org");
+	assert_null(cand(&r.res, "e1@example.org"));
+	assert_null(cand(&r.res, "e5@example.org"));
+	pick_result_release(&r.res);
+	/* for VFS, whose F: holds fs/, the same climb is inside */
+	report(&r, "FILESYSTEMS (VFS and infrastructure)", "fs/newfs/super.c",
+	       pc);
+	pick_recipient(&r.rq, &r.res);
+	assert_non_null(cand(&r.res, "e1@example.org"));
+	assert_int_equal(cand(&r.res, "e1@example.org")->role, PICK_EXPERT);
+	pick_result_release(&r.res);
+	pick_config_free(pc);
+}
+
 /* ---- tiers 3 and 4: M:/R: and L: ------------------------------------------ */
 
 static void test_maintainers_and_list(void **state)
@@ -755,6 +782,7 @@ int main(void)
 		cmocka_unit_test(test_expert_after_saturated_roster),
 		cmocka_unit_test(test_expert_spreads_by_load),
 		cmocka_unit_test(test_expert_away_and_reporter),
+		cmocka_unit_test(test_expert_inside_the_section),
 		cmocka_unit_test(test_maintainers_and_list),
 		cmocka_unit_test(test_list_only_and_next_group),
 		cmocka_unit_test(test_equal_scores_pool),

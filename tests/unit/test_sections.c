@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,7 +29,15 @@ static const char *fixture =
 	"F:\tdrivers/usb/\n"
 	"USB STORAGE DRIVER\nL:\tlinux-usb@vger.kernel.org\n"
 	"F:\tdrivers/usb/storage/\n"
+	"USB ATTACHED SCSI\nR:\to <o@k.org>\nL:\tlinux-usb@vger.kernel.org\n"
+	"F:\tdrivers/usb/storage/uas.c\n"
+	"USB XHCI DRIVER\nM:\tmn <mn@k.org>\nL:\tlinux-usb@vger.kernel.org\n"
+	"F:\tdrivers/usb/host/xhci*\n"
+	"STABLE BRANCH\nM:\tg <g@k.org>\nL:\tstable@vger.kernel.org\n"
+	"F:\tDocumentation/process/stable-kernel-rules.rst\n"
 	"NAPI\nK:\t\\bnapi_schedule\\b\n"
+	"DRIVER CORE\nM:\td <d@k.org>\nF:\tdrivers/base/\n"
+	"CLANG BUILD\nF:\tscripts/clang-tools/\nK:\t\\b(?i:clang)\\b\n"
 	"THE REST\nM:\tl <l@k.org>\nF:\t*\nF:\t*/\n";
 
 static struct map *map;
@@ -167,12 +176,248 @@ static void test_keywords_and_unmapped(void **state)
 	/* Only THE REST matches README: unmapped. */
 	assert_int_equal(l.n, 0);
 	section_list_release(&l);
+	/* a K: keyword alone never decides a section */
 	sections_for_report(map, ev, text, strlen(text), &l);
-	assert_int_equal(l.n, 1);
-	assert_string_equal(title(&l, 0), "NAPI");
+	assert_int_equal(l.n, 0);
 	section_list_release(&l);
 	sections_for_report(map, NULL, NULL, 0, &l);
 	assert_int_equal(l.n, 0);
+	ev_del(ev);
+}
+
+/* K: keywords count in the prose, not in a build command line */
+static void test_keywords_in_prose_only(void **state)
+{
+	const char *files[] = { "scripts/clang-tools/gen.py" };
+	struct evidence *ev = ev_new(NULL, files, 1);
+	struct section_list l;
+	const char *prose = "It only breaks when built with Clang 19.\n";
+	const char *build = "I built it with\n  make CC=clang LLVM=1 -j8\n";
+
+	(void)state;
+	sections_for_report(map, ev, prose, strlen(prose), &l);
+	assert_string_equal(title(&l, 0), "CLANG BUILD");
+	assert_true(fabs(l.v[0].score - 0.55) < 1e-9);
+	section_list_release(&l);
+	sections_for_report(map, ev, build, strlen(build), &l);
+	assert_string_equal(title(&l, 0), "CLANG BUILD");
+	assert_true(fabs(l.v[0].score - 0.4) < 1e-9);
+	section_list_release(&l);
+	ev_del(ev);
+}
+
+/* the device model in a driver's trace counts less than the driver */
+static void test_generic_core_counts_half(void **state)
+{
+	const char *files[] = { "drivers/base/core.c",
+				"drivers/usb/storage/uas.c" };
+	struct evidence *ev = ev_new(NULL, files, 2);
+	struct section_list l;
+
+	(void)state;
+	ev->frames = xcalloc(2, sizeof(*ev->frames));
+	ev->frames[0].file = xstrdup("drivers/base/core.c");
+	ev->frames[1].file = xstrdup("drivers/usb/storage/uas.c");
+	ev->nframes = 2;
+	sections_for_report(map, ev, NULL, 0, &l);
+	/* core.c 0.5 halved, uas.c 0.45 */
+	assert_string_equal(title(&l, 0), "USB ATTACHED SCSI");
+	assert_true(fabs(l.v[0].score - 0.45) < 1e-9);
+	assert_string_equal(title(&l, 1), "DRIVER CORE");
+	assert_true(fabs(l.v[1].score - 0.25) < 1e-9);
+	section_list_release(&l);
+	ev_del(ev);
+}
+
+/* the Bugzilla component names the section; one the map lacks, none */
+static void test_bugzilla_component(void **state)
+{
+	struct evidence *ev = ev_new(NULL, NULL, 0);
+	struct section_list l;
+
+	(void)state;
+	ev->bz_product = xstrdup("drivers");
+	ev->bz_component = xstrdup("usb");
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(title(&l, 0), "USB SUBSYSTEM");
+	assert_non_null(strstr(l.v[0].why, "Bugzilla drivers/usb 0.50"));
+	section_list_release(&l);
+	free(ev->bz_component);
+	ev->bz_component = xstrdup("Sound(ALSA)"); /* no SOUND here */
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_int_equal(l.n, 0);
+	section_list_release(&l);
+	free(ev->bz_product);
+	free(ev->bz_component);
+	ev_del(ev);
+}
+
+/* add_recipient - in To: while only To: addresses were added */
+static void add_recipient(struct evidence *ev, const char *addr, bool to)
+{
+	assert_true(!to || ev->nrecipients_to == ev->nrecipients);
+	ev->nrecipients_to += to;
+	ev->recipients = xreallocarray(ev->recipients, ev->nrecipients + 1,
+				       sizeof(*ev->recipients));
+	ev->recipients[ev->nrecipients++] = xstrdup(addr);
+}
+
+static void del_recipients(struct evidence *ev)
+{
+	size_t i;
+
+	for (i = 0; i < ev->nrecipients; i++)
+		free(ev->recipients[i]);
+	free(ev->recipients);
+	ev->recipients = NULL;
+	ev->nrecipients = ev->nrecipients_to = 0;
+}
+
+/*
+ * A report sent to linux-usb@ and nothing else: the list's umbrella,
+ * USB SUBSYSTEM; with the xHCI maintainer in Cc, the xHCI driver; with
+ * a stable@ and the process section's maintainer, the same
+ */
+static void test_recipients_name_the_section(void **state)
+{
+	struct evidence *ev = ev_new(NULL, NULL, 0);
+	struct section_list l;
+
+	(void)state;
+	add_recipient(ev, "linux-usb@vger.kernel.org", true);
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "USB SUBSYSTEM");
+	assert_non_null(
+		strstr(l.v[0].why, "L: linux-usb@vger.kernel.org in To 0.40"));
+	section_list_release(&l);
+
+	add_recipient(ev, "mn@k.org", true);
+	add_recipient(ev, "stable@vger.kernel.org", false);
+	add_recipient(ev, "g@k.org", false);
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "USB XHCI DRIVER");
+	assert_non_null(strstr(l.v[0].why, "M: mn@k.org in To 0.50"));
+	assert_string_equal(title(&l, 1), "USB SUBSYSTEM");
+	section_list_release(&l);
+	del_recipients(ev);
+
+	/* someone no section names: unmapped */
+	add_recipient(ev, "someone@example.org", true);
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_int_equal(l.n, 0);
+	section_list_release(&l);
+	del_recipients(ev);
+	ev_del(ev);
+}
+
+/*
+ * A driver inside an umbrella: the umbrella's list is evidence for the
+ * driver too once the driver has evidence of its own; a frame in the
+ * umbrella's own files stays the umbrella's
+ */
+static void test_inside_the_umbrella(void **state)
+{
+	const char *files[] = { "drivers/usb/storage/uas.c" };
+	struct evidence *ev = ev_new(NULL, files, 1);
+	struct section_list l;
+
+	(void)state;
+	/* named in the text: UAS 0.4, storage 0.2, USB 0.1; the list is
+	 * in 4 sections, all inside USB, the list's own: 0.4 for USB, 0.1
+	 * for UAS, so USB (0.5) would win over UAS (0.5, later in
+	 * MAINTAINERS) without the nesting */
+	add_recipient(ev, "linux-usb@vger.kernel.org", true);
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "USB ATTACHED SCSI");
+	assert_non_null(strstr(l.v[0].why, "within USB SUBSYSTEM"));
+	section_list_release(&l);
+	del_recipients(ev);
+	ev_del(ev);
+}
+
+/* ten paths of one section named in the text count as one */
+static void test_text_paths_count_once(void **state)
+{
+	const char *files[] = { "mm/memory.c",	 "mm/swap.c",
+				"mm/gup.c",	 "mm/rmap.c",
+				"mm/mmap.c",	 "mm/mlock.c",
+				"mm/mprotect.c", "mm/madvise.c",
+				"mm/mremap.c",	 "fs/xfs/xfs_inode.c" };
+	struct evidence *ev = ev_new(NULL, files, ARRAY_SIZE(files));
+	struct section_list l;
+
+	(void)state;
+	sections_for_report(map, ev, NULL, 0, &l);
+	/* MEMORY MANAGEMENT: 0.4 at most, XFS: 0.15 (named last) */
+	assert_string_equal(title(&l, 0), "MEMORY MANAGEMENT");
+	assert_true(fabs(l.v[0].score - 0.4) < 1e-9);
+	section_list_release(&l);
+	ev_del(ev);
+}
+
+/*
+ * A driver the subject names decides within the list's umbrella; a
+ * function the prose names counts, one in a generic file does not
+ */
+static void test_named_drivers_and_functions(void **state)
+{
+	struct evidence *ev = ev_new(NULL, NULL, 0);
+	struct section_list l;
+
+	(void)state;
+	ev->named = xcalloc(2, sizeof(char *));
+	ev->named_files = xcalloc(2, sizeof(char *));
+	ev->named[0] = xstrdup("uas");
+	ev->named_files[0] = xstrdup("drivers/usb/storage/uas.c");
+	ev->named[1] = xstrdup("x86_64"); /* no module: no file */
+	ev->nnamed = 2;
+	ev->nnamed_subject = 1;
+	add_recipient(ev, "linux-usb@vger.kernel.org", true);
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "USB ATTACHED SCSI");
+	assert_non_null(strstr(l.v[0].why, "driver in the subject: uas "
+					   "(drivers/usb/storage/uas.c) 0.60"));
+	assert_non_null(strstr(l.v[0].why, "within USB SUBSYSTEM"));
+	section_list_release(&l);
+	del_recipients(ev);
+	/* named in the prose only: 0.3, still the driver's */
+	ev->nnamed_subject = 0;
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "USB ATTACHED SCSI");
+	assert_true(fabs(l.v[0].score - 0.3) < 1e-9);
+	section_list_release(&l);
+	ev->nnamed = 0;
+	free(ev->named[0]);
+	free(ev->named[1]);
+	free(ev->named_files[0]);
+	free(ev->named);
+	free(ev->named_files);
+	ev->named = ev->named_files = NULL;
+
+	/* "xfs_iget()" in the prose, "list_del()" of lib/ says nothing */
+	ev->text_functions = xcalloc(2, sizeof(char *));
+	ev->text_function_files = xcalloc(2, sizeof(char *));
+	ev->text_functions[0] = xstrdup("__list_del_entry_valid_or_report");
+	ev->text_function_files[0] = xstrdup("lib/list_debug.c");
+	ev->ntext_functions = 1;
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_int_equal(l.n, 0);
+	section_list_release(&l);
+	ev->text_functions[1] = xstrdup("xfs_iget");
+	ev->text_function_files[1] = xstrdup("fs/xfs/xfs_icache.c");
+	ev->ntext_functions = 2;
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "XFS FILESYSTEM");
+	assert_non_null(strstr(l.v[0].why, "function named in text: "
+					   "xfs_iget() (fs/xfs/xfs_icache.c)"));
+	section_list_release(&l);
+	free(ev->text_functions[0]);
+	free(ev->text_functions[1]);
+	free(ev->text_function_files[0]);
+	free(ev->text_function_files[1]);
+	free(ev->text_functions);
+	free(ev->text_function_files);
 	ev_del(ev);
 }
 
@@ -188,10 +433,17 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_guilty_file_ranks_first),
+		cmocka_unit_test(test_named_drivers_and_functions),
+		cmocka_unit_test(test_keywords_in_prose_only),
+		cmocka_unit_test(test_generic_core_counts_half),
+		cmocka_unit_test(test_bugzilla_component),
 		cmocka_unit_test(test_frames_outweigh_text),
 		cmocka_unit_test(test_subject_prefix),
 		cmocka_unit_test(test_keywords_and_unmapped),
 		cmocka_unit_test(test_catchall),
+		cmocka_unit_test(test_recipients_name_the_section),
+		cmocka_unit_test(test_inside_the_umbrella),
+		cmocka_unit_test(test_text_paths_count_once),
 	};
 
 	msg_setup("test_sections", 1, false);

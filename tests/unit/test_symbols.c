@@ -497,9 +497,10 @@ static void test_build_and_lookup(void **state)
 	/* 12 sources; .git/, README and the linked directory are skipped */
 	assert_int_equal(st.files, 12);
 	/* 10 names + 6 made by SYSCALL_DEFINE4 + the function-like macro
-	 * kmalloc(); 5 more files for 3 names */
-	assert_int_equal(st.names, 17);
-	assert_int_equal(st.functions, 22);
+	 * kmalloc() + the directories fs/xfs/ and fs/ext4/ as modules;
+	 * 5 more files for 3 names */
+	assert_int_equal(st.names, 19);
+	assert_int_equal(st.functions, 24);
 	s = open_index(idx);
 	assert_non_null(s);
 
@@ -875,6 +876,52 @@ static void test_modules_from_makefiles(void **state)
 	remove_tree();
 }
 
+/*
+ * Directories: a driver as reports name it ("rtw89") when its modules
+ * have other names; only a name one directory of the tree has, under
+ * drivers/, sound/, net/ or fs/
+ */
+static void test_modules_from_directories(void **state)
+{
+	char *idx = make_tree();
+	struct symbols *s;
+	struct symbols_stats st;
+
+	write_text("drivers/net/wireless/realtek/rtw89/core.c",
+		   "void rtw89_core_start(void) { }\n");
+	write_text("drivers/net/wireless/realtek/rtw89/Makefile",
+		   "obj-$(CONFIG_RTW89_8852BE) += rtw89_8852be.o\n"
+		   "rtw89_8852be-objs := rtw8852be.o\n");
+	write_text("drivers/hid/amd-sfh-hid/amd_sfh_pcie.c",
+		   "void amd_sfh_probe(void) { }\n");
+	write_text("drivers/usb/core/hub.c", "void hub_event(void) { }\n");
+	write_text("sound/usb/card.c", "void snd_usb_probe(void) { }\n");
+	write_text("tools/lib/thing/a.c", "void thing_a(void) { }\n");
+	write_text("drivers/misc/thing/b.c", "void thing_b(void) { }\n");
+	assert_int_equal(symbols_build(tmpdir, idx, &st), 0);
+	s = open_index(idx);
+	assert_non_null(s);
+	assert_string_equal(files(s, "module:rtw89"),
+			    "drivers/net/wireless/realtek/rtw89/");
+	/* the module itself still names its directory */
+	assert_string_equal(files(s, "module:rtw89_8852be"),
+			    "drivers/net/wireless/realtek/rtw89/");
+	/* "-" and "_" alike, as module names are */
+	assert_string_equal(files(s, "module:amd_sfh_hid"),
+			    "drivers/hid/amd-sfh-hid/");
+	assert_string_equal(files(s, "module:amd-sfh-hid"),
+			    "drivers/hid/amd-sfh-hid/");
+	/* a name two directories have tells nothing */
+	assert_string_equal(files(s, "module:usb"), "");
+	assert_string_equal(files(s, "module:thing"), "");
+	/* nor does a directory outside the drivers' roots */
+	assert_string_equal(files(s, "module:tools"), "");
+	assert_string_equal(files(s, "module:lib"), "");
+	symbols_free(s);
+	free(idx);
+	remove_tree();
+}
+
 /* ---- the two readers agree ------------------------------------------- */
 
 #define AGREE_FILES 24
@@ -990,7 +1037,9 @@ static void test_readers_agree(void **state)
 	size_t n, present = 0;
 
 	assert_int_equal(symbols_build(tmpdir, idx, &st), 0);
-	assert_int_equal(st.names, AGREE_FILES * AGREE_FNS + 6 + 2 * CHAIN_MAX);
+	/* and each drivers/dNN/ as a module */
+	assert_int_equal(st.names, AGREE_FILES * AGREE_FNS + 6 + 2 * CHAIN_MAX +
+					   AGREE_FILES);
 	assert_int_equal(stat(idx, &sb), 0);
 	assert_true(sb.st_size > 8 * 4096); /* many blocks */
 	m = symbols_open(idx);
@@ -1123,6 +1172,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scan_forms),
 		cmocka_unit_test(test_modules_from_makefiles),
+		cmocka_unit_test(test_modules_from_directories),
 		cmocka_unit_test(test_scan_unbalanced_input),
 		cmocka_unit_test(test_name_len),
 		cmocka_unit_test(test_build_and_lookup),
