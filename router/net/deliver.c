@@ -838,7 +838,7 @@ int deliver_forward_head(const char *raw, size_t len,
 			 size_t *rest)
 {
 	size_t orig = out->len, skip;
-	char date[64], id[DELIVER_MSGID_MAX + 1], tag[48];
+	char date[64], id[DELIVER_MSGID_MAX + 1], tag[64];
 	const char *eol = "\n", *body, *nl, *p, *subj;
 	const char *ids[1];
 	struct hdr hd;
@@ -892,8 +892,12 @@ int deliver_forward_head(const char *raw, size_t len,
 	*rest = skip;
 	if (subj) {
 		/* "Subject:" and its blanks, the tag, then the rest as sent */
-		snprintf(tag, sizeof(tag), "[triage #%lld] ",
-			 (long long)h->report);
+		if (present(h->token))
+			snprintf(tag, sizeof(tag), "[triage #%lld-%.16s] ",
+				 (long long)h->report, h->token);
+		else
+			snprintf(tag, sizeof(tag), "[triage #%lld] ",
+				 (long long)h->report);
 		err |= sb_add(out, body, (size_t)(subj - body));
 		err |= sb_adds(out, tag);
 		*rest = (size_t)(subj - raw);
