@@ -345,7 +345,8 @@ static int handle_duplicate(struct audit *db, const struct report *r,
 			    time_t now, bool *done)
 {
 	int64_t id = 0, dup;
-	int kind = audit_find_duplicate(db, r->sha256, r->message_id, &id);
+	/* a Message-ID is a duplicate only from its own sender */
+	int kind = audit_find_duplicate_from(db, r, &id);
 
 	*done = false;
 	if (kind < 0)
@@ -364,7 +365,7 @@ static int handle_duplicate(struct audit *db, const struct report *r,
 		d.at = now;
 		d.action = "duplicate";
 		d.reason =
-			"same Message-ID as an earlier report; not forwarded again";
+			"same Message-ID and sender as an earlier report; not forwarded again";
 		if (audit_insert_decision(db, dup, &d, NULL) < 0)
 			return -1;
 		*done = true;

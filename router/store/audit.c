@@ -363,6 +363,7 @@ enum sid {
 	S_USER_VERSION,
 	S_INS_FIX,
 	S_FIND_DUP,
+	S_FIND_DUP_FROM,
 	S_REDELIVERY,
 	S_INS_REPORT,
 	S_INS_REPORT_ROW,
@@ -460,6 +461,12 @@ static const char *const sql[S_COUNT] = {
 		       " SELECT * FROM (SELECT id, 2 FROM reports"
 		       " WHERE message_id = ?2 AND duplicate_of IS NULL"
 		       " ORDER BY id LIMIT 1) LIMIT 1",
+	[S_FIND_DUP_FROM] =
+		"SELECT id, 1 FROM reports WHERE sha256 = ?1 UNION ALL"
+		" SELECT * FROM (SELECT id, 2 FROM reports"
+		" WHERE message_id = ?2 AND duplicate_of IS NULL"
+		" AND source = ?3 AND (from_addr = ?4 COLLATE NOCASE"
+		" OR envelope_from = ?5) ORDER BY id LIMIT 1) LIMIT 1",
 	[S_REDELIVERY] = "UPDATE reports SET deliveries = deliveries + 1,"
 			 " updated_at = ?2 WHERE id = ?1",
 	[S_INS_REPORT] =
@@ -1645,6 +1652,34 @@ int audit_find_duplicate(struct audit *db, const char *sha256,
 	*id = 0;
 	if (!st || bind_text(db, st, 1, sha256) ||
 	    bind_text(db, st, 2, message_id && *message_id ? message_id : NULL))
+		return -1;
+	rc = step_row(db, st, "find duplicate");
+	if (rc != 1)
+		return rc;
+	*id = sqlite3_column_int64(st, 0);
+	rc = sqlite3_column_int(st, 1);
+	finish(st);
+	return rc;
+}
+
+/* audit_find_duplicate_from - the same, by the same sender and source */
+int audit_find_duplicate_from(struct audit *db, const struct report *r,
+			      int64_t *id)
+{
+	sqlite3_stmt *st = prep(db, S_FIND_DUP_FROM);
+	const char *mid =
+		r->message_id && *r->message_id ? r->message_id : NULL;
+	int rc;
+
+	*id = 0;
+	if (!st || bind_text(db, st, 1, r->sha256) ||
+	    bind_text(db, st, 2, mid) ||
+	    bind_text(db, st, 3, r->source ? r->source : "mail") ||
+	    bind_text(db, st, 4,
+		      r->from_addr && *r->from_addr ? r->from_addr : NULL) ||
+	    bind_text(db, st, 5,
+		      r->envelope_from && *r->envelope_from ? r->envelope_from
+							    : NULL))
 		return -1;
 	rc = step_row(db, st, "find duplicate");
 	if (rc != 1)

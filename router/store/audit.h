@@ -127,6 +127,14 @@ enum {
  */
 int audit_find_duplicate(struct audit *db, const char *sha256,
 			 const char *message_id, int64_t *id);
+/*
+ * audit_find_duplicate_from - audit_find_duplicate() where a Message-ID
+ * counts only from the same source ("mail", "bugzilla") and the same
+ * sender (From or envelope): anyone can write any Message-ID, and one
+ * seen first must not make someone else's mail a duplicate
+ */
+int audit_find_duplicate_from(struct audit *db, const struct report *r,
+			      int64_t *id);
 /* audit_note_redelivery - the MTA delivered report id's bytes again */
 int audit_note_redelivery(struct audit *db, int64_t id, int64_t now);
 

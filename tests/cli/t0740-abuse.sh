@@ -12,4 +12,121 @@ export TZ=UTC TRIAGE_USER=alice
 
 if ! command -v sqlite3 >/dev/null; then
 	test_skip "sqlite3 is not installed: abuse cases are not tested"
-	test_done
+	test_expect_success 'squatting: a Message-ID seen first from a stranger buries nothing' '
+	feed "$C/08-squat.eml" &&
+	feed "$C/09-genuine.eml" &&
+	id=$(q "SELECT id FROM reports WHERE from_addr = \"omar@users.example\"") &&
+	test -n "$id" &&
+	test "$(q "SELECT coalesce(duplicate_of, 0), state FROM reports WHERE id = $id")" = "0|forwarded" &&
+	test "$(q "SELECT count(*) FROM outbox WHERE report = $id AND kind = \"forward\"")" = 1
+'
+
+test_expect_success 'the same sender'"'"'s second copy is still a duplicate' '
+	sed "s/every few/every couple of/" "$C/09-genuine.eml" >"$T/09b.eml" &&
+	feed "$T/09b.eml" &&
+	id=$(q "SELECT max(id) FROM reports") &&
+	test "$(q "SELECT state FROM reports WHERE id = $id")" = duplicate &&
+	test "$(q "SELECT duplicate_of FROM reports WHERE id = $id")" = \
+		"$(q "SELECT id FROM reports WHERE from_addr = \"omar@users.example\" AND duplicate_of IS NULL")"
+'
+
+test_done
+fi
+
+cat >"$T/routes.conf" <<CONF
+state_dir = $T/state
+maintainers = $SRC/tests/data/MAINTAINERS.kernel
+rules_dir = $SRC/classifiers
+router_address = triage@example.org
+# AddressSanitizer reserves terabytes of address space (make SANITIZE=...)
+filter_memory_mb = 0
+CONF
+export TRIAGE_CONFIG="$T/routes.conf"
+q() { sqlite3 "$DB" "$1"; }
+# msg WHERE: the outbox rows' messages as sent
+msg() {
+	sqlite3 "$DB" "SELECT cast(o.message || coalesce(substr(m.raw, o.raw_offset + 1), x'') as blob)
+	  FROM outbox o LEFT JOIN messages m ON m.report = o.raw_report WHERE $1"
+}
+# id_of MESSAGE-ID: the report that message became
+id_of() { q "SELECT max(id) FROM reports WHERE message_id = '$1'"; }
+# sent_to ID ADDR: how many outbox rows of report ID go to ADDR
+sent_to() { q "SELECT count(*) FROM outbox WHERE report = $1 AND recipients LIKE '%$2%'"; }
+feed() { "$FILTER" <"$1" || { echo "filter failed on $1"; return 1; }; }
+
+test_expect_success 'a genuine report is forwarded, its tag carries a token' '
+	feed "$C/01-report.eml" &&
+	test "$(q "SELECT state FROM reports WHERE id = 1")" = forwarded &&
+	msg "o.report = 1" >"$T/fwd1" &&
+	grep "^Subject: \[triage #1-[a-z2-7]\{8\}\] xfs: " "$T/fwd1" &&
+	sed -n "s/^Subject: \[triage #1-\([a-z2-7]*\)\] .*/\1/p" "$T/fwd1" >"$T/token" &&
+	test "$(wc -c <"$T/token")" = 9
+'
+
+test_expect_success 'hijack: a stranger'"'"'s bare "[triage #1]" does not join #1' '
+	feed "$C/02-tag-bare.eml" &&
+	id=$(id_of abuse-02.tag@evil.example) &&
+	test -n "$id" &&
+	test "$(q "SELECT coalesce(thread_root, 0) FROM reports WHERE id = $id")" = 0 &&
+	test "$(sent_to $id xfs-triage@xfs.example.org)" = 0 &&
+	test "$(q "SELECT state FROM reports WHERE id = $id")" = held
+'
+
+test_expect_success 'hijack: a wrong token does not join either' '
+	feed "$C/03-tag-bad-token.eml" &&
+	id=$(id_of abuse-03.badtoken@evil.example) &&
+	test "$(q "SELECT coalesce(thread_root, 0) FROM reports WHERE id = $id")" = 0 &&
+	test "$(sent_to $id xfs-triage@xfs.example.org)" = 0
+'
+
+test_expect_success 'hijack: a stranger'"'"'s reply joins but is classified and held' '
+	feed "$C/04-reply-stranger.eml" &&
+	id=$(id_of abuse-04.reply@evil.example) &&
+	test "$(q "SELECT thread_root, state FROM reports WHERE id = $id")" = "1|held" &&
+	test "$(q "SELECT count(*) FROM classification WHERE report = $id")" = 1 &&
+	test "$(q "SELECT count(*) FROM outbox WHERE report = $id")" = 0 &&
+	q "SELECT reason FROM decisions WHERE report = $id" | grep "not the report.s reporter, recipient or section"
+'
+
+test_expect_success 'hijack: "Re: [Bug N]" from a stranger is no follow-up of the bug' '
+	q "INSERT INTO bugs (bug_id, report, last_change_time, updated_at) VALUES (5000, 1, \"\", 0)" &&
+	feed "$C/05-bug-stranger.eml" &&
+	id=$(id_of abuse-05.bug@evil.example) &&
+	test "$(q "SELECT coalesce(thread_root, 0) FROM reports WHERE id = $id")" = 0 &&
+	test "$(sent_to $id xfs-triage@xfs.example.org)" = 0
+'
+
+test_expect_success 'the section'"'"'s own reviewer still joins by a bare tag, and is sent on' '
+	feed "$C/06-tag-section.eml" &&
+	id=$(id_of abuse-06.rita@xfs.example.org) &&
+	test "$(q "SELECT thread_root, state FROM reports WHERE id = $id")" = "1|forwarded" &&
+	test "$(sent_to $id xfs-triage@xfs.example.org)" = 1
+'
+
+test_expect_success 'hijack: the right token joins a stranger, who is still classified and held' '
+	sed "s/TOKEN/$(cat "$T/token")/" "$C/07-tag-token.eml.in" >"$T/07.eml" &&
+	feed "$T/07.eml" &&
+	id=$(id_of abuse-07.token@evil.example) &&
+	test "$(q "SELECT thread_root, state FROM reports WHERE id = $id")" = "1|held" &&
+	test "$(q "SELECT count(*) FROM outbox WHERE report = $id")" = 0
+'
+
+test_expect_success 'squatting: a Message-ID seen first from a stranger buries nothing' '
+	feed "$C/08-squat.eml" &&
+	feed "$C/09-genuine.eml" &&
+	id=$(q "SELECT id FROM reports WHERE from_addr = \"omar@users.example\"") &&
+	test -n "$id" &&
+	test "$(q "SELECT coalesce(duplicate_of, 0), state FROM reports WHERE id = $id")" = "0|forwarded" &&
+	test "$(q "SELECT count(*) FROM outbox WHERE report = $id AND kind = \"forward\"")" = 1
+'
+
+test_expect_success 'the same sender'"'"'s second copy is still a duplicate' '
+	sed "s/every few/every couple of/" "$C/09-genuine.eml" >"$T/09b.eml" &&
+	feed "$T/09b.eml" &&
+	id=$(q "SELECT max(id) FROM reports") &&
+	test "$(q "SELECT state FROM reports WHERE id = $id")" = duplicate &&
+	test "$(q "SELECT duplicate_of FROM reports WHERE id = $id")" = \
+		"$(q "SELECT id FROM reports WHERE from_addr = \"omar@users.example\" AND duplicate_of IS NULL")"
+'
+
+test_done
