@@ -45,7 +45,11 @@ static int64_t enqueue(struct audit *db, int64_t report, const char *kind,
 	return oid;
 }
 
-/* queue_reply - RFC 3834 reply pointing the reporter at the bug tracker */
+/*
+ * queue_reply - RFC 3834 reply pointing the reporter at the bug tracker:
+ * to the envelope sender only (RFC 3834 section 4: a forged From must
+ * not get our reply), at most one a day per address; 0 when none is due
+ */
 static int64_t queue_reply(struct audit *db, const struct router_id *id,
 			   const struct report *r, int64_t report,
 			   const char *section, const char *url, time_t now)
@@ -53,10 +57,25 @@ static int64_t queue_reply(struct audit *db, const struct router_id *id,
 	struct deliver_message m;
 	struct strbuf body = STRBUF_INIT(REPLY_MAX);
 	struct strbuf msg = STRBUF_INIT(REPLY_MAX * 2);
-	const char *to[2] = { r->from_addr, NULL };
+	char env[320];
+	const char *to[2] = { env, NULL };
 	const char *refs[2] = { r->message_id, NULL };
 	char *subject, tok[TOKEN_SIZE];
 	int64_t oid = -1;
+	long sent;
+
+	if (!r->envelope_from ||
+	    addr_parse(r->envelope_from, env, sizeof(env)) < 0) {
+		oid = 0;
+		goto out;
+	}
+	sent = audit_replies_since(db, env, (int64_t)now - 86400);
+	if (sent < 0)
+		goto out;
+	if (sent > 0) {
+		oid = 0;
+		goto out;
+	}
 
 	sb_addf(&body,
 		"Hello,\n\n"
@@ -86,7 +105,7 @@ static int64_t queue_reply(struct audit *db, const struct router_id *id,
 	m.date = now;
 	/* RFC 3834: the reply goes out with a null envelope sender. */
 	if (deliver_compose_message(&m, &msg) == 0)
-		oid = enqueue(db, report, "reply", "", r->from_addr, &msg, now);
+		oid = enqueue(db, report, "reply", "", env, &msg, now);
 	free(subject);
 out:
 	sb_release(&body);
@@ -571,7 +590,7 @@ int record_decision(struct audit *db, const struct pipeline *p,
 			sb_str(&why), now);
 		if (out->outbox < 0)
 			goto out;
-		if (d->act.reply && r->from_addr && *r->from_addr &&
+		if (d->act.reply &&
 		    deliver_may_autoreply(r->headers, r->nheaders,
 					  r->envelope_from, NULL, NULL)) {
 			out->reply = queue_reply(db, id, r, out->report,

@@ -364,6 +364,7 @@ enum sid {
 	S_INS_FIX,
 	S_FIND_DUP,
 	S_FIND_DUP_FROM,
+	S_REPLIES_TO,
 	S_REDELIVERY,
 	S_INS_REPORT,
 	S_INS_REPORT_ROW,
@@ -467,6 +468,9 @@ static const char *const sql[S_COUNT] = {
 		" WHERE message_id = ?2 AND duplicate_of IS NULL"
 		" AND source = ?3 AND (from_addr = ?4 COLLATE NOCASE"
 		" OR envelope_from = ?5) ORDER BY id LIMIT 1) LIMIT 1",
+	[S_REPLIES_TO] = "SELECT count(*) FROM outbox WHERE kind = 'reply'"
+			 " AND recipients = ?1 COLLATE NOCASE"
+			 " AND created_at >= ?2",
 	[S_REDELIVERY] = "UPDATE reports SET deliveries = deliveries + 1,"
 			 " updated_at = ?2 WHERE id = ?1",
 	[S_INS_REPORT] =
@@ -1688,6 +1692,21 @@ int audit_find_duplicate_from(struct audit *db, const struct report *r,
 	rc = sqlite3_column_int(st, 1);
 	finish(st);
 	return rc;
+}
+
+/* audit_replies_since - automatic replies queued to addr since */
+long audit_replies_since(struct audit *db, const char *addr, int64_t since)
+{
+	sqlite3_stmt *st = prep(db, S_REPLIES_TO);
+	long n;
+
+	if (!st || bind_text(db, st, 1, addr) || bind_int(db, st, 2, since))
+		return -1;
+	if (step_row(db, st, "replies") != 1)
+		return -1;
+	n = (long)sqlite3_column_int64(st, 0);
+	finish(st);
+	return n;
 }
 
 /* audit_note_redelivery - count one more delivery of report id's bytes */

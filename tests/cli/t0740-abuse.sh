@@ -30,6 +30,22 @@ test_expect_success 'the same sender'"'"'s second copy is still a duplicate' '
 		"$(q "SELECT id FROM reports WHERE from_addr = \"omar@users.example\" AND duplicate_of IS NULL")"
 '
 
+test_expect_success 'backscatter: the automatic reply goes to the envelope sender, not the From' '
+	SENDER=mallory@evil.example feed "$C/10-backscatter.eml" &&
+	id=$(id_of abuse-10.bt@example.net) &&
+	test "$(q "SELECT state, section FROM reports WHERE id = $id")" = "forwarded|BLUETOOTH SUBSYSTEM" &&
+	test "$(q "SELECT recipients, envelope_from FROM outbox WHERE report = $id AND kind = \"reply\"")" = "mallory@evil.example|" &&
+	test "$(q "SELECT count(*) FROM outbox WHERE recipients LIKE \"%victim@%\"")" = 0
+'
+
+test_expect_success 'backscatter: at most one automatic reply a day to one sender' '
+	SENDER=mallory@evil.example feed "$C/11-backscatter-again.eml" &&
+	id=$(id_of abuse-11.bt@example.net) &&
+	test "$(q "SELECT state FROM reports WHERE id = $id")" = forwarded &&
+	test "$(q "SELECT count(*) FROM outbox WHERE report = $id AND kind = \"reply\"")" = 0 &&
+	test "$(q "SELECT count(*) FROM outbox WHERE kind = \"reply\"")" = 1
+'
+
 test_done
 fi
 
@@ -38,6 +54,7 @@ state_dir = $T/state
 maintainers = $SRC/tests/data/MAINTAINERS.kernel
 rules_dir = $SRC/classifiers
 router_address = triage@example.org
+reply_bugtracker = yes
 # AddressSanitizer reserves terabytes of address space (make SANITIZE=...)
 filter_memory_mb = 0
 CONF
@@ -127,6 +144,22 @@ test_expect_success 'the same sender'"'"'s second copy is still a duplicate' '
 	test "$(q "SELECT state FROM reports WHERE id = $id")" = duplicate &&
 	test "$(q "SELECT duplicate_of FROM reports WHERE id = $id")" = \
 		"$(q "SELECT id FROM reports WHERE from_addr = \"omar@users.example\" AND duplicate_of IS NULL")"
+'
+
+test_expect_success 'backscatter: the automatic reply goes to the envelope sender, not the From' '
+	SENDER=mallory@evil.example feed "$C/10-backscatter.eml" &&
+	id=$(id_of abuse-10.bt@example.net) &&
+	test "$(q "SELECT state, section FROM reports WHERE id = $id")" = "forwarded|BLUETOOTH SUBSYSTEM" &&
+	test "$(q "SELECT recipients, envelope_from FROM outbox WHERE report = $id AND kind = \"reply\"")" = "mallory@evil.example|" &&
+	test "$(q "SELECT count(*) FROM outbox WHERE recipients LIKE \"%victim@%\"")" = 0
+'
+
+test_expect_success 'backscatter: at most one automatic reply a day to one sender' '
+	SENDER=mallory@evil.example feed "$C/11-backscatter-again.eml" &&
+	id=$(id_of abuse-11.bt@example.net) &&
+	test "$(q "SELECT state FROM reports WHERE id = $id")" = forwarded &&
+	test "$(q "SELECT count(*) FROM outbox WHERE report = $id AND kind = \"reply\"")" = 0 &&
+	test "$(q "SELECT count(*) FROM outbox WHERE kind = \"reply\"")" = 1
 '
 
 test_done
