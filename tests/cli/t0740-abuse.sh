@@ -46,6 +46,32 @@ test_expect_success 'backscatter: at most one automatic reply a day to one sende
 	test "$(q "SELECT count(*) FROM outbox WHERE kind = \"reply\"")" = 1
 '
 
+test_expect_success 'inbound X-Triage-*, Resent-* and X-Loop are renamed below our block' '
+	feed "$C/12-fake-headers.eml" &&
+	id=$(id_of abuse-12.headers@users.example) &&
+	test "$(q "SELECT state FROM reports WHERE id = $id")" = forwarded &&
+	msg "o.report = $id AND o.kind = \"forward\"" >"$T/fwd12" &&
+	test "$(grep -c "^X-Triage-Class:" "$T/fwd12")" = 1 &&
+	test "$(grep -c "^X-Triage-Section:" "$T/fwd12")" = 1 &&
+	test "$(grep -c "^X-Triage-Reason:" "$T/fwd12")" = 1 &&
+	! grep "^X-Triage-Reason: approved by alice" "$T/fwd12" &&
+	test "$(grep -c "^Resent-From:" "$T/fwd12")" = 1 &&
+	test "$(grep -c "^X-Loop:" "$T/fwd12")" = 1 &&
+	grep "^X-Loop: triage@example.org" "$T/fwd12" &&
+	grep "^X-Original-Triage-Class: user; score=99\$" "$T/fwd12" &&
+	grep "^X-Original-Triage-Reason: approved by alice" "$T/fwd12" &&
+	grep "^X-Original-Triage-Section: SECURITY CONTACT" "$T/fwd12" &&
+	grep "^X-Original-Resent-From: Helpful Relay" "$T/fwd12" &&
+	grep "^X-Original-Loop: list@lists.example.org" "$T/fwd12" &&
+	grep "^Subject: \[triage #$id-[a-z2-7]\{8\}\] xfs: NULL" "$T/fwd12" &&
+	# the rest of the original, byte for byte
+	sed -n "/^Message-ID: <abuse-12/,\$p" "$C/12-fake-headers.eml" | grep -v "^X-Loop:" >"$T/tail.want" &&
+	# (sqlite3 ends its output with a newline of its own)
+	sed -n "/^Message-ID: <abuse-12/,\$p" "$T/fwd12" | sed "\${/^\$/d}" |
+		grep -v "^X-Original-Loop:" >"$T/tail.got" &&
+	test_cmp "$T/tail.want" "$T/tail.got"
+'
+
 test_done
 fi
 
@@ -160,6 +186,32 @@ test_expect_success 'backscatter: at most one automatic reply a day to one sende
 	test "$(q "SELECT state FROM reports WHERE id = $id")" = forwarded &&
 	test "$(q "SELECT count(*) FROM outbox WHERE report = $id AND kind = \"reply\"")" = 0 &&
 	test "$(q "SELECT count(*) FROM outbox WHERE kind = \"reply\"")" = 1
+'
+
+test_expect_success 'inbound X-Triage-*, Resent-* and X-Loop are renamed below our block' '
+	feed "$C/12-fake-headers.eml" &&
+	id=$(id_of abuse-12.headers@users.example) &&
+	test "$(q "SELECT state FROM reports WHERE id = $id")" = forwarded &&
+	msg "o.report = $id AND o.kind = \"forward\"" >"$T/fwd12" &&
+	test "$(grep -c "^X-Triage-Class:" "$T/fwd12")" = 1 &&
+	test "$(grep -c "^X-Triage-Section:" "$T/fwd12")" = 1 &&
+	test "$(grep -c "^X-Triage-Reason:" "$T/fwd12")" = 1 &&
+	! grep "^X-Triage-Reason: approved by alice" "$T/fwd12" &&
+	test "$(grep -c "^Resent-From:" "$T/fwd12")" = 1 &&
+	test "$(grep -c "^X-Loop:" "$T/fwd12")" = 1 &&
+	grep "^X-Loop: triage@example.org" "$T/fwd12" &&
+	grep "^X-Original-Triage-Class: user; score=99\$" "$T/fwd12" &&
+	grep "^X-Original-Triage-Reason: approved by alice" "$T/fwd12" &&
+	grep "^X-Original-Triage-Section: SECURITY CONTACT" "$T/fwd12" &&
+	grep "^X-Original-Resent-From: Helpful Relay" "$T/fwd12" &&
+	grep "^X-Original-Loop: list@lists.example.org" "$T/fwd12" &&
+	grep "^Subject: \[triage #$id-[a-z2-7]\{8\}\] xfs: NULL" "$T/fwd12" &&
+	# the rest of the original, byte for byte
+	sed -n "/^Message-ID: <abuse-12/,\$p" "$C/12-fake-headers.eml" | grep -v "^X-Loop:" >"$T/tail.want" &&
+	# (sqlite3 ends its output with a newline of its own)
+	sed -n "/^Message-ID: <abuse-12/,\$p" "$T/fwd12" | sed "\${/^\$/d}" |
+		grep -v "^X-Original-Loop:" >"$T/tail.got" &&
+	test_cmp "$T/tail.want" "$T/tail.got"
 '
 
 test_done
