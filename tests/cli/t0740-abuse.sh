@@ -214,4 +214,58 @@ test_expect_success 'inbound X-Triage-*, Resent-* and X-Loop are renamed below o
 	test_cmp "$T/tail.want" "$T/tail.got"
 '
 
+# a MAINTAINERS of our own with a list-only section and a security contact
+cat >"$T/MAINTAINERS.list" <<-\EOF
+	List of maintainers
+
+	8390 NETWORK DRIVERS [NE2000 and friends]
+	L:	netdev@vger.example.org
+	S:	Orphan / Obsolete
+	F:	drivers/net/ethernet/8390/
+
+	SECURITY CONTACT
+	M:	Security Officers <security@kernel.example.org>
+	S:	Supported
+	F:	Documentation/process/security-bugs.rst
+
+	THE REST
+	M:	Linus Torvalds <torvalds@example.org>
+	L:	linux-kernel@vger.example.org
+	S:	Buried alive in reporters
+	F:	*
+	F:	*/
+EOF
+sed -e "s|^state_dir = .*|state_dir = $T/state2|" \
+    -e "s|^maintainers = .*|maintainers = $T/MAINTAINERS.list|" \
+	"$T/routes.conf" >"$T/routes2.conf"
+DB2="$T/state2/triage.db"
+q2() { sqlite3 "$DB2" "$1"; }
+feed2() { TRIAGE_CONFIG="$T/routes2.conf" TRIAGE_STATE_DIR="$T/state2" "$FILTER" <"$1" || { echo "filter failed on $1"; return 1; }; }
+
+test_expect_success 'relay: spam naming a list-only section'"'"'s file is held, not sent to the list' '
+	feed2 "$C/13-list-only.eml" &&
+	test "$(q2 "SELECT state FROM reports WHERE message_id = \"abuse-13.list@evil.example\"")" = held &&
+	test "$(q2 "SELECT count(*) FROM outbox WHERE recipients LIKE \"%netdev@%\"")" = 0 &&
+	q2 "SELECT reason FROM decisions" | grep "nobody but the section.s list"
+'
+
+test_expect_success 'relay: spam naming security-bugs.rst never reaches the security contact' '
+	feed2 "$C/14-security.eml" &&
+	test "$(q2 "SELECT state FROM reports WHERE message_id = \"abuse-14.security@evil.example\"")" = held &&
+	test "$(q2 "SELECT count(*) FROM outbox WHERE recipients LIKE \"%security@%\"")" = 0
+'
+
+test_expect_success 'list_fallback lets a site send a class to a section'"'"'s list, never to security' '
+	printf "%s\n" "list_fallback * forward" \
+		"list_fallback user forward \"8390 NETWORK DRIVERS [NE2000 and friends]\"" >>"$T/routes2.conf" &&
+	sed "s/abuse-13.list/abuse-13b.list/" "$C/13-list-only.eml" >"$T/13b.eml" &&
+	sed "s/abuse-14.security/abuse-14b.security/" "$C/14-security.eml" >"$T/14b.eml" &&
+	feed2 "$T/13b.eml" &&
+	feed2 "$T/14b.eml" &&
+	test "$(q2 "SELECT state FROM reports WHERE message_id = \"abuse-13b.list@evil.example\"")" = forwarded &&
+	test "$(q2 "SELECT count(*) FROM outbox WHERE recipients LIKE \"%netdev@%\"")" = 1 &&
+	test "$(q2 "SELECT state FROM reports WHERE message_id = \"abuse-14b.security@evil.example\"")" = held &&
+	test "$(q2 "SELECT count(*) FROM outbox WHERE recipients LIKE \"%security@%\"")" = 0
+'
+
 test_done
