@@ -2,6 +2,7 @@
 /*
  * forward - the router's identity, and a forward queued (see forward.h)
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -11,6 +12,7 @@
 #include "deliver.h"
 #include "forward.h"
 #include "strbuf.h"
+#include "token.h"
 #include "util.h"
 
 #define FORWARD_EXTRA (64u << 10)
@@ -23,6 +25,7 @@ int router_id_load(struct router_id *id, const struct config *cfg)
 	id->bounce = config_get(cfg, "bounce_address");
 	if (!id->bounce)
 		id->bounce = id->address;
+	id->state_dir = config_get(cfg, "state_dir");
 	if (config_is(cfg, "forward_subject_tag", "always"))
 		id->tag = DELIVER_TAG_ALWAYS;
 	else if (config_is(cfg, "forward_subject_tag", "never"))
@@ -35,6 +38,47 @@ int router_id_load(struct router_id *id, const struct config *cfg)
 	if (!addr_valid(id->bounce))
 		return error("%s: bounce_address '%s' is not a valid address",
 			     cfg->path, id->bounce);
+	return 0;
+}
+
+/*
+ * One key per process: every program of a router shares one state
+ * directory (a resident worker keeps the key read at its first message;
+ * deleting token.key takes effect in the next worker).
+ */
+static struct {
+	char *dir;
+	struct token_key key;
+} key_cache;
+
+const struct token_key *router_token_key(const struct router_id *id)
+{
+	if (!id->state_dir || !*id->state_dir)
+		return NULL;
+	if (key_cache.dir && !strcmp(key_cache.dir, id->state_dir))
+		return &key_cache.key;
+	if (token_key_load(id->state_dir, &key_cache.key) < 0)
+		return NULL;
+	free(key_cache.dir);
+	key_cache.dir = xstrdup(id->state_dir);
+	return &key_cache.key;
+}
+
+int router_token(const struct router_id *id, int64_t report, char *out,
+		 size_t size)
+{
+	const struct token_key *key;
+	char tok[TOKEN_SIZE];
+
+	if (size)
+		*out = '\0';
+	if (!id->state_dir || !*id->state_dir)
+		return 1;
+	key = router_token_key(id);
+	if (!key)
+		return -1;
+	token_make(key, report, tok);
+	snprintf(out, size, "%s", tok);
 	return 0;
 }
 
@@ -56,7 +100,7 @@ int64_t forward_queue_cc(struct audit *db, const struct router_id *id,
 			 const char *cc, const char *cls, const char *section,
 			 const char *reason, time_t now)
 {
-	char *rcpt = NULL;
+	char *rcpt = NULL, tok[TOKEN_SIZE];
 	struct forward_headers h;
 	struct audit_outbox_new m;
 	struct strbuf msg = STRBUF_INIT(raw_len + FORWARD_EXTRA);
@@ -94,6 +138,10 @@ int64_t forward_queue_cc(struct audit *db, const struct router_id *id,
 		root = report;
 	h.report = root;
 	h.tag = (enum deliver_tag)id->tag;
+	/* the tag carries the root's token: a reply to it joins the thread */
+	if (router_token(id, root, tok, sizeof(tok)) < 0)
+		return -1;
+	h.token = tok;
 	/* the head only: the outbox ends it with the stored original */
 	if (deliver_forward_head(raw, raw_len, &h, &msg, &rest) < 0) {
 		error("cannot compose the forward to %s", addr);

@@ -46,9 +46,30 @@ struct router_id {
 	const char *name;
 	const char *bounce;
 	int tag; /* enum deliver_tag: forward_subject_tag */
+	/*
+	 * where token.key is (state_dir); NULL: no key, and subject tags
+	 * are bare "[triage #ID]" (unit tests)
+	 */
+	const char *state_dir;
 };
 
 int router_id_load(struct router_id *id, const struct config *cfg);
+
+/*
+ * router_token_key - the token key (token.h) of id->state_dir, read (or
+ * made) the first time and kept for the process; NULL without a
+ * state_dir, or after printing why it cannot be read
+ */
+const struct token_key *router_token_key(const struct router_id *id);
+
+/*
+ * router_token - report's token (token.h) into out: 0; 1 and out ""
+ * when id has no state_dir; -1 when the key cannot be read (printed).
+ * Forwards and automatic replies tag their subject "[triage #ID-TOKEN]"
+ * with it, and only such a tag joins a stranger's mail to the report.
+ */
+int router_token(const struct router_id *id, int64_t report, char *out,
+		 size_t size);
 
 /*
  * forward_queue - compose the forward of recorded report (reports.id

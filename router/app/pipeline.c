@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -210,6 +211,28 @@ int pipeline_run(struct pipeline *p, const struct report *r, time_t now,
 }
 
 /*
+ * security_contact - addr, picked for section sec, is a security
+ * contact: a "security@" address, or a section that lists the kernel's
+ * Documentation/process/security-bugs.rst (SECURITY CONTACT)
+ */
+static bool security_contact(const struct map *map, int sec, const char *addr)
+{
+	uint32_t i, n;
+
+	if (addr && !strncasecmp(addr, "security@", 9))
+		return true;
+	if (!map || sec < 0)
+		return false;
+	n = map_nentries(map, (uint32_t)sec);
+	for (i = 0; i < n; i++)
+		if (map_entry_tag(map, (uint32_t)sec, i) == 'F' &&
+		    strstr(map_entry_value(map, (uint32_t)sec, i),
+			   "security-bugs"))
+			return true;
+	return false;
+}
+
+/*
  * pipeline_judge - classify, crash identity and map for one report
  * (evidence first if not yet extracted); no database, no load
  */
@@ -304,6 +327,13 @@ int pipeline_route(struct pipeline *p, const struct report *r, time_t now,
 		   d->pick.outcome == PICK_PERSON ||
 			   d->pick.outcome == PICK_TO_LIST,
 		   d->pick.bug_url, &d->act);
+	act_fallback(&p->act, d->cls,
+		     p->map && d->pick.section >= 0
+			     ? map_title(p->map, (uint32_t)d->pick.section)
+			     : NULL,
+		     d->pick.outcome == PICK_TO_LIST,
+		     security_contact(p->map, d->pick.section, d->pick.addr),
+		     &d->act);
 	return rc;
 }
 

@@ -18,6 +18,7 @@
 #include "report.h"
 #include "rules.h"
 #include "strbuf.h"
+#include "token.h"
 #include "util.h"
 
 #define FORWARD_EXTRA  (64u << 10)
@@ -44,7 +45,11 @@ static int64_t enqueue(struct audit *db, int64_t report, const char *kind,
 	return oid;
 }
 
-/* queue_reply - RFC 3834 reply pointing the reporter at the bug tracker */
+/*
+ * queue_reply - RFC 3834 reply pointing the reporter at the bug tracker:
+ * to the envelope sender only (RFC 3834 section 4: a forged From must
+ * not get our reply), at most one a day per address; 0 when none is due
+ */
 static int64_t queue_reply(struct audit *db, const struct router_id *id,
 			   const struct report *r, int64_t report,
 			   const char *section, const char *url, time_t now)
@@ -52,10 +57,25 @@ static int64_t queue_reply(struct audit *db, const struct router_id *id,
 	struct deliver_message m;
 	struct strbuf body = STRBUF_INIT(REPLY_MAX);
 	struct strbuf msg = STRBUF_INIT(REPLY_MAX * 2);
-	const char *to[2] = { r->from_addr, NULL };
+	char env[320];
+	const char *to[2] = { env, NULL };
 	const char *refs[2] = { r->message_id, NULL };
-	char *subject;
+	char *subject, tok[TOKEN_SIZE];
 	int64_t oid = -1;
+	long sent;
+
+	if (!r->envelope_from ||
+	    addr_parse(r->envelope_from, env, sizeof(env)) < 0) {
+		oid = 0;
+		goto out;
+	}
+	sent = audit_replies_since(db, env, (int64_t)now - 86400);
+	if (sent < 0)
+		goto out;
+	if (sent > 0) {
+		oid = 0;
+		goto out;
+	}
 
 	sb_addf(&body,
 		"Hello,\n\n"
@@ -65,9 +85,13 @@ static int64_t queue_reply(struct audit *db, const struct router_id *id,
 		"Please file it there too, so that it is not lost.  This is an\n"
 		"automatic reply; answers to it are not read.\n",
 		section ? section : "this subsystem", url);
-	/* the tag brings an answer to this reply back to the report */
-	subject = xasprintf("Re: [triage #%lld] %s", (long long)report,
-			    r->subject);
+	/* the tag (with its token) brings an answer back to the report */
+	if (router_token(id, report, tok, sizeof(tok)) < 0)
+		goto out;
+	subject = tok[0] ? xasprintf("Re: [triage #%lld-%s] %s",
+				     (long long)report, tok, r->subject)
+			 : xasprintf("Re: [triage #%lld] %s", (long long)report,
+				     r->subject);
 	memset(&m, 0, sizeof(m));
 	m.from_name = id->name;
 	m.from_addr = id->address;
@@ -81,8 +105,9 @@ static int64_t queue_reply(struct audit *db, const struct router_id *id,
 	m.date = now;
 	/* RFC 3834: the reply goes out with a null envelope sender. */
 	if (deliver_compose_message(&m, &msg) == 0)
-		oid = enqueue(db, report, "reply", "", r->from_addr, &msg, now);
+		oid = enqueue(db, report, "reply", "", env, &msg, now);
 	free(subject);
+out:
 	sb_release(&body);
 	sb_release(&msg);
 	return oid;
@@ -170,6 +195,42 @@ static bool real_evidence(const struct evidence *ev, struct strbuf *why)
 	return false;
 }
 
+/*
+ * classification_of - d's verdict as a classification row; returns the
+ * rule hits it points at (the caller frees them)
+ */
+static struct audit_rule_hit *classification_of(const struct decision *d,
+						const char *model, time_t now,
+						struct audit_classification *c)
+{
+	struct audit_rule_hit *hits;
+	size_t i;
+
+	hits = xcalloc(d->verdict.nrules + 1, sizeof(*hits));
+	for (i = 0; i < d->verdict.nrules; i++) {
+		const struct verdict_rule *vr = &d->verdict.rules[i];
+
+		hits[i].name = vr->name;
+		hits[i].score = vr->score[d->verdict.cls < CLASS_N
+						  ? d->verdict.cls
+						  : d->verdict.leaning];
+		hits[i].describe = vr->describe;
+	}
+	memset(c, 0, sizeof(*c));
+	c->class = d->cls;
+	c->score_user = d->verdict.score[CLASS_USER];
+	c->score_fuzzer = d->verdict.score[CLASS_FUZZER];
+	c->score_ai = d->verdict.score[CLASS_AI];
+	c->confidence = d->verdict.confidence;
+	c->certain = d->verdict.certain;
+	c->model_version = model;
+	c->header = d->class_header;
+	c->at = now;
+	c->hits = hits;
+	c->nhits = d->verdict.nrules;
+	return hits;
+}
+
 /* forwarded_to - the root went to someone, whose follow-ups go there too */
 static bool forwarded_to(const struct audit_root *root)
 {
@@ -201,15 +262,34 @@ static int record_followup(struct audit *db, const struct router_id *id,
 	struct audit_links links;
 	struct audit_decision dec;
 	struct audit_action act;
+	struct audit_classification c;
+	struct audit_rule_hit *hits = NULL;
 	char arg[32];
-	bool forward = false;
+	bool forward = false, stranger = false;
 	int ret = -1;
 
 	sb_addf(&reason, "follow-up to report #%lld (%s %s)",
 		(long long)root->id, ln->how ? ln->how : "thread", ln->via);
+	if (ln->stranger && !ln->hold) {
+		/* not the report's people: what a new report would be */
+		stranger = true;
+		sb_addf(&reason,
+			"; from %s, not the report's reporter, recipient or "
+			"section: classified %s like new mail",
+			r->from_addr && *r->from_addr ? r->from_addr : "?",
+			d->cls ? d->cls : "uncertain");
+	}
 	if (ln->hold) {
 		out->state = "held";
 		sb_addf(&reason, "; held: %s", ln->hold);
+	} else if (stranger && (!d->cls || strcmp(d->cls, "user") ||
+				d->verdict.score[CLASS_USER] <= 0)) {
+		/* user by default (no rule fired) is no evidence of one */
+		out->state = "held";
+		sb_adds(&reason,
+			d->cls && !strcmp(d->cls, "user")
+				? " without a user rule; held for a triager"
+				: "; held for a triager");
 	} else if (root->recipient[0] && r->from_addr &&
 		   !strcasecmp(r->from_addr, root->recipient)) {
 		out->state = "held";
@@ -233,11 +313,19 @@ static int record_followup(struct audit *db, const struct router_id *id,
 	row.state = out->state;
 	row.kind = kind_name(KIND_FOLLOWUP);
 	row.links = &links;
-	if (insert_report(db, r, &row, d, &out->report) < 0)
+	if (stranger) {
+		row.class = d->cls;
+		hits = classification_of(d, d->model_voted ? "model.bin" : NULL,
+					 now, &c);
+		c.class_stored = true;
+	}
+	if (insert_report(db, r, &row, d, &out->report) < 0 ||
+	    (stranger && audit_insert_classification(db, out->report, &c) < 0))
 		goto out;
 	memset(&dec, 0, sizeof(dec));
 	dec.at = now;
-	dec.action = "follow-up";
+	/* a stranger's follow-up sent on counts toward the recipient's cap */
+	dec.action = stranger && forward ? "forward" : "follow-up";
 	dec.recipient = forward ? root->recipient : NULL;
 	dec.recipient_name = forward ? root->recipient_name : NULL;
 	dec.reason = sb_str(&reason);
@@ -291,6 +379,7 @@ static int record_followup(struct audit *db, const struct router_id *id,
 	}
 	ret = 0;
 out:
+	free(hits);
 	sb_release(&reason);
 	sb_release(&why);
 	return ret;
@@ -412,28 +501,7 @@ int record_decision(struct audit *db, const struct pipeline *p,
 		ln->same_crash_as && !ln->hold && has_assignment(&ln->root);
 	out->state = seen_again ? "digest" : state_for(d);
 
-	hits = xcalloc(d->verdict.nrules + 1, sizeof(*hits));
-	for (i = 0; i < d->verdict.nrules; i++) {
-		const struct verdict_rule *vr = &d->verdict.rules[i];
-
-		hits[i].name = vr->name;
-		hits[i].score = vr->score[d->verdict.cls < CLASS_N
-						  ? d->verdict.cls
-						  : d->verdict.leaning];
-		hits[i].describe = vr->describe;
-	}
-	memset(&c, 0, sizeof(c));
-	c.class = d->cls;
-	c.score_user = d->verdict.score[CLASS_USER];
-	c.score_fuzzer = d->verdict.score[CLASS_FUZZER];
-	c.score_ai = d->verdict.score[CLASS_AI];
-	c.confidence = d->verdict.confidence;
-	c.certain = d->verdict.certain;
-	c.model_version = p->model ? "model.bin" : NULL;
-	c.header = d->class_header;
-	c.at = now;
-	c.hits = hits;
-	c.nhits = d->verdict.nrules;
+	hits = classification_of(d, p->model ? "model.bin" : NULL, now, &c);
 
 	secs = xcalloc(d->sections.n + 1, sizeof(*secs));
 	for (i = 0; i < d->sections.n; i++) {
@@ -522,7 +590,7 @@ int record_decision(struct audit *db, const struct pipeline *p,
 			sb_str(&why), now);
 		if (out->outbox < 0)
 			goto out;
-		if (d->act.reply && r->from_addr && *r->from_addr &&
+		if (d->act.reply &&
 		    deliver_may_autoreply(r->headers, r->nheaders,
 					  r->envelope_from, NULL, NULL)) {
 			out->reply = queue_reply(db, id, r, out->report,

@@ -9,19 +9,75 @@
 
 #include "audit.h"
 #include "crashsig.h"
+#include "deliver.h"
 #include "kind.h"
 #include "link.h"
+#include "map.h"
 #include "pipeline.h"
 #include "report.h"
 #include "thread.h"
+#include "token.h"
 #include "util.h"
 
-static int find_thread(struct audit *db, const struct report *r,
-		       struct link *out)
+/*
+ * party - r's sender (From) is one of root's own people: its reporter,
+ * its recipient, or an M: or R: of its section
+ */
+static bool party(const struct link_trust *t, const struct audit_root *root,
+		  const struct report *r)
+{
+	const char *from = r->from_addr;
+	char addr[320];
+	uint32_t i, n;
+	int sec;
+
+	if (!from || !*from)
+		return false;
+	if ((root->from_addr[0] && !strcasecmp(from, root->from_addr)) ||
+	    (root->recipient[0] && !strcasecmp(from, root->recipient)))
+		return true;
+	if (!t || !t->map || !root->section[0])
+		return false;
+	sec = map_find_section(t->map, root->section);
+	if (sec < 0)
+		return false;
+	n = map_nentries(t->map, (uint32_t)sec);
+	for (i = 0; i < n; i++) {
+		char tag = map_entry_tag(t->map, (uint32_t)sec, i);
+
+		if ((tag == 'M' || tag == 'R') &&
+		    addr_parse(map_entry_value(t->map, (uint32_t)sec, i), addr,
+			       sizeof(addr)) == 0 &&
+		    !strcasecmp(addr, from))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * named_by_party - a thread named only by a subject ("[triage #ID]"
+ * without a valid token, "[Bug N]"): joined when r's sender is one of
+ * its people, else not (anyone can write the tag); 1, 0 or -1
+ */
+static int named_by_party(struct audit *db, const struct link_trust *t,
+			  int64_t root, const struct report *r)
+{
+	struct audit_root facts;
+	int rc = audit_root_get(db, root, &facts);
+
+	if (rc <= 0)
+		return rc;
+	return party(t, &facts, r) ? 1 : 0;
+}
+
+static int find_thread(struct audit *db, const struct link_trust *t,
+		       const struct report *r, struct link *out)
 {
 	char *refs[LINK_REFS_MAX];
 	size_t n = link_refs(r, refs, ARRAY_SIZE(refs)), i;
 	int64_t id, root = 0;
+	char tok[TOKEN_SIZE];
+	bool valid;
 	long bug;
 	int rc = 0;
 
@@ -40,23 +96,37 @@ static int find_thread(struct audit *db, const struct report *r,
 		free(refs[i]);
 	if (rc < 0)
 		return -1;
-	if (!root && link_subject_tag(r->subject, &id)) {
+	if (!root && link_subject_tag(r->subject, &id, tok, sizeof(tok))) {
 		rc = audit_thread_of(db, id, &root);
 		if (rc < 0)
 			return -1;
+		/* a tag with the report's token joins; a bare one, its people */
+		valid = rc == 1 && tok[0] && t && t->key &&
+			token_check(t->key, id, tok, strlen(tok));
+		if (rc == 1 && !valid)
+			rc = named_by_party(db, t, root, r);
+		if (rc < 0)
+			return -1;
 		if (rc == 1) {
-			out->how = "subject tag";
+			out->how = valid ? "subject tag" : "bare subject tag";
 			snprintf(out->via, sizeof(out->via), "[triage #%lld]",
 				 (long long)id);
+		} else {
+			root = 0;
 		}
 	}
 	if (!root && link_subject_bug(r->subject, &bug)) {
+		/* "[Bug N]" is public: it joins only for the bug's people */
 		rc = audit_thread_of_bug(db, bug, &root);
+		if (rc == 1)
+			rc = named_by_party(db, t, root, r);
 		if (rc < 0)
 			return -1;
 		if (rc == 1) {
 			out->how = "Bugzilla bug";
 			snprintf(out->via, sizeof(out->via), "[Bug %ld]", bug);
+		} else {
+			root = 0;
 		}
 	}
 	out->thread_root = root;
@@ -70,7 +140,7 @@ int link_find(struct audit *db, const struct report *r,
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if (find_thread(db, r, out) < 0)
+	if (find_thread(db, NULL, r, out) < 0)
 		return -1;
 	if (out->thread_root) {
 		rc = audit_root_get(db, out->thread_root, &out->root);
@@ -157,12 +227,19 @@ static enum msg_kind settle(enum msg_kind k, const char *rk)
 int link_thread(struct audit *db, const struct report *r, struct decision *d,
 		struct link *out)
 {
+	return link_thread_trusted(db, NULL, r, d, out);
+}
+
+int link_thread_trusted(struct audit *db, const struct link_trust *t,
+			const struct report *r, struct decision *d,
+			struct link *out)
+{
 	struct kind_result *k = &d->kind;
 	enum msg_kind was = k->kind;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if (find_thread(db, r, out) < 0)
+	if (find_thread(db, t, r, out) < 0)
 		return -1;
 	if (!out->thread_root && k->kind == KIND_PATCH &&
 	    find_fixed(db, k, out) < 0)
@@ -176,6 +253,7 @@ int link_thread(struct audit *db, const struct report *r, struct decision *d,
 		out->thread_root = 0;
 		return 0;
 	}
+	out->stranger = !party(t, &out->root, r);
 	k->kind = settle(k->kind, out->root.kind);
 	if (k->kind != was)
 		snprintf(k->why, sizeof(k->why),

@@ -11,9 +11,11 @@
  *	In-Reply-To, then References from the newest (last) to the oldest,
  *	each looked up among the Message-IDs of recorded reports (a
  *	forward keeps the original Message-ID, so a maintainer's reply to
- *	a forward names it too); then a "[triage #ID]" tag in the subject
- *	(the router's own mail carries it); then a Bugzilla "[Bug N]"
- *	subject of a bug the database knows.  The root is the thread's
+ *	a forward names it too); then a "[triage #ID-TOKEN]" tag in the
+ *	subject (the router's own mail carries it; token.h); then a bare
+ *	"[triage #ID]" tag or a Bugzilla "[Bug N]" subject of a bug the
+ *	database knows, but only from one of the report's people (anyone
+ *	can write those, and IDs are sequential).  The root is the thread's
  *	first report: replies to a follow-up join the same root.  What a
  *	message names is link.h's (a stage, which reads no database);
  *	looking it up in the store is this file's.
@@ -55,7 +57,9 @@
 #include "audit.h"
 
 struct decision;
+struct map;
 struct report;
+struct token_key;
 
 struct link {
 	int64_t thread_root;	/* the thread joined, or 0 */
@@ -65,6 +69,18 @@ struct link {
 	int64_t same_crash_as;	/* first report of the same crash, or 0 */
 	struct audit_root root; /* facts of thread_root or same_crash_as */
 	const char *hold;	/* set by the caller: why nothing is sent */
+	/*
+	 * the sender is not one of the root's people (its reporter, its
+	 * recipient, an M: or R: of its section): a follow-up is then
+	 * classified like new mail (record.h)
+	 */
+	bool stranger;
+};
+
+/* what link_thread_trusted() trusts a message by */
+struct link_trust {
+	const struct token_key *key; /* checks "[triage #ID-TOKEN]" tags */
+	const struct map *map;	     /* the section's people */
 };
 
 int link_find(struct audit *db, const struct report *r,
@@ -76,6 +92,19 @@ int link_find(struct audit *db, const struct report *r,
  */
 int link_thread(struct audit *db, const struct report *r, struct decision *d,
 		struct link *out);
+
+/*
+ * link_thread_trusted - link_thread() that checks subject tags' tokens
+ * with t->key and knows the section's people from t->map: a subject tag
+ * without a valid token, and a Bugzilla "[Bug N]" subject, join only a
+ * message from one of the report's people (anyone can write them); and
+ * out->stranger says whether the sender is one.  link_thread() is
+ * link_thread_trusted() with t NULL: no token checks, and the reporter
+ * and the recipient are the report's only people.
+ */
+int link_thread_trusted(struct audit *db, const struct link_trust *t,
+			const struct report *r, struct decision *d,
+			struct link *out);
 
 /*
  * link_crash - only the crash half of link_find(): out->same_crash_as

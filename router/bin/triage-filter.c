@@ -345,7 +345,8 @@ static int handle_duplicate(struct audit *db, const struct report *r,
 			    time_t now, bool *done)
 {
 	int64_t id = 0, dup;
-	int kind = audit_find_duplicate(db, r->sha256, r->message_id, &id);
+	/* a Message-ID is a duplicate only from its own sender */
+	int kind = audit_find_duplicate_from(db, r, &id);
 
 	*done = false;
 	if (kind < 0)
@@ -364,7 +365,7 @@ static int handle_duplicate(struct audit *db, const struct report *r,
 		d.at = now;
 		d.action = "duplicate";
 		d.reason =
-			"same Message-ID as an earlier report; not forwarded again";
+			"same Message-ID and sender as an earlier report; not forwarded again";
 		if (audit_insert_decision(db, dup, &d, NULL) < 0)
 			return -1;
 		*done = true;
@@ -439,6 +440,7 @@ static int filter_message(struct filter *fx, int fd)
 	struct record_result rec;
 	struct intake_limits lim;
 	struct intake_scan scan;
+	struct link_trust trust;
 	bool temporary = false, done = false;
 	const char *hold;
 	char why[200];
@@ -513,6 +515,11 @@ static int filter_message(struct filter *fx, int fd)
 	stage("indexes");
 	p->load = audit_pick_load;
 	p->load_ctx = fx->db;
+	/* the token key: forwards carry the report's token, replies name it */
+	trust.key = router_token_key(&fx->id);
+	trust.map = p->map;
+	if (!trust.key)
+		goto out_pipeline;
 
 	/*
 	 * A reply joins its thread, and takes its kind there (a reply
@@ -523,12 +530,15 @@ static int filter_message(struct filter *fx, int fd)
 	 * reads, and so does the judgment of a new report: both run
 	 * before the write lock, which concurrent filters wait for.
 	 */
-	if (!hold && link_thread(fx->db, r, &d, &d.link) < 0) {
+	if (!hold && link_thread_trusted(fx->db, &trust, r, &d, &d.link) < 0) {
 		error("cannot look up the thread: %s", audit_errmsg(fx->db));
 		goto out_pipeline;
 	}
 	stage("thread");
-	if (d.kind.kind == KIND_REPORT)
+	/* a stranger's follow-up is judged like new mail (below) */
+	if (d.kind.kind == KIND_REPORT ||
+	    (d.kind.kind == KIND_FOLLOWUP && d.link.thread_root &&
+	     d.link.stranger))
 		pipeline_judge(p, r, &d);
 	stage("judge");
 
@@ -550,6 +560,14 @@ static int filter_message(struct filter *fx, int fd)
 		/* a new report of a known crash joins its first report */
 		if (!hold && link_crash(fx->db, &d, &d.link) < 0)
 			goto rollback;
+	} else if (d.kind.kind == KIND_FOLLOWUP && d.link.thread_root &&
+		   d.link.stranger) {
+		/*
+		 * Anyone can answer a report whose Message-ID is public: a
+		 * stranger's follow-up is classified like new mail, and
+		 * only a user's is sent on (record_followup())
+		 */
+		pipeline_route(p, r, now, &d);
 	} else if (d.kind.kind == KIND_FOLLOWUP && d.link.thread_root) {
 		/* what a follow-up adds to its report */
 		pipeline_evidence(p, r, &d);

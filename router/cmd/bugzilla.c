@@ -255,8 +255,8 @@ static int record(struct ingest *in, const struct audit_event_item *it,
 		/* a webhook retry or an overlapping poll got here first */
 		report = seen.report;
 	} else {
-		kind = audit_find_duplicate(db, r->sha256, r->message_id,
-					    &orig);
+		/* a bug is its id, never a Message-ID a mail could carry */
+		kind = audit_find_duplicate(db, r->sha256, NULL, &orig);
 		if (kind < 0)
 			goto fail;
 		if (kind == AUDIT_DUP_SHA256) {

@@ -87,6 +87,11 @@ static const char *action_check(const struct config_record *r, char *buf,
 	return buf;
 }
 
+static const struct config_spec list_fallback_args[] = {
+	{ CONFIG_ENUM, "user|fuzzer|ai|uncertain|*", 0, 0 },
+	{ CONFIG_ENUM, "forward|hold", 0, 0 },
+	{ CONFIG_STRING, NULL, 0, 0 }, /* a section title */
+};
 static const struct config_spec roster_args[] = {
 	{ CONFIG_STRING, NULL, 0, 0 }, /* a section title */
 	{ CONFIG_STRING, NULL, 0, 0 }, /* an address, or class=LIST */
@@ -181,6 +186,7 @@ const struct config_key config_keys[] = {
 
 	/* records */
 	REC_CHECK("action", 2, 3, action_args, action_check, "stages/act.c"),
+	REC("list_fallback", 2, 3, list_fallback_args, "stages/act.c"),
 	REC("roster", 2, CONFIG_MAX_ARGS, roster_args, "stages/pick.c"),
 	REC("cap", 2, 3, cap_args, "stages/pick.c"),
 	REC("away", 3, 3, away_args, "stages/pick.c"),

@@ -284,13 +284,20 @@ int read_file(const char *path, size_t max, char **out, size_t *len)
 /*
  * write_file_atomic - write to a temporary file, fsync, rename
  *
- * Readers see either the old or the new file, never a torn one.
+ * Readers see either the old or the new file, never a torn one.  The
+ * temporary file is a new one mkostemp() makes in the target's
+ * directory (O_EXCL: never an existing file, and never through a
+ * symbolic link someone planted at its name, which a predictable name
+ * let a group member of a shared state directory aim at any file root
+ * would then overwrite); rename() replaces the target itself, a link
+ * included, never what it points to.  The directory is synced after
+ * the rename, so that the new name survives a crash.
  */
 int write_file_atomic(const char *path, const void *data, size_t len, int mode)
 {
-	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	char *tmp = xasprintf("%s.tmp.XXXXXX", path), *dir, *slash;
 	const char *p = data;
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	int fd = mkostemp(tmp, O_CLOEXEC | O_NOFOLLOW), dfd;
 
 	if (fd < 0) {
 		error("cannot create '%s': %s", tmp, strerror(errno));
@@ -318,6 +325,16 @@ int write_file_atomic(const char *path, const void *data, size_t len, int mode)
 	if (rename(tmp, path) < 0)
 		goto fail;
 	free(tmp);
+	dir = xstrdup(path);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	dfd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	free(dir);
 	return 0;
 fail:
 	error("cannot write '%s': %s", path, strerror(errno));

@@ -825,6 +825,104 @@ static const char *subject_to_tag(const char *body, size_t len,
 	return at;
 }
 
+static bool name_prefix(const struct hdr *h, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return h->nlen > n && strncasecmp(h->name, prefix, n) == 0;
+}
+
+/*
+ * dkim_signs - a DKIM-Signature of the header block [body, end) lists
+ * the field name (its h= tag, RFC 6376 3.5)
+ */
+static bool dkim_signs(const char *body, const char *end, const char *name,
+		       size_t nlen)
+{
+	const char *p = body, *v, *ve, *t, *te;
+	struct hdr h;
+
+	while (hdr_next(&p, end, &h)) {
+		if (!hdr_is(&h, "DKIM-Signature"))
+			continue;
+		ve = h.value + h.vlen;
+		for (v = h.value; v < ve; v = te + 1) {
+			te = memchr(v, ';', (size_t)(ve - v));
+			if (!te)
+				te = ve;
+			while (v < te && strchr(" \t\r\n", *v))
+				v++;
+			if (te - v < 2 || v[0] != 'h')
+				continue;
+			for (t = v + 1; t < te && strchr(" \t\r\n", *t); t++)
+				;
+			if (t >= te || *t != '=')
+				continue;
+			/* h=name:name:... with folding white space */
+			for (t++; t < te;) {
+				const char *e;
+
+				while (t < te && strchr(" \t\r\n:", *t))
+					t++;
+				for (e = t; e < te && !strchr(" \t\r\n:", *e);
+				     e++)
+					;
+				if ((size_t)(e - t) == nlen &&
+				    !strncasecmp(t, name, nlen))
+					return true;
+				t = e;
+			}
+		}
+	}
+	return false;
+}
+
+/*
+ * shadowed - an inbound header that would pass for one of ours below our
+ * block: X-Triage-* always (Sieve rules match any occurrence, and a
+ * fake X-Triage-Reason could claim a triager's approval), Resent-* and
+ * X-Loop unless a DKIM signature covers them (renaming a signed field
+ * breaks the signature, and a DMARC p=reject sender's forward would be
+ * refused)
+ */
+static bool shadowed(const struct hdr *h, const char *body, const char *end)
+{
+	if (name_prefix(h, "X-Triage-"))
+		return true;
+	if (!name_prefix(h, "Resent-") && !hdr_is(h, "X-Loop"))
+		return false;
+	return !dkim_signs(body, end, h->name, h->nlen);
+}
+
+/*
+ * copy_renamed - the original's header block up to cut, each shadowed
+ * field renamed X-Original-NAME (without NAME's "X-"), the tag put at
+ * subj when it is before cut
+ */
+static int copy_renamed(const char *body, const char *end, const char *cut,
+			const char *subj, const char *tag, struct strbuf *out)
+{
+	const char *p = body, *q, *stop;
+	struct hdr h;
+	int err = 0;
+
+	while (p < cut && hdr_next(&p, end, &h)) {
+		stop = p < cut ? p : cut;
+		q = h.name;
+		if (shadowed(&h, body, end)) {
+			err |= sb_adds(out, "X-Original-");
+			q += name_prefix(&h, "X-") ? 2 : 0;
+		}
+		if (subj && subj >= q && subj <= stop) {
+			err |= sb_add(out, q, (size_t)(subj - q));
+			err |= sb_adds(out, tag);
+			q = subj;
+		}
+		err |= sb_add(out, q, (size_t)(stop - q));
+	}
+	return err;
+}
+
 /*
  * deliver_forward_head - the bytes deliver_compose_forward() puts before
  * the original's unchanged tail: the resent block and triage headers,
@@ -836,8 +934,8 @@ int deliver_forward_head(const char *raw, size_t len,
 			 size_t *rest)
 {
 	size_t orig = out->len, skip;
-	char date[64], id[DELIVER_MSGID_MAX + 1], tag[48];
-	const char *eol = "\n", *body, *nl, *p, *subj;
+	char date[64], id[DELIVER_MSGID_MAX + 1], tag[64];
+	const char *eol = "\n", *body, *nl, *p, *subj, *cut;
 	const char *ids[1];
 	struct hdr hd;
 	int err = 0;
@@ -887,14 +985,26 @@ int deliver_forward_head(const char *raw, size_t len,
 	if (!hdr_next(&p, body + len, &hd))
 		err |= sb_adds(out, eol);
 	subj = subject_to_tag(body, len, h);
-	*rest = skip;
-	if (subj) {
-		/* "Subject:" and its blanks, the tag, then the rest as sent */
+	if (subj && present(h->token))
+		snprintf(tag, sizeof(tag), "[triage #%lld-%.16s] ",
+			 (long long)h->report, h->token);
+	else if (subj)
 		snprintf(tag, sizeof(tag), "[triage #%lld] ",
 			 (long long)h->report);
-		err |= sb_add(out, body, (size_t)(subj - body));
-		err |= sb_adds(out, tag);
-		*rest = (size_t)(subj - raw);
+	/*
+	 * The original as sent from *rest on; before it, its headers up to
+	 * the tag ("Subject:" and its blanks) or the last field that could
+	 * pass for ours, whichever comes later, renamed or tagged
+	 */
+	cut = subj;
+	p = body;
+	while (hdr_next(&p, body + len, &hd))
+		if (shadowed(&hd, body, body + len) && (!cut || p > cut))
+			cut = p;
+	*rest = skip;
+	if (cut) {
+		err |= copy_renamed(body, body + len, cut, subj, tag, out);
+		*rest = (size_t)(cut - raw);
 	}
 	if (err) {
 		sb_truncate(out, orig);

@@ -144,6 +144,11 @@ struct forward_headers {
 	const char *status;	 /* X-Triage-Status, or NULL */
 	int64_t report;		 /* X-Triage-Report and the tag; 0: none */
 	enum deliver_tag tag;	 /* when Subject gains "[triage #ID] " */
+	/*
+	 * the report's token (token.h): the tag is "[triage #ID-TOKEN] ",
+	 * which joins a reply from anyone; NULL: "[triage #ID] "
+	 */
+	const char *token;
 };
 
 int deliver_compose_forward(const char *raw, size_t len,

@@ -3,7 +3,9 @@
  * smtp - send one message to one recipient over SMTP with libcurl
  * (see smtp.h)
  */
+#include <arpa/inet.h>
 #include <curl/curl.h>
+#include <netinet/in.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,10 +61,29 @@ static bool host_valid(const char *h)
 	return h[0] != '-' && h[0] != '.';
 }
 
+/*
+ * host_loopback - h is this machine by address, or "localhost": an IPv4
+ * address of 127.0.0.0/8 as inet_pton() reads it (four decimal parts),
+ * or the IPv6 ::1 (in brackets, as host_valid() wants a literal).  Not
+ * a name that merely starts "127.": "127.relay.example" resolves where
+ * its owner likes, and plain AUTH would send the password there.
+ */
 static bool host_loopback(const char *h)
 {
-	return !strcasecmp(h, "localhost") || !strcasecmp(h, "localhost.") ||
-	       starts_with(h, "127.") || !strcmp(h, "[::1]");
+	struct in_addr a4;
+	struct in6_addr a6;
+	char buf[INET6_ADDRSTRLEN + 2];
+	size_t n = strlen(h);
+
+	if (!strcasecmp(h, "localhost") || !strcasecmp(h, "localhost."))
+		return true;
+	if (inet_pton(AF_INET, h, &a4) == 1)
+		return (ntohl(a4.s_addr) >> 24) == 127;
+	if (n < 3 || n - 2 >= sizeof(buf) || h[0] != '[' || h[n - 1] != ']')
+		return false;
+	memcpy(buf, h + 1, n - 2);
+	buf[n - 2] = '\0';
+	return inet_pton(AF_INET6, buf, &a6) == 1 && IN6_IS_ADDR_LOOPBACK(&a6);
 }
 
 static void result_set(struct deliver_result *res, enum deliver_status st,

@@ -73,6 +73,33 @@ static bool kind_rule(struct act_config *ac, const struct config_record *r)
 	return true;
 }
 
+/* list_rule - "list_fallback CLASS|* forward|hold [SECTION]" */
+static void list_rule(struct act_config *ac, const struct config_record *r)
+{
+	struct act_list_rule lr;
+
+	memset(&lr, 0, sizeof(lr));
+	lr.cls = -1;
+	if (r->argc < 2 || r->argc > 3 ||
+	    (strcmp(r->argv[0], "*") &&
+	     (lr.cls = act_class_from_name(r->argv[0])) < 0) ||
+	    lr.cls == ACT_UNMAPPED ||
+	    (strcasecmp(r->argv[1], "forward") &&
+	     strcasecmp(r->argv[1], "hold"))) {
+		warn("%s:%u: 'list_fallback CLASS forward|hold [SECTION]' with CLASS user, fuzzer, ai, uncertain or *",
+		     r->file, r->line);
+		return;
+	}
+	if (ac->nlist == ACT_LIST_RULES_MAX) {
+		warn("%s:%u: more than %d list_fallback records", r->file,
+		     r->line, ACT_LIST_RULES_MAX);
+		return;
+	}
+	lr.forward = !strcasecmp(r->argv[1], "forward");
+	lr.section = r->argc == 3 ? r->argv[2] : NULL;
+	ac->list[ac->nlist++] = lr;
+}
+
 /* act_config_load - defaults, then the "action" records of routes.conf */
 void act_config_load(struct act_config *ac, const struct config *cfg)
 {
@@ -95,6 +122,11 @@ void act_config_load(struct act_config *ac, const struct config *cfg)
 		struct act_rule rule = { ACT_HOLD, 0 };
 		int cls;
 
+		if (!r->setting && !r->bad &&
+		    !strcmp(r->name, "list_fallback")) {
+			list_rule(ac, r);
+			continue;
+		}
 		if (r->setting || r->bad || strcmp(r->name, "action") != 0)
 			continue;
 		if (r->argc == 2 && kind_rule(ac, r))
@@ -197,4 +229,45 @@ void act_decide(const struct act_config *ac, const char *cls, bool mapped,
 			 class_names[c], class_names[c]);
 		break;
 	}
+}
+
+void act_fallback(const struct act_config *ac, const char *cls,
+		  const char *section, bool to_list, bool security,
+		  struct act_decision *out)
+{
+	int c = act_class_from_name(cls);
+	bool forward = false;
+	size_t i;
+
+	if (out->action != ACT_FORWARD && out->action != ACT_DIGEST)
+		return;
+	if (security) {
+		out->action = ACT_HOLD;
+		out->period = 0;
+		out->reply = false;
+		snprintf(out->reason, sizeof(out->reason),
+			 "%s: the recipient is a security contact, never sent "
+			 "a report on the sender's say-so; held for a triager",
+			 cls ? cls : "?");
+		return;
+	}
+	if (!to_list)
+		return;
+	for (i = 0; i < ac->nlist; i++) {
+		const struct act_list_rule *lr = &ac->list[i];
+
+		if ((lr->cls < 0 || lr->cls == c) &&
+		    (!lr->section ||
+		     (section && !strcasecmp(lr->section, section))))
+			forward = lr->forward;
+	}
+	if (forward)
+		return;
+	out->action = ACT_HOLD;
+	out->period = 0;
+	out->reply = false;
+	snprintf(out->reason, sizeof(out->reason),
+		 "%s: nobody but the section's list to send it to; held for "
+		 "a triager (list_fallback %s hold)",
+		 cls ? cls : "?", cls ? cls : "*");
 }

@@ -34,6 +34,18 @@
  *	Default: record (kept in the database with its kind, not forwarded
  *	and not in 'triage pending'); hold puts it in pending.
  *
+ *	A report whose only recipient is its section's mailing list (the
+ *	pick found no person: "L: ... (no person available)") would be
+ *	published on the sender's say-so: anyone can name a list-only
+ *	section's file.  Such a report is held unless
+ *
+ *	  list_fallback CLASS|* forward|hold ["SECTION"]
+ *
+ *	allows it (the last matching record wins; default hold).  A
+ *	security contact (security@..., or a section that lists
+ *	Documentation/process/security-bugs.rst) is never sent a report
+ *	on a stranger's say-so: held, whatever the records say.
+ *
  *	  reply_bugtracker = yes|no      (default no)
  *
  *	With yes, a forwarded user report whose best section tracks bugs
@@ -79,10 +91,21 @@ struct act_rule {
 	unsigned period; /* digest period in seconds (0 otherwise) */
 };
 
+#define ACT_LIST_RULES_MAX 64
+
+/* "list_fallback CLASS forward|hold [SECTION]" */
+struct act_list_rule {
+	int cls;	     /* enum act_class, or -1: any class ("*") */
+	const char *section; /* MAINTAINERS title (routes.conf's); NULL: any */
+	bool forward;
+};
+
 struct act_config {
 	struct act_rule rule[ACT_NCLASSES];
 	enum act_action kind_rule[KIND_N]; /* ACT_RECORD or ACT_HOLD */
 	bool reply_bugtracker;
+	struct act_list_rule list[ACT_LIST_RULES_MAX];
+	size_t nlist;
 };
 
 struct act_decision {
@@ -104,6 +127,17 @@ const char *act_action_name(enum act_action a);
 void act_decide(const struct act_config *ac, const char *cls, bool mapped,
 		bool have_recipient, const char *bug_url,
 		struct act_decision *out);
+
+/*
+ * act_fallback - what a report sent somewhere (out->action forward or
+ * digest) becomes when its recipient is only its section's list
+ * (to_list) or a security contact (security): held for a triager unless
+ * a "list_fallback" record allows the list for its class and section;
+ * a security contact is never a fallback target, whatever the records
+ */
+void act_fallback(const struct act_config *ac, const char *cls,
+		  const char *section, bool to_list, bool security,
+		  struct act_decision *out);
 
 /*
  * act_kind - what happens to a message of a kind other than report:

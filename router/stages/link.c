@@ -58,19 +58,37 @@ size_t link_refs(const struct report *r, char **out, size_t max)
 	return n;
 }
 
-/* link_subject_tag - the ID of a "[triage #ID]" subject tag */
-bool link_subject_tag(const char *subject, int64_t *id)
+/*
+ * link_subject_tag - the ID of a "[triage #ID]" or "[triage #ID-TOKEN]"
+ * subject tag, and its TOKEN ("" when bare)
+ */
+bool link_subject_tag(const char *subject, int64_t *id, char *tok,
+		      size_t toksize)
 {
-	const char *p;
+	const char *p, *e;
 	char *end;
 	long long v;
+	size_t n;
 
 	for (p = subject ? strcasestr(subject, "[triage #") : NULL; p;
 	     p = strcasestr(p + 1, "[triage #")) {
 		if (!isdigit((unsigned char)p[9]))
 			continue;
 		v = strtoll(p + 9, &end, 10);
-		if (*end == ']' && v > 0) {
+		if (v <= 0)
+			continue;
+		n = 0;
+		e = end;
+		if (*e == '-') {
+			n = strspn(e + 1, "abcdefghijklmnopqrstuvwxyz234567");
+			if (!n || n >= toksize)
+				continue;
+			memcpy(tok, e + 1, n);
+			e += n + 1;
+		}
+		if (*e == ']') {
+			if (toksize)
+				tok[n] = '\0';
 			*id = v;
 			return true;
 		}

@@ -22,8 +22,13 @@
 
 struct report;
 
-/* link_subject_tag - the ID of a "[triage #ID]" subject tag; false: none */
-bool link_subject_tag(const char *subject, int64_t *id);
+/*
+ * link_subject_tag - the ID of a "[triage #ID]" or "[triage #ID-TOKEN]"
+ * subject tag, and TOKEN into tok ("" for a bare tag; a token that does
+ * not fit toksize is no tag); false: none
+ */
+bool link_subject_tag(const char *subject, int64_t *id, char *tok,
+		      size_t toksize);
 
 /* link_subject_bug - N of a Bugzilla "[Bug N]" subject; false: none */
 bool link_subject_bug(const char *subject, long *bug);

@@ -145,6 +145,26 @@ enum {
  */
 int audit_find_duplicate(struct audit *db, const char *sha256,
 			 const char *message_id, int64_t *id);
+/*
+ * audit_find_duplicate_from - audit_find_duplicate() where a Message-ID
+ * counts only from the same source ("mail", "bugzilla") and the same
+ * sender (From or envelope): anyone can write any Message-ID, and one
+ * seen first must not make someone else's mail a duplicate
+ */
+int audit_find_duplicate_from(struct audit *db, const struct report *r,
+			      int64_t *id);
+/* audit_replies_since - automatic replies queued to addr since; -1 */
+long audit_replies_since(struct audit *db, const char *addr, int64_t since);
+/*
+ * audit_find_duplicate_from - audit_find_duplicate() where a Message-ID
+ * counts only from the same source ("mail", "bugzilla") and the same
+ * sender (From or envelope): anyone can write any Message-ID, and one
+ * seen first must not make someone else's mail a duplicate
+ */
+int audit_find_duplicate_from(struct audit *db, const struct report *r,
+			      int64_t *id);
+/* audit_replies_since - automatic replies queued to addr since; -1 */
+long audit_replies_since(struct audit *db, const char *addr, int64_t since);
 /* audit_note_redelivery - the MTA delivered report id's bytes again */
 int audit_note_redelivery(struct audit *db, int64_t id, int64_t now);
 

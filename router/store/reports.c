@@ -72,6 +72,56 @@ int audit_find_duplicate(struct audit *db, const char *sha256,
 	return rc;
 }
 
+static const char sql_find_dup_from[] =
+	"SELECT id, 1 FROM reports WHERE sha256 = ?1 UNION ALL"
+	" SELECT * FROM (SELECT id, 2 FROM reports"
+	" WHERE message_id = ?2 AND duplicate_of IS NULL"
+	" AND source = ?3 AND (from_addr = ?4 COLLATE NOCASE"
+	" OR envelope_from = ?5) ORDER BY id LIMIT 1) LIMIT 1";
+
+/* audit_find_duplicate_from - the same, by the same sender and source */
+int audit_find_duplicate_from(struct audit *db, const struct report *r,
+			      int64_t *id)
+{
+	sqlite3_stmt *st = db_prep(db, sql_find_dup_from);
+	int rc;
+
+	*id = 0;
+	if (!st || db_bind_text(db, st, 1, r->sha256) ||
+	    db_bind_text(db, st, 2, db_or_null(r->message_id)) ||
+	    db_bind_text(db, st, 3, r->source ? r->source : "mail") ||
+	    db_bind_text(db, st, 4, db_or_null(r->from_addr)) ||
+	    db_bind_text(db, st, 5, db_or_null(r->envelope_from)))
+		return -1;
+	rc = db_step_row(db, st, "find duplicate");
+	if (rc != 1)
+		return rc;
+	*id = sqlite3_column_int64(st, 0);
+	rc = sqlite3_column_int(st, 1);
+	db_finish(st);
+	return rc;
+}
+
+static const char sql_replies_to[] =
+	"SELECT count(*) FROM outbox WHERE kind = 'reply'"
+	" AND recipients = ?1 COLLATE NOCASE AND created_at >= ?2";
+
+/* audit_replies_since - automatic replies queued to addr since */
+long audit_replies_since(struct audit *db, const char *addr, int64_t since)
+{
+	sqlite3_stmt *st = db_prep(db, sql_replies_to);
+	long n;
+
+	if (!st || db_bind_text(db, st, 1, addr) ||
+	    db_bind_int(db, st, 2, since))
+		return -1;
+	if (db_step_row(db, st, "replies") != 1)
+		return -1;
+	n = (long)sqlite3_column_int64(st, 0);
+	db_finish(st);
+	return n;
+}
+
 static const char sql_redelivery[] =
 	"UPDATE reports SET deliveries = deliveries + 1, updated_at = ?2"
 	" WHERE id = ?1";

@@ -33,8 +33,11 @@ test_expect_success 'the forward is the original message after our block, its su
 	fwd = sqlite3.connect(sys.argv[1]).execute(sys.argv[3]).fetchone()[0]
 	fwd = fwd if isinstance(fwd, bytes) else fwd.encode()
 	orig = open(sys.argv[2], "rb").read()
-	# not DKIM-signed: only "[triage #1] " is added, after "Subject: "
-	tagged = re.sub(rb"(?m)^(Subject: )", rb"\\1[triage #1] ", orig, count=1)
+	# not DKIM-signed: only "[triage #1-TOKEN] " is added, after "Subject: "
+	tok = re.search(rb"(?m)^Subject: \\[triage #1-([a-z2-7]{8})\\] ", fwd)
+	assert tok, "no token in the subject tag"
+	tagged = re.sub(rb"(?m)^(Subject: )",
+			rb"\\1[triage #1-" + tok.group(1) + rb"] ", orig, count=1)
 	assert tagged != orig, "no Subject in the test message"
 	assert fwd.endswith(tagged), "body or headers changed"
 	block = fwd[: len(fwd) - len(tagged)].decode()

@@ -338,7 +338,9 @@ test_expect_success 'approve: forward a held report now (sendmail transport)' '
 	test_cmp "$D/approve-headers.expect" "$T/actual" &&
 	sed "1,/^X-Triage-Report/d" "$T/mail/$n.msg" |
 		sed "/^[ \t]/d" >"$T/forwarded" &&
-	sed "s/^Subject: /&[triage #2] /" "$D/02-ai-xfs.eml" >"$T/tagged" &&
+	tok=$(sed -n "s/^Subject: \[triage #2-\([a-z2-7]\{8\}\)\] .*/\1/p" "$T/forwarded") &&
+	test -n "$tok" &&
+	sed "s/^Subject: /&[triage #2-$tok] /" "$D/02-ai-xfs.eml" >"$T/tagged" &&
 	cmp "$T/tagged" "$T/forwarded" &&
 	test "$(sql "SELECT state FROM reports WHERE id = 2")" = approved &&
 	test "$(sql "SELECT who || \" \" || action || \" \" || previous || \" \" || at

@@ -77,8 +77,8 @@ test_expect_success 'a follow-up is forwarded with its root'"'"'s headers' '
 	grep -q "^X-Triage-Reason: follow-up to report #1 (In-Reply-To" "$T/fwd2" &&
 	grep -q "^X-Triage-Report: 1\$" "$T/fwd1" &&
 	grep -q "^X-Triage-Report: 1\$" "$T/fwd2" &&
-	grep -q "^Subject: \[triage #1\] " "$T/fwd1" &&
-	grep -q "^Subject: \[triage #1\] Re: " "$T/fwd2" &&
+	grep -q "^Subject: \[triage #1-[a-z2-7]\{8\}\] " "$T/fwd1" &&
+	grep -q "^Subject: \[triage #1-[a-z2-7]\{8\}\] Re: " "$T/fwd2" &&
 	q "SELECT reason FROM decisions WHERE report = 3" | grep -q "References <thr-01.report@example.com>"
 '
 

@@ -118,6 +118,54 @@ static void test_kinds(void **state)
 	config_free(cfg);
 }
 
+/* a list as the only recipient: held unless list_fallback allows it */
+static void test_list_fallback(void **state)
+{
+	struct config *cfg = config_parse(
+		"list_fallback fuzzer forward\n"
+		"list_fallback user forward \"8390 NETWORK DRIVERS\"\n"
+		"list_fallback * forward \"SECURITY CONTACT\"\n"
+		"list_fallback bogus forward\n"
+		"list_fallback user send\n",
+		"t.conf");
+	struct act_config ac;
+	struct act_decision d;
+
+	(void)state;
+	assert_non_null(cfg);
+	act_config_load(&ac, cfg);
+	assert_int_equal(ac.nlist, 3);
+	/* user to a list of another section: held */
+	act_decide(&ac, "user", true, true, NULL, &d);
+	assert_int_equal(d.action, ACT_FORWARD);
+	act_fallback(&ac, "user", "NETWORKING DRIVERS", true, false, &d);
+	assert_int_equal(d.action, ACT_HOLD);
+	assert_non_null(strstr(d.reason, "nobody but the section's list"));
+	/* the section the site allowed, any case */
+	act_decide(&ac, "user", true, true, NULL, &d);
+	act_fallback(&ac, "user", "8390 network drivers", true, false, &d);
+	assert_int_equal(d.action, ACT_FORWARD);
+	/* a person is no fallback: nothing changes */
+	act_decide(&ac, "user", true, true, NULL, &d);
+	act_fallback(&ac, "user", "NETWORKING DRIVERS", false, false, &d);
+	assert_int_equal(d.action, ACT_FORWARD);
+	/* a digest to a list, allowed for the class */
+	act_decide(&ac, "fuzzer", true, true, NULL, &d);
+	act_fallback(&ac, "fuzzer", "NETWORKING DRIVERS", true, false, &d);
+	assert_int_equal(d.action, ACT_DIGEST);
+	/* a security contact: held, whatever the records */
+	act_decide(&ac, "user", true, true, NULL, &d);
+	act_fallback(&ac, "user", "SECURITY CONTACT", false, true, &d);
+	assert_int_equal(d.action, ACT_HOLD);
+	assert_false(d.reply);
+	assert_non_null(strstr(d.reason, "security contact"));
+	/* a hold stays a hold */
+	act_decide(&ac, "ai", true, true, NULL, &d);
+	act_fallback(&ac, "ai", "8390 NETWORK DRIVERS", true, false, &d);
+	assert_int_equal(d.action, ACT_HOLD);
+	config_free(cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -126,6 +174,7 @@ int main(void)
 		cmocka_unit_test(test_config_records),
 		cmocka_unit_test(test_reply_only_to_trackers),
 		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_list_fallback),
 	};
 
 	msg_setup("test_act", 1, false);

@@ -593,6 +593,65 @@ static void test_forward_subject_tag(void **state)
 	free(out);
 }
 
+/*
+ * inbound fields that would pass for ours are renamed X-Original-*:
+ * X-Triage-* always, Resent-* and X-Loop unless a DKIM signature covers
+ * them; the rest of the original is untouched
+ */
+static void test_forward_renames_ours(void **state)
+{
+	const char *plain = "X-Triage-Class: user; score=99\n"
+			    "From: m@evil.example\n"
+			    "X-triage-reason: approved by alice\n"
+			    "Subject: hi\n"
+			    "Resent-From: relay@elsewhere.example\n"
+			    "X-Loop: list@lists.example.org\n"
+			    "X-Loopy: not ours\n"
+			    "\n"
+			    "X-Triage-Class: in the body, untouched\n";
+	const char *bodyless = "X-Triage-Class: user\n";
+	const char *signed_ =
+		"DKIM-Signature: v=1; a=rsa-sha256; d=lists.example;\n"
+		" h=From:To:Subject:\n  X-Loop:resent-from; bh=x; b=y\n"
+		"X-Triage-Status: approved\n"
+		"From: m@lists.example\n"
+		"Subject: hi\n"
+		"Resent-From: relay@lists.example\n"
+		"Resent-To: someone@lists.example\n"
+		"X-Loop: list@lists.example\n"
+		"\nbody\n";
+	char *out;
+
+	(void)state;
+	out = forward_tagged(plain, DELIVER_TAG_UNSIGNED);
+	assert_non_null(
+		strstr(out, "\nX-Triage-Report: 42\n"
+			    "X-Original-Triage-Class: user; score=99\n"
+			    "From: m@evil.example\n"
+			    "X-Original-triage-reason: approved by alice\n"
+			    "Subject: [triage #42] hi\n"
+			    "X-Original-Resent-From: relay@elsewhere.example\n"
+			    "X-Original-Loop: list@lists.example.org\n"
+			    "X-Loopy: not ours\n"
+			    "\n"
+			    "X-Triage-Class: in the body, untouched\n"));
+	free(out);
+	out = forward_tagged(bodyless, DELIVER_TAG_NEVER);
+	assert_non_null(strstr(out, "\nX-Original-Triage-Class: user\n"));
+	free(out);
+	/* signed: X-Loop and Resent-From kept, Resent-To and ours renamed */
+	out = forward_tagged(signed_, DELIVER_TAG_UNSIGNED);
+	assert_non_null(strstr(out,
+			       "\nX-Original-Triage-Status: approved\n"
+			       "From: m@lists.example\n"
+			       "Subject: hi\n"
+			       "Resent-From: relay@lists.example\n"
+			       "X-Original-Resent-To: someone@lists.example\n"
+			       "X-Loop: list@lists.example\n"
+			       "\nbody\n"));
+	free(out);
+}
+
 static void test_forward_crlf_and_from_line(void **state)
 {
 	struct strbuf lf = STRBUF_INIT(1 << 20), sb = STRBUF_INIT(1 << 20);
@@ -1315,6 +1374,7 @@ int main(void)
 		cmocka_unit_test(test_date),
 		cmocka_unit_test(test_forward_golden),
 		cmocka_unit_test(test_forward_subject_tag),
+		cmocka_unit_test(test_forward_renames_ours),
 		cmocka_unit_test(test_forward_crlf_and_from_line),
 		cmocka_unit_test(test_forward_id_and_errors),
 		cmocka_unit_test(test_loop_detection),

@@ -78,16 +78,29 @@ static void test_tags(void **state)
 {
 	int64_t id = 0;
 	long bug = 0;
+	char tok[9];
 
 	(void)state;
-	assert_true(link_subject_tag("Re: [triage #42] xfs: oops", &id));
+	assert_true(link_subject_tag("Re: [triage #42] xfs: oops", &id, tok,
+				     sizeof(tok)));
 	assert_int_equal(id, 42);
-	assert_true(link_subject_tag("[TRIAGE #7]", &id));
+	assert_string_equal(tok, "");
+	assert_true(link_subject_tag("[TRIAGE #7]", &id, tok, sizeof(tok)));
 	assert_int_equal(id, 7);
-	assert_false(link_subject_tag("[triage #] x", &id));
-	assert_false(link_subject_tag("[triage #12 x", &id));
-	assert_false(link_subject_tag("[triage #0]", &id));
-	assert_false(link_subject_tag(NULL, &id));
+	assert_true(link_subject_tag("Re: [triage #43-k3f7x2ab] xfs", &id, tok,
+				     sizeof(tok)));
+	assert_int_equal(id, 43);
+	assert_string_equal(tok, "k3f7x2ab");
+	/* a token too long for tok, or not base32, is no tag */
+	assert_false(link_subject_tag("[triage #4-k3f9x2abc]", &id, tok,
+				      sizeof(tok)));
+	assert_false(
+		link_subject_tag("[triage #4-K3F9]", &id, tok, sizeof(tok)));
+	assert_false(link_subject_tag("[triage #4-]", &id, tok, sizeof(tok)));
+	assert_false(link_subject_tag("[triage #] x", &id, tok, sizeof(tok)));
+	assert_false(link_subject_tag("[triage #12 x", &id, tok, sizeof(tok)));
+	assert_false(link_subject_tag("[triage #0]", &id, tok, sizeof(tok)));
+	assert_false(link_subject_tag(NULL, &id, tok, sizeof(tok)));
 	assert_true(link_subject_bug("[Bug 219876] New: oops", &bug));
 	assert_int_equal(bug, 219876);
 	assert_false(link_subject_bug("[Bug x] y", &bug));

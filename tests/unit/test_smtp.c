@@ -713,6 +713,56 @@ static void test_bad_config(void **state)
 	assert_null(strstr(res.detail, PASSWORD));
 }
 
+/*
+ * plain AUTH goes only to loopback: an address of 127.0.0.0/8, ::1 or
+ * "localhost", never a name that only starts like one
+ */
+static void test_auth_loopback_exact(void **state)
+{
+	static const char *const loopback[] = {
+		"127.0.0.1",  "127.1.2.3", "127.255.255.254",	"localhost",
+		"LOCALHOST.", "[::1]",	   "[0:0:0:0:0:0:0:1]",
+	};
+	static const char *const remote[] = {
+		"127.evil.example",
+		"127.0.0.1.evil.example",
+		"127.1",
+		"localhost.evil.example",
+		"128.0.0.1",
+		"10.127.0.1",
+		"[::2]",
+		"[::ffff:127.0.0.1]",
+		"0127.0.0.1",
+	};
+	struct smtp_config cfg;
+	struct deliver_result res;
+	struct smtp_client *c;
+	size_t i;
+
+	(void)state;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.user = USER;
+	cfg.password = PASSWORD;
+	cfg.tls = SMTP_TLS_OPPORTUNISTIC;
+	cfg.port = 2525;
+	for (i = 0; i < sizeof(remote) / sizeof(remote[0]); i++) {
+		cfg.host = remote[i];
+		c = smtp_client_new(&cfg, &res);
+		if (c) {
+			smtp_client_free(c);
+			fail_msg("plain AUTH allowed to %s", remote[i]);
+		}
+		assert_non_null(strstr(res.detail, "AUTH needs tls"));
+	}
+	for (i = 0; i < sizeof(loopback) / sizeof(loopback[0]); i++) {
+		cfg.host = loopback[i];
+		c = smtp_client_new(&cfg, &res);
+		if (!c)
+			fail_msg("%s refused: %s", loopback[i], res.detail);
+		smtp_client_free(c);
+	}
+}
+
 static void test_classify(void **state)
 {
 	static const struct {
@@ -928,6 +978,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_timeout, test_setup,
 						test_teardown),
 		cmocka_unit_test(test_bad_config),
+		cmocka_unit_test(test_auth_loopback_exact),
 	};
 	/* the same tests against both servers; AUTH and TLS: aiosmtpd */
 	const struct CMUnitTest with_aiosmtpd[] = {

@@ -14,7 +14,7 @@
 #     has only our header names and no CR; the original follows byte for
 #     byte; no recipient is an address the message injected
 #     (@example.net: every injected address in the corpus is there).
-#     Only forward_subject_tag's "[triage #ID] " may be added to the
+#     Only forward_subject_tag's "[triage #ID-TOKEN] " may be added to the
 #     original (after "Subject: ").
 # CASE.expect, one "key value" a line ('#' comments):
 #   exit N | state S | class C | reason ERE | flags-set N | flags-clear N
@@ -192,9 +192,10 @@ if r.returncode == 0:
                           "a reply header we did not write: %r" % l[:100])
             if kind != b"forward":
                 continue
-            # the original, byte for byte, but for "[triage #ID] " that
-            # forward_subject_tag may add at the start of its Subject
-            tag = b"[triage #%d] " % rid
+            # the original, byte for byte, but for "[triage #ID-TOKEN] "
+            # that forward_subject_tag may add at the start of its Subject
+            tok = re.search(rb"\[triage #%d-([a-z2-7]{8})\] " % rid, msg)
+            tag = b"[triage #%d-%s] " % (rid, tok.group(1) if tok else b"?")
             orig = data
             if not msg.endswith(data):
                 i = data.find(b"\nSubject:") + 1

@@ -1,0 +1,271 @@
+#!/bin/sh
+# t0740-abuse: a stranger on the bugs alias cannot steer, bury or relay
+#
+# The messages of tests/corpus/abuse (see its README) go through the real
+# triage-filter; each case is one finding of issue 21, and each check
+# says what the attacker must not get.
+. "$(dirname "$0")/../lib.sh"
+
+C="$SRC/tests/corpus/abuse"
+DB="$T/state/triage.db"
+export TZ=UTC TRIAGE_USER=alice
+
+if ! command -v sqlite3 >/dev/null; then
+	test_skip "sqlite3 is not installed: abuse cases are not tested"
+	test_expect_success 'squatting: a Message-ID seen first from a stranger buries nothing' '
+	feed "$C/08-squat.eml" &&
+	feed "$C/09-genuine.eml" &&
+	id=$(q "SELECT id FROM reports WHERE from_addr = \"omar@users.example\"") &&
+	test -n "$id" &&
+	test "$(q "SELECT coalesce(duplicate_of, 0), state FROM reports WHERE id = $id")" = "0|forwarded" &&
+	test "$(q "SELECT count(*) FROM outbox WHERE report = $id AND kind = \"forward\"")" = 1
+'
+
+test_expect_success 'the same sender'"'"'s second copy is still a duplicate' '
+	sed "s/every few/every couple of/" "$C/09-genuine.eml" >"$T/09b.eml" &&
+	feed "$T/09b.eml" &&
+	id=$(q "SELECT max(id) FROM reports") &&
+	test "$(q "SELECT state FROM reports WHERE id = $id")" = duplicate &&
+	test "$(q "SELECT duplicate_of FROM reports WHERE id = $id")" = \
+		"$(q "SELECT id FROM reports WHERE from_addr = \"omar@users.example\" AND duplicate_of IS NULL")"
+'
+
+test_expect_success 'backscatter: the automatic reply goes to the envelope sender, not the From' '
+	SENDER=mallory@evil.example feed "$C/10-backscatter.eml" &&
+	id=$(id_of abuse-10.bt@example.net) &&
+	test "$(q "SELECT state, section FROM reports WHERE id = $id")" = "forwarded|BLUETOOTH SUBSYSTEM" &&
+	test "$(q "SELECT recipients, envelope_from FROM outbox WHERE report = $id AND kind = \"reply\"")" = "mallory@evil.example|" &&
+	test "$(q "SELECT count(*) FROM outbox WHERE recipients LIKE \"%victim@%\"")" = 0
+'
+
+test_expect_success 'backscatter: at most one automatic reply a day to one sender' '
+	SENDER=mallory@evil.example feed "$C/11-backscatter-again.eml" &&
+	id=$(id_of abuse-11.bt@example.net) &&
+	test "$(q "SELECT state FROM reports WHERE id = $id")" = forwarded &&
+	test "$(q "SELECT count(*) FROM outbox WHERE report = $id AND kind = \"reply\"")" = 0 &&
+	test "$(q "SELECT count(*) FROM outbox WHERE kind = \"reply\"")" = 1
+'
+
+test_expect_success 'inbound X-Triage-*, Resent-* and X-Loop are renamed below our block' '
+	feed "$C/12-fake-headers.eml" &&
+	id=$(id_of abuse-12.headers@users.example) &&
+	test "$(q "SELECT state FROM reports WHERE id = $id")" = forwarded &&
+	msg "o.report = $id AND o.kind = \"forward\"" >"$T/fwd12" &&
+	test "$(grep -c "^X-Triage-Class:" "$T/fwd12")" = 1 &&
+	test "$(grep -c "^X-Triage-Section:" "$T/fwd12")" = 1 &&
+	test "$(grep -c "^X-Triage-Reason:" "$T/fwd12")" = 1 &&
+	! grep "^X-Triage-Reason: approved by alice" "$T/fwd12" &&
+	test "$(grep -c "^Resent-From:" "$T/fwd12")" = 1 &&
+	test "$(grep -c "^X-Loop:" "$T/fwd12")" = 1 &&
+	grep "^X-Loop: triage@example.org" "$T/fwd12" &&
+	grep "^X-Original-Triage-Class: user; score=99\$" "$T/fwd12" &&
+	grep "^X-Original-Triage-Reason: approved by alice" "$T/fwd12" &&
+	grep "^X-Original-Triage-Section: SECURITY CONTACT" "$T/fwd12" &&
+	grep "^X-Original-Resent-From: Helpful Relay" "$T/fwd12" &&
+	grep "^X-Original-Loop: list@lists.example.org" "$T/fwd12" &&
+	grep "^Subject: \[triage #$id-[a-z2-7]\{8\}\] xfs: NULL" "$T/fwd12" &&
+	# the rest of the original, byte for byte
+	sed -n "/^Message-ID: <abuse-12/,\$p" "$C/12-fake-headers.eml" | grep -v "^X-Loop:" >"$T/tail.want" &&
+	# (sqlite3 ends its output with a newline of its own)
+	sed -n "/^Message-ID: <abuse-12/,\$p" "$T/fwd12" | sed "\${/^\$/d}" |
+		grep -v "^X-Original-Loop:" >"$T/tail.got" &&
+	test_cmp "$T/tail.want" "$T/tail.got"
+'
+
+test_done
+fi
+
+cat >"$T/routes.conf" <<CONF
+state_dir = $T/state
+maintainers = $SRC/tests/data/MAINTAINERS.kernel
+rules_dir = $SRC/classifiers
+router_address = triage@example.org
+reply_bugtracker = yes
+# AddressSanitizer reserves terabytes of address space (make SANITIZE=...)
+filter_memory_mb = 0
+CONF
+export TRIAGE_CONFIG="$T/routes.conf"
+q() { sqlite3 "$DB" "$1"; }
+# msg WHERE: the outbox rows' messages as sent
+msg() {
+	sqlite3 "$DB" "SELECT cast(o.message || coalesce(substr(m.raw, o.raw_offset + 1), x'') as blob)
+	  FROM outbox o LEFT JOIN messages m ON m.report = o.raw_report WHERE $1"
+}
+# id_of MESSAGE-ID: the report that message became
+id_of() { q "SELECT max(id) FROM reports WHERE message_id = '$1'"; }
+# sent_to ID ADDR: how many outbox rows of report ID go to ADDR
+sent_to() { q "SELECT count(*) FROM outbox WHERE report = $1 AND recipients LIKE '%$2%'"; }
+feed() { "$FILTER" <"$1" || { echo "filter failed on $1"; return 1; }; }
+
+test_expect_success 'a genuine report is forwarded, its tag carries a token' '
+	feed "$C/01-report.eml" &&
+	test "$(q "SELECT state FROM reports WHERE id = 1")" = forwarded &&
+	msg "o.report = 1" >"$T/fwd1" &&
+	grep "^Subject: \[triage #1-[a-z2-7]\{8\}\] xfs: " "$T/fwd1" &&
+	sed -n "s/^Subject: \[triage #1-\([a-z2-7]*\)\] .*/\1/p" "$T/fwd1" >"$T/token" &&
+	test "$(wc -c <"$T/token")" = 9
+'
+
+test_expect_success 'hijack: a stranger'"'"'s bare "[triage #1]" does not join #1' '
+	feed "$C/02-tag-bare.eml" &&
+	id=$(id_of abuse-02.tag@evil.example) &&
+	test -n "$id" &&
+	test "$(q "SELECT coalesce(thread_root, 0) FROM reports WHERE id = $id")" = 0 &&
+	test "$(sent_to $id xfs-triage@xfs.example.org)" = 0 &&
+	test "$(q "SELECT state FROM reports WHERE id = $id")" = held
+'
+
+test_expect_success 'hijack: a wrong token does not join either' '
+	feed "$C/03-tag-bad-token.eml" &&
+	id=$(id_of abuse-03.badtoken@evil.example) &&
+	test "$(q "SELECT coalesce(thread_root, 0) FROM reports WHERE id = $id")" = 0 &&
+	test "$(sent_to $id xfs-triage@xfs.example.org)" = 0
+'
+
+test_expect_success 'hijack: a stranger'"'"'s reply joins but is classified and held' '
+	feed "$C/04-reply-stranger.eml" &&
+	id=$(id_of abuse-04.reply@evil.example) &&
+	test "$(q "SELECT thread_root, state FROM reports WHERE id = $id")" = "1|held" &&
+	test "$(q "SELECT count(*) FROM classification WHERE report = $id")" = 1 &&
+	test "$(q "SELECT count(*) FROM outbox WHERE report = $id")" = 0 &&
+	q "SELECT reason FROM decisions WHERE report = $id" | grep "not the report.s reporter, recipient or section"
+'
+
+test_expect_success 'hijack: "Re: [Bug N]" from a stranger is no follow-up of the bug' '
+	q "INSERT INTO bugs (bug_id, report, last_change_time, updated_at) VALUES (5000, 1, \"\", 0)" &&
+	feed "$C/05-bug-stranger.eml" &&
+	id=$(id_of abuse-05.bug@evil.example) &&
+	test "$(q "SELECT coalesce(thread_root, 0) FROM reports WHERE id = $id")" = 0 &&
+	test "$(sent_to $id xfs-triage@xfs.example.org)" = 0
+'
+
+test_expect_success 'the section'"'"'s own reviewer still joins by a bare tag, and is sent on' '
+	feed "$C/06-tag-section.eml" &&
+	id=$(id_of abuse-06.rita@xfs.example.org) &&
+	test "$(q "SELECT thread_root, state FROM reports WHERE id = $id")" = "1|forwarded" &&
+	test "$(sent_to $id xfs-triage@xfs.example.org)" = 1
+'
+
+test_expect_success 'hijack: the right token joins a stranger, who is still classified and held' '
+	sed "s/TOKEN/$(cat "$T/token")/" "$C/07-tag-token.eml.in" >"$T/07.eml" &&
+	feed "$T/07.eml" &&
+	id=$(id_of abuse-07.token@evil.example) &&
+	test "$(q "SELECT thread_root, state FROM reports WHERE id = $id")" = "1|held" &&
+	test "$(q "SELECT count(*) FROM outbox WHERE report = $id")" = 0
+'
+
+test_expect_success 'squatting: a Message-ID seen first from a stranger buries nothing' '
+	feed "$C/08-squat.eml" &&
+	feed "$C/09-genuine.eml" &&
+	id=$(q "SELECT id FROM reports WHERE from_addr = \"omar@users.example\"") &&
+	test -n "$id" &&
+	test "$(q "SELECT coalesce(duplicate_of, 0), state FROM reports WHERE id = $id")" = "0|forwarded" &&
+	test "$(q "SELECT count(*) FROM outbox WHERE report = $id AND kind = \"forward\"")" = 1
+'
+
+test_expect_success 'the same sender'"'"'s second copy is still a duplicate' '
+	sed "s/every few/every couple of/" "$C/09-genuine.eml" >"$T/09b.eml" &&
+	feed "$T/09b.eml" &&
+	id=$(q "SELECT max(id) FROM reports") &&
+	test "$(q "SELECT state FROM reports WHERE id = $id")" = duplicate &&
+	test "$(q "SELECT duplicate_of FROM reports WHERE id = $id")" = \
+		"$(q "SELECT id FROM reports WHERE from_addr = \"omar@users.example\" AND duplicate_of IS NULL")"
+'
+
+test_expect_success 'backscatter: the automatic reply goes to the envelope sender, not the From' '
+	SENDER=mallory@evil.example feed "$C/10-backscatter.eml" &&
+	id=$(id_of abuse-10.bt@example.net) &&
+	test "$(q "SELECT state, section FROM reports WHERE id = $id")" = "forwarded|BLUETOOTH SUBSYSTEM" &&
+	test "$(q "SELECT recipients, envelope_from FROM outbox WHERE report = $id AND kind = \"reply\"")" = "mallory@evil.example|" &&
+	test "$(q "SELECT count(*) FROM outbox WHERE recipients LIKE \"%victim@%\"")" = 0
+'
+
+test_expect_success 'backscatter: at most one automatic reply a day to one sender' '
+	SENDER=mallory@evil.example feed "$C/11-backscatter-again.eml" &&
+	id=$(id_of abuse-11.bt@example.net) &&
+	test "$(q "SELECT state FROM reports WHERE id = $id")" = forwarded &&
+	test "$(q "SELECT count(*) FROM outbox WHERE report = $id AND kind = \"reply\"")" = 0 &&
+	test "$(q "SELECT count(*) FROM outbox WHERE kind = \"reply\"")" = 1
+'
+
+test_expect_success 'inbound X-Triage-*, Resent-* and X-Loop are renamed below our block' '
+	feed "$C/12-fake-headers.eml" &&
+	id=$(id_of abuse-12.headers@users.example) &&
+	test "$(q "SELECT state FROM reports WHERE id = $id")" = forwarded &&
+	msg "o.report = $id AND o.kind = \"forward\"" >"$T/fwd12" &&
+	test "$(grep -c "^X-Triage-Class:" "$T/fwd12")" = 1 &&
+	test "$(grep -c "^X-Triage-Section:" "$T/fwd12")" = 1 &&
+	test "$(grep -c "^X-Triage-Reason:" "$T/fwd12")" = 1 &&
+	! grep "^X-Triage-Reason: approved by alice" "$T/fwd12" &&
+	test "$(grep -c "^Resent-From:" "$T/fwd12")" = 1 &&
+	test "$(grep -c "^X-Loop:" "$T/fwd12")" = 1 &&
+	grep "^X-Loop: triage@example.org" "$T/fwd12" &&
+	grep "^X-Original-Triage-Class: user; score=99\$" "$T/fwd12" &&
+	grep "^X-Original-Triage-Reason: approved by alice" "$T/fwd12" &&
+	grep "^X-Original-Triage-Section: SECURITY CONTACT" "$T/fwd12" &&
+	grep "^X-Original-Resent-From: Helpful Relay" "$T/fwd12" &&
+	grep "^X-Original-Loop: list@lists.example.org" "$T/fwd12" &&
+	grep "^Subject: \[triage #$id-[a-z2-7]\{8\}\] xfs: NULL" "$T/fwd12" &&
+	# the rest of the original, byte for byte
+	sed -n "/^Message-ID: <abuse-12/,\$p" "$C/12-fake-headers.eml" | grep -v "^X-Loop:" >"$T/tail.want" &&
+	# (sqlite3 ends its output with a newline of its own)
+	sed -n "/^Message-ID: <abuse-12/,\$p" "$T/fwd12" | sed "\${/^\$/d}" |
+		grep -v "^X-Original-Loop:" >"$T/tail.got" &&
+	test_cmp "$T/tail.want" "$T/tail.got"
+'
+
+# a MAINTAINERS of our own with a list-only section and a security contact
+cat >"$T/MAINTAINERS.list" <<-\EOF
+	List of maintainers
+
+	8390 NETWORK DRIVERS [NE2000 and friends]
+	L:	netdev@vger.example.org
+	S:	Orphan / Obsolete
+	F:	drivers/net/ethernet/8390/
+
+	SECURITY CONTACT
+	M:	Security Officers <security@kernel.example.org>
+	S:	Supported
+	F:	Documentation/process/security-bugs.rst
+
+	THE REST
+	M:	Linus Torvalds <torvalds@example.org>
+	L:	linux-kernel@vger.example.org
+	S:	Buried alive in reporters
+	F:	*
+	F:	*/
+EOF
+sed -e "s|^state_dir = .*|state_dir = $T/state2|" \
+    -e "s|^maintainers = .*|maintainers = $T/MAINTAINERS.list|" \
+	"$T/routes.conf" >"$T/routes2.conf"
+DB2="$T/state2/triage.db"
+q2() { sqlite3 "$DB2" "$1"; }
+feed2() { TRIAGE_CONFIG="$T/routes2.conf" TRIAGE_STATE_DIR="$T/state2" "$FILTER" <"$1" || { echo "filter failed on $1"; return 1; }; }
+
+test_expect_success 'relay: spam naming a list-only section'"'"'s file is held, not sent to the list' '
+	feed2 "$C/13-list-only.eml" &&
+	test "$(q2 "SELECT state FROM reports WHERE message_id = \"abuse-13.list@evil.example\"")" = held &&
+	test "$(q2 "SELECT count(*) FROM outbox WHERE recipients LIKE \"%netdev@%\"")" = 0 &&
+	q2 "SELECT reason FROM decisions" | grep "nobody but the section.s list"
+'
+
+test_expect_success 'relay: spam naming security-bugs.rst never reaches the security contact' '
+	feed2 "$C/14-security.eml" &&
+	test "$(q2 "SELECT state FROM reports WHERE message_id = \"abuse-14.security@evil.example\"")" = held &&
+	test "$(q2 "SELECT count(*) FROM outbox WHERE recipients LIKE \"%security@%\"")" = 0
+'
+
+test_expect_success 'list_fallback lets a site send a class to a section'"'"'s list, never to security' '
+	printf "%s\n" "list_fallback * forward" \
+		"list_fallback user forward \"8390 NETWORK DRIVERS [NE2000 and friends]\"" >>"$T/routes2.conf" &&
+	sed "s/abuse-13.list/abuse-13b.list/" "$C/13-list-only.eml" >"$T/13b.eml" &&
+	sed "s/abuse-14.security/abuse-14b.security/" "$C/14-security.eml" >"$T/14b.eml" &&
+	feed2 "$T/13b.eml" &&
+	feed2 "$T/14b.eml" &&
+	test "$(q2 "SELECT state FROM reports WHERE message_id = \"abuse-13b.list@evil.example\"")" = forwarded &&
+	test "$(q2 "SELECT count(*) FROM outbox WHERE recipients LIKE \"%netdev@%\"")" = 1 &&
+	test "$(q2 "SELECT state FROM reports WHERE message_id = \"abuse-14b.security@evil.example\"")" = held &&
+	test "$(q2 "SELECT count(*) FROM outbox WHERE recipients LIKE \"%security@%\"")" = 0
+'
+
+test_done

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_atomic - write_file_atomic() never writes through a planted link
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+static char dir[64];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/triage-atomic-XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[512];
+
+	(void)state;
+	while (d && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		unlink(path);
+	}
+	if (d)
+		closedir(d);
+	return rmdir(dir);
+}
+
+static char *slurp(const char *path)
+{
+	char *buf = NULL;
+	size_t len = 0;
+
+	return read_file(path, 1 << 20, &buf, &len) == 0 ? buf : NULL;
+}
+
+static size_t entries(void)
+{
+	DIR *d = opendir(dir);
+	size_t n = 0;
+
+	while (d && readdir(d))
+		n++;
+	if (d)
+		closedir(d);
+	return n - 2;
+}
+
+/*
+ * A group member of the state directory plants a link at the name the
+ * old code used for its temporary file (PATH.tmp.PID), aimed at a file
+ * only root may write: the write must neither follow it nor fail.
+ */
+static void test_planted_link_at_old_temp_name(void **state)
+{
+	char victim[128], target[128], old_tmp[192], *s;
+	struct stat st;
+
+	(void)state;
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	snprintf(target, sizeof(target), "%s/rules.bin", dir);
+	snprintf(old_tmp, sizeof(old_tmp), "%s.tmp.%ld", target,
+		 (long)getpid());
+	assert_int_equal(write_file_atomic(victim, "precious\n", 9, 0600), 0);
+	assert_int_equal(symlink(victim, old_tmp), 0);
+
+	assert_int_equal(write_file_atomic(target, "new rules\n", 10, 0640), 0);
+	s = slurp(victim);
+	assert_non_null(s);
+	assert_string_equal(s, "precious\n");
+	free(s);
+	s = slurp(target);
+	assert_non_null(s);
+	assert_string_equal(s, "new rules\n");
+	free(s);
+	assert_int_equal(stat(target, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0640);
+	/* the link is left as it was, and no temporary file stays */
+	assert_int_equal(lstat(old_tmp, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(entries(), 3);
+	unlink(old_tmp);
+	unlink(target);
+	unlink(victim);
+}
+
+/* a link at the target itself is replaced, never written through */
+static void test_link_at_target_is_replaced(void **state)
+{
+	char victim[128], target[128], *s;
+	struct stat st;
+
+	(void)state;
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	snprintf(target, sizeof(target), "%s/model.bin", dir);
+	assert_int_equal(write_file_atomic(victim, "precious\n", 9, 0600), 0);
+	assert_int_equal(symlink(victim, target), 0);
+	assert_int_equal(write_file_atomic(target, "model\n", 6, 0640), 0);
+	s = slurp(victim);
+	assert_non_null(s);
+	assert_string_equal(s, "precious\n");
+	free(s);
+	assert_int_equal(lstat(target, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(entries(), 2);
+	unlink(target);
+	unlink(victim);
+}
+
+/* a directory that cannot be written: -1, and nothing left behind */
+static void test_missing_directory(void **state)
+{
+	char target[128];
+
+	(void)state;
+	snprintf(target, sizeof(target), "%s/nodir/x", dir);
+	assert_int_equal(write_file_atomic(target, "x", 1, 0600), -1);
+	assert_int_equal(entries(), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(
+			test_planted_link_at_old_temp_name, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_link_at_target_is_replaced,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_missing_directory, setup,
+						teardown),
+	};
+
+	msg_setup("test_atomic", 1, false);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
