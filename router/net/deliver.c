@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "deliver.h"
+#include "headers.h"
 #include "hash.h"
 #include "report.h"
 #include "strbuf.h"
@@ -681,11 +682,6 @@ int deliver_forward_id(const char *sha256, const char *rcpt, const char *domain,
 
 /* ---- reading the original header ----------------------------------- */
 
-struct hdr {
-	const char *name, *value;
-	size_t nlen, vlen;
-};
-
 /* from_line - bytes of a leading mbox "From " line, or 0 */
 static size_t from_line(const char *raw, size_t len)
 {
@@ -695,50 +691,6 @@ static size_t from_line(const char *raw, size_t len)
 		return 0;
 	nl = memchr(raw, '\n', len);
 	return nl ? (size_t)(nl - raw) + 1 : len;
-}
-
-/*
- * hdr_next - the next top-level field at *pp; false at the blank line,
- * the end, or a line that is not a field (where a parser starts the body)
- */
-static bool hdr_next(const char **pp, const char *end, struct hdr *h)
-{
-	const char *p = *pp, *q, *nl;
-
-	if (p >= end || *p == '\n' || *p == '\r' || *p == ' ' || *p == '\t')
-		return false;
-	for (q = p; q < end && *q != ':' && (unsigned char)*q > 0x20 &&
-		    (unsigned char)*q < 0x7f;
-	     q++)
-		;
-	if (q == p)
-		return false;
-	h->name = p;
-	h->nlen = (size_t)(q - p);
-	while (q < end && (*q == ' ' || *q == '\t'))
-		q++;
-	if (q >= end || *q != ':')
-		return false;
-	h->value = ++q;
-	for (;;) {
-		nl = memchr(q, '\n', (size_t)(end - q));
-		if (!nl) {
-			q = end;
-			break;
-		}
-		q = nl + 1;
-		if (q >= end || (*q != ' ' && *q != '\t'))
-			break;
-	}
-	h->vlen = (size_t)(q - h->value);
-	*pp = q;
-	return true;
-}
-
-static bool hdr_is(const struct hdr *h, const char *name)
-{
-	return h->nlen == strlen(name) &&
-	       strncasecmp(h->name, name, h->nlen) == 0;
 }
 
 static bool addr_char(unsigned char c)
@@ -825,75 +777,6 @@ static const char *subject_to_tag(const char *body, size_t len,
 	return at;
 }
 
-static bool name_prefix(const struct hdr *h, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	return h->nlen > n && strncasecmp(h->name, prefix, n) == 0;
-}
-
-/*
- * dkim_signs - a DKIM-Signature of the header block [body, end) lists
- * the field name (its h= tag, RFC 6376 3.5)
- */
-static bool dkim_signs(const char *body, const char *end, const char *name,
-		       size_t nlen)
-{
-	const char *p = body, *v, *ve, *t, *te;
-	struct hdr h;
-
-	while (hdr_next(&p, end, &h)) {
-		if (!hdr_is(&h, "DKIM-Signature"))
-			continue;
-		ve = h.value + h.vlen;
-		for (v = h.value; v < ve; v = te + 1) {
-			te = memchr(v, ';', (size_t)(ve - v));
-			if (!te)
-				te = ve;
-			while (v < te && strchr(" \t\r\n", *v))
-				v++;
-			if (te - v < 2 || v[0] != 'h')
-				continue;
-			for (t = v + 1; t < te && strchr(" \t\r\n", *t); t++)
-				;
-			if (t >= te || *t != '=')
-				continue;
-			/* h=name:name:... with folding white space */
-			for (t++; t < te;) {
-				const char *e;
-
-				while (t < te && strchr(" \t\r\n:", *t))
-					t++;
-				for (e = t; e < te && !strchr(" \t\r\n:", *e);
-				     e++)
-					;
-				if ((size_t)(e - t) == nlen &&
-				    !strncasecmp(t, name, nlen))
-					return true;
-				t = e;
-			}
-		}
-	}
-	return false;
-}
-
-/*
- * shadowed - an inbound header that would pass for one of ours below our
- * block: X-Triage-* always (Sieve rules match any occurrence, and a
- * fake X-Triage-Reason could claim a triager's approval), Resent-* and
- * X-Loop unless a DKIM signature covers them (renaming a signed field
- * breaks the signature, and a DMARC p=reject sender's forward would be
- * refused)
- */
-static bool shadowed(const struct hdr *h, const char *body, const char *end)
-{
-	if (name_prefix(h, "X-Triage-"))
-		return true;
-	if (!name_prefix(h, "Resent-") && !hdr_is(h, "X-Loop"))
-		return false;
-	return !dkim_signs(body, end, h->name, h->nlen);
-}
-
 /*
  * copy_renamed - the original's header block up to cut, each shadowed
  * field renamed X-Original-NAME (without NAME's "X-"), the tag put at
@@ -909,9 +792,9 @@ static int copy_renamed(const char *body, const char *end, const char *cut,
 	while (p < cut && hdr_next(&p, end, &h)) {
 		stop = p < cut ? p : cut;
 		q = h.name;
-		if (shadowed(&h, body, end)) {
+		if (hdr_shadowed(&h, body, end)) {
 			err |= sb_adds(out, "X-Original-");
-			q += name_prefix(&h, "X-") ? 2 : 0;
+			q += hdr_name_prefix(&h, "X-") ? 2 : 0;
 		}
 		if (subj && subj >= q && subj <= stop) {
 			err |= sb_add(out, q, (size_t)(subj - q));
@@ -999,7 +882,7 @@ int deliver_forward_head(const char *raw, size_t len,
 	cut = subj;
 	p = body;
 	while (hdr_next(&p, body + len, &hd))
-		if (shadowed(&hd, body, body + len) && (!cut || p > cut))
+		if (hdr_shadowed(&hd, body, body + len) && (!cut || p > cut))
 			cut = p;
 	*rest = skip;
 	if (cut) {
