@@ -51,6 +51,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "hash.h"
+#include "hashmap.h"
 #include "image.h"
 #include "litset.h"
 #include "maintainers.h"
@@ -128,7 +130,7 @@ struct img_klit {
 };
 
 struct img_bucket {
-	uint32_t hash;	       /* hash_bytes() of the key */
+	uint32_t hash;	       /* hash_mem() of the key (hash.h) */
 	uint32_t len;	       /* the key: the first len bytes of each text */
 	uint32_t first, count; /* patterns[first..]; count 0: empty */
 };
@@ -348,18 +350,6 @@ static uint32_t add_string(struct builder *b, const char *s)
 	if (sb_add(&b->strings, s, strlen(s) + 1) < 0)
 		die("MAINTAINERS index: string table too large");
 	return off;
-}
-
-static uint32_t hash_bytes(const char *s, size_t n)
-{
-	uint32_t h = 2166136261u;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 16777619u;
-	}
-	return h;
 }
 
 static uint32_t compile_regex(struct builder *b, const char *re,
@@ -808,6 +798,23 @@ static void lay_titles(struct builder *b, const struct maintainers *m,
 	lo->titles = titles;
 }
 
+/* the keys seen, by the pattern that first had each (key_ids) */
+struct keyrep {
+	const struct builder *b;
+	const uint32_t *keyrep;
+};
+
+/* same_key - key id has the key of pattern *pat */
+static bool same_key(const void *data, uint32_t id, const void *pat)
+{
+	const struct keyrep *kr = data;
+	uint32_t i = *(const uint32_t *)pat, r = kr->keyrep[id];
+
+	return kr->b->keylen[r] == kr->b->keylen[i] &&
+	       key_equal(kr->b->text[r], kr->b->text[i],
+			 (size_t)kr->b->keylen[i]);
+}
+
 /*
  * key_ids - bucket keys: each keyed pattern gets the id of its key
  * (*keyof, NONE for the others), each key the pattern that first had it
@@ -816,37 +823,33 @@ static void lay_titles(struct builder *b, const struct maintainers *m,
 static size_t key_ids(const struct builder *b, uint32_t **keyof_out,
 		      uint32_t **keyrep_out)
 {
-	uint32_t *keyslot, *keyof, *keyrep;
-	size_t i, ntable, slot, nkeys = 0, nkeyed = 0;
+	uint32_t *keyof, *keyrep;
+	struct hashmap keys;
+	struct keyrep kr;
+	size_t i, nkeys = 0, nkeyed = 0;
 
 	for (i = 0; i < b->npatterns; i++)
 		if (b->patterns[i].kind != 'K' && b->keylen[i] >= 0)
 			nkeyed++;
-	for (ntable = 16; ntable < 2 * nkeyed + 16; ntable *= 2)
-		;
-	keyslot = xcalloc(ntable, sizeof(*keyslot)); /* key id + 1 */
 	keyof = xcalloc(b->npatterns ? b->npatterns : 1, sizeof(*keyof));
 	keyrep = xcalloc(nkeyed ? nkeyed : 1, sizeof(*keyrep));
+	kr.b = b;
+	kr.keyrep = keyrep;
+	hashmap_init(&keys, same_key, &kr, nkeyed);
 	for (i = 0; i < b->npatterns; i++) {
-		size_t len = (size_t)b->keylen[i];
+		uint32_t pat = (uint32_t)i;
 
 		if (b->patterns[i].kind == 'K' || b->keylen[i] < 0) {
 			keyof[i] = NONE;
 			continue;
 		}
-		slot = hash_bytes(b->text[i], len) & (ntable - 1);
-		while (keyslot[slot] &&
-		       !(b->keylen[keyrep[keyslot[slot] - 1]] == (long)len &&
-			 key_equal(b->text[keyrep[keyslot[slot] - 1]],
-				   b->text[i], len)))
-			slot = (slot + 1) & (ntable - 1);
-		if (!keyslot[slot]) {
-			keyrep[nkeys] = (uint32_t)i;
-			keyslot[slot] = (uint32_t)++nkeys;
-		}
-		keyof[i] = keyslot[slot] - 1;
+		keyof[i] = hashmap_put(
+			&keys, hash_mem(b->text[i], (size_t)b->keylen[i]), &pat,
+			(uint32_t)nkeys);
+		if (keyof[i] == nkeys)
+			keyrep[nkeys++] = pat;
 	}
-	free(keyslot);
+	hashmap_release(&keys);
 	*keyof_out = keyof;
 	*keyrep_out = keyrep;
 	return nkeys;
@@ -871,7 +874,7 @@ static uint32_t *lay_buckets(const struct builder *b, const uint32_t *keyof,
 	for (i = 0; i < nkeys; i++) {
 		const char *t = b->text[keyrep[i]];
 		size_t len = (size_t)b->keylen[keyrep[i]];
-		uint32_t hv = hash_bytes(t, len);
+		uint32_t hv = hash_mem(t, len);
 
 		slot = hv & (nbuckets - 1);
 		while (buckets[slot].count)
@@ -1531,7 +1534,7 @@ static const struct img_bucket *find_bucket(const struct map *map,
 					    const char *key, size_t len)
 {
 	size_t mask = map->h->nbuckets - 1;
-	uint32_t hv = hash_bytes(key, len);
+	uint32_t hv = hash_mem(key, len);
 	size_t slot = hv & mask, probes;
 
 	for (probes = 0; probes <= mask; probes++) {
@@ -1799,12 +1802,6 @@ char *map_rep_path(const char *glob)
 	return out;
 }
 
-/* map_hash_bytes - the hash of the index's tables (map_people.h) */
-uint32_t map_hash_bytes(const char *s, size_t n)
-{
-	return hash_bytes(s, n);
-}
-
 /*
  * add_people - the image again with format 5's tables after it: the
  * umbrellas and the address index (map_people_build())
@@ -1877,7 +1874,7 @@ size_t map_address(const struct map *map, const char *addr,
 	if (!h->naddrs || !len || len > 254)
 		return 0;
 	mask = h->naddrs - 1;
-	hv = hash_bytes(addr, len);
+	hv = hash_mem(addr, len);
 	slot = hv & mask;
 	for (probes = 0; probes <= mask; probes++, slot = (slot + 1) & mask) {
 		const struct img_addr *a = &map->addrs[slot];

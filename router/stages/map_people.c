@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "hash.h"
 #include "maintainers.h"
 #include "map.h"
 #include "map_people.h"
@@ -366,7 +367,7 @@ static void index_of(const struct people *pp, const struct maintainers *m,
 			continue;
 		}
 		shares_of(pp, m, a, ahits, first, nahits);
-		hv = map_hash_bytes(a, strlen(a));
+		hv = hash_str(a);
 		slot = hv & (nbuckets - 1);
 		while (addrs[slot].count)
 			slot = (slot + 1) & (nbuckets - 1);

@@ -15,7 +15,7 @@ struct maintainers;
 
 /* a bucket of the address index (open addressing; count 0: empty) */
 struct img_addr {
-	uint32_t hash; /* hash_bytes() of the address */
+	uint32_t hash; /* hash_mem() of the address (hash.h) */
 	uint32_t text; /* offset into astrings: the lower-case address */
 	uint32_t first, count; /* its sections: ahits[first..] */
 };
@@ -47,8 +47,7 @@ void map_people_build(const struct map *map, const struct maintainers *m,
 void map_people_release(struct map_people *pp);
 
 /* from map.c: a path a glob surely matches ("*" -> "x", a directory
- * gets "x" under it), NULL for regex syntax; the tables' hash */
+ * gets "x" under it), NULL for regex syntax */
 char *map_rep_path(const char *glob);
-uint32_t map_hash_bytes(const char *s, size_t n);
 
 #endif
