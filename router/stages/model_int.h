@@ -153,7 +153,6 @@ int md_score_ids(const struct model *m, const struct example *ex, double *out);
 
 /* model_lex.c */
 uint64_t md_hash_bytes(uint64_t seed, const char *s, size_t n);
-uint64_t md_mix64(uint64_t x);
 /* md_tokenize - run the whole report through t's sinks */
 void md_tokenize(struct tok *t, const struct model_input *in);
 void md_tok_init(struct tok *t, const struct tok_conf *c, uint64_t *seen);

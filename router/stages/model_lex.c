@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "model_int.h"
 #include "util.h"
 
@@ -18,38 +19,23 @@
  * bucket_of() mixes the result again.  lex_word() runs the same steps
  * while it copies a word, so md_hash_bytes(seed, w, n) is its hash.
  */
-#define HASH_INIT(seed) (0xcbf29ce484222325ull ^ (seed))
-#define HASH_STEP(h, c) (((h) ^ (unsigned char)(c)) * 0x100000001b3ull)
+#define HASH_INIT(seed) (FNV64_BASIS ^ (seed))
+#define HASH_STEP(h, c) hash64_step(h, (unsigned char)(c))
 
 uint64_t md_hash_bytes(uint64_t seed, const char *s, size_t n)
 {
-	uint64_t h = HASH_INIT(seed);
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		h = HASH_STEP(h, s[i]);
-	return h;
-}
-
-uint64_t md_mix64(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ull;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebull;
-	x ^= x >> 31;
-	return x;
+	return hash64_mem(HASH_INIT(seed), s, n);
 }
 
 static uint64_t hash_pair(uint64_t a, uint64_t b, unsigned d)
 {
-	return md_mix64(a * 0x9e3779b97f4a7c15ull + b) ^
+	return hash_mix64(a * 0x9e3779b97f4a7c15ull + b) ^
 	       (d * 0xd6e8feb86659fd93ull);
 }
 
 static uint32_t bucket_of(uint64_t h, unsigned bits)
 {
-	return (uint32_t)(md_mix64(h) >> (64 - bits));
+	return (uint32_t)(hash_mix64(h) >> (64 - bits));
 }
 
 /* ---- the tokenizer -------------------------------------------------------- */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "model_int.h"
 #include "util.h"
 
@@ -148,7 +149,7 @@ static void train_nb(const struct model_options *o, const struct example *ex,
 static uint64_t rng_next(uint64_t *s)
 {
 	*s += 0x9e3779b97f4a7c15ull;
-	return md_mix64(*s);
+	return hash_mix64(*s);
 }
 
 static void train_lr(const struct model_options *o, const struct example *ex,
@@ -376,7 +377,7 @@ static int assign_folds(const char *const *groups, const int *cls, size_t n,
 				gr->cls[cl]++;
 		}
 		gr->size = j - i;
-		gr->tie = md_mix64(
+		gr->tie = hash_mix64(
 			md_hash_bytes(seed, gr->name, strlen(gr->name)));
 	}
 	if (ng < k) {
