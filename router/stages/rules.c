@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "report.h"
 #include "rules_int.h"
 #include "strbuf.h"
@@ -76,48 +77,17 @@ static void PRINTF_LIKE(5, 6)
 
 /* ---- names ------------------------------------------------------------- */
 
-static uint32_t name_hash(const char *s)
+static bool name_equal(const void *rs, uint32_t id, const void *name)
 {
-	uint32_t h = 2166136261u;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
-}
-
-void rl_hash_insert(struct ruleset *rs, size_t idx)
-{
-	size_t mask = rs->hash_size - 1;
-	size_t i = name_hash(rs->rules[idx].name) & mask;
-
-	while (rs->hash[i])
-		i = (i + 1) & mask;
-	rs->hash[i] = idx + 1;
-}
-
-static void hash_grow(struct ruleset *rs)
-{
-	size_t i;
-
-	free(rs->hash);
-	rs->hash_size = rs->hash_size ? rs->hash_size * 2 : 256;
-	rs->hash = xcalloc(rs->hash_size, sizeof(*rs->hash));
-	for (i = 0; i < rs->nrules; i++)
-		rl_hash_insert(rs, i);
+	return !strcmp(((const struct ruleset *)rs)->rules[id].name, name);
 }
 
 /* rules_find - index of a rule by name, or -1 */
 int rules_find(const struct ruleset *rs, const char *name)
 {
-	size_t mask, i;
+	uint32_t id = hashmap_get(&rs->names, hash_str(name), name);
 
-	if (!rs->hash_size)
-		return -1;
-	mask = rs->hash_size - 1;
-	for (i = name_hash(name) & mask; rs->hash[i]; i = (i + 1) & mask)
-		if (strcmp(rs->rules[rs->hash[i] - 1].name, name) == 0)
-			return (int)(rs->hash[i] - 1);
-	return -1;
+	return id == HASHMAP_NONE ? -1 : (int)id;
 }
 
 bool rl_valid_name(const char *s)
@@ -150,12 +120,8 @@ static size_t rule_get(struct ruleset *rs, const char *name, int file,
 	r->ref_line = line;
 	r->ref_what = what;
 	r->certain_class = -1;
-	rs->nrules++;
-	if ((rs->nrules + 1) * 2 > rs->hash_size)
-		hash_grow(rs);
-	else
-		rl_hash_insert(rs, rs->nrules - 1);
-	return rs->nrules - 1;
+	hashmap_add(&rs->names, hash_str(name), (uint32_t)rs->nrules);
+	return rs->nrules++;
 }
 
 /* ---- lifecycle --------------------------------------------------------- */
@@ -168,6 +134,7 @@ struct ruleset *rules_new(const struct rules_hook *hooks, size_t nhooks)
 
 	rs->hooks = hooks;
 	rs->nhooks = nhooks;
+	hashmap_init(&rs->names, name_equal, rs, 0);
 	rs->mctx = pcre2_match_context_create(NULL);
 	if (!rs->mctx)
 		die("out of memory");
@@ -253,7 +220,7 @@ void rules_free(struct ruleset *rs)
 	free(rs->snap);
 	free(rs->ids);
 	free(rs->rules);
-	free(rs->hash);
+	hashmap_release(&rs->names);
 	for (i = 0; i < rs->ntests; i++)
 		free(rs->tests[i].text);
 	free(rs->tests);

@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hashmap.h"
 #include "rules.h"
 #include "strbuf.h"
 
@@ -226,8 +227,7 @@ struct ruleset {
 
 	struct rule *rules;
 	size_t nrules, rules_alloc;
-	size_t *hash; /* index + 1, 0 = empty */
-	size_t hash_size;
+	struct hashmap names; /* rule name to index */
 
 	struct test *tests;
 	size_t ntests, tests_alloc;
@@ -289,7 +289,6 @@ struct eval_ctx {
 /* ---- shared functions --------------------------------------------------- */
 
 /* rules.c */
-void rl_hash_insert(struct ruleset *rs, size_t idx);
 bool rl_valid_name(const char *s);
 const struct rules_hook *rl_hook_find(const struct ruleset *rs,
 				      const char *name);

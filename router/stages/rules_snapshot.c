@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "rules_int.h"
 #include "util.h"
 
@@ -675,15 +676,10 @@ struct ruleset *rules_open(const char *path, const char *dir, const char *local,
 			goto out;
 	if (!get_lists(&c, rs) || c.p != c.end)
 		goto out;
-	rs->hash_size = 128;
-	while (rs->hash_size < 2 * n + 2)
-		rs->hash_size *= 2;
-	rs->hash = xcalloc(rs->hash_size, sizeof(*rs->hash));
-	for (i = 0; i < n; i++) {
-		if (rules_find(rs, rs->rules[i].name) >= 0)
+	for (i = 0; i < n; i++)
+		if (hashmap_put(&rs->names, hash_str(rs->rules[i].name),
+				rs->rules[i].name, (uint32_t)i) != i)
 			goto out; /* a name twice */
-		rl_hash_insert(rs, i);
-	}
 	ok = rules_compile(rs) == 0;
 out:
 	if (!ok && rs) {
