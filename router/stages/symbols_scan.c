@@ -21,6 +21,8 @@
 #include <emmintrin.h>
 #endif
 
+#include "hash.h"
+#include "hashmap.h"
 #include "symbols.h"
 #include "util.h"
 
@@ -217,55 +219,46 @@ static const struct keyword keywords[] = {
 	{ "BTF_TYPE_SAFE_TRUSTED_OR_NULL", KW_NOT_NAME },
 };
 
-#define KW_SLOTS 512 /* power of two, over three times the keywords */
-
-static uint16_t kw_slot[KW_SLOTS]; /* keyword index + 1, 0 when empty */
+static struct hashmap kw_map; /* keyword to its index */
 static uint8_t kw_len[ARRAY_SIZE(keywords)];
 static pthread_once_t kw_once = PTHREAD_ONCE_INIT;
 
-static uint32_t kw_hash(const char *w, size_t n)
-{
-	uint32_t h = 2166136261u;
-	size_t i;
+struct kw_key {
+	const char *w;
+	size_t n;
+};
 
-	for (i = 0; i < n; i++) {
-		h ^= (unsigned char)w[i];
-		h *= 16777619u;
-	}
-	return h;
+static bool kw_equal(const void *data, uint32_t id, const void *key)
+{
+	const struct kw_key *k = key;
+
+	return kw_len[id] == k->n && memcmp(keywords[id].word, k->w, k->n) == 0;
 }
 
 static void kw_init(void)
 {
 	size_t i;
 
+	hashmap_init(&kw_map, kw_equal, NULL, ARRAY_SIZE(keywords));
 	for (i = 0; i < ARRAY_SIZE(keywords); i++) {
 		size_t n = strlen(keywords[i].word);
-		uint32_t h = kw_hash(keywords[i].word, n) & (KW_SLOTS - 1);
 
 		kw_len[i] = (uint8_t)n;
-		while (kw_slot[h])
-			h = (h + 1) & (KW_SLOTS - 1);
-		kw_slot[h] = (uint16_t)(i + 1);
+		hashmap_add(&kw_map, hash_mem(keywords[i].word, n),
+			    (uint32_t)i);
 	}
 }
 
 /* kw_class - KW_* of a word, 0 for an ordinary identifier */
 static unsigned kw_class(const char *w, size_t n)
 {
-	uint32_t h;
+	struct kw_key k = { w, n };
+	uint32_t i;
 
 	if (n < 2 || n > 32)
 		return 0;
-	h = kw_hash(w, n) & (KW_SLOTS - 1);
-	while (kw_slot[h]) {
-		size_t i = kw_slot[h] - 1u;
-
-		if (kw_len[i] == n && memcmp(keywords[i].word, w, n) == 0)
-			return keywords[i].cls;
-		h = (h + 1) & (KW_SLOTS - 1);
-	}
-	return 0;
+	i = hashmap_get(&kw_map, hash_mem(w, n), &k);
+	return i == HASHMAP_NONE ? 0 : keywords[i].cls;
 }
 
 static bool word_is(const char *w, size_t n, const char *s)
