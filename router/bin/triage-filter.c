@@ -430,6 +430,90 @@ static void filter_cleanup(struct filter *fx)
 	config_free(fx->cfg);
 }
 
+/*
+ * filter_db - the connection, opened (and the database created) on the
+ * first message; a resident worker keeps it.  -1 when it cannot be.
+ */
+static int filter_db(struct filter *fx)
+{
+	bool temporary = false;
+
+	if (!fx->db) {
+		if (audit_open(fx->dbpath, AUDIT_CREATE | AUDIT_FILTER,
+			       fx->busy_ms, &fx->db, &temporary) < 0) {
+			error("cannot open the database '%s'", fx->dbpath);
+			return -1;
+		}
+		/*
+		 * Keep the transaction's dirty pages in memory, never
+		 * spilled to the WAL before COMMIT: a 2 MB report's 520
+		 * overflow pages passed the default 2 MB cache, a page
+		 * spilled early was written again at COMMIT, and SQLite
+		 * then re-read every frame after it to redo the WAL
+		 * checksums (a pread and a pwrite per frame).  At most
+		 * INTAKE_MAX_BYTES of message, so
+		 * bounded.  Clean pages: FILTER_CACHE_KIB.  Once per
+		 * connection (a worker's lasts).
+		 */
+		audit_set_cache(fx->db, FILTER_CACHE_KIB, FILTER_SPILL_KIB);
+	}
+	return 0;
+}
+
+/* message_kind - what the message is; what must be held is a report */
+static void message_kind(const struct report *r, const char *hold,
+			 struct decision *d)
+{
+	pipeline_begin(r, d);
+	d->hold = hold;
+	if (hold && d->kind.kind != KIND_REPORT) {
+		/*
+		 * A loop, a bounce or an automatic reply is held as a
+		 * message of its own, whatever it looks like: it answers our
+		 * own mail and a triager looks at it in 'triage pending'.
+		 */
+		d->kind.kind = KIND_REPORT;
+		snprintf(d->kind.why, sizeof(d->kind.why), "%.*s",
+			 (int)sizeof(d->kind.why) - 1, hold);
+	}
+}
+
+/*
+ * route_locked - under the write lock: the pick, act and crash group of
+ * a new report, a stranger's follow-up judged like one, what a known
+ * follow-up adds; -1 on a database error (the caller rolls back)
+ */
+static int route_locked(struct audit *db, struct pipeline *p,
+			const struct report *r, struct decision *d, time_t now)
+{
+	if (d->kind.kind == KIND_REPORT) {
+		/* a load the pick cannot read defers: it is never zero */
+		if (pipeline_route(p, r, now, d) < 0)
+			return -1;
+		/* a new report of a known crash joins its first report */
+		if (!d->hold && link_crash(db, d, &d->link) < 0)
+			return -1;
+	} else if (d->kind.kind == KIND_FOLLOWUP && d->link.thread_root &&
+		   d->link.stranger) {
+		/*
+		 * Anyone can answer a report whose Message-ID is public: a
+		 * stranger's follow-up is classified like new mail, and
+		 * only a user's is sent on (record_followup())
+		 */
+		if (pipeline_route(p, r, now, d) < 0)
+			return -1;
+	} else if (d->kind.kind == KIND_FOLLOWUP && d->link.thread_root) {
+		/* what a follow-up adds to its report */
+		pipeline_evidence(p, r, d);
+	}
+	if (d->hold && d->kind.kind == KIND_REPORT) {
+		d->act.action = ACT_HOLD;
+		d->act.reply = false;
+		snprintf(d->act.reason, sizeof(d->act.reason), "%s", d->hold);
+	}
+	return 0;
+}
+
 /* filter_message - one message from fd, to its commit; 0 or EX_TEMPFAIL */
 static int filter_message(struct filter *fx, int fd)
 {
@@ -441,7 +525,7 @@ static int filter_message(struct filter *fx, int fd)
 	struct intake_limits lim;
 	struct intake_scan scan;
 	struct link_trust trust;
-	bool temporary = false, done = false;
+	bool done = false;
 	const char *hold;
 	char why[200];
 	time_t now = time(NULL);
@@ -461,25 +545,8 @@ static int filter_message(struct filter *fx, int fd)
 	fx->large = r->raw_len >= WORKER_MMAP_BYTES;
 	stage("intake");
 
-	if (!fx->db) {
-		if (audit_open(fx->dbpath, AUDIT_CREATE | AUDIT_FILTER,
-			       fx->busy_ms, &fx->db, &temporary) < 0) {
-			error("cannot open the database '%s'", fx->dbpath);
-			goto out;
-		}
-		/*
-		 * Keep the transaction's dirty pages in memory, never
-		 * spilled to the WAL before COMMIT: a 2 MB report's 520
-		 * overflow pages passed the default 2 MB cache, a page
-		 * spilled early was written again at COMMIT, and SQLite
-		 * then re-read every frame after it to redo the WAL
-		 * checksums (a pread and a pwrite per frame).  At most
-		 * INTAKE_MAX_BYTES of message, so
-		 * bounded.  Clean pages: FILTER_CACHE_KIB.  Once per
-		 * connection (a worker's lasts).
-		 */
-		audit_set_cache(fx->db, FILTER_CACHE_KIB, FILTER_SPILL_KIB);
-	}
+	if (filter_db(fx) < 0)
+		goto out;
 	stage("db_open");
 
 	if (parse_init() < 0 || parse_report_scanned(r, &lim, &scan) < 0) {
@@ -489,18 +556,7 @@ static int filter_message(struct filter *fx, int fd)
 	hold = must_hold(r, fx->id.address, &lim, why, sizeof(why));
 	stage("parse");
 	/* what the message is, before anything is decided about it */
-	pipeline_begin(r, &d);
-	d.hold = hold;
-	if (hold && d.kind.kind != KIND_REPORT) {
-		/*
-		 * A loop, a bounce or an automatic reply is held as a
-		 * message of its own, whatever it looks like: it answers our
-		 * own mail and a triager looks at it in 'triage pending'.
-		 */
-		d.kind.kind = KIND_REPORT;
-		snprintf(d.kind.why, sizeof(d.kind.why), "%.*s",
-			 (int)sizeof(d.kind.why) - 1, hold);
-	}
+	message_kind(r, hold, &d);
 	stage("kind");
 
 	/* a resident worker keeps its pipeline while its inputs stay */
@@ -553,31 +609,9 @@ static int filter_message(struct filter *fx, int fd)
 		goto rollback;
 	if (done)
 		goto record;
-	if (d.kind.kind == KIND_REPORT) {
-		/* a load the pick cannot read defers: it is never zero */
-		if (pipeline_route(p, r, now, &d) < 0)
-			goto rollback;
-		/* a new report of a known crash joins its first report */
-		if (!hold && link_crash(fx->db, &d, &d.link) < 0)
-			goto rollback;
-	} else if (d.kind.kind == KIND_FOLLOWUP && d.link.thread_root &&
-		   d.link.stranger) {
-		/*
-		 * Anyone can answer a report whose Message-ID is public: a
-		 * stranger's follow-up is classified like new mail, and
-		 * only a user's is sent on (record_followup())
-		 */
-		pipeline_route(p, r, now, &d);
-	} else if (d.kind.kind == KIND_FOLLOWUP && d.link.thread_root) {
-		/* what a follow-up adds to its report */
-		pipeline_evidence(p, r, &d);
-	}
+	if (route_locked(fx->db, p, r, &d, now) < 0)
+		goto rollback;
 	stage("pipeline");
-	if (hold && d.kind.kind == KIND_REPORT) {
-		d.act.action = ACT_HOLD;
-		d.act.reply = false;
-		snprintf(d.act.reason, sizeof(d.act.reason), "%s", hold);
-	}
 	if (record_decision(fx->db, p, &fx->id, r, &d, now, &rec) < 0)
 		goto rollback;
 record:
