@@ -296,8 +296,8 @@ static void test_crash_in_long_log(void **state)
 static void test_journal_prefixes(void **state)
 {
 	static const char *const lines[] = {
-		"WARNING: CPU: 3 PID: 1234 at drivers/usb/host/xhci-ring.c:1234"
-		" handle_tx_event+0x2f0/0x3a0 [xhci_hcd]",
+		("WARNING: CPU: 3 PID: 1234 at drivers/usb/host/xhci-ring.c:1234"
+		 " handle_tx_event+0x2f0/0x3a0 [xhci_hcd]"),
 		"Modules linked in: xhci_pci xhci_hcd",
 		"CPU: 3 UID: 0 PID: 1234 Comm: kworker/3:1 Not tainted 6.12.0 #1",
 		"RIP: 0010:handle_tx_event+0x2f0/0x3a0 [xhci_hcd]",
