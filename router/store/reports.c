@@ -52,24 +52,30 @@ static const char sql_find_dup[] =
 	" WHERE message_id = ?2 AND duplicate_of IS NULL"
 	" ORDER BY id LIMIT 1) LIMIT 1";
 
-/* audit_find_duplicate - a stored report with these bytes or Message-ID */
-int audit_find_duplicate(struct audit *db, const char *sha256,
-			 const char *message_id, int64_t *id)
+/* dup_row - the row a duplicate query found: 1 bytes, 2 Message-ID, 0, -1 */
+static int dup_row(struct audit *db, sqlite3_stmt *st, int64_t *id)
 {
-	sqlite3_stmt *st = db_prep(db, sql_find_dup);
-	int rc;
+	int rc = db_step_row(db, st, "find duplicate");
 
-	*id = 0;
-	if (!st || db_bind_text(db, st, 1, sha256) ||
-	    db_bind_text(db, st, 2, db_or_null(message_id)))
-		return -1;
-	rc = db_step_row(db, st, "find duplicate");
 	if (rc != 1)
 		return rc;
 	*id = sqlite3_column_int64(st, 0);
 	rc = sqlite3_column_int(st, 1);
 	db_finish(st);
 	return rc;
+}
+
+/* audit_find_duplicate - a stored report with these bytes or Message-ID */
+int audit_find_duplicate(struct audit *db, const char *sha256,
+			 const char *message_id, int64_t *id)
+{
+	sqlite3_stmt *st = db_prep(db, sql_find_dup);
+
+	*id = 0;
+	if (!st || db_bind_text(db, st, 1, sha256) ||
+	    db_bind_text(db, st, 2, db_or_null(message_id)))
+		return -1;
+	return dup_row(db, st, id);
 }
 
 static const char sql_find_dup_from[] =
@@ -84,7 +90,6 @@ int audit_find_duplicate_from(struct audit *db, const struct report *r,
 			      int64_t *id)
 {
 	sqlite3_stmt *st = db_prep(db, sql_find_dup_from);
-	int rc;
 
 	*id = 0;
 	if (!st || db_bind_text(db, st, 1, r->sha256) ||
@@ -93,13 +98,7 @@ int audit_find_duplicate_from(struct audit *db, const struct report *r,
 	    db_bind_text(db, st, 4, db_or_null(r->from_addr)) ||
 	    db_bind_text(db, st, 5, db_or_null(r->envelope_from)))
 		return -1;
-	rc = db_step_row(db, st, "find duplicate");
-	if (rc != 1)
-		return rc;
-	*id = sqlite3_column_int64(st, 0);
-	rc = sqlite3_column_int(st, 1);
-	db_finish(st);
-	return rc;
+	return dup_row(db, st, id);
 }
 
 static const char sql_replies_to[] =
