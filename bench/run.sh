@@ -93,7 +93,7 @@ echo
 echo "== classify: evidence + model + rules (+ decision) per report"
 cc -O2 -std=gnu11 -D_GNU_SOURCE $INC $(pkg-config --cflags gmime-3.0) \
 	-o "$B/bench_classify" "$SRC/bench/classify.c" $ARCHIVES \
-	$(pkg-config --libs gmime-3.0 libpcre2-8 sqlite3 zlib) -lm
+	$(pkg-config --libs gmime-3.0 libpcre2-8 sqlite3 zlib jansson) -lm
 set -- "$SRC/classifiers"
 if [ -f "$TREE/MAINTAINERS" ]; then
 	"$TRIAGE" update --kernel-tree "$TREE" --output "$B/symbols.idx" >/dev/null
