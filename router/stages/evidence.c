@@ -867,7 +867,7 @@ static bool called_driver(const char *s, const char *p, size_t n,
 			return true;
 		if (b < p && (size_t)(b - s) >= l &&
 		    !memcmp(b - l, nouns[i], l) &&
-		    (b - l == s || !is_alnum(b[-l - 1])))
+		    (b - l == s || !is_alnum(*(b - l - 1))))
 			return true;
 	}
 	return false;
