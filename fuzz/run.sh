@@ -76,14 +76,16 @@ for spec in "$@"; do
 		failed="$failed $t"
 		echo "fuzz $t: FAILED (exit $rc), log $log" >&2
 		[ "$crashes" -le 0 ] && tail -3 "$log" >&2
-		grep -E '^(==[0-9]+==ERROR|SUMMARY|    #[0-9] )' "$log" |
-			head -12 >&2
+		# the reproducer first, then what went wrong: a CI log cut
+		# to its tail still shows the error and the stack
 		ls -t "$art" | grep -E '^(crash|leak|timeout|oom)-' | head -1 |
 			while read -r f; do
 				echo "fuzz $t: reproducer $art/$f ($(wc -c <"$art/$f") bytes), base64:" >&2
 				base64 "$art/$f" >&2
 				echo "fuzz $t: replay it: $bin $art/$f" >&2
 			done
+		grep -E '^(==[0-9]+==ERROR|SUMMARY|    #[0-9] |.*runtime error)' \
+			"$log" | head -12 >&2
 	fi
 done
 if [ -n "$failed" ]; then

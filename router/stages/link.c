@@ -164,10 +164,14 @@ bool link_url_msgid(const char *value, char *out, size_t size)
 		e = strchr(p, '>');
 		return e && id_part(p + 1, e, out, size);
 	}
-	if (strncmp(p, "https://", 8) && strncmp(p, "http://", 7))
+	if (!strncmp(p, "https://", 8))
+		p += 8;
+	else if (!strncmp(p, "http://", 7))
+		p += 7;
+	else
 		return false;
 	/* the path parts after the host, the last one with an '@' */
-	p = strchr(p + 8, '/');
+	p = strchr(p, '/');
 	for (start = NULL; p && *p == '/';) {
 		const char *q = p + 1;
 

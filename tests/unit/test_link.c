@@ -134,6 +134,11 @@ static void test_url_msgid(void **state)
 		link_url_msgid("https://lore.kernel.org/r/@/", id, sizeof(id)));
 	assert_false(link_url_msgid("https://lore.kernel.org/r/a@b", id, 3));
 	assert_false(link_url_msgid("https://x/a%40b%0ac", id, sizeof(id)));
+	/* a bare scheme, the end of the value right after it */
+	assert_false(link_url_msgid("http://", id, sizeof(id)));
+	assert_false(link_url_msgid("https://", id, sizeof(id)));
+	assert_true(link_url_msgid("http://h/a@b.c", id, sizeof(id)));
+	assert_string_equal(id, "a@b.c");
 	assert_true(link_url_bug(
 		"https://bugzilla.kernel.org/show_bug.cgi?id=220818", &bug));
 	assert_int_equal(bug, 220818);
