@@ -96,6 +96,11 @@ static const struct config_spec roster_args[] = {
 	{ CONFIG_STRING, NULL, 0, 0 }, /* a section title */
 	{ CONFIG_STRING, NULL, 0, 0 }, /* an address, or class=LIST */
 };
+static const struct config_spec bugzilla_component_args[] = {
+	{ CONFIG_STRING, NULL, 0, 0 }, /* a product */
+	{ CONFIG_STRING, NULL, 0, 0 }, /* a component, or * */
+	{ CONFIG_STRING, NULL, 0, 0 }, /* a section title */
+};
 static const struct config_spec cap_args[] = {
 	{ CONFIG_ADDRESS, "*", 0, 0 },
 	{ CONFIG_ASSIGN, "day|week", 0, 100000 },
@@ -190,6 +195,8 @@ const struct config_key config_keys[] = {
 	REC("roster", 2, CONFIG_MAX_ARGS, roster_args, "stages/pick.c"),
 	REC("cap", 2, 3, cap_args, "stages/pick.c"),
 	REC("away", 3, 3, away_args, "stages/pick.c"),
+	REC("bugzilla_component", 3, 3, bugzilla_component_args,
+	    "stages/bzcomponent.c"),
 };
 
 const size_t config_nkeys = ARRAY_SIZE(config_keys);

@@ -4,9 +4,11 @@
  * bzcomponent.h)
  */
 #include <stddef.h>
+#include <string.h>
 #include <strings.h>
 
 #include "bzcomponent.h"
+#include "config.h"
 #include "util.h"
 
 static const struct {
@@ -117,4 +119,31 @@ const char *bzcomponent_section(const char *product, const char *component)
 			any = table[i].section;
 	}
 	return any;
+}
+
+const char *bzcomponent_site_section(const struct config *cfg,
+				     const char *product, const char *component)
+{
+	const char *exact = NULL, *any = NULL;
+	size_t i;
+
+	if (!product || !component)
+		return NULL;
+	for (i = 0; cfg && i < cfg->nrec; i++) {
+		const struct config_record *r = &cfg->rec[i];
+
+		if (r->setting || r->bad || r->argc != 3 ||
+		    strcmp(r->name, "bugzilla_component") != 0 ||
+		    strcasecmp(r->argv[0], product) != 0)
+			continue;
+		if (!strcasecmp(r->argv[1], component))
+			exact = r->argv[2];
+		else if (!strcmp(r->argv[1], "*"))
+			any = r->argv[2];
+	}
+	if (exact)
+		return exact;
+	if (any)
+		return any;
+	return bzcomponent_section(product, component);
 }

@@ -18,4 +18,16 @@
 
 const char *bzcomponent_section(const char *product, const char *component);
 
+/*
+ * bzcomponent_site_section - the site's own table first: routes.conf's
+ * "bugzilla_component PRODUCT COMPONENT|* SECTION" records (an exact
+ * component before the product's "*"; the last record of a pair wins),
+ * for a site's own Bugzilla or a change of kernel.org's; then the
+ * built-in one.  cfg may be NULL.
+ */
+struct config;
+const char *bzcomponent_site_section(const struct config *cfg,
+				     const char *product,
+				     const char *component);
+
 #endif

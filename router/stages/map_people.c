@@ -94,7 +94,10 @@ static bool has_u32(const uint32_t *v, size_t n, uint32_t x)
 	return n && bsearch(&x, v, n, sizeof(*v), cmp_u32) != NULL;
 }
 
-/* umbrellas_of - the sections holding every F: path of section t */
+/*
+ * umbrellas_of - the sections holding every F: path of section t, its
+ * Documentation/ paths left out (none when it has no other)
+ */
 static void umbrellas_of(const struct map *map, const struct maintainers *m,
 			 struct people *pp, uint32_t t)
 {
@@ -108,6 +111,12 @@ static void umbrellas_of(const struct map *map, const struct maintainers *m,
 		size_t n, keep = 0;
 
 		if (s->entries[i].tag != 'F')
+			continue;
+		/*
+		 * Documentation says nothing of whose code it is: the ABI
+		 * file of "USB TYPEC CLASS" kept it out of "USB SUBSYSTEM"
+		 */
+		if (!strncmp(s->entries[i].value, "Documentation/", 14))
 			continue;
 		rep = map_rep_path(s->entries[i].value);
 		if (!rep) /* a pattern with no plain path: no umbrella */

@@ -23,6 +23,7 @@
 #define W_TEXT_MIN  0.15
 #define W_STEP	    0.05
 #define W_PREFIX    0.6
+#define PREFIX_TIES 4 /* sections sharing a prefix's weight, at most */
 #define W_KEYWORD   0.15
 /* a driver the subject names ("rtw89: ..."): as strong as a prefix */
 #define W_NAMED_SUBJECT 0.6
@@ -353,8 +354,8 @@ static void credit_prefix(struct acc *a, const struct map *map,
 			  const char *prefix)
 {
 	char p[PREFIX_MAX], why[SECTION_WHY_MAX];
-	uint32_t s, best = UINT32_MAX;
-	size_t best_words = SIZE_MAX, best_depth = SIZE_MAX;
+	uint32_t s, best[PREFIX_TIES];
+	size_t best_words = SIZE_MAX, best_depth = SIZE_MAX, nbest = 0, k;
 	int pass;
 
 	if (strlen(prefix) >= sizeof(p) || !*prefix)
@@ -378,7 +379,7 @@ static void credit_prefix(struct acc *a, const struct map *map,
 	for (pass = 0; pass < 2; pass++) {
 		/* titles: only those of p's initial (map_titled()) */
 		const uint32_t *run = NULL;
-		size_t n = map_nsections(map), k;
+		size_t n = map_nsections(map), depth;
 
 		if (pass == 1 && best_words <= 9)
 			break;
@@ -402,20 +403,41 @@ static void credit_prefix(struct acc *a, const struct map *map,
 					continue;
 				words = title_words(title) + 8;
 			}
-			/* Fewest words, then the shallowest F: pattern. */
+			/*
+			 * Fewest words, then the shallowest F: pattern;
+			 * sections equal in both share the weight
+			 * ("Bluetooth:" is BLUETOOTH SUBSYSTEM's prefix
+			 * as much as BLUETOOTH DRIVERS')
+			 */
+			depth = shallowest(map, s);
 			if (words < best_words ||
-			    (words == best_words &&
-			     shallowest(map, s) < best_depth)) {
+			    (words == best_words && depth < best_depth)) {
 				best_words = words;
-				best_depth = shallowest(map, s);
-				best = s;
+				best_depth = depth;
+				nbest = 0;
+			} else if (words != best_words || depth != best_depth) {
+				continue;
 			}
+			if (nbest < PREFIX_TIES)
+				best[nbest++] = s;
 		}
 	}
-	if (best != UINT32_MAX) {
-		snprintf(why, sizeof(why), "subject prefix \"%s:\"", p);
-		credit_as(a, best, W_PREFIX, why, C_BROAD);
-	}
+	snprintf(why, sizeof(why), "subject prefix \"%s:\"", p);
+	for (k = 0; k < nbest; k++)
+		credit_as(a, best[k], W_PREFIX / (double)nbest, why, C_BROAD);
+}
+
+/* held_by_own - another section of the same address holds hit k's */
+static bool held_by_own(const struct map *map, const struct map_addr_hit *hits,
+			size_t n, size_t k)
+{
+	size_t j;
+
+	for (j = 0; j < n; j++)
+		if (j != k &&
+		    is_umbrella(map, hits[k].section, hits[j].section))
+			return true;
+	return false;
 }
 
 /*
@@ -447,10 +469,14 @@ static void credit_addresses(struct acc *a, const struct map *map,
 			/* a list, and the person of a whole subsystem,
 			 * are the subsystem's: a section inside inherits
 			 * them; a person of this section only is its own
-			 * evidence */
+			 * evidence, but not one who also looks after a
+			 * section holding it (HID CORE's maintainer is
+			 * USB HID's too: no sign of USB HID) */
 			credit_pool(a, hits[k].section, w * hits[k].share, why,
-				    list || hits[k].umbrella ? C_BROAD
-							     : C_SPECIFIC,
+				    list || hits[k].umbrella ||
+						    held_by_own(map, hits, n, k)
+					    ? C_BROAD
+					    : C_SPECIFIC,
 				    list ? POOL_LIST : POOL_PERSON);
 		}
 	}
@@ -678,6 +704,13 @@ void sections_for_report(const struct map *map, const struct evidence *ev,
 			 const char *text, size_t text_len,
 			 struct section_list *out)
 {
+	sections_for_report_site(map, NULL, ev, text, text_len, out);
+}
+
+void sections_for_report_site(const struct map *map, const struct config *cfg,
+			      const struct evidence *ev, const char *text,
+			      size_t text_len, struct section_list *out)
+{
 	struct acc a = { NULL, NULL, NULL, NULL, NULL, 0, 0 };
 	double wf = W_FRAME, wt = W_TEXT;
 	size_t i, n;
@@ -735,8 +768,8 @@ void sections_for_report(const struct map *map, const struct evidence *ev,
 					  "K: keyword in the text", C_KEYWORD);
 	}
 	if (ev && ev->bz_product && ev->bz_component) {
-		const char *t =
-			bzcomponent_section(ev->bz_product, ev->bz_component);
+		const char *t = bzcomponent_site_section(cfg, ev->bz_product,
+							 ev->bz_component);
 		int sec = t ? map_find_section(map, t) : -1;
 
 		if (sec >= 0) {

@@ -97,6 +97,15 @@ struct section_list {
 void sections_for_report(const struct map *map, const struct evidence *ev,
 			 const char *text, size_t text_len,
 			 struct section_list *out);
+/*
+ * sections_for_report_site - the same, with the site's routes.conf:
+ * its bugzilla_component records come before the built-in table
+ * (bzcomponent.h); cfg may be NULL
+ */
+struct config;
+void sections_for_report_site(const struct map *map, const struct config *cfg,
+			      const struct evidence *ev, const char *text,
+			      size_t text_len, struct section_list *out);
 void section_list_release(struct section_list *l);
 
 /* sections_is_catchall - a section that matches every path (THE REST) */

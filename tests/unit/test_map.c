@@ -783,6 +783,10 @@ static const char *people_text =
 	"L:\tlinux-usb@vger.kernel.org\nF:\tdrivers/usb/storage/uas.c\n"
 	"USB NETWORKING DRIVERS\nL:\tlinux-usb@vger.kernel.org\n"
 	"L:\tnetdev@vger.kernel.org\nF:\tdrivers/net/usb/\n"
+	"USB TYPEC CLASS\nM:\tHeikki <h@i.com>\n"
+	"F:\tDocumentation/ABI/testing/sysfs-class-typec\n"
+	"F:\tdrivers/usb/typec/\n"
+	"USB DOCS\nM:\tDoc <d@i.com>\nF:\tDocumentation/usb/\n"
 	"USB TWIN\nL:\tlinux-usb@vger.kernel.org\nF:\tdrivers/usb/twin/\n"
 	"USB TWIN TOO\nL:\tlinux-usb@vger.kernel.org\nF:\tdrivers/usb/twin/\n"
 	"STABLE BRANCH\nM:\tGreg <greg@k.org>\nL:\tstable@vger.kernel.org\n"
@@ -843,6 +847,11 @@ static void test_people_and_umbrellas(void **state)
 	assert_true(umbrella(map, "USB ATTACHED SCSI", "USB SUBSYSTEM"));
 	assert_true(umbrella(map, "USB TWIN", "USB SUBSYSTEM"));
 	assert_false(umbrella(map, "USB SUBSYSTEM", "USB XHCI DRIVER"));
+	/* its Documentation/ files do not keep a driver out of it */
+	assert_true(umbrella(map, "USB TYPEC CLASS", "USB SUBSYSTEM"));
+	/* nor make a section of documents only anyone's */
+	assert_false(umbrella(map, "USB DOCS", "USB SUBSYSTEM"));
+	assert_false(umbrella(map, "USB DOCS", "THE REST"));
 	assert_false(umbrella(map, "USB NETWORKING DRIVERS", "USB SUBSYSTEM"));
 	/* the same paths: neither holds the other; THE REST never does */
 	assert_false(umbrella(map, "USB TWIN", "USB TWIN TOO"));

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "evidence.h"
 #include "maintainers.h"
 #include "map.h"
@@ -35,6 +36,14 @@ static const char *fixture =
 	"F:\tdrivers/usb/host/xhci*\n"
 	"STABLE BRANCH\nM:\tg <g@k.org>\nL:\tstable@vger.kernel.org\n"
 	"F:\tDocumentation/process/stable-kernel-rules.rst\n"
+	"BLUETOOTH DRIVERS\nM:\tbd <bd@k.org>\nL:\tlinux-bt@vger.kernel.org\n"
+	"F:\tdrivers/bluetooth/\n"
+	"BLUETOOTH SUBSYSTEM\nM:\tbs <bs@k.org>\nL:\tlinux-bt@vger.kernel.org\n"
+	"F:\tnet/bluetooth/\n"
+	"HID CORE LAYER\nM:\thc <hc@k.org>\nM:\thd <hd@k.org>\n"
+	"F:\tdrivers/hid/\n"
+	"USB HID DRIVERS\nM:\thc <hc@k.org>\nM:\thd <hd@k.org>\n"
+	"F:\tdrivers/hid/usbhid/\n"
 	"NAPI\nK:\t\\bnapi_schedule\\b\n"
 	"DRIVER CORE\nM:\td <d@k.org>\nF:\tdrivers/base/\n"
 	"CLANG BUILD\nF:\tscripts/clang-tools/\nK:\t\\b(?i:clang)\\b\n"
@@ -165,6 +174,34 @@ static void test_subject_prefix(void **state)
 	ev_del(ev);
 }
 
+/*
+ * A prefix two sections answer to equally ("Bluetooth:" is the prefix
+ * of net/bluetooth/ and drivers/bluetooth/ patches alike): they share
+ * its weight, and the report's own evidence decides
+ */
+static void test_subject_prefix_shared(void **state)
+{
+	const char *files[] = { "net/bluetooth/l2cap_core.c" };
+	struct evidence *ev = ev_new(NULL, NULL, 0);
+	struct section_list l;
+
+	(void)state;
+	ev->subject_prefix = xstrdup("bluetooth");
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_int_equal(l.n, 2);
+	assert_true(fabs(l.v[0].score - 0.3) < 1e-9);
+	assert_true(fabs(l.v[1].score - 0.3) < 1e-9);
+	section_list_release(&l);
+	ev_del(ev);
+
+	ev = ev_new(NULL, files, 1);
+	ev->subject_prefix = xstrdup("Bluetooth");
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "BLUETOOTH SUBSYSTEM");
+	section_list_release(&l);
+	ev_del(ev);
+}
+
 static void test_keywords_and_unmapped(void **state)
 {
 	const char *files[] = { "README" };
@@ -234,6 +271,7 @@ static void test_bugzilla_component(void **state)
 {
 	struct evidence *ev = ev_new(NULL, NULL, 0);
 	struct section_list l;
+	struct config *cfg;
 
 	(void)state;
 	ev->bz_product = xstrdup("drivers");
@@ -248,6 +286,40 @@ static void test_bugzilla_component(void **state)
 	sections_for_report(map, ev, NULL, 0, &l);
 	assert_int_equal(l.n, 0);
 	section_list_release(&l);
+
+	/* the site's records come first: an exact component, then "*" */
+	cfg = config_parse(
+		"bugzilla_component Drivers \"Sound(ALSA)\" \"USB XHCI DRIVER\"\n"
+		"bugzilla_component drivers usb \"XFS FILESYSTEM\"\n"
+		"bugzilla_component Drivers * \"DRIVER CORE\"\n",
+		"routes.conf");
+	assert_non_null(cfg);
+	assert_int_equal(config_report(cfg, 0), 0);
+	sections_for_report_site(map, cfg, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "USB XHCI DRIVER");
+	section_list_release(&l);
+	free(ev->bz_component);
+	ev->bz_component = xstrdup("USB");
+	sections_for_report_site(map, cfg, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "XFS FILESYSTEM");
+	section_list_release(&l);
+	free(ev->bz_component);
+	ev->bz_component = xstrdup("Other");
+	sections_for_report_site(map, cfg, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "DRIVER CORE");
+	section_list_release(&l);
+	/* another product: the built-in table, no record */
+	free(ev->bz_product);
+	free(ev->bz_component);
+	ev->bz_product = xstrdup("Drivers");
+	ev->bz_component = xstrdup("USB");
+	config_free(cfg);
+	cfg = config_parse("bugzilla_component Acme * \"DRIVER CORE\"\n",
+			   "routes.conf");
+	sections_for_report_site(map, cfg, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "USB SUBSYSTEM");
+	section_list_release(&l);
+	config_free(cfg);
 	free(ev->bz_product);
 	free(ev->bz_component);
 	ev_del(ev);
@@ -331,6 +403,28 @@ static void test_inside_the_umbrella(void **state)
 	sections_for_report(map, ev, NULL, 0, &l);
 	assert_string_equal(title(&l, 0), "USB ATTACHED SCSI");
 	assert_non_null(strstr(l.v[0].why, "within USB SUBSYSTEM"));
+	section_list_release(&l);
+	del_recipients(ev);
+	ev_del(ev);
+}
+
+/*
+ * The maintainer of an umbrella who also looks after a section inside
+ * it: mail to them is the umbrella's, no sign of the inner section
+ */
+static void test_umbrella_person(void **state)
+{
+	struct evidence *ev = ev_new(NULL, NULL, 0);
+	struct section_list l;
+
+	(void)state;
+	add_recipient(ev, "hc@k.org", true);
+	add_recipient(ev, "hd@k.org", true);
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "HID CORE LAYER");
+	assert_null(strstr(l.v[0].why, "within"));
+	assert_string_equal(title(&l, 1), "USB HID DRIVERS");
+	assert_true(l.v[1].score < l.v[0].score);
 	section_list_release(&l);
 	del_recipients(ev);
 	ev_del(ev);
@@ -439,6 +533,8 @@ int main(void)
 		cmocka_unit_test(test_bugzilla_component),
 		cmocka_unit_test(test_frames_outweigh_text),
 		cmocka_unit_test(test_subject_prefix),
+		cmocka_unit_test(test_subject_prefix_shared),
+		cmocka_unit_test(test_umbrella_person),
 		cmocka_unit_test(test_keywords_and_unmapped),
 		cmocka_unit_test(test_catchall),
 		cmocka_unit_test(test_recipients_name_the_section),
