@@ -542,12 +542,50 @@ static bool file_listed(const struct file_list *fl, const char *path)
 	return bsearch(&path, fl->v, fl->n, sizeof(*fl->v), cmp_str) != NULL;
 }
 
+/*
+ * first_member - the first object of "NAME-y := a.o b.o" or
+ * "NAME-objs := ..." (not a conditional NAME-$(CONFIG_X) line), as
+ * "a" in a new string; NULL when there is none
+ */
+static char *first_member(const char *text, const char *name, size_t n)
+{
+	const char *p = text;
+
+	while ((p = strstr(p, name))) {
+		bool bol = p == text || p[-1] == '\n';
+		const char *q = p + n, *w, *e;
+
+		p = q;
+		if (!bol || *q != '-')
+			continue;
+		q++;
+		if (!strncmp(q, "objs", 4))
+			q += 4;
+		else if (*q == 'y')
+			q++;
+		else
+			continue;
+		q += strspn(q, " \t");
+		if (*q == ':' || *q == '+')
+			q++;
+		if (*q != '=')
+			continue;
+		w = q + 1;
+		w += strspn(w, " \t");
+		e = w + strcspn(w, " \t\n#");
+		if (e - w > 2 && !strncmp(e - 2, ".o", 2) &&
+		    !memchr(w, '$', (size_t)(e - w)))
+			return xmemdup0(w, (size_t)(e - w) - 2);
+	}
+	return NULL;
+}
+
 static void add_module(const char *text, const char *mkpath, size_t dirlen,
 		       const char *w, size_t n, const struct file_list *fl,
 		       struct mod_list *ml)
 {
 	struct modrec *m;
-	char *name, *c;
+	char *name, *c, *first;
 	size_t k;
 
 	for (k = 0; k < n; k++)
@@ -558,6 +596,7 @@ static void add_module(const char *text, const char *mkpath, size_t dirlen,
 		      name);
 	ALLOC_GROW(ml->v, ml->n, ml->alloc);
 	m = &ml->v[ml->n++];
+	m->path = NULL;
 	m->name = xasprintf("module:%s", name);
 	/* The kernel names modules with "_" for "-" (KBUILD_MODNAME). */
 	for (k = 7; m->name[k]; k++)
@@ -565,11 +604,28 @@ static void add_module(const char *text, const char *mkpath, size_t dirlen,
 			m->name[k] = '_';
 	if (!composite(text, name, n) && file_listed(fl, c)) {
 		m->path = c;
-	} else {
+		c = NULL;
+	} else if ((first = first_member(text, name, n))) {
+		/*
+		 * several objects: the first one's source, the module's core
+		 * by kbuild custom (xhci-hcd-y := xhci.o ...), which
+		 * MAINTAINERS names as specifically as any of it
+		 * (drivers/usb/host/xhci*), where the directory is only the
+		 * umbrella's (drivers/usb/)
+		 */
 		free(c);
+		c = xasprintf("%.*s%s%s.c", (int)dirlen, mkpath,
+			      dirlen ? "/" : "", first);
+		free(first);
+		if (file_listed(fl, c)) {
+			m->path = c;
+			c = NULL;
+		}
+	}
+	if (!m->path)
 		m->path = dirlen ? xasprintf("%.*s/", (int)dirlen, mkpath)
 				 : xstrdup("");
-	}
+	free(c);
 	free(name);
 }
 

@@ -847,9 +847,13 @@ static void test_modules_from_makefiles(void **state)
 		   "obj-$(CONFIG_BT_MRVL) += btmrvl.o \\\n"
 		   "\t\t\t\tbt-other.o\n"
 		   "btmrvl-y := btmrvl_main.o btmrvl_sdio.o\n"
+		   "obj-$(CONFIG_BT_FOO) += btfoo.o\n"
+		   "btfoo-objs\t+= btfoo_core.o\n"
 		   "obj-$(CONFIG_X) += $(sub-objs) sub/\n");
 	write_text("drivers/bluetooth/btusb.c", "void btusb_probe(void) { }\n");
 	write_text("drivers/bluetooth/bt-other.c", "void bt_other(void) { }\n");
+	write_text("drivers/bluetooth/btmrvl_main.c",
+		   "void btmrvl(void) { }\n");
 	write_text("fs/xfs/Kbuild", "obj-$(CONFIG_XFS_FS) += xfs.o\n"
 				    "xfs-y += xfs_icache.o\n");
 	assert_int_equal(symbols_build(tmpdir, idx, &st), 0);
@@ -858,9 +862,14 @@ static void test_modules_from_makefiles(void **state)
 	/* one object with a source file of its own: that file */
 	assert_string_equal(files(s, "module:btusb"),
 			    "drivers/bluetooth/btusb.c");
-	/* several objects (NAME-y): the directory */
-	assert_string_equal(files(s, "module:btmrvl"), "drivers/bluetooth/");
-	assert_string_equal(files(s, "module:xfs"), "fs/xfs/");
+	/* several objects (NAME-y): the first one's source, the module's
+	 * core; the directory when the tree has no such file */
+	assert_string_equal(files(s, "module:btmrvl"),
+			    "drivers/bluetooth/btmrvl_main.c");
+	assert_string_equal(files(s, "module:btfoo"), "drivers/bluetooth/");
+	/* ... and a directory named so (dirs_from_files()) is one too */
+	assert_string_equal(files(s, "module:xfs"),
+			    "fs/xfs/xfs_icache.c fs/xfs/");
 	/* a continuation line, and "-" named as the kernel shows it */
 	assert_string_equal(files(s, "module:bt_other"),
 			    "drivers/bluetooth/bt-other.c");
