@@ -233,6 +233,26 @@ static bool security_contact(const struct map *map, int sec, const char *addr)
 }
 
 /*
+ * no_sign_of_a_bug - a new message classed user only because nothing
+ * else fired: no user rule reached its threshold, it holds no crash, and
+ * neither its subject nor a first-person sentence says that anything
+ * went wrong (problem.h).  On the bugs alias such mail is mostly a
+ * question, a plan or an announcement; the few genuine reports among
+ * them keep their class and wait for a triager (pending) instead of
+ * reaching a maintainer as a bug.
+ */
+static bool no_sign_of_a_bug(const struct pipeline *p, const struct decision *d)
+{
+	const struct rules_params *rp = rules_params(p->rules);
+
+	return d->kind.kind == KIND_REPORT && !d->kind.reply &&
+	       !d->kind.problem_stated && d->verdict.cls == CLASS_USER &&
+	       !d->verdict.certain &&
+	       d->verdict.score[CLASS_USER] < rp->threshold[CLASS_USER] &&
+	       (!d->ev || (!d->ev->crash_type && !d->ev->nframes));
+}
+
+/*
  * pipeline_judge - classify, crash identity and map for one report
  * (evidence first if not yet extracted); no database, no load
  */
@@ -266,6 +286,7 @@ void pipeline_judge(struct pipeline *p, const struct report *r,
 		d->verdict.cls = CLASS_UNCERTAIN;
 		d->verdict.reason = "its text names nothing of the kernel";
 	}
+	d->no_problem = p->rules && no_sign_of_a_bug(p, d);
 	d->cls = rules_class_name(d->verdict.cls);
 
 	/* the crash's identity, and whether it is a regression */
@@ -334,6 +355,13 @@ int pipeline_route(struct pipeline *p, const struct report *r, time_t now,
 		     d->pick.outcome == PICK_TO_LIST,
 		     security_contact(p->map, d->pick.section, d->pick.addr),
 		     &d->act);
+	/* no sign of a bug: a triager sees it before anyone else does */
+	if (d->no_problem && d->act.action != ACT_HOLD) {
+		d->act.action = ACT_HOLD;
+		d->act.reply = false;
+		snprintf(d->act.reason, sizeof(d->act.reason), "%s",
+			 PIPELINE_NO_PROBLEM);
+	}
 	return rc;
 }
 

@@ -79,6 +79,12 @@ struct pipeline {
 	char missing[256]; /* "no symbol index; no model" or "" */
 };
 
+/* the hold reason of a new message with no sign of a bug (pipeline.c) */
+#define PIPELINE_NO_PROBLEM                                                \
+	"no sign of a bug anyone hit: no crash, no rule reached the user " \
+	"threshold, and neither the subject nor the text says that "       \
+	"something went wrong"
+
 struct decision {
 	struct kind_result kind; /* what the message is (kind.h) */
 	const char *hold;	 /* why it is held whatever it is, or NULL */
@@ -90,6 +96,7 @@ struct decision {
 	const char *cls; /* "user", "fuzzer", "ai", "uncertain" */
 	bool mapped;	 /* some section besides THE REST */
 	bool judged;	 /* pipeline_judge() ran */
+	bool no_problem; /* no sign of a bug: held (PIPELINE_NO_PROBLEM) */
 	struct pick_result pick;
 	struct act_decision act;
 	char class_header[VERDICT_HEADER_MAX];

@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "kind.h"
+#include "problem.h"
 #include "report.h"
 #include "util.h"
 
@@ -325,6 +326,27 @@ static bool is_discussion_tag(const char *t, size_t len)
 		if (tag_word(t, len, w[i]))
 			return true;
 	return false;
+}
+
+/* a question: "[QUESTION] Order-4 allocation failures on reads" asks
+ * about a failure, and is a report when its subject says so */
+static bool is_question_tag(const char *t, size_t len)
+{
+	return tag_word(t, len, "question") || tag_word(t, len, "help") ||
+	       tag_word(t, len, "query");
+}
+
+/*
+ * stable_report - a new message tagged with a stable release, not a
+ * patch and without a diff, whose subject states a problem: a report of
+ * a bug in that release ("[stable 6.6.y] commit e613904fa419 causes
+ * suspend regression"), not stable-tree traffic
+ */
+static bool stable_report(const char *tags, const char *rest, bool reply,
+			  bool diff)
+{
+	return !reply && !diff && !any_tag(tags, is_patch_tag) &&
+	       problem_in_phrase(rest, strlen(rest), NULL, 0);
 }
 
 static bool is_problem_tag(const char *t, size_t len)
@@ -752,6 +774,33 @@ static bool names_nothing(const struct report *r)
 	return true;
 }
 
+/* a bug filed in a tracker states its problem by being filed */
+static void problem_filed(struct kind_result *k)
+{
+	k->problem_stated = true;
+	snprintf(k->problem, sizeof(k->problem), "%s", "a filed bug");
+}
+
+/*
+ * problem_scan - whether a new message says something went wrong: its
+ * subject (rest: the tags left out) or a first-person sentence of its
+ * own text (problem.h)
+ */
+static void problem_scan(const struct report *r, const char *rest,
+			 struct kind_result *k)
+{
+	char what[48];
+
+	if (problem_in_phrase(rest, strlen(rest), what, sizeof(what))) {
+		k->problem_stated = true;
+		snprintf(k->problem, sizeof(k->problem), "subject: %s", what);
+	} else if (r->body &&
+		   problem_in_text(r->body, r->body_len, what, sizeof(what))) {
+		k->problem_stated = true;
+		snprintf(k->problem, sizeof(k->problem), "text: %s", what);
+	}
+}
+
 void kind_classify(const struct report *r, struct kind_result *k)
 {
 	static const char *const problem[] = {
@@ -789,6 +838,7 @@ void kind_classify(const struct report *r, struct kind_result *k)
 	k->diff = own.diff || patch_attached(r);
 
 	if (r->source && !strcmp(r->source, "bugzilla")) {
+		problem_filed(k);
 		decide(k, KIND_REPORT, "%s", "a bug from Bugzilla");
 		return;
 	}
@@ -798,18 +848,22 @@ void kind_classify(const struct report *r, struct kind_result *k)
 	}
 	if (bugzilla_mail(r) || (!strncmp(rest, "New:", 4) &&
 				 !strncmp(skip_blank(subj), "[Bug ", 5))) {
-		if (!strncmp(rest, "New:", 4))
+		if (!strncmp(rest, "New:", 4)) {
+			problem_filed(k);
 			decide(k, KIND_REPORT, "%s",
 			       "a Bugzilla \"New:\" notification");
-		else
+		} else {
 			decide(k, KIND_BZ_UPDATE, "%s",
 			       "a Bugzilla comment or change notification");
+		}
 		return;
 	}
 	if (decide_bot(r, tags, replies, k))
 		return;
 
-	if (stable_subject(rest, subj) || any_tag(tags, is_stable_tag)) {
+	if (stable_subject(rest, subj) ||
+	    (any_tag(tags, is_stable_tag) &&
+	     !stable_report(tags, rest, reply, k->diff))) {
 		decide(k, KIND_STABLE,
 		       "subject \"%.100s\": stable-tree traffic", subj);
 		return;
@@ -867,10 +921,15 @@ void kind_classify(const struct report *r, struct kind_result *k)
 		return;
 	}
 	if (any_tag(tags, is_problem_tag)) {
+		k->problem_stated = true;
+		snprintf(k->problem, sizeof(k->problem), "subject tag [%.40s]",
+			 tags);
 		decide(k, KIND_REPORT, "subject tag [%.80s]", tags);
 		return;
 	}
-	if (any_tag(tags, is_discussion_tag) ||
+	if ((any_tag(tags, is_discussion_tag) &&
+	     !(any_tag(tags, is_question_tag) && !k->diff &&
+	       problem_in_phrase(rest, strlen(rest), NULL, 0))) ||
 	    (any_word(rest, talk, ARRAY_SIZE(talk)) &&
 	     !any_word(rest, problem, ARRAY_SIZE(problem)))) {
 		decide(k, KIND_DISCUSSION,
@@ -878,10 +937,17 @@ void kind_classify(const struct report *r, struct kind_result *k)
 		return;
 	}
 	k->names_nothing = names_nothing(r);
-	decide(k, KIND_REPORT, "%s",
-	       k->names_nothing
-		       ? "a new message, but its text names nothing of the kernel: no evidence of a bug, held for a triager"
-		       : "a new message that is not a patch");
+	problem_scan(r, rest, k);
+	if (k->names_nothing)
+		decide(k, KIND_REPORT, "%s",
+		       "a new message, but its text names nothing of the kernel: no evidence of a bug, held for a triager");
+	else if (k->problem_stated)
+		decide(k, KIND_REPORT,
+		       "a new message that is not a patch; it says what went wrong (%s)",
+		       k->problem);
+	else
+		decide(k, KIND_REPORT, "%s",
+		       "a new message that is not a patch; it does not say that anything went wrong");
 }
 
 void kind_result_release(struct kind_result *k)

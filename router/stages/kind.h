@@ -97,6 +97,9 @@ struct kind_result {
 	bool names_nothing;	/* a new message whose text names nothing
 				 * of the kernel (no subsystem, hardware,
 				 * crash or code word) */
+	bool problem_stated;	/* a new message that says something went
+				 * wrong (problem.h), or a filed bug */
+	char problem[64];	/* what said so: "subject: hangs", ... */
 	struct kind_ref refs[KIND_REFS_MAX];
 	size_t nrefs;
 };

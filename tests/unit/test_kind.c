@@ -162,6 +162,16 @@ static void test_pull_and_stable(void **state)
 	expect_kind(msg("A Developer <dev@example.com>",
 			"[PATCH AUTOSEL 6.12 03/20] foo: fix", NULL, diff),
 		    KIND_STABLE);
+	/* a report of a bug in a stable release: no patch, a problem */
+	expect_kind(
+		msg("Some User <user@example.org>",
+		    "[stable 6.6.y] commit 0123456789ab causes a suspend regression",
+		    NULL, "Since 6.6.58 my laptop no longer resumes.\n"),
+		KIND_REPORT);
+	expect_kind(msg("Some User <user@example.org>",
+			"[stable 6.6.y] please pick up commit 0123456789ab",
+			NULL, "It fixes a leak on 6.6.\n"),
+		    KIND_STABLE);
 	/* a series version is not a release */
 	expect_kind(msg("A Developer <dev@example.com>",
 			"[PATCH v2 1/3] foo: fix", NULL, diff),
@@ -262,6 +272,19 @@ static void test_new_messages(void **state)
 			"Request for guidance: enumeration failure on a hub",
 			NULL, "Hi,\n"),
 		    KIND_REPORT);
+	/* a question about a failure is a report; one about a plan is not */
+	expect_kind(msg("Some User <user@example.org>",
+			"[QUESTION] Order-4 allocation failures on reads", NULL,
+			"Hi,\n"),
+		    KIND_REPORT);
+	expect_kind(msg("Some User <user@example.org>",
+			"[QUESTION] encryption support progress", NULL,
+			"Hi,\n"),
+		    KIND_DISCUSSION);
+	expect_kind(msg("A Developer <dev@example.com>",
+			"[RFC] ext4: rework the crash recovery path", NULL,
+			"Hi,\n"),
+		    KIND_DISCUSSION);
 	/* the site's spam filter said so: spam, whatever it claims */
 	r = msg("Spammer <s@example.net>", "[BUG] cheap watches", NULL, "");
 	report_add_header(r, "X-Spam-Flag", "YES");
@@ -347,6 +370,43 @@ static void test_names_nothing(void **state)
 		       false);
 }
 
+/* whether a new message says what went wrong (problem.h), and where */
+#define expect_problem(r, want) expect_problem_at(r, want, __LINE__)
+static void expect_problem_at(struct report *r, const char *want, int line)
+{
+	struct kind_result k;
+
+	kind_classify(r, &k);
+	if (k.problem_stated != (want != NULL))
+		print_error("line %d: \"%s\": problem \"%s\", expected %s\n",
+			    line, r->subject, k.problem, want ? want : "none");
+	assert_int_equal(k.problem_stated, want != NULL);
+	if (want)
+		assert_string_equal(k.problem, want);
+	assert_non_null(strstr(k.why, want ? "it says what went wrong"
+					   : "it does not say"));
+	kind_result_release(&k);
+	report_free(r);
+}
+
+static void test_problem_stated(void **state)
+{
+	(void)state;
+	expect_problem(msg("Some User <user@example.org>",
+			   "iw scan hangs with 6.6.99", NULL, "Hi,\n"),
+		       "subject: hangs");
+	expect_problem(msg("Some User <user@example.org>", "ext4 on my NAS",
+			   NULL,
+			   "Since the update my NAS no longer mounts the "
+			   "ext4 volume.\n"),
+		       "text: no longer");
+	expect_problem(msg("Some User <user@example.org>",
+			   "Btrfs encryption support progress?", NULL,
+			   "I saw the fscrypt patches land in 6.19. When "
+			   "does the rest come?\n"),
+		       NULL);
+}
+
 static void test_trailers(void **state)
 {
 	struct report *r = msg("A Developer <dev@example.com>",
@@ -413,6 +473,7 @@ int main(void)
 		cmocka_unit_test(test_bugzilla),
 		cmocka_unit_test(test_new_messages),
 		cmocka_unit_test(test_names_nothing),
+		cmocka_unit_test(test_problem_stated),
 		cmocka_unit_test(test_trailers),
 		cmocka_unit_test(test_tags),
 	};

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * problem.c - does a message say that something went wrong (problem.h)
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "problem.h"
+#include "util.h"
+
+#define WORD_MAX 24
+
+/* problem words, whole (sorted: bsearch) */
+static const char *const problem_words[] = {
+	"breaks",    "broke",	  "broken",	 "bug",		"buggy",
+	"bugs",	     "drop",	  "dropped",	 "dropping",	"drops",
+	"fail",	     "failed",	  "failing",	 "fails",	"failure",
+	"failures",  "garbage",	  "hang",	 "hanging",	"hangs",
+	"hung",	     "ignored",	  "instability", "leak",	"leaked",
+	"leaking",   "leaks",	  "lockup",	 "lockups",	"lost",
+	"missing",   "oops",	  "panic",	 "panics",	"prevent",
+	"prevented", "prevents",  "problem",	 "problems",	"reboot",
+	"reboots",   "regressed", "regression",	 "regressions", "slow",
+	"stuck",     "timeout",	  "timeouts",	 "unstable",	"unusable",
+	"wrongly",
+};
+
+/* problem stems: crashes, freezing, corrupted, disconnects ... */
+static const char *const problem_stems[] = {
+	"crash",  "freez",     "corrupt", "disconnect", "flood",
+	"glitch", "incorrect", "error",	  "deadlock",
+};
+
+/* two words: the first, then the second (a stem when it ends in '*') */
+static const char *const problem_pairs[][2] = {
+	{ "not", "work*" },   { "doesn't", "work*" }, { "doesnt", "work*" },
+	{ "don't", "work*" }, { "dont", "work*" },    { "stopped", "working" },
+	{ "no", "longer" },   { "lock", "up" },	      { "locks", "up" },
+	{ "locked", "up" },   { "timed", "out" },
+};
+
+static const char *const first_person[] = {
+	"i", "i'd", "i'm", "i've", "my", "our", "we", "we're", "we've",
+};
+
+static int cmp_word(const void *a, const void *b)
+{
+	return strcmp(a, *(const char *const *)b);
+}
+
+static bool in_list(const char *w, const char *const *list, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(w, list[i]))
+			return true;
+	return false;
+}
+
+static bool word_is(const char *w, const char *pat)
+{
+	size_t n = strlen(pat);
+
+	if (n && pat[n - 1] == '*')
+		return !strncmp(w, pat, n - 1);
+	return !strcmp(w, pat);
+}
+
+/* a problem word, or the second word of a problem pair after prev */
+static const char *problem_word(const char *prev, const char *w)
+{
+	size_t i;
+
+	if (bsearch(w, problem_words, ARRAY_SIZE(problem_words),
+		    sizeof(problem_words[0]), cmp_word))
+		return w;
+	for (i = 0; i < ARRAY_SIZE(problem_stems); i++)
+		if (!strncmp(w, problem_stems[i], strlen(problem_stems[i])))
+			return w;
+	for (i = 0; i < ARRAY_SIZE(problem_pairs); i++)
+		if (!strcmp(prev, problem_pairs[i][0]) &&
+		    word_is(w, problem_pairs[i][1]))
+			return problem_pairs[i][0];
+	return NULL;
+}
+
+/* the words of one sentence, as read so far */
+struct sentence {
+	char prev[WORD_MAX];
+	char word[WORD_MAX];
+	size_t n;      /* bytes in word; WORD_MAX when too long to match */
+	bool person;   /* a first-person word */
+	bool problem;  /* a problem word or pair */
+	bool hit_now;  /* ... the word just read */
+	bool log;      /* a kernel message: "EXT4-fs error (device",
+			* "failed: -110", a dmesg line */
+	char what[64]; /* the problem, as "prev word" */
+};
+
+static void sentence_reset(struct sentence *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+static void word_end(struct sentence *s)
+{
+	const char *hit;
+
+	if (!s->n)
+		return;
+	if (s->n < WORD_MAX) {
+		s->word[s->n] = '\0';
+		if (in_list(s->word, first_person, ARRAY_SIZE(first_person)))
+			s->person = true;
+		hit = problem_word(s->prev, s->word);
+		s->hit_now = hit != NULL;
+		if (hit && !s->problem) {
+			s->problem = true;
+			if (hit == s->word)
+				snprintf(s->what, sizeof(s->what), "%s",
+					 s->word);
+			else
+				snprintf(s->what, sizeof(s->what), "%s %s",
+					 s->prev, s->word);
+		}
+		memcpy(s->prev, s->word, s->n + 1);
+	} else {
+		s->prev[0] = '\0';
+	}
+	s->n = 0;
+}
+
+/*
+ * word_byte - the byte at p as a word byte (lower case; the UTF-8 right
+ * single quote of "doesn’t" as '\''), '\0' when it ends a word; *skip
+ * is the number of bytes it took
+ */
+static char word_byte(const char *p, const char *e, size_t *skip)
+{
+	unsigned char c = (unsigned char)*p;
+
+	*skip = 1;
+	if (isalnum(c) || c == '_' || c == '\'')
+		return (char)tolower(c);
+	if (c == 0xe2 && e - p >= 3 && (unsigned char)p[1] == 0x80 &&
+	    (unsigned char)p[2] == 0x99) {
+		*skip = 3;
+		return '\'';
+	}
+	return '\0';
+}
+
+/* feed [p, e) into s; true as soon as a sentence qualifies */
+static bool feed(struct sentence *s, const char *p, const char *e,
+		 bool need_person)
+{
+	while (p < e) {
+		size_t skip;
+		char c = word_byte(p, e, &skip);
+
+		if (c) {
+			if (s->n < WORD_MAX - 1)
+				s->word[s->n++] = c;
+			else
+				s->n = WORD_MAX;
+			p += skip;
+			continue;
+		}
+		word_end(s);
+		/* a problem word a kernel message ends with ':', '(' or ',' */
+		if (s->hit_now && (*p == ':' || *p == '(' || *p == ',' ||
+				   (*p == ' ' && p + 1 < e && p[1] == '(')))
+			s->log = true;
+		s->hit_now = false;
+		if (s->problem && (s->person || s->log || !need_person))
+			return true;
+		/* ". ", "? ", "! " end a sentence */
+		if ((*p == '.' || *p == '?' || *p == '!') &&
+		    (p + 1 == e || isspace((unsigned char)p[1])))
+			sentence_reset(s);
+		p++;
+	}
+	word_end(s);
+	return s->problem && (s->person || s->log || !need_person);
+}
+
+/* dmesg_line - "[   12.345678] ..." */
+static bool dmesg_line(const char *p, const char *e)
+{
+	bool dot = false, digit = false;
+
+	if (p == e || *p++ != '[')
+		return false;
+	for (; p < e && *p != ']'; p++) {
+		if (*p == '.')
+			dot = true;
+		else if (isdigit((unsigned char)*p))
+			digit = true;
+		else if (*p != ' ')
+			return false;
+	}
+	return p < e && dot && digit;
+}
+
+static void copy_what(const struct sentence *s, char *what, size_t size)
+{
+	if (what && size)
+		snprintf(what, size, "%s", s->what);
+}
+
+bool problem_in_phrase(const char *str, size_t len, char *what, size_t size)
+{
+	struct sentence s;
+
+	sentence_reset(&s);
+	if (len > PROBLEM_SCAN_MAX)
+		len = PROBLEM_SCAN_MAX;
+	if (!str || !feed(&s, str, str + len, false))
+		return false;
+	copy_what(&s, what, size);
+	return true;
+}
+
+/* "-- " (or "--"), trailing blanks aside: the signature follows */
+static bool signature_line(const char *p, const char *e)
+{
+	while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+		e--;
+	return e - p == 2 && p[0] == '-' && p[1] == '-';
+}
+
+bool problem_in_text(const char *text, size_t len, char *what, size_t size)
+{
+	const char *p = text, *end, *e;
+	struct sentence s;
+	bool stamp;
+
+	sentence_reset(&s);
+	if (!text)
+		return false;
+	end = text + (len < PROBLEM_SCAN_MAX ? len : PROBLEM_SCAN_MAX);
+	for (; p < end; p = e + 1) {
+		e = memchr(p, '\n', (size_t)(end - p));
+		if (!e)
+			e = end;
+		if (signature_line(p, e) ||
+		    (e - p >= 27 &&
+		     !memcmp(p, "-----Original Message-----", 26)))
+			break;
+		/* a quoted line is someone else's; a blank one ends */
+		if (p == e || *p == '>' || *p == '\r') {
+			sentence_reset(&s);
+			continue;
+		}
+		/* a line that starts indented starts a new sentence */
+		if (isspace((unsigned char)*p))
+			sentence_reset(&s);
+		stamp = dmesg_line(p, e);
+		if (stamp) {
+			/* a log line is its own sentence, and a kernel's */
+			sentence_reset(&s);
+			s.log = true;
+		}
+		if (feed(&s, p, e, true)) {
+			copy_what(&s, what, size);
+			return true;
+		}
+		if (stamp)
+			sentence_reset(&s);
+		/* a word never continues across a line */
+		word_end(&s);
+		if (e == end)
+			break;
+	}
+	return false;
+}

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_problem - does a message say that something went wrong
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "problem.h"
+
+static bool phrase(const char *s, char *what, size_t size)
+{
+	return problem_in_phrase(s, strlen(s), what, size);
+}
+
+static bool text(const char *s, char *what, size_t size)
+{
+	return problem_in_text(s, strlen(s), what, size);
+}
+
+static void test_subject(void **state)
+{
+	char what[32];
+
+	(void)state;
+	assert_true(phrase("iw scan hangs in a netlink ENOBUFS loop", what,
+			   sizeof(what)));
+	assert_string_equal(what, "hangs");
+	assert_true(phrase("btrfs send: output file Corrupted after resume",
+			   what, sizeof(what)));
+	assert_string_equal(what, "corrupted");
+	assert_true(phrase("Cancel of \"btrfs dev delete\" not working", what,
+			   sizeof(what)));
+	assert_string_equal(what, "not working");
+	assert_true(phrase("touchpad doesn\xe2\x80\x99t work after resume",
+			   what, sizeof(what)));
+	assert_string_equal(what, "doesn't work");
+	assert_true(phrase("wifi regression", NULL, 0));
+	assert_true(phrase("Partition lost", NULL, 0));
+	assert_true(phrase("ne2000 problem", NULL, 0));
+	/* a question, a plan, an announcement */
+	assert_false(phrase("Btrfs encryption support progress?", what,
+			    sizeof(what)));
+	assert_false(
+		phrase("BlueZ Face-to-Face Meetup - Nice, May 30-31", NULL, 0));
+	assert_false(phrase("backup best practise?", NULL, 0));
+	/* a word only contains a problem word: "debugfs", "errorless" */
+	assert_false(phrase("debugfs entries for the hub", NULL, 0));
+	assert_false(phrase("a failsafe mode", NULL, 0));
+	assert_false(phrase("", NULL, 0));
+}
+
+static void test_text(void **state)
+{
+	char what[32];
+
+	(void)state;
+	/* a first-person sentence that says what went wrong */
+	assert_true(text("Hello,\n\nsince the update to 6.19 my NAS no\n"
+			 "longer mounts the second volume.\n",
+			 what, sizeof(what)));
+	assert_string_equal(what, "no longer");
+	assert_true(
+		text("We see I/O errors on every boot.\n", what, sizeof(what)));
+	assert_string_equal(what, "errors");
+	/* a kernel message the writer pasted */
+	assert_true(text("Seen on boot:\nEXT4-fs error (device sda1): "
+			 "ext4_lookup:1855: inode #2\n",
+			 what, sizeof(what)));
+	assert_string_equal(what, "error");
+	assert_true(text("[   12.345678] usb 1-2: device descriptor read/64, "
+			 "error -71\n",
+			 what, sizeof(what)));
+	assert_true(text("hci0: command 0x0c03 tx timeout: resetting\n", what,
+			 sizeof(what)));
+	assert_string_equal(what, "timeout");
+	/* a dmesg line does not lend its kernel to the next sentence */
+	assert_false(text("[    1.000000] usb 1-2: new device\n"
+			  "The documentation is missing\n",
+			  NULL, 0));
+	/* a problem word, but nobody says it happens to them */
+	assert_false(text("The function fails when the list is empty.\n"
+			  "Do we want to keep it?\n",
+			  NULL, 0));
+	/* first person, no problem */
+	assert_false(text("I wonder which capabilities HCI needs. Any idea?\n",
+			  NULL, 0));
+	/* the two in different sentences */
+	assert_false(
+		text("I run 6.19. The documentation is missing.\n", NULL, 0));
+	/* the two in different paragraphs */
+	assert_false(text("I have a question\n\nThe manual page is wrong\n",
+			  NULL, 0));
+	/* quoted text and the signature are not the writer's */
+	assert_false(
+		text("> I get a crash on boot\n\nThanks, applied.\n", NULL, 0));
+	assert_false(text("Regards\n-- \nI fix broken laptops for a living\n",
+			  NULL, 0));
+	assert_false(text("Thanks\n--\nMy company: broken things repaired\n",
+			  NULL, 0));
+}
+
+static void test_bounds(void **state)
+{
+	char what[4];
+	char *big;
+	size_t n = PROBLEM_SCAN_MAX + 4096;
+
+	(void)state;
+	/* what is cut to its size */
+	assert_true(phrase("it crashes", what, sizeof(what)));
+	assert_string_equal(what, "cra");
+	/* past the scan limit nothing is read */
+	big = malloc(n + 1);
+	assert_non_null(big);
+	memset(big, 'x', n);
+	memcpy(big + n - 20, " I see a crash. ", 16);
+	big[n] = '\0';
+	assert_false(text(big, NULL, 0));
+	/* a word longer than any problem word never matches */
+	memset(big, 'a', 200);
+	memcpy(big + 200, "crash", 6);
+	assert_false(phrase(big, NULL, 0));
+	free(big);
+	/* NULL text */
+	assert_false(problem_in_text(NULL, 0, NULL, 0));
+	assert_false(problem_in_phrase(NULL, 0, NULL, 0));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_subject),
+		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_bounds),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
