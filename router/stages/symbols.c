@@ -721,8 +721,14 @@ static void dirs_from_files(const struct file_list *fl, struct mod_list *ml)
 	static const char *const roots[] = { "drivers/", "sound/", "net/",
 					     "fs/" };
 	char **dirs = NULL, **keys;
-	size_t ndirs = 0, alloc = 0, i, j, k, r;
+	size_t ndirs = 0, alloc = 0, i, j, k, r, nmods = ml->n;
 	char key[NAME_MAX_LEN + 8];
+	/* the Makefiles' modules: a directory named like one adds nothing */
+	char **mods = xcalloc(nmods + 1, sizeof(*mods));
+
+	for (i = 0; i < nmods; i++)
+		mods[i] = ml->v[i].name;
+	qsort(mods, nmods, sizeof(*mods), cmp_str);
 
 	/* every directory holding a source file, and its parents */
 	for (i = 0; i < fl->n; i++) {
@@ -773,13 +779,21 @@ static void dirs_from_files(const struct file_list *fl, struct mod_list *ml)
 				strlen(d) > strlen(roots[r]);
 		if (j - i == 1 && root) {
 			struct modrec *m;
+			char *name = xmemdup0(keys[i], n);
+
+			if (bsearch(&name, mods, nmods, sizeof(*mods),
+				    cmp_str)) {
+				free(name);
+				continue;
+			}
 
 			ALLOC_GROW(ml->v, ml->n, ml->alloc);
 			m = &ml->v[ml->n++];
-			m->name = xmemdup0(keys[i], n);
+			m->name = name;
 			m->path = xstrdup(d);
 		}
 	}
+	free(mods);
 	for (i = 0; i < k; i++)
 		free(keys[i]);
 	free(keys);
