@@ -14,17 +14,16 @@
 
 /* problem words, whole (sorted: bsearch) */
 static const char *const problem_words[] = {
-	"breaks",    "broke",	  "broken",	 "bug",		"buggy",
-	"bugs",	     "drop",	  "dropped",	 "dropping",	"drops",
-	"fail",	     "failed",	  "failing",	 "fails",	"failure",
-	"failures",  "garbage",	  "hang",	 "hanging",	"hangs",
-	"hung",	     "ignored",	  "instability", "leak",	"leaked",
-	"leaking",   "leaks",	  "lockup",	 "lockups",	"lost",
-	"missing",   "oops",	  "panic",	 "panics",	"prevent",
-	"prevented", "prevents",  "problem",	 "problems",	"reboot",
-	"reboots",   "regressed", "regression",	 "regressions", "slow",
-	"stuck",     "timeout",	  "timeouts",	 "unstable",	"unusable",
-	"wrongly",
+	"breaks",     "broke",	     "broken",	    "bug",	"buggy",
+	"bugs",	      "drop",	     "dropped",	    "dropping", "drops",
+	"fail",	      "failed",	     "failing",	    "fails",	"failure",
+	"failures",   "garbage",     "hang",	    "hanging",	"hangs",
+	"hung",	      "ignored",     "instability", "leak",	"leaked",
+	"leaking",    "leaks",	     "lockup",	    "lockups",	"lost",
+	"missing",    "oops",	     "panic",	    "panics",	"prevent",
+	"prevented",  "prevents",    "reboot",	    "reboots",	"regressed",
+	"regression", "regressions", "slow",	    "stuck",	"timeout",
+	"timeouts",   "unstable",    "unusable",    "wrongly",
 };
 
 /* problem stems: crashes, freezing, corrupted, disconnects ... */

@@ -10,7 +10,7 @@
  * support progress?", "Ideas for a RAIDZ-like design").
  *
  * The test is deliberately plain English and generous: a problem word
- * (fail, crash, hang, broken, error, lost, problem, "not working",
+ * (fail, crash, hang, broken, error, lost, regression, "not working",
  * "no longer" ... with their inflections) in the subject, or in a
  * sentence of the writer's own text that also speaks in the first person
  * (I, we, my, our), or in a kernel message the writer pasted: a dmesg

@@ -42,7 +42,9 @@ static void test_subject(void **state)
 	assert_string_equal(what, "doesn't work");
 	assert_true(phrase("wifi regression", NULL, 0));
 	assert_true(phrase("Partition lost", NULL, 0));
-	assert_true(phrase("ne2000 problem", NULL, 0));
+	/* "problem" alone is not one: on the tuning labels it named as
+	 * many questions ("Problems with setting TSPC_L2CAP") as reports */
+	assert_false(phrase("ne2000 problem", NULL, 0));
 	/* a question, a plan, an announcement */
 	assert_false(phrase("Btrfs encryption support progress?", what,
 			    sizeof(what)));
