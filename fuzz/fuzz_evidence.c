@@ -9,6 +9,7 @@
 
 #include "crashlog.h"
 #include "evidence.h"
+#include "prefixes.h"
 #include "fuzz.h"
 #include "util.h"
 
@@ -37,6 +38,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(evidence_guilty_file(text, size));
 	/* the first line as a subject and as a crash title */
 	free(evidence_subject_prefix(line));
+	free(prefix_chain(line));
+	/* the commit the text blames (bot reports, bisection logs) */
+	free(prefix_culprit(text, size));
 	s = crashlog_guilty(line, text, size);
 	free(s);
 	free(line);

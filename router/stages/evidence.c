@@ -17,6 +17,7 @@
 
 #include "crashlog.h"
 #include "evidence.h"
+#include "prefixes.h"
 #include "hash.h"
 #include "litset.h"
 #include "report.h"
@@ -1307,6 +1308,7 @@ static struct evidence *extract(const char *text, size_t len)
 		len = EVIDENCE_TEXT_MAX;
 	scan_text(&sc, text, len);
 	take_crash(ev, text, len);
+	ev->syz_fs = prefix_syz_fs(text, len);
 	{
 		size_t i;
 
@@ -1354,17 +1356,6 @@ static const char *skip_spaces(const char *p)
 /* evidence_subject_prefix - the subsystem prefix of a subject, or NULL */
 char *evidence_subject_prefix(const char *subject)
 {
-	static const char *const not_subsys[] = {
-		"BUG",	      "WARNING", "INFO",     "KASAN",
-		"KMSAN",      "KCSAN",	 "UBSAN",    "KFENCE",
-		"Oops",	      "PANIC",	 "panic",    "REGRESSION",
-		"Regression", "Bug",	 "Question", "Help",
-		"Re",	      "Fwd",	 "Fw",	     "AW",
-		"SV",	      "RE",	 "FW",	     "Note",
-		"Subject",    "Error",	 "ERROR",    "Warning",
-		"Issue",      "Kernel",	 "kernel",   "general protection fault",
-		"New", /* "[Bug 220818] New: ..." of Bugzilla */
-	};
 	const char *p = skip_spaces(subject ? subject : "");
 	char *syz = NULL;
 	bool syzbot = false;
@@ -1411,9 +1402,8 @@ char *evidence_subject_prefix(const char *subject)
 		;
 	if (!n || n > 40 || p[n] != ':' || (p[n + 1] != ' ' && p[n + 1]))
 		return NULL;
-	for (i = 0; i < ARRAY_SIZE(not_subsys); i++)
-		if (strlen(not_subsys[i]) == n && !strncmp(p, not_subsys[i], n))
-			return NULL;
+	if (!prefix_is_subsystem(p, n))
+		return NULL;
 	return xmemdup0(p, n);
 }
 
@@ -1618,6 +1608,8 @@ struct evidence *evidence_extract(const struct report *r)
 	if (c_attachment)
 		ev->reproducer |= REPRO_C;
 	ev->subject_prefix = evidence_subject_prefix(r->subject);
+	ev->subject_chain = prefix_chain(r->subject);
+	ev->culprit_chain = prefix_culprit(r->body, r->body ? r->body_len : 0);
 	subject_names(ev, r->subject);
 	recipients(ev, r);
 	bugzilla(ev, r);
@@ -1666,6 +1658,9 @@ void evidence_free(struct evidence *ev)
 	list_free(ev->reported_by, ev->nreported_by);
 	list_free(ev->tested_by, ev->ntested_by);
 	free(ev->subject_prefix);
+	free(ev->subject_chain);
+	free(ev->culprit_chain);
+	free(ev->syz_fs);
 	list_free(ev->recipients, ev->nrecipients);
 	free(ev->bz_product);
 	free(ev->bz_component);

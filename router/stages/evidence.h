@@ -128,6 +128,11 @@ struct evidence {
 	char **tested_by;
 	size_t ntested_by;
 	char *subject_prefix; /* "xfs", "mm/slub" (from "[BUG] mm/slub:") */
+	/* the subject's prefix chain, and that of the commit the text
+	 * blames (prefixes.h): "wifi: mac80211", or NULL */
+	char *subject_chain;
+	char *culprit_chain;
+	char *syz_fs; /* "fs/ntfs3": what a syzkaller reproducer mounts */
 	/*
 	 * where it was sent: the bare addresses of To: and Cc:, lower
 	 * case, in order, without the sender's (at most EVIDENCE_LIST_MAX);

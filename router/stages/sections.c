@@ -12,6 +12,7 @@
 #include "crashlog.h"
 #include "evidence.h"
 #include "map.h"
+#include "prefixes.h"
 #include "sections.h"
 #include "util.h"
 
@@ -24,6 +25,8 @@
 #define W_STEP	    0.05
 #define W_PREFIX    0.6
 #define PREFIX_TIES 4 /* sections sharing a prefix's weight, at most */
+#define W_CULPRIT   0.5
+#define W_SYZ_FS    0.4
 #define W_KEYWORD   0.15
 /* a driver the subject names ("rtw89: ..."): as strong as a prefix */
 #define W_NAMED_SUBJECT 0.6
@@ -350,8 +353,8 @@ static bool title_matches(const char *title, const char *p)
  * credit_prefix - a subject prefix names a subsystem: as a path when it
  * has a "/", else by title or list, preferring the broadest section
  */
-static void credit_prefix(struct acc *a, const struct map *map,
-			  const char *prefix)
+static bool credit_prefix(struct acc *a, const struct map *map,
+			  const char *prefix, double weight, const char *label)
 {
 	char p[PREFIX_MAX], why[SECTION_WHY_MAX];
 	uint32_t s, best[PREFIX_TIES];
@@ -359,17 +362,17 @@ static void credit_prefix(struct acc *a, const struct map *map,
 	int pass;
 
 	if (strlen(prefix) >= sizeof(p) || !*prefix)
-		return;
+		return false;
 	snprintf(p, sizeof(p), "%s", prefix);
 	if (strchr(p, '/')) {
 		char *q = xasprintf("%s.c", p), *d = xasprintf("%s/x.c", p);
+		bool ok = credit_path(a, map, q, weight, label) ||
+			  credit_path(a, map, d, weight, label) ||
+			  credit_path(a, map, p, weight, label);
 
-		if (!credit_path(a, map, q, W_PREFIX, "subject prefix") &&
-		    !credit_path(a, map, d, W_PREFIX, "subject prefix"))
-			credit_path(a, map, p, W_PREFIX, "subject prefix");
 		free(q);
 		free(d);
-		return;
+		return ok;
 	}
 	/*
 	 * Titles first; a list match counts 8 words more, so it can only
@@ -422,9 +425,41 @@ static void credit_prefix(struct acc *a, const struct map *map,
 				best[nbest++] = s;
 		}
 	}
-	snprintf(why, sizeof(why), "subject prefix \"%s:\"", p);
+	snprintf(why, sizeof(why), "%s \"%s:\"", label, p);
 	for (k = 0; k < nbest; k++)
-		credit_as(a, best[k], W_PREFIX / (double)nbest, why, C_BROAD);
+		credit_as(a, best[k], weight / (double)nbest, why, C_BROAD);
+	return nbest > 0;
+}
+
+/*
+ * credit_chain - a prefix chain ("wifi: mac80211") from its most
+ * specific end: the first component that names a section gets the
+ * weight (MAC80211, not NETWORKING DRIVERS (WIRELESS)); first, when
+ * given, stands for the chain's first component
+ */
+static void credit_chain(struct acc *a, const struct map *map,
+			 const char *chain, const char *first, double weight,
+			 const char *label)
+{
+	const char *comp[PREFIX_CHAIN_MAX];
+	size_t n = 0, k;
+	char *copy = chain ? xstrdup(chain) : NULL, *p = copy, *sep;
+
+	while (p && n < ARRAY_SIZE(comp)) {
+		comp[n++] = p;
+		sep = strstr(p, ": ");
+		if (!sep)
+			break;
+		*sep = '\0';
+		p = sep + 2;
+	}
+	for (k = n; k-- > 1;)
+		if (credit_prefix(a, map, comp[k], weight, label))
+			goto out;
+	if (first || n)
+		credit_prefix(a, map, first ? first : comp[0], weight, label);
+out:
+	free(copy);
 }
 
 /* held_by_own - another section of the same address holds hit k's */
@@ -751,8 +786,23 @@ void sections_for_report_site(const struct map *map, const struct config *cfg,
 						      : wt - W_STEP;
 		}
 	}
-	if (ev && ev->subject_prefix)
-		credit_prefix(&a, map, ev->subject_prefix);
+	if (ev && (ev->subject_prefix || ev->subject_chain))
+		credit_chain(&a, map, ev->subject_chain, ev->subject_prefix,
+			     W_PREFIX, "subject prefix");
+	/* the filesystem a syzkaller reproducer mounts */
+	if (ev && ev->syz_fs) {
+		char *f = xasprintf("%s/x.c", ev->syz_fs);
+		char *shown = xasprintf("%s/", ev->syz_fs);
+
+		credit_path_as(&a, map, f, shown, W_SYZ_FS,
+			       "the reproducer mounts", POOL_NONE);
+		free(f);
+		free(shown);
+	}
+	/* a bot's report that names only the commit it blames */
+	if (ev && ev->culprit_chain)
+		credit_chain(&a, map, ev->culprit_chain, NULL, W_CULPRIT,
+			     "prefix of the culprit commit");
 	if (text && text_len) {
 		struct map_hit hits[MAP_MAX_HITS];
 		size_t plen, nk;

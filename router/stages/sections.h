@@ -15,7 +15,14 @@
  *	    "[xfs]" in a frame; module -> file or directory via symbols)
  *	  files named in the text                0.4, 0.35, ... (>= 0.15),
  *	                                         at most 0.4 a section
- *	  subject prefix ("xfs:", "mm/slub:")    0.6
+ *	  subject prefix ("xfs:", "mm/slub:")    0.6, the most specific
+ *	    component of a chain that names a section ("wifi: mac80211:"
+ *	    is MAC80211; "Bluetooth: hci_sync:" falls back to Bluetooth);
+ *	    split between sections that answer to it equally
+ *	  the filesystem a syzkaller reproducer  0.4 (syz_mount_image$ntfs3
+ *	    mounts                                 -> fs/ntfs3/)
+ *	  the prefix of a commit the text blames 0.5 ('commit: SHA ("wifi:
+ *	    mac80211: ...")', a bisection log's subject: prefixes.h)
  *	  a driver the subject names             0.6 ("rtw89: ...": the
  *	    symbol index's "module:NAME", a kbuild module or a directory
  *	    name only one directory of the tree has)

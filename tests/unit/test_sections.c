@@ -202,6 +202,54 @@ static void test_subject_prefix_shared(void **state)
 	ev_del(ev);
 }
 
+/*
+ * A prefix chain counts from its specific end ("usb: xhci" would be
+ * USB XHCI DRIVER if a title said so; "mm: slab" is SLAB ALLOCATOR
+ * before MEMORY MANAGEMENT); a component no section answers to falls
+ * back to the broader one.  A commit the text blames gives its prefix.
+ */
+static void test_prefix_chain_and_culprit(void **state)
+{
+	struct evidence *ev = ev_new(NULL, NULL, 0);
+	struct section_list l;
+
+	(void)state;
+	ev->subject_prefix = xstrdup("mm");
+	ev->subject_chain = xstrdup("mm: slab");
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "SLAB ALLOCATOR");
+	assert_non_null(strstr(l.v[0].why, "subject prefix \"slab:\" 0.60"));
+	section_list_release(&l);
+	free(ev->subject_chain);
+	ev->subject_chain = xstrdup("mm: nothing-here");
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "MEMORY MANAGEMENT");
+	section_list_release(&l);
+	free(ev->subject_chain);
+	free(ev->subject_prefix);
+	ev->subject_chain = NULL;
+	ev->subject_prefix = NULL;
+
+	ev->syz_fs = xstrdup("fs/xfs");
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "XFS FILESYSTEM");
+	assert_non_null(
+		strstr(l.v[0].why, "the reproducer mounts fs/xfs/ 0.40"));
+	section_list_release(&l);
+	free(ev->syz_fs);
+	ev->syz_fs = NULL;
+
+	ev->culprit_chain = xstrdup("fs: xfs");
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "XFS FILESYSTEM");
+	assert_non_null(strstr(l.v[0].why,
+			       "prefix of the culprit commit \"xfs:\" 0.50"));
+	section_list_release(&l);
+	free(ev->culprit_chain);
+	ev->culprit_chain = NULL;
+	ev_del(ev);
+}
+
 static void test_keywords_and_unmapped(void **state)
 {
 	const char *files[] = { "README" };
@@ -534,6 +582,7 @@ int main(void)
 		cmocka_unit_test(test_frames_outweigh_text),
 		cmocka_unit_test(test_subject_prefix),
 		cmocka_unit_test(test_subject_prefix_shared),
+		cmocka_unit_test(test_prefix_chain_and_culprit),
 		cmocka_unit_test(test_umbrella_person),
 		cmocka_unit_test(test_keywords_and_unmapped),
 		cmocka_unit_test(test_catchall),
