@@ -316,9 +316,10 @@ static bool is_cover_tag(const char *t, size_t len)
 static bool is_discussion_tag(const char *t, size_t len)
 {
 	static const char *const w[] = {
-		"announce",   "ann",	  "rfc",     "topic", "lsf/mm",
-		"lsf/mm/bpf", "question", "discuss", "fyi",   "agenda",
-		"cfp",	      "help",	  "query",   "idea",  "proposal",
+		"announce", "ann",	  "rfc",      "topic",
+		"lsf/mm",   "lsf/mm/bpf", "question", "discuss",
+		"fyi",	    "agenda",	  "cfp",      "help",
+		"query",    "idea",	  "proposal", "feature request",
 	};
 	size_t i;
 

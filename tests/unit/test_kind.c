@@ -281,6 +281,11 @@ static void test_new_messages(void **state)
 			"[QUESTION] encryption support progress", NULL,
 			"Hi,\n"),
 		    KIND_DISCUSSION);
+	/* asking for a feature is no report of a bug */
+	expect_kind(msg("Some User <user@example.org>",
+			"[Feature Request] ath12k: faster wake from s2idle",
+			NULL, "Hi,\n"),
+		    KIND_DISCUSSION);
 	expect_kind(msg("A Developer <dev@example.com>",
 			"[RFC] ext4: rework the crash recovery path", NULL,
 			"Hi,\n"),
