@@ -558,3 +558,110 @@ int digest_enqueue_due(struct audit *db, const struct config *cfg,
 {
 	return digest_enqueue(db, cfg, map, NULL, "triage", now, NULL, NULL);
 }
+
+/* section_release - what a digest_section on the stack owns */
+static void section_release(struct digest_section *s)
+{
+	struct digest d = { NULL, 0 };
+
+	d.v = xmalloc(sizeof(*s));
+	*d.v = *s;
+	d.n = 1;
+	digest_release(&d);
+	memset(s, 0, sizeof(*s));
+}
+
+/*
+ * recompose - the queued digest row `outbox` again, without the reports
+ * that left it; cancelled when none is left
+ */
+static int recompose(struct audit *db, const struct config *cfg, int64_t outbox,
+		     const char *section, int64_t created, const char *to,
+		     struct digest_withdrawn *w)
+{
+	struct router_id rid;
+	struct digest_section s;
+	struct strbuf msg = STRBUF_INIT(DIGEST_MAX_BYTES);
+	int64_t *ids = NULL;
+	size_t n = 0, i;
+	int rc, ret = -1;
+
+	memset(&s, 0, sizeof(s));
+	if (audit_digest_members(db, outbox, &ids, &n) < 0)
+		return -1;
+	w->left = n;
+	if (!n) {
+		rc = audit_outbox_cancel(db, outbox);
+		w->cancelled = rc == 0;
+		return rc < 0 ? -1 : 0;
+	}
+	s.section = xstrdup(section);
+	s.period = period(cfg);
+	if (router_id_load(&rid, cfg) < 0 ||
+	    audit_digest_before(db, section, created, &s.last_sent_at) < 0)
+		goto out;
+	for (i = 0; i < n; i++) {
+		struct audit_record rec;
+		struct item x;
+
+		rc = audit_get_report(db, ids[i], 0, &rec);
+		if (rc < 0)
+			goto out;
+		if (!rc)
+			continue;
+		x.id = rec.id;
+		x.received_at = rec.received_at;
+		x.section = s.section;
+		x.subject = (char *)(rec.subject ? rec.subject : "");
+		x.from = (char *)(rec.from_display ? rec.from_display : "");
+		add_to_group(&s, &x, rec.evidence ? rec.evidence->title : NULL);
+		audit_record_release(&rec);
+	}
+	qsort(s.groups, s.ngroups, sizeof(*s.groups), cmp_group);
+	if (digest_compose(&s, &rid, to, (time_t)created, &msg) < 0)
+		goto out;
+	rc = audit_outbox_set_message(db, outbox, msg.buf, msg.len);
+	if (rc < 0)
+		goto out;
+	w->recomposed = rc == 0;
+	ret = 0;
+out:
+	free(ids);
+	section_release(&s);
+	sb_release(&msg);
+	return ret;
+}
+
+/* digest_withdraw - take a report out of the queued digest that lists it */
+int digest_withdraw(struct audit *db, const struct config *cfg,
+		    const struct audit_record *r, struct digest_withdrawn *w)
+{
+	size_t i;
+
+	memset(w, 0, sizeof(*w));
+	for (i = r->nactions; i-- > 0;) {
+		const struct audit_action *a = &r->actions[i];
+		char *state = NULL, *to = NULL;
+		long long id;
+		int64_t created;
+		int rc;
+
+		if (strcmp(a->action, "digest") || !a->detail ||
+		    sscanf(a->detail, "outbox %lld to ", &id) != 1 || id <= 0)
+			continue;
+		rc = audit_digest_row(db, id, &state, &created, &to);
+		if (rc < 0)
+			return -1;
+		w->outbox = id;
+		if (rc == 1 && !strcmp(state, "queued"))
+			rc = recompose(db, cfg, id,
+				       a->argument ? a->argument : "", created,
+				       to, w);
+		else
+			w->sent = rc == 1 && strcmp(state, "cancelled");
+		free(state);
+		free(to);
+		return rc < 0 ? -1 : 1;
+	}
+	return 0;
+}

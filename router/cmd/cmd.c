@@ -13,6 +13,7 @@
 #include "audit.h"
 #include "cmd.h"
 #include "config.h"
+#include "digest.h"
 #include "evidence.h"
 #include "map.h"
 #include "strbuf.h"
@@ -264,6 +265,31 @@ int cmd_bulk_action(struct cmd_bulk *b, const struct audit_record *r,
 	act.argument = argument;
 	act.detail = detail;
 	return audit_record_action(b->db, &act, NULL);
+}
+
+/* cmd_leave_digest - r leaves state digest: out of a queued digest too */
+int cmd_leave_digest(struct cmd_bulk *b, const struct audit_record *r)
+{
+	struct digest_withdrawn w;
+	long long id = (long long)r->id;
+	int rc;
+
+	if (strcmp(r->state, "digest"))
+		return 0;
+	rc = digest_withdraw(b->db, b->cfg, r, &w);
+	if (rc <= 0)
+		return rc;
+	if (w.cancelled)
+		printf("%s %lld: the digest it was in (outbox %lld) listed only it: cancelled\n",
+		       b->verb, id, (long long)w.outbox);
+	else if (w.recomposed)
+		printf("%s %lld: taken out of the queued digest (outbox %lld; %zu report%s left in it)\n",
+		       b->verb, id, (long long)w.outbox, w.left,
+		       w.left == 1 ? "" : "s");
+	else if (w.sent && strcmp(b->verb, "approve"))
+		printf("%s %lld: the digest that listed it (outbox %lld) has gone out already\n",
+		       b->verb, id, (long long)w.outbox);
+	return 0;
 }
 
 /* bulk_one - one ID in its own transaction (desk_each()) */

@@ -160,6 +160,12 @@ int cmd_bulk(struct cmd_ctx *ctx, struct cmd_bulk *b, char **ids, int n);
 /* cmd_bulk_action - record the action verb on report r */
 int cmd_bulk_action(struct cmd_bulk *b, const struct audit_record *r,
 		    const char *argument, const char *detail);
+/*
+ * cmd_leave_digest - after one() moved r out of state digest (in its
+ * transaction): r is taken out of the queued digest that lists it
+ * (digest_withdraw()), with a line saying so; 0 or -1
+ */
+int cmd_leave_digest(struct cmd_bulk *b, const struct audit_record *r);
 /* cmd_recipient - the latest decision of r with a recipient, or NULL */
 const struct audit_decision *cmd_recipient(const struct audit_record *r);
 

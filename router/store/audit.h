@@ -341,6 +341,12 @@ int audit_outbox_fail(struct audit *db, const struct audit_outbox_item *it,
 int audit_outbox_requeue(struct audit *db, int64_t outbox, int64_t now);
 /* audit_outbox_cancel - a queued or failed row will never be sent */
 int audit_outbox_cancel(struct audit *db, int64_t outbox);
+/*
+ * audit_outbox_set_message - new bytes for a queued row (a digest that
+ * lost a report); 0, or 1 when the row is not queued any more
+ */
+int audit_outbox_set_message(struct audit *db, int64_t outbox,
+			     const void *message, size_t len);
 
 /* ---- triager actions (actions.c) ----------------------------------------- */
 
@@ -562,6 +568,21 @@ int audit_event_fail(struct audit *db, int64_t id, int64_t now,
 /* digest cursor: 1 and *at when the section has one, else 0 */
 int audit_digest_cursor(struct audit *db, const char *section, int64_t *at);
 int audit_digest_cursor_set(struct audit *db, const char *section, int64_t at);
+/*
+ * A queued digest a report leaves (digest_withdraw()): the ids it still
+ * lists (reports in state digest; *ids malloc'ed), its row (1, 0 when
+ * there is no digest row of that id; strings malloc'ed) and when the
+ * section's digest before it went out (0: none).
+ */
+int audit_digest_members(struct audit *db, int64_t outbox, int64_t **ids,
+			 size_t *n);
+int audit_digest_row(struct audit *db, int64_t outbox, char **state,
+		     int64_t *created_at, char **recipients);
+int audit_digest_before(struct audit *db, const char *section, int64_t at,
+			int64_t *prev);
+/* audit_set_section - a triager's section for a report (reroute) */
+int audit_set_section(struct audit *db, int64_t report, const char *section,
+		      const char *why);
 
 /* ---- the triager's desk: what waits (desk.c) ----------------------------- */
 
@@ -579,6 +600,9 @@ struct audit_pending {
 	bool regression;	/* schema 3: listed first */
 	long followups;		/* replies joined to its thread */
 	long seen_again;	/* later reports of the same crash */
+	int64_t event_id;	/* a Bugzilla event that waits, or 0 */
+	int64_t thread_root;	/* a follow-up's first report, or 0 */
+	const char *root_state; /* that report's state, or NULL */
 };
 
 struct audit_pending_filter {
@@ -590,8 +614,10 @@ struct audit_pending_filter {
 /*
  * audit_pending_list - what waits for a human, regressions first,
  * then oldest first: held reports (ai, uncertain, unmapped, held
- * fuzzer; not follow-ups, which wait with their thread's root),
- * reports whose delivery failed, and failed outbox rows of no report.  A callback
+ * fuzzer; follow-ups only when their thread's root does not wait
+ * itself: rejected, forwarded ...), reports whose delivery failed,
+ * failed outbox rows of no report, and Bugzilla events whose fetch
+ * failed (state "received" or "failed"; event_id set).  A callback
  * returning non-zero stops the walk; that value is returned.
  */
 int audit_pending_list(struct audit *db, const struct audit_pending_filter *f,

@@ -14,7 +14,16 @@
 
 /* ---- what waits, and digests --------------------------------------------- */
 
-/* columns: those of pending_cols */
+/*
+ * columns: those of pending_cols.  A follow-up waits with its thread's
+ * first report while that one waits (it goes along when approved); one
+ * held after the first report was closed (rejected, forwarded, replied
+ * to) carries news nobody will see unless it is listed, as does one
+ * whose own delivery failed.  A follow-up from the person the report
+ * went to is not sent back to them and needs nobody.  A Bugzilla event
+ * whose fetch failed (state received with an error: retried later) or
+ * that was given up on waits too.
+ */
 static const char sql_pending[] =
 	"SELECT r.id, (SELECT id FROM outbox o WHERE o.report = r.id"
 	"   AND o.state = 'failed' ORDER BY o.id DESC LIMIT 1),"
@@ -26,18 +35,35 @@ static const char sql_pending[] =
 	"   AND o.state = 'failed' ORDER BY o.id DESC LIMIT 1),"
 	" r.regression,"
 	" (SELECT count(*) FROM reports t WHERE t.thread_root = r.id),"
-	" (SELECT count(*) FROM reports t WHERE t.same_crash_as = r.id)"
-	" FROM reports r WHERE r.state IN ('held', 'failed')"
-	" AND r.thread_root IS NULL"
+	" (SELECT count(*) FROM reports t WHERE t.same_crash_as = r.id),"
+	" 0, coalesce(r.thread_root, 0), root.state"
+	" FROM reports r LEFT JOIN reports root ON root.id = r.thread_root"
+	" WHERE r.state IN ('held', 'failed')"
+	" AND (r.thread_root IS NULL OR r.state = 'failed'"
+	"  OR (root.state NOT IN ('held', 'failed', 'digest')"
+	"   AND NOT EXISTS (SELECT 1 FROM decisions d"
+	"    WHERE d.report = root.id AND d.recipient = r.from_addr"
+	"    COLLATE NOCASE)))"
 	" AND (?1 IS NULL OR r.class = ?1)"
 	" AND (?2 IS NULL OR r.section = ?2)"
 	" AND (?3 = 0 OR r.section IS NULL)"
 	" UNION ALL"
 	" SELECT 0, o.id, o.created_at, 'failed', '', NULL,"
 	" o.kind || ' to ' || replace(o.recipients, char(10), ', '),"
-	" '', '', o.last_error, 0, 0, 0 FROM outbox o"
+	" '', '', o.last_error, 0, 0, 0, 0, 0, NULL FROM outbox o"
 	" WHERE o.state = 'failed'"
 	" AND o.report IS NULL AND ?1 IS NULL AND ?2 IS NULL AND ?3 = 0"
+	" UNION ALL"
+	" SELECT 0, 0, e.received_at, e.state, '', NULL,"
+	" 'Bugzilla bug ' || e.bug_id || ' event ' ||"
+	"  CASE e.routing_key WHEN '' THEN '?' ELSE e.routing_key END,"
+	" '', CASE e.state WHEN 'failed' THEN 'webhook event given up on'"
+	"  ELSE 'webhook event not fetched yet: retried from '"
+	"  || datetime(e.not_before, 'unixepoch') || ' UTC' END,"
+	" e.last_error, 0, 0, 0, e.id, 0, NULL FROM bugzilla_events e"
+	" WHERE (e.state = 'failed' OR (e.state = 'received'"
+	"  AND e.last_error IS NOT NULL))"
+	" AND ?1 IS NULL AND ?2 IS NULL AND ?3 = 0"
 	" ORDER BY 11 DESC, 3, 1, 2";
 /* the same columns */
 static const char sql_digest_list[] =
@@ -46,7 +72,8 @@ static const char sql_digest_list[] =
 	" (SELECT reason FROM decisions d WHERE d.report = r.id"
 	"   ORDER BY d.at DESC, d.id DESC LIMIT 1), NULL, r.regression,"
 	" (SELECT count(*) FROM reports t WHERE t.thread_root = r.id),"
-	" (SELECT count(*) FROM reports t WHERE t.same_crash_as = r.id)"
+	" (SELECT count(*) FROM reports t WHERE t.same_crash_as = r.id),"
+	" 0, 0, NULL"
 	" FROM reports r WHERE r.received_at >= ?2 AND r.state = 'digest'"
 	" AND (?1 IS NULL OR r.section = ?1)"
 	" ORDER BY r.received_at, r.id";
@@ -64,6 +91,9 @@ static const struct db_col pending_cols[] = {
 	DB_COL(struct audit_pending, BOOL, regression),
 	DB_COL(struct audit_pending, LONG, followups),
 	DB_COL(struct audit_pending, LONG, seen_again),
+	DB_COL(struct audit_pending, I64, event_id),
+	DB_COL(struct audit_pending, I64, thread_root),
+	DB_COL(struct audit_pending, TEXT, root_state),
 };
 static const struct db_row pending_row =
 	DB_ROW(struct audit_pending, pending_cols);
@@ -138,6 +168,111 @@ int audit_digest_cursor_set(struct audit *db, const char *section, int64_t at)
 	    db_bind_int(db, st, 2, at))
 		return -1;
 	return db_step(db, st, "set digest cursor");
+}
+
+/*
+ * A digest's members: the reports whose digest action names its outbox
+ * row ("outbox N to ADDR", digest.c's detail) and that still wait in
+ * state digest (one taken out since left that state).
+ */
+static const char sql_digest_members[] =
+	"SELECT a.report FROM actions a JOIN reports r ON r.id = a.report"
+	" WHERE a.action = 'digest' AND r.state = 'digest'"
+	" AND a.detail LIKE 'outbox ' || ?1 || ' to %'"
+	" ORDER BY r.received_at, r.id";
+static const char sql_digest_row[] =
+	"SELECT state, created_at, recipients FROM outbox"
+	" WHERE id = ?1 AND kind = 'digest'";
+static const char sql_digest_before[] =
+	"SELECT max(at) FROM actions WHERE action = 'digest'"
+	" AND argument = ?1 AND at < ?2";
+
+/* audit_digest_members - ids of the reports a digest row still lists */
+int audit_digest_members(struct audit *db, int64_t outbox, int64_t **ids,
+			 size_t *n)
+{
+	sqlite3_stmt *st = db_prep(db, sql_digest_members);
+	size_t alloc = 0;
+	int rc;
+
+	*ids = NULL;
+	*n = 0;
+	if (!st || db_bind_int(db, st, 1, outbox))
+		return -1;
+	while ((rc = db_step_row(db, st, "list a digest")) == 1) {
+		ALLOC_GROW(*ids, *n, alloc);
+		(*ids)[(*n)++] = sqlite3_column_int64(st, 0);
+	}
+	if (rc < 0) {
+		free(*ids);
+		*ids = NULL;
+		*n = 0;
+	}
+	return rc;
+}
+
+/* audit_digest_row - a digest outbox row: 1, 0 when none, -1 */
+int audit_digest_row(struct audit *db, int64_t outbox, char **state,
+		     int64_t *created_at, char **recipients)
+{
+	sqlite3_stmt *st = db_prep(db, sql_digest_row);
+	int rc;
+
+	*state = *recipients = NULL;
+	*created_at = 0;
+	if (!st || db_bind_int(db, st, 1, outbox))
+		return -1;
+	rc = db_step_row(db, st, "read a digest");
+	if (rc != 1)
+		return rc;
+	*state = db_col_dup(st, 0, NULL);
+	*created_at = sqlite3_column_int64(st, 1);
+	*recipients = db_col_dup(st, 2, NULL);
+	db_finish(st);
+	return 1;
+}
+
+/* audit_digest_before - when the section's digest before `at` went out */
+int audit_digest_before(struct audit *db, const char *section, int64_t at,
+			int64_t *prev)
+{
+	sqlite3_stmt *st = db_prep(db, sql_digest_before);
+
+	*prev = 0;
+	if (!st || db_bind_text(db, st, 1, section) ||
+	    db_bind_int(db, st, 2, at))
+		return -1;
+	return db_get_i64(db, st, "read the digest before", prev);
+}
+
+/*
+ * A triager's reroute to a section makes it the report's section:
+ * first in its list (any older entry of that name dropped), the others
+ * kept after it.
+ */
+static const char sql_set_section[] =
+	"UPDATE reports SET section = ?2, sections = ("
+	" SELECT json_group_array(json(v)) FROM ("
+	"  SELECT -1 AS k, json_object('name', ?2, 'score', 1.0,"
+	"   'why', ?3) AS v"
+	"  UNION ALL SELECT j.key, j.value FROM"
+	"   json_each(coalesce(reports.sections, '[]')) j"
+	"   WHERE j.value ->> 'name' IS NOT ?2 ORDER BY k))"
+	" WHERE id = ?1";
+
+/* audit_set_section - the report's section is now `section` */
+int audit_set_section(struct audit *db, int64_t report, const char *section,
+		      const char *why)
+{
+	sqlite3_stmt *st = db_prep(db, sql_set_section);
+
+	if (!st || db_bind_int(db, st, 1, report) ||
+	    db_bind_text(db, st, 2, section) || db_bind_text(db, st, 3, why) ||
+	    db_step(db, st, "set the section") < 0)
+		return -1;
+	return sqlite3_changes(db->db)
+		       ? 0
+		       : db_bad(db, "no report %lld", (long long)report);
 }
 
 /* ---- the log ------------------------------------------------------------- */
@@ -215,9 +350,18 @@ static const char sql_st_section[] =
 	" AND thread_root IS NULL AND kind = 'report'"
 	" GROUP BY 1 ORDER BY 2 DESC, 1";
 /* also the loads of every recipient (audit_load_all()) */
+/*
+ * A forward cancelled before it went out (reject, reroute) reached
+ * nobody: it is no one's load.  The same holds in sql_load.
+ */
+#define NOT_CANCELLED                                                \
+	" AND NOT EXISTS (SELECT 1 FROM outbox o"                    \
+	"  WHERE o.report = decisions.report AND o.kind = 'forward'" \
+	"  AND o.recipients = decisions.recipient COLLATE NOCASE"    \
+	"  AND o.state = 'cancelled')"
 static const char sql_st_recipient[] =
 	"SELECT recipient, count(*) FROM decisions WHERE at >= ?1"
-	" AND action = 'forward' AND recipient IS NOT NULL"
+	" AND action = 'forward' AND recipient IS NOT NULL" NOT_CANCELLED
 	" GROUP BY recipient ORDER BY 2 DESC, 1";
 static const char sql_st_pending[] =
 	"SELECT (SELECT count(*) FROM reports WHERE state IN ('held',"
@@ -382,7 +526,7 @@ int audit_corrections(struct audit *db,
  */
 static const char sql_load[] =
 	"SELECT count(*) FILTER (WHERE at >= ?2), count(*) FROM decisions"
-	" WHERE recipient = ?1 AND at >= min(?2, ?3) AND action = 'forward'";
+	" WHERE recipient = ?1 AND at >= min(?2, ?3) AND action = 'forward'" NOT_CANCELLED;
 
 /* load - forwards to recipient since day and since week; 0 or -1 */
 static int load(struct audit *db, const char *recipient, int64_t day,

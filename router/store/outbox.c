@@ -402,3 +402,20 @@ int audit_outbox_cancel(struct audit *db, int64_t outbox)
 		return -1;
 	return sqlite3_changes(db->db) ? 0 : 1;
 }
+
+static const char sql_outbox_set_message[] =
+	"UPDATE outbox SET message = ?2 WHERE id = ?1 AND state = 'queued'"
+	" AND raw_report IS NULL";
+
+/* audit_outbox_set_message - a queued row's new bytes; 0, or 1 if not queued */
+int audit_outbox_set_message(struct audit *db, int64_t outbox,
+			     const void *message, size_t len)
+{
+	sqlite3_stmt *st = db_prep(db, sql_outbox_set_message);
+
+	if (!st || db_bind_int(db, st, 1, outbox) ||
+	    db_bind_blob(db, st, 2, message, len) ||
+	    db_step(db, st, "replace a message") < 0)
+		return -1;
+	return sqlite3_changes(db->db) ? 0 : 1;
+}
