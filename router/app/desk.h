@@ -20,7 +20,8 @@
  *	Database.  desk_open() opens STATE_DIR/triage.db for reading or
  *	writing (never creating it: only the filter does) with the
  *	configured db_busy_timeout, and turns failures into exit
- *	statuses: EX_NOINPUT when there is no database, EX_TEMPFAIL when
+ *	statuses: EX_NOINPUT when there is no database, EX_NOPERM when the
+ *	login may not read (or write) it, EX_TEMPFAIL when
  *	it is busy or otherwise temporarily unusable, EX_IOERR otherwise.
  *
  *	Arguments.  desk_parse_id() accepts a report id (a positive

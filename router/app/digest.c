@@ -437,7 +437,8 @@ int digest_recipient(struct audit *db, const struct config *cfg,
 static int send_one(struct audit *db, const struct config *cfg,
 		    const struct map *map, const struct router_id *rid,
 		    const char *section, const char *who, time_t now,
-		    void (*cb)(const struct digest_sent *, void *), void *arg)
+		    bool force, void (*cb)(const struct digest_sent *, void *),
+		    void *arg)
 {
 	struct digest d;
 	struct digest_sent sent;
@@ -459,7 +460,7 @@ static int send_one(struct audit *db, const struct config *cfg,
 	}
 	sent.s = &d.v[0];
 	sent.due = now >= d.v[0].due_at;
-	if (!sent.due) {
+	if (!sent.due && !force) {
 		sent.why = "not due yet";
 		goto nothing;
 	}
@@ -524,11 +525,12 @@ out:
 	return ret;
 }
 
-/* digest_enqueue - queue the digest of each due section */
-int digest_enqueue(struct audit *db, const struct config *cfg,
-		   const struct map *map, const char *section, const char *who,
-		   time_t now, void (*cb)(const struct digest_sent *, void *),
-		   void *arg)
+/* digest_enqueue_now - queue the digest of each section, due or not */
+int digest_enqueue_now(struct audit *db, const struct config *cfg,
+		       const struct map *map, const char *section,
+		       const char *who, time_t now, bool force,
+		       void (*cb)(const struct digest_sent *, void *),
+		       void *arg)
 {
 	struct router_id rid;
 	struct digest all;
@@ -541,7 +543,7 @@ int digest_enqueue(struct audit *db, const struct config *cfg,
 		return -1;
 	for (i = 0; i < all.n; i++) {
 		rc = send_one(db, cfg, map, &rid, all.v[i].section, who, now,
-			      cb, arg);
+			      force, cb, arg);
 		if (rc < 0) {
 			n = -1;
 			break;
@@ -550,6 +552,16 @@ int digest_enqueue(struct audit *db, const struct config *cfg,
 	}
 	digest_release(&all);
 	return n;
+}
+
+/* digest_enqueue - queue the digest of each due section */
+int digest_enqueue(struct audit *db, const struct config *cfg,
+		   const struct map *map, const char *section, const char *who,
+		   time_t now, void (*cb)(const struct digest_sent *, void *),
+		   void *arg)
+{
+	return digest_enqueue_now(db, cfg, map, section, who, now, false, cb,
+				  arg);
 }
 
 /* digest_enqueue_due - what the outbox worker calls on each round */

@@ -131,6 +131,17 @@ int digest_enqueue(struct audit *db, const struct config *cfg,
 		   time_t now, void (*cb)(const struct digest_sent *, void *),
 		   void *arg);
 
+/*
+ * digest_enqueue_now - digest_enqueue(), but with force the sections'
+ * digests go now, due or not ('triage digest --send --now'); the next
+ * one is due a period later
+ */
+int digest_enqueue_now(struct audit *db, const struct config *cfg,
+		       const struct map *map, const char *section,
+		       const char *who, time_t now, bool force,
+		       void (*cb)(const struct digest_sent *, void *),
+		       void *arg);
+
 /* digest_enqueue_due - digest_enqueue() of every section, as "triage" */
 int digest_enqueue_due(struct audit *db, const struct config *cfg,
 		       const struct map *map, time_t now);

@@ -91,6 +91,13 @@ struct cmd_output {
 		OPT_ULONG(0, "seed", seed, "N", "the folds' seed (1)", 0, \
 			  ULONG_MAX)
 
+/*
+ * cmd_find_section - a MAINTAINERS section as a triager names it: its
+ * title in any case, else a part of one title ("bluetooth"); -1 after
+ * listing the titles it is part of, or the title nearest it
+ */
+int cmd_find_section(const struct map *map, const char *name);
+
 int cmd_color_option(const struct opt *o, const char *arg);
 void cmd_term_setup(struct desk_term *t, const struct cmd_output *o,
 		    bool pager);

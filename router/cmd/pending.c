@@ -45,6 +45,7 @@
 #include "cmd.h"
 #include "config.h"
 #include "desk.h"
+#include "map.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -452,6 +453,7 @@ int cmd_pending(int argc, char **argv, struct cmd_ctx *ctx)
 	struct desk_term term;
 	struct audit *db;
 	time_t now = desk_now();
+	char *section = NULL;
 	size_t i;
 	int ret;
 
@@ -462,9 +464,23 @@ int cmd_pending(int argc, char **argv, struct cmd_ctx *ctx)
 		      f.class);
 		return EX_USAGE;
 	}
+	if (f.section) {
+		/* a title in any case or a part of one, as reroute takes */
+		struct map *map = cmd_open_map(ctx, NULL, NULL, NULL);
+		int sec = map ? cmd_find_section(map, f.section) : -1;
+
+		if (sec >= 0)
+			f.section = section =
+				xstrdup(map_title(map, (uint32_t)sec));
+		map_free(map);
+		if (sec < 0)
+			return map ? EX_DATAERR : EX_CONFIG;
+	}
 	ret = desk_open(cmd_config(ctx), DESK_READ, &db);
-	if (ret)
+	if (ret) {
+		free(section);
 		return ret;
+	}
 	if (audit_pending_list(db, &f, collect, &rs) < 0) {
 		ret = EX_IOERR;
 		goto out;
@@ -489,5 +505,6 @@ int cmd_pending(int argc, char **argv, struct cmd_ctx *ctx)
 out:
 	rows_release(&rs);
 	audit_close(db);
+	free(section);
 	return ret;
 }

@@ -6,7 +6,8 @@
  *	triage reroute ID... SECTION|ADDR
  *
  *	The last argument is where the reports go: an address, or a
- *	MAINTAINERS section title (any case; quote it), whose recipient is
+ *	MAINTAINERS section title (any case, or a part of one title:
+ *	cmd_find_section(); quote it), whose recipient is
  *	picked as for a new report of that section alone (pick.h: its
  *	roster, B: mailto triager, M:, R:, then L:, with the load caps, so
  *	that several reports rerouted at once are spread over the people
@@ -200,10 +201,8 @@ int cmd_reroute(int argc, char **argv, struct cmd_ctx *ctx)
 		rr.map = cmd_open_map(ctx, NULL, NULL, NULL);
 		if (!rr.map)
 			return EX_CONFIG;
-		rr.section = map_find_section(rr.map, rr.target);
+		rr.section = cmd_find_section(rr.map, rr.target);
 		if (rr.section < 0) {
-			error("no MAINTAINERS section '%s' (give its title as in MAINTAINERS, or an address)",
-			      rr.target);
 			map_free(rr.map);
 			return EX_DATAERR;
 		}

@@ -68,9 +68,10 @@ static const char *off(struct out *o)
 	return desk_reset(o->t);
 }
 
+/* label - a field's name in its column; a longer one still ends in a space */
 static void label(const char *name)
 {
-	printf("%-10s", name);
+	printf("%-9s ", name);
 }
 
 static void when(time_t t, time_t now, char *buf, size_t size)
@@ -569,6 +570,12 @@ static json_t *record_json(const struct audit_record *r)
 	return o;
 }
 
+/* known - a version or commit the report gave (NULL or "": none) */
+static bool known(const char *s)
+{
+	return s && *s;
+}
+
 /* what links the report to others: thread, crash group, regression */
 struct related {
 	struct out *o;
@@ -646,7 +653,8 @@ static int show_links(struct audit *db, struct out *o, json_t *j, int64_t id,
 			label("syzbot");
 			printf("%s\n", safe(o, l.syzbot_id));
 		}
-		if (l.same_crash_as) {
+		/* the group's first report is not "the same crash as" itself */
+		if (l.same_crash_as && l.same_crash_as != id) {
 			label("group");
 			printf("same crash as report %s%lld%s (dup/undup "
 			       "correct it)\n",
@@ -655,10 +663,16 @@ static int show_links(struct audit *db, struct out *o, json_t *j, int64_t id,
 		}
 		if (l.regression) {
 			label("regression");
-			printf("worked in %s, broke in %s, culprit %s\n",
-			       l.good ? safe(o, l.good) : "?",
-			       l.bad ? safe(o, l.bad) : "?",
-			       l.commit ? safe(o, l.commit) : "?");
+			if (!known(l.good) && !known(l.bad) && !known(l.commit))
+				printf("yes (the report names no version that worked, none that broke, no culprit)\n");
+			else
+				printf("worked in %s, broke in %s, culprit %s\n",
+				       known(l.good) ? safe(o, l.good)
+						     : "(not given)",
+				       known(l.bad) ? safe(o, l.bad)
+						    : "(not given)",
+				       known(l.commit) ? safe(o, l.commit)
+						       : "(not given)");
 		}
 	}
 	rc = audit_related(db, id, l.same_crash_as ? l.same_crash_as : id,

@@ -341,6 +341,26 @@ int audit_outbox_fail(struct audit *db, const struct audit_outbox_item *it,
 int audit_outbox_requeue(struct audit *db, int64_t outbox, int64_t now);
 /* audit_outbox_cancel - a queued or failed row will never be sent */
 int audit_outbox_cancel(struct audit *db, int64_t outbox);
+
+/*
+ * Rows a temporary failure left waiting (queued, tried, next attempt
+ * after now): audit_outbox_waiting_list() walks them, soonest first
+ * (texts borrowed for the callback); audit_outbox_retry_now() makes
+ * them all due now ('triage deliver --retry-now') and returns how many.
+ */
+struct audit_outbox_waiting {
+	int64_t id;
+	const char *kind, *recipients;
+	int attempts;
+	int64_t next_attempt_at;
+	const char *last_error;
+};
+
+int audit_outbox_waiting_list(struct audit *db, int64_t now,
+			      int (*cb)(const struct audit_outbox_waiting *w,
+					void *arg),
+			      void *arg);
+int audit_outbox_retry_now(struct audit *db, int64_t now);
 /*
  * audit_outbox_set_message - new bytes for a queued row (a digest that
  * lost a report); 0, or 1 when the row is not queued any more
