@@ -675,6 +675,13 @@ static pid_t start_pager(void)
 		/* git's defaults: quit on one screen, colours, no clear */
 		setenv("LESS", "FRX", 0);
 		setenv("LV", "-c", 0);
+		/*
+		 * What the desk prints is UTF-8 whatever the locale (U+FFFD
+		 * for what it cleaned, names, subjects): in the POSIX locale
+		 * less would show "<E2><80><93>" for each such character.
+		 */
+		if (!getenv("LESSCHARDEF"))
+			setenv("LESSCHARSET", "utf-8", 0);
 		execl("/bin/sh", "sh", "-c", pager, (char *)NULL);
 		_exit(127);
 	}

@@ -41,9 +41,10 @@
  *	goes to a person: colour when standard output is a terminal
  *	(never when NO_COLOR is set, whatever --color=auto; --color and
  *	--no-color decide otherwise), column widths only on a terminal,
- *	and a pager (PAGER, default "less -FRX" with LESS=FRX when unset;
- *	"" or "cat" means none) only on a terminal and without
- *	--no-pager.  desk_term_finish() flushes and waits for the pager.
+ *	and a pager (PAGER, default "less -FRX" with LESS=FRX when unset,
+ *	and LESSCHARSET=utf-8 unless LESSCHARSET or LESSCHARDEF is set:
+ *	the output is UTF-8 in any locale; "" or "cat" means none) only
+ *	on a terminal and without --no-pager.  desk_term_finish() flushes and waits for the pager.
  *
  * Ownership:
  *	Strings returned point into caller buffers or static text.

@@ -291,8 +291,10 @@ static const char sql_log[] =
 	" SELECT a.at, 2, a.id, coalesce(o.report, 0), 'delivery',"
 	"  'deliver', CASE WHEN a.ok THEN 'sent' ELSE 'failed' END,"
 	"  replace(o.recipients, char(10), ', '),"
-	"  CASE WHEN a.smtp_code THEN a.smtp_code || ' ' || a.detail"
-	"  ELSE a.detail END"
+	/* the peer's reply often starts with its code already */
+	"  CASE WHEN a.smtp_code AND coalesce(a.detail, '')"
+	"   NOT LIKE a.smtp_code || '%'"
+	"  THEN a.smtp_code || ' ' || a.detail ELSE a.detail END"
 	"  FROM delivery_attempts a JOIN outbox o ON o.id = a.outbox"
 	"  WHERE a.at >= ?1"
 	" UNION ALL"
