@@ -20,7 +20,9 @@
  *	median_pending (seconds or null), by_class, by_state, by_section
  *	(objects name -> count, most first), recipients [{address, since,
  *	today, week, cap_day, cap_week}] and delivery {attempts, failures,
- *	outbox_failed, outbox_queued}.
+ *	outbox_failed, outbox_queued} and webhook {events, waiting,
+ *	failed} (Bugzilla events received since SPEC; now waiting for a
+ *	fetch again, given up on).
  *
  *	--people shows, for everyone who may get reports (a roster, cap
  *	or away line in routes.conf) or got some in the last four weeks,
@@ -157,6 +159,11 @@ static json_t *to_json(const struct audit_stats *st, const struct people *p)
 	json_object_set_new(o, "by_section",
 			    counts_json(st->by_section, st->nby_section));
 	json_object_set_new(o, "recipients", rc);
+	json_object_set_new(o, "webhook",
+			    json_pack("{s:I, s:I, s:I}", "events",
+				      (json_int_t)st->events, "waiting",
+				      (json_int_t)st->events_waiting, "failed",
+				      (json_int_t)st->events_failed));
 	json_object_set_new(
 		o, "delivery",
 		json_pack("{s:I, s:I, s:I, s:I}", "attempts",
@@ -211,6 +218,9 @@ static void print_text(const struct desk_term *t, const struct audit_stats *st,
 	printf("%6ld  delivery attempts, %ld failed; outbox: %ld failed, %ld queued\n",
 	       st->delivery_attempts, st->delivery_failures, st->outbox_failed,
 	       st->outbox_queued);
+	if (st->events || st->events_waiting || st->events_failed)
+		printf("%6ld  Bugzilla events; now %ld waiting for a fetch again, %ld given up (triage pending)\n",
+		       st->events, st->events_waiting, st->events_failed);
 	print_counts(t, "by kind", st->by_kind, st->nby_kind, false);
 	print_counts(t, "by class", st->by_class, st->nby_class, true);
 	print_counts(t, "by state", st->by_state, st->nby_state, false);

@@ -753,6 +753,9 @@ struct audit_stats {
 	long delivery_failures; /* attempts that failed, since */
 	long outbox_failed;	/* rows given up on, now */
 	long outbox_queued;	/* rows waiting or being sent, now */
+	long events;		/* Bugzilla events received since */
+	long events_waiting;	/* their fetch failed: retried, now */
+	long events_failed;	/* given up on, now */
 
 	struct audit_owned owned; /* freed by audit_stats_release() */
 };

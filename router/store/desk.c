@@ -300,6 +300,13 @@ static const char sql_log[] =
 	" UNION ALL"
 	" SELECT at, 3, id, coalesce(report, 0), 'action', who, action,"
 	"  argument, detail FROM actions WHERE at >= ?1"
+	/* a webhook event, with why it waits when its fetch failed */
+	" UNION ALL"
+	" SELECT received_at, 4, id, coalesce(report, 0), 'webhook',"
+	"  'serve', CASE state WHEN 'received' THEN CASE WHEN last_error"
+	"  IS NULL THEN 'received' ELSE 'retrying' END ELSE state END,"
+	"  'bug ' || bug_id, coalesce(last_error, routing_key)"
+	"  FROM bugzilla_events WHERE received_at >= ?1"
 	") ORDER BY at, k, seq";
 static const struct db_col log_cols[] = {
 	DB_COL(struct audit_log_entry, I64, at),
@@ -365,10 +372,26 @@ static const char sql_st_recipient[] =
 	"SELECT recipient, count(*) FROM decisions WHERE at >= ?1"
 	" AND action = 'forward' AND recipient IS NOT NULL" NOT_CANCELLED
 	" GROUP BY recipient ORDER BY 2 DESC, 1";
+/* what audit_pending_list() lists, counted */
 static const char sql_st_pending[] =
-	"SELECT (SELECT count(*) FROM reports WHERE state IN ('held',"
-	" 'failed')) + (SELECT count(*) FROM outbox WHERE state = 'failed'"
-	" AND report IS NULL)";
+	"SELECT (SELECT count(*) FROM reports r"
+	"  LEFT JOIN reports root ON root.id = r.thread_root"
+	"  WHERE r.state IN ('held', 'failed')"
+	"  AND (r.thread_root IS NULL OR r.state = 'failed'"
+	"   OR (root.state NOT IN ('held', 'failed', 'digest')"
+	"    AND NOT EXISTS (SELECT 1 FROM decisions d"
+	"     WHERE d.report = root.id AND d.recipient = r.from_addr"
+	"     COLLATE NOCASE))))"
+	" + (SELECT count(*) FROM outbox WHERE state = 'failed'"
+	" AND report IS NULL)"
+	" + (SELECT count(*) FROM bugzilla_events WHERE state = 'failed'"
+	" OR (state = 'received' AND last_error IS NOT NULL))";
+/* Bugzilla events: received since, waiting for a fetch again, given up */
+static const char sql_st_events[] =
+	"SELECT count(*) FILTER (WHERE received_at >= ?1),"
+	" count(*) FILTER (WHERE state = 'received'"
+	"  AND last_error IS NOT NULL),"
+	" count(*) FILTER (WHERE state = 'failed') FROM bugzilla_events";
 static const char sql_st_wait[] =
 	"SELECT min(a.at) - r.received_at FROM reports r"
 	" JOIN actions a ON a.report = r.id WHERE r.received_at >= ?1"
@@ -442,6 +465,24 @@ static int stat_wait(struct audit *db, struct audit_stats *s)
 	return rc;
 }
 
+/* stat_events - the Bugzilla events' figures */
+static int stat_events(struct audit *db, int64_t since, struct audit_stats *s)
+{
+	sqlite3_stmt *st = db_prep(db, sql_st_events);
+	int rc;
+
+	if (!st || db_bind_int(db, st, 1, since))
+		return -1;
+	rc = db_step_row(db, st, "stats");
+	if (rc != 1)
+		return rc < 0 ? -1 : 0;
+	s->events = (long)sqlite3_column_int64(st, 0);
+	s->events_waiting = (long)sqlite3_column_int64(st, 1);
+	s->events_failed = (long)sqlite3_column_int64(st, 2);
+	db_finish(st);
+	return 0;
+}
+
 /* audit_stats - figures over the reports received since */
 int audit_stats(struct audit *db, int64_t since, struct audit_stats *s)
 {
@@ -465,7 +506,8 @@ int audit_stats(struct audit *db, int64_t since, struct audit_stats *s)
 	    stat_pair(db, sql_st_delivery, since, &s->delivery_attempts,
 		      &s->delivery_failures) < 0 ||
 	    stat_pair(db, sql_st_outbox, since, &s->outbox_failed,
-		      &s->outbox_queued) < 0) {
+		      &s->outbox_queued) < 0 ||
+	    stat_events(db, since, s) < 0) {
 		audit_stats_release(s);
 		return -1;
 	}

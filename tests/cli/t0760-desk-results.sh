@@ -164,7 +164,17 @@ assert r[\"kind\"] == \"webhook event\" and r[\"id\"] is None, r
 assert \"connection refused\" in r[\"last_error\"], r
 " &&
 	"$TRIAGE" pending --class ai >"$T/ai" &&
-	! grep -q "^bz:" "$T/ai"
+	! grep -q "^bz:" "$T/ai" &&
+	"$TRIAGE" stats --json >"$T/stats.json" &&
+	"$TRIAGE" pending --json >"$T/pending.json" &&
+	python3 -c "import json, sys
+s, p = (json.load(open(f)) for f in sys.argv[1:])
+assert s[\"webhook\"] == {\"events\": 1, \"waiting\": 1, \"failed\": 0}, s[\"webhook\"]
+assert s[\"pending\"] == len(p), (s[\"pending\"], len(p))" "$T/stats.json" "$T/pending.json" &&
+	"$TRIAGE" stats >"$T/stats" &&
+	grep -q "^     1  Bugzilla events; now 1 waiting for a fetch again, 0 given up (triage pending)\$" "$T/stats" &&
+	"$TRIAGE" log >"$T/log" &&
+	grep -q "	-	webhook	serve	retrying	bug 4242	cannot reach https://bugzilla.example: connection refused\$" "$T/log"
 '
 
 test_expect_success 'a forward approved, then cancelled by reject, is nobody'"'"'s load' '
