@@ -32,7 +32,8 @@
  *	or "ok" (a person over a cap was given reports by hand: approve
  *	--to, reroute to an address).  --json: {"people": [{address,
  *	today, week, weeks [4], cap_day, cap_week, away {from, to, now}
- *	or null, status}]}.  Cancelled forwards count for nobody.
+ *	or null, status}]}.  Cancelled forwards count for nobody (here:
+ *	the pick stage's caps still count them, store/desk.c).
  */
 #include <jansson.h>
 #include <stdio.h>
