@@ -566,7 +566,7 @@ uninstall:
 		$(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(wildcard man/*.8))) \
 		$(addprefix $(DESTDIR)$(UNITDIR)/,$(notdir $(wildcard contrib/*.service)))
 	-rmdir $(DESTDIR)$(LIBEXECDIR)/triage $(DESTDIR)$(DATADIR)/classifiers \
-		$(DESTDIR)$(DATADIR) 2>/dev/null
+		$(DESTDIR)$(DATADIR) $(DESTDIR)$(UNITDIR) 2>/dev/null
 	if cmp -s routes.conf $(DESTDIR)$(SYSCONFDIR)/routes.conf; then \
 		rm -f $(DESTDIR)$(SYSCONFDIR)/routes.conf; \
 		rmdir $(DESTDIR)$(SYSCONFDIR) 2>/dev/null || :; \
