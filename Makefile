@@ -7,6 +7,8 @@
 #   make check      install missing Debian packages, build, run every test
 #   make bench      benchmarks, with ratios against baselines run alongside
 #   make install    PREFIX=/usr/local DESTDIR= (never overwrites routes.conf)
+#   make uninstall  the same PREFIX: removes what install put there (not
+#                   routes.conf once changed, never the state directory)
 #
 # Knobs (also in an untracked config.mak): DEVELOPER=1 adds -Werror;
 # SANITIZE=address,undefined builds with sanitizers; V=1 shows commands;
@@ -23,6 +25,8 @@ DATADIR ?= $(PREFIX)/share/triage
 MANDIR ?= $(PREFIX)/share/man
 SYSCONFDIR ?= /etc/triage
 STATEDIR ?= /var/lib/triage
+# systemd reads units from here too (systemd.unit(5)): no copy into /etc
+UNITDIR ?= $(PREFIX)/lib/systemd/system
 
 PKG_CONFIG ?= pkg-config
 CFLAGS ?= -O2 -g
@@ -128,7 +132,7 @@ PROGRAMS = triage $(if $(wildcard router/bin/triage-filter.c),triage-filter) \
 
 .PHONY: all binaries archives demo check check-run check-unit check-cli \
 	check-shared check-e2e check-layers check-lengths bench bench-run install clean \
-	format format-check deps deps-check deps-test kernel-tree
+	format format-check deps deps-check deps-test kernel-tree uninstall
 .DELETE_ON_ERROR:
 
 # 'make' only checks for the build's packages (tools/deps.sh names the
@@ -538,6 +542,38 @@ install: binaries
 		$(DESTDIR)$(MANDIR)/man8/)
 	test -f $(DESTDIR)$(SYSCONFDIR)/routes.conf || \
 		install -m 644 routes.conf $(DESTDIR)$(SYSCONFDIR)/routes.conf
+	install -d $(DESTDIR)$(UNITDIR)
+	$(foreach u,$(wildcard contrib/*.service), \
+		sed -e 's|/usr/local/bin|$(BINDIR)|g' \
+		    -e 's|/usr/local/libexec|$(LIBEXECDIR)|g' $(u) \
+		    >$(DESTDIR)$(UNITDIR)/$(notdir $(u)).new && \
+		chmod 644 $(DESTDIR)$(UNITDIR)/$(notdir $(u)).new && \
+		mv -f $(DESTDIR)$(UNITDIR)/$(notdir $(u)).new \
+		    $(DESTDIR)$(UNITDIR)/$(notdir $(u));)
+
+# uninstall: what install wrote; routes.conf only while it is the one
+# shipped (an admin's changes stay), the state directory never (the
+# reports and the audit trail outlive the programs)
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/triage \
+		$(DESTDIR)$(LIBEXECDIR)/triage-filter \
+		$(DESTDIR)$(LIBEXECDIR)/triage-client \
+		$(DESTDIR)$(LIBEXECDIR)/triage/triage-mime \
+		$(DESTDIR)$(LIBEXECDIR)/triage/triage-net \
+		$(addprefix $(DESTDIR)$(DATADIR)/,$(wildcard classifiers/*.rules)) \
+		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(wildcard man/*.1))) \
+		$(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(wildcard man/*.5))) \
+		$(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(wildcard man/*.8))) \
+		$(addprefix $(DESTDIR)$(UNITDIR)/,$(notdir $(wildcard contrib/*.service)))
+	-rmdir $(DESTDIR)$(LIBEXECDIR)/triage $(DESTDIR)$(DATADIR)/classifiers \
+		$(DESTDIR)$(DATADIR) $(DESTDIR)$(UNITDIR) 2>/dev/null
+	if cmp -s routes.conf $(DESTDIR)$(SYSCONFDIR)/routes.conf; then \
+		rm -f $(DESTDIR)$(SYSCONFDIR)/routes.conf; \
+		rmdir $(DESTDIR)$(SYSCONFDIR) 2>/dev/null || :; \
+	elif test -f $(DESTDIR)$(SYSCONFDIR)/routes.conf; then \
+		echo "kept $(DESTDIR)$(SYSCONFDIR)/routes.conf (changed; remove it by hand)"; \
+	fi
+	@echo "kept $(STATEDIR) (the reports and the audit log): remove it by hand"
 
 clean:
 	rm -rf $(B)/router $(B)/tests $(B)/*.a $(B)/*.c $(B)/*.o $(B)/demo \

@@ -100,11 +100,26 @@ int desk_open(const struct config *cfg, enum desk_mode mode, struct audit **db)
 	int ret = 0;
 
 	*db = NULL;
-	if (access(path, F_OK) != 0) {
-		error("no database at %s: nothing has been recorded yet (triage-filter creates it)",
-		      path);
+	if (access(path, mode == DESK_READ ? R_OK : R_OK | W_OK) != 0) {
+		int e = errno;
+
+		if (e == ENOENT && access(path, F_OK) != 0 && errno == ENOENT) {
+			error("no database at %s: nothing has been recorded yet (triage-filter creates it)",
+			      path);
+			free(path);
+			return EX_NOINPUT;
+		}
+		if (e == EACCES || e == EPERM || e == EROFS) {
+			/* the state directory is the triage group's (README) */
+			error("cannot %s the database %s: %s; the triagers are the members of its group (ls -l; 'id -nG' shows yours, and a new member must log in again)",
+			      mode == DESK_READ ? "read" : "write to", path,
+			      strerror(e));
+			free(path);
+			return EX_NOPERM;
+		}
+		error("cannot open the database %s: %s", path, strerror(e));
 		free(path);
-		return EX_NOINPUT;
+		return EX_IOERR;
 	}
 	if (audit_open(path, mode == DESK_READ ? AUDIT_RDONLY : 0, timeout, db,
 		       &temporary) < 0) {
@@ -660,6 +675,13 @@ static pid_t start_pager(void)
 		/* git's defaults: quit on one screen, colours, no clear */
 		setenv("LESS", "FRX", 0);
 		setenv("LV", "-c", 0);
+		/*
+		 * What the desk prints is UTF-8 whatever the locale (U+FFFD
+		 * for what it cleaned, names, subjects): in the POSIX locale
+		 * less would show "<E2><80><93>" for each such character.
+		 */
+		if (!getenv("LESSCHARDEF"))
+			setenv("LESSCHARSET", "utf-8", 0);
 		execl("/bin/sh", "sh", "-c", pager, (char *)NULL);
 		_exit(127);
 	}

@@ -20,7 +20,8 @@
  *	Database.  desk_open() opens STATE_DIR/triage.db for reading or
  *	writing (never creating it: only the filter does) with the
  *	configured db_busy_timeout, and turns failures into exit
- *	statuses: EX_NOINPUT when there is no database, EX_TEMPFAIL when
+ *	statuses: EX_NOINPUT when there is no database, EX_NOPERM when the
+ *	login may not read (or write) it, EX_TEMPFAIL when
  *	it is busy or otherwise temporarily unusable, EX_IOERR otherwise.
  *
  *	Arguments.  desk_parse_id() accepts a report id (a positive
@@ -40,9 +41,10 @@
  *	goes to a person: colour when standard output is a terminal
  *	(never when NO_COLOR is set, whatever --color=auto; --color and
  *	--no-color decide otherwise), column widths only on a terminal,
- *	and a pager (PAGER, default "less -FRX" with LESS=FRX when unset;
- *	"" or "cat" means none) only on a terminal and without
- *	--no-pager.  desk_term_finish() flushes and waits for the pager.
+ *	and a pager (PAGER, default "less -FRX" with LESS=FRX when unset,
+ *	and LESSCHARSET=utf-8 unless LESSCHARSET or LESSCHARDEF is set:
+ *	the output is UTF-8 in any locale; "" or "cat" means none) only
+ *	on a terminal and without --no-pager.  desk_term_finish() flushes and waits for the pager.
  *
  * Ownership:
  *	Strings returned point into caller buffers or static text.

@@ -437,7 +437,8 @@ int digest_recipient(struct audit *db, const struct config *cfg,
 static int send_one(struct audit *db, const struct config *cfg,
 		    const struct map *map, const struct router_id *rid,
 		    const char *section, const char *who, time_t now,
-		    void (*cb)(const struct digest_sent *, void *), void *arg)
+		    bool force, void (*cb)(const struct digest_sent *, void *),
+		    void *arg)
 {
 	struct digest d;
 	struct digest_sent sent;
@@ -459,7 +460,7 @@ static int send_one(struct audit *db, const struct config *cfg,
 	}
 	sent.s = &d.v[0];
 	sent.due = now >= d.v[0].due_at;
-	if (!sent.due) {
+	if (!sent.due && !force) {
 		sent.why = "not due yet";
 		goto nothing;
 	}
@@ -524,11 +525,12 @@ out:
 	return ret;
 }
 
-/* digest_enqueue - queue the digest of each due section */
-int digest_enqueue(struct audit *db, const struct config *cfg,
-		   const struct map *map, const char *section, const char *who,
-		   time_t now, void (*cb)(const struct digest_sent *, void *),
-		   void *arg)
+/* digest_enqueue_now - queue the digest of each section, due or not */
+int digest_enqueue_now(struct audit *db, const struct config *cfg,
+		       const struct map *map, const char *section,
+		       const char *who, time_t now, bool force,
+		       void (*cb)(const struct digest_sent *, void *),
+		       void *arg)
 {
 	struct router_id rid;
 	struct digest all;
@@ -541,7 +543,7 @@ int digest_enqueue(struct audit *db, const struct config *cfg,
 		return -1;
 	for (i = 0; i < all.n; i++) {
 		rc = send_one(db, cfg, map, &rid, all.v[i].section, who, now,
-			      cb, arg);
+			      force, cb, arg);
 		if (rc < 0) {
 			n = -1;
 			break;
@@ -552,9 +554,126 @@ int digest_enqueue(struct audit *db, const struct config *cfg,
 	return n;
 }
 
+/* digest_enqueue - queue the digest of each due section */
+int digest_enqueue(struct audit *db, const struct config *cfg,
+		   const struct map *map, const char *section, const char *who,
+		   time_t now, void (*cb)(const struct digest_sent *, void *),
+		   void *arg)
+{
+	return digest_enqueue_now(db, cfg, map, section, who, now, false, cb,
+				  arg);
+}
+
 /* digest_enqueue_due - what the outbox worker calls on each round */
 int digest_enqueue_due(struct audit *db, const struct config *cfg,
 		       const struct map *map, time_t now)
 {
 	return digest_enqueue(db, cfg, map, NULL, "triage", now, NULL, NULL);
+}
+
+/* section_release - what a digest_section on the stack owns */
+static void section_release(struct digest_section *s)
+{
+	struct digest d = { NULL, 0 };
+
+	d.v = xmalloc(sizeof(*s));
+	*d.v = *s;
+	d.n = 1;
+	digest_release(&d);
+	memset(s, 0, sizeof(*s));
+}
+
+/*
+ * recompose - the queued digest row `outbox` again, without the reports
+ * that left it; cancelled when none is left
+ */
+static int recompose(struct audit *db, const struct config *cfg, int64_t outbox,
+		     const char *section, int64_t created, const char *to,
+		     struct digest_withdrawn *w)
+{
+	struct router_id rid;
+	struct digest_section s;
+	struct strbuf msg = STRBUF_INIT(DIGEST_MAX_BYTES);
+	int64_t *ids = NULL;
+	size_t n = 0, i;
+	int rc, ret = -1;
+
+	memset(&s, 0, sizeof(s));
+	if (audit_digest_members(db, outbox, &ids, &n) < 0)
+		return -1;
+	w->left = n;
+	if (!n) {
+		rc = audit_outbox_cancel(db, outbox);
+		w->cancelled = rc == 0;
+		return rc < 0 ? -1 : 0;
+	}
+	s.section = xstrdup(section);
+	s.period = period(cfg);
+	if (router_id_load(&rid, cfg) < 0 ||
+	    audit_digest_before(db, section, created, &s.last_sent_at) < 0)
+		goto out;
+	for (i = 0; i < n; i++) {
+		struct audit_record rec;
+		struct item x;
+
+		rc = audit_get_report(db, ids[i], 0, &rec);
+		if (rc < 0)
+			goto out;
+		if (!rc)
+			continue;
+		x.id = rec.id;
+		x.received_at = rec.received_at;
+		x.section = s.section;
+		x.subject = (char *)(rec.subject ? rec.subject : "");
+		x.from = (char *)(rec.from_display ? rec.from_display : "");
+		add_to_group(&s, &x, rec.evidence ? rec.evidence->title : NULL);
+		audit_record_release(&rec);
+	}
+	qsort(s.groups, s.ngroups, sizeof(*s.groups), cmp_group);
+	if (digest_compose(&s, &rid, to, (time_t)created, &msg) < 0)
+		goto out;
+	rc = audit_outbox_set_message(db, outbox, msg.buf, msg.len);
+	if (rc < 0)
+		goto out;
+	w->recomposed = rc == 0;
+	ret = 0;
+out:
+	free(ids);
+	section_release(&s);
+	sb_release(&msg);
+	return ret;
+}
+
+/* digest_withdraw - take a report out of the queued digest that lists it */
+int digest_withdraw(struct audit *db, const struct config *cfg,
+		    const struct audit_record *r, struct digest_withdrawn *w)
+{
+	size_t i;
+
+	memset(w, 0, sizeof(*w));
+	for (i = r->nactions; i-- > 0;) {
+		const struct audit_action *a = &r->actions[i];
+		char *state = NULL, *to = NULL;
+		long long id;
+		int64_t created;
+		int rc;
+
+		if (strcmp(a->action, "digest") || !a->detail ||
+		    sscanf(a->detail, "outbox %lld to ", &id) != 1 || id <= 0)
+			continue;
+		rc = audit_digest_row(db, id, &state, &created, &to);
+		if (rc < 0)
+			return -1;
+		w->outbox = id;
+		if (rc == 1 && !strcmp(state, "queued"))
+			rc = recompose(db, cfg, id,
+				       a->argument ? a->argument : "", created,
+				       to, w);
+		else
+			w->sent = rc == 1 && strcmp(state, "cancelled");
+		free(state);
+		free(to);
+		return rc < 0 ? -1 : 1;
+	}
+	return 0;
 }

@@ -131,8 +131,42 @@ int digest_enqueue(struct audit *db, const struct config *cfg,
 		   time_t now, void (*cb)(const struct digest_sent *, void *),
 		   void *arg);
 
+/*
+ * digest_enqueue_now - digest_enqueue(), but with force the sections'
+ * digests go now, due or not ('triage digest --send --now'); the next
+ * one is due a period later
+ */
+int digest_enqueue_now(struct audit *db, const struct config *cfg,
+		       const struct map *map, const char *section,
+		       const char *who, time_t now, bool force,
+		       void (*cb)(const struct digest_sent *, void *),
+		       void *arg);
+
 /* digest_enqueue_due - digest_enqueue() of every section, as "triage" */
 int digest_enqueue_due(struct audit *db, const struct config *cfg,
 		       const struct map *map, time_t now);
+
+/*
+ * digest_withdraw - a report that leaves state digest (reclassify,
+ * reroute, approve, reject; the caller changed its state first, in its
+ * transaction) is taken out of the digest that listed it if that one
+ * is still queued: the digest is composed again without it (same
+ * Message-ID and date), or cancelled when it lists nothing else, so
+ * that nobody gets the report twice.  Returns 1 when a digest listed
+ * the report (*w says what happened), 0 when none did, -1 on a
+ * database error.
+ */
+struct audit_record;
+
+struct digest_withdrawn {
+	int64_t outbox;	 /* the digest row */
+	size_t left;	 /* reports it still lists */
+	bool recomposed; /* queued still, without the report */
+	bool cancelled;	 /* it listed only this report */
+	bool sent;	 /* too late: it went out (or is being sent) */
+};
+
+int digest_withdraw(struct audit *db, const struct config *cfg,
+		    const struct audit_record *r, struct digest_withdrawn *w);
 
 #endif

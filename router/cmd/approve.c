@@ -116,7 +116,8 @@ static int forward(struct approve *a, const struct audit_record *r,
 	int64_t oid = -1;
 	int rc = -1;
 
-	if (cmd_bulk_action(&a->b, r, addr, reason) < 0)
+	if (cmd_bulk_action(&a->b, r, addr, reason) < 0 ||
+	    cmd_leave_digest(&a->b, r) < 0)
 		goto out;
 	oid = desk_forward(a->b.db, &a->rid, r, addr, name,
 			   desk_class_header(r), section, reason, "", a->b.now);

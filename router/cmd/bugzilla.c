@@ -592,6 +592,12 @@ static int poll_run(struct poll *pl, time_t now, int *ret)
 	}
 	if (poll_pages(pl, now, ret) < 0)
 		return -1;
+	if (*ret) {
+		/* nothing on standard output: no figures that read as done */
+		error("poll of %s failed (%u changed bugs stored before); the cursor stays at %s: the next poll asks again",
+		      pl->in->bc.url, pl->st.stored, pl->from);
+		return 0;
+	}
 	/* the events are stored: handle every due one (serve's too) */
 	while (handled < PROCESS_ROUNDS &&
 	       (rc = ingest_next(pl->in, &queued)) == 1)

@@ -91,6 +91,13 @@ struct cmd_output {
 		OPT_ULONG(0, "seed", seed, "N", "the folds' seed (1)", 0, \
 			  ULONG_MAX)
 
+/*
+ * cmd_find_section - a MAINTAINERS section as a triager names it: its
+ * title in any case, else a part of one title ("bluetooth"); -1 after
+ * listing the titles it is part of, or the title nearest it
+ */
+int cmd_find_section(const struct map *map, const char *name);
+
 int cmd_color_option(const struct opt *o, const char *arg);
 void cmd_term_setup(struct desk_term *t, const struct cmd_output *o,
 		    bool pager);
@@ -160,6 +167,12 @@ int cmd_bulk(struct cmd_ctx *ctx, struct cmd_bulk *b, char **ids, int n);
 /* cmd_bulk_action - record the action verb on report r */
 int cmd_bulk_action(struct cmd_bulk *b, const struct audit_record *r,
 		    const char *argument, const char *detail);
+/*
+ * cmd_leave_digest - after one() moved r out of state digest (in its
+ * transaction): r is taken out of the queued digest that lists it
+ * (digest_withdraw()), with a line saying so; 0 or -1
+ */
+int cmd_leave_digest(struct cmd_bulk *b, const struct audit_record *r);
 /* cmd_recipient - the latest decision of r with a recipient, or NULL */
 const struct audit_decision *cmd_recipient(const struct audit_record *r);
 

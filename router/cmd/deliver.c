@@ -58,6 +58,8 @@
 #include "cmd.h"
 #include "config.h"
 #include "deliver.h"
+#include "desk.h"
+#include "strbuf.h"
 #include "digest.h"
 #include "map.h"
 #include "outbox.h"
@@ -299,6 +301,26 @@ int deliverd_run(struct deliverd *d, unsigned max, struct outbox_stats *st)
 	return n;
 }
 
+/*
+ * say_waiting - a row waiting for its retry, and why: a peer down is
+ * not an error of this run (exit 0), but the admin should see it
+ */
+static int say_waiting(const struct audit_outbox_waiting *w, void *arg)
+{
+	struct strbuf why = STRBUF_INIT(2048);
+	char at[64];
+
+	(void)arg;
+	/* the peer's words: no control characters to the terminal */
+	desk_clean(&why, w->last_error, strlen(w->last_error), 0);
+	desk_format_time((time_t)w->next_attempt_at, at, sizeof(at));
+	printf("  outbox %lld (%s to %s): attempt %d failed: %s; next try %s ('triage deliver --retry-now' tries now)\n",
+	       (long long)w->id, w->kind, w->recipients, w->attempts,
+	       why.len ? sb_str(&why) : "?", at);
+	sb_release(&why);
+	return 0;
+}
+
 /* wait_signal - true when SIGTERM or SIGINT (blocked) came within secs */
 static bool wait_signal(const sigset_t *set, unsigned secs)
 {
@@ -314,14 +336,17 @@ static bool wait_signal(const sigset_t *set, unsigned secs)
 int cmd_deliver(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	static const char *const usage[] = {
-		"triage deliver [--once | --daemon]", NULL
+		"triage deliver [--once | --daemon] [--retry-now]", NULL
 	};
-	bool daemon = false;
+	bool daemon = false, retry_now = false;
 	const struct opt opts[] = {
 		OPT_NEGBOOL(0, "once", &daemon,
 			    "one pass over what is due (the default)"),
 		OPT_BOOL(0, "daemon", &daemon,
 			 "a pass every deliver_interval, until SIGTERM"),
+		OPT_BOOL(
+			0, "retry-now", &retry_now,
+			"try the mail waiting for a retry now, not at its time"),
 		OPT_END(),
 	};
 	struct config *cfg;
@@ -344,6 +369,17 @@ int cmd_deliver(int argc, char **argv, struct cmd_ctx *ctx)
 		audit_close(db);
 		return EX_CONFIG;
 	}
+	if (retry_now) {
+		n = audit_outbox_retry_now(db, 0);
+		if (n < 0) {
+			error("outbox: %s", audit_errmsg(db));
+			deliverd_close(d);
+			audit_close(db);
+			return EX_TEMPFAIL;
+		}
+		printf("deliver: %d message%s waiting for a retry tried now\n",
+		       n, n == 1 ? "" : "s");
+	}
 	sigemptyset(&set);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGINT);
@@ -365,9 +401,15 @@ int cmd_deliver(int argc, char **argv, struct cmd_ctx *ctx)
 		if (daemon && !stop)
 			stop = wait_signal(&set, d->interval);
 	} while (daemon && !stop);
-	if (!daemon)
+	if (!daemon) {
 		printf("deliver: %u sent, %u to retry, %u failed\n", st.sent,
 		       st.retried, st.failed);
+		if (!ret &&
+		    audit_outbox_waiting_list(db, 0, say_waiting, NULL) < 0)
+			ret = EX_TEMPFAIL;
+		if (st.failed)
+			printf("  failed for good: 'triage pending' lists them, 'triage approve ID' sends one again\n");
+	}
 	deliverd_close(d);
 	audit_close(db);
 	return ret;

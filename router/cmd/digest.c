@@ -3,7 +3,7 @@
  * triage digest - what the next fuzzer digests hold; --send queues them
  *
  * DESCRIPTION
- *	triage digest [--section SECTION] [--send] [--json]
+ *	triage digest [--section SECTION] [--send [--now]] [--json]
  *		      [--color[=WHEN]] [--no-color] [--no-pager]
  *
  *	For each MAINTAINERS section with fuzzer reports waiting for a
@@ -18,6 +18,10 @@
  *	its own, and says what it did; with 'transport = sendmail' the
  *	mail is sent at once.  --json prints an array with one object per
  *	section (with --send, each says "queued": the outbox id or null).
+ *	--send --now queues every section's digest at once, due or not
+ *	(the next one is due a period later).  SECTION is a title in any
+ *	case or a part of one (cmd_find_section()); an unknown or
+ *	ambiguous one is EX_DATAERR.
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -199,10 +203,12 @@ static void sent_one(const struct digest_sent *d, void *arg)
 		char ts[64];
 
 		desk_format_time((time_t)d->s->due_at, ts, sizeof(ts));
-		printf("digest %s: %zu report%s, not sent: %s%s%s\n",
+		printf("digest %s: %zu report%s, not sent: %s%s%s%s\n",
 		       clean(g, d->s->section), d->s->nreports,
 		       d->s->nreports == 1 ? "" : "s", d->why,
-		       d->due ? "" : "; due ", d->due ? "" : ts);
+		       d->due ? "" : "; due ", d->due ? "" : ts,
+		       d->due ? ""
+			      : " ('triage digest --send --now' sends it now)");
 	}
 }
 
@@ -212,11 +218,13 @@ int cmd_digest(int argc, char **argv, struct cmd_ctx *ctx)
 	static const char *const usage[] = { "triage digest [OPTIONS]", NULL };
 	struct cmd_output view = CMD_OUTPUT_INIT;
 	const char *section = NULL;
-	bool send = false;
+	bool send = false, now = false;
 	const struct opt opts[] = {
 		OPT_STRING(0, "section", &section, "SECTION",
 			   "only the digest of a MAINTAINERS section"),
 		OPT_BOOL(0, "send", &send, "queue the digests that are due"),
+		OPT_BOOL(0, "now", &now,
+			 "with --send: queue them now, due or not"),
 		OPT_CMD_OUTPUT(&view),
 		OPT_END(),
 	};
@@ -229,6 +237,10 @@ int cmd_digest(int argc, char **argv, struct cmd_ctx *ctx)
 	memset(&g, 0, sizeof(g));
 	if (parse_options(argc, argv, opts, usage, 0))
 		usage_with_options(usage, opts);
+	if (now && !send) {
+		error("--now goes with --send: 'triage digest --send --now'");
+		return EX_USAGE;
+	}
 	g.json = view.json;
 	g.cfg = cmd_config(ctx);
 	g.now = desk_now();
@@ -238,9 +250,16 @@ int cmd_digest(int argc, char **argv, struct cmd_ctx *ctx)
 	if (ret)
 		return ret;
 	g.map = cmd_open_map(ctx, NULL, NULL, NULL);
-	if (g.map && section && map_find_section(g.map, section) >= 0)
-		section = map_title(g.map,
-				    (uint32_t)map_find_section(g.map, section));
+	if (g.map && section) {
+		int sec = cmd_find_section(g.map, section);
+
+		if (sec < 0) {
+			map_free(g.map);
+			audit_close(g.db);
+			return EX_DATAERR;
+		}
+		section = map_title(g.map, (uint32_t)sec);
+	}
 	sb_init(&g.sb, 64 * 1024);
 	if (g.json)
 		g.array = json_array();
@@ -250,8 +269,8 @@ int cmd_digest(int argc, char **argv, struct cmd_ctx *ctx)
 	g.t = &term;
 
 	if (send) {
-		n = digest_enqueue(g.db, g.cfg, g.map, section, who, g.now,
-				   sent_one, &g);
+		n = digest_enqueue_now(g.db, g.cfg, g.map, section, who, g.now,
+				       now, sent_one, &g);
 		if (n < 0)
 			ret = desk_busy(g.db,
 					"digests not queued yet stay waiting");

@@ -300,6 +300,11 @@ int cmd_explain(int argc, char **argv, struct cmd_ctx *ctx)
 		usage_with_options(usage, opts);
 	if (argc == 1)
 		file = argv[0];
+	/* no file and a terminal to read: the user forgot the message */
+	if (argc == 0 && isatty(0)) {
+		error("give a message: 'triage explain FILE', or pipe one in ('triage explain < FILE', or '-' to type one, ended by Ctrl-D)");
+		usage_with_options(usage, opts);
+	}
 	cfg = cmd_config(ctx);
 
 	r = report_new();

@@ -15,7 +15,8 @@
  *	  TIME REPORT KIND WHO WHAT ARGUMENT DETAIL
  *
  *	REPORT is "-" for mail of no report (a digest).  On a terminal the
- *	columns are aligned, coloured and paged; otherwise the fields are
+ *	columns are aligned, coloured, cut to its width and paged;
+ *	otherwise the fields are
  *	separated by tabs ("-" for an empty one).  SPEC is as for stats
  *	(Nh, Nd, Nw, YYYY-MM-DD, all; default all).  --json prints an
  *	array of objects.
@@ -45,7 +46,10 @@ struct logw {
 	bool json;
 	json_t *array;
 	struct strbuf line, scratch;
+	size_t used; /* columns of the line so far, on a terminal */
 };
+
+#define DETAIL_MIN 4 /* columns the detail keeps on a narrow terminal */
 
 static void field(struct logw *w, const char *s, const char *sgr, size_t width,
 		  bool last)
@@ -66,15 +70,38 @@ static void field(struct logw *w, const char *s, const char *sgr, size_t width,
 		return;
 	}
 	if (last) {
-		sb_adds(&w->line, sb_str(&w->scratch));
+		/*
+		 * Cut to the terminal, as pending does: a wrapped line
+		 * breaks the columns of every line after it ('triage log
+		 * | cat', or --json, has the whole detail).
+		 */
+		width = w->t->columns > w->used + DETAIL_MIN + 1
+				? w->t->columns - w->used - 1
+				: DETAIL_MIN;
+		desk_fit(&w->line, sb_str(&w->scratch), width, false);
 		sb_adds(&w->line, desk_reset(w->t));
 		return;
 	}
+	w->used += width + 2;
 	desk_fit(&w->line, sb_str(&w->scratch), width, false);
 	sb_adds(&w->line, desk_reset(w->t));
 	for (n = desk_width(sb_str(&w->scratch)); n < width; n++)
 		sb_addc(&w->line, ' ');
 	sb_adds(&w->line, "  ");
+}
+
+/*
+ * arg_cols - the argument's columns: ARG_COLS, less on a narrow
+ * terminal, where it shares what the fixed columns leave with the
+ * detail
+ */
+static size_t arg_cols(const struct logw *w)
+{
+	size_t left = w->t->columns > w->used ? w->t->columns - w->used : 0;
+
+	if (!w->t->tty || left / 2 >= ARG_COLS)
+		return ARG_COLS;
+	return left / 2 > 10 ? left / 2 : 10;
 }
 
 static const char *what_color(const struct audit_log_entry *e)
@@ -120,14 +147,17 @@ static int one(const struct audit_log_entry *e, void *arg)
 	else
 		snprintf(id, sizeof(id), "-");
 	sb_reset(&w->line);
+	w->used = 0;
 	field(w, ts, DESK_DIM, 25, false);
-	if (w->t->tty && strlen(id) < 4) /* right-align short ids */
+	if (w->t->tty && strlen(id) < 4) { /* right-align short ids */
 		sb_addf(&w->line, "%*s", (int)(4 - strlen(id)), "");
+		w->used += 4 - strlen(id);
+	}
 	field(w, id, DESK_YELLOW, strlen(id), false);
 	field(w, e->kind, "", 8, false);
 	field(w, e->who, "", WHO_COLS, false);
 	field(w, e->what, what_color(e), WHAT_COLS, false);
-	field(w, e->argument, "", ARG_COLS, false);
+	field(w, e->argument, "", arg_cols(w), false);
 	field(w, e->detail, "", 0, true);
 	printf("%s\n", sb_str(&w->line));
 	return 0;

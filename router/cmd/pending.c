@@ -6,25 +6,33 @@
  *	triage pending [--class CLASS] [--section SECTION] [--unmapped]
  *		       [--json] [--color[=WHEN]] [--no-color] [--no-pager]
  *
- *	Lists, regressions first, then oldest first, the reports held
- *	for a triager (ai,
- *	uncertain, unmapped, held fuzzer reports, mail loops), the
- *	reports whose delivery failed, and failed outbox rows of no
- *	report (a digest), one line each:
+ *	Lists, regressions first, then oldest first, everything that
+ *	waits for a human: the reports held for a triager (ai,
+ *	uncertain, unmapped, held fuzzer reports, mail loops), follow-ups
+ *	to a report that does not wait any more (rejected, forwarded:
+ *	new information nobody would see), the reports whose delivery
+ *	failed, failed outbox rows of no report (a digest), and Bugzilla
+ *	webhook events whose fetch failed, one line each:
  *
- *	  ID AGE CLASS SECTION SUBJECT FROM
+ *	  ID AGE CLASS SECTION SUBJECT FROM WHY
  *
- *	CLASS is the class and the classifier's confidence ("ai 93%"), or
- *	"failed" for a failed delivery; SECTION is "-" when unmapped; ID
- *	is "-" for an outbox row of no report.  On a terminal the columns
+ *	CLASS is the class and the classifier's confidence ("ai 93%"),
+ *	"failed" for a failed delivery or "webhook" for an event; SECTION
+ *	is "-" when unmapped; ID is "-" for an outbox row of no report,
+ *	"bz:N" for event N; WHY is why it waits (the hold reason, the
+ *	delivery error, the closed report a follow-up belongs to, the
+ *	fetch error).  On a terminal a heading comes first, the columns
  *	are aligned and cut to its width, coloured, and paged; otherwise
  *	the fields are separated by tabs and never cut.  --json prints an
- *	array of objects instead.
+ *	array of objects instead, with the same rows and "reason" (WHY),
+ *	"kind" (report, follow-up, outbox, webhook event), "event_id" and
+ *	"thread_root".
  *
  *	A regression's SUBJECT starts with "[regression] "; a report with
  *	follow-ups or later reports of the same crash ends with
- *	"[+N replies]" and "[+N seen again]" (follow-ups themselves wait
- *	with their thread's first report and are not listed).
+ *	"[+N replies]" and "[+N seen again]" (follow-ups that wait with
+ *	their thread's first report are not listed: approving it sends
+ *	them along).
  */
 #include <stddef.h>
 #include <jansson.h>
@@ -37,24 +45,28 @@
 #include "cmd.h"
 #include "config.h"
 #include "desk.h"
+#include "map.h"
 #include "strbuf.h"
 #include "util.h"
 
 #define SECTION_COLS 24
 #define FROM_COLS    28
+#define REASON_COLS  36
 #define SUBJECT_MIN  16
 #define SUBJECT_WANT 40
 #define NARROW_COLS  12
 
 struct row {
-	int64_t id, outbox, received_at;
+	int64_t id, outbox, received_at, event, thread_root;
 	char *state, *class, *section, *subject, *from, *reason, *last_error;
+	char *root_state;
 	double confidence;
 	bool classified;
 	bool regression;
 	long followups, seen_again;
 	/* cleaned, as shown */
 	char *c_id, *c_age, *c_class, *c_section, *c_subject, *c_from;
+	char *why; /* why it waits: the reason column */
 };
 
 struct rows {
@@ -88,6 +100,9 @@ static int collect(const struct audit_pending *p, void *arg)
 	r->regression = p->regression;
 	r->followups = p->followups;
 	r->seen_again = p->seen_again;
+	r->event = p->event_id;
+	r->thread_root = p->thread_root;
+	r->root_state = dup_or_null(p->root_state);
 	return 0;
 }
 
@@ -111,6 +126,8 @@ static void rows_release(struct rows *rs)
 		free(r->c_section);
 		free(r->c_subject);
 		free(r->c_from);
+		free(r->root_state);
+		free(r->why);
 	}
 	free(rs->v);
 }
@@ -149,14 +166,49 @@ static char *clean(const char *s)
 	return sb_detach(&sb, NULL);
 }
 
+/*
+ * why - why a row waits for a human, in a few words: the hold reason,
+ * the delivery error, a follow-up whose report was closed, a Bugzilla
+ * event not fetched (a static buffer, or the row's own text)
+ */
+static const char *why(const struct row *r)
+{
+	static char buf[DESK_TEXT_MAX + 128];
+
+	if (r->event) {
+		snprintf(buf, sizeof(buf), "%s%s%s", r->reason ? r->reason : "",
+			 r->last_error ? ": " : "",
+			 r->last_error ? r->last_error : "");
+		return buf;
+	}
+	if (!strcmp(r->state, "failed")) {
+		snprintf(buf, sizeof(buf), "delivery failed: %s",
+			 r->last_error ? r->last_error : "?");
+		return buf;
+	}
+	if (r->thread_root) {
+		snprintf(
+			buf, sizeof(buf),
+			"follow-up to #%lld, which is %s: new information for a triager",
+			(long long)r->thread_root,
+			r->root_state ? r->root_state : "closed");
+		return buf;
+	}
+	return r->reason ? r->reason : "held";
+}
+
 static void prepare(struct row *r, time_t now)
 {
 	char age[32];
 
-	r->c_id = r->id ? xasprintf("%lld", (long long)r->id) : xstrdup("-");
+	r->c_id = r->id	     ? xasprintf("%lld", (long long)r->id)
+		  : r->event ? xasprintf("bz:%lld", (long long)r->event)
+			     : xstrdup("-");
 	desk_format_age(now - (time_t)r->received_at, age, sizeof(age));
 	r->c_age = xstrdup(age);
-	if (!strcmp(r->state, "failed"))
+	if (r->event)
+		r->c_class = xstrdup("webhook");
+	else if (!strcmp(r->state, "failed"))
 		r->c_class = xstrdup("failed");
 	else if (!*r->class)
 		r->c_class = xstrdup("-");
@@ -183,6 +235,9 @@ static void prepare(struct row *r, time_t now)
 		free(s);
 	}
 	r->c_from = clean(r->from);
+	r->why = clean(why(r));
+	free(r->reason);
+	r->reason = xstrdup(r->why);
 }
 
 static size_t max_width(const struct rows *rs, size_t off)
@@ -228,34 +283,67 @@ static const char *row_color(const struct row *r)
 							    : r->class);
 }
 
+/* at_least - a column is never narrower than its heading */
+static size_t at_least(size_t w, const char *heading)
+{
+	size_t h = strlen(heading);
+
+	return w > h ? w : h;
+}
+
 static void print_table(const struct rows *rs, const struct desk_term *t)
 {
-	size_t wid = WIDTH(c_id), wage = WIDTH(c_age), wcls = WIDTH(c_class);
-	size_t wsec = WIDTH(c_section), wfrom = WIDTH(c_from);
-	size_t wsub = WIDTH(c_subject), avail, used, i;
+	size_t wid = at_least(WIDTH(c_id), "ID");
+	size_t wage = at_least(WIDTH(c_age), "AGE");
+	size_t wcls = at_least(WIDTH(c_class), "CLASS");
+	size_t wsec = at_least(WIDTH(c_section), "SECTION");
+	size_t wfrom = at_least(WIDTH(c_from), "FROM");
+	size_t wwhy = at_least(WIDTH(why), "WHY");
+	size_t wsub = at_least(WIDTH(c_subject), "SUBJECT"), avail, used, i;
+	struct strbuf head = STRBUF_INIT(4096);
 
 	/*
-	 * The subject matters most: on a narrow terminal the sender, then
-	 * the section, give up columns first (down to NARROW_COLS).
+	 * The subject matters most: on a narrow terminal the sender, the
+	 * reason, then the section give up columns first (down to
+	 * NARROW_COLS).
 	 */
 	if (wsec > SECTION_COLS)
 		wsec = SECTION_COLS;
 	if (wfrom > FROM_COLS)
 		wfrom = FROM_COLS;
+	if (wwhy > REASON_COLS)
+		wwhy = REASON_COLS;
 	/* the last column stays free: some terminals wrap on it */
-	used = wid + wage + wcls + 10 + 1;
+	used = wid + wage + wcls + 12 + 1;
 	avail = t->columns > used ? t->columns - used : 0;
-	while (wsec + wfrom + SUBJECT_WANT > avail &&
-	       (wfrom > NARROW_COLS || wsec > NARROW_COLS)) {
+	while (wsec + wfrom + wwhy + SUBJECT_WANT > avail &&
+	       (wwhy > NARROW_COLS || wfrom > NARROW_COLS ||
+		wsec > NARROW_COLS)) {
 		if (wfrom > NARROW_COLS)
 			wfrom--;
+		else if (wwhy > NARROW_COLS)
+			wwhy--;
 		else
 			wsec--;
 	}
-	if (avail > wsec + wfrom + SUBJECT_MIN && wsub > avail - wsec - wfrom)
-		wsub = avail - wsec - wfrom;
-	else if (avail <= wsec + wfrom + SUBJECT_MIN && wsub > SUBJECT_MIN)
+	used = wsec + wfrom + wwhy;
+	if (avail > used + SUBJECT_MIN && wsub > avail - used)
+		wsub = avail - used;
+	else if (avail <= used + SUBJECT_MIN && wsub > SUBJECT_MIN)
 		wsub = SUBJECT_MIN;
+	if (rs->n) {
+		cell(&head, t, DESK_BOLD, "ID", wid, true, false);
+		cell(&head, t, DESK_BOLD, "AGE", wage, true, false);
+		cell(&head, t, DESK_BOLD, "CLASS", wcls, false, false);
+		cell(&head, t, DESK_BOLD, "SECTION", wsec, false, false);
+		cell(&head, t, DESK_BOLD, "SUBJECT", wsub, false, false);
+		cell(&head, t, DESK_BOLD, "FROM", wfrom, false, false);
+		cell(&head, t, DESK_BOLD, "WHY", wwhy, false, true);
+		printf("%s\n", sb_str(&head));
+	} else {
+		printf("nothing waits for a triager\n");
+	}
+	sb_release(&head);
 	for (i = 0; i < rs->n; i++) {
 		const struct row *r = &rs->v[i];
 		struct strbuf sb = STRBUF_INIT(64 * 1024);
@@ -265,7 +353,8 @@ static void print_table(const struct rows *rs, const struct desk_term *t)
 		cell(&sb, t, row_color(r), r->c_class, wcls, false, false);
 		cell(&sb, t, DESK_CYAN, r->c_section, wsec, false, false);
 		cell(&sb, t, "", r->c_subject, wsub, false, false);
-		cell(&sb, t, DESK_DIM, r->c_from, wfrom, false, true);
+		cell(&sb, t, DESK_DIM, r->c_from, wfrom, false, false);
+		cell(&sb, t, "", r->why, wwhy, false, true);
 		printf("%s\n", sb_str(&sb));
 		sb_release(&sb);
 	}
@@ -278,10 +367,11 @@ static void print_plain(const struct rows *rs, const struct desk_term *t)
 	for (i = 0; i < rs->n; i++) {
 		const struct row *r = &rs->v[i];
 
-		printf("%s%s%s\t%s\t%s%s%s\t%s\t%s\t%s\n",
+		printf("%s%s%s\t%s\t%s%s%s\t%s\t%s\t%s\t%s\n",
 		       desk_color(t, DESK_YELLOW), r->c_id, desk_reset(t),
 		       r->c_age, desk_color(t, row_color(r)), r->c_class,
-		       desk_reset(t), r->c_section, r->c_subject, r->c_from);
+		       desk_reset(t), r->c_section, r->c_subject, r->c_from,
+		       r->why);
 	}
 }
 
@@ -325,6 +415,18 @@ static json_t *to_json(const struct rows *rs, time_t now)
 		json_object_set_new(o, "followups", json_integer(r->followups));
 		json_object_set_new(o, "seen_again",
 				    json_integer(r->seen_again));
+		json_object_set_new(o, "kind",
+				    json_string(r->event ? "webhook event"
+						: r->thread_root ? "follow-up"
+						: r->id		 ? "report"
+								 : "outbox"));
+		json_object_set_new(o, "event_id",
+				    r->event ? json_integer(r->event)
+					     : json_null());
+		json_object_set_new(o, "thread_root",
+				    r->thread_root
+					    ? json_integer(r->thread_root)
+					    : json_null());
 		json_array_append_new(a, o);
 	}
 	return a;
@@ -351,6 +453,7 @@ int cmd_pending(int argc, char **argv, struct cmd_ctx *ctx)
 	struct desk_term term;
 	struct audit *db;
 	time_t now = desk_now();
+	char *section = NULL;
 	size_t i;
 	int ret;
 
@@ -361,9 +464,23 @@ int cmd_pending(int argc, char **argv, struct cmd_ctx *ctx)
 		      f.class);
 		return EX_USAGE;
 	}
+	if (f.section) {
+		/* a title in any case or a part of one, as reroute takes */
+		struct map *map = cmd_open_map(ctx, NULL, NULL, NULL);
+		int sec = map ? cmd_find_section(map, f.section) : -1;
+
+		if (sec >= 0)
+			f.section = section =
+				xstrdup(map_title(map, (uint32_t)sec));
+		map_free(map);
+		if (sec < 0)
+			return map ? EX_DATAERR : EX_CONFIG;
+	}
 	ret = desk_open(cmd_config(ctx), DESK_READ, &db);
-	if (ret)
+	if (ret) {
+		free(section);
 		return ret;
+	}
 	if (audit_pending_list(db, &f, collect, &rs) < 0) {
 		ret = EX_IOERR;
 		goto out;
@@ -388,5 +505,6 @@ int cmd_pending(int argc, char **argv, struct cmd_ctx *ctx)
 out:
 	rows_release(&rs);
 	audit_close(db);
+	free(section);
 	return ret;
 }

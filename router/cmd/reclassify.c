@@ -13,8 +13,12 @@
  *	(audit_corrections()).
  *
  *	Nothing is forwarded: a held report stays held, and a report now
- *	said to be user that waits (held or in a digest) gets a line
- *	saying how to forward it.  Exit status as for approve.
+ *	said to be user that waits gets a line saying how to forward it.
+ *	A report waiting for a fuzzer digest that is no longer said to be
+ *	a fuzzer report is held instead (it waits for a triager, as the
+ *	filter holds one of that class) and taken out of a digest queued
+ *	but not sent yet (cmd_leave_digest()).  Exit status as for
+ *	approve.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,16 +37,17 @@ struct reclassify {
 };
 
 /* next_step - what a triager may do with a report that still waits */
-static void next_step(const struct reclassify *rc, const struct audit_record *r)
+static void next_step(const struct reclassify *rc, const struct audit_record *r,
+		      const char *state)
 {
 	const struct audit_decision *d = cmd_recipient(r);
 	const char *to = d ? d->recipient : NULL;
 	long long id = (long long)r->id;
-	bool waits = !strcmp(r->state, "held") || !strcmp(r->state, "digest");
+	bool waits = !strcmp(state, "held") || !strcmp(state, "digest");
 
 	if (!waits)
 		return;
-	if (!strcmp(rc->class, "user") && !strcmp(r->state, "digest")) {
+	if (!strcmp(rc->class, "user") && !strcmp(state, "digest")) {
 		printf("  it still waits for its section's fuzzer digest: 'triage approve %lld' forwards it now%s%s\n",
 		       id, to ? " to " : "", to ? to : "");
 	} else if (!strcmp(rc->class, "user")) {
@@ -52,7 +57,7 @@ static void next_step(const struct reclassify *rc, const struct audit_record *r)
 		else
 			printf("  it is still held and unmapped: 'triage reroute %lld SECTION' or 'triage approve --to ADDR %lld' forwards it\n",
 			       id, id);
-	} else if (!strcmp(r->state, "held")) {
+	} else if (!strcmp(state, "held")) {
 		printf("  it is still held: 'triage reject %lld' closes it\n",
 		       id);
 	}
@@ -63,7 +68,17 @@ static int reclassify_one(struct cmd_bulk *b, const struct audit_record *r)
 	struct reclassify *rc = (struct reclassify *)b;
 	const char *before = r->class ? r->class : "unclassified";
 
+	/*
+	 * Not a fuzzer report any more: it does not wait for a digest
+	 * (nor stay in a queued one) but for a triager, as the filter
+	 * holds a report of that class.
+	 */
+	bool leaves =
+		!strcmp(r->state, "digest") && strcmp(rc->class, "fuzzer");
+
 	if (cmd_bulk_action(b, r, rc->class, NULL) < 0 ||
+	    (leaves && (audit_set_state(b->db, r->id, "held", b->now) < 0 ||
+			cmd_leave_digest(b, r) < 0)) ||
 	    audit_commit(b->db) < 0)
 		return -1;
 	if (!strcmp(before, rc->class))
@@ -72,7 +87,9 @@ static int reclassify_one(struct cmd_bulk *b, const struct audit_record *r)
 	else
 		printf("reclassify %lld: %s -> %s\n", (long long)r->id, before,
 		       rc->class);
-	next_step(rc, r);
+	if (leaves)
+		printf("  it no longer waits for a fuzzer digest: it is held\n");
+	next_step(rc, r, leaves ? "held" : r->state);
 	return CMD_BULK_DONE;
 }
 

@@ -41,7 +41,7 @@ static int reject_one(struct cmd_bulk *b, const struct audit_record *r)
 		    !strcmp(r->outbox[i].state, "failed"))
 			cancelled++;
 	if (cmd_bulk_action(b, r, NULL, rj->reason) < 0 ||
-	    audit_commit(b->db) < 0)
+	    cmd_leave_digest(b, r) < 0 || audit_commit(b->db) < 0)
 		return -1;
 	printf("reject %lld: rejected (was %s)", (long long)r->id, r->state);
 	if (cancelled)

@@ -6,7 +6,8 @@
  *	triage reroute ID... SECTION|ADDR
  *
  *	The last argument is where the reports go: an address, or a
- *	MAINTAINERS section title (any case; quote it), whose recipient is
+ *	MAINTAINERS section title (any case, or a part of one title:
+ *	cmd_find_section(); quote it), whose recipient is
  *	picked as for a new report of that section alone (pick.h: its
  *	roster, B: mailto triager, M:, R:, then L:, with the load caps, so
  *	that several reports rerouted at once are spread over the people
@@ -14,7 +15,10 @@
  *	that led to the wrong section).  For each report, in its own
  *	transaction: the reroute is logged with the login name (and the
  *	previous recipient), forwards still queued or failed are
- *	cancelled, a forward decision is recorded and the new forward is
+ *	cancelled, a report listed in a digest not sent yet is taken out
+ *	of it (cmd_leave_digest()), a section becomes the report's section
+ *	(first in its list: show, pending --section and stats count it
+ *	there), a forward decision is recorded and the new forward is
  *	queued; the report's state becomes forwarded.  With 'transport =
  *	sendmail' the mail is sent at once.
  *
@@ -145,7 +149,9 @@ static int reroute_one(struct cmd_bulk *b, const struct audit_record *r)
 	}
 	if (cmd_bulk_action(b, r, rr->section >= 0 ? section : addr, reason) <
 		    0 ||
-	    cancel_forwards(rr, r) < 0)
+	    cancel_forwards(rr, r) < 0 || cmd_leave_digest(b, r) < 0 ||
+	    (rr->section >= 0 &&
+	     audit_set_section(b->db, r->id, section, reason) < 0))
 		goto out;
 	oid = desk_forward(b->db, &rr->rid, r, addr, name, desk_class_header(r),
 			   section, reason, sb_str(&cand), b->now);
@@ -195,10 +201,8 @@ int cmd_reroute(int argc, char **argv, struct cmd_ctx *ctx)
 		rr.map = cmd_open_map(ctx, NULL, NULL, NULL);
 		if (!rr.map)
 			return EX_CONFIG;
-		rr.section = map_find_section(rr.map, rr.target);
+		rr.section = cmd_find_section(rr.map, rr.target);
 		if (rr.section < 0) {
-			error("no MAINTAINERS section '%s' (give its title as in MAINTAINERS, or an address)",
-			      rr.target);
 			map_free(rr.map);
 			return EX_DATAERR;
 		}

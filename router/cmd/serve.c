@@ -3,7 +3,7 @@
  * triage serve - receive Bugzilla webhooks and triage the bugs
  *
  * DESCRIPTION
- *	triage serve [--listen ADDRESS:PORT] [--no-deliver]
+ *	triage serve [--listen ADDRESS:PORT] [--url URL] [--no-deliver]
  *
  *	An HTTP server (libmicrohttpd) with one endpoint, POST /bugzilla,
  *	for bugzilla.mozilla.org-style webhooks (research/ecosystem.md
@@ -522,6 +522,7 @@ struct serve {
 	pthread_t sweep_thread, deliver_thread;
 	bool sweep_started, deliver_started, no_deliver;
 	const char *listen;
+	const char *url; /* --url: the Bugzilla, else bugzilla_url */
 	int ingest_pipe[2], deliver_pipe[2], sfd;
 	long maxconn, deadline;
 };
@@ -563,7 +564,7 @@ static int serve_open(struct serve *v)
 	    cmd_open_db(v->cfg, &v->db_ingest) < 0 ||
 	    (!v->no_deliver && cmd_open_db(v->cfg, &v->db_deliver) < 0))
 		return EX_TEMPFAIL;
-	v->in = ingest_open(v->cfg, v->db_ingest, NULL);
+	v->in = ingest_open(v->cfg, v->db_ingest, v->url);
 	if (!v->in)
 		return EX_CONFIG;
 	if (!v->no_deliver) {
@@ -711,12 +712,16 @@ static void serve_close(struct serve *v)
 int cmd_serve(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	static const char *const usage[] = {
-		"triage serve [--listen ADDRESS:PORT] [--no-deliver]", NULL
+		"triage serve [--listen ADDRESS:PORT] [--url URL] [--no-deliver]",
+		NULL
 	};
 	struct serve v;
 	const struct opt opts[] = {
 		OPT_STRING(0, "listen", &v.listen, "ADDRESS:PORT",
 			   "where (default: serve_listen)"),
+		OPT_STRING(
+			0, "url", &v.url, "URL",
+			"the Bugzilla whose webhooks come (default: bugzilla_url)"),
 		OPT_BOOL(0, "no-deliver", &v.no_deliver,
 			 "leave the outbox to 'triage deliver'"),
 		OPT_END(),

@@ -3,7 +3,7 @@
  * triage show - one report and every decision about it
  *
  * DESCRIPTION
- *	triage show [--raw | --json] [--color[=WHEN]] [--no-color]
+ *	triage show [--raw [--force] | --json] [--color[=WHEN]] [--no-color]
  *		    [--no-pager] ID
  *
  *	Prints what triage knows about report ID, in blocks separated by
@@ -19,12 +19,15 @@
  *	is made safe for a terminal (desk.h).
  *
  *	--raw prints the message exactly as it arrived, byte for byte,
- *	and nothing else.  --json prints one object with all of it.
+ *	and nothing else; not to a terminal (its bytes may be escape
+ *	sequences) unless --force.  --json prints one object with all of
+ *	it.  On a terminal the text is folded at spaces to its width.
  */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sysexits.h>
 
 #include "audit.h"
@@ -68,9 +71,10 @@ static const char *off(struct out *o)
 	return desk_reset(o->t);
 }
 
+/* label - a field's name in its column; a longer one still ends in a space */
 static void label(const char *name)
 {
-	printf("%-10s", name);
+	printf("%-9s ", name);
 }
 
 static void when(time_t t, time_t now, char *buf, size_t size)
@@ -372,10 +376,43 @@ static void show_actions(struct out *o, const struct audit_record *r,
 	}
 }
 
-static void show_body(const struct audit_record *r)
+/*
+ * put_wrapped - one line of the body, indented; on a terminal, folded
+ * at spaces to its width (a terminal folds mid-word), continuations
+ * indented alike.  Columns are counted per character (UTF-8 lead byte).
+ */
+static void put_wrapped(const char *p, size_t len, size_t width)
+{
+	while (len) {
+		size_t cols = 0, i, cut = len, space = 0;
+
+		for (i = 0; i < len; i++) {
+			if (((unsigned char)p[i] & 0xc0) == 0x80)
+				continue;
+			if (width && cols == width) {
+				cut = i;
+				break;
+			}
+			if (p[i] == ' ')
+				space = i;
+			cols++;
+		}
+		if (cut < len && space > 0)
+			cut = space;
+		printf("    %.*s\n", (int)cut, p);
+		while (cut < len && p[cut] == ' ')
+			cut++;
+		p += cut;
+		len -= cut;
+	}
+}
+
+static void show_body(const struct audit_record *r, const struct desk_term *t)
 {
 	struct strbuf sb = STRBUF_INIT(r->body_len * 2 + 64);
 	const char *p, *eol;
+	/* four columns of indent, and the last one left free */
+	size_t width = t->tty && t->columns > 24 ? t->columns - 5 : 0;
 
 	if (!r->body || !r->body_len)
 		return;
@@ -386,7 +423,7 @@ static void show_body(const struct audit_record *r)
 		if (eol == p)
 			putchar('\n');
 		else
-			printf("    %.*s\n", (int)(eol - p), p);
+			put_wrapped(p, (size_t)(eol - p), width);
 	}
 	sb_release(&sb);
 }
@@ -569,6 +606,12 @@ static json_t *record_json(const struct audit_record *r)
 	return o;
 }
 
+/* known - a version or commit the report gave (NULL or "": none) */
+static bool known(const char *s)
+{
+	return s && *s;
+}
+
 /* what links the report to others: thread, crash group, regression */
 struct related {
 	struct out *o;
@@ -646,7 +689,8 @@ static int show_links(struct audit *db, struct out *o, json_t *j, int64_t id,
 			label("syzbot");
 			printf("%s\n", safe(o, l.syzbot_id));
 		}
-		if (l.same_crash_as) {
+		/* the group's first report is not "the same crash as" itself */
+		if (l.same_crash_as && l.same_crash_as != id) {
 			label("group");
 			printf("same crash as report %s%lld%s (dup/undup "
 			       "correct it)\n",
@@ -655,10 +699,16 @@ static int show_links(struct audit *db, struct out *o, json_t *j, int64_t id,
 		}
 		if (l.regression) {
 			label("regression");
-			printf("worked in %s, broke in %s, culprit %s\n",
-			       l.good ? safe(o, l.good) : "?",
-			       l.bad ? safe(o, l.bad) : "?",
-			       l.commit ? safe(o, l.commit) : "?");
+			if (!known(l.good) && !known(l.bad) && !known(l.commit))
+				printf("yes (the report names no version that worked, none that broke, no culprit)\n");
+			else
+				printf("worked in %s, broke in %s, culprit %s\n",
+				       known(l.good) ? safe(o, l.good)
+						     : "(not given)",
+				       known(l.bad) ? safe(o, l.bad)
+						    : "(not given)",
+				       known(l.commit) ? safe(o, l.commit)
+						       : "(not given)");
 		}
 	}
 	rc = audit_related(db, id, l.same_crash_as ? l.same_crash_as : id,
@@ -674,9 +724,11 @@ int cmd_show(int argc, char **argv, struct cmd_ctx *ctx)
 		"triage show [--raw | --json] [OPTIONS] ID", NULL
 	};
 	struct cmd_output view = CMD_OUTPUT_INIT;
-	bool raw = false;
+	bool raw = false, force = false;
 	const struct opt opts[] = {
 		OPT_BOOL(0, "raw", &raw, "the message as it came, unchanged"),
+		OPT_BOOL(0, "force", &force,
+			 "with --raw: write it to a terminal all the same"),
 		OPT_CMD_OUTPUT(&view),
 		OPT_END(),
 	};
@@ -693,6 +745,15 @@ int cmd_show(int argc, char **argv, struct cmd_ctx *ctx)
 		usage_with_options(usage, opts);
 	if (cmd_parse_id(argv[0], &id) < 0)
 		return EX_USAGE;
+	/*
+	 * The bytes of a stranger's message can carry escape sequences
+	 * that retitle, recolour or reprogram the terminal they reach.
+	 */
+	if (raw && !force && isatty(1)) {
+		error("not writing a raw message to a terminal: its bytes may carry escape sequences; pipe it ('triage show --raw %lld > FILE', '| less'), or give --force",
+		      (long long)id);
+		return EX_USAGE;
+	}
 	ret = desk_open(cmd_config(ctx), DESK_READ, &db);
 	if (ret)
 		return ret;
@@ -726,7 +787,7 @@ int cmd_show(int argc, char **argv, struct cmd_ctx *ctx)
 		show_decisions(&o, &rec, now);
 		show_outbox(&o, &rec, now);
 		show_actions(&o, &rec, now);
-		show_body(&rec);
+		show_body(&rec, &term);
 		for (c = 0; c < SAFE_SLOTS; c++)
 			sb_release(&o.sb[c]);
 		desk_term_finish(&term);

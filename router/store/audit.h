@@ -342,6 +342,32 @@ int audit_outbox_requeue(struct audit *db, int64_t outbox, int64_t now);
 /* audit_outbox_cancel - a queued or failed row will never be sent */
 int audit_outbox_cancel(struct audit *db, int64_t outbox);
 
+/*
+ * Rows a temporary failure left waiting (queued, tried, next attempt
+ * after now): audit_outbox_waiting_list() walks them, soonest first
+ * (texts borrowed for the callback); audit_outbox_retry_now() makes
+ * them all due now ('triage deliver --retry-now') and returns how many.
+ */
+struct audit_outbox_waiting {
+	int64_t id;
+	const char *kind, *recipients;
+	int attempts;
+	int64_t next_attempt_at;
+	const char *last_error;
+};
+
+int audit_outbox_waiting_list(struct audit *db, int64_t now,
+			      int (*cb)(const struct audit_outbox_waiting *w,
+					void *arg),
+			      void *arg);
+int audit_outbox_retry_now(struct audit *db, int64_t now);
+/*
+ * audit_outbox_set_message - new bytes for a queued row (a digest that
+ * lost a report); 0, or 1 when the row is not queued any more
+ */
+int audit_outbox_set_message(struct audit *db, int64_t outbox,
+			     const void *message, size_t len);
+
 /* ---- triager actions (actions.c) ----------------------------------------- */
 
 struct audit_action {
@@ -562,6 +588,21 @@ int audit_event_fail(struct audit *db, int64_t id, int64_t now,
 /* digest cursor: 1 and *at when the section has one, else 0 */
 int audit_digest_cursor(struct audit *db, const char *section, int64_t *at);
 int audit_digest_cursor_set(struct audit *db, const char *section, int64_t at);
+/*
+ * A queued digest a report leaves (digest_withdraw()): the ids it still
+ * lists (reports in state digest; *ids malloc'ed), its row (1, 0 when
+ * there is no digest row of that id; strings malloc'ed) and when the
+ * section's digest before it went out (0: none).
+ */
+int audit_digest_members(struct audit *db, int64_t outbox, int64_t **ids,
+			 size_t *n);
+int audit_digest_row(struct audit *db, int64_t outbox, char **state,
+		     int64_t *created_at, char **recipients);
+int audit_digest_before(struct audit *db, const char *section, int64_t at,
+			int64_t *prev);
+/* audit_set_section - a triager's section for a report (reroute) */
+int audit_set_section(struct audit *db, int64_t report, const char *section,
+		      const char *why);
 
 /* ---- the triager's desk: what waits (desk.c) ----------------------------- */
 
@@ -579,6 +620,9 @@ struct audit_pending {
 	bool regression;	/* schema 3: listed first */
 	long followups;		/* replies joined to its thread */
 	long seen_again;	/* later reports of the same crash */
+	int64_t event_id;	/* a Bugzilla event that waits, or 0 */
+	int64_t thread_root;	/* a follow-up's first report, or 0 */
+	const char *root_state; /* that report's state, or NULL */
 };
 
 struct audit_pending_filter {
@@ -590,8 +634,10 @@ struct audit_pending_filter {
 /*
  * audit_pending_list - what waits for a human, regressions first,
  * then oldest first: held reports (ai, uncertain, unmapped, held
- * fuzzer; not follow-ups, which wait with their thread's root),
- * reports whose delivery failed, and failed outbox rows of no report.  A callback
+ * fuzzer; follow-ups only when their thread's root does not wait
+ * itself: rejected, forwarded ...), reports whose delivery failed,
+ * failed outbox rows of no report, and Bugzilla events whose fetch
+ * failed (state "received" or "failed"; event_id set).  A callback
  * returning non-zero stops the walk; that value is returned.
  */
 int audit_pending_list(struct audit *db, const struct audit_pending_filter *f,
@@ -707,6 +753,9 @@ struct audit_stats {
 	long delivery_failures; /* attempts that failed, since */
 	long outbox_failed;	/* rows given up on, now */
 	long outbox_queued;	/* rows waiting or being sent, now */
+	long events;		/* Bugzilla events received since */
+	long events_waiting;	/* their fetch failed: retried, now */
+	long events_failed;	/* given up on, now */
 
 	struct audit_owned owned; /* freed by audit_stats_release() */
 };

@@ -14,7 +14,16 @@
 
 /* ---- what waits, and digests --------------------------------------------- */
 
-/* columns: those of pending_cols */
+/*
+ * columns: those of pending_cols.  A follow-up waits with its thread's
+ * first report while that one waits (it goes along when approved); one
+ * held after the first report was closed (rejected, forwarded, replied
+ * to) carries news nobody will see unless it is listed, as does one
+ * whose own delivery failed.  A follow-up from the person the report
+ * went to is not sent back to them and needs nobody.  A Bugzilla event
+ * whose fetch failed (state received with an error: retried later) or
+ * that was given up on waits too.
+ */
 static const char sql_pending[] =
 	"SELECT r.id, (SELECT id FROM outbox o WHERE o.report = r.id"
 	"   AND o.state = 'failed' ORDER BY o.id DESC LIMIT 1),"
@@ -26,18 +35,35 @@ static const char sql_pending[] =
 	"   AND o.state = 'failed' ORDER BY o.id DESC LIMIT 1),"
 	" r.regression,"
 	" (SELECT count(*) FROM reports t WHERE t.thread_root = r.id),"
-	" (SELECT count(*) FROM reports t WHERE t.same_crash_as = r.id)"
-	" FROM reports r WHERE r.state IN ('held', 'failed')"
-	" AND r.thread_root IS NULL"
+	" (SELECT count(*) FROM reports t WHERE t.same_crash_as = r.id),"
+	" 0, coalesce(r.thread_root, 0), root.state"
+	" FROM reports r LEFT JOIN reports root ON root.id = r.thread_root"
+	" WHERE r.state IN ('held', 'failed')"
+	" AND (r.thread_root IS NULL OR r.state = 'failed'"
+	"  OR (root.state NOT IN ('held', 'failed', 'digest')"
+	"   AND NOT EXISTS (SELECT 1 FROM decisions d"
+	"    WHERE d.report = root.id AND d.recipient = r.from_addr"
+	"    COLLATE NOCASE)))"
 	" AND (?1 IS NULL OR r.class = ?1)"
 	" AND (?2 IS NULL OR r.section = ?2)"
 	" AND (?3 = 0 OR r.section IS NULL)"
 	" UNION ALL"
 	" SELECT 0, o.id, o.created_at, 'failed', '', NULL,"
 	" o.kind || ' to ' || replace(o.recipients, char(10), ', '),"
-	" '', '', o.last_error, 0, 0, 0 FROM outbox o"
+	" '', '', o.last_error, 0, 0, 0, 0, 0, NULL FROM outbox o"
 	" WHERE o.state = 'failed'"
 	" AND o.report IS NULL AND ?1 IS NULL AND ?2 IS NULL AND ?3 = 0"
+	" UNION ALL"
+	" SELECT 0, 0, e.received_at, e.state, '', NULL,"
+	" 'Bugzilla bug ' || e.bug_id || ' event ' ||"
+	"  CASE e.routing_key WHEN '' THEN '?' ELSE e.routing_key END,"
+	" '', CASE e.state WHEN 'failed' THEN 'webhook event given up on'"
+	"  ELSE 'webhook event not fetched yet: retried from '"
+	"  || datetime(e.not_before, 'unixepoch') || ' UTC' END,"
+	" e.last_error, 0, 0, 0, e.id, 0, NULL FROM bugzilla_events e"
+	" WHERE (e.state = 'failed' OR (e.state = 'received'"
+	"  AND e.last_error IS NOT NULL))"
+	" AND ?1 IS NULL AND ?2 IS NULL AND ?3 = 0"
 	" ORDER BY 11 DESC, 3, 1, 2";
 /* the same columns */
 static const char sql_digest_list[] =
@@ -46,7 +72,8 @@ static const char sql_digest_list[] =
 	" (SELECT reason FROM decisions d WHERE d.report = r.id"
 	"   ORDER BY d.at DESC, d.id DESC LIMIT 1), NULL, r.regression,"
 	" (SELECT count(*) FROM reports t WHERE t.thread_root = r.id),"
-	" (SELECT count(*) FROM reports t WHERE t.same_crash_as = r.id)"
+	" (SELECT count(*) FROM reports t WHERE t.same_crash_as = r.id),"
+	" 0, 0, NULL"
 	" FROM reports r WHERE r.received_at >= ?2 AND r.state = 'digest'"
 	" AND (?1 IS NULL OR r.section = ?1)"
 	" ORDER BY r.received_at, r.id";
@@ -64,6 +91,9 @@ static const struct db_col pending_cols[] = {
 	DB_COL(struct audit_pending, BOOL, regression),
 	DB_COL(struct audit_pending, LONG, followups),
 	DB_COL(struct audit_pending, LONG, seen_again),
+	DB_COL(struct audit_pending, I64, event_id),
+	DB_COL(struct audit_pending, I64, thread_root),
+	DB_COL(struct audit_pending, TEXT, root_state),
 };
 static const struct db_row pending_row =
 	DB_ROW(struct audit_pending, pending_cols);
@@ -140,6 +170,111 @@ int audit_digest_cursor_set(struct audit *db, const char *section, int64_t at)
 	return db_step(db, st, "set digest cursor");
 }
 
+/*
+ * A digest's members: the reports whose digest action names its outbox
+ * row ("outbox N to ADDR", digest.c's detail) and that still wait in
+ * state digest (one taken out since left that state).
+ */
+static const char sql_digest_members[] =
+	"SELECT a.report FROM actions a JOIN reports r ON r.id = a.report"
+	" WHERE a.action = 'digest' AND r.state = 'digest'"
+	" AND a.detail LIKE 'outbox ' || ?1 || ' to %'"
+	" ORDER BY r.received_at, r.id";
+static const char sql_digest_row[] =
+	"SELECT state, created_at, recipients FROM outbox"
+	" WHERE id = ?1 AND kind = 'digest'";
+static const char sql_digest_before[] =
+	"SELECT max(at) FROM actions WHERE action = 'digest'"
+	" AND argument = ?1 AND at < ?2";
+
+/* audit_digest_members - ids of the reports a digest row still lists */
+int audit_digest_members(struct audit *db, int64_t outbox, int64_t **ids,
+			 size_t *n)
+{
+	sqlite3_stmt *st = db_prep(db, sql_digest_members);
+	size_t alloc = 0;
+	int rc;
+
+	*ids = NULL;
+	*n = 0;
+	if (!st || db_bind_int(db, st, 1, outbox))
+		return -1;
+	while ((rc = db_step_row(db, st, "list a digest")) == 1) {
+		ALLOC_GROW(*ids, *n, alloc);
+		(*ids)[(*n)++] = sqlite3_column_int64(st, 0);
+	}
+	if (rc < 0) {
+		free(*ids);
+		*ids = NULL;
+		*n = 0;
+	}
+	return rc;
+}
+
+/* audit_digest_row - a digest outbox row: 1, 0 when none, -1 */
+int audit_digest_row(struct audit *db, int64_t outbox, char **state,
+		     int64_t *created_at, char **recipients)
+{
+	sqlite3_stmt *st = db_prep(db, sql_digest_row);
+	int rc;
+
+	*state = *recipients = NULL;
+	*created_at = 0;
+	if (!st || db_bind_int(db, st, 1, outbox))
+		return -1;
+	rc = db_step_row(db, st, "read a digest");
+	if (rc != 1)
+		return rc;
+	*state = db_col_dup(st, 0, NULL);
+	*created_at = sqlite3_column_int64(st, 1);
+	*recipients = db_col_dup(st, 2, NULL);
+	db_finish(st);
+	return 1;
+}
+
+/* audit_digest_before - when the section's digest before `at` went out */
+int audit_digest_before(struct audit *db, const char *section, int64_t at,
+			int64_t *prev)
+{
+	sqlite3_stmt *st = db_prep(db, sql_digest_before);
+
+	*prev = 0;
+	if (!st || db_bind_text(db, st, 1, section) ||
+	    db_bind_int(db, st, 2, at))
+		return -1;
+	return db_get_i64(db, st, "read the digest before", prev);
+}
+
+/*
+ * A triager's reroute to a section makes it the report's section:
+ * first in its list (any older entry of that name dropped), the others
+ * kept after it.
+ */
+static const char sql_set_section[] =
+	"UPDATE reports SET section = ?2, sections = ("
+	" SELECT json_group_array(json(v)) FROM ("
+	"  SELECT -1 AS k, json_object('name', ?2, 'score', 1.0,"
+	"   'why', ?3) AS v"
+	"  UNION ALL SELECT j.key, j.value FROM"
+	"   json_each(coalesce(reports.sections, '[]')) j"
+	"   WHERE j.value ->> 'name' IS NOT ?2 ORDER BY k))"
+	" WHERE id = ?1";
+
+/* audit_set_section - the report's section is now `section` */
+int audit_set_section(struct audit *db, int64_t report, const char *section,
+		      const char *why)
+{
+	sqlite3_stmt *st = db_prep(db, sql_set_section);
+
+	if (!st || db_bind_int(db, st, 1, report) ||
+	    db_bind_text(db, st, 2, section) || db_bind_text(db, st, 3, why) ||
+	    db_step(db, st, "set the section") < 0)
+		return -1;
+	return sqlite3_changes(db->db)
+		       ? 0
+		       : db_bad(db, "no report %lld", (long long)report);
+}
+
 /* ---- the log ------------------------------------------------------------- */
 
 static const char sql_log[] =
@@ -156,13 +291,22 @@ static const char sql_log[] =
 	" SELECT a.at, 2, a.id, coalesce(o.report, 0), 'delivery',"
 	"  'deliver', CASE WHEN a.ok THEN 'sent' ELSE 'failed' END,"
 	"  replace(o.recipients, char(10), ', '),"
-	"  CASE WHEN a.smtp_code THEN a.smtp_code || ' ' || a.detail"
-	"  ELSE a.detail END"
+	/* the peer's reply often starts with its code already */
+	"  CASE WHEN a.smtp_code AND coalesce(a.detail, '')"
+	"   NOT LIKE a.smtp_code || '%'"
+	"  THEN a.smtp_code || ' ' || a.detail ELSE a.detail END"
 	"  FROM delivery_attempts a JOIN outbox o ON o.id = a.outbox"
 	"  WHERE a.at >= ?1"
 	" UNION ALL"
 	" SELECT at, 3, id, coalesce(report, 0), 'action', who, action,"
 	"  argument, detail FROM actions WHERE at >= ?1"
+	/* a webhook event, with why it waits when its fetch failed */
+	" UNION ALL"
+	" SELECT received_at, 4, id, coalesce(report, 0), 'webhook',"
+	"  'serve', CASE state WHEN 'received' THEN CASE WHEN last_error"
+	"  IS NULL THEN 'received' ELSE 'retrying' END ELSE state END,"
+	"  'bug ' || bug_id, coalesce(last_error, routing_key)"
+	"  FROM bugzilla_events WHERE received_at >= ?1"
 	") ORDER BY at, k, seq";
 static const struct db_col log_cols[] = {
 	DB_COL(struct audit_log_entry, I64, at),
@@ -215,14 +359,43 @@ static const char sql_st_section[] =
 	" AND thread_root IS NULL AND kind = 'report'"
 	" GROUP BY 1 ORDER BY 2 DESC, 1";
 /* also the loads of every recipient (audit_load_all()) */
+/*
+ * A forward cancelled before it went out (reject, reroute) reached
+ * nobody: stats counts it for no one.  The pick stage's sql_load does
+ * not look: it runs in the filter's write transaction, where a lookup
+ * of each counted forward's outbox row would read every row the index
+ * answers alone now (schema 3 -> 4), so a cancelled forward still
+ * counts toward a cap until its day or week is over.
+ */
+#define NOT_CANCELLED                                                \
+	" AND NOT EXISTS (SELECT 1 FROM outbox o"                    \
+	"  WHERE o.report = decisions.report AND o.kind = 'forward'" \
+	"  AND o.recipients = decisions.recipient COLLATE NOCASE"    \
+	"  AND o.state = 'cancelled')"
 static const char sql_st_recipient[] =
 	"SELECT recipient, count(*) FROM decisions WHERE at >= ?1"
-	" AND action = 'forward' AND recipient IS NOT NULL"
+	" AND action = 'forward' AND recipient IS NOT NULL" NOT_CANCELLED
 	" GROUP BY recipient ORDER BY 2 DESC, 1";
+/* what audit_pending_list() lists, counted */
 static const char sql_st_pending[] =
-	"SELECT (SELECT count(*) FROM reports WHERE state IN ('held',"
-	" 'failed')) + (SELECT count(*) FROM outbox WHERE state = 'failed'"
-	" AND report IS NULL)";
+	"SELECT (SELECT count(*) FROM reports r"
+	"  LEFT JOIN reports root ON root.id = r.thread_root"
+	"  WHERE r.state IN ('held', 'failed')"
+	"  AND (r.thread_root IS NULL OR r.state = 'failed'"
+	"   OR (root.state NOT IN ('held', 'failed', 'digest')"
+	"    AND NOT EXISTS (SELECT 1 FROM decisions d"
+	"     WHERE d.report = root.id AND d.recipient = r.from_addr"
+	"     COLLATE NOCASE))))"
+	" + (SELECT count(*) FROM outbox WHERE state = 'failed'"
+	" AND report IS NULL)"
+	" + (SELECT count(*) FROM bugzilla_events WHERE state = 'failed'"
+	" OR (state = 'received' AND last_error IS NOT NULL))";
+/* Bugzilla events: received since, waiting for a fetch again, given up */
+static const char sql_st_events[] =
+	"SELECT count(*) FILTER (WHERE received_at >= ?1),"
+	" count(*) FILTER (WHERE state = 'received'"
+	"  AND last_error IS NOT NULL),"
+	" count(*) FILTER (WHERE state = 'failed') FROM bugzilla_events";
 static const char sql_st_wait[] =
 	"SELECT min(a.at) - r.received_at FROM reports r"
 	" JOIN actions a ON a.report = r.id WHERE r.received_at >= ?1"
@@ -296,6 +469,24 @@ static int stat_wait(struct audit *db, struct audit_stats *s)
 	return rc;
 }
 
+/* stat_events - the Bugzilla events' figures */
+static int stat_events(struct audit *db, int64_t since, struct audit_stats *s)
+{
+	sqlite3_stmt *st = db_prep(db, sql_st_events);
+	int rc;
+
+	if (!st || db_bind_int(db, st, 1, since))
+		return -1;
+	rc = db_step_row(db, st, "stats");
+	if (rc != 1)
+		return rc < 0 ? -1 : 0;
+	s->events = (long)sqlite3_column_int64(st, 0);
+	s->events_waiting = (long)sqlite3_column_int64(st, 1);
+	s->events_failed = (long)sqlite3_column_int64(st, 2);
+	db_finish(st);
+	return 0;
+}
+
 /* audit_stats - figures over the reports received since */
 int audit_stats(struct audit *db, int64_t since, struct audit_stats *s)
 {
@@ -319,7 +510,8 @@ int audit_stats(struct audit *db, int64_t since, struct audit_stats *s)
 	    stat_pair(db, sql_st_delivery, since, &s->delivery_attempts,
 		      &s->delivery_failures) < 0 ||
 	    stat_pair(db, sql_st_outbox, since, &s->outbox_failed,
-		      &s->outbox_queued) < 0) {
+		      &s->outbox_queued) < 0 ||
+	    stat_events(db, since, s) < 0) {
 		audit_stats_release(s);
 		return -1;
 	}

@@ -402,3 +402,69 @@ int audit_outbox_cancel(struct audit *db, int64_t outbox)
 		return -1;
 	return sqlite3_changes(db->db) ? 0 : 1;
 }
+
+static const char sql_outbox_set_message[] =
+	"UPDATE outbox SET message = ?2 WHERE id = ?1 AND state = 'queued'"
+	" AND raw_report IS NULL";
+
+/* audit_outbox_set_message - a queued row's new bytes; 0, or 1 if not queued */
+int audit_outbox_set_message(struct audit *db, int64_t outbox,
+			     const void *message, size_t len)
+{
+	sqlite3_stmt *st = db_prep(db, sql_outbox_set_message);
+
+	if (!st || db_bind_int(db, st, 1, outbox) ||
+	    db_bind_blob(db, st, 2, message, len) ||
+	    db_step(db, st, "replace a message") < 0)
+		return -1;
+	return sqlite3_changes(db->db) ? 0 : 1;
+}
+
+static const char sql_outbox_waiting[] =
+	"SELECT id, kind, replace(recipients, char(10), ', '), attempts,"
+	" next_attempt_at, coalesce(last_error, '') FROM outbox"
+	" WHERE state = 'queued' AND attempts > 0 AND next_attempt_at > ?1"
+	" ORDER BY next_attempt_at, id";
+static const struct db_col waiting_cols[] = {
+	DB_COL(struct audit_outbox_waiting, I64, id),
+	DB_COL(struct audit_outbox_waiting, TEXT, kind),
+	DB_COL(struct audit_outbox_waiting, TEXT, recipients),
+	DB_COL(struct audit_outbox_waiting, INT, attempts),
+	DB_COL(struct audit_outbox_waiting, I64, next_attempt_at),
+	DB_COL(struct audit_outbox_waiting, TEXT, last_error),
+};
+static const struct db_row waiting_row =
+	DB_ROW(struct audit_outbox_waiting, waiting_cols);
+
+/* audit_outbox_waiting_list - rows that failed and wait for a retry */
+int audit_outbox_waiting_list(struct audit *db, int64_t now,
+			      int (*cb)(const struct audit_outbox_waiting *w,
+					void *arg),
+			      void *arg)
+{
+	sqlite3_stmt *st = db_prep(db, sql_outbox_waiting);
+	struct audit_outbox_waiting w;
+	int rc, stop;
+
+	if (!st || db_bind_int(db, st, 1, db_now(now)))
+		return -1;
+	while ((rc = db_next(db, st, "list retries", &waiting_row, &w)) == 1)
+		if ((stop = cb(&w, arg)))
+			return db_stop(st, stop);
+	return rc;
+}
+
+static const char sql_outbox_retry_now[] =
+	"UPDATE outbox SET next_attempt_at = ?1"
+	" WHERE state = 'queued' AND next_attempt_at > ?1";
+
+/* audit_outbox_retry_now - every row waiting for a retry is due now */
+int audit_outbox_retry_now(struct audit *db, int64_t now)
+{
+	sqlite3_stmt *st = db_prep(db, sql_outbox_retry_now);
+
+	if (!st || db_bind_int(db, st, 1, db_now(now)) ||
+	    db_step(db, st, "retry now") < 0)
+		return -1;
+	return sqlite3_changes(db->db);
+}

@@ -41,17 +41,26 @@ test_expect_success 'check-config: each problem as FILE:LINE: NAME: why, exit 78
 	test_cmp "$T/err" "$T/err3"
 '
 
-test_expect_success 'a command warns about every problem and runs on the defaults' '
+# A bad value is fatal for every command but the filter (issue 24): a
+# command run on a default the admin did not choose does something else
+# than asked.
+test_expect_success 'a command names every problem; a bad value stops it: 78' '
 	m="maintainers = $SRC/tests/data/MAINTAINERS.kernel" &&
 	{ cat "$SRC/routes.conf" && echo "$m"; } >"$T/good.conf" &&
 	{ cat "$T/bad.conf" && echo "$m"; } >"$T/bad-map.conf" &&
 	"$TRIAGE" -c "$T/good.conf" map fs/xfs/xfs_inode.c >"$T/good" &&
 	grep -q "^fs/xfs/xfs_inode.c	XFS FILESYSTEM" "$T/good" &&
-	"$TRIAGE" -c "$T/bad-map.conf" map fs/xfs/xfs_inode.c >"$T/out" 2>"$T/err" &&
-	test_cmp "$T/good" "$T/out" &&
+	test_exit 78 "$TRIAGE" -c "$T/bad-map.conf" map fs/xfs/xfs_inode.c >"$T/out" 2>"$T/err" &&
+	test ! -s "$T/out" &&
 	sed "s|bad.conf|bad-map.conf|" "$T/expect" >"$T/expect-map" &&
 	sed "s/^/triage: warning: /" "$T/expect-map" >"$T/expect-warn" &&
-	test_cmp "$T/expect-warn" "$T/err"
+	sed "\$d" "$T/err" >"$T/warnings" &&
+	test_cmp "$T/expect-warn" "$T/warnings" &&
+	tail -n 1 "$T/err" | grep -q "^triage: $T/bad-map.conf: [0-9]* bad values*: fix .* (.triage check-config. lists every problem)\$" &&
+	for cmd in "pending" "stats" "deliver" "digest" "log"; do
+		test_exit 78 "$TRIAGE" -c "$T/bad-map.conf" $cmd >"$T/out" 2>"$T/err" &&
+		test ! -s "$T/out" && grep -q "bad value" "$T/err" || return 1
+	done
 '
 
 test_expect_success 'an unknown name alone is a warning: the command runs' '

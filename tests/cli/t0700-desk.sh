@@ -471,7 +471,7 @@ test_expect_success 'stats' '
 	at $S "$TRIAGE" stats --json >"$T/stats.json" &&
 	json "$T/stats.json" "
 assert j[\"reports\"] == 12 and j[\"by_class\"][\"user\"] == 7, j
-assert j[\"by_section\"][\"XFS FILESYSTEM\"] == 6
+assert j[\"by_section\"][\"XFS FILESYSTEM\"] == 7
 r = {x[\"address\"]: x for x in j[\"recipients\"]}
 assert r[\"alice@xfs.example\"][\"today\"] == 2, r
 assert r[\"alice@xfs.example\"][\"cap_day\"] == 2
@@ -510,7 +510,7 @@ test_expect_success 'digest: what the next digest holds' '
 assert len(j) == 1 and j[0][\"section\"] == \"XFS FILESYSTEM\", j
 s = j[0]
 assert s[\"recipient\"] == \"fuzz@xfs.example\" and s[\"due\"] is True
-assert [g[\"count\"] for g in s[\"groups\"]] == [2, 1]
+assert [g[\"count\"] for g in s[\"groups\"]] == [2]
 assert s[\"groups\"][0][\"reports\"] == [3, 4]
 assert s[\"groups\"][0][\"first_seen\"] == 1704088800
 "
@@ -527,7 +527,7 @@ test_expect_success 'digest --send: one mail, actions, the cursor moves' '
 	test_cmp "$D/digest-mail.expect" "$T/mail/$n.msg" &&
 	test "$(sql "SELECT last_sent_at FROM digest_cursor")" = $G &&
 	test "$(sql "SELECT group_concat(report) FROM actions
-		     WHERE action = \"digest\" ORDER BY report")" = "3,4,5" &&
+		     WHERE action = \"digest\" ORDER BY report")" = "3,4" &&
 	at $G "$TRIAGE" digest >"$T/after" && test ! -s "$T/after" &&
 	at $((G + 86400)) "$TRIAGE" digest --send >"$T/again" &&
 	test ! -s "$T/again"
