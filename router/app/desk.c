@@ -515,29 +515,57 @@ static int held_followup(const struct audit_related *x, void *arg)
  * addr after it (oldest first), each a follow-up decision (no load)
  * and a forward; not those from addr itself
  */
+/* reporter_of - the From address of report id, in a new string */
+static int reporter_of(struct audit *db, int64_t id, char **from)
+{
+	struct audit_record rec;
+	int rc = audit_get_report(db, id, 0, &rec);
+
+	*from = NULL;
+	if (rc <= 0)
+		return rc;
+	if (rec.from_addr && *rec.from_addr)
+		*from = xstrdup(rec.from_addr);
+	audit_record_release(&rec);
+	return 1;
+}
+
 int desk_forward_followups(struct audit *db, const struct router_id *rid,
 			   int64_t root, const char *addr, const char *name,
 			   const char *cls, const char *section,
-			   const char *reason, time_t now)
+			   const char *reason, time_t now, unsigned *kept)
 {
 	struct followups f;
 	struct audit_record rec;
 	struct audit_decision d;
-	char *why;
+	char *why, *reporter;
 	size_t i;
 	int rc, sent = 0;
 
 	f.n = 0;
-	if (audit_related(db, root, 0, held_followup, &f) < 0)
+	*kept = 0;
+	if (audit_related(db, root, 0, held_followup, &f) < 0 ||
+	    reporter_of(db, root, &reporter) < 0)
 		return -1;
 	for (i = 0; i < f.n; i++) {
 		rc = audit_get_report(db, f.id[i], AUDIT_GET_RAW, &rec);
 		if (rc < 0)
-			return -1;
+			goto fail;
 		if (rc == 0)
 			continue;
 		if (rec.from_addr && !strcasecmp(rec.from_addr, addr)) {
 			audit_record_release(&rec);
+			continue;
+		}
+		/*
+		 * Approving a report vouches for it, not for what others
+		 * sent in its thread: a stranger's follow-up held on its
+		 * own merits stays held for its own decision
+		 */
+		if (!reporter || !rec.from_addr ||
+		    strcasecmp(rec.from_addr, reporter) != 0) {
+			audit_record_release(&rec);
+			(*kept)++;
 			continue;
 		}
 		why = xasprintf("follow-up to report #%lld; %s",
@@ -562,10 +590,14 @@ int desk_forward_followups(struct audit *db, const struct router_id *rid,
 		free(why);
 		audit_record_release(&rec);
 		if (rc < 0)
-			return -1;
+			goto fail;
 		sent++;
 	}
+	free(reporter);
 	return sent;
+fail:
+	free(reporter);
+	return -1;
 }
 
 /* desk_class_header - the X-Triage-Class value of a recorded report */

@@ -151,12 +151,13 @@ const char *desk_class_header(const struct audit_record *rec);
  * (approve, reroute): its follow-ups that waited with it (held) go to
  * addr too, in the caller's transaction, each as a follow-up decision
  * (not counted as load) and a forward; returns how many were queued,
- * or -1
+ * or -1.  Only the reporter's: a follow-up from anyone else stays held
+ * for its own decision, counted in *kept
  */
 int desk_forward_followups(struct audit *db, const struct router_id *rid,
 			   int64_t root, const char *addr, const char *name,
 			   const char *cls, const char *section,
-			   const char *reason, time_t now);
+			   const char *reason, time_t now, unsigned *kept);
 void desk_drain(const struct config *cfg, struct audit *db, unsigned queued,
 		FILE *out);
 

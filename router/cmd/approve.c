@@ -114,6 +114,7 @@ static int forward(struct approve *a, const struct audit_record *r,
 	char *reason = why ? xasprintf("approved by %s; %s", a->b.who, why)
 			   : xasprintf("approved by %s", a->b.who);
 	int64_t oid = -1;
+	unsigned kept = 0;
 	int rc = -1;
 
 	if (cmd_bulk_action(&a->b, r, addr, reason) < 0 ||
@@ -126,7 +127,7 @@ static int forward(struct approve *a, const struct audit_record *r,
 	a->b.queued++;
 	rc = desk_forward_followups(a->b.db, &a->rid, r->id, addr, name,
 				    desk_class_header(r), section, reason,
-				    a->b.now);
+				    a->b.now, &kept);
 	if (rc < 0)
 		goto out;
 	a->b.queued += (unsigned)rc;
@@ -135,6 +136,11 @@ static int forward(struct approve *a, const struct audit_record *r,
 	if (rc)
 		printf("approve %lld: and %d follow-up%s that waited with it\n",
 		       (long long)r->id, rc, rc == 1 ? "" : "s");
+	if (kept)
+		printf("approve %lld: %u follow-up%s from others stay%s held: "
+		       "approve each on its own (triage pending)\n",
+		       (long long)r->id, kept, kept == 1 ? "" : "s",
+		       kept == 1 ? "s" : "");
 	if (audit_commit(a->b.db) < 0)
 		rc = -1;
 out:

@@ -116,6 +116,7 @@ static int reroute_one(struct cmd_bulk *b, const struct audit_record *r)
 	int64_t oid;
 	size_t i;
 	int nfu, rc, ret = -1;
+	unsigned kept = 0;
 
 	memset(&res, 0, sizeof(res));
 	if (!strcmp(r->state, "duplicate")) {
@@ -160,12 +161,15 @@ static int reroute_one(struct cmd_bulk *b, const struct audit_record *r)
 	/* the follow-ups that waited with it (held) go along */
 	nfu = desk_forward_followups(b->db, &rr->rid, r->id, addr, name,
 				     desk_class_header(r), section, reason,
-				     b->now);
+				     b->now, &kept);
 	if (nfu < 0 || audit_commit(b->db) < 0)
 		goto out;
 	b->queued += 1 + (unsigned)nfu;
 	printf("reroute %lld: forwarded to %s (%s; outbox %lld)\n", id, addr,
 	       rr->section >= 0 ? res.reason : "address given", (long long)oid);
+	if (kept)
+		printf("reroute %lld: %u follow-up%s from others stay%s held\n",
+		       id, kept, kept == 1 ? "" : "s", kept == 1 ? "s" : "");
 	ret = CMD_BULK_DONE;
 out:
 	pick_result_release(&res);

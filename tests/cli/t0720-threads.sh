@@ -191,10 +191,22 @@ test_expect_success 'a syzbot report with the same id from elsewhere is seen aga
 	q "SELECT reason FROM decisions ORDER BY id DESC LIMIT 1" | grep -q "same crash as report #8 (syzbot id 4e5d6c7b8a9f0e1d2c3b)"
 '
 
+test_expect_success 'a stranger answers the held report: held on its own' '
+	sed -e "s/<thr-06.ai-logs@/<thr-06s.stranger@/" \
+		-e "s/^From: Sam Auditor <sam.audit@example.net>/From: Eve Other <eve@other.example>/" \
+		"$C/06-ai-followup.eml" >"$T/06s.eml" &&
+	grep -q "^From: Eve Other" "$T/06s.eml" &&
+	"$FILTER" <"$T/06s.eml" &&
+	test "$(q "SELECT state FROM reports WHERE message_id = \"thr-06s.stranger@example.net\"")" = held
+'
+
 test_expect_success 'approve a released report: its follow-ups that waited go along' '
 	"$TRIAGE" approve 5 >"$T/out" &&
 	grep -q "^approve 5: forwarded to ted@ext4.example.org" "$T/out" &&
 	grep -q "^approve 5: and 1 follow-up that waited with it" "$T/out" &&
+	grep -q "^approve 5: 1 follow-up from others stays held" "$T/out" &&
+	test "$(q "SELECT state FROM reports WHERE message_id = \"thr-06s.stranger@example.net\"")" = held &&
+	test "$(q "SELECT count(*) FROM outbox o JOIN reports r ON r.id = o.report WHERE r.message_id = \"thr-06s.stranger@example.net\"")" = 0 &&
 	test "$(q "SELECT state FROM reports WHERE id = 6")" = forwarded &&
 	test "$(q "SELECT recipients FROM outbox WHERE report = 6")" = ted@ext4.example.org &&
 	test "$(q "SELECT action FROM decisions WHERE report = 6 ORDER BY id DESC LIMIT 1")" = follow-up &&
