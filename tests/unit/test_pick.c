@@ -443,6 +443,12 @@ static void test_expert_after_saturated_roster(void **state)
 			 PICK_SATURATED);
 	assert_int_equal(cand(&r.res, "e1@example.org")->role, PICK_EXPERT);
 	assert_true(cand(&r.res, "e1@example.org")->score == 3.0);
+	/* the section's M:, the alternative show names, not needed */
+	assert_non_null(cand(&r.res, "chandan@example.org"));
+	assert_int_equal(cand(&r.res, "chandan@example.org")->role,
+			 PICK_MAINTAINER);
+	assert_int_equal(cand(&r.res, "chandan@example.org")->status,
+			 PICK_UNCHECKED);
 	/* Below experts_min_score: never a candidate. */
 	assert_null(cand(&r.res, "e4@example.org"));
 	assert_null(cand(&r.res, "x1@example.org"));
