@@ -757,6 +757,23 @@ const char *classify_rules_dir(const struct config *cfg)
 	return DATADIR "/classifiers";
 }
 
+/*
+ * classify_default_model - the model shipped with the rules
+ * (tools/train-model.sh), for a site that trained none of its own: it
+ * lives in the rules directory because its pseudo-rules
+ * (50_model.rules) and thresholds were set with it
+ */
+char *classify_default_model(const struct config *cfg)
+{
+	char *path = xasprintf("%s/" CLASSIFY_DEFAULT_MODEL,
+			       classify_rules_dir(cfg));
+
+	if (access(path, R_OK) == 0)
+		return path;
+	free(path);
+	return NULL;
+}
+
 const char *classify_local_rules(const struct config *cfg)
 {
 	const char *local = cfg ? config_get(cfg, "local_rules") : NULL;
