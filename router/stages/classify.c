@@ -703,6 +703,8 @@ const struct rules_hook classify_hooks[] = {
 	{ "hardware_ids", TEXT, 0, 0, NULL, hook_hardware_ids, false },
 	{ "unknown_functions", TEXT, 0, 1, check_counts,
 	  classify_hook_unknown_functions, false },
+	{ "false_claims", TEXT, 0, 3, check_counts, classify_hook_false_claims,
+	  false },
 };
 
 const size_t classify_nhooks = ARRAY_SIZE(classify_hooks);

@@ -194,5 +194,9 @@ const struct rules_hook *classify_hook(const char *name);
 double classify_hook_unknown_functions(const struct rules_input *in,
 				       const struct rules_text *t,
 				       const struct rules_args *args);
+/* and the one that checks a report's claims (claims.c) */
+double classify_hook_false_claims(const struct rules_input *in,
+				  const struct rules_text *t,
+				  const struct rules_args *args);
 
 #endif

@@ -16,35 +16,18 @@
  *	at most UNKNOWN_MAX_NAMES names are looked up.
  */
 #include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "report.h"
 #include <string.h>
 
+#include "claims.h"
 #include "classify.h"
 #include "symbols.h"
 #include "util.h"
 
 #define UNKNOWN_MAX_NAMES 64
 #define UNKNOWN_NAME_MAX  80
-
-static const char *const userspace_prefixes[] = {
-	"pthread_", "posix_",	"syz_",	  "sem_",	"shm_",
-	"mq_",	    "timer_",	"clock_", "__builtin_", "__x64_",
-	"__ia32_",  "__arm64_", "__se_",  "__do_sys_",
-};
-
-static bool kernel_style(const char *name, size_t n)
-{
-	size_t i;
-
-	if (n < 4 || !memchr(name, '_', n))
-		return false;
-	for (i = 0; i < ARRAY_SIZE(userspace_prefixes); i++) {
-		size_t k = strlen(userspace_prefixes[i]);
-
-		if (n >= k && strncmp(name, userspace_prefixes[i], k) == 0)
-			return false;
-	}
-	return true;
-}
 
 /* classify_hook_unknown_functions - see the file comment */
 double classify_hook_unknown_functions(const struct rules_input *in,
@@ -74,7 +57,7 @@ double classify_hook_unknown_functions(const struct rules_input *in,
 			b--;
 		n = (size_t)(p - b);
 		if (!n || n > UNKNOWN_NAME_MAX || isdigit((unsigned char)*b) ||
-		    !kernel_style(b, n))
+		    !claims_kernel_style(b, n))
 			continue;
 		for (i = 0; i < nnames && !dup; i++)
 			dup = strlen(names[i]) == n &&
@@ -90,4 +73,32 @@ double classify_hook_unknown_functions(const struct rules_input *in,
 		nnames++;
 	}
 	return unknown && unknown >= min ? (double)unknown : 0;
+}
+
+/*
+ * classify_hook_false_claims - false_claims(MIN_CHECKS, MIN_FAILED,
+ * MIN_RATIO): the failed checks of claims.c when they weigh enough
+ * (claims_weigh()), else 0
+ */
+double classify_hook_false_claims(const struct rules_input *in,
+				  const struct rules_text *t,
+				  const struct rules_args *args)
+{
+	unsigned long min_checks = 3, min_failed = 2;
+	double ratio = 0.34;
+	struct claims c;
+
+	if (!t)
+		return 0;
+	if (args->argc > 0 && parse_ulong(args->argv[0], &min_checks) < 0)
+		min_checks = 3;
+	if (args->argc > 1 && parse_ulong(args->argv[1], &min_failed) < 0)
+		min_failed = 2;
+	if (args->argc > 2)
+		ratio = strtod(args->argv[2], NULL);
+	claims_check(t->text, t->len, in->evidence, in->symbols, &c);
+	return claims_weigh(&c, (unsigned)min_checks, (unsigned)min_failed,
+			    ratio)
+		       ? (double)(c.failed - c.failed_kind[CLAIM_EXISTS])
+		       : 0;
 }
