@@ -20,6 +20,9 @@
  *	  define name in that file (a path suffix: "/build/fs/x.c" and
  *	  "x.c" match fs/x.c).  Functions the index does not know are not
  *	  counted here: unknown_functions() counts them;
+ *	- names: every distinct "name()" in kernel style must exist
+ *	  (CLAIM_EXISTS; the rules weigh these with unknown_functions(), so
+ *	  claims_weigh() leaves them out);
  *	- Kconfig options: every distinct CONFIG_FOO of the text must be
  *	  declared by a Kconfig file ("kconfig:FOO" in the index; FOO_MODULE
  *	  is FOO's autoconf.h spelling).
