@@ -403,7 +403,7 @@ CFLAGS += -fno-builtin-memcmp -fno-builtin-bcmp -fno-builtin-strncmp \
 endif
 
 FUZZ_TARGETS ?= intake_parse evidence maintainers rules config webhook \
-		bugzilla_rest experts_log index smtp_reply kind
+		bugzilla_rest experts_log index smtp_reply kind claims
 FUZZ_TIME ?= 60
 FUZZ_CI_TIME ?= 60
 FUZZ_CC ?= clang
@@ -426,6 +426,7 @@ FUZZ_SEEDS_intake_parse = tests/corpus/mime tests/corpus/explain \
 	tests/corpus/classify/fuzzer tests/corpus/classify/user \
 	tests/corpus/hostile
 FUZZ_SEEDS_evidence = tests/corpus/evidence
+FUZZ_SEEDS_claims = tests/corpus/evidence
 FUZZ_SEEDS_kind = tests/corpus/kinds tests/corpus/threads tests/corpus/explain
 FUZZ_SEEDS_maintainers = tests/data
 FUZZ_SEEDS_rules = classifiers
