@@ -48,11 +48,12 @@
 #include "symbols.h"
 #include "util.h"
 
-#define CLAIMS_MAX_LOOKUPS 64
-#define CLAIMS_MAX_NAMES   48
-#define CLAIMS_FILES	   16 /* files of one function compared */
-#define CLAIMS_NAME_MAX	   80
-#define CLAIMS_PATH_MAX	   160
+#define CLAIMS_MAX_LOOKUPS  64
+#define CLAIMS_MAX_NAMES    48
+#define CLAIMS_FILES	    16 /* files of one function compared */
+#define CLAIMS_NAME_MAX	    80
+#define CLAIMS_PATH_MAX	    160
+#define CLAIMS_KCONFIG_DUMP 12
 
 static const char *const userspace_prefixes[] = {
 	"pthread_", "posix_",	"syz_",	  "sem_",	"shm_",
@@ -177,8 +178,32 @@ static bool file_checkable(const char *file)
 	       !strstr(file, "/generated/");
 }
 
-static void check_frames(struct claims *c, const struct evidence *ev,
-			 const struct symbols *s)
+static bool name_char(char ch)
+{
+	return isalnum((unsigned char)ch) || ch == '_';
+}
+
+/*
+ * has_variant - does text name "name.suffix" (iput.part.0 next to
+ * iput)?  The frames hold the name without its compiler suffix, and
+ * the two are different symbols with different sizes
+ */
+static bool has_variant(const char *text, size_t len, const char *name,
+			size_t n)
+{
+	const char *end = text + len, *p = text;
+
+	while (text && p < end && (p = memmem(p, (size_t)(end - p), name, n))) {
+		if (p + n < end && p[n] == '.' &&
+		    (p == text || !name_char(p[-1])))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+static void check_frames(struct claims *c, const char *text, size_t len,
+			 const struct evidence *ev, const struct symbols *s)
 {
 	struct seen sized = { .n = 0 }, filed = { .n = 0 };
 	size_t i, j;
@@ -205,7 +230,9 @@ static void check_frames(struct claims *c, const struct evidence *ev,
 				      g->size != f->size &&
 				      full_len(g->function) == full &&
 				      !memcmp(g->function, f->function, full) &&
-				      !g->module == !f->module;
+				      !g->module == !f->module &&
+				      !has_variant(text, len, f->function,
+						   full);
 			}
 			if (bad)
 				FAIL(c, CLAIM_SIZE,
@@ -224,11 +251,6 @@ static void check_frames(struct claims *c, const struct evidence *ev,
 			FAIL(c, CLAIM_FILE, "%.*s is not defined in %.80s",
 			     (int)n, f->function, f->file);
 	}
-}
-
-static bool name_char(char ch)
-{
-	return isalnum((unsigned char)ch) || ch == '_';
 }
 
 static bool path_char(char ch)
@@ -311,7 +333,11 @@ static void check_prose(struct claims *c, const char *text, size_t len,
 	}
 }
 
-/* check_kconfig - every distinct CONFIG_FOO is declared by a Kconfig */
+/*
+ * check_kconfig - every distinct CONFIG_FOO is declared by a Kconfig
+ * file; not when the text names more than CLAIMS_KCONFIG_DUMP of them:
+ * that is a pasted .config (of any version), not options cited
+ */
 static void check_kconfig(struct claims *c, const char *text, size_t len,
 			  const struct symbols *s)
 {
@@ -319,6 +345,24 @@ static void check_kconfig(struct claims *c, const char *text, size_t len,
 	struct seen opts = { .n = 0 };
 	char key[CLAIMS_NAME_MAX + 16];
 
+	size_t distinct = 0;
+
+	/* count first: a .config dump is not checked at all */
+	while (p + 8 < end &&
+	       (p = memmem(p, (size_t)(end - p), "CONFIG_", 7))) {
+		const char *e = p + 7;
+
+		while (e < end && (isupper((unsigned char)*e) ||
+				   isdigit((unsigned char)*e) || *e == '_'))
+			e++;
+		if (seen_add(&opts, p + 7, (size_t)(e - p - 7)))
+			distinct++;
+		p = e;
+	}
+	if (distinct > CLAIMS_KCONFIG_DUMP)
+		return;
+	opts.n = 0;
+	p = text;
 	while (p + 8 < end &&
 	       (p = memmem(p, (size_t)(end - p), "CONFIG_", 7))) {
 		const char *b = p + 7, *e = b;
@@ -364,7 +408,7 @@ void claims_check(const char *text, size_t len, const struct evidence *ev,
 		  const struct symbols *s, struct claims *c)
 {
 	memset(c, 0, sizeof(*c));
-	check_frames(c, ev, s);
+	check_frames(c, text, len, ev, s);
 	if (!s || !text)
 		return;
 	check_prose(c, text, len, s);

@@ -16,6 +16,7 @@
 
 #include "claims.h"
 #include "evidence.h"
+#include "strbuf.h"
 #include "symbols.h"
 #include "util.h"
 
@@ -118,6 +119,29 @@ static void test_sizes(void **state)
 	assert_non_null(strstr(c.first, "ext4_write_begin"));
 }
 
+static void test_size_variants(void **state)
+{
+	/* the frames hold "iput" for iput.part.0: another symbol */
+	static const char text[] =
+		" iput.part.0+0x104/0x130\n iput+0x24/0x40\n";
+	struct frame f[] = {
+		fr("iput", 0x104, 0x130, NULL),
+		fr("iput", 0x24, 0x40, NULL),
+	};
+	struct evidence ev;
+	struct claims c;
+
+	(void)state;
+	memset(&ev, 0, sizeof(ev));
+	ev.frames = f;
+	ev.nframes = ARRAY_SIZE(f);
+	claims_check(text, strlen(text), &ev, NULL, &c);
+	assert_int_equal(c.checks_kind[CLAIM_SIZE], 1);
+	assert_int_equal(c.failed, 0);
+	claims_check(" iput+0x104/0x130\n iput+0x24/0x40\n", 34, &ev, NULL, &c);
+	assert_int_equal(c.failed_kind[CLAIM_SIZE], 1);
+}
+
 static void test_frame_files(void **state)
 {
 	struct frame f[] = {
@@ -183,6 +207,30 @@ static void test_kconfig(void **state)
 	assert_int_equal(c.checks, 0); /* no index: nothing to check it on */
 }
 
+static void test_kconfig_dump(void **state)
+{
+	struct strbuf sb = STRBUF_INIT(1 << 16);
+	struct claims c;
+	int i;
+
+	(void)state;
+	/* a pasted .config of another version: 13 options, not cited ones */
+	sb_adds(&sb, "CONFIG_EXT4_FS=y\n");
+	for (i = 0; i < 12; i++)
+		sb_addf(&sb, "CONFIG_NEWER_OPTION_%d=y\n", i);
+	claims_check(sb_str(&sb), sb.len, NULL, syms, &c);
+	assert_int_equal(c.checks_kind[CLAIM_KCONFIG], 0);
+	sb_reset(&sb);
+	/* 12 are cited, and checked */
+	sb_adds(&sb, "CONFIG_EXT4_FS=y\n");
+	for (i = 0; i < 11; i++)
+		sb_addf(&sb, "CONFIG_NEWER_OPTION_%d=y\n", i);
+	claims_check(sb_str(&sb), sb.len, NULL, syms, &c);
+	assert_int_equal(c.checks_kind[CLAIM_KCONFIG], 12);
+	assert_int_equal(c.failed_kind[CLAIM_KCONFIG], 11);
+	sb_release(&sb);
+}
+
 static void test_weigh(void **state)
 {
 	struct claims c;
@@ -211,9 +259,11 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_size_variants),
 		cmocka_unit_test(test_frame_files),
 		cmocka_unit_test(test_prose),
 		cmocka_unit_test(test_kconfig),
+		cmocka_unit_test(test_kconfig_dump),
 		cmocka_unit_test(test_weigh),
 	};
 
