@@ -10,6 +10,10 @@
  *	the symbol index (symbols.c); without an index
  *	(rules_set_symbols()) it never fires.
  *
+ *	A name one leading "_" away from a real function is a typo, not
+ *	an invention (a developer's _gup_longterm_locked() for
+ *	__gup_longterm_locked()), and does not count.
+ *
  *	Only names in kernel style count: at least one '_' and 4 or more
  *	characters, not a userspace/libc or syzkaller name (pthread_,
  *	syz_, __x64_sys_ prefixes ...).  Each distinct name counts once;
@@ -28,6 +32,23 @@
 
 #define UNKNOWN_MAX_NAMES 64
 #define UNKNOWN_NAME_MAX  80
+
+/*
+ * underscore_typo - is name one leading "_" away from a real function
+ * (_gup_longterm_locked() for __gup_longterm_locked())?  A typo of a
+ * reporter who read the code, not an invented name
+ */
+static bool underscore_typo(const struct symbols *s, const char *name, size_t n)
+{
+	char buf[UNKNOWN_NAME_MAX + 2];
+	const char *files[1];
+
+	if (name[0] == '_' && symbols_lookup(s, name + 1, files, 1))
+		return true;
+	buf[0] = '_';
+	memcpy(buf + 1, name, n + 1);
+	return symbols_lookup(s, buf, files, 1) != 0;
+}
 
 /* classify_hook_unknown_functions - see the file comment */
 double classify_hook_unknown_functions(const struct rules_input *in,
@@ -68,7 +89,8 @@ double classify_hook_unknown_functions(const struct rules_input *in,
 			break;
 		memcpy(names[nnames], b, n);
 		names[nnames][n] = '\0';
-		if (symbols_lookup(in->symbols, names[nnames], files, 1) == 0)
+		if (symbols_lookup(in->symbols, names[nnames], files, 1) == 0 &&
+		    !underscore_typo(in->symbols, names[nnames], n))
 			unknown++;
 		nnames++;
 	}
