@@ -19,6 +19,11 @@
  * parse) is shown apart.  Everything is loaded once beforehand, as in a
  * process that already started.
  *
+ * The claim checks (claims.c) are measured alone on a report whose
+ * decoded call trace has 40 frames (func+0xOFF/0xSIZE file.c:LINE, real
+ * functions of Linux 6.12): the frame sizes, each function in its file,
+ * and the prose's names and CONFIG_ options, with the symbol index.
+ *
  * The report: a synthetic 6 KB mail (a user report's prose, dmesg lines
  * and a call trace), then each FILE given, then, with --dir, every
  * message of a corpus (index.tsv or user/ fuzzer/ ai/), summed up as
@@ -32,6 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "claims.h"
 #include "classify.h"
 #include "corpus.h"
 #include "evidence.h"
@@ -277,6 +283,107 @@ static void bench_dir(const struct ruleset *rs, const struct model *m,
 	corpus_release(&corpus);
 }
 
+/* trace40 - a user's report with a 40-frame decoded call trace */
+static char *trace40(void)
+{
+	static const char *const frames[][2] = {
+		{ "dump_stack_lvl", "lib/dump_stack.c" },
+		{ "kasan_report", "mm/kasan/report.c" },
+		{ "__rmqueue_pcplist", "mm/page_alloc.c" },
+		{ "rmqueue_bulk", "mm/page_alloc.c" },
+		{ "get_page_from_freelist", "mm/page_alloc.c" },
+		{ "__alloc_pages_noprof", "mm/page_alloc.c" },
+		{ "alloc_pages_mpol_noprof", "mm/mempolicy.c" },
+		{ "allocate_slab", "mm/slub.c" },
+		{ "new_slab", "mm/slub.c" },
+		{ "___slab_alloc", "mm/slub.c" },
+		{ "__slab_alloc", "mm/slub.c" },
+		{ "kmem_cache_alloc_noprof", "mm/slub.c" },
+		{ "__es_insert_extent", "fs/ext4/extents_status.c" },
+		{ "ext4_da_map_blocks", "fs/ext4/inode.c" },
+		{ "ext4_da_get_block_prep", "fs/ext4/inode.c" },
+		{ "__block_write_begin_int", "fs/buffer.c" },
+		{ "block_write_begin", "fs/buffer.c" },
+		{ "ext4_da_write_begin", "fs/ext4/inode.c" },
+		{ "generic_perform_write", "mm/filemap.c" },
+		{ "ext4_buffered_write_iter", "fs/ext4/file.c" },
+		{ "vfs_write", "fs/read_write.c" },
+		{ "ksys_write", "fs/read_write.c" },
+		{ "__x64_sys_write", "fs/read_write.c" },
+		{ "x64_sys_call", "arch/x86/entry/syscall_64.c" },
+		{ "do_syscall_64", "arch/x86/entry/common.c" },
+		{ "ext4_mark_iloc_dirty", "fs/ext4/inode.c" },
+		{ "ext4_do_update_inode", "fs/ext4/inode.c" },
+		{ "ext4_dirty_inode", "fs/ext4/inode.c" },
+		{ "__mark_inode_dirty", "fs/fs-writeback.c" },
+		{ "generic_write_end", "fs/buffer.c" },
+		{ "ext4_da_write_end", "fs/ext4/inode.c" },
+		{ "file_update_time", "fs/inode.c" },
+		{ "inode_needs_update_time", "fs/inode.c" },
+		{ "__filemap_get_folio", "mm/filemap.c" },
+	};
+	struct strbuf sb = STRBUF_INIT(1u << 20);
+	size_t i;
+
+	sb_adds(&sb,
+		"From: Jane Doe <jane@example.org>\n"
+		"To: linux-ext4@vger.kernel.org\n"
+		"Subject: KASAN: slab-out-of-bounds in ext4_da_map_blocks\n"
+		"Message-ID: <trace40@example.org>\n\n"
+		"Hi, writing to a file on ext4 with CONFIG_EXT4_FS=y and "
+		"CONFIG_KASAN=y crashes, since ext4_da_map_blocks() in "
+		"fs/ext4/inode.c\nlooks at the extent status tree.  "
+		"Decoded with scripts/decode_stacktrace.sh:\n\n"
+		"BUG: KASAN: slab-out-of-bounds in "
+		"ext4_da_map_blocks+0x120/0x4c0\n"
+		"Read of size 8 at addr ffff888012345678 by task dd/1234\n\n"
+		"CPU: 1 UID: 0 PID: 1234 Comm: dd Not tainted 6.12.0 #1\n"
+		"Hardware name: LENOVO 20XW0055US/20XW0055US, BIOS "
+		"N32ET86W (1.62 ) 03/15/2024\n"
+		"Call Trace:\n <TASK>\n");
+	for (i = 0; i < 40; i++)
+		sb_addf(&sb, " %s+0x%zx/0x%zx %s:%zu\n",
+			frames[i % ARRAY_SIZE(frames)][0], 0x20 + 8 * i,
+			0x400 + 0x40 * (i % ARRAY_SIZE(frames)),
+			frames[i % ARRAY_SIZE(frames)][1], 100 + 7 * i);
+	sb_adds(&sb, " </TASK>\n\nThanks, Jane\n");
+	return sb_detach(&sb, NULL);
+}
+
+/* bench_claims - the claim checks alone on the 40-frame report */
+static void bench_claims(const struct symbols *syms)
+{
+	double *t = xcalloc(RUNS, sizeof(double));
+	char *raw = trace40();
+	struct report *r = parse_mail(raw, strlen(raw));
+	struct evidence *ev;
+	struct claims c;
+	unsigned i;
+
+	if (!r) {
+		free(raw);
+		free(t);
+		return;
+	}
+	ev = evidence_extract(r);
+	if (syms)
+		symbols_resolve(syms, ev);
+	for (i = 0; i < RUNS; i++) {
+		double t0 = cpu_us();
+
+		claims_check(r->body, r->body_len, ev, syms, &c);
+		t[i] = cpu_us() - t0;
+	}
+	printf("%-34s %6zu B  %zu frames, %u checks (%u failed), %u lookups: "
+	       "claims %6.1f us\n",
+	       "claim checks, 40-frame trace", strlen(raw), ev->nframes,
+	       c.checks, c.failed, c.lookups, median(t, RUNS));
+	evidence_free(ev);
+	report_free(r);
+	free(raw);
+	free(t);
+}
+
 int main(int argc, char **argv)
 {
 	const char *rules_dir, *syms_path = NULL, *model_path = NULL;
@@ -333,6 +440,7 @@ int main(int argc, char **argv)
 	print_costs("synthetic 6 KB user report", strlen(raw), &c);
 	report_free(r);
 	free(raw);
+	bench_claims(syms);
 	for (; i < argc; i++)
 		if (bench_file(rs, m, syms, argv[i]) < 0)
 			ret = 1;

@@ -30,6 +30,8 @@ static const char *const functions[] = {
 	"btusb_probe",
 	"hci_conn_del",
 	"usb_hub_port_connect",
+	"kconfig:EXT4_FS",
+	"kconfig:",
 	"main",
 	"a",
 	"",

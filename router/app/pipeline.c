@@ -92,6 +92,10 @@ int pipeline_open(struct pipeline *p, const struct config *cfg)
 	if ((path = state_file(cfg, "model.bin"))) {
 		p->model = model_open(path);
 		free(path);
+	} else if ((path = classify_default_model(cfg))) {
+		/* no site model: the one shipped with the rules */
+		p->model = model_open(path);
+		free(path);
 	}
 	if (!p->model)
 		note_missing(p, "no trained model");
@@ -139,6 +143,9 @@ size_t pipeline_inputs(const struct config *cfg, char **paths, size_t max)
 		}
 		free(pat);
 	}
+	/* the shipped model, read when STATE_DIR has none */
+	if (n < max && (pat = classify_default_model(cfg)))
+		paths[n++] = pat;
 	return n;
 }
 

@@ -6,8 +6,8 @@
  *	triage eval --corpus DIR [--corpus DIR...] [--split FILE]
  *		    [--rules DIR] [--local FILE]
  *		    [--symbols FILE | --no-symbols] [--folds K] [--seed N]
- *		    [--no-model] [--fit-thresholds] [--ablate RULE]...
- *		    [--verbose]
+ *		    [--no-model | --model FILE] [--fit-thresholds]
+ *		    [--ablate RULE]... [--verbose]
  *
  *	Loads the labelled messages of every DIR (corpus.h: index.tsv or
  *	user/ fuzzer/ ai/) and groups them by author and thread.  It runs
@@ -66,6 +66,13 @@
  *	highest macro-F1, the highest user recall, the fewest uncertain,
  *	the nearest to the current values.  It prints the best settings as
  *	90_thresholds.rules lines; it changes nothing.
+ *
+ *	--model FILE scores every message with that one model (the shipped
+ *	classifiers/model.bin, or a site's) instead of training one: what a
+ *	site runs.  Its held-out figures are honest only when FILE was
+ *	trained on none of the held-out messages (tools/train-model.sh
+ *	trains the shipped model on tuning parts only); its tuning figures
+ *	are in-sample.
  *
  *	--ablate RULE scores RULE 0 (repeatable): what the figures are
  *	without it, e.g. without the netdev AI-review disclaimer.
@@ -498,6 +505,28 @@ static void run_item(struct pipeline *p, const struct corpus_item *it,
  * by author and thread within it, the held-out part by a model trained
  * on the whole tuning part; rule hits of the tuning part
  */
+static int run_fixed_model(struct eval_run *e, struct pipeline *p,
+			   const char *path, struct hits *hits)
+{
+	struct rules_result res;
+	size_t i;
+
+	p->model = model_open(path);
+	if (!p->model)
+		return -1;
+	rules_result_init(&res);
+	for (i = 0; i < e->c->n; i++) {
+		run_item(p, &e->c->items[i], &e->out[FULL][i],
+			 e->side[i] == TUNE ? hits : NULL, &res);
+		if (e->out[FULL][i].model_class < 0)
+			e->abstained[e->side[i]]++;
+	}
+	rules_result_release(&res);
+	model_free(p->model);
+	p->model = NULL;
+	return 0;
+}
+
 static int run_model(struct eval_run *e, struct pipeline *p, unsigned k,
 		     uint64_t seed, struct hits *hits)
 {
@@ -755,6 +784,7 @@ struct eval_opts {
 	const char *dirs_v[EVAL_MAX_CORPORA], *ablate_v[EVAL_MAX_ABLATE];
 	struct opt_list dirs, ablate;
 	const char *split, *rules_dir, *local, *syms;
+	const char *model_path;
 	bool local_given, no_syms, no_model, verbose, fit;
 	unsigned long k, seed;
 };
@@ -779,6 +809,8 @@ static void eval_options(int argc, char **argv, struct eval_opts *o)
 		OPT_BOOL(0, "no-symbols", &o->no_syms, "no symbol index"),
 		OPT_CMD_FOLDS(&o->k, &o->seed),
 		OPT_BOOL(0, "no-model", &o->no_model, "the rules alone"),
+		OPT_STRING(0, "model", &o->model_path, "FILE",
+			   "score with this model, trained on nothing here"),
 		OPT_BOOL(0, "fit-thresholds", &o->fit,
 			 "search the thresholds on the tuning part (--split)"),
 		OPT_LIST(0, "ablate", &o->ablate, "RULE",
@@ -796,7 +828,7 @@ static void eval_options(int argc, char **argv, struct eval_opts *o)
 	o->k = 5;
 	o->seed = 1;
 	if (parse_options(argc, argv, opts, eval_usage, 0) || !o->dirs.n ||
-	    (o->syms && o->no_syms))
+	    (o->syms && o->no_syms) || (o->model_path && o->no_model))
 		usage_with_options(eval_usage, opts);
 	o->local_given = o->local != NULL;
 	if (o->fit && !o->split) {
@@ -897,8 +929,12 @@ static int eval_classify(struct eval_run *e, struct pipeline *p,
 	/* the rules and the model, trained on tuning messages only */
 	if (!o->no_model) {
 		e->out[FULL] = xcalloc(c->n + 1, sizeof(*e->out[FULL]));
-		if (run_model(e, p, (unsigned)o->k, o->seed, hits) < 0)
+		if (o->model_path) {
+			if (run_fixed_model(e, p, o->model_path, hits) < 0)
+				return EX_NOINPUT;
+		} else if (run_model(e, p, (unsigned)o->k, o->seed, hits) < 0) {
 			return EX_DATAERR;
+		}
 	}
 	for (i = 0; i < c->n; i++) {
 		const struct corpus_item *it = &c->items[i];
@@ -948,6 +984,9 @@ static void print_setup(const struct eval_run *e, const struct eval_opts *o,
 	       rules_count(p->rules), o->syms ? o->syms : "none");
 	if (o->no_model)
 		printf("model: none (--no-model)\n");
+	else if (o->model_path)
+		printf("model: %s for every message, trained on nothing here (its tuning figures are in-sample when it was trained on the tuning part)\n",
+		       o->model_path);
 	else if (o->split)
 		printf("model: trained on the tuning part only; its tuning figures (CV) on %lu folds of the tuning part grouped by author and thread (seed %lu), its held-out figures by a model trained on the whole tuning part\n",
 		       o->k, o->seed);

@@ -703,6 +703,8 @@ const struct rules_hook classify_hooks[] = {
 	{ "hardware_ids", TEXT, 0, 0, NULL, hook_hardware_ids, false },
 	{ "unknown_functions", TEXT, 0, 1, check_counts,
 	  classify_hook_unknown_functions, false },
+	{ "false_claims", TEXT, 0, 3, check_counts, classify_hook_false_claims,
+	  false },
 };
 
 const size_t classify_nhooks = ARRAY_SIZE(classify_hooks);
@@ -755,6 +757,23 @@ const char *classify_rules_dir(const struct config *cfg)
 		}
 	}
 	return DATADIR "/classifiers";
+}
+
+/*
+ * classify_default_model - the model shipped with the rules
+ * (tools/train-model.sh), for a site that trained none of its own: it
+ * lives in the rules directory because its pseudo-rules
+ * (50_model.rules) and thresholds were set with it
+ */
+char *classify_default_model(const struct config *cfg)
+{
+	char *path = xasprintf("%s/" CLASSIFY_DEFAULT_MODEL,
+			       classify_rules_dir(cfg));
+
+	if (access(path, R_OK) == 0)
+		return path;
+	free(path);
+	return NULL;
 }
 
 const char *classify_local_rules(const struct config *cfg)

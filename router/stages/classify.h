@@ -152,6 +152,12 @@ struct ruleset *classify_load(const char *dir, const char *local);
 /* the configured rules directory and site file (see DESCRIPTION) */
 const char *classify_rules_dir(const struct config *cfg);
 const char *classify_local_rules(const struct config *cfg);
+/*
+ * the shipped model, RULES_DIR/model.bin, when readable (caller frees),
+ * else NULL: pipeline_open() loads it when STATE_DIR has no model.bin
+ */
+#define CLASSIFY_DEFAULT_MODEL "model.bin"
+char *classify_default_model(const struct config *cfg);
 
 /*
  * classify_open - the configured rules: the compiled snapshot
@@ -188,5 +194,9 @@ const struct rules_hook *classify_hook(const char *name);
 double classify_hook_unknown_functions(const struct rules_input *in,
 				       const struct rules_text *t,
 				       const struct rules_args *args);
+/* and the one that checks a report's claims (claims.c) */
+double classify_hook_false_claims(const struct rules_input *in,
+				  const struct rules_text *t,
+				  const struct rules_args *args);
 
 #endif

@@ -10,14 +10,22 @@
  *	the symbol index (symbols.c); without an index
  *	(rules_set_symbols()) it never fires.
  *
+ *	A name one leading "_" away from a real function is a typo, not
+ *	an invention (a developer's _gup_longterm_locked() for
+ *	__gup_longterm_locked()), and does not count.
+ *
  *	Only names in kernel style count: at least one '_' and 4 or more
  *	characters, not a userspace/libc or syzkaller name (pthread_,
  *	syz_, __x64_sys_ prefixes ...).  Each distinct name counts once;
  *	at most UNKNOWN_MAX_NAMES names are looked up.
  */
 #include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "report.h"
 #include <string.h>
 
+#include "claims.h"
 #include "classify.h"
 #include "symbols.h"
 #include "util.h"
@@ -25,25 +33,21 @@
 #define UNKNOWN_MAX_NAMES 64
 #define UNKNOWN_NAME_MAX  80
 
-static const char *const userspace_prefixes[] = {
-	"pthread_", "posix_",	"syz_",	  "sem_",	"shm_",
-	"mq_",	    "timer_",	"clock_", "__builtin_", "__x64_",
-	"__ia32_",  "__arm64_", "__se_",  "__do_sys_",
-};
-
-static bool kernel_style(const char *name, size_t n)
+/*
+ * underscore_typo - is name one leading "_" away from a real function
+ * (_gup_longterm_locked() for __gup_longterm_locked())?  A typo of a
+ * reporter who read the code, not an invented name
+ */
+static bool underscore_typo(const struct symbols *s, const char *name, size_t n)
 {
-	size_t i;
+	char buf[UNKNOWN_NAME_MAX + 2];
+	const char *files[1];
 
-	if (n < 4 || !memchr(name, '_', n))
-		return false;
-	for (i = 0; i < ARRAY_SIZE(userspace_prefixes); i++) {
-		size_t k = strlen(userspace_prefixes[i]);
-
-		if (n >= k && strncmp(name, userspace_prefixes[i], k) == 0)
-			return false;
-	}
-	return true;
+	if (name[0] == '_' && symbols_lookup(s, name + 1, files, 1))
+		return true;
+	buf[0] = '_';
+	memcpy(buf + 1, name, n + 1);
+	return symbols_lookup(s, buf, files, 1) != 0;
 }
 
 /* classify_hook_unknown_functions - see the file comment */
@@ -74,7 +78,7 @@ double classify_hook_unknown_functions(const struct rules_input *in,
 			b--;
 		n = (size_t)(p - b);
 		if (!n || n > UNKNOWN_NAME_MAX || isdigit((unsigned char)*b) ||
-		    !kernel_style(b, n))
+		    !claims_kernel_style(b, n))
 			continue;
 		for (i = 0; i < nnames && !dup; i++)
 			dup = strlen(names[i]) == n &&
@@ -85,9 +89,38 @@ double classify_hook_unknown_functions(const struct rules_input *in,
 			break;
 		memcpy(names[nnames], b, n);
 		names[nnames][n] = '\0';
-		if (symbols_lookup(in->symbols, names[nnames], files, 1) == 0)
+		if (symbols_lookup(in->symbols, names[nnames], files, 1) == 0 &&
+		    !underscore_typo(in->symbols, names[nnames], n))
 			unknown++;
 		nnames++;
 	}
 	return unknown && unknown >= min ? (double)unknown : 0;
+}
+
+/*
+ * classify_hook_false_claims - false_claims(MIN_CHECKS, MIN_FAILED,
+ * MIN_RATIO): the failed checks of claims.c when they weigh enough
+ * (claims_weigh()), else 0
+ */
+double classify_hook_false_claims(const struct rules_input *in,
+				  const struct rules_text *t,
+				  const struct rules_args *args)
+{
+	unsigned long min_checks = 3, min_failed = 2;
+	double ratio = 0.34;
+	struct claims c;
+
+	if (!t)
+		return 0;
+	if (args->argc > 0 && parse_ulong(args->argv[0], &min_checks) < 0)
+		min_checks = 3;
+	if (args->argc > 1 && parse_ulong(args->argv[1], &min_failed) < 0)
+		min_failed = 2;
+	if (args->argc > 2)
+		ratio = strtod(args->argv[2], NULL);
+	claims_check(t->text, t->len, in->evidence, in->symbols, &c);
+	return claims_weigh(&c, (unsigned)min_checks, (unsigned)min_failed,
+			    ratio)
+		       ? (double)(c.failed - c.failed_kind[CLAIM_EXISTS])
+		       : 0;
 }

@@ -129,9 +129,15 @@ static bool source_name(const char *name)
 	return ends_with(name, ".c") || ends_with(name, ".h");
 }
 
+static bool kconfig_name(const char *name)
+{
+	return !strcmp(name, "Kconfig") || starts_with(name, "Kconfig.");
+}
+
 static bool makefile_name(const char *name)
 {
-	return !strcmp(name, "Makefile") || !strcmp(name, "Kbuild");
+	return !strcmp(name, "Makefile") || !strcmp(name, "Kbuild") ||
+	       kconfig_name(name);
 }
 
 /*
@@ -688,6 +694,52 @@ static void modules_from_makefile(const char *root, const char *mkpath,
 }
 
 /*
+ * kconfig_from_file - "config FOO" and "menuconfig FOO" of one Kconfig
+ * file: "kconfig:FOO" -> that file, so that the classifier can tell
+ * whether an option a report cites exists (claims.c)
+ */
+static void kconfig_from_file(const char *root, const char *path,
+			      struct mod_list *ml)
+{
+	char *full = xasprintf("%s/%s", root, path), *text, *p;
+	size_t len;
+
+	if (read_file(full, MAKEFILE_MAX, &text, &len) < 0) {
+		free(full);
+		return;
+	}
+	free(full);
+	for (p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		const char *w = p, *e;
+
+		while (*w == ' ' || *w == '\t')
+			w++;
+		if (!strncmp(w, "config", 6))
+			w += 6;
+		else if (!strncmp(w, "menuconfig", 10))
+			w += 10;
+		else
+			continue;
+		if (*w != ' ' && *w != '\t')
+			continue;
+		while (*w == ' ' || *w == '\t')
+			w++;
+		for (e = w;
+		     (*e >= 'A' && *e <= 'Z') || (*e >= 'a' && *e <= 'z') ||
+		     (*e >= '0' && *e <= '9') || *e == '_';
+		     e++)
+			;
+		if (e == w || e - w > SYMBOLS_NAME_MAX - 8)
+			continue;
+		ALLOC_GROW(ml->v, ml->n, ml->alloc);
+		ml->v[ml->n].name = xasprintf("kconfig:%.*s", (int)(e - w), w);
+		ml->v[ml->n].path = xstrdup(path);
+		ml->n++;
+	}
+	free(text);
+}
+
+/*
  * dir_key - a directory's name spelled as a module's ("module:NAME",
  * lower case, "_" for "-"); false when too short to tell anything
  */
@@ -878,8 +930,14 @@ static void build_records(struct build *b)
 	size_t i, j;
 
 	/* Modules: "module:NAME" -> its .c file or its directory. */
-	for (i = 0; i < b->mk.n; i++)
-		modules_from_makefile(b->tree, b->mk.v[i], fl, &b->ml);
+	for (i = 0; i < b->mk.n; i++) {
+		const char *slash = strrchr(b->mk.v[i], '/');
+
+		if (kconfig_name(slash ? slash + 1 : b->mk.v[i]))
+			kconfig_from_file(b->tree, b->mk.v[i], &b->ml);
+		else
+			modules_from_makefile(b->tree, b->mk.v[i], fl, &b->ml);
+	}
 	dirs_from_files(fl, &b->ml);
 	for (i = 0; i < b->nthreads; i++)
 		b->total += b->w[i].nrecs;
@@ -903,8 +961,16 @@ static void build_records(struct build *b)
 		if (hit) {
 			f = (size_t)(hit - fl->v);
 		} else {
-			/* a directory: an extra entry of the file table */
-			for (f = b->nsrc; f < fl->n; f++)
+			/*
+			 * a directory or a Kconfig file: an extra entry of
+			 * the file table (one file's options are together:
+			 * the last entry first)
+			 */
+			f = fl->n > b->nsrc && !strcmp(fl->v[fl->n - 1],
+						       b->ml.v[i].path)
+				    ? fl->n - 1
+				    : b->nsrc;
+			for (; f < fl->n; f++)
 				if (!strcmp(fl->v[f], b->ml.v[i].path))
 					break;
 			if (f == fl->n) {
@@ -1452,6 +1518,12 @@ static bool find_function(const struct symbols *s, const char *function,
 	const char *rest;
 	char buf[NAME_MAX_LEN + 32];
 
+	if (starts_with(function, "kconfig:")) {
+		/* "kconfig:FOO": the Kconfig file that declares FOO */
+		len = strlen(function);
+		return len > 8 && len <= NAME_MAX_LEN &&
+		       find(s, function, len, e);
+	}
 	if (starts_with(function, "module:")) {
 		/* "module:snd-usb-audio" is indexed as snd_usb_audio */
 		for (i = 0; function[i] && i < sizeof(buf) - 1; i++)

@@ -95,12 +95,15 @@ test_expect_success 'train --from-corrections learns what triagers reclassified'
 test_expect_success 'train writes STATE_DIR/model.bin by default, which explain loads' '
 	TRIAGE_STATE_DIR="$T/state2" &&
 	export TRIAGE_STATE_DIR &&
-	"$TRIAGE" explain "$CORPUS/user/04-raid.eml" >"$T/out" &&
+	mkdir "$T/rules-nomodel" &&
+	cp "$SRC"/classifiers/*.rules "$T/rules-nomodel/" &&
+	sed "s|^rules_dir = .*|rules_dir = $T/rules-nomodel|" "$T/routes.conf" >"$T/nomodel.conf" &&
+	TRIAGE_CONFIG="$T/nomodel.conf" "$TRIAGE" explain "$CORPUS/user/04-raid.eml" >"$T/out" &&
 	grep -q "no trained model" "$T/out" &&
 	"$TRIAGE" train --dir "$CORPUS" --no-cv >"$T/out" &&
 	test -s "$T/state2/model.bin" &&
 	! grep -q "^before" "$T/out" &&
-	"$TRIAGE" explain "$CORPUS/user/04-raid.eml" >"$T/out" &&
+	TRIAGE_CONFIG="$T/nomodel.conf" "$TRIAGE" explain "$CORPUS/user/04-raid.eml" >"$T/out" &&
 	! grep -q "no trained model" "$T/out"
 '
 

@@ -333,7 +333,7 @@ test_expect_success 'approve: forward a held report now (sendmail transport)' '
 	test_cmp "$T/expect" "$T/mail/$n.argv" &&
 	headers "$T/mail/$n.msg" | grep -E "^(Resent-|X-)" |
 		grep -v "^Resent-Message-ID" >"$T/hdrs" &&
-	grep -q "^X-Triage-Class: ai; score=[0-9.]*; rules=AI_" "$T/hdrs" &&
+	grep -q "^X-Triage-Class: ai; score=[0-9.]*; rules=\(MODEL_AI_[0-9]*,\)\{0,1\}AI_" "$T/hdrs" &&
 	grep -v "^X-Triage-Class" "$T/hdrs" >"$T/actual" &&
 	test_cmp "$D/approve-headers.expect" "$T/actual" &&
 	sed "1,/^X-Triage-Report/d" "$T/mail/$n.msg" |

@@ -425,6 +425,13 @@ static void test_unknown_functions(void **state)
 	a.argv[0] = "2";
 	assert_true(classify_hook_unknown_functions(&in, &x->t, &a) == 0);
 	free_text(x);
+	/* one "_" away from a real function: a typo, not an invention */
+	a.argc = 0;
+	x = mk_text("_btusb_probe() and _hci_rx_work() are typos; "
+		    "___btusb_probe() is two away and btusb_prob() is not "
+		    "one of those.");
+	assert_true(classify_hook_unknown_functions(&in, &x->t, &a) == 2);
+	free_text(x);
 	symbols_free(sym);
 	cmd = xasprintf("rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fuzz_claims - a report's text through the claim checks (claims.c):
+ * the crash log's frames (evidence), the "name() in file.c" prose, the
+ * CONFIG_ options, each looked up in a small symbol index built once
+ * from a fake tree (functions in .c files and a header, Kconfig
+ * options), read both mapped and with pread() as the filter reads it
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "claims.h"
+#include "evidence.h"
+#include "fuzz.h"
+#include "symbols.h"
+#include "util.h"
+
+static struct symbols *mapped, *preadx;
+
+static void put(const char *dir, const char *rel, const char *text)
+{
+	char *path = xasprintf("%s/%s", dir, rel), *d = xstrdup(path);
+	FILE *f;
+
+	*strrchr(d, '/') = '\0';
+	if (mkdir_p(d, 0700) < 0 || !(f = fopen(path, "w")))
+		abort();
+	fputs(text, f);
+	fclose(f);
+	free(d);
+	free(path);
+}
+
+/* index - the fake tree's index, once per process */
+static void index_once(void)
+{
+	char dir[] = "/tmp/fuzz-claims-XXXXXX", *idx, *cmd;
+
+	if (!mkdtemp(dir))
+		abort();
+	put(dir, "fs/ext4/inode.c",
+	    "int ext4_iget(void)\n{\n}\nstatic int ext4_write_begin(void)\n{\n}\n");
+	put(dir, "mm/slub.c", "void kfree(void *p)\n{\n}\n");
+	put(dir, "include/linux/list.h",
+	    "static inline void list_add(void) { }\n");
+	put(dir, "fs/ext4/Kconfig", "config EXT4_FS\n\ttristate \"x\"\n");
+	put(dir, "Kconfig.debug", "menuconfig KASAN\n\tbool \"x\"\n");
+	idx = xasprintf("%s/symbols.idx", dir);
+	if (symbols_build(dir, idx, NULL) < 0)
+		abort();
+	mapped = symbols_open(idx);
+	preadx = symbols_open_pread(idx);
+	if (!mapped || !preadx)
+		abort();
+	/* the mapping and the open file outlive the tree */
+	cmd = xasprintf("rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		abort();
+	free(cmd);
+	free(idx);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text = xmemdup0(size ? (const char *)data : "", size);
+	struct evidence *ev;
+	struct claims a, b;
+
+	if (!mapped)
+		index_once();
+	ev = evidence_extract_text(text, size);
+	symbols_resolve(mapped, ev);
+	claims_check(text, size, ev, mapped, &a);
+	claims_check(text, size, ev, preadx, &b);
+	/* both readers see the same index */
+	if (a.checks != b.checks || a.failed != b.failed)
+		abort();
+	claims_check(text, size, ev, NULL, &a);
+	claims_weigh(&a, 1, 1, 0.05);
+	evidence_free(ev);
+	free(text);
+	return 0;
+}

@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * claims - check what a report claims about the kernel source
+ *
+ * DESCRIPTION
+ *	An AI-written report cites functions, files, call traces and
+ *	configuration options that read well and do not exist; a report of
+ *	a crash someone hit quotes a log the kernel printed.  The style of
+ *	the prose is a weak signal (and flags non-native writers); the
+ *	claims can be checked.  Each check below is one piece of evidence,
+ *	checked against the symbol index 'triage update --kernel-tree'
+ *	built (symbols.h; the tree it indexed is the version checked):
+ *
+ *	- frame sizes: "func+0xOFF/0xSIZE" - one function has one size
+ *	  within a report (one kernel image), and OFF < SIZE.  One check
+ *	  per function that has a size; it needs no index;
+ *	- function in its file: a frame that names its file ("... fs/x.c:12"
+ *	  of decode_stacktrace.sh, not a file the index gave it), and prose
+ *	  "name() in|at|from fs/x.c" / "name() (fs/x.c": the index must
+ *	  define name in that file (a path suffix: "/build/fs/x.c" and
+ *	  "x.c" match fs/x.c).  Functions the index does not know are not
+ *	  counted here: unknown_functions() counts them;
+ *	- names: every distinct "name()" in kernel style must exist
+ *	  (CLAIM_EXISTS; the rules weigh these with unknown_functions(), so
+ *	  claims_weigh() leaves them out);
+ *	- Kconfig options: every distinct CONFIG_FOO of the text must be
+ *	  declared by a Kconfig file ("kconfig:FOO" in the index; FOO_MODULE
+ *	  is FOO's autoconf.h spelling).
+ *
+ *	A real reporter makes typos, quotes a vendor kernel, or pastes a
+ *	.config of another version: one failed check proves nothing.  The
+ *	hook false_claims(MIN_CHECKS, MIN_FAILED, MIN_RATIO) therefore
+ *	gives the number of failed checks only when at least MIN_CHECKS
+ *	checks could be made, at least MIN_FAILED failed, and the failed
+ *	share is at least MIN_RATIO; else 0.  Without an index only the
+ *	frame sizes are checked.
+ *
+ *	Bounds: at most CLAIMS_MAX_LOOKUPS index lookups and
+ *	CLAIMS_MAX_NAMES distinct names per report.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "claims.h"
+#include "evidence.h"
+#include "symbols.h"
+#include "util.h"
+
+#define CLAIMS_MAX_LOOKUPS  64
+#define CLAIMS_MAX_NAMES    48
+#define CLAIMS_FILES	    16 /* files of one function compared */
+#define CLAIMS_NAME_MAX	    80
+#define CLAIMS_PATH_MAX	    160
+#define CLAIMS_KCONFIG_DUMP 12
+
+static const char *const userspace_prefixes[] = {
+	"pthread_", "posix_",	"syz_",	  "sem_",	"shm_",
+	"mq_",	    "timer_",	"clock_", "__builtin_", "__x64_",
+	"__ia32_",  "__arm64_", "__se_",  "__do_sys_",
+};
+
+/* claims_kernel_style - a name in kernel style (claims.h) */
+bool claims_kernel_style(const char *name, size_t n)
+{
+	size_t i;
+
+	if (n < 4 || !memchr(name, '_', n))
+		return false;
+	for (i = 0; i < ARRAY_SIZE(userspace_prefixes); i++) {
+		size_t k = strlen(userspace_prefixes[i]);
+
+		if (n >= k && strncmp(name, userspace_prefixes[i], k) == 0)
+			return false;
+	}
+	return true;
+}
+
+struct seen {
+	char name[CLAIMS_MAX_NAMES][CLAIMS_NAME_MAX + 1];
+	size_t n;
+};
+
+/* seen_add - false when name was seen already or the table is full */
+static bool seen_add(struct seen *s, const char *name, size_t n)
+{
+	size_t i;
+
+	if (n > CLAIMS_NAME_MAX || s->n == CLAIMS_MAX_NAMES)
+		return false;
+	for (i = 0; i < s->n; i++)
+		if (strlen(s->name[i]) == n && !memcmp(s->name[i], name, n))
+			return false;
+	memcpy(s->name[s->n], name, n);
+	s->name[s->n][n] = '\0';
+	s->n++;
+	return true;
+}
+
+static void count_failed(struct claims *c, enum claims_kind kind)
+{
+	c->failed++;
+	c->failed_kind[kind]++;
+}
+
+/* FAIL - count a failed check; the first one is kept for explanations */
+#define FAIL(c, kind, ...)                                                     \
+	do {                                                                   \
+		if (!(c)->first[0])                                            \
+			snprintf((c)->first, sizeof((c)->first), __VA_ARGS__); \
+		count_failed(c, kind);                                         \
+	} while (0)
+
+static void check(struct claims *c, enum claims_kind kind)
+{
+	c->checks++;
+	c->checks_kind[kind]++;
+}
+
+/* path_matches - does the claimed path name the indexed one? */
+static bool path_matches(const char *claimed, size_t cn, const char *indexed)
+{
+	size_t in = strlen(indexed);
+
+	if (cn == in)
+		return !memcmp(claimed, indexed, cn);
+	if (cn > in)
+		return claimed[cn - in - 1] == '/' &&
+		       !memcmp(claimed + cn - in, indexed, in);
+	return indexed[in - cn - 1] == '/' &&
+	       !memcmp(indexed + in - cn, claimed, cn);
+}
+
+/*
+ * in_file - one "function in file" check: 1 passed, 0 failed, -1 not
+ * checkable (unknown function, no lookups left)
+ */
+static int in_file(struct claims *c, const struct symbols *s,
+		   const char *function, const char *file, size_t flen)
+{
+	const char *files[CLAIMS_FILES];
+	size_t n, i;
+
+	if (c->lookups >= CLAIMS_MAX_LOOKUPS)
+		return -1;
+	c->lookups++;
+	n = symbols_lookup(s, function, files, CLAIMS_FILES);
+	if (!n)
+		return -1;
+	if (n > CLAIMS_FILES)
+		n = CLAIMS_FILES;
+	for (i = 0; i < n; i++)
+		if (files[i] && path_matches(file, flen, files[i]))
+			return 1;
+	/* defined in more files than compared: give it the benefit */
+	return symbols_lookup(s, function, files, 0) > CLAIMS_FILES ? -1 : 0;
+}
+
+/* full_len - the frame's function with its suffixes (".part.0"), to "+" */
+static size_t full_len(const char *function)
+{
+	size_t n = strcspn(function, "+ ");
+
+	return n <= CLAIMS_NAME_MAX ? n : 0;
+}
+
+/*
+ * file_checkable - a .c file of the tree as the report names it: not a
+ * header (decode_stacktrace.sh gives an inlined callee's file:line to
+ * its caller's frame), not a generated file
+ */
+static bool file_checkable(const char *file)
+{
+	size_t n = strlen(file);
+
+	return n > 2 && file[n - 2] == '.' && file[n - 1] == 'c' &&
+	       !strstr(file, "/generated/");
+}
+
+static bool name_char(char ch)
+{
+	return isalnum((unsigned char)ch) || ch == '_';
+}
+
+/*
+ * has_variant - does text name "name.suffix" (iput.part.0 next to
+ * iput)?  The frames hold the name without its compiler suffix, and
+ * the two are different symbols with different sizes
+ */
+static bool has_variant(const char *text, size_t len, const char *name,
+			size_t n)
+{
+	const char *end = text + len, *p = text;
+
+	while (text && p < end && (p = memmem(p, (size_t)(end - p), name, n))) {
+		if (p + n < end && p[n] == '.' &&
+		    (p == text || !name_char(p[-1])))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+static void check_frames(struct claims *c, const char *text, size_t len,
+			 const struct evidence *ev, const struct symbols *s)
+{
+	struct seen sized = { .n = 0 }, filed = { .n = 0 };
+	size_t i, j;
+
+	if (!ev)
+		return;
+	for (i = 0; i < ev->nframes; i++) {
+		const struct frame *f = &ev->frames[i];
+		size_t n = f->function ? symbols_name_len(f->function) : 0;
+		size_t full = n ? full_len(f->function) : 0;
+		int r;
+
+		if (n < 3 || !full || f->function[n] == '/')
+			continue;
+		if (f->size && seen_add(&sized, f->function, full)) {
+			/* +0x10/0x10: a call that is a function's last insn */
+			bool bad = f->offset > f->size;
+
+			check(c, CLAIM_SIZE);
+			for (j = i + 1; j < ev->nframes && !bad; j++) {
+				const struct frame *g = &ev->frames[j];
+
+				bad = g->function && g->size &&
+				      g->size != f->size &&
+				      full_len(g->function) == full &&
+				      !memcmp(g->function, f->function, full) &&
+				      !g->module == !f->module &&
+				      !has_variant(text, len, f->function,
+						   full);
+			}
+			if (bad)
+				FAIL(c, CLAIM_SIZE,
+				     "%.*s: offset past its size, or two sizes in one report",
+				     (int)full, f->function);
+		}
+		if (!s || !f->file || f->from_index ||
+		    !file_checkable(f->file) ||
+		    !seen_add(&filed, f->function, n))
+			continue;
+		r = in_file(c, s, f->function, f->file, strlen(f->file));
+		if (r < 0)
+			continue;
+		check(c, CLAIM_FILE);
+		if (!r)
+			FAIL(c, CLAIM_FILE, "%.*s is not defined in %.80s",
+			     (int)n, f->function, f->file);
+	}
+}
+
+static bool path_char(char ch)
+{
+	return name_char(ch) || ch == '/' || ch == '.' || ch == '-' ||
+	       ch == '+';
+}
+
+/* prose_path - a "dir/file.c" or "file.h" token at p, its length or 0 */
+static size_t prose_path(const char *p, const char *end)
+{
+	const char *e = p;
+
+	while (e < end && path_char(*e) && e - p < CLAIMS_PATH_MAX)
+		e++;
+	while (e > p && (e[-1] == '.' || e[-1] == '-'))
+		e--; /* "... in fs/x.c." */
+	if (e - p < 3 || e[-2] != '.' || (e[-1] != 'c' && e[-1] != 'h'))
+		return 0;
+	return (size_t)(e - p);
+}
+
+/*
+ * check_prose - every distinct "name()" in kernel style exists; "name()
+ * in fs/x.c" and "name() (fs/x.c" name its file
+ */
+static void check_prose(struct claims *c, const char *text, size_t len,
+			const struct symbols *s)
+{
+	static const char *const links[] = { " in ", " at ", " from ", " (" };
+	const char *end = text + len, *p;
+	struct seen names = { .n = 0 };
+	char name[CLAIMS_NAME_MAX + 1], path[CLAIMS_PATH_MAX + 1];
+
+	for (p = text; p + 2 < end && (p = memchr(p, '(', (size_t)(end - p)));
+	     p++) {
+		const char *b = p, *q = p + 2, *files[1];
+		size_t n, k, pl;
+		int r;
+
+		if (p[1] != ')')
+			continue;
+		while (b > text && name_char(b[-1]))
+			b--;
+		n = (size_t)(p - b);
+		if (n > CLAIMS_NAME_MAX || isdigit((unsigned char)*b) ||
+		    !claims_kernel_style(b, n) || !seen_add(&names, b, n) ||
+		    c->lookups >= CLAIMS_MAX_LOOKUPS)
+			continue;
+		memcpy(name, b, n);
+		name[n] = '\0';
+		c->lookups++;
+		check(c, CLAIM_EXISTS);
+		if (!symbols_lookup(s, name, files, 1)) {
+			FAIL(c, CLAIM_EXISTS,
+			     "%.60s() is not a kernel function", name);
+			continue;
+		}
+		for (k = 0; k < ARRAY_SIZE(links); k++) {
+			size_t ll = strlen(links[k]);
+
+			if ((size_t)(end - q) > ll &&
+			    !memcmp(q, links[k], ll)) {
+				q += ll;
+				break;
+			}
+		}
+		if (k == ARRAY_SIZE(links) || !(pl = prose_path(q, end)) ||
+		    q[pl - 1] != 'c')
+			continue;
+		memcpy(path, q, pl);
+		path[pl] = '\0';
+		r = in_file(c, s, name, path, pl);
+		if (r < 0)
+			continue;
+		check(c, CLAIM_FILE);
+		if (!r)
+			FAIL(c, CLAIM_FILE, "%.60s() is not defined in %.80s",
+			     name, path);
+	}
+}
+
+/*
+ * check_kconfig - every distinct CONFIG_FOO is declared by a Kconfig
+ * file; not when the text names more than CLAIMS_KCONFIG_DUMP of them:
+ * that is a pasted .config (of any version), not options cited
+ */
+static void check_kconfig(struct claims *c, const char *text, size_t len,
+			  const struct symbols *s)
+{
+	const char *end = text + len, *p = text;
+	struct seen opts = { .n = 0 };
+	char key[CLAIMS_NAME_MAX + 16];
+
+	size_t distinct = 0;
+
+	/* count first: a .config dump is not checked at all */
+	while (p + 8 < end &&
+	       (p = memmem(p, (size_t)(end - p), "CONFIG_", 7))) {
+		const char *e = p + 7;
+
+		while (e < end && (isupper((unsigned char)*e) ||
+				   isdigit((unsigned char)*e) || *e == '_'))
+			e++;
+		if (seen_add(&opts, p + 7, (size_t)(e - p - 7)))
+			distinct++;
+		p = e;
+	}
+	if (distinct > CLAIMS_KCONFIG_DUMP)
+		return;
+	opts.n = 0;
+	p = text;
+	while (p + 8 < end &&
+	       (p = memmem(p, (size_t)(end - p), "CONFIG_", 7))) {
+		const char *b = p + 7, *e = b;
+		const char *files[1];
+		size_t n;
+
+		if (p > text && name_char(p[-1])) {
+			p = b;
+			continue;
+		}
+		while (e < end && (isupper((unsigned char)*e) ||
+				   isdigit((unsigned char)*e) || *e == '_'))
+			e++;
+		p = e;
+		n = (size_t)(e - b);
+		while (n && b[n - 1] == '_')
+			n--;
+		/* "CONFIG_FOO=y" and "CONFIG_FOO is not set", not CONFIG_Foo */
+		if (n < 2 || (e < end && name_char(*e)) ||
+		    !seen_add(&opts, b, n))
+			continue;
+		if (c->lookups + 2 > CLAIMS_MAX_LOOKUPS)
+			break;
+		snprintf(key, sizeof(key), "kconfig:%.*s", (int)n, b);
+		c->lookups++;
+		check(c, CLAIM_KCONFIG);
+		if (symbols_lookup(s, key, files, 1))
+			continue;
+		if (n > 7 && !memcmp(b + n - 7, "_MODULE", 7)) {
+			snprintf(key, sizeof(key), "kconfig:%.*s", (int)n - 7,
+				 b);
+			c->lookups++;
+			if (symbols_lookup(s, key, files, 1))
+				continue;
+		}
+		FAIL(c, CLAIM_KCONFIG,
+		     "CONFIG_%.*s is declared by no Kconfig file",
+		     (int)(n < 96 ? n : 96), b);
+	}
+}
+
+void claims_check(const char *text, size_t len, const struct evidence *ev,
+		  const struct symbols *s, struct claims *c)
+{
+	memset(c, 0, sizeof(*c));
+	check_frames(c, text, len, ev, s);
+	if (!s || !text)
+		return;
+	check_prose(c, text, len, s);
+	check_kconfig(c, text, len, s);
+}
+
+bool claims_weigh(const struct claims *c, unsigned min_checks,
+		  unsigned min_failed, double min_ratio)
+{
+	/* unknown_functions() weighs the existence of names on its own */
+	unsigned checks = c->checks - c->checks_kind[CLAIM_EXISTS];
+	unsigned failed = c->failed - c->failed_kind[CLAIM_EXISTS];
+
+	return checks >= min_checks && failed >= min_failed && checks &&
+	       (double)failed / checks >= min_ratio;
+}

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_claims - a report's claims checked against a small fake tree
+ * (claims.c): frame sizes, a function in its file, CONFIG_ options,
+ * and the weighing that keeps one typo from counting
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "claims.h"
+#include "evidence.h"
+#include "strbuf.h"
+#include "symbols.h"
+#include "util.h"
+
+static char tmpdir[64];
+static struct symbols *syms;
+
+static void write_text(const char *rel, const char *text)
+{
+	char *path = xasprintf("%s/%s", tmpdir, rel);
+	char *dir = xstrdup(path);
+	FILE *f;
+
+	*strrchr(dir, '/') = '\0';
+	assert_int_equal(mkdir_p(dir, 0755), 0);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	free(dir);
+	free(path);
+}
+
+static int setup(void **state)
+{
+	char *idx;
+
+	(void)state;
+	strcpy(tmpdir, "/tmp/triage-claims-XXXXXX");
+	assert_non_null(mkdtemp(tmpdir));
+	write_text("fs/ext4/inode.c",
+		   "struct inode *ext4_iget(int ino)\n{\n}\n"
+		   "static int ext4_write_begin(void)\n{\n}\n");
+	write_text("fs/ext4/super.c",
+		   "static int ext4_fill_super(void)\n{\n}\n");
+	write_text("include/linux/list.h",
+		   "static inline void list_add(void) { }\n");
+	write_text("fs/ext4/Kconfig", "config EXT4_FS\n\ttristate \"ext4\"\n"
+				      "menuconfig EXT4_DEBUG\n\tbool \"d\"\n");
+	write_text("drivers/usb/Kconfig", "  config USB\n\ttristate \"usb\"\n"
+					  "# config NOT_AN_OPTION\n");
+	idx = xasprintf("%s/symbols.idx", tmpdir);
+	assert_int_equal(symbols_build(tmpdir, idx, NULL), 0);
+	syms = symbols_open(idx);
+	assert_non_null(syms);
+	free(idx);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char *cmd = xasprintf("rm -rf '%s'", tmpdir);
+
+	(void)state;
+	symbols_free(syms);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	return 0;
+}
+
+static struct frame fr(const char *fn, unsigned long off, unsigned long size,
+		       const char *file)
+{
+	struct frame f;
+
+	memset(&f, 0, sizeof(f));
+	f.function = (char *)fn;
+	f.offset = off;
+	f.size = size;
+	f.file = (char *)file;
+	return f;
+}
+
+static void test_sizes(void **state)
+{
+	struct frame f[] = {
+		fr("ext4_iget", 0x10, 0x40, NULL),
+		fr("ext4_iget", 0x20, 0x40, NULL),	  /* same size: fine */
+		fr("ext4_write_begin", 0x10, 0x10, NULL), /* last insn */
+		fr("ext4_fill_super.part.0", 0x8, 0x80, NULL),
+		fr("ext4_fill_super", 0x8, 0x200, NULL), /* another symbol */
+	};
+	struct evidence ev;
+	struct claims c;
+
+	(void)state;
+	memset(&ev, 0, sizeof(ev));
+	ev.frames = f;
+	ev.nframes = ARRAY_SIZE(f);
+	claims_check(NULL, 0, &ev, NULL, &c);
+	assert_int_equal(c.checks_kind[CLAIM_SIZE], 4);
+	assert_int_equal(c.failed, 0);
+	f[1].size = 0x48; /* one function, two sizes */
+	claims_check(NULL, 0, &ev, NULL, &c);
+	assert_int_equal(c.failed_kind[CLAIM_SIZE], 1);
+	assert_non_null(strstr(c.first, "ext4_iget"));
+	f[1].size = 0x40;
+	f[2].offset = 0x11; /* past the end */
+	claims_check(NULL, 0, &ev, NULL, &c);
+	assert_int_equal(c.failed_kind[CLAIM_SIZE], 1);
+	assert_non_null(strstr(c.first, "ext4_write_begin"));
+}
+
+static void test_size_variants(void **state)
+{
+	/* the frames hold "iput" for iput.part.0: another symbol */
+	static const char text[] =
+		" iput.part.0+0x104/0x130\n iput+0x24/0x40\n";
+	struct frame f[] = {
+		fr("iput", 0x104, 0x130, NULL),
+		fr("iput", 0x24, 0x40, NULL),
+	};
+	struct evidence ev;
+	struct claims c;
+
+	(void)state;
+	memset(&ev, 0, sizeof(ev));
+	ev.frames = f;
+	ev.nframes = ARRAY_SIZE(f);
+	claims_check(text, strlen(text), &ev, NULL, &c);
+	assert_int_equal(c.checks_kind[CLAIM_SIZE], 1);
+	assert_int_equal(c.failed, 0);
+	claims_check(" iput+0x104/0x130\n iput+0x24/0x40\n", 34, &ev, NULL, &c);
+	assert_int_equal(c.failed_kind[CLAIM_SIZE], 1);
+}
+
+static void test_frame_files(void **state)
+{
+	struct frame f[] = {
+		fr("ext4_iget", 0, 0, "fs/ext4/inode.c"),
+		fr("ext4_write_begin", 0, 0, "/build/linux/fs/ext4/inode.c"),
+		fr("list_add", 0, 0, "include/linux/list.h"),	 /* header */
+		fr("ext4_fill_super", 0, 0, "fs/ext4/inode.c"),	 /* wrong */
+		fr("no_such_function", 0, 0, "fs/ext4/inode.c"), /* unknown */
+	};
+	struct evidence ev;
+	struct claims c;
+
+	(void)state;
+	memset(&ev, 0, sizeof(ev));
+	ev.frames = f;
+	ev.nframes = ARRAY_SIZE(f);
+	claims_check("", 0, &ev, syms, &c);
+	assert_int_equal(c.checks_kind[CLAIM_FILE], 3);
+	assert_int_equal(c.failed_kind[CLAIM_FILE], 1);
+	assert_string_equal(
+		c.first, "ext4_fill_super is not defined in fs/ext4/inode.c");
+	f[3].from_index = true; /* a file the index gave: nothing claimed */
+	claims_check("", 0, &ev, syms, &c);
+	assert_int_equal(c.checks_kind[CLAIM_FILE], 2);
+	assert_int_equal(c.failed, 0);
+}
+
+static void test_prose(void **state)
+{
+	static const char text[] =
+		"The bug is in ext4_iget() in fs/ext4/super.c, called from\n"
+		"ext4_fill_super() (fs/ext4/super.c:1234) and from\n"
+		"ext4_made_up_helper() at fs/ext4/inode.c.\n";
+	struct claims c;
+
+	(void)state;
+	claims_check(text, strlen(text), NULL, syms, &c);
+	assert_int_equal(c.checks_kind[CLAIM_EXISTS], 3);
+	assert_int_equal(c.failed_kind[CLAIM_EXISTS], 1);
+	assert_int_equal(c.checks_kind[CLAIM_FILE], 2);
+	assert_int_equal(c.failed_kind[CLAIM_FILE], 1);
+	assert_string_equal(c.first,
+			    "ext4_iget() is not defined in fs/ext4/super.c");
+}
+
+static void test_kconfig(void **state)
+{
+	static const char text[] =
+		"CONFIG_EXT4_FS=y\nCONFIG_EXT4_DEBUG=y\n# CONFIG_USB is not set\n"
+		"CONFIG_EXT4_FS_MODULE and CONFIG_EXT4_FS again, "
+		"XCONFIG_IGNORED, CONFIG_Mixed_case,\n"
+		"CONFIG_EXT4_STRICT_HARDENING=y, CONFIG_NOT_AN_OPTION=y\n";
+	struct claims c;
+
+	(void)state;
+	claims_check(text, strlen(text), NULL, syms, &c);
+	assert_int_equal(c.checks_kind[CLAIM_KCONFIG], 6);
+	assert_int_equal(c.failed_kind[CLAIM_KCONFIG], 2);
+	assert_string_equal(
+		c.first,
+		"CONFIG_EXT4_STRICT_HARDENING is declared by no Kconfig file");
+	claims_check(text, strlen(text), NULL, NULL, &c);
+	assert_int_equal(c.checks, 0); /* no index: nothing to check it on */
+}
+
+static void test_kconfig_dump(void **state)
+{
+	struct strbuf sb = STRBUF_INIT(1 << 16);
+	struct claims c;
+	int i;
+
+	(void)state;
+	/* a pasted .config of another version: 13 options, not cited ones */
+	sb_adds(&sb, "CONFIG_EXT4_FS=y\n");
+	for (i = 0; i < 12; i++)
+		sb_addf(&sb, "CONFIG_NEWER_OPTION_%d=y\n", i);
+	claims_check(sb_str(&sb), sb.len, NULL, syms, &c);
+	assert_int_equal(c.checks_kind[CLAIM_KCONFIG], 0);
+	sb_reset(&sb);
+	/* 12 are cited, and checked */
+	sb_adds(&sb, "CONFIG_EXT4_FS=y\n");
+	for (i = 0; i < 11; i++)
+		sb_addf(&sb, "CONFIG_NEWER_OPTION_%d=y\n", i);
+	claims_check(sb_str(&sb), sb.len, NULL, syms, &c);
+	assert_int_equal(c.checks_kind[CLAIM_KCONFIG], 12);
+	assert_int_equal(c.failed_kind[CLAIM_KCONFIG], 11);
+	sb_release(&sb);
+}
+
+static void test_weigh(void **state)
+{
+	struct claims c;
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	c.checks = c.checks_kind[CLAIM_SIZE] = 21;
+	c.failed = c.failed_kind[CLAIM_SIZE] = 1;
+	/* one typo among a real log's 21 true frames weighs nothing */
+	assert_false(claims_weigh(&c, 1, 1, 0.05));
+	c.checks = c.checks_kind[CLAIM_SIZE] = 3;
+	assert_true(claims_weigh(&c, 1, 1, 0.05));
+	assert_false(claims_weigh(&c, 3, 2, 0.34));
+	/* unknown names are weighed by unknown_functions(), not here */
+	c.checks += 5;
+	c.checks_kind[CLAIM_EXISTS] = 5;
+	c.failed += 5;
+	c.failed_kind[CLAIM_EXISTS] = 5;
+	assert_false(claims_weigh(&c, 3, 2, 0.34));
+	assert_true(claims_kernel_style("ext4_iget", 9));
+	assert_false(claims_kernel_style("kfree", 5));
+	assert_false(claims_kernel_style("pthread_create", 14));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_size_variants),
+		cmocka_unit_test(test_frame_files),
+		cmocka_unit_test(test_prose),
+		cmocka_unit_test(test_kconfig),
+		cmocka_unit_test(test_kconfig_dump),
+		cmocka_unit_test(test_weigh),
+	};
+
+	msg_setup("test_claims", 1, false);
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

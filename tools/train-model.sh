@@ -1,0 +1,94 @@
+#!/bin/sh
+# train-model.sh - regenerate the shipped default model (classifiers/model.bin)
+#
+#	tools/train-model.sh [--shared DIR] [--real-mail DIR] [--output FILE]
+#			     [--items FILE] [--triage PROG]
+#
+# The model a new site gets before it trains its own (installed in
+# DATADIR, used when STATE_DIR has no model.bin) is trained on the TUNING
+# parts of labelled data only, so that 'make eval' can judge it on the
+# held-out parts:
+#   - ../shared/corpus/reports, the messages classifiers/split.tsv marks
+#     "tune";
+#   - the reports (a class column) of tests/real/tune-stream.tsv and
+#     tests/real/tune-reports.tsv, real list mail that
+#     tools/fetch-real-mail.sh puts in REAL_MAIL/tune-stream and
+#     REAL_MAIL/tune-reports;
+#   - the project's own compositions, tests/corpus/train/{ai,user}, that
+#     tests/corpus/train/split.tsv (tools/split-train.sh) marks "tune".
+# Nothing is copied into the repository: the messages are linked from a
+# scratch directory (build/train-stage) and read there.  The list of the
+# items used (Message-ID, class, where) goes to classifiers/model-items.tsv.
+# The held-out sets (split "held-out", tests/real/lists.tsv,
+# tests/real/held-reports.tsv) are never read.
+set -eu
+shared=${TRIAGE_SHARED:-../shared}
+real=${REAL_MAIL:-/work/real-mail}
+out=classifiers/model.bin
+items=classifiers/model-items.tsv
+triage=./triage
+while [ $# -gt 0 ]; do
+	case $1 in
+	--shared) shared=$2; shift 2 ;;
+	--real-mail) real=$2; shift 2 ;;
+	--output) out=$2; shift 2 ;;
+	--items) items=$2; shift 2 ;;
+	--triage) triage=$2; shift 2 ;;
+	*) echo "usage: $0 [--shared DIR] [--real-mail DIR] [--output FILE] [--items FILE]" >&2
+	   exit 64 ;;
+	esac
+done
+for d in "$shared/corpus/reports" "$real/tune-stream" "$real/tune-reports"; do
+	[ -d "$d" ] || { echo "$0: no $d (tests/real/README: tools/fetch-real-mail.sh)" >&2; exit 66; }
+done
+abs() { (cd "$1" && pwd -P); }
+shared=$(abs "$shared") real=$(abs "$real") train=$(abs tests/corpus/train)
+stage=build/train-stage
+rm -rf "$stage"
+mkdir -p "$stage/m"
+tmp_items="$stage/items.tsv"
+n=0
+# link FILE CLASS ID SOURCE: one training item
+link() {
+	[ -f "$1" ] || { echo "$0: missing $1" >&2; exit 66; }
+	n=$((n + 1))
+	name=$(printf 'm/%05d.eml' "$n")
+	ln -s "$1" "$stage/$name"
+	printf '%s\t%s\t%s\tno\t\n' "$name" "$2" "$4" >>"$stage/index.tsv"
+	printf '%s\t%s\t%s\n' "$3" "$2" "$4" >>"$tmp_items"
+}
+printf 'file\tclass\tsource\twrapped\tnotes\n' >"$stage/index.tsv"
+printf '# the training items of %s (tools/train-model.sh): Message-ID, class, where\n' "$out" >"$tmp_items"
+# shared corpus: tuning part (split columns: id, part, dir, file, class)
+grep -v '^#' classifiers/split.tsv | while IFS='	' read -r id part dir file cls rest; do
+	[ "$part" = tune ] || continue
+	echo "$id	$cls	$dir/$file"
+done >"$stage/shared.lst"
+while IFS='	' read -r id cls where; do
+	link "$shared/corpus/$where" "$cls" "$id" "shared:corpus/$where"
+done <"$stage/shared.lst"
+# real list mail, tuning sets: rows with a class
+for set in tune-stream tune-reports; do
+	grep -v '^#' "tests/real/$set.tsv" | tail -n +2 |
+	while IFS='	' read -r id list file kind cls rest; do
+		case $cls in user|fuzzer|ai) ;; *) continue ;; esac
+		echo "$id	$cls	$set/$list/$file"
+	done
+done >"$stage/real.lst"
+while IFS='	' read -r id cls where; do
+	link "$real/$where" "$cls" "$id" "real-mail:$where"
+done <"$stage/real.lst"
+# our own compositions: tuning part
+grep -v '^#' tests/corpus/train/split.tsv | while IFS='	' read -r id part file cls; do
+	[ "$part" = tune ] || continue
+	echo "$id	$cls	$file"
+done >"$stage/train.lst"
+while IFS='	' read -r id cls where; do
+	link "$train/$where" "$cls" "$id" "tests/corpus/train/$where"
+done <"$stage/train.lst"
+# the model: logistic regression, the default of 'triage train'
+"$triage" train --dir "$stage" --output "$out" --bits 16 --no-cv --force
+# a site model's record of its base data; the shipped one has none
+rm -f "$out.sources"
+mv "$tmp_items" "$items"
+echo "$(grep -vc '^#' "$items") training items listed in $items; $(wc -c <"$out") bytes in $out"
