@@ -122,6 +122,7 @@ const struct config_key config_keys[] = {
 	PATH("kernel_tree", NULL, "cmd/update.c"),
 	PATH("rules_dir", NULL, "stages/classify.c"),
 	PATH("local_rules", SYSCONFDIR "/local.rules", "stages/classify.c"),
+	BOOL("shipped_model", "no", "stages/classify.c"),
 
 	/* identity and forwarding */
 	ADDR("router_address", "triage@localhost", "app/forward.c"),

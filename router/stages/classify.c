@@ -767,8 +767,15 @@ const char *classify_rules_dir(const struct config *cfg)
  */
 char *classify_default_model(const struct config *cfg)
 {
-	char *path = xasprintf("%s/" CLASSIFY_DEFAULT_MODEL,
-			       classify_rules_dir(cfg));
+	char *path;
+
+	/*
+	 * Opt-in: on held-out real list mail the shipped model sent
+	 * genuine users to ai (user recall 0.958 -> 0.847)
+	 */
+	if (!cfg || !config_bool(cfg, "shipped_model"))
+		return NULL;
+	path = xasprintf("%s/" CLASSIFY_DEFAULT_MODEL, classify_rules_dir(cfg));
 
 	if (access(path, R_OK) == 0)
 		return path;

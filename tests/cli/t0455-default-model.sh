@@ -1,6 +1,7 @@
 #!/bin/sh
 # t0455-default-model: the model shipped with the rules
-# (classifiers/model.bin) votes when STATE_DIR has no model of its own,
+# (classifiers/model.bin) votes, when routes.conf says shipped_model =
+# yes, while STATE_DIR has no model of its own,
 # and 'triage train --from-corrections' never forgets the base data nor
 # replaces a voting model by one that abstains or does worse
 . "$(dirname "$0")/../lib.sh"
@@ -19,8 +20,14 @@ m = json.load(open(sys.argv[1]))["model"]
 print("null" if m is None else max(m, key=m.get))' "$T/explain.json"
 }
 
-test_expect_success 'the shipped model votes when STATE_DIR has none' '
+test_expect_success 'the shipped model is off unless routes.conf turns it on' '
 	test -s "$SRC/classifiers/model.bin" &&
+	test ! -e "$TRIAGE_STATE_DIR/model.bin" &&
+	test "$(model_of "$CORPUS/user/04-raid.eml")" = null &&
+	echo "shipped_model = yes" >>"$T/routes.conf"
+'
+
+test_expect_success 'the shipped model votes when STATE_DIR has none' '
 	test ! -e "$TRIAGE_STATE_DIR/model.bin" &&
 	test "$(model_of "$CORPUS/user/04-raid.eml")" = user &&
 	test "$(model_of "$CORPUS/fuzzer/01-syzbot.eml")" = fuzzer
