@@ -464,6 +464,71 @@ out:
 	return ret;
 }
 
+/* another_reporter - r comes from someone else than root's reporter */
+static bool another_reporter(const struct audit_root *root,
+			     const struct report *r)
+{
+	return !r->from_addr || !*r->from_addr || !root->from_addr[0] ||
+	       strcasecmp(r->from_addr, root->from_addr);
+}
+
+/* evidence_list - " (a stack trace, a reproducer, ...)": what ev shows */
+static void evidence_list(const struct evidence *ev, struct strbuf *sb)
+{
+	const char *sep = " (";
+
+	if (!ev)
+		return;
+#define ITEM(cond, ...)                           \
+	do {                                      \
+		if (cond) {                       \
+			sb_adds(sb, sep);         \
+			sb_addf(sb, __VA_ARGS__); \
+			sep = ", ";               \
+		}                                 \
+	} while (0)
+	ITEM(ev->nframes, "a stack trace");
+	ITEM(ev->reproducer, "a reproducer");
+	ITEM(ev->kernel_version, "kernel %s", ev->kernel_version);
+	ITEM(ev->hardware && !ev->hw_virtual, "a real machine");
+	ITEM(ev->bisect_commit, "a bisection");
+#undef ITEM
+	if (strcmp(sep, " ("))
+		sb_adds(sb, ")");
+}
+
+/*
+ * lead_group - report (another reporter's, of the crash of the group
+ * whose first is first) shows more evidence than the first: it leads
+ * the group from now on, so that the group's recipient and the desk see
+ * the best-evidenced report, not merely the first (a stranger who sent
+ * the crash first cannot bury a better report); 1 when it took the lead
+ */
+static int lead_group(struct audit *db, int64_t report, int64_t first,
+		      struct audit_links *links, time_t now)
+{
+	struct audit_action act;
+	char arg[32];
+	int rc = audit_better_evidence(db, report, first);
+
+	if (rc <= 0)
+		return rc;
+	links->same_crash_as = 0;
+	if (audit_set_links(db, report, links) < 0)
+		return -1;
+	/* the first and what was grouped under it join the new lead */
+	snprintf(arg, sizeof(arg), "%lld", (long long)report);
+	memset(&act, 0, sizeof(act));
+	act.report = first;
+	act.at = now;
+	act.who = "triage";
+	act.action = "dup";
+	act.argument = arg;
+	act.detail = "another reporter's report of the same crash shows more "
+		     "evidence: it leads the group";
+	return audit_record_action(db, &act, NULL) < 0 ? -1 : 1;
+}
+
 /*
  * record_decision - insert a classified report and what was decided,
  * queueing any mail; inside the caller's transaction
@@ -486,10 +551,12 @@ int record_decision(struct audit *db, const struct pipeline *p,
 
 	const struct link *ln = &d->link;
 	struct strbuf why = STRBUF_INIT(2048);
-	const char *cc = NULL;
-	bool seen_again;
+	const char *cc = NULL, *to, *to_name;
+	bool seen_again, other = false, to_group = false, placed = false;
+	bool forward;
 	char when[32];
 	struct tm tm;
+	int lead = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (ln->thread_root && d->kind.kind == KIND_FOLLOWUP)
@@ -499,7 +566,39 @@ int record_decision(struct audit *db, const struct pipeline *p,
 	/* the same crash as a report someone has: "+1", no new assignment */
 	seen_again =
 		ln->same_crash_as && !ln->hold && has_assignment(&ln->root);
+	/*
+	 * another reporter's report of the crash is never buried as "+1"
+	 * (whoever sent the crash first could bury the real report): it is
+	 * sent to the group's recipient, or held, as its own verdict says;
+	 * what would only wait for the digest or be recorded still does
+	 */
+	if (seen_again && another_reporter(&ln->root, r) &&
+	    (d->act.action == ACT_FORWARD || d->act.action == ACT_HOLD)) {
+		seen_again = false;
+		other = true;
+	}
 	out->state = seen_again ? "digest" : state_for(d);
+	forward = d->act.action == ACT_FORWARD && !seen_again;
+	if (other && d->act.action == ACT_HOLD && !d->mapped && !d->hold &&
+	    forwarded_to(&ln->root)) {
+		/* the map could not place it; its crash group does */
+		struct act_decision as_placed;
+
+		act_decide(&p->act, d->cls, true, true, NULL, &as_placed);
+		placed = forward = as_placed.action == ACT_FORWARD;
+		if (placed) {
+			out->state = "forwarded";
+			section = ln->root.section[0] ? ln->root.section : NULL;
+		}
+	}
+	to = d->pick.addr;
+	to_name = d->pick.name;
+	if (other && forward && forwarded_to(&ln->root)) {
+		to_group = true;
+		to = ln->root.recipient;
+		to_name = ln->root.recipient_name[0] ? ln->root.recipient_name
+						     : NULL;
+	}
 
 	hits = classification_of(d, p->model ? "model.bin" : NULL, now, &c);
 
@@ -518,9 +617,9 @@ int record_decision(struct audit *db, const struct pipeline *p,
 	}
 	memset(&dec, 0, sizeof(dec));
 	dec.at = now;
-	dec.action = act_action_name(d->act.action);
-	dec.recipient = d->pick.addr;
-	dec.recipient_name = d->pick.name;
+	dec.action = placed ? "forward" : act_action_name(d->act.action);
+	dec.recipient = to;
+	dec.recipient_name = to_name;
 	sb_adds(&why, d->act.action == ACT_FORWARD && d->pick.reason
 			      ? d->pick.reason
 			      : d->act.reason);
@@ -550,11 +649,10 @@ int record_decision(struct audit *db, const struct pipeline *p,
 						     : NULL;
 		}
 	}
-	dec.reason = sb_str(&why);
 
 	/* a repeated crash the map could not place waits in the first's */
 	nsecs = d->sections.n;
-	if (seen_again && !nsecs && ln->root.section[0]) {
+	if ((seen_again || placed) && !nsecs && ln->root.section[0]) {
 		secs[0].name = ln->root.section;
 		secs[0].score = 0;
 		secs[0].why = "the section of the first report of this crash";
@@ -572,11 +670,38 @@ int record_decision(struct audit *db, const struct pipeline *p,
 	row.nsections = nsecs;
 	c.class_stored = true;
 	if (insert_report(db, r, &row, d, &out->report) < 0 ||
-	    audit_insert_classification(db, out->report, &c) < 0 ||
-	    audit_insert_decision(db, out->report, &dec, NULL) < 0)
+	    audit_insert_classification(db, out->report, &c) < 0)
+		goto out;
+	if (other) {
+		lead = lead_group(db, out->report, ln->same_crash_as, &links,
+				  now);
+		if (lead < 0)
+			goto out;
+		/* the signature is in the group's first: not repeated here */
+		sb_addf(&why,
+			"; the same crash as report #%lld (same %s), which %s reported",
+			(long long)ln->same_crash_as,
+			d->syzbot_id[0] ? "syzbot id" : "signature",
+			ln->root.from_addr[0] ? ln->root.from_addr
+					      : "someone else");
+		if (to_group)
+			sb_addf(&why,
+				": sent to that report's recipient%s with its "
+				"own evidence",
+				placed ? " in its section" : "");
+		if (to_group || lead)
+			evidence_list(d->ev, &why);
+		if (lead)
+			sb_addf(&why,
+				"; more evidence than #%lld: now the first "
+				"of its group",
+				(long long)ln->same_crash_as);
+	}
+	dec.reason = sb_str(&why);
+	if (audit_insert_decision(db, out->report, &dec, NULL) < 0)
 		goto out;
 
-	if (d->act.action == ACT_FORWARD && !seen_again) {
+	if (forward) {
 		/* the kernel's regressions list follows regressions */
 		if (d->regression.found)
 			cc = config_get(p->cfg, "regressions_list");
@@ -584,13 +709,13 @@ int record_decision(struct audit *db, const struct pipeline *p,
 			cc = NULL;
 		/* X-Triage-Class: the verdict, "user; score=12.8; rules=..." */
 		out->outbox = forward_queue_cc(
-			db, id, out->report, r->raw, r->raw_len, r->sha256,
-			d->pick.addr, d->pick.name, cc,
+			db, id, out->report, r->raw, r->raw_len, r->sha256, to,
+			to_name, cc,
 			d->class_header[0] ? d->class_header : d->cls, section,
 			sb_str(&why), now);
 		if (out->outbox < 0)
 			goto out;
-		if (d->act.reply &&
+		if (d->act.reply && !placed &&
 		    deliver_may_autoreply(r->headers, r->nheaders,
 					  r->envelope_from, NULL, NULL)) {
 			out->reply = queue_reply(db, id, r, out->report,

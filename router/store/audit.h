@@ -488,6 +488,13 @@ int audit_same_crash(struct audit *db, const char *signature,
 		     const char *syzbot_id, int64_t self, int64_t *first);
 
 /*
+ * audit_better_evidence - 1 when report a's evidence weighs more than
+ * b's (a stack trace, a reproducer, the kernel version, a real machine,
+ * a bisection: one point each), 0 when not, -1 on error
+ */
+int audit_better_evidence(struct audit *db, int64_t a, int64_t b);
+
+/*
  * audit_merge_evidence - a follow-up's evidence fills what the root's
  * lacks (title, guilty file, versions, hardware, bisection, regression;
  * dmesg time stamps and reproducers add up)

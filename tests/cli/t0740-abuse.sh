@@ -154,6 +154,49 @@ test_expect_success 'inbound X-Triage-*, Resent-* and X-Loop are renamed below o
 	test_cmp "$T/tail.want" "$T/tail.got"
 '
 
+test_expect_success 'burying: a stranger'"'"'s crash sent first is forwarded (it is the first)' '
+	feed "$C/15-crash-first.eml" &&
+	first=$(id_of abuse-15.crash@evil.example) &&
+	test "$(q "SELECT state, coalesce(same_crash_as, 0) FROM reports WHERE id = $first")" = "forwarded|0" &&
+	test "$(sent_to $first ted@ext4.example.org)" = 1
+'
+
+test_expect_success 'burying: the genuine report of that crash reaches its recipient and leads the group' '
+	feed "$C/16-crash-genuine.eml" &&
+	first=$(id_of abuse-15.crash@evil.example) &&
+	id=$(id_of abuse-16.crash@users.example) &&
+	test "$(q "SELECT state, coalesce(same_crash_as, 0) FROM reports WHERE id = $id")" = "forwarded|0" &&
+	test "$(q "SELECT same_crash_as FROM reports WHERE id = $first")" = "$id" &&
+	test "$(q "SELECT count(*) FROM outbox WHERE report = $id AND kind = \"forward\" AND recipients = \"ted@ext4.example.org\"")" = 1 &&
+	q "SELECT reason FROM decisions WHERE report = $id" >"$T/why16" &&
+	grep "same crash as report #$first .*which m@evil.example reported: sent to that report.s recipient with its own evidence (a stack trace, a reproducer, kernel 6.12.4-amd64, a real machine)" "$T/why16" &&
+	grep "more evidence than #$first: now the first of its group" "$T/why16" &&
+	test "$(q "SELECT who, action, argument FROM actions WHERE report = $first AND action = \"dup\"")" = "triage|dup|$id" &&
+	msg "o.report = $id AND o.kind = \"forward\"" | sed -n "/^X-Triage-Reason:/,/^[^ ]/p" | tr -d "\n" |
+		grep "^X-Triage-Reason: .* the same crash as report #$first (same signature), .*now the first of its group"
+'
+
+test_expect_success 'burying: the same reporter'"'"'s repeat is a +1 of the group'"'"'s new first' '
+	feed "$C/17-crash-again.eml" &&
+	lead=$(id_of abuse-16.crash@users.example) &&
+	id=$(id_of abuse-17.crash@users.example) &&
+	test "$(q "SELECT state, same_crash_as FROM reports WHERE id = $id")" = "digest|$lead" &&
+	test "$(q "SELECT action FROM decisions WHERE report = $id")" = seen-again &&
+	test "$(q "SELECT count(*) FROM outbox WHERE report = $id")" = 0
+'
+
+test_expect_success 'burying: another reporter with less evidence is sent on, the lead stays' '
+	feed "$C/18-crash-other.eml" &&
+	lead=$(id_of abuse-16.crash@users.example) &&
+	id=$(id_of abuse-18.crash@users.example) &&
+	test "$(q "SELECT state, same_crash_as FROM reports WHERE id = $id")" = "forwarded|$lead" &&
+	test "$(q "SELECT coalesce(same_crash_as, 0) FROM reports WHERE id = $lead")" = 0 &&
+	test "$(sent_to $id ted@ext4.example.org)" = 1 &&
+	q "SELECT reason FROM decisions WHERE report = $id" >"$T/why18" &&
+	grep "same crash as report #$lead .*which greta@users.example reported: sent to that report.s recipient" "$T/why18" &&
+	! grep "now the first" "$T/why18"
+'
+
 # a MAINTAINERS of our own with a list-only section and a security contact
 cat >"$T/MAINTAINERS.list" <<-\EOF
 	List of maintainers
