@@ -3,6 +3,7 @@
  * record - write one decision to the audit database (see record.h)
  */
 #include <stdio.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -244,6 +245,47 @@ static bool has_assignment(const struct audit_root *root)
 	return !strcmp(root->state, "digest") || forwarded_to(root);
 }
 
+/* list_recipient - root went to a mailing list: an L: of a section */
+static bool list_recipient(const struct map *map, const struct audit_root *root)
+{
+	struct map_addr_hit hits[16];
+	char addr[320], want[320];
+	size_t i, n;
+	uint32_t j, m;
+	int sec;
+
+	if (!map || !root->recipient[0] ||
+	    addr_parse(root->recipient, want, sizeof(want)) < 0)
+		return false;
+	/* the root's own section first: THE REST's list names no section */
+	sec = root->section[0] ? map_find_section(map, root->section) : -1;
+	m = sec >= 0 ? map_nentries(map, (uint32_t)sec) : 0;
+	for (j = 0; j < m; j++)
+		if (map_entry_tag(map, (uint32_t)sec, j) == 'L' &&
+		    addr_parse(map_entry_value(map, (uint32_t)sec, j), addr,
+			       sizeof(addr)) == 0 &&
+		    !strcasecmp(addr, want))
+			return true;
+	for (i = 0; want[i]; i++)
+		want[i] = (char)tolower((unsigned char)want[i]);
+	n = map_address(map, want, hits, ARRAY_SIZE(hits));
+	for (i = 0; i < n && i < ARRAY_SIZE(hits); i++)
+		if (hits[i].tag == 'L')
+			return true;
+	return false;
+}
+
+/* names_address - the message's own To: or Cc: names addr */
+static bool names_address(const struct evidence *ev, const char *addr)
+{
+	size_t i;
+
+	for (i = 0; ev && i < ev->nrecipients; i++)
+		if (!strcasecmp(ev->recipients[i], addr))
+			return true;
+	return false;
+}
+
 /*
  * record_followup - a message that joined a known report's thread: its
  * own row linked to the root, no verdict of its own, sent where the
@@ -251,9 +293,10 @@ static bool has_assignment(const struct audit_root *root)
  * evidence, and an ai report held for want of evidence goes back to a
  * human as uncertain when its reporter sends real evidence
  */
-static int record_followup(struct audit *db, const struct router_id *id,
-			   const struct report *r, const struct decision *d,
-			   time_t now, struct record_result *out)
+static int record_followup(struct audit *db, const struct pipeline *p,
+			   const struct router_id *id, const struct report *r,
+			   const struct decision *d, time_t now,
+			   struct record_result *out)
 {
 	const struct link *ln = &d->link;
 	const struct audit_root *root = &ln->root;
@@ -266,6 +309,8 @@ static int record_followup(struct audit *db, const struct router_id *id,
 	struct audit_rule_hit *hits = NULL;
 	char arg[32];
 	bool forward = false, stranger = false;
+	bool from_reporter = r->from_addr && root->from_addr[0] &&
+			     !strcasecmp(r->from_addr, root->from_addr);
 	int ret = -1;
 
 	sb_addf(&reason, "follow-up to report #%lld (%s %s)",
@@ -295,6 +340,18 @@ static int record_followup(struct audit *db, const struct router_id *id,
 		out->state = "held";
 		sb_adds(&reason,
 			"; from the report's recipient: not sent back");
+	} else if (forwarded_to(root) && list_recipient(p->map, root) &&
+		   !from_reporter && !names_address(d->ev, root->recipient)) {
+		/*
+		 * a reply to bugs@ is private mail: it is published on the
+		 * list the report went to only by the report's author, or by
+		 * its own author addressing the list
+		 */
+		out->state = "held";
+		sb_addf(&reason,
+			"; the report went to the list %s, which this reply "
+			"does not name: not published, held for a triager",
+			root->recipient);
 	} else if (forwarded_to(root)) {
 		out->state = "forwarded";
 		forward = true;
@@ -560,7 +617,7 @@ int record_decision(struct audit *db, const struct pipeline *p,
 
 	memset(out, 0, sizeof(*out));
 	if (ln->thread_root && d->kind.kind == KIND_FOLLOWUP)
-		return record_followup(db, id, r, d, now, out);
+		return record_followup(db, p, id, r, d, now, out);
 	if (d->kind.kind != KIND_REPORT)
 		return record_other(db, p, r, d, now, out);
 	/* the same crash as a report someone has: "+1", no new assignment */

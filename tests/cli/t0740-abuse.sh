@@ -256,4 +256,27 @@ test_expect_success 'list_fallback lets a site send a class to a section'"'"'s l
 	test "$(q2 "SELECT count(*) FROM outbox WHERE recipients LIKE \"%security@%\"")" = 0
 '
 
+test_expect_success 'publishing: a private reply to a report that went to a list is held' '
+	feed2 "$C/19-list-reply.eml" &&
+	root=$(q2 "SELECT id FROM reports WHERE message_id = \"abuse-13b.list@evil.example\"") &&
+	test "$(q2 "SELECT thread_root, state FROM reports WHERE message_id = \"abuse-19.reply@users.example\"")" = "$root|held" &&
+	test "$(q2 "SELECT count(*) FROM outbox WHERE recipients LIKE \"%netdev@%\"")" = 1 &&
+	q2 "SELECT d.reason FROM decisions d JOIN reports r ON r.id = d.report WHERE r.message_id = \"abuse-19.reply@users.example\"" |
+		grep "the report went to the list netdev@vger.example.org, which this reply does not name: not published"
+'
+
+test_expect_success 'publishing: a reply that addresses the list itself is sent to it' '
+	feed2 "$C/20-list-reply-cc.eml" &&
+	id=$(q2 "SELECT id FROM reports WHERE message_id = \"abuse-20.reply@users.example\"") &&
+	test "$(q2 "SELECT state FROM reports WHERE id = $id")" = forwarded &&
+	test "$(q2 "SELECT recipients FROM outbox WHERE report = $id")" = netdev@vger.example.org
+'
+
+test_expect_success 'publishing: the report'"'"'s own author'"'"'s follow-up goes where the report went' '
+	feed2 "$C/21-list-reporter.eml" &&
+	id=$(q2 "SELECT id FROM reports WHERE message_id = \"abuse-21.reply@evil.example\"") &&
+	test "$(q2 "SELECT state FROM reports WHERE id = $id")" = forwarded &&
+	test "$(q2 "SELECT recipients FROM outbox WHERE report = $id")" = netdev@vger.example.org
+'
+
 test_done
