@@ -245,6 +245,33 @@ static bool has_assignment(const struct audit_root *root)
 	return !strcmp(root->state, "digest") || forwarded_to(root);
 }
 
+/*
+ * sender_capped - r's sender has had sender_cap messages forwarded in
+ * the last day: one sender cannot exhaust a maintainer (nor, by filling
+ * the maintainers' caps, divert others' reports); 1 and the reason's
+ * tail in why, 0, or -1
+ */
+static int sender_capped(struct audit *db, const struct pipeline *p,
+			 const struct report *r, time_t now, struct strbuf *why)
+{
+	long cap = config_int(p->cfg, "sender_cap"), n;
+
+	/* a Bugzilla bug's sender is an account of the tracker's */
+	if (cap <= 0 || !r->from_addr || !*r->from_addr ||
+	    (r->source && strcmp(r->source, "mail")))
+		return 0;
+	n = audit_forwards_from(db, r->from_addr, (int64_t)now - 86400);
+	if (n < 0)
+		return -1;
+	if (n < cap)
+		return 0;
+	sb_addf(why,
+		"; %s has had %ld messages forwarded in the last day "
+		"(sender_cap %ld): held for a triager",
+		r->from_addr, n, cap);
+	return 1;
+}
+
 /* list_recipient - root went to a mailing list: an L: of a section */
 static bool list_recipient(const struct map *map, const struct audit_root *root)
 {
@@ -309,6 +336,7 @@ static int record_followup(struct audit *db, const struct pipeline *p,
 	struct audit_rule_hit *hits = NULL;
 	char arg[32];
 	bool forward = false, stranger = false;
+	int capped = 0;
 	bool from_reporter = r->from_addr && root->from_addr[0] &&
 			     !strcasecmp(r->from_addr, root->from_addr);
 	int ret = -1;
@@ -352,6 +380,12 @@ static int record_followup(struct audit *db, const struct pipeline *p,
 			"; the report went to the list %s, which this reply "
 			"does not name: not published, held for a triager",
 			root->recipient);
+	} else if (forwarded_to(root) && stranger &&
+		   (capped = sender_capped(db, p, r, now, &reason)) != 0) {
+		/* a stranger's follow-up is new mail: the sender's cap holds */
+		if (capped < 0)
+			goto out;
+		out->state = "held";
 	} else if (forwarded_to(root)) {
 		out->state = "forwarded";
 		forward = true;
@@ -598,8 +632,8 @@ int record_decision(struct audit *db, const struct pipeline *p,
 	struct audit_classification c;
 	struct audit_report_row row;
 	struct audit_links links;
-	struct audit_rule_hit *hits;
-	struct audit_section *secs;
+	struct audit_rule_hit *hits = NULL;
+	struct audit_section *secs = NULL;
 	struct audit_decision dec;
 	struct strbuf cand = STRBUF_INIT(CANDIDATES_MAX);
 	const char *section = decision_section(p, d);
@@ -613,7 +647,8 @@ int record_decision(struct audit *db, const struct pipeline *p,
 	bool forward;
 	char when[32];
 	struct tm tm;
-	int lead = 0;
+	int lead = 0, capped = 0;
+	struct strbuf cap_why = STRBUF_INIT(512);
 
 	memset(out, 0, sizeof(*out));
 	if (ln->thread_root && d->kind.kind == KIND_FOLLOWUP)
@@ -648,6 +683,15 @@ int record_decision(struct audit *db, const struct pipeline *p,
 			section = ln->root.section[0] ? ln->root.section : NULL;
 		}
 	}
+	if (forward) {
+		capped = sender_capped(db, p, r, now, &cap_why);
+		if (capped < 0)
+			goto out;
+		if (capped) {
+			forward = false;
+			out->state = "held";
+		}
+	}
 	to = d->pick.addr;
 	to_name = d->pick.name;
 	if (other && forward && forwarded_to(&ln->root)) {
@@ -674,7 +718,9 @@ int record_decision(struct audit *db, const struct pipeline *p,
 	}
 	memset(&dec, 0, sizeof(dec));
 	dec.at = now;
-	dec.action = placed ? "forward" : act_action_name(d->act.action);
+	dec.action = capped   ? "hold"
+		     : placed ? "forward"
+			      : act_action_name(d->act.action);
 	dec.recipient = to;
 	dec.recipient_name = to_name;
 	sb_adds(&why, d->act.action == ACT_FORWARD && d->pick.reason
@@ -754,6 +800,7 @@ int record_decision(struct audit *db, const struct pipeline *p,
 				"of its group",
 				(long long)ln->same_crash_as);
 	}
+	sb_adds(&why, sb_str(&cap_why));
 	dec.reason = sb_str(&why);
 	if (audit_insert_decision(db, out->report, &dec, NULL) < 0)
 		goto out;
@@ -787,5 +834,6 @@ out:
 	free(secs);
 	sb_release(&cand);
 	sb_release(&why);
+	sb_release(&cap_why);
 	return ret;
 }

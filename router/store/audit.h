@@ -101,7 +101,7 @@ struct audit_links;
 struct report;
 struct evidence;
 
-#define AUDIT_SCHEMA_VERSION	 7
+#define AUDIT_SCHEMA_VERSION	 8
 #define AUDIT_BUSY_TIMEOUT_MS	 5000
 #define AUDIT_LEASE_SECONDS	 600 /* default: see audit_outbox_claim_due() */
 #define AUDIT_FILTER_CKPT_FRAMES 128 /* AUDIT_FILTER: checkpoint on close */
@@ -155,6 +155,12 @@ int audit_find_duplicate_from(struct audit *db, const struct report *r,
 			      int64_t *id);
 /* audit_replies_since - automatic replies queued to addr since; -1 */
 long audit_replies_since(struct audit *db, const char *addr, int64_t since);
+
+/*
+ * audit_forwards_from - messages from addr (the From address, any case)
+ * received since and forwarded by the filter (a "forward" decision); -1
+ */
+long audit_forwards_from(struct audit *db, const char *addr, int64_t since);
 /*
  * audit_find_duplicate_from - audit_find_duplicate() where a Message-ID
  * counts only from the same source ("mail", "bugzilla") and the same

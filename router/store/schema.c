@@ -325,6 +325,10 @@ static const char *const migrations[] = {
 	"  how TEXT\n"
 	");\n"
 	"CREATE INDEX fixes_report ON fixes(report);\n",
+
+	/* 7 -> 8: what one sender had forwarded today (sender_cap) */
+	"CREATE INDEX reports_from ON reports(from_addr COLLATE NOCASE,\n"
+	"  received_at);\n",
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == AUDIT_SCHEMA_VERSION,

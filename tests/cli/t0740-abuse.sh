@@ -279,4 +279,37 @@ test_expect_success 'publishing: the report'"'"'s own author'"'"'s follow-up goe
 	test "$(q2 "SELECT recipients FROM outbox WHERE report = $id")" = netdev@vger.example.org
 '
 
+# a third state with a small per-sender cap
+sed -e "s|^state_dir = .*|state_dir = $T/state3|" "$T/routes.conf" >"$T/routes3.conf" &&
+echo "sender_cap = 2" >>"$T/routes3.conf"
+DB3="$T/state3/triage.db"
+q3() { sqlite3 "$DB3" "$1"; }
+feed3() { TRIAGE_CONFIG="$T/routes3.conf" TRIAGE_STATE_DIR="$T/state3" "$FILTER" || { echo "filter failed"; return 1; }; }
+as_sam() { sed "s/^From: .*/From: Sam Sender <sam@users.example>/" "$C/$1"; }
+
+test_expect_success 'exhausting: one sender'"'"'s reports beyond sender_cap a day are held' '
+	as_sam 01-report.eml | feed3 &&
+	as_sam 10-backscatter.eml | feed3 &&
+	as_sam 16-crash-genuine.eml | feed3 &&
+	test "$(q3 "SELECT group_concat(state, \",\") FROM (SELECT state FROM reports ORDER BY id)")" = forwarded,forwarded,held &&
+	test "$(q3 "SELECT count(*) FROM outbox WHERE report = 3")" = 0 &&
+	test "$(q3 "SELECT action FROM decisions WHERE report = 3")" = hold &&
+	q3 "SELECT reason FROM decisions WHERE report = 3" |
+		grep "sam@users.example has had 2 messages forwarded in the last day (sender_cap 2): held for a triager" &&
+	TRIAGE_CONFIG="$T/routes3.conf" TRIAGE_STATE_DIR="$T/state3" "$TRIAGE" pending >"$T/pending3" &&
+	cut -f1 "$T/pending3" | grep -qx 3
+'
+
+test_expect_success 'exhausting: the cap is per sender, and a stranger'"'"'s follow-up counts' '
+	feed3 <"$C/18-crash-other.eml" &&
+	test "$(q3 "SELECT state FROM reports WHERE id = 4")" = forwarded &&
+	sed -e "s/^From: .*/From: Sam Sender <sam@users.example>/" \
+	    -e "s/abuse-18.crash@users.example/abuse-18b.crash@users.example/" \
+	    -e "s/^Subject: .*/Subject: Re: ext4: oops in ext4_xattr_set_entry on my laptop too/" \
+	    -e "/^Date:/a In-Reply-To: <abuse-18.crash@users.example>" "$C/18-crash-other.eml" | feed3 &&
+	test "$(q3 "SELECT thread_root, state FROM reports WHERE id = 5")" = "4|held" &&
+	test "$(q3 "SELECT count(*) FROM outbox WHERE report = 5")" = 0 &&
+	q3 "SELECT reason FROM decisions WHERE report = 5" | grep "(sender_cap 2): held for a triager"
+'
+
 test_done
