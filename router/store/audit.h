@@ -555,13 +555,16 @@ struct audit_bug {
 };
 
 /*
- * audit_bug_seen - 1 and *bug filled when bug_id is known, else 0.
- * audit_bug_record - remember bug_id (insert or update).  Use both in
+ * audit_bug_seen - 1 and *bug filled when bug_id of the Bugzilla at url
+ * (its base URL; a trailing '/' does not count) is known, else 0.
+ * audit_bug_record - remember that bug (insert or update).  Use both in
  * the transaction that forwards, so one bug never gives two forwards.
+ * A bug is (Bugzilla, id), never a Message-ID a mail could carry.
  */
-int audit_bug_seen(struct audit *db, long bug_id, struct audit_bug *bug);
-int audit_bug_record(struct audit *db, long bug_id, int64_t report,
-		     const char *last_change_time, int64_t now);
+int audit_bug_seen(struct audit *db, const char *url, long bug_id,
+		   struct audit_bug *bug);
+int audit_bug_record(struct audit *db, const char *url, long bug_id,
+		     int64_t report, const char *last_change_time, int64_t now);
 
 struct audit_event {
 	int64_t received_at; /* 0: now */
