@@ -312,4 +312,29 @@ test_expect_success 'exhausting: the cap is per sender, and a stranger'"'"'s fol
 	q3 "SELECT reason FROM decisions WHERE report = 5" | grep "(sender_cap 2): held for a triager"
 '
 
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+test_expect_success 'state dir: root refuses one another user can write (filter 75, update 73)' '
+	mkdir "$T/s5" && chown nobody "$T/s5" && chmod 770 "$T/s5" &&
+	sed "s|^state_dir = .*|state_dir = $T/s5|" "$T/routes.conf" >"$T/routes5.conf" &&
+	test_exit 75 env TRIAGE_CONFIG="$T/routes5.conf" TRIAGE_STATE_DIR="$T/s5" "$FILTER" <"$C/01-report.eml" 2>"$T/err5" &&
+	grep "refusing to write as root into .*: group-writable, owned by someone else" "$T/err5" &&
+	test_exit 73 env TRIAGE_CONFIG="$T/routes5.conf" TRIAGE_STATE_DIR="$T/s5" "$TRIAGE" update 2>"$T/err5u" &&
+	grep "refusing to write as root into .*s5.: group-writable" "$T/err5u" &&
+	test -z "$(ls -A "$T/s5")" &&
+	chmod 700 "$T/s5" && chown root "$T/s5" &&
+	env TRIAGE_CONFIG="$T/routes5.conf" TRIAGE_STATE_DIR="$T/s5" "$FILTER" <"$C/01-report.eml" &&
+	test -s "$T/s5/triage.db"
+'
+
+test_expect_success 'state dir: root refuses a state dir that is someone else'"'"'s symbolic link' '
+	mkdir -m 700 "$T/real6" && ln -s "$T/real6" "$T/s6" && chown -h nobody "$T/s6" &&
+	sed "s|^state_dir = .*|state_dir = $T/s6|" "$T/routes.conf" >"$T/routes6.conf" &&
+	test_exit 75 env TRIAGE_CONFIG="$T/routes6.conf" TRIAGE_STATE_DIR="$T/s6" "$FILTER" <"$C/01-report.eml" 2>"$T/err6" &&
+	grep "refusing to write as root into .*: a symbolic link someone else made" "$T/err6" &&
+	test -z "$(ls -A "$T/real6")"
+'
+else
+	test_skip 'not root (or no user nobody): the state directory checks for root are not tested'
+fi
+
 test_done
