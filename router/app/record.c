@@ -272,6 +272,34 @@ static int sender_capped(struct audit *db, const struct pipeline *p,
 	return 1;
 }
 
+/*
+ * unsendable - why the message cannot go out as it came, or NULL: a NUL
+ * byte, or a line longer than the 998 bytes of RFC 5322 2.1.1; a relay
+ * may refuse it for good and the report would be lost, so it is held
+ */
+static const char *unsendable(const struct report *r)
+{
+	const char *p = r->raw, *end = p ? p + r->raw_len : NULL, *nl;
+	size_t len;
+
+	if (!p)
+		return NULL;
+	if (memchr(p, '\0', r->raw_len))
+		return "it carries NUL bytes";
+	while (p < end) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		len = (size_t)((nl ? nl : end) - p);
+		if (len && p[len - 1] == '\r')
+			len--;
+		if (len > 998)
+			return "a line of it is longer than 998 bytes";
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	return NULL;
+}
+
 /* list_recipient - root went to a mailing list: an L: of a section */
 static bool list_recipient(const struct map *map, const struct audit_root *root)
 {
@@ -336,6 +364,7 @@ static int record_followup(struct audit *db, const struct pipeline *p,
 	struct audit_rule_hit *hits = NULL;
 	char arg[32];
 	bool forward = false, stranger = false;
+	const char *bad;
 	int capped = 0;
 	bool from_reporter = r->from_addr && root->from_addr[0] &&
 			     !strcasecmp(r->from_addr, root->from_addr);
@@ -386,6 +415,12 @@ static int record_followup(struct audit *db, const struct pipeline *p,
 		if (capped < 0)
 			goto out;
 		out->state = "held";
+	} else if (forwarded_to(root) && (bad = unsendable(r))) {
+		out->state = "held";
+		sb_addf(&reason,
+			"; not sent on as it came: %s (SMTP could refuse it "
+			"for good); held for a triager",
+			bad);
 	} else if (forwarded_to(root)) {
 		out->state = "forwarded";
 		forward = true;
@@ -648,6 +683,7 @@ int record_decision(struct audit *db, const struct pipeline *p,
 	char when[32];
 	struct tm tm;
 	int lead = 0, capped = 0;
+	const char *bad;
 	struct strbuf cap_why = STRBUF_INIT(512);
 
 	memset(out, 0, sizeof(*out));
@@ -690,6 +726,14 @@ int record_decision(struct audit *db, const struct pipeline *p,
 		if (capped) {
 			forward = false;
 			out->state = "held";
+		} else if ((bad = unsendable(r))) {
+			forward = false;
+			capped = 1; /* held as by the cap, for its reason */
+			out->state = "held";
+			sb_addf(&cap_why,
+				"; not forwarded as it came: %s (SMTP could "
+				"refuse it for good); held for a triager",
+				bad);
 		}
 	}
 	to = d->pick.addr;

@@ -312,6 +312,37 @@ test_expect_success 'exhausting: the cap is per sender, and a stranger'"'"'s fol
 	q3 "SELECT reason FROM decisions WHERE report = 5" | grep "(sender_cap 2): held for a triager"
 '
 
+# a fourth state: messages that cannot go out as they came
+sed -e "s|^state_dir = .*|state_dir = $T/state4|" "$T/routes.conf" >"$T/routes4.conf"
+DB4="$T/state4/triage.db"
+q4() { sqlite3 "$DB4" "$1"; }
+feed4() { TRIAGE_CONFIG="$T/routes4.conf" TRIAGE_STATE_DIR="$T/state4" "$FILTER" || { echo "filter failed"; return 1; }; }
+
+test_expect_success 'bouncing: a report with a NUL byte is held, not sent as it came' '
+	sed "s/^I can run a debug kernel/I can run a debug kernel@NUL@/" "$C/01-report.eml" |
+		python3 -c "import sys; sys.stdout.buffer.write(sys.stdin.buffer.read().replace(b\"@NUL@\", b\"\\0\"))" >"$T/nul.eml" &&
+	test "$(tr -d "\\000" <"$T/nul.eml" | wc -c)" -lt "$(wc -c <"$T/nul.eml")" &&
+	feed4 <"$T/nul.eml" &&
+	test "$(q4 "SELECT state FROM reports WHERE message_id = \"abuse-01.report@users.example\"")" = held &&
+	test "$(q4 "SELECT count(*) FROM outbox")" = 0 &&
+	q4 "SELECT reason FROM decisions" | grep "not forwarded as it came: it carries NUL bytes"
+'
+
+test_expect_success 'bouncing: a line over 998 bytes is held; a reply with one is not sent on' '
+	python3 -c "print(\"x\" * 1200)" >"$T/long" &&
+	sed "/^Victor\$/r $T/long" "$C/10-backscatter.eml" >"$T/long.eml" &&
+	feed4 <"$T/long.eml" &&
+	test "$(q4 "SELECT state FROM reports WHERE message_id = \"abuse-10.bt@example.net\"")" = held &&
+	q4 "SELECT reason FROM decisions WHERE report = 2" | grep "not forwarded as it came: a line of it is longer than 998 bytes" &&
+	sed "s/abuse-10.bt@/abuse-10b.bt@/" "$C/10-backscatter.eml" | feed4 &&
+	test "$(q4 "SELECT state FROM reports WHERE message_id = \"abuse-10b.bt@example.net\"")" = forwarded &&
+	sed -e "s/abuse-10.bt@example.net/abuse-10c.bt@example.net/" -e "/^Date:/a In-Reply-To: <abuse-10b.bt@example.net>" \
+		-e "s/^Subject: /Subject: Re: /" "$T/long.eml" | feed4 &&
+	test "$(q4 "SELECT thread_root, state FROM reports WHERE message_id = \"abuse-10c.bt@example.net\"")" = "3|held" &&
+	test "$(q4 "SELECT count(*) FROM outbox WHERE kind = \"forward\"")" = 1 &&
+	q4 "SELECT reason FROM decisions WHERE report = 4" | grep "not sent on as it came: a line of it is longer than 998 bytes"
+'
+
 if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
 test_expect_success 'state dir: root refuses one another user can write (filter 75, update 73)' '
 	mkdir "$T/s5" && chown nobody "$T/s5" && chmod 770 "$T/s5" &&
