@@ -3,6 +3,7 @@
  * record - write one decision to the audit database (see record.h)
  */
 #include <stdio.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -245,15 +246,112 @@ static bool has_assignment(const struct audit_root *root)
 }
 
 /*
+ * sender_capped - r's sender has had sender_cap messages forwarded in
+ * the last day: one sender cannot exhaust a maintainer (nor, by filling
+ * the maintainers' caps, divert others' reports); 1 and the reason's
+ * tail in why, 0, or -1
+ */
+static int sender_capped(struct audit *db, const struct pipeline *p,
+			 const struct report *r, time_t now, struct strbuf *why)
+{
+	long cap = config_int(p->cfg, "sender_cap"), n;
+
+	/* a Bugzilla bug's sender is an account of the tracker's */
+	if (cap <= 0 || !r->from_addr || !*r->from_addr ||
+	    (r->source && strcmp(r->source, "mail")))
+		return 0;
+	n = audit_forwards_from(db, r->from_addr, (int64_t)now - 86400);
+	if (n < 0)
+		return -1;
+	if (n < cap)
+		return 0;
+	sb_addf(why,
+		"; %s has had %ld messages forwarded in the last day "
+		"(sender_cap %ld): held for a triager",
+		r->from_addr, n, cap);
+	return 1;
+}
+
+/*
+ * unsendable - why the message cannot go out as it came, or NULL: a NUL
+ * byte, or a line longer than the 998 bytes of RFC 5322 2.1.1; a relay
+ * may refuse it for good and the report would be lost, so it is held
+ */
+static const char *unsendable(const struct report *r)
+{
+	const char *p = r->raw, *end = p ? p + r->raw_len : NULL, *nl;
+	size_t len;
+
+	if (!p)
+		return NULL;
+	if (memchr(p, '\0', r->raw_len))
+		return "it carries NUL bytes";
+	while (p < end) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		len = (size_t)((nl ? nl : end) - p);
+		if (len && p[len - 1] == '\r')
+			len--;
+		if (len > 998)
+			return "a line of it is longer than 998 bytes";
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	return NULL;
+}
+
+/* list_recipient - root went to a mailing list: an L: of a section */
+static bool list_recipient(const struct map *map, const struct audit_root *root)
+{
+	struct map_addr_hit hits[16];
+	char addr[320], want[320];
+	size_t i, n;
+	uint32_t j, m;
+	int sec;
+
+	if (!map || !root->recipient[0] ||
+	    addr_parse(root->recipient, want, sizeof(want)) < 0)
+		return false;
+	/* the root's own section first: THE REST's list names no section */
+	sec = root->section[0] ? map_find_section(map, root->section) : -1;
+	m = sec >= 0 ? map_nentries(map, (uint32_t)sec) : 0;
+	for (j = 0; j < m; j++)
+		if (map_entry_tag(map, (uint32_t)sec, j) == 'L' &&
+		    addr_parse(map_entry_value(map, (uint32_t)sec, j), addr,
+			       sizeof(addr)) == 0 &&
+		    !strcasecmp(addr, want))
+			return true;
+	for (i = 0; want[i]; i++)
+		want[i] = (char)tolower((unsigned char)want[i]);
+	n = map_address(map, want, hits, ARRAY_SIZE(hits));
+	for (i = 0; i < n && i < ARRAY_SIZE(hits); i++)
+		if (hits[i].tag == 'L')
+			return true;
+	return false;
+}
+
+/* names_address - the message's own To: or Cc: names addr */
+static bool names_address(const struct evidence *ev, const char *addr)
+{
+	size_t i;
+
+	for (i = 0; ev && i < ev->nrecipients; i++)
+		if (!strcasecmp(ev->recipients[i], addr))
+			return true;
+	return false;
+}
+
+/*
  * record_followup - a message that joined a known report's thread: its
  * own row linked to the root, no verdict of its own, sent where the
  * root went (its last forward, a reroute included); the root gains its
  * evidence, and an ai report held for want of evidence goes back to a
  * human as uncertain when its reporter sends real evidence
  */
-static int record_followup(struct audit *db, const struct router_id *id,
-			   const struct report *r, const struct decision *d,
-			   time_t now, struct record_result *out)
+static int record_followup(struct audit *db, const struct pipeline *p,
+			   const struct router_id *id, const struct report *r,
+			   const struct decision *d, time_t now,
+			   struct record_result *out)
 {
 	const struct link *ln = &d->link;
 	const struct audit_root *root = &ln->root;
@@ -266,6 +364,10 @@ static int record_followup(struct audit *db, const struct router_id *id,
 	struct audit_rule_hit *hits = NULL;
 	char arg[32];
 	bool forward = false, stranger = false;
+	const char *bad;
+	int capped = 0;
+	bool from_reporter = r->from_addr && root->from_addr[0] &&
+			     !strcasecmp(r->from_addr, root->from_addr);
 	int ret = -1;
 
 	sb_addf(&reason, "follow-up to report #%lld (%s %s)",
@@ -295,6 +397,30 @@ static int record_followup(struct audit *db, const struct router_id *id,
 		out->state = "held";
 		sb_adds(&reason,
 			"; from the report's recipient: not sent back");
+	} else if (forwarded_to(root) && list_recipient(p->map, root) &&
+		   !from_reporter && !names_address(d->ev, root->recipient)) {
+		/*
+		 * a reply to bugs@ is private mail: it is published on the
+		 * list the report went to only by the report's author, or by
+		 * its own author addressing the list
+		 */
+		out->state = "held";
+		sb_addf(&reason,
+			"; the report went to the list %s, which this reply "
+			"does not name: not published, held for a triager",
+			root->recipient);
+	} else if (forwarded_to(root) && stranger &&
+		   (capped = sender_capped(db, p, r, now, &reason)) != 0) {
+		/* a stranger's follow-up is new mail: the sender's cap holds */
+		if (capped < 0)
+			goto out;
+		out->state = "held";
+	} else if (forwarded_to(root) && (bad = unsendable(r))) {
+		out->state = "held";
+		sb_addf(&reason,
+			"; not sent on as it came: %s (SMTP could refuse it "
+			"for good); held for a triager",
+			bad);
 	} else if (forwarded_to(root)) {
 		out->state = "forwarded";
 		forward = true;
@@ -464,6 +590,71 @@ out:
 	return ret;
 }
 
+/* another_reporter - r comes from someone else than root's reporter */
+static bool another_reporter(const struct audit_root *root,
+			     const struct report *r)
+{
+	return !r->from_addr || !*r->from_addr || !root->from_addr[0] ||
+	       strcasecmp(r->from_addr, root->from_addr);
+}
+
+/* evidence_list - " (a stack trace, a reproducer, ...)": what ev shows */
+static void evidence_list(const struct evidence *ev, struct strbuf *sb)
+{
+	const char *sep = " (";
+
+	if (!ev)
+		return;
+#define ITEM(cond, ...)                           \
+	do {                                      \
+		if (cond) {                       \
+			sb_adds(sb, sep);         \
+			sb_addf(sb, __VA_ARGS__); \
+			sep = ", ";               \
+		}                                 \
+	} while (0)
+	ITEM(ev->nframes, "a stack trace");
+	ITEM(ev->reproducer, "a reproducer");
+	ITEM(ev->kernel_version, "kernel %s", ev->kernel_version);
+	ITEM(ev->hardware && !ev->hw_virtual, "a real machine");
+	ITEM(ev->bisect_commit, "a bisection");
+#undef ITEM
+	if (strcmp(sep, " ("))
+		sb_adds(sb, ")");
+}
+
+/*
+ * lead_group - report (another reporter's, of the crash of the group
+ * whose first is first) shows more evidence than the first: it leads
+ * the group from now on, so that the group's recipient and the desk see
+ * the best-evidenced report, not merely the first (a stranger who sent
+ * the crash first cannot bury a better report); 1 when it took the lead
+ */
+static int lead_group(struct audit *db, int64_t report, int64_t first,
+		      struct audit_links *links, time_t now)
+{
+	struct audit_action act;
+	char arg[32];
+	int rc = audit_better_evidence(db, report, first);
+
+	if (rc <= 0)
+		return rc;
+	links->same_crash_as = 0;
+	if (audit_set_links(db, report, links) < 0)
+		return -1;
+	/* the first and what was grouped under it join the new lead */
+	snprintf(arg, sizeof(arg), "%lld", (long long)report);
+	memset(&act, 0, sizeof(act));
+	act.report = first;
+	act.at = now;
+	act.who = "triage";
+	act.action = "dup";
+	act.argument = arg;
+	act.detail = "another reporter's report of the same crash shows more "
+		     "evidence: it leads the group";
+	return audit_record_action(db, &act, NULL) < 0 ? -1 : 1;
+}
+
 /*
  * record_decision - insert a classified report and what was decided,
  * queueing any mail; inside the caller's transaction
@@ -476,8 +667,8 @@ int record_decision(struct audit *db, const struct pipeline *p,
 	struct audit_classification c;
 	struct audit_report_row row;
 	struct audit_links links;
-	struct audit_rule_hit *hits;
-	struct audit_section *secs;
+	struct audit_rule_hit *hits = NULL;
+	struct audit_section *secs = NULL;
 	struct audit_decision dec;
 	struct strbuf cand = STRBUF_INIT(CANDIDATES_MAX);
 	const char *section = decision_section(p, d);
@@ -486,20 +677,73 @@ int record_decision(struct audit *db, const struct pipeline *p,
 
 	const struct link *ln = &d->link;
 	struct strbuf why = STRBUF_INIT(2048);
-	const char *cc = NULL;
-	bool seen_again;
+	const char *cc = NULL, *to, *to_name;
+	bool seen_again, other = false, to_group = false, placed = false;
+	bool forward;
 	char when[32];
 	struct tm tm;
+	int lead = 0, capped = 0;
+	const char *bad;
+	struct strbuf cap_why = STRBUF_INIT(512);
 
 	memset(out, 0, sizeof(*out));
 	if (ln->thread_root && d->kind.kind == KIND_FOLLOWUP)
-		return record_followup(db, id, r, d, now, out);
+		return record_followup(db, p, id, r, d, now, out);
 	if (d->kind.kind != KIND_REPORT)
 		return record_other(db, p, r, d, now, out);
 	/* the same crash as a report someone has: "+1", no new assignment */
 	seen_again =
 		ln->same_crash_as && !ln->hold && has_assignment(&ln->root);
+	/*
+	 * another reporter's report of the crash is never buried as "+1"
+	 * (whoever sent the crash first could bury the real report): it is
+	 * sent to the group's recipient, or held, as its own verdict says;
+	 * what would only wait for the digest or be recorded still does
+	 */
+	if (seen_again && another_reporter(&ln->root, r) &&
+	    (d->act.action == ACT_FORWARD || d->act.action == ACT_HOLD)) {
+		seen_again = false;
+		other = true;
+	}
 	out->state = seen_again ? "digest" : state_for(d);
+	forward = d->act.action == ACT_FORWARD && !seen_again;
+	if (other && d->act.action == ACT_HOLD && !d->mapped && !d->hold &&
+	    forwarded_to(&ln->root)) {
+		/* the map could not place it; its crash group does */
+		struct act_decision as_placed;
+
+		act_decide(&p->act, d->cls, true, true, NULL, &as_placed);
+		placed = forward = as_placed.action == ACT_FORWARD;
+		if (placed) {
+			out->state = "forwarded";
+			section = ln->root.section[0] ? ln->root.section : NULL;
+		}
+	}
+	if (forward) {
+		capped = sender_capped(db, p, r, now, &cap_why);
+		if (capped < 0)
+			goto out;
+		if (capped) {
+			forward = false;
+			out->state = "held";
+		} else if ((bad = unsendable(r))) {
+			forward = false;
+			capped = 1; /* held as by the cap, for its reason */
+			out->state = "held";
+			sb_addf(&cap_why,
+				"; not forwarded as it came: %s (SMTP could "
+				"refuse it for good); held for a triager",
+				bad);
+		}
+	}
+	to = d->pick.addr;
+	to_name = d->pick.name;
+	if (other && forward && forwarded_to(&ln->root)) {
+		to_group = true;
+		to = ln->root.recipient;
+		to_name = ln->root.recipient_name[0] ? ln->root.recipient_name
+						     : NULL;
+	}
 
 	hits = classification_of(d, p->model ? "model.bin" : NULL, now, &c);
 
@@ -518,9 +762,11 @@ int record_decision(struct audit *db, const struct pipeline *p,
 	}
 	memset(&dec, 0, sizeof(dec));
 	dec.at = now;
-	dec.action = act_action_name(d->act.action);
-	dec.recipient = d->pick.addr;
-	dec.recipient_name = d->pick.name;
+	dec.action = capped   ? "hold"
+		     : placed ? "forward"
+			      : act_action_name(d->act.action);
+	dec.recipient = to;
+	dec.recipient_name = to_name;
 	sb_adds(&why, d->act.action == ACT_FORWARD && d->pick.reason
 			      ? d->pick.reason
 			      : d->act.reason);
@@ -550,11 +796,10 @@ int record_decision(struct audit *db, const struct pipeline *p,
 						     : NULL;
 		}
 	}
-	dec.reason = sb_str(&why);
 
 	/* a repeated crash the map could not place waits in the first's */
 	nsecs = d->sections.n;
-	if (seen_again && !nsecs && ln->root.section[0]) {
+	if ((seen_again || placed) && !nsecs && ln->root.section[0]) {
 		secs[0].name = ln->root.section;
 		secs[0].score = 0;
 		secs[0].why = "the section of the first report of this crash";
@@ -572,11 +817,39 @@ int record_decision(struct audit *db, const struct pipeline *p,
 	row.nsections = nsecs;
 	c.class_stored = true;
 	if (insert_report(db, r, &row, d, &out->report) < 0 ||
-	    audit_insert_classification(db, out->report, &c) < 0 ||
-	    audit_insert_decision(db, out->report, &dec, NULL) < 0)
+	    audit_insert_classification(db, out->report, &c) < 0)
+		goto out;
+	if (other) {
+		lead = lead_group(db, out->report, ln->same_crash_as, &links,
+				  now);
+		if (lead < 0)
+			goto out;
+		/* the signature is in the group's first: not repeated here */
+		sb_addf(&why,
+			"; the same crash as report #%lld (same %s), which %s reported",
+			(long long)ln->same_crash_as,
+			d->syzbot_id[0] ? "syzbot id" : "signature",
+			ln->root.from_addr[0] ? ln->root.from_addr
+					      : "someone else");
+		if (to_group)
+			sb_addf(&why,
+				": sent to that report's recipient%s with its "
+				"own evidence",
+				placed ? " in its section" : "");
+		if (to_group || lead)
+			evidence_list(d->ev, &why);
+		if (lead)
+			sb_addf(&why,
+				"; more evidence than #%lld: now the first "
+				"of its group",
+				(long long)ln->same_crash_as);
+	}
+	sb_adds(&why, sb_str(&cap_why));
+	dec.reason = sb_str(&why);
+	if (audit_insert_decision(db, out->report, &dec, NULL) < 0)
 		goto out;
 
-	if (d->act.action == ACT_FORWARD && !seen_again) {
+	if (forward) {
 		/* the kernel's regressions list follows regressions */
 		if (d->regression.found)
 			cc = config_get(p->cfg, "regressions_list");
@@ -584,13 +857,13 @@ int record_decision(struct audit *db, const struct pipeline *p,
 			cc = NULL;
 		/* X-Triage-Class: the verdict, "user; score=12.8; rules=..." */
 		out->outbox = forward_queue_cc(
-			db, id, out->report, r->raw, r->raw_len, r->sha256,
-			d->pick.addr, d->pick.name, cc,
+			db, id, out->report, r->raw, r->raw_len, r->sha256, to,
+			to_name, cc,
 			d->class_header[0] ? d->class_header : d->cls, section,
 			sb_str(&why), now);
 		if (out->outbox < 0)
 			goto out;
-		if (d->act.reply &&
+		if (d->act.reply && !placed &&
 		    deliver_may_autoreply(r->headers, r->nheaders,
 					  r->envelope_from, NULL, NULL)) {
 			out->reply = queue_reply(db, id, r, out->report,
@@ -605,5 +878,6 @@ out:
 	free(secs);
 	sb_release(&cand);
 	sb_release(&why);
+	sb_release(&cap_why);
 	return ret;
 }

@@ -405,12 +405,16 @@ static int filter_setup(struct filter *fx, const char *config_path)
 	/* a bad value is the default's; the mail flows (routes.conf(5)) */
 	config_report(fx->cfg, CONFIG_ONE_LINE);
 	limit_memory(fx->cfg);
-	if (router_id_load(&fx->id, fx->cfg) < 0) {
+	fx->dbpath = config_state_path(fx->cfg, "triage.db");
+	/* root in a state directory others can write: deferred (75) */
+	if (root_refuses_dir(fx->dbpath) ||
+	    router_id_load(&fx->id, fx->cfg) < 0) {
+		free(fx->dbpath);
+		fx->dbpath = NULL;
 		config_free(fx->cfg);
 		fx->cfg = NULL;
 		return -1;
 	}
-	fx->dbpath = config_state_path(fx->cfg, "triage.db");
 	fx->busy_ms = (int)config_int(fx->cfg, "db_busy_timeout");
 	fx->conn = -1;
 	return 0;

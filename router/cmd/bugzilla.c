@@ -248,7 +248,7 @@ static int record(struct ingest *in, const struct audit_event_item *it,
 
 	if (audit_begin(db) < 0)
 		return -1;
-	rc = audit_bug_seen(db, bug->id, &seen);
+	rc = audit_bug_seen(db, in->bc.url, bug->id, &seen);
 	if (rc < 0)
 		goto fail;
 	if (rc == 1) {
@@ -281,8 +281,8 @@ static int record(struct ingest *in, const struct audit_event_item *it,
 				*queued = true;
 		}
 	}
-	if (audit_bug_record(db, bug->id, report, bug->last_change_time, now) <
-		    0 ||
+	if (audit_bug_record(db, in->bc.url, bug->id, report,
+			     bug->last_change_time, now) < 0 ||
 	    audit_event_done(db, it->id, report, now) < 0 ||
 	    audit_commit(db) < 0)
 		goto fail;
@@ -305,7 +305,7 @@ static int handle(struct ingest *in, const struct audit_event_item *it,
 	time_t now = time(NULL);
 	int rc;
 
-	rc = audit_bug_seen(in->db, it->bug_id, &seen);
+	rc = audit_bug_seen(in->db, in->bc.url, it->bug_id, &seen);
 	if (rc < 0)
 		return -1;
 	if (rc == 1) /* known bug: a change, not a new report */
@@ -428,7 +428,8 @@ struct poll_stats {
 };
 
 /* poll_hit - store an event for a new bug, or note a known bug's change */
-static int poll_hit(struct audit *db, const struct bugzilla_hit *h, time_t now,
+static int poll_hit(struct audit *db, const char *url,
+		    const struct bugzilla_hit *h, time_t now,
 		    struct poll_stats *st)
 {
 	struct audit_bug seen;
@@ -438,14 +439,15 @@ static int poll_hit(struct audit *db, const struct bugzilla_hit *h, time_t now,
 	int rc;
 
 	st->changed++;
-	rc = audit_bug_seen(db, h->id, &seen);
+	rc = audit_bug_seen(db, url, h->id, &seen);
 	if (rc < 0)
 		return -1;
 	if (rc == 1) {
 		st->known++;
 		if (!strcmp(seen.last_change_time, h->last_change_time))
 			return 0;
-		return audit_bug_record(db, h->id, 0, h->last_change_time, now);
+		return audit_bug_record(db, url, h->id, 0, h->last_change_time,
+					now);
 	}
 	payload = poll_payload(h);
 	if (!payload)
@@ -546,7 +548,8 @@ static int poll_pages(struct poll *pl, time_t now, int *ret)
 			return -1;
 		}
 		for (i = 0; i < n; i++) {
-			if (poll_hit(pl->db, &hits[i], now, &pl->st) < 0) {
+			if (poll_hit(pl->db, pl->in->bc.url, &hits[i], now,
+				     &pl->st) < 0) {
 				audit_rollback(pl->db);
 				free(hits);
 				return -1;
@@ -581,7 +584,7 @@ static int poll_run(struct poll *pl, time_t now, int *ret)
 	int rc = 0;
 
 	if (!pl->since) {
-		rc = audit_bug_seen(pl->db, key, &cur);
+		rc = audit_bug_seen(pl->db, pl->in->bc.url, key, &cur);
 		if (rc < 0)
 			return -1;
 		if (rc == 1 && cur.last_change_time[0])
@@ -606,7 +609,8 @@ static int poll_run(struct poll *pl, time_t now, int *ret)
 		return -1;
 	if (pl->complete && pl->newest[0] &&
 	    strcmp(pl->newest, pl->from) >= 0 &&
-	    audit_bug_record(pl->db, key, 0, pl->newest, now) < 0)
+	    audit_bug_record(pl->db, pl->in->bc.url, key, 0, pl->newest, now) <
+		    0)
 		return -1;
 	printf("poll: %u changed since %s: %u new, %u known, %u pending; %u events handled\n",
 	       pl->st.changed, pl->from, pl->st.stored, pl->st.known,

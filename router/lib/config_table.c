@@ -132,6 +132,7 @@ const struct config_key config_keys[] = {
 	     "app/forward.c"),
 	BOOL("reply_bugtracker", "no", "stages/act.c"),
 	ADDR("regressions_list", NULL, "app/record.c"),
+	INT("sender_cap", "5", 0, 1000000, "app/record.c"),
 
 	/* how mail leaves */
 	ENUM("transport", "smtp", "smtp|sendmail",

@@ -293,11 +293,51 @@ int read_file(const char *path, size_t max, char **out, size_t *len)
  * included, never what it points to.  The directory is synced after
  * the rename, so that the new name survives a crash.
  */
+int root_refuses_dir(const char *file)
+{
+	char *dir = xstrdup(file), *slash = strrchr(dir, '/');
+	struct stat ls, sb;
+	const char *why = NULL;
+
+	if (geteuid() != 0) {
+		free(dir);
+		return 0;
+	}
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	else
+		strcpy(dir, ".");
+	/* a trailing '/' would follow the link: look at the name itself */
+	while (strlen(dir) > 1 && dir[strlen(dir) - 1] == '/')
+		dir[strlen(dir) - 1] = '\0';
+	if (lstat(dir, &ls) == 0 && S_ISLNK(ls.st_mode) && ls.st_uid != 0)
+		why = "a symbolic link someone else made";
+	else if (stat(dir, &sb) == 0 && sb.st_uid != 0 &&
+		 (sb.st_mode & (S_IWGRP | S_IWOTH)))
+		why = sb.st_mode & S_IWOTH
+			      ? "world-writable, owned by someone else"
+			      : "group-writable, owned by someone else";
+	if (why) {
+		error("refusing to write as root into '%s': %s (run this as "
+		      "the directory's owner, or make it root's and not "
+		      "writable by others)",
+		      dir, why);
+		errno = EPERM;
+	}
+	free(dir);
+	return why ? 1 : 0;
+}
+
 int write_file_atomic(const char *path, const void *data, size_t len, int mode)
 {
-	char *tmp = xasprintf("%s.tmp.XXXXXX", path), *dir, *slash;
+	char *tmp, *dir, *slash;
 	const char *p = data;
-	int fd = mkostemp(tmp, O_CLOEXEC | O_NOFOLLOW), dfd;
+	int fd, dfd;
+
+	if (root_refuses_dir(path))
+		return -1;
+	tmp = xasprintf("%s.tmp.XXXXXX", path);
+	fd = mkostemp(tmp, O_CLOEXEC | O_NOFOLLOW);
 
 	if (fd < 0) {
 		error("cannot create '%s': %s", tmp, strerror(errno));

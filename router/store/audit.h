@@ -101,7 +101,7 @@ struct audit_links;
 struct report;
 struct evidence;
 
-#define AUDIT_SCHEMA_VERSION	 7
+#define AUDIT_SCHEMA_VERSION	 8
 #define AUDIT_BUSY_TIMEOUT_MS	 5000
 #define AUDIT_LEASE_SECONDS	 600 /* default: see audit_outbox_claim_due() */
 #define AUDIT_FILTER_CKPT_FRAMES 128 /* AUDIT_FILTER: checkpoint on close */
@@ -155,6 +155,12 @@ int audit_find_duplicate_from(struct audit *db, const struct report *r,
 			      int64_t *id);
 /* audit_replies_since - automatic replies queued to addr since; -1 */
 long audit_replies_since(struct audit *db, const char *addr, int64_t since);
+
+/*
+ * audit_forwards_from - messages from addr (the From address, any case)
+ * received since and forwarded by the filter (a "forward" decision); -1
+ */
+long audit_forwards_from(struct audit *db, const char *addr, int64_t since);
 /*
  * audit_find_duplicate_from - audit_find_duplicate() where a Message-ID
  * counts only from the same source ("mail", "bugzilla") and the same
@@ -488,6 +494,13 @@ int audit_same_crash(struct audit *db, const char *signature,
 		     const char *syzbot_id, int64_t self, int64_t *first);
 
 /*
+ * audit_better_evidence - 1 when report a's evidence weighs more than
+ * b's (a stack trace, a reproducer, the kernel version, a real machine,
+ * a bisection: one point each), 0 when not, -1 on error
+ */
+int audit_better_evidence(struct audit *db, int64_t a, int64_t b);
+
+/*
  * audit_merge_evidence - a follow-up's evidence fills what the root's
  * lacks (title, guilty file, versions, hardware, bisection, regression;
  * dmesg time stamps and reproducers add up)
@@ -542,13 +555,16 @@ struct audit_bug {
 };
 
 /*
- * audit_bug_seen - 1 and *bug filled when bug_id is known, else 0.
- * audit_bug_record - remember bug_id (insert or update).  Use both in
+ * audit_bug_seen - 1 and *bug filled when bug_id of the Bugzilla at url
+ * (its base URL; a trailing '/' does not count) is known, else 0.
+ * audit_bug_record - remember that bug (insert or update).  Use both in
  * the transaction that forwards, so one bug never gives two forwards.
+ * A bug is (Bugzilla, id), never a Message-ID a mail could carry.
  */
-int audit_bug_seen(struct audit *db, long bug_id, struct audit_bug *bug);
-int audit_bug_record(struct audit *db, long bug_id, int64_t report,
-		     const char *last_change_time, int64_t now);
+int audit_bug_seen(struct audit *db, const char *url, long bug_id,
+		   struct audit_bug *bug);
+int audit_bug_record(struct audit *db, const char *url, long bug_id,
+		     int64_t report, const char *last_change_time, int64_t now);
 
 struct audit_event {
 	int64_t received_at; /* 0: now */

@@ -12,9 +12,19 @@
 
 #include "db.h"
 
+/*
+ * a bug is (Bugzilla, id), never a Message-ID a mail could carry; a row
+ * of schema 7 ('' for its Bugzilla) is the bug of whichever Bugzilla
+ * asks first, and becomes its
+ */
 static const char sql_bug_get[] =
 	"SELECT report, last_change_time, updated_at FROM bugs"
-	" WHERE bug_id = ?1";
+	" WHERE bug_id = ?1 AND bugzilla_url IN (?2, '')"
+	" ORDER BY bugzilla_url = '' LIMIT 1";
+static const char sql_bug_adopt[] =
+	"UPDATE bugs SET bugzilla_url = ?2 WHERE bug_id = ?1"
+	" AND bugzilla_url = '' AND ?2 != '' AND NOT EXISTS (SELECT 1"
+	" FROM bugs WHERE bug_id = ?1 AND bugzilla_url = ?2)";
 static const struct db_col bug_cols[] = {
 	DB_COL(struct audit_bug, I64, report),
 	DB_COL(struct audit_bug, CHARS, last_change_time),
@@ -23,32 +33,60 @@ static const struct db_col bug_cols[] = {
 static const struct db_row bug_row = DB_ROW(struct audit_bug, bug_cols);
 
 static const char sql_bug_put[] =
-	"INSERT INTO bugs (bug_id, report, last_change_time, updated_at)"
-	" VALUES (?1, ?2, coalesce(?3, ''), ?4) ON CONFLICT (bug_id)"
+	"INSERT INTO bugs (bug_id, report, last_change_time, updated_at,"
+	" bugzilla_url) VALUES (?1, ?2, coalesce(?3, ''), ?4, ?5)"
+	" ON CONFLICT (bugzilla_url, bug_id)"
 	" DO UPDATE SET report = coalesce(excluded.report, report),"
 	" last_change_time = excluded.last_change_time,"
 	" updated_at = excluded.updated_at";
 
-/* audit_bug_seen - what is known about bug_id */
-int audit_bug_seen(struct audit *db, long bug_id, struct audit_bug *bug)
+/* bz_url - a Bugzilla's base URL as stored: no trailing '/' ("" none) */
+static char *bz_url(const char *url)
 {
+	size_t n = url ? strlen(url) : 0;
+
+	while (n > 0 && url[n - 1] == '/')
+		n--;
+	return xstrndup(url ? url : "", n);
+}
+
+/* audit_bug_seen - what is known about bug_id of the Bugzilla at url */
+int audit_bug_seen(struct audit *db, const char *url, long bug_id,
+		   struct audit_bug *bug)
+{
+	sqlite3_stmt *st = db_prep(db, sql_bug_get);
+	char *u = bz_url(url);
+	int rc = -1;
+
 	memset(bug, 0, sizeof(*bug));
-	return db_get_id(db, sql_bug_get, bug_id, "read bug", &bug_row, bug,
-			 NULL);
+	if (st && !db_bind_int(db, st, 1, bug_id) &&
+	    !db_bind_text(db, st, 2, u))
+		rc = db_get(db, st, "read bug", &bug_row, bug, NULL);
+	free(u);
+	return rc;
 }
 
 /* audit_bug_record - remember a bug, its report and its last change */
-int audit_bug_record(struct audit *db, long bug_id, int64_t report,
-		     const char *last_change_time, int64_t now)
+int audit_bug_record(struct audit *db, const char *url, long bug_id,
+		     int64_t report, const char *last_change_time, int64_t now)
 {
-	sqlite3_stmt *st = db_prep(db, sql_bug_put);
+	sqlite3_stmt *st = db_prep(db, sql_bug_adopt);
+	char *u = bz_url(url);
+	int rc = -1;
 
+	if (!st || db_bind_int(db, st, 1, bug_id) ||
+	    db_bind_text(db, st, 2, u) || db_step(db, st, "adopt bug") < 0)
+		goto out;
+	st = db_prep(db, sql_bug_put);
 	if (!st || db_bind_int(db, st, 1, bug_id) ||
 	    db_bind_id(db, st, 2, report) ||
 	    db_bind_text(db, st, 3, last_change_time) ||
-	    db_bind_int(db, st, 4, db_now(now)))
-		return -1;
-	return db_step(db, st, "record bug");
+	    db_bind_int(db, st, 4, db_now(now)) || db_bind_text(db, st, 5, u))
+		goto out;
+	rc = db_step(db, st, "record bug");
+out:
+	free(u);
+	return rc;
 }
 
 /* ---- webhook events ------------------------------------------------------ */

@@ -685,6 +685,10 @@ int audit_open(const char *path, unsigned flags, int busy_timeout_ms,
 		temporary = &ignored; /* the caller does not care */
 	*out = NULL;
 	*temporary = false;
+	/* SQLite writes the journal and -shm files beside the database */
+	if (!(flags & AUDIT_RDONLY) && !in_memory(path) &&
+	    root_refuses_dir(path))
+		return -1;
 	if ((flags & AUDIT_CREATE) && !(flags & AUDIT_RDONLY) &&
 	    !in_memory(path) && create_file(path, temporary) < 0)
 		return -1;

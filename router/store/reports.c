@@ -121,6 +121,27 @@ long audit_replies_since(struct audit *db, const char *addr, int64_t since)
 	return n;
 }
 
+static const char sql_forwards_from[] =
+	"SELECT count(*) FROM reports r JOIN decisions d ON d.report = r.id"
+	" AND d.action = 'forward' WHERE r.from_addr = ?1 COLLATE NOCASE"
+	" AND r.received_at >= ?2";
+
+/* audit_forwards_from - what addr had forwarded since (sender_cap) */
+long audit_forwards_from(struct audit *db, const char *addr, int64_t since)
+{
+	sqlite3_stmt *st = db_prep(db, sql_forwards_from);
+	long n;
+
+	if (!st || db_bind_text(db, st, 1, addr) ||
+	    db_bind_int(db, st, 2, since))
+		return -1;
+	if (db_step_row(db, st, "forwards from a sender") != 1)
+		return -1;
+	n = (long)sqlite3_column_int64(st, 0);
+	db_finish(st);
+	return n;
+}
+
 static const char sql_redelivery[] =
 	"UPDATE reports SET deliveries = deliveries + 1, updated_at = ?2"
 	" WHERE id = ?1";

@@ -325,6 +325,33 @@ static const char *const migrations[] = {
 	"  how TEXT\n"
 	");\n"
 	"CREATE INDEX fixes_report ON fixes(report);\n",
+
+	/*
+	 * 7 -> 8: what one sender had forwarded today (sender_cap); a bug
+	 * is (Bugzilla, bug id): two Bugzillas' bug 5000 are two bugs.  A
+	 * bug recorded before takes its Bugzilla from its report's link,
+	 * else '' (the one Bugzilla of the time: adopted by the first
+	 * lookup that names one)
+	 */
+	"CREATE INDEX reports_from ON reports(from_addr COLLATE NOCASE,\n"
+	"  received_at);\n"
+	"CREATE TABLE bugs_v8 (\n"
+	"  bugzilla_url TEXT NOT NULL DEFAULT '',\n"
+	"  bug_id INTEGER NOT NULL,\n"
+	"  report INTEGER REFERENCES reports(id) ON DELETE SET NULL,\n"
+	"  last_change_time TEXT NOT NULL DEFAULT '',\n"
+	"  updated_at INTEGER NOT NULL,\n"
+	"  PRIMARY KEY (bugzilla_url, bug_id)\n"
+	");\n"
+	"INSERT INTO bugs_v8 SELECT coalesce((SELECT substr(r.bug_url, 1,\n"
+	"  length(r.bug_url) - length('/show_bug.cgi?id=' || b.bug_id))\n"
+	"  FROM reports r WHERE r.id = b.report AND r.bug_url =\n"
+	"  substr(r.bug_url, 1, length(r.bug_url) - length('/show_bug.cgi?id='\n"
+	"  || b.bug_id)) || '/show_bug.cgi?id=' || b.bug_id), ''),\n"
+	"  b.bug_id, b.report, b.last_change_time, b.updated_at FROM bugs b;\n"
+	"DROP TABLE bugs;\n"
+	"ALTER TABLE bugs_v8 RENAME TO bugs;\n"
+	"CREATE INDEX bugs_bug_id ON bugs(bug_id);\n",
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == AUDIT_SCHEMA_VERSION,

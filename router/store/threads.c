@@ -214,6 +214,32 @@ int audit_same_crash(struct audit *db, const char *signature,
 	return rc == 1 && !*first ? 0 : rc;
 }
 
+/*
+ * what a triager needs to act on a crash, one point each: a stack
+ * trace, a reproducer, the kernel version, a real machine, a bisection
+ */
+static const char sql_better_evidence[] =
+	"WITH w(report, n) AS (SELECT report, (frames != '[]')"
+	" + (reproducer != 0) + (kernel_version IS NOT NULL)"
+	" + (hardware IS NOT NULL AND hw_virtual = 0)"
+	" + (bisect_commit IS NOT NULL) FROM evidence"
+	" WHERE report IN (?1, ?2))"
+	" SELECT coalesce((SELECT n FROM w WHERE report = ?1), 0)"
+	" > coalesce((SELECT n FROM w WHERE report = ?2), 0)";
+
+/* audit_better_evidence - 1 when a's evidence weighs more than b's */
+int audit_better_evidence(struct audit *db, int64_t a, int64_t b)
+{
+	sqlite3_stmt *st = db_prep(db, sql_better_evidence);
+	int64_t more = 0;
+	int rc;
+
+	if (!st || db_bind_int(db, st, 1, a) || db_bind_int(db, st, 2, b))
+		return -1;
+	rc = db_get_i64(db, st, "weigh evidence", &more);
+	return rc < 0 ? -1 : more != 0;
+}
+
 static const char sql_merge_evidence[] =
 	"UPDATE evidence SET (title, crash_type, guilty_file,"
 	" kernel_version, tainted, hardware, distro_kernel,"

@@ -37,9 +37,11 @@ have_two() { test "$(workers | wc -w)" = 2; }
 # is made; one killed just before its first second is replaced after a
 # pause)
 two_workers() { test_wait 3 have_two; }
-# fresh TAG: the XFS report as a new one (its own Message-ID and crash)
+# fresh TAG: the XFS report as a new one (its own Message-ID, crash and
+# reporter: one sender's reports beyond sender_cap would wait)
 fresh() {
 	sed -e "s/^Message-ID: </Message-ID: <$1./" -e "s/xfs_inode_item_push/xfs_$1_push/g" \
+		-e "s/dana@example.com/dana.$1@example.com/" \
 		"$SRC/tests/corpus/explain/0001-user-xfs-oops.eml" >"$T/$1.eml" &&
 	echo "$T/$1.eml"
 }

@@ -124,7 +124,7 @@ test_expect_success 'show lists the thread and the crash group' '
 	"$TRIAGE" show --no-pager 1 >"$T/show1" &&
 	grep "^related" -A3 "$T/show1" | grep -c " follow-up, " >"$T/n" &&
 	test "$(cat "$T/n")" = 3 &&
-	grep -q "7 same crash, .*ken@users.example.*digest" "$T/show1" &&
+	grep -q "7 same crash, .*ken@users.example.*forwarded" "$T/show1" &&
 	"$TRIAGE" show --no-pager 7 >"$T/show7" &&
 	grep -q "^group     same crash as report 1 " "$T/show7" &&
 	grep -q "1 first, " "$T/show7" &&
@@ -137,13 +137,13 @@ assert s[\"same_crash_as\"] is None
 " "$T/show2.json"
 '
 
-test_expect_success 'undup: out of the group, back to pending; dup: in again' '
+test_expect_success 'undup: out of the group, a report sent on stays sent; dup: in again' '
 	TRIAGE_NOW=1796000000 "$TRIAGE" undup 7 >"$T/out" &&
 	echo "undup 7: out of the group of report 1" >"$T/want" &&
 	test_cmp "$T/want" "$T/out" &&
-	test "$(q "SELECT state, same_crash_as IS NULL FROM reports WHERE id = 7")" = "held|1" &&
+	test "$(q "SELECT state, same_crash_as IS NULL FROM reports WHERE id = 7")" = "forwarded|1" &&
 	"$TRIAGE" pending >"$T/pending" &&
-	cut -f1 "$T/pending" | grep -qx 7 &&
+	! cut -f1 "$T/pending" | grep -qx 7 &&
 	test_exit 65 "$TRIAGE" undup 7 2>"$T/err" &&
 	grep -q "in no group" "$T/err" &&
 	"$TRIAGE" dup 7 1 >"$T/out" &&
@@ -189,6 +189,16 @@ test_expect_success 'a syzbot report with the same id from elsewhere is seen aga
 	"$FILTER" <"$T/syz2.eml" &&
 	test "$(q "SELECT state, same_crash_as FROM reports ORDER BY id DESC LIMIT 1")" = "digest|8" &&
 	q "SELECT reason FROM decisions ORDER BY id DESC LIMIT 1" | grep -q "same crash as report #8 (syzbot id 4e5d6c7b8a9f0e1d2c3b)"
+'
+
+test_expect_success 'undup of a report seen again: back to pending for its own assignment' '
+	id=$(q "SELECT max(id) FROM reports") &&
+	"$TRIAGE" undup "$id" >"$T/out" &&
+	echo "undup $id: out of the group of report 8" >"$T/want" &&
+	test_cmp "$T/want" "$T/out" &&
+	test "$(q "SELECT state, same_crash_as IS NULL FROM reports WHERE id = $id")" = "held|1" &&
+	"$TRIAGE" pending >"$T/pending" &&
+	cut -f1 "$T/pending" | grep -qx "$id"
 '
 
 test_expect_success 'a stranger answers the held report: held on its own' '

@@ -154,6 +154,49 @@ test_expect_success 'inbound X-Triage-*, Resent-* and X-Loop are renamed below o
 	test_cmp "$T/tail.want" "$T/tail.got"
 '
 
+test_expect_success 'burying: a stranger'"'"'s crash sent first is forwarded (it is the first)' '
+	feed "$C/15-crash-first.eml" &&
+	first=$(id_of abuse-15.crash@evil.example) &&
+	test "$(q "SELECT state, coalesce(same_crash_as, 0) FROM reports WHERE id = $first")" = "forwarded|0" &&
+	test "$(sent_to $first ted@ext4.example.org)" = 1
+'
+
+test_expect_success 'burying: the genuine report of that crash reaches its recipient and leads the group' '
+	feed "$C/16-crash-genuine.eml" &&
+	first=$(id_of abuse-15.crash@evil.example) &&
+	id=$(id_of abuse-16.crash@users.example) &&
+	test "$(q "SELECT state, coalesce(same_crash_as, 0) FROM reports WHERE id = $id")" = "forwarded|0" &&
+	test "$(q "SELECT same_crash_as FROM reports WHERE id = $first")" = "$id" &&
+	test "$(q "SELECT count(*) FROM outbox WHERE report = $id AND kind = \"forward\" AND recipients = \"ted@ext4.example.org\"")" = 1 &&
+	q "SELECT reason FROM decisions WHERE report = $id" >"$T/why16" &&
+	grep "same crash as report #$first .*which m@evil.example reported: sent to that report.s recipient with its own evidence (a stack trace, a reproducer, kernel 6.12.4-amd64, a real machine)" "$T/why16" &&
+	grep "more evidence than #$first: now the first of its group" "$T/why16" &&
+	test "$(q "SELECT who, action, argument FROM actions WHERE report = $first AND action = \"dup\"")" = "triage|dup|$id" &&
+	msg "o.report = $id AND o.kind = \"forward\"" | sed -n "/^X-Triage-Reason:/,/^[^ ]/p" | tr -d "\n" |
+		grep "^X-Triage-Reason: .* the same crash as report #$first (same signature), .*now the first of its group"
+'
+
+test_expect_success 'burying: the same reporter'"'"'s repeat is a +1 of the group'"'"'s new first' '
+	feed "$C/17-crash-again.eml" &&
+	lead=$(id_of abuse-16.crash@users.example) &&
+	id=$(id_of abuse-17.crash@users.example) &&
+	test "$(q "SELECT state, same_crash_as FROM reports WHERE id = $id")" = "digest|$lead" &&
+	test "$(q "SELECT action FROM decisions WHERE report = $id")" = seen-again &&
+	test "$(q "SELECT count(*) FROM outbox WHERE report = $id")" = 0
+'
+
+test_expect_success 'burying: another reporter with less evidence is sent on, the lead stays' '
+	feed "$C/18-crash-other.eml" &&
+	lead=$(id_of abuse-16.crash@users.example) &&
+	id=$(id_of abuse-18.crash@users.example) &&
+	test "$(q "SELECT state, same_crash_as FROM reports WHERE id = $id")" = "forwarded|$lead" &&
+	test "$(q "SELECT coalesce(same_crash_as, 0) FROM reports WHERE id = $lead")" = 0 &&
+	test "$(sent_to $id ted@ext4.example.org)" = 1 &&
+	q "SELECT reason FROM decisions WHERE report = $id" >"$T/why18" &&
+	grep "same crash as report #$lead .*which greta@users.example reported: sent to that report.s recipient" "$T/why18" &&
+	! grep "now the first" "$T/why18"
+'
+
 # a MAINTAINERS of our own with a list-only section and a security contact
 cat >"$T/MAINTAINERS.list" <<-\EOF
 	List of maintainers
@@ -212,5 +255,117 @@ test_expect_success 'list_fallback lets a site send a class to a section'"'"'s l
 	test "$(q2 "SELECT state FROM reports WHERE message_id = \"abuse-14b.security@evil.example\"")" = held &&
 	test "$(q2 "SELECT count(*) FROM outbox WHERE recipients LIKE \"%security@%\"")" = 0
 '
+
+test_expect_success 'publishing: a private reply to a report that went to a list is held' '
+	feed2 "$C/19-list-reply.eml" &&
+	root=$(q2 "SELECT id FROM reports WHERE message_id = \"abuse-13b.list@evil.example\"") &&
+	test "$(q2 "SELECT thread_root, state FROM reports WHERE message_id = \"abuse-19.reply@users.example\"")" = "$root|held" &&
+	test "$(q2 "SELECT count(*) FROM outbox WHERE recipients LIKE \"%netdev@%\"")" = 1 &&
+	q2 "SELECT d.reason FROM decisions d JOIN reports r ON r.id = d.report WHERE r.message_id = \"abuse-19.reply@users.example\"" |
+		grep "the report went to the list netdev@vger.example.org, which this reply does not name: not published"
+'
+
+test_expect_success 'publishing: a reply that addresses the list itself is sent to it' '
+	feed2 "$C/20-list-reply-cc.eml" &&
+	id=$(q2 "SELECT id FROM reports WHERE message_id = \"abuse-20.reply@users.example\"") &&
+	test "$(q2 "SELECT state FROM reports WHERE id = $id")" = forwarded &&
+	test "$(q2 "SELECT recipients FROM outbox WHERE report = $id")" = netdev@vger.example.org
+'
+
+test_expect_success 'publishing: the report'"'"'s own author'"'"'s follow-up goes where the report went' '
+	feed2 "$C/21-list-reporter.eml" &&
+	id=$(q2 "SELECT id FROM reports WHERE message_id = \"abuse-21.reply@evil.example\"") &&
+	test "$(q2 "SELECT state FROM reports WHERE id = $id")" = forwarded &&
+	test "$(q2 "SELECT recipients FROM outbox WHERE report = $id")" = netdev@vger.example.org
+'
+
+# a third state with a small per-sender cap
+sed -e "s|^state_dir = .*|state_dir = $T/state3|" "$T/routes.conf" >"$T/routes3.conf" &&
+echo "sender_cap = 2" >>"$T/routes3.conf"
+DB3="$T/state3/triage.db"
+q3() { sqlite3 "$DB3" "$1"; }
+feed3() { TRIAGE_CONFIG="$T/routes3.conf" TRIAGE_STATE_DIR="$T/state3" "$FILTER" || { echo "filter failed"; return 1; }; }
+as_sam() { sed "s/^From: .*/From: Sam Sender <sam@users.example>/" "$C/$1"; }
+
+test_expect_success 'exhausting: one sender'"'"'s reports beyond sender_cap a day are held' '
+	as_sam 01-report.eml | feed3 &&
+	as_sam 10-backscatter.eml | feed3 &&
+	as_sam 16-crash-genuine.eml | feed3 &&
+	test "$(q3 "SELECT group_concat(state, \",\") FROM (SELECT state FROM reports ORDER BY id)")" = forwarded,forwarded,held &&
+	test "$(q3 "SELECT count(*) FROM outbox WHERE report = 3")" = 0 &&
+	test "$(q3 "SELECT action FROM decisions WHERE report = 3")" = hold &&
+	q3 "SELECT reason FROM decisions WHERE report = 3" |
+		grep "sam@users.example has had 2 messages forwarded in the last day (sender_cap 2): held for a triager" &&
+	TRIAGE_CONFIG="$T/routes3.conf" TRIAGE_STATE_DIR="$T/state3" "$TRIAGE" pending >"$T/pending3" &&
+	cut -f1 "$T/pending3" | grep -qx 3
+'
+
+test_expect_success 'exhausting: the cap is per sender, and a stranger'"'"'s follow-up counts' '
+	feed3 <"$C/18-crash-other.eml" &&
+	test "$(q3 "SELECT state FROM reports WHERE id = 4")" = forwarded &&
+	sed -e "s/^From: .*/From: Sam Sender <sam@users.example>/" \
+	    -e "s/abuse-18.crash@users.example/abuse-18b.crash@users.example/" \
+	    -e "s/^Subject: .*/Subject: Re: ext4: oops in ext4_xattr_set_entry on my laptop too/" \
+	    -e "/^Date:/a In-Reply-To: <abuse-18.crash@users.example>" "$C/18-crash-other.eml" | feed3 &&
+	test "$(q3 "SELECT thread_root, state FROM reports WHERE id = 5")" = "4|held" &&
+	test "$(q3 "SELECT count(*) FROM outbox WHERE report = 5")" = 0 &&
+	q3 "SELECT reason FROM decisions WHERE report = 5" | grep "(sender_cap 2): held for a triager"
+'
+
+# a fourth state: messages that cannot go out as they came
+sed -e "s|^state_dir = .*|state_dir = $T/state4|" "$T/routes.conf" >"$T/routes4.conf"
+DB4="$T/state4/triage.db"
+q4() { sqlite3 "$DB4" "$1"; }
+feed4() { TRIAGE_CONFIG="$T/routes4.conf" TRIAGE_STATE_DIR="$T/state4" "$FILTER" || { echo "filter failed"; return 1; }; }
+
+test_expect_success 'bouncing: a report with a NUL byte is held, not sent as it came' '
+	sed "s/^I can run a debug kernel/I can run a debug kernel@NUL@/" "$C/01-report.eml" |
+		python3 -c "import sys; sys.stdout.buffer.write(sys.stdin.buffer.read().replace(b\"@NUL@\", b\"\\0\"))" >"$T/nul.eml" &&
+	test "$(tr -d "\\000" <"$T/nul.eml" | wc -c)" -lt "$(wc -c <"$T/nul.eml")" &&
+	feed4 <"$T/nul.eml" &&
+	test "$(q4 "SELECT state FROM reports WHERE message_id = \"abuse-01.report@users.example\"")" = held &&
+	test "$(q4 "SELECT count(*) FROM outbox")" = 0 &&
+	q4 "SELECT reason FROM decisions" | grep "not forwarded as it came: it carries NUL bytes"
+'
+
+test_expect_success 'bouncing: a line over 998 bytes is held; a reply with one is not sent on' '
+	python3 -c "print(\"x\" * 1200)" >"$T/long" &&
+	sed "/^Victor\$/r $T/long" "$C/10-backscatter.eml" >"$T/long.eml" &&
+	feed4 <"$T/long.eml" &&
+	test "$(q4 "SELECT state FROM reports WHERE message_id = \"abuse-10.bt@example.net\"")" = held &&
+	q4 "SELECT reason FROM decisions WHERE report = 2" | grep "not forwarded as it came: a line of it is longer than 998 bytes" &&
+	sed "s/abuse-10.bt@/abuse-10b.bt@/" "$C/10-backscatter.eml" | feed4 &&
+	test "$(q4 "SELECT state FROM reports WHERE message_id = \"abuse-10b.bt@example.net\"")" = forwarded &&
+	sed -e "s/abuse-10.bt@example.net/abuse-10c.bt@example.net/" -e "/^Date:/a In-Reply-To: <abuse-10b.bt@example.net>" \
+		-e "s/^Subject: /Subject: Re: /" "$T/long.eml" | feed4 &&
+	test "$(q4 "SELECT thread_root, state FROM reports WHERE message_id = \"abuse-10c.bt@example.net\"")" = "3|held" &&
+	test "$(q4 "SELECT count(*) FROM outbox WHERE kind = \"forward\"")" = 1 &&
+	q4 "SELECT reason FROM decisions WHERE report = 4" | grep "not sent on as it came: a line of it is longer than 998 bytes"
+'
+
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+test_expect_success 'state dir: root refuses one another user can write (filter 75, update 73)' '
+	mkdir "$T/s5" && chown nobody "$T/s5" && chmod 770 "$T/s5" &&
+	sed "s|^state_dir = .*|state_dir = $T/s5|" "$T/routes.conf" >"$T/routes5.conf" &&
+	test_exit 75 env TRIAGE_CONFIG="$T/routes5.conf" TRIAGE_STATE_DIR="$T/s5" "$FILTER" <"$C/01-report.eml" 2>"$T/err5" &&
+	grep "refusing to write as root into .*: group-writable, owned by someone else" "$T/err5" &&
+	test_exit 73 env TRIAGE_CONFIG="$T/routes5.conf" TRIAGE_STATE_DIR="$T/s5" "$TRIAGE" update 2>"$T/err5u" &&
+	grep "refusing to write as root into .*s5.: group-writable" "$T/err5u" &&
+	test -z "$(ls -A "$T/s5")" &&
+	chmod 700 "$T/s5" && chown root "$T/s5" &&
+	env TRIAGE_CONFIG="$T/routes5.conf" TRIAGE_STATE_DIR="$T/s5" "$FILTER" <"$C/01-report.eml" &&
+	test -s "$T/s5/triage.db"
+'
+
+test_expect_success 'state dir: root refuses a state dir that is someone else'"'"'s symbolic link' '
+	mkdir -m 700 "$T/real6" && ln -s "$T/real6" "$T/s6" && chown -h nobody "$T/s6" &&
+	sed "s|^state_dir = .*|state_dir = $T/s6|" "$T/routes.conf" >"$T/routes6.conf" &&
+	test_exit 75 env TRIAGE_CONFIG="$T/routes6.conf" TRIAGE_STATE_DIR="$T/s6" "$FILTER" <"$C/01-report.eml" 2>"$T/err6" &&
+	grep "refusing to write as root into .*: a symbolic link someone else made" "$T/err6" &&
+	test -z "$(ls -A "$T/real6")"
+'
+else
+	test_skip 'not root (or no user nobody): the state directory checks for root are not tested'
+fi
 
 test_done

@@ -643,5 +643,37 @@ test_expect_success 'a bug with the crash of an earlier bug joins its crash grou
 	test "$(q "SELECT count(*) FROM outbox o JOIN reports r ON r.id = o.report WHERE r.bug_id = 4401")" = 0
 '
 
+test_expect_success 'squatting: a mail with the Message-ID a bug would get makes no duplicate of the bug' '
+	printf "%s\n" "From: Squatter <squat@evil.example>" "To: bugs@example.org" \
+		"Subject: nothing" "Message-ID: <bug-4402@127.0.0.1>" \
+		"Date: Mon, 08 Apr 2024 09:00:00 +0000" "" "Cheap licences." >"$T/squat.eml" &&
+	"$SRC/triage-filter" <"$T/squat.eml" &&
+	test "$(q "SELECT count(*) FROM reports WHERE message_id = \"bug-4402@127.0.0.1\"")" = 1 &&
+	$PY - "$T/bz" <<-\PY &&
+	import json, sys
+	d = sys.argv[1]
+	bug = json.load(open(d + "/bug-4401.json"))
+	com = json.load(open(d + "/comments-4401.json"))
+	bug["bugs"][0]["id"] = 4402
+	bug["bugs"][0]["summary"] = "a bug of its own"
+	bug["bugs"][0]["creator"] = "squat@evil.example"
+	bug["bugs"][0]["last_change_time"] = "2024-04-10T12:00:00Z"
+	c = com["bugs"].pop("4401")
+	c["comments"][0]["id"] = 44020
+	c["comments"][0]["text"] = "the wifi stops after resume; no crash log"
+	com["bugs"]["4402"] = c
+	json.dump(bug, open(d + "/bug-4402.json", "w"))
+	json.dump(com, open(d + "/comments-4402.json", "w"))
+	PY
+	echo "{\"bugs\": [{\"id\": 4402, \"last_change_time\": \"2024-04-10T12:00:00Z\"}]}" >"$T/bz/search.json" &&
+	"$TRIAGE" bugzilla poll --url "$BZ_URL" --since 2024-04-01T00:00:00Z >"$T/p6" &&
+	test "$(q "SELECT count(*) FROM reports WHERE bug_id = 4402")" = 1 &&
+	# (the same Message-ID as the squatter'"'"'s: the bug is its id, not that)
+	test "$(q "SELECT message_id FROM reports WHERE bug_id = 4402")" = bug-4402@127.0.0.1 &&
+	test "$(q "SELECT coalesce(duplicate_of, 0), state != \"duplicate\" FROM reports WHERE bug_id = 4402")" = "0|1" &&
+	test "$(q "SELECT bugzilla_url FROM bugs WHERE bug_id = 4402")" = "$BZ_URL" &&
+	test "$(q "SELECT r.bug_id FROM bugs b JOIN reports r ON r.id = b.report WHERE b.bug_id = 4402")" = 4402
+'
+
 stop_servers
 test_done

@@ -28,6 +28,8 @@ make_messages() {
 	    tag = "%s.%d" % (prefix, k)
 	    m = orig.replace(b"<0001.user-xfs@example.com>", b"<%s@faults.example>" % tag.encode())
 	    m = m.replace(b"every night", b"every night (%s)" % tag.encode())
+	    # a reporter of its own: one sender's reports beyond sender_cap wait
+	    m = m.replace(b"dana@example.com", b"dana.%s@example.com" % tag.replace(".", "-").encode())
 	    # a crash of its own: the same crash again would wait as "seen again"
 	    fn = b"xfs_inode_item_push_" + tag.replace(".", "_").encode()
 	    m = m.replace(b"xfs_inode_item_push", fn)

@@ -37,7 +37,8 @@
 #include "util.h"
 
 #define T0	 1700000000 /* a fixed "now" for the fixtures */
-#define JSON_BIG 20000	    /* longer than one stored string may be */
+#define BZ	 "https://bugzilla.example.org" /* the Bugzilla of the fixtures */
+#define JSON_BIG 20000 /* longer than one stored string may be */
 
 /* what the callbacks collect, one "|"-terminated item each */
 struct textbuf {
@@ -329,7 +330,7 @@ static void test_links(void **state)
 	assert_int_equal(x, a);
 	assert_int_equal(audit_thread_of(db, 999, &x), 0);
 	assert_int_equal(audit_thread_of_bug(db, 5, &x), 0);
-	assert_int_equal(audit_bug_record(db, 5, b, "", T0), 0);
+	assert_int_equal(audit_bug_record(db, BZ, 5, b, "", T0), 0);
 	assert_int_equal(audit_thread_of_bug(db, 5, &x), 1);
 	assert_int_equal(x, b);
 
@@ -1584,21 +1585,27 @@ static void test_bugzilla_events_and_bugs(void **state)
 	assert_int_equal(audit_event_claim(db, T0 + 59, 60, &none), 0);
 
 	rep = insert(db, 1, NULL, T0, "forwarded");
-	assert_int_equal(audit_bug_seen(db, 1629704, &bug), 0);
+	assert_int_equal(audit_bug_seen(db, BZ, 1629704, &bug), 0);
 	assert_int_equal(audit_begin(db), 0);
-	assert_int_equal(
-		audit_bug_record(db, 1629704, rep, "2020-10-16T06:26:21", T0),
-		0);
+	assert_int_equal(audit_bug_record(db, BZ, 1629704, rep,
+					  "2020-10-16T06:26:21", T0),
+			 0);
 	assert_int_equal(audit_event_done(db, it.id, rep, T0 + 1), 0);
 	assert_int_equal(audit_commit(db), 0);
-	assert_int_equal(audit_bug_seen(db, 1629704, &bug), 1);
+	assert_int_equal(audit_bug_seen(db, BZ, 1629704, &bug), 1);
 	assert_true(bug.report == rep);
 	assert_string_equal(bug.last_change_time, "2020-10-16T06:26:21");
-	/* a later change keeps the report that was forwarded */
+	/* the same Bugzilla with a trailing '/': the same bug */
+	assert_int_equal(audit_bug_seen(db, BZ "/", 1629704, &bug), 1);
+	/* another Bugzilla's bug 1629704 is another bug */
 	assert_int_equal(
-		audit_bug_record(db, 1629704, 0, "2020-10-17T00:00:00", T0 + 9),
+		audit_bug_seen(db, "https://other.example.net", 1629704, &bug),
 		0);
-	assert_int_equal(audit_bug_seen(db, 1629704, &bug), 1);
+	/* a later change keeps the report that was forwarded */
+	assert_int_equal(audit_bug_record(db, BZ, 1629704, 0,
+					  "2020-10-17T00:00:00", T0 + 9),
+			 0);
+	assert_int_equal(audit_bug_seen(db, BZ, 1629704, &bug), 1);
 	assert_true(bug.report == rep);
 	assert_string_equal(bug.last_change_time, "2020-10-17T00:00:00");
 	assert_true(bug.updated_at == T0 + 9);

@@ -405,12 +405,73 @@ static void test_migration_from_version_5(void **state)
 	free(path);
 }
 
+/* exec_raw - run text on the database at path, outside the store */
+static void exec_raw(const char *path, const char *text)
+{
+	sqlite3 *s;
+
+	assert_int_equal(sqlite3_open_v2(path, &s, SQLITE_OPEN_READWRITE, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_exec(s, text, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(s);
+}
+
+/*
+ * schema 8: a bug is (Bugzilla, id); a bug of schema 7 takes its
+ * Bugzilla from its report's link, else is adopted by the first
+ * Bugzilla that records it
+ */
+static void test_migration_bugs_from_version_7(void **state)
+{
+	static const char url[] = "https://bz.example.org";
+	static const char other[] = "https://other.example.net";
+	char *path = scratch_path("v7.db"), *sql;
+	struct audit *db = open_ok(path, AUDIT_CREATE | AUDIT_NOMIGRATE);
+	struct audit_bug bug;
+	int64_t a;
+
+	(void)state;
+	assert_int_equal(audit_migrate(db, 7), 0);
+	a = forward(db, 1, T0, "dave@example.org");
+	audit_close(db);
+	sql = xasprintf("UPDATE reports SET bug_url ="
+			" 'https://bz.example.org/show_bug.cgi?id=5000'"
+			" WHERE id = %lld;"
+			" INSERT INTO bugs (bug_id, report, last_change_time,"
+			" updated_at) VALUES (5000, %lld, 'x', %d),"
+			" (6000, NULL, 'y', %d)",
+			(long long)a, (long long)a, T0, T0);
+	exec_raw(path, sql);
+	free(sql);
+
+	db = open_ok(path, 0);
+	assert_int_equal(audit_user_version(db), AUDIT_SCHEMA_VERSION);
+	assert_int_equal(column(path, "SELECT count(*) FROM bugs WHERE bug_id"
+				      " = 5000 AND bugzilla_url ="
+				      " 'https://bz.example.org'"),
+			 1);
+	assert_int_equal(audit_bug_seen(db, url, 5000, &bug), 1);
+	assert_true(bug.report == a);
+	/* another Bugzilla's bug 5000 is not that bug */
+	assert_int_equal(audit_bug_seen(db, other, 5000, &bug), 0);
+	/* a bug without a report: the first Bugzilla to record it owns it */
+	assert_int_equal(audit_bug_seen(db, other, 6000, &bug), 1);
+	assert_int_equal(audit_bug_record(db, other, 6000, 0, "z", T0 + 1), 0);
+	assert_int_equal(audit_bug_seen(db, url, 6000, &bug), 0);
+	assert_int_equal(audit_bug_seen(db, other, 6000, &bug), 1);
+	assert_string_equal(bug.last_change_time, "z");
+	assert_int_equal(column(path, "SELECT count(*) FROM bugs"), 2);
+	audit_close(db);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_row_as_updates),
 		cmocka_unit_test(test_row_refusals),
 		cmocka_unit_test(test_migration_from_version_5),
+		cmocka_unit_test(test_migration_bugs_from_version_7),
 	};
 	int rc;
 
