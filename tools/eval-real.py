@@ -95,6 +95,9 @@ def prepare_state(args, tmp):
         f.write('tree = %s\n' % (args.kernel_tree or ''))
         f.write('rules_dir = %s\n' % os.path.join(args.src, 'classifiers'))
         f.write('transport = smtp\n')
+        # the stream is fed in seconds: a per-sender cap per 24 hours
+        # would hold a list's regular posters, which is no judgment
+        f.write('sender_cap = 0\n')
     env = dict(os.environ, TRIAGE_CONFIG=conf, TRIAGE_STATE_DIR=base,
                LC_ALL='C')
     env.pop('TRIAGE_NOW', None)
