@@ -342,6 +342,76 @@ static bool names_address(const struct evidence *ev, const char *addr)
 }
 
 /*
+ * followup_state - where a follow-up of a known report goes: its state
+ * (out->state), *forward when it is sent on to the report's recipient,
+ * and why, appended to reason; -1 on a database error
+ */
+static int followup_state(struct audit *db, const struct pipeline *p,
+			  const struct report *r, const struct decision *d,
+			  time_t now, bool stranger, struct strbuf *reason,
+			  bool *forward, struct record_result *out)
+{
+	const struct link *ln = &d->link;
+	const struct audit_root *root = &ln->root;
+	bool from_reporter = r->from_addr && root->from_addr[0] &&
+			     !strcasecmp(r->from_addr, root->from_addr);
+	const char *bad;
+	int capped;
+
+	*forward = false;
+	if (ln->hold) {
+		out->state = "held";
+		sb_addf(reason, "; held: %s", ln->hold);
+	} else if (stranger && (!d->cls || strcmp(d->cls, "user") ||
+				d->verdict.score[CLASS_USER] <= 0)) {
+		/* user by default (no rule fired) is no evidence of one */
+		out->state = "held";
+		sb_adds(reason,
+			d->cls && !strcmp(d->cls, "user")
+				? " without a user rule; held for a triager"
+				: "; held for a triager");
+	} else if (root->recipient[0] && r->from_addr &&
+		   !strcasecmp(r->from_addr, root->recipient)) {
+		out->state = "held";
+		sb_adds(reason, "; from the report's recipient: not sent back");
+	} else if (forwarded_to(root) && list_recipient(p->map, root) &&
+		   !from_reporter && !names_address(d->ev, root->recipient)) {
+		/*
+		 * a reply to bugs@ is private mail: it is published on the
+		 * list the report went to only by the report's author, or by
+		 * its own author addressing the list
+		 */
+		out->state = "held";
+		sb_addf(reason,
+			"; the report went to the list %s, which this reply "
+			"does not name: not published, held for a triager",
+			root->recipient);
+	} else if (forwarded_to(root) && stranger &&
+		   (capped = sender_capped(db, p, r, now, reason)) != 0) {
+		/* a stranger's follow-up is new mail: the sender's cap holds */
+		if (capped < 0)
+			return -1;
+		out->state = "held";
+	} else if (forwarded_to(root) && (bad = unsendable(r))) {
+		out->state = "held";
+		sb_addf(reason,
+			"; not sent on as it came: %s (SMTP could refuse it "
+			"for good); held for a triager",
+			bad);
+	} else if (forwarded_to(root)) {
+		out->state = "forwarded";
+		*forward = true;
+	} else if (!strcmp(root->state, "digest")) {
+		out->state = "digest";
+		sb_adds(reason, "; waits for the digest with it");
+	} else {
+		out->state = "held";
+		sb_addf(reason, "; waits with it (%s)", root->state);
+	}
+	return 0;
+}
+
+/*
  * record_followup - a message that joined a known report's thread: its
  * own row linked to the root, no verdict of its own, sent where the
  * root went (its last forward, a reroute included); the root gains its
@@ -364,10 +434,6 @@ static int record_followup(struct audit *db, const struct pipeline *p,
 	struct audit_rule_hit *hits = NULL;
 	char arg[32];
 	bool forward = false, stranger = false;
-	const char *bad;
-	int capped = 0;
-	bool from_reporter = r->from_addr && root->from_addr[0] &&
-			     !strcasecmp(r->from_addr, root->from_addr);
 	int ret = -1;
 
 	sb_addf(&reason, "follow-up to report #%lld (%s %s)",
@@ -381,56 +447,9 @@ static int record_followup(struct audit *db, const struct pipeline *p,
 			r->from_addr && *r->from_addr ? r->from_addr : "?",
 			d->cls ? d->cls : "uncertain");
 	}
-	if (ln->hold) {
-		out->state = "held";
-		sb_addf(&reason, "; held: %s", ln->hold);
-	} else if (stranger && (!d->cls || strcmp(d->cls, "user") ||
-				d->verdict.score[CLASS_USER] <= 0)) {
-		/* user by default (no rule fired) is no evidence of one */
-		out->state = "held";
-		sb_adds(&reason,
-			d->cls && !strcmp(d->cls, "user")
-				? " without a user rule; held for a triager"
-				: "; held for a triager");
-	} else if (root->recipient[0] && r->from_addr &&
-		   !strcasecmp(r->from_addr, root->recipient)) {
-		out->state = "held";
-		sb_adds(&reason,
-			"; from the report's recipient: not sent back");
-	} else if (forwarded_to(root) && list_recipient(p->map, root) &&
-		   !from_reporter && !names_address(d->ev, root->recipient)) {
-		/*
-		 * a reply to bugs@ is private mail: it is published on the
-		 * list the report went to only by the report's author, or by
-		 * its own author addressing the list
-		 */
-		out->state = "held";
-		sb_addf(&reason,
-			"; the report went to the list %s, which this reply "
-			"does not name: not published, held for a triager",
-			root->recipient);
-	} else if (forwarded_to(root) && stranger &&
-		   (capped = sender_capped(db, p, r, now, &reason)) != 0) {
-		/* a stranger's follow-up is new mail: the sender's cap holds */
-		if (capped < 0)
-			goto out;
-		out->state = "held";
-	} else if (forwarded_to(root) && (bad = unsendable(r))) {
-		out->state = "held";
-		sb_addf(&reason,
-			"; not sent on as it came: %s (SMTP could refuse it "
-			"for good); held for a triager",
-			bad);
-	} else if (forwarded_to(root)) {
-		out->state = "forwarded";
-		forward = true;
-	} else if (!strcmp(root->state, "digest")) {
-		out->state = "digest";
-		sb_adds(&reason, "; waits for the digest with it");
-	} else {
-		out->state = "held";
-		sb_addf(&reason, "; waits with it (%s)", root->state);
-	}
+	if (followup_state(db, p, r, d, now, stranger, &reason, &forward, out) <
+	    0)
+		goto out;
 	regression_note(&d->regression, &reason);
 
 	links_of(&links, d, root->id, 0);
@@ -659,40 +678,29 @@ static int lead_group(struct audit *db, int64_t report, int64_t first,
  * record_decision - insert a classified report and what was decided,
  * queueing any mail; inside the caller's transaction
  */
-int record_decision(struct audit *db, const struct pipeline *p,
-		    const struct router_id *id, const struct report *r,
-		    const struct decision *d, time_t now,
-		    struct record_result *out)
-{
-	struct audit_classification c;
-	struct audit_report_row row;
-	struct audit_links links;
-	struct audit_rule_hit *hits = NULL;
-	struct audit_section *secs = NULL;
-	struct audit_decision dec;
-	struct strbuf cand = STRBUF_INIT(CANDIDATES_MAX);
-	const char *section = decision_section(p, d);
-	size_t i, nsecs;
-	int ret = -1;
-
-	const struct link *ln = &d->link;
-	struct strbuf why = STRBUF_INIT(2048);
-	const char *cc = NULL, *to, *to_name;
-	bool seen_again, other = false, to_group = false, placed = false;
+/* how a new report is routed: decided before anything is written */
+struct route_plan {
+	bool seen_again; /* "+1" to a crash someone has */
+	bool other;	 /* another reporter's report of a known crash */
+	bool to_group;	 /* ... sent to the group's recipient */
+	bool placed;	 /* ... placed in the group's section */
 	bool forward;
-	char when[32];
-	struct tm tm;
-	int lead = 0, capped = 0;
-	const char *bad;
-	struct strbuf cap_why = STRBUF_INIT(512);
+	int capped; /* held by the sender cap or as unsendable */
+	const char *to, *to_name, *section;
+};
 
-	memset(out, 0, sizeof(*out));
-	if (ln->thread_root && d->kind.kind == KIND_FOLLOWUP)
-		return record_followup(db, p, id, r, d, now, out);
-	if (d->kind.kind != KIND_REPORT)
-		return record_other(db, p, r, d, now, out);
+static int plan_route(struct audit *db, const struct pipeline *p,
+		      const struct report *r, const struct decision *d,
+		      time_t now, struct record_result *out,
+		      struct route_plan *pl, struct strbuf *cap_why)
+{
+	const struct link *ln = &d->link;
+	const char *bad;
+
+	memset(pl, 0, sizeof(*pl));
+	pl->section = decision_section(p, d);
 	/* the same crash as a report someone has: "+1", no new assignment */
-	seen_again =
+	pl->seen_again =
 		ln->same_crash_as && !ln->hold && has_assignment(&ln->root);
 	/*
 	 * another reporter's report of the crash is never buried as "+1"
@@ -700,50 +708,169 @@ int record_decision(struct audit *db, const struct pipeline *p,
 	 * sent to the group's recipient, or held, as its own verdict says;
 	 * what would only wait for the digest or be recorded still does
 	 */
-	if (seen_again && another_reporter(&ln->root, r) &&
+	if (pl->seen_again && another_reporter(&ln->root, r) &&
 	    (d->act.action == ACT_FORWARD || d->act.action == ACT_HOLD)) {
-		seen_again = false;
-		other = true;
+		pl->seen_again = false;
+		pl->other = true;
 	}
-	out->state = seen_again ? "digest" : state_for(d);
-	forward = d->act.action == ACT_FORWARD && !seen_again;
-	if (other && d->act.action == ACT_HOLD && !d->mapped && !d->hold &&
+	out->state = pl->seen_again ? "digest" : state_for(d);
+	pl->forward = d->act.action == ACT_FORWARD && !pl->seen_again;
+	if (pl->other && d->act.action == ACT_HOLD && !d->mapped && !d->hold &&
 	    forwarded_to(&ln->root)) {
 		/* the map could not place it; its crash group does */
 		struct act_decision as_placed;
 
 		act_decide(&p->act, d->cls, true, true, NULL, &as_placed);
-		placed = forward = as_placed.action == ACT_FORWARD;
-		if (placed) {
+		pl->placed = pl->forward = as_placed.action == ACT_FORWARD;
+		if (pl->placed) {
 			out->state = "forwarded";
-			section = ln->root.section[0] ? ln->root.section : NULL;
+			pl->section =
+				ln->root.section[0] ? ln->root.section : NULL;
 		}
 	}
-	if (forward) {
-		capped = sender_capped(db, p, r, now, &cap_why);
-		if (capped < 0)
-			goto out;
-		if (capped) {
-			forward = false;
+	if (pl->forward) {
+		pl->capped = sender_capped(db, p, r, now, cap_why);
+		if (pl->capped < 0)
+			return -1;
+		if (pl->capped) {
+			pl->forward = false;
 			out->state = "held";
 		} else if ((bad = unsendable(r))) {
-			forward = false;
-			capped = 1; /* held as by the cap, for its reason */
+			pl->forward = false;
+			pl->capped = 1; /* held as by the cap, for its reason */
 			out->state = "held";
-			sb_addf(&cap_why,
+			sb_addf(cap_why,
 				"; not forwarded as it came: %s (SMTP could "
 				"refuse it for good); held for a triager",
 				bad);
 		}
 	}
-	to = d->pick.addr;
-	to_name = d->pick.name;
-	if (other && forward && forwarded_to(&ln->root)) {
-		to_group = true;
-		to = ln->root.recipient;
-		to_name = ln->root.recipient_name[0] ? ln->root.recipient_name
-						     : NULL;
+	pl->to = d->pick.addr;
+	pl->to_name = d->pick.name;
+	if (pl->other && pl->forward && forwarded_to(&ln->root)) {
+		pl->to_group = true;
+		pl->to = ln->root.recipient;
+		pl->to_name = ln->root.recipient_name[0]
+				      ? ln->root.recipient_name
+				      : NULL;
 	}
+	return 0;
+}
+
+/* seen_again - "+1, seen again on DATE by WHO": the reason and recipient */
+static void seen_again(const struct report *r, const struct decision *d,
+		       time_t now, struct strbuf *why,
+		       struct audit_decision *dec)
+{
+	const struct link *ln = &d->link;
+	/* when the reporter saw it: the Date: of the message */
+	time_t seen = r->when > 0 ? r->when : now;
+	char when[32];
+	struct tm tm;
+
+	gmtime_r(&seen, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm);
+	sb_reset(why);
+	sb_addf(why,
+		"+1, seen again on %s by %s: same crash as "
+		"report #%lld (%s %s)",
+		when, r->from_addr && *r->from_addr ? r->from_addr : "?",
+		(long long)ln->same_crash_as,
+		d->syzbot_id[0] ? "syzbot id" : "signature",
+		d->syzbot_id[0] ? d->syzbot_id : d->crash_signature);
+	dec->action = "seen-again";
+	/* the first's recipient; its own pick when that waits too */
+	if (ln->root.recipient[0]) {
+		dec->recipient = ln->root.recipient;
+		dec->recipient_name = ln->root.recipient_name[0]
+					      ? ln->root.recipient_name
+					      : NULL;
+	}
+}
+
+/* group_reason - what another reporter's report of a crash did there */
+static void group_reason(const struct decision *d, const struct route_plan *pl,
+			 int lead, struct strbuf *why)
+{
+	const struct link *ln = &d->link;
+
+	/* the signature is in the group's first: not repeated here */
+	sb_addf(why,
+		"; the same crash as report #%lld (same %s), which %s reported",
+		(long long)ln->same_crash_as,
+		d->syzbot_id[0] ? "syzbot id" : "signature",
+		ln->root.from_addr[0] ? ln->root.from_addr : "someone else");
+	if (pl->to_group)
+		sb_addf(why,
+			": sent to that report's recipient%s with its "
+			"own evidence",
+			pl->placed ? " in its section" : "");
+	if (pl->to_group || lead)
+		evidence_list(d->ev, why);
+	if (lead)
+		sb_addf(why,
+			"; more evidence than #%lld: now the first "
+			"of its group",
+			(long long)ln->same_crash_as);
+}
+
+/* queue_forward - the forward (and an auto-reply) of a new report */
+static int queue_forward(struct audit *db, const struct pipeline *p,
+			 const struct router_id *id, const struct report *r,
+			 const struct decision *d, const struct route_plan *pl,
+			 const char *why, time_t now, struct record_result *out)
+{
+	const char *cc = NULL;
+
+	/* the kernel's regressions list follows regressions */
+	if (d->regression.found)
+		cc = config_get(p->cfg, "regressions_list");
+	if (cc && !*cc)
+		cc = NULL;
+	/* X-Triage-Class: the verdict, "user; score=12.8; rules=..." */
+	out->outbox = forward_queue_cc(
+		db, id, out->report, r->raw, r->raw_len, r->sha256, pl->to,
+		pl->to_name, cc, d->class_header[0] ? d->class_header : d->cls,
+		pl->section, why, now);
+	if (out->outbox < 0)
+		return -1;
+	if (d->act.reply && !pl->placed &&
+	    deliver_may_autoreply(r->headers, r->nheaders, r->envelope_from,
+				  NULL, NULL)) {
+		out->reply = queue_reply(db, id, r, out->report, pl->section,
+					 d->pick.bug_url, now);
+		if (out->reply < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int record_decision(struct audit *db, const struct pipeline *p,
+		    const struct router_id *id, const struct report *r,
+		    const struct decision *d, time_t now,
+		    struct record_result *out)
+{
+	const struct link *ln = &d->link;
+	struct audit_classification c;
+	struct audit_report_row row;
+	struct audit_links links;
+	struct audit_rule_hit *hits = NULL;
+	struct audit_section *secs = NULL;
+	struct audit_decision dec;
+	struct route_plan pl;
+	struct strbuf cand = STRBUF_INIT(CANDIDATES_MAX);
+	struct strbuf why = STRBUF_INIT(2048);
+	struct strbuf cap_why = STRBUF_INIT(512);
+	size_t i, nsecs;
+	int ret = -1, lead = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (ln->thread_root && d->kind.kind == KIND_FOLLOWUP)
+		return record_followup(db, p, id, r, d, now, out);
+	if (d->kind.kind != KIND_REPORT)
+		return record_other(db, p, r, d, now, out);
+	if (plan_route(db, p, r, d, now, out, &pl, &cap_why) < 0)
+		goto out;
 
 	hits = classification_of(d, p->model ? "model.bin" : NULL, now, &c);
 
@@ -762,44 +889,22 @@ int record_decision(struct audit *db, const struct pipeline *p,
 	}
 	memset(&dec, 0, sizeof(dec));
 	dec.at = now;
-	dec.action = capped   ? "hold"
-		     : placed ? "forward"
-			      : act_action_name(d->act.action);
-	dec.recipient = to;
-	dec.recipient_name = to_name;
+	dec.action = pl.capped	 ? "hold"
+		     : pl.placed ? "forward"
+				 : act_action_name(d->act.action);
+	dec.recipient = pl.to;
+	dec.recipient_name = pl.to_name;
 	sb_adds(&why, d->act.action == ACT_FORWARD && d->pick.reason
 			      ? d->pick.reason
 			      : d->act.reason);
 	regression_note(&d->regression, &why);
 	dec.candidates = sb_str(&cand);
-	if (seen_again) {
-		/* when the reporter saw it: the Date: of the message */
-		time_t seen = r->when > 0 ? r->when : now;
-
-		gmtime_r(&seen, &tm);
-		strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm);
-		sb_reset(&why);
-		sb_addf(&why,
-			"+1, seen again on %s by %s: same crash as "
-			"report #%lld (%s %s)",
-			when,
-			r->from_addr && *r->from_addr ? r->from_addr : "?",
-			(long long)ln->same_crash_as,
-			d->syzbot_id[0] ? "syzbot id" : "signature",
-			d->syzbot_id[0] ? d->syzbot_id : d->crash_signature);
-		dec.action = "seen-again";
-		/* the first's recipient; its own pick when that waits too */
-		if (ln->root.recipient[0]) {
-			dec.recipient = ln->root.recipient;
-			dec.recipient_name = ln->root.recipient_name[0]
-						     ? ln->root.recipient_name
-						     : NULL;
-		}
-	}
+	if (pl.seen_again)
+		seen_again(r, d, now, &why, &dec);
 
 	/* a repeated crash the map could not place waits in the first's */
 	nsecs = d->sections.n;
-	if ((seen_again || placed) && !nsecs && ln->root.section[0]) {
+	if ((pl.seen_again || pl.placed) && !nsecs && ln->root.section[0]) {
 		secs[0].name = ln->root.section;
 		secs[0].score = 0;
 		secs[0].why = "the section of the first report of this crash";
@@ -819,59 +924,20 @@ int record_decision(struct audit *db, const struct pipeline *p,
 	if (insert_report(db, r, &row, d, &out->report) < 0 ||
 	    audit_insert_classification(db, out->report, &c) < 0)
 		goto out;
-	if (other) {
+	if (pl.other) {
 		lead = lead_group(db, out->report, ln->same_crash_as, &links,
 				  now);
 		if (lead < 0)
 			goto out;
-		/* the signature is in the group's first: not repeated here */
-		sb_addf(&why,
-			"; the same crash as report #%lld (same %s), which %s reported",
-			(long long)ln->same_crash_as,
-			d->syzbot_id[0] ? "syzbot id" : "signature",
-			ln->root.from_addr[0] ? ln->root.from_addr
-					      : "someone else");
-		if (to_group)
-			sb_addf(&why,
-				": sent to that report's recipient%s with its "
-				"own evidence",
-				placed ? " in its section" : "");
-		if (to_group || lead)
-			evidence_list(d->ev, &why);
-		if (lead)
-			sb_addf(&why,
-				"; more evidence than #%lld: now the first "
-				"of its group",
-				(long long)ln->same_crash_as);
+		group_reason(d, &pl, lead, &why);
 	}
 	sb_adds(&why, sb_str(&cap_why));
 	dec.reason = sb_str(&why);
 	if (audit_insert_decision(db, out->report, &dec, NULL) < 0)
 		goto out;
-
-	if (forward) {
-		/* the kernel's regressions list follows regressions */
-		if (d->regression.found)
-			cc = config_get(p->cfg, "regressions_list");
-		if (cc && !*cc)
-			cc = NULL;
-		/* X-Triage-Class: the verdict, "user; score=12.8; rules=..." */
-		out->outbox = forward_queue_cc(
-			db, id, out->report, r->raw, r->raw_len, r->sha256, to,
-			to_name, cc,
-			d->class_header[0] ? d->class_header : d->cls, section,
-			sb_str(&why), now);
-		if (out->outbox < 0)
-			goto out;
-		if (d->act.reply && !placed &&
-		    deliver_may_autoreply(r->headers, r->nheaders,
-					  r->envelope_from, NULL, NULL)) {
-			out->reply = queue_reply(db, id, r, out->report,
-						 section, d->pick.bug_url, now);
-			if (out->reply < 0)
-				goto out;
-		}
-	}
+	if (pl.forward &&
+	    queue_forward(db, p, id, r, d, &pl, sb_str(&why), now, out) < 0)
+		goto out;
 	ret = 0;
 out:
 	free(hits);

@@ -453,6 +453,61 @@ static bool gate(const struct model *m, const char *output,
 	return false;
 }
 
+/*
+ * base_data - the directories (and split) the model at output was
+ * trained on, from its .sources, added to dirs; none is no error (the
+ * corrections alone); -1 when it cannot be read
+ */
+static int base_data(const char *output, struct sources *base,
+		     struct opt_list *dirs, const char **split)
+{
+	int r = sources_read(output, base);
+	size_t i;
+
+	if (r < 0)
+		return -1;
+	if (r > 0) {
+		printf("note: no %s.sources: no base data, the corrections alone\n",
+		       output);
+		return 0;
+	}
+	for (i = 0; i < base->ndirs; i++)
+		dirs->v[dirs->n++] = base->dir[i];
+	if (!*split)
+		*split = base->split;
+	printf("base data of %s: %zu directories%s%s\n", output, base->ndirs,
+	       *split ? ", split " : "", *split ? *split : "");
+	return 0;
+}
+
+/* train_all - a model of the corpus, corrections weighed up; NULL: *ret */
+static struct model *train_all(const struct corpus *corpus,
+			       size_t first_correction,
+			       const struct model_options *o, int *ret)
+{
+	struct model_trainer *t = model_train_new(o);
+	struct model *m;
+	size_t i;
+
+	if (!t) {
+		*ret = EX_USAGE;
+		return NULL;
+	}
+	for (i = 0; i < corpus->n; i++) {
+		struct model_input in;
+
+		corpus_model_input(&corpus->items[i], &in);
+		model_train_add_group(
+			t, &in, corpus->items[i].cls,
+			i >= first_correction ? TRAIN_CORRECTION_WEIGHT : 1,
+			corpus->items[i].group);
+	}
+	m = model_train_finish(t);
+	if (!m)
+		*ret = EX_SOFTWARE;
+	return m;
+}
+
 int cmd_train(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	static const char *const usage[] = {
@@ -489,7 +544,6 @@ int cmd_train(int argc, char **argv, struct cmd_ctx *ctx)
 			 "replace the model even by a worse or abstaining one"),
 		OPT_END(),
 	};
-	struct model_trainer *t;
 	struct model *m;
 	struct corpus corpus, held;
 	struct sources base;
@@ -518,25 +572,10 @@ int cmd_train(int argc, char **argv, struct cmd_ctx *ctx)
 		}
 	}
 	/* corrections alone: learn them on top of the base data again */
-	if (corrections && !dirs.n) {
-		int r = sources_read(output, &base);
-
-		if (r < 0) {
-			ret = EX_NOINPUT;
-			goto out;
-		}
-		if (r == 0) {
-			for (i = 0; i < base.ndirs; i++)
-				dirs.v[dirs.n++] = base.dir[i];
-			if (!split)
-				split = base.split;
-			printf("base data of %s: %zu directories%s%s\n", output,
-			       base.ndirs, split ? ", split " : "",
-			       split ? split : "");
-		} else {
-			printf("note: no %s.sources: no base data, the corrections alone\n",
-			       output);
-		}
+	if (corrections && !dirs.n &&
+	    base_data(output, &base, &dirs, &split) < 0) {
+		ret = EX_NOINPUT;
+		goto out;
 	}
 
 	for (i = 0; i < dirs.n; i++) {
@@ -577,25 +616,9 @@ int cmd_train(int argc, char **argv, struct cmd_ctx *ctx)
 	if (cv)
 		compare(&corpus, first_correction, &o, (unsigned)k, output);
 
-	t = model_train_new(&o);
-	if (!t) {
-		ret = EX_USAGE;
+	m = train_all(&corpus, first_correction, &o, &ret);
+	if (!m)
 		goto out;
-	}
-	for (i = 0; i < corpus.n; i++) {
-		struct model_input in;
-
-		corpus_model_input(&corpus.items[i], &in);
-		model_train_add_group(
-			t, &in, corpus.items[i].cls,
-			i >= first_correction ? TRAIN_CORRECTION_WEIGHT : 1,
-			corpus.items[i].group);
-	}
-	m = model_train_finish(t);
-	if (!m) {
-		ret = EX_SOFTWARE;
-		goto out;
-	}
 	if (!gate(m, output, &held, force)) {
 		ret = EX_CANTCREAT;
 	} else if (model_save(m, output) < 0) {
