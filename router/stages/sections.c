@@ -365,13 +365,19 @@ static bool credit_prefix(struct acc *a, const struct map *map,
 		return false;
 	snprintf(p, sizeof(p), "%s", prefix);
 	if (strchr(p, '/')) {
+		/* shown as written ("net/mana:"), not as the path tried */
 		char *q = xasprintf("%s.c", p), *d = xasprintf("%s/x.c", p);
-		bool ok = credit_path(a, map, q, weight, label) ||
-			  credit_path(a, map, d, weight, label) ||
-			  credit_path(a, map, p, weight, label);
+		char *shown = xasprintf("\"%s:\"", p);
+		bool ok = credit_path_as(a, map, q, shown, weight, label,
+					 POOL_NONE) ||
+			  credit_path_as(a, map, d, shown, weight, label,
+					 POOL_NONE) ||
+			  credit_path_as(a, map, p, shown, weight, label,
+					 POOL_NONE);
 
 		free(q);
 		free(d);
+		free(shown);
 		return ok;
 	}
 	/*

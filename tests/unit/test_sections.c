@@ -169,6 +169,9 @@ static void test_subject_prefix(void **state)
 	ev->subject_prefix = xstrdup("mm/slub");
 	sections_for_report(map, ev, NULL, 0, &l);
 	assert_string_equal(title(&l, 0), "SLAB ALLOCATOR");
+	/* shown as written, not as the path tried (no "mm/slub.c") */
+	assert_non_null(strstr(l.v[0].why, "subject prefix \"mm/slub:\""));
+	assert_null(strstr(l.v[0].why, "mm/slub.c"));
 	assert_string_equal(title(&l, 1), "MEMORY MANAGEMENT");
 	section_list_release(&l);
 	ev_del(ev);
