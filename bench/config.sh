@@ -19,6 +19,9 @@ state_dir = $1/state
 maintainers = $MNT
 rules_dir = $SRC/classifiers
 router_address = triage@example.org
+# every bench report comes from one sender: the per-sender cap would
+# hold all but the first few and measure holds, not forwards
+sender_cap = 0
 CONF
 	[ -d "$bc_tree/fs" ] && echo "kernel_tree = $bc_tree" >>"$1/routes.conf"
 	"$SRC/triage" -c "$1/routes.conf" update >/dev/null
