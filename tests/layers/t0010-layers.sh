@@ -13,6 +13,19 @@
 # too; the links show the archives' order alone refuses an upward call.
 . "$(dirname "$0")/../lib.sh"
 
+# every file under router/ but the commands has its line in README's
+# "Layout" (a "name.[ch]" line names both)
+test_expect_success 'README "Layout" names every file of router/ (the commands aside)' '
+	sed -n "/^## Layout/,/^## /p" "$SRC/README.md" >"$T/layout" &&
+	awk "/^ +[^ ]+\\.\\[ch\\] / { sub(/\\.\\[ch\\]/, \"\", \$1); print \$1 \".c\"; print \$1 \".h\"; next }
+		/^ +[^ ]+\\.[ch] / { print \$1 }" "$T/layout" | sort -u >"$T/named" &&
+	test -s "$T/named" &&
+	(cd "$SRC/router" && find . -path ./cmd -prune -o -type f -name "*.[ch]" -print) |
+		sed "s|.*/||" | sort -u >"$T/files" &&
+	comm -23 "$T/files" "$T/named" >"$T/unnamed" &&
+	{ test ! -s "$T/unnamed" || { echo "not in README Layout:"; cat "$T/unnamed"; false; }; }
+'
+
 if [ -z "$LAYER_LEVELS" ] || [ -z "$LINK_LAYERS" ] || [ -z "$LAYER_B" ]; then
 	test_skip 'the layers: run by make check-layers (it passes the build and its flags)'
 	test_done
