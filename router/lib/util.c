@@ -578,3 +578,13 @@ const char *nearest(const char *word, const char *const *cand, size_t n)
 	}
 	return found;
 }
+
+static int cmp_word(const void *a, const void *b)
+{
+	return strcmp(a, *(const char *const *)b);
+}
+
+bool sorted_words_has(const char *const *list, size_t n, const char *w)
+{
+	return bsearch(w, list, n, sizeof(*list), cmp_word) != NULL;
+}

@@ -129,6 +129,12 @@ static inline bool has_suffix(const char *start, const char *end,
 	       memcmp(end - n, lit, n) == 0;
 }
 
+/*
+ * sorted_words_has - whether w is one of the n strings of list, which is
+ * sorted by strcmp (a word table searched with bsearch)
+ */
+bool sorted_words_has(const char *const *list, size_t n, const char *w);
+
 /* time */
 double now_seconds(void);
 

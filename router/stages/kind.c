@@ -676,11 +676,6 @@ static const char *const kernel_vocab[] = {
 	"wireless",   "wlan",	   "x86",	 "xfs",
 };
 
-static int cmp_word(const void *a, const void *b)
-{
-	return strcmp(a, *(const char *const *)b);
-}
-
 /*
  * code_like - a token that reads as code: an identifier with an
  * underscore (ext4_find_extent), a hex number (0x1f), or a name called
@@ -728,8 +723,7 @@ static bool names_kernel(const char *text, size_t len)
 		for (k = 0; s + k < p; k++)
 			w[k] = (char)tolower((unsigned char)s[k]);
 		w[k] = '\0';
-		if (bsearch(w, kernel_vocab, ARRAY_SIZE(kernel_vocab),
-			    sizeof(kernel_vocab[0]), cmp_word))
+		if (sorted_words_has(kernel_vocab, ARRAY_SIZE(kernel_vocab), w))
 			return true;
 	}
 	return false;

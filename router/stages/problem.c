@@ -44,11 +44,6 @@ static const char *const first_person[] = {
 	"i", "i'd", "i'm", "i've", "my", "our", "we", "we're", "we've",
 };
 
-static int cmp_word(const void *a, const void *b)
-{
-	return strcmp(a, *(const char *const *)b);
-}
-
 static bool in_list(const char *w, const char *const *list, size_t n)
 {
 	size_t i;
@@ -73,8 +68,7 @@ static const char *problem_word(const char *prev, const char *w)
 {
 	size_t i;
 
-	if (bsearch(w, problem_words, ARRAY_SIZE(problem_words),
-		    sizeof(problem_words[0]), cmp_word))
+	if (sorted_words_has(problem_words, ARRAY_SIZE(problem_words), w))
 		return w;
 	for (i = 0; i < ARRAY_SIZE(problem_stems); i++)
 		if (!strncmp(w, problem_stems[i], strlen(problem_stems[i])))
