@@ -17,6 +17,7 @@
 
 #include "crashlog.h"
 #include "evidence.h"
+#include "kind.h"
 #include "prefixes.h"
 #include "hash.h"
 #include "litset.h"
@@ -1358,15 +1359,12 @@ char *evidence_subject_prefix(const char *subject)
 {
 	const char *p = skip_spaces(subject ? subject : "");
 	char *syz = NULL;
-	bool syzbot = false;
+	bool syzbot = false, reply;
 	size_t n, i;
 
 	for (;;) {
-		if (starts_with_ci(p, "Re:") || starts_with_ci(p, "Fw:") ||
-		    starts_with_ci(p, "AW:") || starts_with_ci(p, "SV:")) {
-			p = skip_spaces(p + 3);
-		} else if (starts_with_ci(p, "Fwd:")) {
-			p = skip_spaces(p + 4);
+		if ((n = kind_subject_prefix(p, &reply))) {
+			p = skip_spaces(p + n);
 		} else if (*p == '[') {
 			const char *e = strchr(p, ']');
 

@@ -75,11 +75,10 @@ static const char *skip_blank(const char *p)
 }
 
 /*
- * subject_prefix - the length of a "Re:"-like (*reply true) or
- * "Fwd:"-like (*reply false) prefix at p, or 0.  A forward is no reply:
- * someone passing a report on to the bugs alias sends a new report.
+ * A forward is no reply: someone passing a report on to the bugs alias
+ * sends a new report.
  */
-static size_t subject_prefix(const char *p, bool *reply)
+size_t kind_subject_prefix(const char *p, bool *reply)
 {
 	static const struct {
 		const char *text;
@@ -129,7 +128,7 @@ void kind_subject_tags(const char *subject, char *buf, size_t size,
 	if (size)
 		buf[0] = '\0';
 	for (;;) {
-		if ((n = subject_prefix(p, &reply))) {
+		if ((n = kind_subject_prefix(p, &reply))) {
 			*replies += reply;
 			p = skip_blank(p + n);
 			continue;
@@ -148,8 +147,7 @@ void kind_subject_tags(const char *subject, char *buf, size_t size,
 	}
 }
 
-/* the subject after its "Re:" prefixes and "[...]" tags */
-static const char *subject_rest(const char *subject)
+const char *kind_subject_rest(const char *subject)
 {
 	const char *p = skip_blank(subject ? subject : "");
 	const char *e;
@@ -157,7 +155,7 @@ static const char *subject_rest(const char *subject)
 	bool reply;
 
 	for (;;) {
-		if ((n = subject_prefix(p, &reply)))
+		if ((n = kind_subject_prefix(p, &reply)))
 			p = skip_blank(p + n);
 		else if (*p == '[' && (e = strchr(p, ']')))
 			p = skip_blank(e + 1);
@@ -556,7 +554,7 @@ static bool decide_bot(const struct report *r, const char *tags,
 {
 	const char *a = from_addr(r);
 	const char *subj = r->subject ? r->subject : "";
-	const char *rest = subject_rest(subj);
+	const char *rest = kind_subject_rest(subj);
 
 	if (addr_is(a, "patchwork-bot", "kernel.org") ||
 	    addr_is(a, "pr-tracker-bot", "kernel.org")) {
@@ -634,7 +632,7 @@ static bool stable_subject(const char *rest, const char *subj)
 	const char *s = skip_blank(subj);
 
 	if (!strncasecmp(s, "FAILED: patch", 13) ||
-	    !strncasecmp(subject_rest(s), "FAILED: patch", 13))
+	    !strncasecmp(kind_subject_rest(s), "FAILED: patch", 13))
 		return true;
 	return (!strncasecmp(rest, "Patch \"", 7) ||
 		!strncasecmp(rest, "patch \"", 7)) &&
@@ -818,7 +816,7 @@ void kind_classify(const struct report *r, struct kind_result *k)
 		"missing signoff", "request for", "guidance", "advice",
 	};
 	const char *subj = r->subject ? r->subject : "";
-	const char *rest = subject_rest(subj);
+	const char *rest = kind_subject_rest(subj);
 	char tags[TAGS_MAX];
 	unsigned replies;
 	struct own_scan own;

@@ -115,6 +115,20 @@ const char *kind_name(enum msg_kind k);
 int kind_from_name(const char *name);
 
 /*
+ * kind_subject_prefix - the length of a "Re:"-like (*reply true) or
+ * "Fwd:"-like (*reply false) prefix at p, or 0: "Re:", "AW:", "SV:",
+ * "Antw:", "回复:" ... and "Fwd:", "WG:", "TR:", "转发:" ..., any case.
+ * The one list of them: every reader of subjects skips these.
+ */
+size_t kind_subject_prefix(const char *p, bool *reply);
+
+/*
+ * kind_subject_rest - the subject after its "Re:"-like prefixes and
+ * "[...]" tags (a pointer into subject; "" for NULL)
+ */
+const char *kind_subject_rest(const char *subject);
+
+/*
  * kind_subject_tags - the text inside the leading "[...]" groups of a
  * subject, after any "Re:"/"Fwd:" prefixes, joined by '|' into buf
  * ("PATCH v2 1/3|net-next"); *replies counts the reply prefixes ("Re:",

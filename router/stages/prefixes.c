@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "kind.h"
 #include "prefixes.h"
 #include "strbuf.h"
 #include "util.h"
@@ -47,23 +48,6 @@ static const char *skip_blanks(const char *p)
 	return p;
 }
 
-/* after "Re:", "Fwd:" and "[...]" tags */
-static const char *past_tags(const char *p)
-{
-	for (;;) {
-		p = skip_blanks(p);
-		if (!strncasecmp(p, "Re:", 3) || !strncasecmp(p, "Fw:", 3) ||
-		    !strncasecmp(p, "AW:", 3) || !strncasecmp(p, "SV:", 3))
-			p += 3;
-		else if (!strncasecmp(p, "Fwd:", 4))
-			p += 4;
-		else if (*p == '[' && strchr(p, ']'))
-			p = strchr(p, ']') + 1;
-		else
-			return p;
-	}
-}
-
 /* chain_at - the chain at p (end e), or NULL */
 static char *chain_at(const char *p, const char *e)
 {
@@ -100,7 +84,7 @@ char *prefix_chain(const char *subject)
 
 	if (!subject)
 		return NULL;
-	p = past_tags(subject);
+	p = kind_subject_rest(subject);
 	return chain_at(p, p + strlen(p));
 }
 

@@ -292,6 +292,10 @@ static void test_subject_prefix(void **state)
 		{ "Re: [PATCH v2 3/4] net: sched: cake: fix", "net" },
 		{ "Fwd: Re: [REGRESSION] btusb: adapter gone", "btusb" },
 		{ "RE: [RFC PATCH] ALSA: hda: quirk", "ALSA" },
+		/* every "Re:" kind.c knows (kind_subject_prefix) */
+		{ "Antw: WG: [PATCH] i2c: designware: timeout", "i2c" },
+		{ "\xe5\x9b\x9e\xe5\xa4\x8d\xef\xbc\x9a ext4: data loss",
+		  "ext4" },
 		{ "[syzbot] KASAN: use-after-free Read in foo", NULL },
 		{ "KASAN: use-after-free Read in foo", NULL },
 		{ "BUG: kernel NULL pointer dereference in bar", NULL },
