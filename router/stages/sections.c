@@ -340,6 +340,82 @@ static bool list_matches(const struct map *map, uint32_t sec, const char *p)
 	return false;
 }
 
+/*
+ * file_named - the depth of an F: pattern of sec whose last component is
+ * p: the directory or the .c/.h file a driver's prefix names ("rt2x00:"
+ * for drivers/net/wireless/ralink/rt2x00/, "btusb:" for
+ * drivers/bluetooth/btusb.c), the shallowest if several; SIZE_MAX when
+ * none.  Wildcards name nothing.
+ */
+static size_t file_named(const struct map *map, uint32_t sec, const char *p,
+			 size_t pl)
+{
+	uint32_t i, n = map_nentries(map, sec);
+	size_t best = SIZE_MAX;
+
+	for (i = 0; i < n; i++) {
+		const char *v = map_entry_value(map, sec, i), *e, *b;
+		size_t len;
+
+		if (map_entry_tag(map, sec, i) != 'F')
+			continue;
+		len = strlen(v);
+		e = v + len;
+		if (len && e[-1] == '/')
+			e--;
+		else if (len > 2 && e[-2] == '.' &&
+			 (e[-1] == 'c' || e[-1] == 'h'))
+			e -= 2;
+		else
+			continue;
+		for (b = e; b > v && b[-1] != '/'; b--)
+			;
+		if ((size_t)(e - b) == pl && !strncasecmp(b, p, pl) &&
+		    !memchr(v, '*', len) && !memchr(v, '?', len)) {
+			size_t d = count_char(v, (size_t)(b - v), '/');
+
+			if (d < best)
+				best = d;
+		}
+	}
+	return best;
+}
+
+/*
+ * credit_file_named - a prefix that no title or list names, but the
+ * directory or file of a driver does ("net: wireless: ralink: RT2X00:",
+ * "ath6kl:"): the sections with the shallowest such F: pattern share the
+ * weight; a name more than PREFIX_TIES sections share names none
+ */
+static bool credit_file_named(struct acc *a, const struct map *map,
+			      const char *p, double weight, const char *label)
+{
+	uint32_t s, n = map_nsections(map), best[PREFIX_TIES];
+	size_t pl = strlen(p), bd = SIZE_MAX, nbest = 0, ntied = 0, d, k;
+	char why[SECTION_WHY_MAX];
+
+	if (pl < 3)
+		return false;
+	for (s = 0; s < n; s++) {
+		d = file_named(map, s, p, pl);
+		if (d == SIZE_MAX || d > bd)
+			continue;
+		if (d < bd) {
+			bd = d;
+			nbest = ntied = 0;
+		}
+		ntied++;
+		if (nbest < PREFIX_TIES)
+			best[nbest++] = s;
+	}
+	if (!nbest || ntied > PREFIX_TIES)
+		return false;
+	snprintf(why, sizeof(why), "%s \"%s:\"", label, p);
+	for (k = 0; k < nbest; k++)
+		credit_as(a, best[k], weight / (double)nbest, why, C_SPECIFIC);
+	return true;
+}
+
 /* title_matches - "XFS FILESYSTEM" for prefix "xfs" */
 static bool title_matches(const char *title, const char *p)
 {
@@ -431,10 +507,12 @@ static bool credit_prefix(struct acc *a, const struct map *map,
 				best[nbest++] = s;
 		}
 	}
+	if (!nbest)
+		return credit_file_named(a, map, p, weight, label);
 	snprintf(why, sizeof(why), "%s \"%s:\"", label, p);
 	for (k = 0; k < nbest; k++)
 		credit_as(a, best[k], weight / (double)nbest, why, C_BROAD);
-	return nbest > 0;
+	return true;
 }
 
 /*
@@ -756,7 +834,12 @@ void sections_for_report_site(const struct map *map, const struct config *cfg,
 	double wf = W_FRAME, wt = W_TEXT;
 	size_t i, n;
 
-	if (ev && ev->guilty_file)
+	/*
+	 * syzkaller's rule keeps the first file it saw when every file was
+	 * a generic one ("kernel BUG at lib/list_debug.c" in a log whose
+	 * frames carry no files): that names the checker, not the fault
+	 */
+	if (ev && ev->guilty_file && !crashlog_guilty_ignored(ev->guilty_file))
 		credit_path(&a, map, ev->guilty_file, W_GUILTY, "guilty file");
 	for (i = 0; ev && i < ev->nfiles; i++) {
 		const char *f = ev->files[i];
@@ -792,9 +875,16 @@ void sections_for_report_site(const struct map *map, const struct config *cfg,
 						      : wt - W_STEP;
 		}
 	}
+	/*
+	 * syzbot's subsystem tag ("[syzbot] [btrfs?]") is its own guess
+	 * from the crash, often from what the reproducer set up: where the
+	 * crash names its guilty file, that file speaks first
+	 */
 	if (ev && (ev->subject_prefix || ev->subject_chain))
 		credit_chain(&a, map, ev->subject_chain, ev->subject_prefix,
-			     W_PREFIX, "subject prefix");
+			     ev->syzbot && ev->guilty_file ? W_PREFIX / 2
+							   : W_PREFIX,
+			     "subject prefix");
 	/* the filesystem a syzkaller reproducer mounts */
 	if (ev && ev->syz_fs) {
 		char *f = xasprintf("%s/x.c", ev->syz_fs);

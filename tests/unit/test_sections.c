@@ -47,6 +47,10 @@ static const char *fixture =
 	"NAPI\nK:\t\\bnapi_schedule\\b\n"
 	"DRIVER CORE\nM:\td <d@k.org>\nF:\tdrivers/base/\n"
 	"CLANG BUILD\nF:\tscripts/clang-tools/\nK:\t\\b(?i:clang)\\b\n"
+	"RALINK MIPS ARCHITECTURE\nM:\trm <rm@k.org>\nF:\tarch/mips/ralink/\n"
+	"RALINK RT2X00 WIRELESS LAN DRIVER\nM:\trt <rt@k.org>\n"
+	"F:\tdrivers/net/wireless/ralink/rt2x00/\n"
+	"LIBRARY CODE\nM:\tlc <lc@k.org>\nF:\tlib/\n"
 	"THE REST\nM:\tl <l@k.org>\nF:\t*\nF:\t*/\n";
 
 static struct map *map;
@@ -250,6 +254,69 @@ static void test_prefix_chain_and_culprit(void **state)
 	section_list_release(&l);
 	free(ev->culprit_chain);
 	ev->culprit_chain = NULL;
+	ev_del(ev);
+}
+
+/* a prefix no title or list names: the driver's directory or file does */
+static void test_prefix_names_a_driver(void **state)
+{
+	struct evidence *ev = ev_new(NULL, NULL, 0);
+	struct section_list l;
+
+	(void)state;
+	ev->subject_prefix = xstrdup("net");
+	ev->subject_chain = xstrdup("net: wireless: ralink: RT2X00");
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "RALINK RT2X00 WIRELESS LAN DRIVER");
+	assert_non_null(strstr(l.v[0].why, "subject prefix \"RT2X00:\" 0.60"));
+	assert_int_equal(map_find_section(map, "RALINK MIPS ARCHITECTURE") >= 0,
+			 1);
+	section_list_release(&l);
+	free(ev->subject_chain);
+	free(ev->subject_prefix);
+	/* a file: drivers/usb/storage/uas.c */
+	ev->subject_prefix = xstrdup("usb");
+	ev->subject_chain = xstrdup("usb: uas");
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "USB ATTACHED SCSI");
+	section_list_release(&l);
+	ev_del(ev);
+}
+
+/*
+ * syzbot's subsystem tag is its guess: a guilty file outweighs it; a
+ * guilty file that is a generic one (the list checker) names nothing
+ */
+static void test_syzbot_guess_and_generic_guilty(void **state)
+{
+	struct evidence *ev = ev_new("drivers/usb/storage/uas.c", NULL, 0);
+	struct section_list l;
+	size_t i;
+
+	(void)state;
+	ev->syzbot = true;
+	ev->subject_prefix = xstrdup("xfs");
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "USB ATTACHED SCSI");
+	for (i = 0; i < l.n && strcmp(title(&l, i), "XFS FILESYSTEM"); i++)
+		;
+	assert_true(i < l.n);
+	assert_non_null(strstr(l.v[i].why, "subject prefix \"xfs:\" 0.30"));
+	section_list_release(&l);
+	ev->syzbot = false;
+	sections_for_report(map, ev, NULL, 0, &l);
+	for (i = 0; i < l.n && strcmp(title(&l, i), "XFS FILESYSTEM"); i++)
+		;
+	assert_true(i < l.n);
+	assert_non_null(strstr(l.v[i].why, "subject prefix \"xfs:\" 0.60"));
+	section_list_release(&l);
+	ev_del(ev);
+
+	ev = ev_new("lib/list_debug.c", NULL, 0);
+	sections_for_report(map, ev, NULL, 0, &l);
+	for (i = 0; i < l.n; i++)
+		assert_null(strstr(l.v[i].why, "guilty file"));
+	section_list_release(&l);
 	ev_del(ev);
 }
 
@@ -587,6 +654,8 @@ int main(void)
 		cmocka_unit_test(test_subject_prefix_shared),
 		cmocka_unit_test(test_prefix_chain_and_culprit),
 		cmocka_unit_test(test_umbrella_person),
+		cmocka_unit_test(test_prefix_names_a_driver),
+		cmocka_unit_test(test_syzbot_guess_and_generic_guilty),
 		cmocka_unit_test(test_keywords_and_unmapped),
 		cmocka_unit_test(test_catchall),
 		cmocka_unit_test(test_recipients_name_the_section),
