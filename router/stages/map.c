@@ -14,6 +14,10 @@
  *	strings   NUL-terminated, referenced by offset
  *	sections  struct img_section[nsections]
  *	entries   struct img_entry[nentries]        (section order)
+ *	nest, addrs, ahits, astrings                (format 5: map_people.c)
+ *	fnames    struct img_fname[nfnames]         (format 6: the names
+ *	fstrings  NUL-terminated                     F: patterns end in and
+ *	                                             of lists, sorted)
  *
  * A bucket's key is a directory ("" or "drivers/net/") that is the
  * literal start of each of its patterns.  A pattern can only match a
@@ -62,7 +66,7 @@
 #include "util.h"
 
 #define MAP_MAGIC   "TRIAGEMX"
-#define MAP_VERSION 5
+#define MAP_VERSION 6
 #define MAP_ENDIAN  0x01020304u
 #define NONE	    UINT32_MAX
 
@@ -96,6 +100,8 @@ struct img_header {
 	uint32_t nnest, off_nest_start, off_nest;
 	uint32_t naddrs, off_addrs, nahits, off_ahits;
 	uint32_t off_astrings, astrings_size;
+	/* format 6: the names F: patterns end in (see add_people()) */
+	uint32_t nfnames, off_fnames, off_fstrings, fstrings_size;
 	uint32_t pad;
 	uint64_t regex_sum; /* img_sum() of the regex blob */
 };
@@ -151,6 +157,8 @@ struct map {
 	const struct img_addr *addrs;
 	const struct img_ahit *ahits;
 	const char *astrings;
+	const struct img_fname *fnames;
+	const char *fstrings;
 	pcre2_code **regex;
 	uint32_t nregex;
 	pcre2_match_data *md;
@@ -1181,6 +1189,11 @@ static struct map *map_from_buffer(unsigned char *base, size_t size,
 	    !img_range_ok(size, h->off_ahits, h->nahits,
 			  sizeof(struct img_ahit), 4) ||
 	    !img_range_ok(size, h->off_astrings, h->astrings_size, 1, 4) ||
+	    !img_range_ok(size, h->off_fnames, h->nfnames,
+			  sizeof(struct img_fname), 4) ||
+	    !img_range_ok(size, h->off_fstrings, h->fstrings_size, 1, 4) ||
+	    (h->fstrings_size &&
+	     base[h->off_fstrings + h->fstrings_size - 1]) ||
 	    (h->naddrs & (h->naddrs - 1)) ||
 	    (h->astrings_size &&
 	     base[h->off_astrings + h->astrings_size - 1]) ||
@@ -1204,6 +1217,8 @@ static struct map *map_from_buffer(unsigned char *base, size_t size,
 	map->addrs = (const void *)(base + h->off_addrs);
 	map->ahits = (const void *)(base + h->off_ahits);
 	map->astrings = (const char *)base + h->off_astrings;
+	map->fnames = (const void *)(base + h->off_fnames);
+	map->fstrings = (const char *)base + h->off_fstrings;
 
 	/*
 	 * Each element (section, entry, pattern, bucket, item) is checked
@@ -1835,6 +1850,13 @@ static struct map *add_people(struct map *map, const struct maintainers *m)
 	h.astrings_size = (uint32_t)pp.astrings_size;
 	h.off_astrings = img_place(&img, pp.astrings, pp.astrings_size,
 				   "MAINTAINERS index");
+	h.nfnames = (uint32_t)pp.nfnames;
+	h.off_fnames =
+		img_place(&img, pp.fnames ? (void *)pp.fnames : "",
+			  pp.nfnames * sizeof(*pp.fnames), "MAINTAINERS index");
+	h.fstrings_size = (uint32_t)pp.fstrings_size;
+	h.off_fstrings = img_place(&img, pp.fstrings ? pp.fstrings : "",
+				   pp.fstrings_size, "MAINTAINERS index");
 	h.size = (uint32_t)img.len;
 	memcpy(img.buf, &h, sizeof(h));
 	map_people_release(&pp);
@@ -1900,4 +1922,76 @@ size_t map_address(const struct map *map, const char *addr,
 		return n;
 	}
 	return 0;
+}
+
+/* fname_first - the first name of kind at or after name, or nfnames */
+static size_t fname_first(const struct map *map, uint32_t kind,
+			  const char *name)
+{
+	const struct img_header *h = map->h;
+	size_t lo = 0, hi = h->nfnames;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct img_fname *f = &map->fnames[mid];
+
+		if (f->text >= h->fstrings_size)
+			return damaged(map), h->nfnames;
+		if (f->kind < kind ||
+		    (f->kind == kind &&
+		     strcasecmp(map->fstrings + f->text, name) < 0))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * fname_sections - the sections of name (kind), in order, each once: up
+ * to max into secs, their number into *total; with shallowest, only
+ * those of the first (shallowest) depth
+ */
+static size_t fname_sections(const struct map *map, uint32_t kind,
+			     const char *name, bool shallowest, uint32_t *secs,
+			     size_t max, size_t *total)
+{
+	const struct img_header *h = map->h;
+	size_t i = fname_first(map, kind, name), n = 0;
+	uint32_t depth = 0, last = NONE;
+
+	*total = 0;
+	for (; i < h->nfnames; i++) {
+		const struct img_fname *f = &map->fnames[i];
+
+		if (f->text >= h->fstrings_size || f->section >= h->nsections)
+			return damaged(map), 0;
+		if (f->kind != kind ||
+		    strcasecmp(map->fstrings + f->text, name))
+			break;
+		if (shallowest && *total && f->depth != depth)
+			break;
+		depth = f->depth;
+		if (f->section == last)
+			continue;
+		last = f->section;
+		(*total)++;
+		if (n < max)
+			secs[n++] = f->section;
+	}
+	return n;
+}
+
+/* map_file_named - the sections whose F: patterns end in name (map.h) */
+size_t map_file_named(const struct map *map, const char *name, uint32_t *secs,
+		      size_t max, size_t *tied)
+{
+	return fname_sections(map, FNAME_FILE, name, true, secs, max, tied);
+}
+
+/* map_list_named - the sections with a list of that name (map.h) */
+size_t map_list_named(const struct map *map, const char *name, uint32_t *secs,
+		      size_t max, size_t *total)
+{
+	return fname_sections(map, FNAME_LIST, name, false, secs, max, total);
 }

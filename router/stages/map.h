@@ -100,6 +100,23 @@ struct map_addr_hit {
 	double share;  /* (0, 1] */
 };
 
+/*
+ * map_file_named - the sections with the shallowest F: pattern that ends
+ * in the directory or .c/.h file name (any case; "rt2x00" for
+ * drivers/net/wireless/ralink/rt2x00/): up to max of them into secs,
+ * their number returned, and how many share that depth into *tied
+ */
+size_t map_file_named(const struct map *map, const char *name, uint32_t *secs,
+		      size_t max, size_t *tied);
+
+/*
+ * map_list_named - the sections with an L: list named name (its local
+ * part without "linux-", any case: "usb" for linux-usb@vger.kernel.org),
+ * in MAINTAINERS order: up to max into secs, their number into *total
+ */
+size_t map_list_named(const struct map *map, const char *name, uint32_t *secs,
+		      size_t max, size_t *total);
+
 /* addr is a bare address in lower case */
 size_t map_address(const struct map *map, const char *addr,
 		   struct map_addr_hit *hits, size_t max);

@@ -3,6 +3,7 @@
  * map_people - the umbrellas and the address index of the compiled map
  * (map_people.h)
  */
+#include <ctype.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -395,7 +396,123 @@ static void index_of(const struct people *pp, const struct maintainers *m,
 	out->astrings = sb_detach(&astr, NULL);
 }
 
-/* map_people_build - format 5's tables for map, compiled from m */
+/*
+ * fname_of - the lower-case name an F: pattern ends in, into buf: a
+ * directory ("a/b/rt2x00/") or a .c/.h file without its suffix; false
+ * for wildcards, regexes, other files and Documentation/; *depth the "/"
+ * before it
+ */
+static bool fname_of(const char *v, char *buf, size_t size, uint32_t *depth)
+{
+	size_t len = strlen(v), i;
+	const char *e = v + len, *b;
+
+	/* a prefix names code: not the documents that describe it */
+	if (strpbrk(v, "*?[]\\") || !strncmp(v, "Documentation/", 14))
+		return false;
+	if (len && e[-1] == '/')
+		e--;
+	else if (len > 2 && e[-2] == '.' && (e[-1] == 'c' || e[-1] == 'h'))
+		e -= 2;
+	else
+		return false;
+	for (b = e; b > v && b[-1] != '/'; b--)
+		;
+	if (e - b < 3 || (size_t)(e - b) >= size)
+		return false;
+	for (i = 0; b + i < e; i++)
+		buf[i] = (char)tolower((unsigned char)b[i]);
+	buf[i] = '\0';
+	*depth = 0;
+	for (; b > v; b--)
+		*depth += b[-1] == '/';
+	return true;
+}
+
+static const char *fname_sort_strings;
+
+static int cmp_fname(const void *x, const void *y)
+{
+	const struct img_fname *a = x, *b = y;
+	int c;
+
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	c = strcmp(fname_sort_strings + a->text, fname_sort_strings + b->text);
+	if (c)
+		return c;
+	if (a->depth != b->depth)
+		return a->depth < b->depth ? -1 : 1;
+	return a->section < b->section ? -1 : a->section > b->section;
+}
+
+/*
+ * list_name_of - the name of an L: list as a subject prefix names it:
+ * its local part in lower case, without "linux-" (as list_matches() in
+ * sections.c read them)
+ */
+static bool list_name_of(const char *v, char *buf, size_t size)
+{
+	const char *at = strchr(v, '@');
+	size_t i;
+
+	if (!strncasecmp(v, "linux-", 6))
+		v += 6;
+	if (!at || at <= v || (size_t)(at - v) >= size)
+		return false;
+	for (i = 0; v + i < at; i++)
+		buf[i] = (char)tolower((unsigned char)v[i]);
+	buf[i] = '\0';
+	return true;
+}
+
+/* fnames_of - the names of F: patterns and L: lists (struct img_fname) */
+static void fnames_of(const struct maintainers *m, struct map_people *out)
+{
+	struct strbuf fs = STRBUF_INIT(UINT32_MAX / 4);
+	size_t i, j, n = 0, cap = 0;
+	char name[256];
+	uint32_t depth;
+
+	for (i = 0; i < m->nsections; i++) {
+		const struct mnt_section *s = &m->sections[i];
+
+		for (j = 0; j < s->nentries; j++) {
+			const char *v = s->entries[j].value;
+			uint32_t kind = FNAME_FILE;
+
+			depth = 0;
+			if (s->entries[j].tag == 'L') {
+				if (!list_name_of(v, name, sizeof(name)))
+					continue;
+				kind = FNAME_LIST;
+			} else if (s->entries[j].tag != 'F' ||
+				   !fname_of(v, name, sizeof(name), &depth)) {
+				continue;
+			}
+			if (n == cap) {
+				cap = cap ? 2 * cap : 1024;
+				out->fnames = xreallocarray(
+					out->fnames, cap, sizeof(*out->fnames));
+			}
+			out->fnames[n].kind = kind;
+			out->fnames[n].text = (uint32_t)fs.len;
+			out->fnames[n].section = (uint32_t)i;
+			out->fnames[n].depth = depth;
+			n++;
+			sb_add(&fs, name, strlen(name) + 1);
+		}
+	}
+	fname_sort_strings = fs.buf;
+	if (n)
+		qsort(out->fnames, n, sizeof(*out->fnames), cmp_fname);
+	fname_sort_strings = NULL;
+	out->nfnames = n;
+	out->fstrings_size = fs.len;
+	out->fstrings = sb_detach(&fs, NULL);
+}
+
+/* map_people_build - the tables after the first ones, compiled from m */
 void map_people_build(const struct map *map, const struct maintainers *m,
 		      struct map_people *out)
 {
@@ -424,6 +541,7 @@ void map_people_build(const struct map *map, const struct maintainers *m,
 	qsort(ord, pp.n, sizeof(*ord), cmp_record);
 	people_sort_ctx = NULL;
 	index_of(&pp, m, ord, out);
+	fnames_of(m, out);
 	for (i = 0; i < ns; i++)
 		free(pp.umb[i]);
 	for (i = 0; i < pp.n; i++)
@@ -445,5 +563,7 @@ void map_people_release(struct map_people *pp)
 	free(pp->addrs);
 	free(pp->ahits);
 	free(pp->astrings);
+	free(pp->fnames);
+	free(pp->fstrings);
 	memset(pp, 0, sizeof(*pp));
 }

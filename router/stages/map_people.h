@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * map_people - format 5's tables of the compiled map: the umbrellas of
- * each section and the index of lists and people (see map_people.c);
- * private to map.c and map_people.c
+ * map_people - the tables of the compiled map after its first ones: the
+ * umbrellas of each section and the index of lists and people (format
+ * 5), and the names of the directories and files F: patterns end in
+ * (format 6; see map_people.c); private to map.c and map_people.c
  */
 #ifndef TRIAGE_MAP_PEOPLE_H
 #define TRIAGE_MAP_PEOPLE_H
@@ -29,6 +30,20 @@ struct img_ahit {
 	uint16_t share; /* of the address's weight, in 1/65535 */
 };
 
+/*
+ * a name an F: pattern ends in ("rt2x00" for .../ralink/rt2x00/, "btusb"
+ * for drivers/bluetooth/btusb.c), or the name of an L: list ("usb" for
+ * linux-usb@vger.kernel.org); sorted by kind, name, depth, section
+ */
+enum { FNAME_FILE, FNAME_LIST };
+
+struct img_fname {
+	uint32_t kind; /* FNAME_* */
+	uint32_t text; /* offset into fstrings: the lower-case name */
+	uint32_t section;
+	uint32_t depth; /* the "/" before the name in the pattern */
+};
+
 /* the tables, as map.c places them in the image */
 struct map_people {
 	uint32_t *nest_start; /* per section, then the end: into nest */
@@ -40,6 +55,10 @@ struct map_people {
 	size_t nahits;
 	char *astrings;
 	size_t astrings_size;
+	struct img_fname *fnames;
+	size_t nfnames;
+	char *fstrings;
+	size_t fstrings_size;
 };
 
 void map_people_build(const struct map *map, const struct maintainers *m,

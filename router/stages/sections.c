@@ -25,9 +25,12 @@
 #define W_STEP	    0.05
 #define W_PREFIX    0.6
 #define PREFIX_TIES 4 /* sections sharing a prefix's weight, at most */
-#define W_CULPRIT   0.5
-#define W_SYZ_FS    0.4
-#define W_KEYWORD   0.15
+/* sections of one list name a prefix is weighed against, at most (the
+ * most, linux-kernel@, is in some 300 of Linux's) */
+#define LIST_SECTIONS_MAX 1024
+#define W_CULPRIT	  0.5
+#define W_SYZ_FS	  0.4
+#define W_KEYWORD	  0.15
 /* a driver the subject names ("rtw89: ..."): as strong as a prefix */
 #define W_NAMED_SUBJECT 0.6
 /* one the prose names, a function it names ("ucsi_acpi", "foo()",
@@ -321,66 +324,6 @@ static size_t title_words(const char *t)
 	return n;
 }
 
-/* list_matches - L: "linux-xfs@..." or "xfs@..." for prefix "xfs" */
-static bool list_matches(const struct map *map, uint32_t sec, const char *p)
-{
-	uint32_t i, n = map_nentries(map, sec);
-	size_t pl = strlen(p);
-
-	for (i = 0; i < n; i++) {
-		const char *v = map_entry_value(map, sec, i);
-
-		if (map_entry_tag(map, sec, i) != 'L')
-			continue;
-		if (starts_with_ci(v, "linux-"))
-			v += 6;
-		if (strncasecmp(v, p, pl) == 0 && v[pl] == '@')
-			return true;
-	}
-	return false;
-}
-
-/*
- * file_named - the depth of an F: pattern of sec whose last component is
- * p: the directory or the .c/.h file a driver's prefix names ("rt2x00:"
- * for drivers/net/wireless/ralink/rt2x00/, "btusb:" for
- * drivers/bluetooth/btusb.c), the shallowest if several; SIZE_MAX when
- * none.  Wildcards name nothing.
- */
-static size_t file_named(const struct map *map, uint32_t sec, const char *p,
-			 size_t pl)
-{
-	uint32_t i, n = map_nentries(map, sec);
-	size_t best = SIZE_MAX;
-
-	for (i = 0; i < n; i++) {
-		const char *v = map_entry_value(map, sec, i), *e, *b;
-		size_t len;
-
-		if (map_entry_tag(map, sec, i) != 'F')
-			continue;
-		len = strlen(v);
-		e = v + len;
-		if (len && e[-1] == '/')
-			e--;
-		else if (len > 2 && e[-2] == '.' &&
-			 (e[-1] == 'c' || e[-1] == 'h'))
-			e -= 2;
-		else
-			continue;
-		for (b = e; b > v && b[-1] != '/'; b--)
-			;
-		if ((size_t)(e - b) == pl && !strncasecmp(b, p, pl) &&
-		    !memchr(v, '*', len) && !memchr(v, '?', len)) {
-			size_t d = count_char(v, (size_t)(b - v), '/');
-
-			if (d < best)
-				best = d;
-		}
-	}
-	return best;
-}
-
 /*
  * credit_file_named - a prefix that no title or list names, but the
  * directory or file of a driver does ("net: wireless: ralink: RT2X00:",
@@ -390,24 +333,13 @@ static size_t file_named(const struct map *map, uint32_t sec, const char *p,
 static bool credit_file_named(struct acc *a, const struct map *map,
 			      const char *p, double weight, const char *label)
 {
-	uint32_t s, n = map_nsections(map), best[PREFIX_TIES];
-	size_t pl = strlen(p), bd = SIZE_MAX, nbest = 0, ntied = 0, d, k;
+	uint32_t best[PREFIX_TIES];
+	size_t nbest, ntied, k;
 	char why[SECTION_WHY_MAX];
 
-	if (pl < 3)
+	if (strlen(p) < 3)
 		return false;
-	for (s = 0; s < n; s++) {
-		d = file_named(map, s, p, pl);
-		if (d == SIZE_MAX || d > bd)
-			continue;
-		if (d < bd) {
-			bd = d;
-			nbest = ntied = 0;
-		}
-		ntied++;
-		if (nbest < PREFIX_TIES)
-			best[nbest++] = s;
-	}
+	nbest = map_file_named(map, p, best, ARRAY_SIZE(best), &ntied);
 	if (!nbest || ntied > PREFIX_TIES)
 		return false;
 	snprintf(why, sizeof(why), "%s \"%s:\"", label, p);
@@ -433,7 +365,7 @@ static bool credit_prefix(struct acc *a, const struct map *map,
 			  const char *prefix, double weight, const char *label)
 {
 	char p[PREFIX_MAX], why[SECTION_WHY_MAX];
-	uint32_t s, best[PREFIX_TIES];
+	uint32_t s, best[PREFIX_TIES], lists[LIST_SECTIONS_MAX];
 	size_t best_words = SIZE_MAX, best_depth = SIZE_MAX, nbest = 0, k;
 	int pass;
 
@@ -458,23 +390,28 @@ static bool credit_prefix(struct acc *a, const struct map *map,
 	}
 	/*
 	 * Titles first; a list match counts 8 words more, so it can only
-	 * win over a title of more than 9 words: the lists (every entry of
-	 * every section) are read only then.
+	 * win over a title of more than 9 words: the lists are read only
+	 * then (the sections of a list name: map_list_named()).
 	 */
 	for (pass = 0; pass < 2; pass++) {
 		/* titles: only those of p's initial (map_titled()) */
-		const uint32_t *run = NULL;
-		size_t n = map_nsections(map), depth;
+		const uint32_t *run;
+		size_t n, depth, total;
 
 		if (pass == 1 && best_words <= 9)
 			break;
-		if (pass == 0)
+		if (pass == 0) {
 			run = map_titled(map, p[0], &n);
+		} else {
+			n = map_list_named(map, p, lists, ARRAY_SIZE(lists),
+					   &total);
+			run = lists;
+		}
 		for (k = 0; k < n; k++) {
 			const char *title;
 			size_t words;
 
-			s = run ? run[k] : (uint32_t)k;
+			s = run[k];
 			title = map_title(map, s);
 
 			if (pass == 0) {
@@ -483,8 +420,7 @@ static bool credit_prefix(struct acc *a, const struct map *map,
 					continue;
 				words = title_words(title);
 			} else {
-				if (title_matches(title, p) ||
-				    !list_matches(map, s, p))
+				if (title_matches(title, p))
 					continue;
 				words = title_words(title) + 8;
 			}

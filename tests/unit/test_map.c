@@ -724,12 +724,12 @@ static void test_saved_index_keywords(void **state)
 
 	assert_int_equal(read_file(path, 1 << 20, &data, &len), 0);
 	memcpy(&u, data + 8, 4); /* header.version */
-	assert_int_equal(u, 5);
-	u = 4;
+	assert_int_equal(u, 6);
+	u = 5;
 	memcpy(data + 8, &u, 4);
 	assert_int_equal(write_file_atomic(path, data, len, 0600), 0);
 	assert_null(map_open(path));
-	u = 5;
+	u = 6;
 	memcpy(data + 8, &u, 4);
 
 	/*
@@ -829,6 +829,62 @@ static bool umbrella(const struct map *map, const char *inner,
 		if (!strcmp(map_title(map, ids[i]), outer))
 			return true;
 	return false;
+}
+
+/* titles of the sections map_file_named()/map_list_named() give */
+static void named(const struct map *map, bool list, const char *name,
+		  const char *want, size_t want_total)
+{
+	uint32_t secs[8];
+	size_t n, total, i;
+	char got[512] = "";
+
+	n = list ? map_list_named(map, name, secs, 8, &total)
+		 : map_file_named(map, name, secs, 8, &total);
+	for (i = 0; i < n; i++)
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%s",
+			 i ? "|" : "", map_title(map, secs[i]));
+	if (strcmp(got, want) || total != want_total)
+		fail_msg("%s %s: want \"%s\" (%zu), got \"%s\" (%zu)",
+			 list ? "list" : "file", name, want, want_total, got,
+			 total);
+}
+
+/* the names F: patterns end in and the names of lists, in the index too */
+static void test_file_and_list_names(void **state)
+{
+	char path[] = "/tmp/triage-idx-XXXXXX";
+	struct map *map = compile_text(people_text, NULL), *m2;
+	int fd = mkstemp(path);
+	int pass;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(map_save(map, path), 0);
+	m2 = map_open(path);
+	assert_non_null(m2);
+	for (pass = 0; pass < 2; pass++) {
+		const struct map *mp = pass ? m2 : map;
+
+		named(mp, false, "storage", "USB STORAGE DRIVER", 1);
+		named(mp, false, "UAS", "USB ATTACHED SCSI", 1);
+		/* the shallowest: drivers/usb/ (USB), not drivers/net/usb/ */
+		named(mp, false, "usb", "USB SUBSYSTEM", 1);
+		named(mp, false, "twin", "USB TWIN|USB TWIN TOO", 2);
+		/* a wildcard or a file of another kind names nothing */
+		named(mp, false, "xhci", "", 0);
+		named(mp, false, "sysfs-class-typec", "", 0);
+		named(mp, false, "nothing", "", 0);
+		named(mp, true, "acme", "ACME FOO|ACME BAR", 2);
+		named(mp, true, "EXT4",
+		      "EXT2 FILE SYSTEM|EXT4 FILE SYSTEM|JBD2", 3);
+		named(mp, true, "netdev", "USB NETWORKING DRIVERS", 1);
+		named(mp, true, "vger", "", 0);
+	}
+	map_free(m2);
+	map_free(map);
+	unlink(path);
 }
 
 static void test_people_and_umbrellas(void **state)
@@ -954,6 +1010,7 @@ int main(void)
 		cmocka_unit_test(
 			test_saved_index_matches_and_rejects_corruption),
 		cmocka_unit_test(test_people_and_umbrellas),
+		cmocka_unit_test(test_file_and_list_names),
 	};
 
 	msg_setup("test_map", 1, false);
