@@ -11,7 +11,9 @@
 set -eu
 
 build="gcc make pkg-config libgmime-3.0-dev libpcre2-dev libsqlite3-dev zlib1g-dev libcurl4-openssl-dev libjansson-dev libmicrohttpd-dev"
-test="libcmocka-dev postfix python3 python3-aiosmtpd sqlite3 xz-utils git openssl"
+# tmux, less: the desk's terminal tests (tests/cli/lib-tmux.sh) run it in
+# tmux, through less, at 160 and 80 columns, as a triager does
+test="libcmocka-dev postfix python3 python3-aiosmtpd sqlite3 xz-utils git openssl tmux less"
 bench="perl xz-utils git time sqlite3"
 # .ci/run: the clang build and the format check
 ci="clang clang-format"
