@@ -15,6 +15,7 @@
 # commands at fixed times: ages and dates in the expected files do not
 # depend on the day the test runs.
 . "$(dirname "$0")/../lib.sh"
+. "$SRC/tests/cli/lib-tmux.sh"
 
 D="$SRC/tests/corpus/desk"
 SQ="'"
@@ -110,35 +111,6 @@ mail() {
 # headers FILE - the header block of a message, folded lines joined
 headers() {
 	sed '/^$/q' "$1" | sed -e :a -e '$!N;s/\n[ \t]/ /;ta' -e 'P;D' | sed '/^$/d'
-}
-
-cat >"$T/onterm.py" <<'EOF'
-# onterm.py COLS OUT CMD... - run CMD on a terminal COLS wide; output to OUT
-import fcntl, os, pty, struct, sys, termios
-
-cols, out, cmd = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
-pid, fd = pty.fork()
-if pid == 0:
-    fcntl.ioctl(1, termios.TIOCSWINSZ, struct.pack("HHHH", 24, cols, 0, 0))
-    os.execvp(cmd[0], cmd)
-data = b""
-while True:
-    try:
-        chunk = os.read(fd, 65536)
-    except OSError:
-        break
-    if not chunk:
-        break
-    data += chunk
-_, status = os.waitpid(pid, 0)
-with open(out, "wb") as f:
-    f.write(data.replace(b"\r\n", b"\n"))
-sys.exit(os.waitstatus_to_exitcode(status))
-EOF
-
-# tty COLS OUT CMD... - CMD on a terminal
-tty() {
-	python3 "$T/onterm.py" "$@"
 }
 
 # When each report arrived: 2024-01-01 .. 2024-01-03 (UTC).
@@ -237,36 +209,78 @@ test_expect_success 'pending, show: untrusted text never reaches the terminal ra
 	grep -q "$(printf "^\033\\[33m2\033\\[m\t2d\t\033\\[35mai")" "$T/colored"
 '
 
-if python3 -c "import os; os.openpty()" 2>/dev/null; then
-test_expect_success 'pending on a terminal: aligned, cut to its width, coloured' '
-	PAGER=cat TRIAGE_NOW=$NOW tty 100 "$T/tty" "$TRIAGE" pending &&
-	grep -q "$(printf "\033")" "$T/tty" &&
-	sed "s/$(printf "\033")\[[0-9;]*m//g" "$T/tty" >"$T/tty.plain" &&
-	stable_pct <"$T/tty.plain" >"$T/actual" &&
-	test_cmp "$D/pending-tty.expect" "$T/actual" &&
+# The desk on a terminal: tmux, as a triager reads it, at 160 and 80
+# columns.  ESC is what a colour, an injected sequence, starts with.
+ESC=$(printf "\033")
+
+# plain - the screen without its colours
+plain() {
+	sed "s/$ESC\[[0-9;]*m//g"
+}
+
+# widest FILE - the widest line, in characters
+widest() {
 	python3 -c "import sys
-assert all(len(l.rstrip()) < 100 for l in open(sys.argv[1], encoding=\"utf-8\"))" \
-		"$T/tty.plain" &&
-	NO_COLOR=1 PAGER=cat TRIAGE_NOW=$NOW tty 100 "$T/tty2" "$TRIAGE" pending &&
-	! grep -q "$(printf "\033")" "$T/tty2" &&
-	PAGER=cat TRIAGE_NOW=$NOW tty 100 "$T/tty3" "$TRIAGE" pending --no-color &&
-	test_cmp "$T/tty.plain" "$T/tty3"
+print(max(len(l.rstrip(\"\\n\")) for l in open(sys.argv[1], encoding=\"utf-8\")))" "$1"
+}
+
+if tmux_available; then
+test_setup 'a terminal: a tmux server of the test'"'"'s own' '
+	tmux_start
+'
+
+test_expect_success 'pending on a terminal: a header, a WHY column, cut to its width, coloured' '
+	for cols in 160 80; do
+		tmux_cmd $cols "$T/tty$cols" PAGER=cat TRIAGE_NOW=$NOW -- "$TRIAGE" pending &&
+		grep -q "$ESC\[" "$T/tty$cols" &&
+		plain <"$T/tty$cols" | stable_pct >"$T/actual" &&
+		test_cmp "$D/pending-tty$cols.expect" "$T/actual" &&
+		head -1 "$T/actual" | grep -q "^ID  AGE  CLASS .* WHY\$" &&
+		test "$(widest "$T/actual")" -lt $cols || return 1
+	done &&
+	tmux_cmd 80 "$T/nocolor" PAGER=cat NO_COLOR=1 TRIAGE_NOW=$NOW -- "$TRIAGE" pending &&
+	! grep -q "$ESC" "$T/nocolor" &&
+	tmux_cmd 80 "$T/tty3" PAGER=cat TRIAGE_NOW=$NOW -- "$TRIAGE" pending --no-color &&
+	! grep -q "$ESC" "$T/tty3" &&
+	test_cmp "$T/nocolor" "$T/tty3"
 '
 
 test_expect_success 'the pager: only on a terminal, not with --no-pager' '
-	PAGER="cat >\"$T/paged\"" TRIAGE_NOW=$NOW tty 100 "$T/screen" \
-		"$TRIAGE" pending --no-color &&
-	test_cmp "$T/tty3" "$T/paged" &&
-	test ! -s "$T/screen" &&
-	rm "$T/paged" &&
-	PAGER="cat >\"$T/paged\"" TRIAGE_NOW=$NOW tty 100 "$T/screen" \
+	tmux_cmd 80 "$T/screen" PAGER="cat >\"$T/paged\"" TRIAGE_NOW=$NOW -- \
 		"$TRIAGE" pending --no-color --no-pager &&
-	test ! -e "$T/paged" && test_cmp "$T/tty3" "$T/screen" &&
-	PAGER="cat >\"$T/paged\"" at $NOW "$TRIAGE" pending >"$T/piped" &&
-	test ! -e "$T/paged"
+	test ! -e "$T/paged" &&
+	head -1 "$T/screen" | grep -q "^ID  AGE  CLASS " &&
+	mv "$T/screen" "$T/unpaged" &&
+	tmux_cmd 80 "$T/screen" PAGER="cat >\"$T/paged\"" TRIAGE_NOW=$NOW -- \
+		"$TRIAGE" pending --no-color &&
+	test_cmp "$T/unpaged" "$T/paged" &&
+	test ! -s "$T/screen" &&
+	PAGER="cat >\"$T/paged2\"" at $NOW "$TRIAGE" pending >"$T/piped" &&
+	test ! -e "$T/paged2"
+'
+
+# Report 11's subject carries ESC [2J (clear the screen), ESC ]0;pwned
+# BEL (set the terminal's title) and a right-to-left override: on the
+# screen they are shown as text, none of them done.
+test_expect_success 'a hostile subject on a terminal: shown, not obeyed' '
+	for cmd in "pending" "show 11"; do
+		tmux_run hostile 160 PAGER=cat TRIAGE_NOW=$NOW -- "$TRIAGE" $cmd &&
+		tmux_wait_exit hostile &&
+		test "$(tmux_status hostile)" = 0 &&
+		tmux_capture hostile -e >"$T/hostile" &&
+		title=$(tmux_title hostile) &&
+		tmux_kill hostile &&
+		test "$title" != pwned &&
+		grep -q "machine hangs on umount �\[2J�\]0;pwned� ?txt\.exe" "$T/hostile" &&
+		plain <"$T/hostile" >"$T/hostile.plain" &&
+		! grep -q "$ESC" "$T/hostile.plain" || return 1
+	done &&
+	tmux_cmd 160 "$T/hostile" PAGER=cat NO_COLOR=1 TRIAGE_NOW=$NOW -- "$TRIAGE" show 11 &&
+	! grep -q "$ESC" "$T/hostile" &&
+	grep -q "^subject   machine hangs on umount �\[2J�\]0;pwned� ?txt\.exe\$" "$T/hostile"
 '
 else
-	test_skip "no pseudo-terminal here: terminal output and the pager not tested"
+	test_skip "tmux is not installed: the desk on a terminal is not tested"
 fi
 
 test_expect_success 'show: the whole decision, then the text' '

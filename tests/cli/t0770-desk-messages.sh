@@ -3,6 +3,7 @@
 # that name their cause, sections named as a person would, bad values
 # in routes.conf, workers that say why mail waits and how to send it now
 . "$(dirname "$0")/../lib.sh"
+. "$SRC/tests/cli/lib-tmux.sh"
 
 D="$SRC/tests/corpus/desk"
 DB="$T/state/triage.db"
@@ -129,36 +130,18 @@ test_expect_success 'help COMMAND, a typo of a command' '
 	grep -q "did you mean .pending.?" "$T/err"
 '
 
-if python3 -c "import os; os.openpty()" 2>/dev/null; then
-test_expect_success 'explain with nothing to read on a terminal: says so, 64' '
-	python3 - "$TRIAGE" <<-\PY
-	import os, pty, sys, select, time
-	pid, fd = pty.fork()
-	if pid == 0:
-	    os.execv(sys.argv[1], [sys.argv[1], "explain"])
-	out, end = b"", time.time() + 20
-	while time.time() < end:
-	    r, _, _ = select.select([fd], [], [], 0.5)
-	    if r:
-	        try:
-	            chunk = os.read(fd, 4096)
-	        except OSError:
-	            break
-	        if not chunk:
-	            break
-	        out += chunk
-	    elif os.waitpid(pid, os.WNOHANG)[0]:
-	        break
-	else:
-	    os.kill(pid, 9)
-	    sys.exit("explain still waits on the terminal: %r" % out)
-	_, st = os.waitpid(pid, 0)
-	assert os.waitstatus_to_exitcode(st) == 64, (st, out)
-	assert b"give a message" in out, out
-	PY
+# On a terminal, with nothing typed: explain must not sit waiting for
+# a message on standard input (tmux_wait_exit gives it 10 seconds).
+if tmux_available; then
+test_expect_success 'explain with nothing to read on a terminal: says how, 64' '
+	tmux_start &&
+	for cols in 160 80; do
+		test_exit 64 tmux_cmd $cols "$T/screen" -- "$TRIAGE" explain &&
+		grep -q "give a message" "$T/screen" || return 1
+	done
 '
 else
-	test_skip "no pseudo-terminal here: explain on a terminal not tested"
+	test_skip "tmux is not installed: explain on a terminal not tested"
 fi
 
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then

@@ -3,9 +3,10 @@
 # (issue 24, and show --raw of issue 21): show's regression and group
 # lines, the body folded at spaces, log cut to the terminal with the
 # SMTP code once, the pager told the output is UTF-8, the raw bytes of
-# a message kept off a terminal unless --force.  The terminal is a
-# pseudo-terminal of the given width (Python's pty).
+# a message kept off a terminal unless --force.  The terminal is tmux,
+# at the 160 and 80 columns a triager works in (lib-tmux.sh).
 . "$(dirname "$0")/../lib.sh"
+. "$SRC/tests/cli/lib-tmux.sh"
 
 D="$SRC/tests/corpus/desk"
 DB="$T/state/triage.db"
@@ -18,10 +19,6 @@ for tool in sqlite3 python3; do
 		test_done
 	fi
 done
-if ! python3 -c "import os; os.openpty()" 2>/dev/null; then
-	test_skip "no pseudo-terminal here: the terminal is not tested"
-	test_done
-fi
 
 cat >"$T/routes.conf" <<EOF
 state_dir = $T/state
@@ -37,35 +34,6 @@ sql() {
 	sqlite3 "$DB" "$1"
 }
 
-cat >"$T/onterm.py" <<'EOF'
-# onterm.py COLS OUT CMD... - run CMD on a terminal COLS wide; output to OUT
-import fcntl, os, pty, struct, sys, termios
-
-cols, out, cmd = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
-pid, fd = pty.fork()
-if pid == 0:
-    fcntl.ioctl(1, termios.TIOCSWINSZ, struct.pack("HHHH", 24, cols, 0, 0))
-    os.execvp(cmd[0], cmd)
-data = b""
-while True:
-    try:
-        chunk = os.read(fd, 65536)
-    except OSError:
-        break
-    if not chunk:
-        break
-    data += chunk
-_, status = os.waitpid(pid, 0)
-with open(out, "wb") as f:
-    f.write(data.replace(b"\r\n", b"\n"))
-sys.exit(os.waitstatus_to_exitcode(status))
-EOF
-
-# tty COLS OUT CMD... - CMD on a terminal, no pager, no colour
-tty() {
-	PAGER=cat NO_COLOR=1 python3 "$T/onterm.py" "$@"
-}
-
 # widest FILE - the widest line, in characters
 widest() {
 	python3 -c "import sys
@@ -77,6 +45,29 @@ test_expect_success 'the filter records the desk corpus' '
 		"$FILTER" <"$f" || { echo "filter failed on $f"; return 1; }
 	done &&
 	test "$(sql "SELECT count(*) FROM reports")" = 12
+'
+
+# Report 13: a reporter who writes a paragraph on one line, with en
+# dashes (UTF-8, which less in the POSIX locale shows as <E2><80><93>
+# unless told the charset).
+test_expect_success 'a report in long lines, with en dashes' '
+	cat >"$T/13.eml" <<-\EOF &&
+	From: Lena Laptop <lena@users.example>
+	To: bugs@router.example
+	Subject: =?UTF-8?Q?suspend_=E2=80=93_screen_stays_black_since_6.12?=
+	Date: Wed, 3 Jan 2024 09:00:00 +0000
+	Message-ID: <desk-13-long-lines@users.example>
+	MIME-Version: 1.0
+	Content-Type: text/plain; charset=utf-8
+	Content-Transfer-Encoding: 8bit
+
+	Hello – since the update to 6.12 my laptop does not wake up from suspend: the screen stays black, the power light is on, the keyboard backlight works, and only a long press on the power button brings it back – nothing in the journal of the previous boot.
+	With 6.11 resume works every time; I can test patches – tell me what to send.
+
+	Lena
+	EOF
+	"$FILTER" <"$T/13.eml" &&
+	test "$(sql "SELECT count(*) FROM reports")" = 13
 '
 
 test_expect_success 'show: a regression without versions, a group'"'"'s first report' '
@@ -95,50 +86,91 @@ test_expect_success 'show: a regression without versions, a group'"'"'s first re
 	! grep -q "same crash as report 3" "$T/out"
 '
 
+if tmux_available; then
+test_setup 'a terminal: a tmux server of the test'"'"'s own' '
+	tmux_start
+'
+
+# words FILE - the body of show's text (from "Hello"), one word a line
+words() {
+	sed -n "/^    Hello/,\$p" "$1" | tr -s " \n" "\n\n"
+}
+
 test_expect_success 'show on a terminal: the text folded at spaces' '
-	tty 60 "$T/screen" "$TRIAGE" show 6 &&
-	sed -n "/^    Hi,/,\$p" "$T/screen" >"$T/text" &&
-	test "$(wc -l <"$T/text")" -gt 8 &&
-	test "$(widest "$T/text")" -lt 60 &&
-	"$TRIAGE" show 6 >"$T/piped" &&
-	grep -q "^    after upgrading to the latest kernel my desktop does not come back\$" "$T/piped" &&
-	sed -n "/^    Hi,/,\$p" "$T/screen" | tr -s " \\n" "  " >"$T/a" &&
-	sed -n "/^    Hi,/,\$p" "$T/piped" | tr -s " \\n" "  " >"$T/b" &&
-	test_cmp "$T/b" "$T/a"
+	"$TRIAGE" show 13 >"$T/piped" &&
+	test "$(widest "$T/piped")" -gt 160 &&
+	words "$T/piped" >"$T/piped.words" &&
+	test "$(wc -l <"$T/piped.words")" -gt 60 &&
+	for cols in 160 80; do
+		tmux_cmd $cols "$T/screen" PAGER=cat NO_COLOR=1 -- "$TRIAGE" show 13 &&
+		sed -n "/^    Hello/,\$p" "$T/screen" >"$T/text" &&
+		test "$(wc -l <"$T/text")" -gt $((400 / cols + 2)) &&
+		test "$(widest "$T/text")" -lt $cols &&
+		! grep -v "^    " "$T/text" | grep -q . &&
+		words "$T/screen" >"$T/screen.words" &&
+		test_cmp "$T/piped.words" "$T/screen.words" || return 1
+	done
 '
 
 test_expect_success 'log: the SMTP code once; on a terminal, cut to its width' '
 	o=$(sql "SELECT min(id) FROM outbox") &&
 	sql "INSERT INTO delivery_attempts (outbox, at, ok, smtp_code, detail)
 	     VALUES ($o, strftime(\"%s\"), 1, 250, \"250 2.0.0 Ok: queued as 4XyZ\"),
-	            ($o, strftime(\"%s\"), 0, 451, \"try again later\")" &&
+	            ($o, strftime(\"%s\"), 0, 451, \"4.7.1 greylisted: try again in 300 seconds, from a host that has sent before; see https://postmaster.relay.example/greylisting\")" &&
 	"$TRIAGE" log >"$T/log" &&
 	grep -q "	250 2.0.0 Ok: queued as 4XyZ\$" "$T/log" &&
 	! grep -q "250 250" "$T/log" &&
-	grep -q "	451 try again later\$" "$T/log" &&
-	test "$(widest "$T/log")" -gt 100 &&
-	tty 100 "$T/screen" "$TRIAGE" log &&
-	test "$(widest "$T/screen")" -lt 100 &&
-	test "$(wc -l <"$T/screen")" = "$(wc -l <"$T/log")"
+	grep -q "	451 4.7.1 greylisted: try again" "$T/log" &&
+	test "$(widest "$T/log")" -gt 160 &&
+	for cols in 160 80; do
+		tmux_cmd $cols "$T/screen" PAGER=cat NO_COLOR=1 -- "$TRIAGE" log &&
+		test "$(widest "$T/screen")" -lt $cols &&
+		test "$(wc -l <"$T/screen")" = "$(wc -l <"$T/log")" &&
+		grep -q " 250 2.0.0 Ok" "$T/screen" &&
+		! grep -q "250 250" "$T/screen" || return 1
+	done
 '
 
 test_expect_success 'the pager is told the output is UTF-8' '
-	PAGER="env >\"$T/env\"; cat >/dev/null" NO_COLOR=1 \
-		python3 "$T/onterm.py" 100 "$T/screen" "$TRIAGE" pending &&
+	tmux_cmd 80 "$T/screen" PAGER="env >\"$T/env\"; cat >/dev/null" -- \
+		"$TRIAGE" pending &&
 	grep -qx "LESSCHARSET=utf-8" "$T/env" &&
-	PAGER="env >\"$T/env\"; cat >/dev/null" LESSCHARSET=latin1 \
-		python3 "$T/onterm.py" 100 "$T/screen" "$TRIAGE" pending &&
+	grep -qx "LESS=FRX" "$T/env" &&
+	tmux_cmd 80 "$T/screen" PAGER="env >\"$T/env\"; cat >/dev/null" \
+		LESSCHARSET=latin1 -- "$TRIAGE" pending &&
 	grep -qx "LESSCHARSET=latin1" "$T/env"
 '
 
+# The POSIX locale: less, left to itself, takes the text for ASCII.
+# LESS=RX (no F): less stays until q, whatever the screen holds.
+test_expect_success 'less in the POSIX locale shows an en dash, not <E2><80><93>' '
+	for cols in 160 80; do
+		tmux_run less $cols LANG=POSIX LESS=RX NO_COLOR=1 -- \
+			"$TRIAGE" show 13 &&
+		tmux_wait_for less "Lena" &&
+		tmux_capture less >"$T/screen" &&
+		grep -q "^subject   suspend – screen stays black since 6.12\$" "$T/screen" &&
+		grep -q "^    Hello – since" "$T/screen" &&
+		! grep -q "<E2>" "$T/screen" &&
+		tmux_keys less q &&
+		tmux_wait_exit less &&
+		test "$(tmux_status less)" = 0 &&
+		tmux_kill less || return 1
+	done
+'
+
 test_expect_success 'show --raw: not to a terminal unless --force' '
-	PAGER=cat test_exit 64 python3 "$T/onterm.py" 100 "$T/screen" "$TRIAGE" show --raw 11 &&
+	test_exit 64 tmux_cmd 80 "$T/screen" PAGER=cat -- \
+		"$TRIAGE" show --raw 11 &&
 	grep -q "not writing a raw message to a terminal" "$T/screen" &&
 	! grep -q "^Message-ID: " "$T/screen" &&
-	PAGER=cat python3 "$T/onterm.py" 100 "$T/screen" "$TRIAGE" show --raw --force 11 &&
-	grep -q "^Message-ID: " "$T/screen" &&
+	tmux_cmd 80 "$T/screen" PAGER=cat -- "$TRIAGE" show --raw --force 2 &&
+	grep -q "^Message-ID: <desk-02-ai-xfs@audit.example>\$" "$T/screen" &&
 	"$TRIAGE" show --raw 11 >"$T/raw" &&
 	cmp "$D/11-escape.eml" "$T/raw"
 '
+else
+	test_skip "tmux is not installed: the desk on a terminal is not tested"
+fi
 
 test_done
