@@ -331,6 +331,17 @@ static void print_table(const struct rows *rs, const struct desk_term *t)
 		wsub = avail - used;
 	else if (avail <= used + SUBJECT_MIN && wsub > SUBJECT_MIN)
 		wsub = SUBJECT_MIN;
+	/*
+	 * Still too wide (80 columns): the sender, then the reason give
+	 * up more, down to their headings, so the last column stays free.
+	 */
+	while (wsec + wfrom + wwhy + wsub > avail &&
+	       (wfrom > strlen("FROM") || wwhy > strlen("WHY"))) {
+		if (wfrom > strlen("FROM"))
+			wfrom--;
+		else
+			wwhy--;
+	}
 	if (rs->n) {
 		cell(&head, t, DESK_BOLD, "ID", wid, true, false);
 		cell(&head, t, DESK_BOLD, "AGE", wage, true, false);
