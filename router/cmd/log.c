@@ -98,10 +98,16 @@ static void field(struct logw *w, const char *s, const char *sgr, size_t width,
 static size_t arg_cols(const struct logw *w)
 {
 	size_t left = w->t->columns > w->used ? w->t->columns - w->used : 0;
+	/* what the detail keeps, its two spaces and the free last column */
+	size_t room = left > DETAIL_MIN + 3 ? left - DETAIL_MIN - 3 : 0;
+	size_t n = left / 2 > 10 ? left / 2 : 10;
 
 	if (!w->t->tty || left / 2 >= ARG_COLS)
 		return ARG_COLS;
-	return left / 2 > 10 ? left / 2 : 10;
+	/* at 80 columns the half would push the detail past the edge */
+	if (n > room)
+		n = room > 3 ? room : 3;
+	return n;
 }
 
 static const char *what_color(const struct audit_log_entry *e)

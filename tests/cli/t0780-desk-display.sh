@@ -123,12 +123,13 @@ test_expect_success 'log: the SMTP code once; on a terminal, cut to its width' '
 	grep -q "	451 4.7.1 greylisted: try again" "$T/log" &&
 	test "$(widest "$T/log")" -gt 160 &&
 	for cols in 160 80; do
-		tmux_cmd $cols "$T/screen" PAGER=cat NO_COLOR=1 -- "$TRIAGE" log &&
-		test "$(widest "$T/screen")" -lt $cols &&
-		test "$(wc -l <"$T/screen")" = "$(wc -l <"$T/log")" &&
-		grep -q " 250 2.0.0 Ok" "$T/screen" &&
-		! grep -q "250 250" "$T/screen" || return 1
-	done
+		tmux_cmd $cols "$T/screen$cols" PAGER=cat NO_COLOR=1 -- "$TRIAGE" log &&
+		test "$(widest "$T/screen$cols")" -lt $cols &&
+		test "$(wc -l <"$T/screen$cols")" = "$(wc -l <"$T/log")" || return 1
+	done &&
+	grep -q "  250 2.0.0 Ok: queued as 4XyZ\$" "$T/screen160" &&
+	grep -q "  451 4.7.1 greylisted: try again in 300 seconds, .*\.\.\.\$" "$T/screen160" &&
+	! grep -q "250 250" "$T/screen160"
 '
 
 test_expect_success 'the pager is told the output is UTF-8' '
