@@ -45,6 +45,7 @@
 
 struct out {
 	const struct desk_term *t;
+	FILE *f; /* stdout, or a buffer folded to a terminal's width */
 	struct strbuf sb[SAFE_SLOTS]; /* scratch for cleaned text */
 	unsigned next;
 };
@@ -72,9 +73,9 @@ static const char *off(struct out *o)
 }
 
 /* label - a field's name in its column; a longer one still ends in a space */
-static void label(const char *name)
+static void label(struct out *o, const char *name)
 {
-	printf("%-9s ", name);
+	fprintf(o->f, "%-9s ", name);
 }
 
 static void when(time_t t, time_t now, char *buf, size_t size)
@@ -91,48 +92,49 @@ static void show_message(struct out *o, const struct audit_record *r,
 {
 	char buf[128];
 
-	label("report");
-	printf("%s%lld%s  %s%s%s", col(o, DESK_YELLOW), (long long)r->id,
-	       off(o), col(o, DESK_BOLD), safe(o, r->state), off(o));
+	label(o, "report");
+	fprintf(o->f, "%s%lld%s  %s%s%s", col(o, DESK_YELLOW), (long long)r->id,
+		off(o), col(o, DESK_BOLD), safe(o, r->state), off(o));
 	/* a message that is no report says what it is */
 	if (r->kind && strcmp(r->kind, "report"))
-		printf(", a %s", safe(o, r->kind));
-	putchar('\n');
+		fprintf(o->f, ", a %s", safe(o, r->kind));
+	fputc('\n', o->f);
 	when((time_t)r->received_at, now, buf, sizeof(buf));
-	label("received");
-	printf("%s by %s, %zu bytes\n", buf, safe(o, r->source), r->size);
-	label("from");
-	printf("%s\n", safe(o, r->from_display));
-	label("subject");
-	printf("%s\n", safe(o, r->subject));
+	label(o, "received");
+	fprintf(o->f, "%s by %s, %zu bytes\n", buf, safe(o, r->source),
+		r->size);
+	label(o, "from");
+	fprintf(o->f, "%s\n", safe(o, r->from_display));
+	label(o, "subject");
+	fprintf(o->f, "%s\n", safe(o, r->subject));
 	if (r->date_header) {
-		label("date");
-		printf("%s\n", safe(o, r->date_header));
+		label(o, "date");
+		fprintf(o->f, "%s\n", safe(o, r->date_header));
 	}
 	if (r->message_id) {
-		label("message");
-		printf("<%s>\n", safe(o, r->message_id));
+		label(o, "message");
+		fprintf(o->f, "<%s>\n", safe(o, r->message_id));
 	}
 	if (r->envelope_from || r->envelope_to) {
-		label("envelope");
-		printf("%s",
-		       safe(o, r->envelope_from ? r->envelope_from : "-"));
-		printf(" -> %s\n",
-		       safe(o, r->envelope_to ? r->envelope_to : "-"));
+		label(o, "envelope");
+		fprintf(o->f, "%s",
+			safe(o, r->envelope_from ? r->envelope_from : "-"));
+		fprintf(o->f, " -> %s\n",
+			safe(o, r->envelope_to ? r->envelope_to : "-"));
 	}
 	if (r->bug_id) {
-		label("bug");
-		printf("%ld %s\n", r->bug_id, safe(o, r->bug_url));
+		label(o, "bug");
+		fprintf(o->f, "%ld %s\n", r->bug_id, safe(o, r->bug_url));
 	}
-	label("sha256");
-	printf("%s\n", r->sha256);
+	label(o, "sha256");
+	fprintf(o->f, "%s\n", r->sha256);
 	if (r->duplicate_of) {
-		label("duplicate");
-		printf("of report %lld\n", (long long)r->duplicate_of);
+		label(o, "duplicate");
+		fprintf(o->f, "of report %lld\n", (long long)r->duplicate_of);
 	}
 	if (r->deliveries > 1) {
-		label("delivered");
-		printf("%d times by the MTA\n", r->deliveries);
+		label(o, "delivered");
+		fprintf(o->f, "%d times by the MTA\n", r->deliveries);
 	}
 }
 
@@ -142,78 +144,81 @@ static void show_evidence(struct out *o, const struct evidence *ev)
 
 	if (!ev)
 		return;
-	putchar('\n');
+	fputc('\n', o->f);
 	if (ev->title) {
-		label("crash");
-		printf("%s%s%s", col(o, DESK_BOLD), safe(o, ev->title), off(o));
-		printf(" (%s)\n", safe(o, ev->crash_type));
+		label(o, "crash");
+		fprintf(o->f, "%s%s%s", col(o, DESK_BOLD), safe(o, ev->title),
+			off(o));
+		fprintf(o->f, " (%s)\n", safe(o, ev->crash_type));
 	}
 	if (ev->guilty_file) {
-		label("guilty");
-		printf("%s\n", safe(o, ev->guilty_file));
+		label(o, "guilty");
+		fprintf(o->f, "%s\n", safe(o, ev->guilty_file));
 	}
 	for (i = 0; i < ev->nframes && i < FRAMES_SHOWN; i++) {
 		const struct frame *f = &ev->frames[i];
 
-		label(i ? "" : "frames");
-		printf("%s%s", f->unreliable ? "? " : "",
-		       safe(o, f->function ? f->function : "?"));
+		label(o, i ? "" : "frames");
+		fprintf(o->f, "%s%s", f->unreliable ? "? " : "",
+			safe(o, f->function ? f->function : "?"));
 		if (f->module)
-			printf(" [%s]", safe(o, f->module));
+			fprintf(o->f, " [%s]", safe(o, f->module));
 		if (f->inlined)
-			printf(" (inlined)");
+			fprintf(o->f, " (inlined)");
 		if (f->file) {
-			printf("  %s", safe(o, f->file));
+			fprintf(o->f, "  %s", safe(o, f->file));
 			if (f->line)
-				printf(":%d", f->line);
+				fprintf(o->f, ":%d", f->line);
 			if (f->from_index)
-				printf(" (index)");
+				fprintf(o->f, " (index)");
 		}
-		putchar('\n');
+		fputc('\n', o->f);
 	}
 	if (ev->nframes > FRAMES_SHOWN) {
-		label("");
-		printf("... %zu more frames\n", ev->nframes - FRAMES_SHOWN);
+		label(o, "");
+		fprintf(o->f, "... %zu more frames\n",
+			ev->nframes - FRAMES_SHOWN);
 	}
 	if (ev->nfiles) {
-		label("files");
+		label(o, "files");
 		for (i = 0; i < ev->nfiles && i < FILES_SHOWN; i++)
-			printf("%s%s", i ? " " : "", safe(o, ev->files[i]));
+			fprintf(o->f, "%s%s", i ? " " : "",
+				safe(o, ev->files[i]));
 		if (ev->nfiles > FILES_SHOWN)
-			printf(" (+%zu)", ev->nfiles - FILES_SHOWN);
-		putchar('\n');
+			fprintf(o->f, " (+%zu)", ev->nfiles - FILES_SHOWN);
+		fputc('\n', o->f);
 	}
 	if (ev->kernel_version) {
-		label("kernel");
-		printf("%s", safe(o, ev->kernel_version));
+		label(o, "kernel");
+		fprintf(o->f, "%s", safe(o, ev->kernel_version));
 		if (ev->distro_kernel)
-			printf(" (distribution kernel)");
+			fprintf(o->f, " (distribution kernel)");
 		if (ev->tainted)
-			printf(", %s", safe(o, ev->tainted));
-		putchar('\n');
+			fprintf(o->f, ", %s", safe(o, ev->tainted));
+		fputc('\n', o->f);
 	}
 	if (ev->hardware) {
-		label("hardware");
-		printf("%s%s\n", safe(o, ev->hardware),
-		       ev->hw_virtual ? " (virtual)" : "");
+		label(o, "hardware");
+		fprintf(o->f, "%s%s\n", safe(o, ev->hardware),
+			ev->hw_virtual ? " (virtual)" : "");
 	}
 	if (ev->reproducer) {
-		label("repro");
-		printf("%s%s%s\n", ev->reproducer & REPRO_C ? "C " : "",
-		       ev->reproducer & REPRO_SYZ ? "syz " : "",
-		       ev->reproducer & REPRO_STEPS ? "steps" : "");
+		label(o, "repro");
+		fprintf(o->f, "%s%s%s\n", ev->reproducer & REPRO_C ? "C " : "",
+			ev->reproducer & REPRO_SYZ ? "syz " : "",
+			ev->reproducer & REPRO_STEPS ? "steps" : "");
 	}
 	if (ev->bisect_commit) {
-		label("bisect");
-		printf("%s\n", safe(o, ev->bisect_commit));
+		label(o, "bisect");
+		fprintf(o->f, "%s\n", safe(o, ev->bisect_commit));
 	}
 	for (i = 0; i < ev->nreported_by; i++) {
-		label(i ? "" : "reported");
-		printf("%s\n", safe(o, ev->reported_by[i]));
+		label(o, i ? "" : "reported");
+		fprintf(o->f, "%s\n", safe(o, ev->reported_by[i]));
 	}
 	if (ev->subject_prefix) {
-		label("prefix");
-		printf("%s\n", safe(o, ev->subject_prefix));
+		label(o, "prefix");
+		fprintf(o->f, "%s\n", safe(o, ev->subject_prefix));
 	}
 }
 
@@ -222,44 +227,46 @@ static void show_class(struct out *o, const struct audit_record *r)
 	const struct audit_classification *c = r->classification;
 	size_t i;
 
-	putchar('\n');
-	label("class");
+	fputc('\n', o->f);
+	label(o, "class");
 	if (!c) {
-		printf("%s\n", r->class ? r->class : "(not classified)");
+		fprintf(o->f, "%s\n", r->class ? r->class : "(not classified)");
 		return;
 	}
 	if (r->class && strcmp(r->class, c->class)) {
-		printf("%s%s%s  (reclassified; the classifier said %s %.0f%%)\n",
-		       col(o, desk_class_color(r->class)), r->class, off(o),
-		       c->class, c->confidence * 100);
-		label("");
+		fprintf(o->f,
+			"%s%s%s  (reclassified; the classifier said %s %.0f%%)\n",
+			col(o, desk_class_color(r->class)), r->class, off(o),
+			c->class, c->confidence * 100);
+		label(o, "");
 	} else {
-		printf("%s%s%s %.0f%%  ", col(o, desk_class_color(c->class)),
-		       c->class, off(o), c->confidence * 100);
+		fprintf(o->f, "%s%s%s %.0f%%  ",
+			col(o, desk_class_color(c->class)), c->class, off(o),
+			c->confidence * 100);
 	}
-	printf("(user %.1f, fuzzer %.1f, ai %.1f%s)\n", c->score_user,
-	       c->score_fuzzer, c->score_ai, c->certain ? "; certain" : "");
+	fprintf(o->f, "(user %.1f, fuzzer %.1f, ai %.1f%s)\n", c->score_user,
+		c->score_fuzzer, c->score_ai, c->certain ? "; certain" : "");
 	if (c->header) {
-		label("header");
-		printf("X-Triage-Class: %s\n", safe(o, c->header));
+		label(o, "header");
+		fprintf(o->f, "X-Triage-Class: %s\n", safe(o, c->header));
 	}
 	for (i = 0; i < c->nhits; i++) {
 		const struct audit_rule_hit *h = &c->hits[i];
 
-		label(i ? "" : "rules");
-		printf("%-24s %+5.1f  %s\n", safe(o, h->name), h->score,
-		       h->describe ? h->describe : "");
+		label(o, i ? "" : "rules");
+		fprintf(o->f, "%-24s %+5.1f  %s\n", safe(o, h->name), h->score,
+			h->describe ? h->describe : "");
 	}
 	for (i = 0; i < r->nsections; i++) {
-		label(i ? "" : "sections");
-		printf("%s%s%s", col(o, DESK_CYAN),
-		       safe(o, r->sections[i].name), off(o));
-		printf("  %.2f  %s\n", r->sections[i].score,
-		       safe(o, r->sections[i].why));
+		label(o, i ? "" : "sections");
+		fprintf(o->f, "%s%s%s", col(o, DESK_CYAN),
+			safe(o, r->sections[i].name), off(o));
+		fprintf(o->f, "  %.2f  %s\n", r->sections[i].score,
+			safe(o, r->sections[i].why));
 	}
 	if (!r->nsections) {
-		label("sections");
-		printf("none (unmapped)\n");
+		label(o, "sections");
+		fprintf(o->f, "none (unmapped)\n");
 	}
 }
 
@@ -274,30 +281,32 @@ static void show_decisions(struct out *o, const struct audit_record *r,
 		struct desk_candidate *cv;
 		size_t nc = desk_candidates(d->candidates, &cv);
 
-		putchar('\n');
+		fputc('\n', o->f);
 		when((time_t)d->at, now, buf, sizeof(buf));
-		label("decision");
-		printf("%s%s%s  %s\n", col(o, DESK_BOLD), safe(o, d->action),
-		       off(o), buf);
+		label(o, "decision");
+		fprintf(o->f, "%s%s%s  %s\n", col(o, DESK_BOLD),
+			safe(o, d->action), off(o), buf);
 		if (d->recipient) {
-			label(strcmp(d->action, "forward") ? "picked" : "to");
-			printf("%s", safe(o, d->recipient));
+			label(o,
+			      strcmp(d->action, "forward") ? "picked" : "to");
+			fprintf(o->f, "%s", safe(o, d->recipient));
 			if (d->recipient_name && *d->recipient_name)
-				printf(" (%s)", safe(o, d->recipient_name));
-			putchar('\n');
+				fprintf(o->f, " (%s)",
+					safe(o, d->recipient_name));
+			fputc('\n', o->f);
 		}
-		label("reason");
-		printf("%s\n", safe(o, d->reason));
+		label(o, "reason");
+		fprintf(o->f, "%s\n", safe(o, d->reason));
 		for (k = 0; k < nc; k++) {
-			label(k ? "" : "candidate");
-			printf("%s", safe(o, cv[k].addr));
-			printf("  %.2f  %s%s%s", cv[k].score,
-			       !strcmp(cv[k].status, "chosen")
-				       ? col(o, DESK_GREEN)
-				       : "",
-			       safe(o, cv[k].status),
-			       !strcmp(cv[k].status, "chosen") ? off(o) : "");
-			printf(": %s\n", safe(o, cv[k].why));
+			label(o, k ? "" : "candidate");
+			fprintf(o->f, "%s", safe(o, cv[k].addr));
+			fprintf(o->f, "  %.2f  %s%s%s", cv[k].score,
+				!strcmp(cv[k].status, "chosen")
+					? col(o, DESK_GREEN)
+					: "",
+				safe(o, cv[k].status),
+				!strcmp(cv[k].status, "chosen") ? off(o) : "");
+			fprintf(o->f, ": %s\n", safe(o, cv[k].why));
 		}
 		desk_candidates_free(cv, nc);
 	}
@@ -314,31 +323,32 @@ static void show_outbox(struct out *o, const struct audit_record *r, time_t now)
 				  : !strcmp(b->state, "failed") ? DESK_RED
 								: DESK_YELLOW;
 
-		putchar('\n');
-		label("outbox");
-		printf("%lld %s to %s: %s%s%s", (long long)b->id,
-		       safe(o, b->kind), safe(o, b->recipients), col(o, sgr),
-		       safe(o, b->state), off(o));
-		printf(", %d attempt%s, %zu bytes\n", b->attempts,
-		       b->attempts == 1 ? "" : "s", b->message_len);
+		fputc('\n', o->f);
+		label(o, "outbox");
+		fprintf(o->f, "%lld %s to %s: %s%s%s", (long long)b->id,
+			safe(o, b->kind), safe(o, b->recipients), col(o, sgr),
+			safe(o, b->state), off(o));
+		fprintf(o->f, ", %d attempt%s, %zu bytes\n", b->attempts,
+			b->attempts == 1 ? "" : "s", b->message_len);
 		when((time_t)b->created_at, now, buf, sizeof(buf));
-		label("");
-		printf("queued %s\n", buf);
+		label(o, "");
+		fprintf(o->f, "queued %s\n", buf);
 		for (k = 0; k < b->ntries; k++) {
 			const struct audit_attempt *a = &b->tries[k];
 
 			when((time_t)a->at, now, buf, sizeof(buf));
-			label("");
-			printf("%s %s", buf, a->ok ? "ok" : "failed");
+			label(o, "");
+			fprintf(o->f, "%s %s", buf, a->ok ? "ok" : "failed");
 			if (a->smtp_code)
-				printf(" %d", a->smtp_code);
-			printf(": %s\n", safe(o, a->detail));
+				fprintf(o->f, " %d", a->smtp_code);
+			fprintf(o->f, ": %s\n", safe(o, a->detail));
 		}
 		if (b->last_error && strcmp(b->state, "sent") &&
 		    (!b->ntries ||
 		     strcmp(b->tries[b->ntries - 1].detail, b->last_error))) {
-			label("");
-			printf("last error: %s\n", safe(o, b->last_error));
+			label(o, "");
+			fprintf(o->f, "last error: %s\n",
+				safe(o, b->last_error));
 		}
 	}
 }
@@ -350,28 +360,29 @@ static void show_actions(struct out *o, const struct audit_record *r,
 	size_t i;
 
 	if (r->nactions)
-		putchar('\n');
+		fputc('\n', o->f);
 	for (i = 0; i < r->nactions; i++) {
 		const struct audit_action *a = &r->actions[i];
 		bool note = !strcmp(a->action, "note");
 
 		when((time_t)a->at, now, buf, sizeof(buf));
-		label(note ? "note" : "action");
+		label(o, note ? "note" : "action");
 		if (!note) {
-			printf("%s%s%s", col(o, DESK_BOLD), safe(o, a->action),
-			       off(o));
+			fprintf(o->f, "%s%s%s", col(o, DESK_BOLD),
+				safe(o, a->action), off(o));
 			if (a->argument)
-				printf(" %s", safe(o, a->argument));
+				fprintf(o->f, " %s", safe(o, a->argument));
 			if (a->previous)
-				printf(" (was %s)", safe(o, a->previous));
-			putchar('\n');
-			label("");
+				fprintf(o->f, " (was %s)",
+					safe(o, a->previous));
+			fputc('\n', o->f);
+			label(o, "");
 		}
-		printf("by %s%s%s, %s\n", col(o, DESK_YELLOW), safe(o, a->who),
-		       off(o), buf);
+		fprintf(o->f, "by %s%s%s, %s\n", col(o, DESK_YELLOW),
+			safe(o, a->who), off(o), buf);
 		if (a->detail && *a->detail) {
-			label("");
-			printf("%s\n", safe(o, a->detail));
+			label(o, "");
+			fprintf(o->f, "%s\n", safe(o, a->detail));
 		}
 	}
 }
@@ -404,6 +415,60 @@ static void put_wrapped(const char *p, size_t len, size_t width)
 			cut++;
 		p += cut;
 		len -= cut;
+	}
+}
+
+/*
+ * fold_fields - the fields, each line longer than the terminal folded
+ * at spaces, the rest under the field's text (after its 10-column
+ * label): a rule's description, a reason, a long subject would wrap
+ * mid-word.  The colours are ours (desk_clean took every ESC out of
+ * what the message said) and take no column.
+ */
+static void fold_fields(const char *p, size_t len, size_t width)
+{
+	const size_t indent = 10;
+	size_t room = width;
+
+	while (len) {
+		size_t cols = 0, i, cut = len, space = 0;
+
+		if (*p == '\n') {
+			putchar('\n');
+			p++, len--, room = width;
+			continue;
+		}
+		for (i = 0; i < len && p[i] != '\n'; i++) {
+			if (p[i] == '\033') {
+				while (i + 1 < len && p[i] != 'm')
+					i++;
+				continue;
+			}
+			if (((unsigned char)p[i] & 0xc0) == 0x80)
+				continue;
+			if (cols == room) {
+				cut = i;
+				break;
+			}
+			/* a space past the label: not one of its padding */
+			if (p[i] == ' ' && (room < width || cols > indent))
+				space = i;
+			cols++;
+		}
+		if (cut == len || i == len || p[i] == '\n')
+			cut = i;
+		else if (space > 0)
+			cut = space;
+		fwrite(p, 1, cut, stdout);
+		while (cut < len && p[cut] == ' ')
+			cut++;
+		p += cut;
+		len -= cut;
+		if (len && *p != '\n') {
+			/* a fold: the text goes on under the field's text */
+			printf("\n%*s", (int)indent, "");
+			room = width - indent;
+		}
 	}
 }
 
@@ -637,11 +702,11 @@ static int related_one(const struct audit_related *x, void *arg)
 		return 0;
 	}
 	desk_format_time((time_t)x->received_at, buf, sizeof(buf));
-	label(rl->n++ ? "" : "related");
-	printf("%s%lld%s %s, %s, %s, %s: %s\n", col(rl->o, DESK_YELLOW),
-	       (long long)x->id, off(rl->o), x->relation, buf,
-	       safe(rl->o, x->from), safe(rl->o, x->state),
-	       safe(rl->o, x->subject));
+	label(rl->o, rl->n++ ? "" : "related");
+	fprintf(rl->o->f, "%s%lld%s %s, %s, %s, %s: %s\n",
+		col(rl->o, DESK_YELLOW), (long long)x->id, off(rl->o),
+		x->relation, buf, safe(rl->o, x->from), safe(rl->o, x->state),
+		safe(rl->o, x->subject));
 	return 0;
 }
 
@@ -676,39 +741,42 @@ static int show_links(struct audit *db, struct out *o, json_t *j, int64_t id,
 		json_object_set_new(j, "related", rl.a);
 	} else {
 		if (l.thread_root) {
-			label("thread");
-			printf("follow-up to report %s%lld%s\n",
-			       col(o, DESK_YELLOW), (long long)l.thread_root,
-			       off(o));
+			label(o, "thread");
+			fprintf(o->f, "follow-up to report %s%lld%s\n",
+				col(o, DESK_YELLOW), (long long)l.thread_root,
+				off(o));
 		}
 		if (l.crash_signature) {
-			label("signature");
-			printf("%s\n", safe(o, l.crash_signature));
+			label(o, "signature");
+			fprintf(o->f, "%s\n", safe(o, l.crash_signature));
 		}
 		if (l.syzbot_id) {
-			label("syzbot");
-			printf("%s\n", safe(o, l.syzbot_id));
+			label(o, "syzbot");
+			fprintf(o->f, "%s\n", safe(o, l.syzbot_id));
 		}
 		/* the group's first report is not "the same crash as" itself */
 		if (l.same_crash_as && l.same_crash_as != id) {
-			label("group");
-			printf("same crash as report %s%lld%s (dup/undup "
-			       "correct it)\n",
-			       col(o, DESK_YELLOW), (long long)l.same_crash_as,
-			       off(o));
+			label(o, "group");
+			fprintf(o->f,
+				"same crash as report %s%lld%s (dup/undup "
+				"correct it)\n",
+				col(o, DESK_YELLOW), (long long)l.same_crash_as,
+				off(o));
 		}
 		if (l.regression) {
-			label("regression");
+			label(o, "regression");
 			if (!known(l.good) && !known(l.bad) && !known(l.commit))
-				printf("yes (the report names no version that worked, none that broke, no culprit)\n");
+				fprintf(o->f,
+					"yes (the report names no version that worked, none that broke, no culprit)\n");
 			else
-				printf("worked in %s, broke in %s, culprit %s\n",
-				       known(l.good) ? safe(o, l.good)
+				fprintf(o->f,
+					"worked in %s, broke in %s, culprit %s\n",
+					known(l.good) ? safe(o, l.good)
+						      : "(not given)",
+					known(l.bad) ? safe(o, l.bad)
 						     : "(not given)",
-				       known(l.bad) ? safe(o, l.bad)
-						    : "(not given)",
-				       known(l.commit) ? safe(o, l.commit)
-						       : "(not given)");
+					known(l.commit) ? safe(o, l.commit)
+							: "(not given)");
 		}
 	}
 	rc = audit_related(db, id, l.same_crash_as ? l.same_crash_as : id,
@@ -737,6 +805,8 @@ int cmd_show(int argc, char **argv, struct cmd_ctx *ctx)
 	struct audit *db;
 	struct out o;
 	time_t now = desk_now();
+	char *fields = NULL;
+	size_t fields_len = 0;
 	int64_t id;
 	int c, rc, ret;
 
@@ -777,6 +847,12 @@ int cmd_show(int argc, char **argv, struct cmd_ctx *ctx)
 		cmd_term_setup(&term, &view, true);
 		memset(&o, 0, sizeof(o));
 		o.t = &term;
+		o.f = stdout;
+		/* on a terminal the fields are folded to its width */
+		if (term.tty && term.columns > 40)
+			o.f = open_memstream(&fields, &fields_len);
+		if (!o.f)
+			o.f = stdout;
 		for (c = 0; c < SAFE_SLOTS; c++)
 			sb_init(&o.sb[c], 64 * 1024);
 		show_message(&o, &rec, now);
@@ -787,6 +863,14 @@ int cmd_show(int argc, char **argv, struct cmd_ctx *ctx)
 		show_decisions(&o, &rec, now);
 		show_outbox(&o, &rec, now);
 		show_actions(&o, &rec, now);
+		if (o.f != stdout) {
+			if (fclose(o.f) == 0) /* the last column stays free */
+				fold_fields(fields, fields_len,
+					    term.columns - 1);
+			else
+				ret = EX_IOERR;
+			free(fields);
+		}
 		show_body(&rec, &term);
 		for (c = 0; c < SAFE_SLOTS; c++)
 			sb_release(&o.sb[c]);

@@ -91,25 +91,28 @@ test_setup 'a terminal: a tmux server of the test'"'"'s own' '
 	tmux_start
 '
 
-# words FILE - the body of show's text (from "Hello"), one word a line
-words() {
-	sed -n "/^    Hello/,\$p" "$1" | tr -s " \n" "\n\n"
-}
-
-test_expect_success 'show on a terminal: the text folded at spaces' '
-	"$TRIAGE" show 13 >"$T/piped" &&
+# show 13 at a fixed time: the same text in a pipe and on a terminal
+test_expect_success 'show on a terminal: folded at spaces, fields and text' '
+	now=$(date +%s) &&
+	TRIAGE_NOW=$now "$TRIAGE" show 13 >"$T/piped" &&
 	test "$(widest "$T/piped")" -gt 160 &&
-	words "$T/piped" >"$T/piped.words" &&
-	test "$(wc -l <"$T/piped.words")" -gt 60 &&
+	tr -s " \n" "\n\n" <"$T/piped" >"$T/piped.words" &&
+	test "$(wc -l <"$T/piped.words")" -gt 100 &&
+	esc=$(printf "\033") &&
 	for cols in 160 80; do
-		tmux_cmd $cols "$T/screen" PAGER=cat NO_COLOR=1 -- "$TRIAGE" show 13 &&
-		sed -n "/^    Hello/,\$p" "$T/screen" >"$T/text" &&
+		tmux_cmd $cols "$T/screen" PAGER=cat TRIAGE_NOW=$now -- \
+			"$TRIAGE" show 13 &&
+		grep -q "$esc\[" "$T/screen" &&
+		sed "s/$esc\[[0-9;]*m//g" "$T/screen" >"$T/plain" &&
+		test "$(widest "$T/plain")" -lt $cols &&
+		sed -n "/^    Hello/,\$p" "$T/plain" >"$T/text" &&
 		test "$(wc -l <"$T/text")" -gt $((400 / cols + 2)) &&
-		test "$(widest "$T/text")" -lt $cols &&
 		! grep -v "^    " "$T/text" | grep -q . &&
-		words "$T/screen" >"$T/screen.words" &&
+		tr -s " \n" "\n\n" <"$T/plain" >"$T/screen.words" &&
 		test_cmp "$T/piped.words" "$T/screen.words" || return 1
-	done
+	done &&
+	grep -q "^rules     USER_CAN_TEST  *+1.0  Offers to test patches: the reporter\$" "$T/plain" &&
+	grep -q "^          has the affected system\$" "$T/plain"
 '
 
 test_expect_success 'log: the SMTP code once; on a terminal, cut to its width' '
@@ -142,15 +145,21 @@ test_expect_success 'the pager is told the output is UTF-8' '
 	grep -qx "LESSCHARSET=latin1" "$T/env"
 '
 
-# The POSIX locale: less, left to itself, takes the text for ASCII.
-# LESS=RX (no F): less stays until q, whatever the screen holds.
+# The POSIX locale: less, left to itself, takes the text for ASCII.  The
+# pager is triage's own choice (less -FRX); 20 rows, fewer than show 13
+# has, so less stays until q.
 test_expect_success 'less in the POSIX locale shows an en dash, not <E2><80><93>' '
 	for cols in 160 80; do
-		tmux_run less $cols LANG=POSIX LESS=RX NO_COLOR=1 -- \
+		TMUX_ROWS=20 tmux_run less $cols LANG=POSIX NO_COLOR=1 -- \
 			"$TRIAGE" show 13 &&
-		tmux_wait_for less "Lena" &&
+		tmux_wait_for less "subject   suspend" &&
 		tmux_capture less >"$T/screen" &&
 		grep -q "^subject   suspend – screen stays black since 6.12\$" "$T/screen" &&
+		! grep -q "<E2>" "$T/screen" &&
+		test ! -f "$TMUX_DIR/less.rc" &&
+		tmux_keys less G &&
+		tmux_wait_for less "    Lena" &&
+		tmux_capture less >"$T/screen" &&
 		grep -q "^    Hello – since" "$T/screen" &&
 		! grep -q "<E2>" "$T/screen" &&
 		tmux_keys less q &&
