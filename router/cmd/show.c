@@ -21,7 +21,8 @@
  *	--raw prints the message exactly as it arrived, byte for byte,
  *	and nothing else; not to a terminal (its bytes may be escape
  *	sequences) unless --force.  --json prints one object with all of
- *	it.  On a terminal the text is folded at spaces to its width.
+ *	it.  On a terminal the fields and the text are folded at spaces to
+ *	its width.
  */
 #include <jansson.h>
 #include <stdio.h>
