@@ -229,9 +229,11 @@ test_setup 'a terminal: a tmux server of the test'"'"'s own' '
 	tmux_start
 '
 
-test_expect_success 'pending on a terminal: a header, a WHY column, cut to its width, coloured' '
-	for cols in 160 80; do
-		tmux_cmd $cols "$T/tty$cols" PAGER=cat TRIAGE_NOW=$NOW -- "$TRIAGE" pending &&
+test_expect_success 'pending on a terminal: a header, a WHY column, cut to its width, coloured (not with NO_COLOR, --no-color, TERM=dumb)' '
+	for run in 160:xterm-256color 80:screen; do
+		cols=${run%:*} &&
+		tmux_cmd $cols "$T/tty$cols" PAGER=cat TERM=${run#*:} \
+			TRIAGE_NOW=$NOW -- "$TRIAGE" pending &&
 		grep -q "$ESC\[" "$T/tty$cols" &&
 		plain <"$T/tty$cols" | stable_pct >"$T/actual" &&
 		test_cmp "$D/pending-tty$cols.expect" "$T/actual" &&
@@ -242,7 +244,10 @@ test_expect_success 'pending on a terminal: a header, a WHY column, cut to its w
 	! grep -q "$ESC" "$T/nocolor" &&
 	tmux_cmd 80 "$T/tty3" PAGER=cat TRIAGE_NOW=$NOW -- "$TRIAGE" pending --no-color &&
 	! grep -q "$ESC" "$T/tty3" &&
-	test_cmp "$T/nocolor" "$T/tty3"
+	test_cmp "$T/nocolor" "$T/tty3" &&
+	tmux_cmd 80 "$T/dumb" PAGER=cat TERM=dumb TRIAGE_NOW=$NOW -- "$TRIAGE" pending &&
+	! grep -q "$ESC" "$T/dumb" &&
+	test_cmp "$T/nocolor" "$T/dumb"
 '
 
 test_expect_success 'the pager: only on a terminal, not with --no-pager' '
