@@ -16,7 +16,7 @@
 #include "sections.h"
 #include "util.h"
 
-#define W_GUILTY    1.0
+#define W_GUILTY    1.5
 #define W_FRAME	    0.5
 #define W_FRAME_MIN 0.2
 #define W_MODULE    0.45
@@ -86,6 +86,9 @@ enum pool {
 	POOL_LIST,   /* lists in To/Cc */
 	POOL_PERSON, /* people in To/Cc */
 	POOL_NAMED,  /* drivers and functions the prose names */
+	POOL_FRAMES, /* stack frames: many callers in one framework (net/core,
+		      * fs/) say once that the path went through it, and not
+		      * more than the guilty file says where it broke */
 	POOL_N,
 };
 
@@ -159,10 +162,9 @@ enum credit_kind {
 };
 
 static const double pool_cap[POOL_N] = {
-	[POOL_TEXT] = W_TEXT,
-	[POOL_LIST] = W_ADDR_LIST,
-	[POOL_PERSON] = W_ADDR_PERSON,
-	[POOL_NAMED] = W_TEXT,
+	[POOL_TEXT] = W_TEXT,	       [POOL_LIST] = W_ADDR_LIST,
+	[POOL_PERSON] = W_ADDR_PERSON, [POOL_NAMED] = W_TEXT,
+	[POOL_FRAMES] = 1.0,
 };
 
 static void credit_pool(struct acc *a, uint32_t section, double w,
@@ -519,6 +521,9 @@ static void credit_addresses(struct acc *a, const struct map *map,
 
 			if (!to)
 				w *= W_ADDR_CC;
+			/* syzbot mails the people of its own guess */
+			if (ev->syzbot && ev->guilty_file)
+				w *= 0.5;
 			snprintf(why, sizeof(why), "%c: %s in %s", hits[k].tag,
 				 ev->recipients[i], to ? "To" : "Cc");
 			/* a list, and the person of a whole subsystem,
@@ -796,7 +801,8 @@ void sections_for_report_site(const struct map *map, const struct config *cfg,
 			 * nothing about the subsystem: syzkaller's rules. */
 			if (crashlog_guilty_ignored(f))
 				continue;
-			credit_path(&a, map, f, weigh(f, wf), "stack frame in");
+			credit_path_as(&a, map, f, f, weigh(f, wf),
+				       "stack frame in", POOL_FRAMES);
 			wf = wf - W_STEP < W_FRAME_MIN ? W_FRAME_MIN
 						       : wf - W_STEP;
 		} else {

@@ -320,6 +320,31 @@ static void test_syzbot_guess_and_generic_guilty(void **state)
 	ev_del(ev);
 }
 
+/*
+ * The callers of a crash in one framework say once that the path went
+ * through it: their sum stops at 1.0, under the guilty file's 1.5
+ */
+static void test_frames_pooled_under_guilty(void **state)
+{
+	const char *files[] = { "fs/xfs/a.c", "fs/xfs/b.c", "fs/xfs/c.c",
+				"fs/xfs/d.c" };
+	struct evidence *ev = ev_new("drivers/usb/storage/uas.c", files, 4);
+	struct section_list l;
+	size_t i;
+
+	(void)state;
+	ev->frames = xcalloc(4, sizeof(*ev->frames));
+	for (i = 0; i < 4; i++)
+		ev->frames[i].file = xstrdup(files[i]);
+	ev->nframes = 4;
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "USB ATTACHED SCSI");
+	assert_string_equal(title(&l, 1), "XFS FILESYSTEM");
+	assert_true(fabs(l.v[1].score - 1.0) < 1e-6);
+	section_list_release(&l);
+	ev_del(ev);
+}
+
 static void test_keywords_and_unmapped(void **state)
 {
 	const char *files[] = { "README" };
@@ -656,6 +681,7 @@ int main(void)
 		cmocka_unit_test(test_umbrella_person),
 		cmocka_unit_test(test_prefix_names_a_driver),
 		cmocka_unit_test(test_syzbot_guess_and_generic_guilty),
+		cmocka_unit_test(test_frames_pooled_under_guilty),
 		cmocka_unit_test(test_keywords_and_unmapped),
 		cmocka_unit_test(test_catchall),
 		cmocka_unit_test(test_recipients_name_the_section),
