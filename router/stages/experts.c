@@ -712,13 +712,33 @@ static void progress(struct builder *b, bool done)
 	b->progress_shown = true;
 }
 
+/* experts_next_trailer - the next "Key: value" of a "\x1f" list at *p */
+bool experts_next_trailer(char **p, char **key, char **value)
+{
+	while (**p) {
+		char *t = *p, *colon, *end = strchr(t, '\x1f');
+
+		if (end)
+			*end = '\0';
+		*p = end ? end + 1 : t + strlen(t);
+		colon = strchr(t, ':');
+		if (!colon)
+			continue;
+		*colon = '\0';
+		*key = t;
+		*value = colon + 1 + strspn(colon + 1, " \t");
+		return true;
+	}
+	return false;
+}
+
 /*
  * header - "\x1e" CT "\x1f" AUTHOR-EMAIL "\x1f" AUTHOR-NAME "\x1f"
  * TRAILER ("\x1f" TRAILER)*, each trailer "Key: value"
  */
 static void header(struct builder *b, char *line)
 {
-	char *field[4], *p = line + 1, *trailers, *sha;
+	char *field[4], *p = line + 1, *trailers, *sha, *t, *value;
 	char author[EXPERTS_ADDR_MAX + 1], addr[EXPERTS_ADDR_MAX + 1];
 	struct strbuf reviewers = STRBUF_INIT(COMMIT_REVIEWERS_MAX);
 	char name[EXPERTS_NAME_MAX];
@@ -770,17 +790,9 @@ static void header(struct builder *b, char *line)
 	else
 		b->st.invalid++;
 
-	for (p = trailers; *p;) {
-		char *t = p, *colon, *end = strchr(p, '\x1f');
+	for (p = trailers; experts_next_trailer(&p, &t, &value);) {
 		enum experts_kind kind;
 
-		if (end)
-			*end = '\0';
-		p = end ? end + 1 : t + strlen(t);
-		colon = strchr(t, ':');
-		if (!colon)
-			continue;
-		*colon = '\0';
 		if (strcasecmp(t, "Reviewed-by") == 0)
 			kind = EXPERTS_REVIEWED;
 		else if (strcasecmp(t, "Acked-by") == 0)
@@ -789,7 +801,7 @@ static void header(struct builder *b, char *line)
 			kind = EXPERTS_SIGNED;
 		else
 			continue;
-		if (experts_parse_addr(colon + 1, addr, sizeof(addr), name,
+		if (experts_parse_addr(value, addr, sizeof(addr), name,
 				       sizeof(name)) < 0) {
 			b->st.invalid++;
 			continue;
@@ -899,8 +911,21 @@ static void file_line(struct builder *b, char *path, size_t len)
 	}
 }
 
-static void line(struct builder *b, char *s, size_t len)
+static void line(void *arg, char *s, size_t len, bool overlong)
 {
+	struct builder *b = arg;
+
+	if (overlong) {
+		/* An overlong line: dropped, and its commit with it. */
+		if (s[0] == '\x1e') {
+			b->st.commits++;
+			b->commit_no++;
+			b->in_commit = true;
+			b->skip_commit = true;
+			b->st.skipped++;
+		}
+		return;
+	}
 	if (len == 0)
 		return;
 	if (s[0] == '\x1e')
@@ -911,7 +936,7 @@ static void line(struct builder *b, char *s, size_t len)
 
 /* ---- running git ------------------------------------------------------- */
 
-static int read_git(struct builder *b, int fd)
+int experts_read_lines(int fd, experts_line_fn fn, void *arg)
 {
 	char *buf = xmalloc(READ_BUF);
 	size_t have = 0;
@@ -932,7 +957,7 @@ static int read_git(struct builder *b, int fd)
 		if (n == 0) {
 			if (have && !discard) {
 				buf[have] = '\0';
-				line(b, buf, have);
+				fn(arg, buf, have, false);
 			}
 			break;
 		}
@@ -943,7 +968,7 @@ static int read_git(struct builder *b, int fd)
 			if (discard)
 				discard = false;
 			else
-				line(b, buf + start, i - start);
+				fn(arg, buf + start, i - start, false);
 			start = i + 1;
 		}
 		have += (size_t)n;
@@ -956,14 +981,9 @@ static int read_git(struct builder *b, int fd)
 			memmove(buf, buf + start, have - start);
 		have -= start;
 		if (have == READ_BUF - 1) {
-			/* An overlong line: drop it, and its commit. */
-			if (buf[0] == '\x1e') {
-				b->st.commits++;
-				b->commit_no++;
-				b->in_commit = true;
-				b->skip_commit = true;
-				b->st.skipped++;
-			}
+			/* An overlong line: its start, once, then dropped. */
+			buf[have] = '\0';
+			fn(arg, buf, have, true);
 			discard = true;
 			have = 0;
 		}
@@ -972,39 +992,55 @@ static int read_git(struct builder *b, int fd)
 	return ret;
 }
 
-static int run_git(struct builder *b, const char *dir)
+int experts_git_log(const char *dir, const char *const *args, size_t nargs,
+		    experts_line_fn fn, void *arg)
 {
-	char since[64];
-	const char *argv[] = {
-		"git",
-		"-C",
-		dir,
-		"-c",
-		"core.quotePath=false",
+	static const char *const head[] = {
 		"log",
 		"--no-merges",
 		"--no-color",
 		"--no-show-signature",
-		EXPERTS_LOG_FORMAT,
-		"--name-only",
-		since,
-		NULL,
 	};
+	const char **argv = xcalloc(ARRAY_SIZE(head) + nargs, sizeof(*argv));
+	size_t i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(head); i++)
+		argv[i] = head[i];
+	for (i = 0; i < nargs; i++)
+		argv[ARRAY_SIZE(head) + i] = args[i];
+	ret = experts_git_run(dir, argv, ARRAY_SIZE(head) + nargs, fn, arg);
+	free(argv);
+	return ret;
+}
+
+int experts_git_run(const char *dir, const char *const *args, size_t nargs,
+		    experts_line_fn fn, void *arg)
+{
+	static const char *const head[] = {
+		"git", "-C", NULL, "-c", "core.quotePath=false",
+	};
+	const char **argv;
 	int fds[2], status, ret;
 	pid_t pid;
+	size_t i;
 
-	if (b->o->since > 0)
-		snprintf(since, sizeof(since), "--since=@%lld",
-			 (long long)b->o->since);
-	else
-		argv[ARRAY_SIZE(argv) - 2] = NULL;
-	if (pipe2(fds, O_CLOEXEC) < 0)
+	argv = xcalloc(ARRAY_SIZE(head) + nargs + 1, sizeof(*argv));
+	for (i = 0; i < ARRAY_SIZE(head); i++)
+		argv[i] = head[i];
+	argv[2] = dir;
+	for (i = 0; i < nargs; i++)
+		argv[ARRAY_SIZE(head) + i] = args[i];
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		free(argv);
 		return error("pipe: %s", strerror(errno));
+	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		close(fds[0]);
 		close(fds[1]);
+		free(argv);
 		return error("fork: %s", strerror(errno));
 	}
 	if (pid == 0) {
@@ -1018,8 +1054,9 @@ static int run_git(struct builder *b, const char *dir)
 			strerror(errno));
 		_exit(127);
 	}
+	free(argv);
 	close(fds[1]);
-	ret = read_git(b, fds[0]);
+	ret = experts_read_lines(fds[0], fn, arg);
 	close(fds[0]);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
@@ -1027,14 +1064,25 @@ static int run_git(struct builder *b, const char *dir)
 	if (ret < 0)
 		return ret;
 	if (WIFSIGNALED(status))
-		return error("git log in '%s' was killed by signal %d", dir,
-			     WTERMSIG(status));
+		return error("git %s in '%s' was killed by signal %d", args[0],
+			     dir, WTERMSIG(status));
 	if (WEXITSTATUS(status) == 127)
 		return -1;
 	if (WEXITSTATUS(status) != 0)
-		return error("git log in '%s' failed (exit status %d)", dir,
-			     WEXITSTATUS(status));
+		return error("git %s in '%s' failed (exit status %d)", args[0],
+			     dir, WEXITSTATUS(status));
 	return 0;
+}
+
+static int run_git(struct builder *b, const char *dir)
+{
+	char since[64];
+	const char *args[] = { EXPERTS_LOG_FORMAT, "--name-only", since };
+
+	snprintf(since, sizeof(since), "--since=@%lld", (long long)b->o->since);
+	return experts_git_log(dir, args,
+			       ARRAY_SIZE(args) - (b->o->since > 0 ? 0 : 1),
+			       line, b);
 }
 
 /* ---- writing the image ------------------------------------------------- */
@@ -1330,7 +1378,7 @@ int experts_import_fd(int fd, const struct experts_options *o, const char *out,
 
 	if (start_import(&b, o) < 0)
 		return -1;
-	if (read_git(&b, fd) < 0) {
+	if (experts_read_lines(fd, line, &b) < 0) {
 		builder_release(&b);
 		return -1;
 	}

@@ -141,6 +141,36 @@ int experts_import(const char *dir, const struct experts_options *o,
 int experts_import_fd(int fd, const struct experts_options *o, const char *out,
 		      struct experts_stats *stats);
 
+/*
+ * The git log reader, shared with 'triage fixes import' (fixes read
+ * commits' trailers too): experts_git_log() runs
+ *
+ *	git -C DIR -c core.quotePath=false log --no-merges --no-color
+ *	    --no-show-signature ARGS...
+ *
+ * exec'd directly (no shell), and hands fn each line of its output,
+ * NUL-terminated in place, through one bounded read buffer; a line
+ * longer than the buffer reaches fn once, cut, with overlong set, and
+ * is then dropped.  experts_read_lines() does the same for output
+ * already produced (fd).  -1 when git cannot run, fails or dies
+ * (printed).  ARGS must not come unchecked from a user: a value that
+ * starts with '-' is an option to git.
+ */
+typedef void (*experts_line_fn)(void *arg, char *line, size_t len,
+				bool overlong);
+int experts_git_log(const char *dir, const char *const *args, size_t nargs,
+		    experts_line_fn fn, void *arg);
+int experts_read_lines(int fd, experts_line_fn fn, void *arg);
+/* experts_git_run - the same runner for "git -C DIR ARGS..." (any command) */
+int experts_git_run(const char *dir, const char *const *args, size_t nargs,
+		    experts_line_fn fn, void *arg);
+/*
+ * experts_next_trailer - the next "Key: value" of a "\x1f"-separated
+ * trailer list at *p (git's %(trailers:separator=%x1f)), cut in place:
+ * *key, and *value with its leading blanks skipped; false at the end
+ */
+bool experts_next_trailer(char **p, char **key, char **value);
+
 /* the index */
 struct experts *experts_open(const char *path);
 void experts_free(struct experts *ex);
