@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "archive.h"
 #include "audit.h"
 #include "config.h"
 #include "deliver.h"
@@ -26,6 +27,13 @@ int router_id_load(struct router_id *id, const struct config *cfg)
 	if (!id->bounce)
 		id->bounce = id->address;
 	id->state_dir = config_get(cfg, "state_dir");
+	id->archive = config_get(cfg, "archive_url");
+	if (!archive_off(id->archive) && !archive_pattern_ok(id->archive)) {
+		warn("%s: archive_url '%s' is not an http(s) URL with one %%s; "
+		     "no archive links",
+		     cfg->path, id->archive);
+		id->archive = NULL;
+	}
 	if (config_is(cfg, "forward_subject_tag", "always"))
 		id->tag = DELIVER_TAG_ALWAYS;
 	else if (config_is(cfg, "forward_subject_tag", "never"))
@@ -35,6 +43,8 @@ int router_id_load(struct router_id *id, const struct config *cfg)
 	if (!addr_valid(id->address))
 		return error("%s: router_address '%s' is not a valid address",
 			     cfg->path, id->address);
+	snprintf(id->local, sizeof(id->local), "%.*s",
+		 (int)strcspn(id->address, "@+"), id->address);
 	if (!addr_valid(id->bounce))
 		return error("%s: bounce_address '%s' is not a valid address",
 			     cfg->path, id->bounce);
@@ -100,7 +110,8 @@ int64_t forward_queue_cc(struct audit *db, const struct router_id *id,
 			 const char *cc, const char *cls, const char *section,
 			 const char *reason, time_t now)
 {
-	char *rcpt = NULL, tok[TOKEN_SIZE];
+	char *rcpt = NULL, *link = NULL, tok[TOKEN_SIZE];
+	char msgid[1024];
 	struct forward_headers h;
 	struct audit_outbox_new m;
 	struct strbuf msg = STRBUF_INIT(raw_len + FORWARD_EXTRA);
@@ -142,9 +153,15 @@ int64_t forward_queue_cc(struct audit *db, const struct router_id *id,
 	if (router_token(id, root, tok, sizeof(tok)) < 0)
 		return -1;
 	h.token = tok;
+	/* the original's link: whoever gets it can read its thread */
+	if (!archive_off(id->archive) &&
+	    audit_message_id(db, report, msgid, sizeof(msgid)) == 1)
+		link = archive_url(id->archive, msgid);
+	h.archive = link;
 	/* the head only: the outbox ends it with the stored original */
 	if (deliver_forward_head(raw, raw_len, &h, &msg, &rest) < 0) {
 		error("cannot compose the forward to %s", addr);
+		free(link);
 		sb_release(&msg);
 		return -1;
 	}
@@ -164,6 +181,7 @@ int64_t forward_queue_cc(struct audit *db, const struct router_id *id,
 	if (audit_outbox_enqueue(db, &m, &oid) < 0)
 		oid = -1;
 	free(rcpt);
+	free(link);
 	sb_release(&msg);
 	return oid;
 }

@@ -51,6 +51,8 @@ struct router_id {
 	 * are bare "[triage #ID]" (unit tests)
 	 */
 	const char *state_dir;
+	const char *archive; /* archive_url (archive.h); NULL: none */
+	char local[65];	     /* address' local part: bugs+ID-TOKEN@ */
 };
 
 int router_id_load(struct router_id *id, const struct config *cfg);

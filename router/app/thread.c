@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "archive.h"
 #include "audit.h"
 #include "crashsig.h"
 #include "deliver.h"
@@ -157,10 +158,11 @@ int link_find(struct audit *db, const struct report *r,
  * find_fixed - the report a patch's trailers name: a Closes: or Link:
  * archive link or Bugzilla link, or a Reported-by: syzbot+ID
  */
-static int find_fixed(struct audit *db, const struct kind_result *k,
-		      struct link *out)
+static int find_fixed(struct audit *db, const struct link_trust *t,
+		      const struct kind_result *k, struct link *out)
 {
-	char id[256];
+	char id[256], tok[TOKEN_SIZE];
+	int64_t rid;
 	int64_t root = 0;
 	size_t i;
 	long bug;
@@ -169,8 +171,15 @@ static int find_fixed(struct audit *db, const struct kind_result *k,
 	for (i = 0; i < k->nrefs && !root && rc >= 0; i++) {
 		const struct kind_ref *ref = &k->refs[i];
 
-		if (ref->type == KREF_CLOSES || ref->type == KREF_LINK) {
-			if (link_url_msgid(ref->value, id, sizeof(id)))
+		if ((ref->type == KREF_CLOSES || ref->type == KREF_LINK) && t &&
+		    t->key && t->local &&
+		    archive_report_addr(ref->value, t->local, &rid, tok,
+					sizeof(tok))) {
+			if (token_check(t->key, rid, tok, strlen(tok)))
+				rc = audit_thread_of(db, rid, &root);
+		} else if (ref->type == KREF_CLOSES || ref->type == KREF_LINK) {
+			if (link_archive_msgid(t ? t->archive : NULL,
+					       ref->value, id, sizeof(id)))
 				rc = audit_thread_find(db, id, &root);
 			else if (link_url_bug(ref->value, &bug))
 				rc = audit_thread_of_bug(db, bug, &root);
@@ -242,7 +251,7 @@ int link_thread_trusted(struct audit *db, const struct link_trust *t,
 	if (find_thread(db, t, r, out) < 0)
 		return -1;
 	if (!out->thread_root && k->kind == KIND_PATCH &&
-	    find_fixed(db, k, out) < 0)
+	    find_fixed(db, t, k, out) < 0)
 		return -1;
 	if (!out->thread_root)
 		return 0;

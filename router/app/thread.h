@@ -25,9 +25,11 @@
  *	which is not itself grouped under another.
  *
  *	A patch that joins no thread joins the report its trailers name
- *	(kind.h collects them): a Closes: or Link: archive link or a
- *	Bugzilla link of a known report, or a "Reported-by: syzbot+ID"
- *	of a known syzbot crash.  Such a patch, and one posted in the
+ *	(kind.h collects them): a Closes: or Link: archive link (of
+ *	routes.conf's archive_url pattern, or lore's forms), the report's
+ *	own address bugs+ID-TOKEN@ (its token checked) or a Bugzilla
+ *	link of a known report, or a "Reported-by: syzbot+ID" of a known
+ *	syzbot crash.  Such a patch, and one posted in the
  *	report's own thread, is a fix proposed for it.
  *
  *	link_thread() runs before anything is classified, and settles the
@@ -81,6 +83,8 @@ struct link {
 struct link_trust {
 	const struct token_key *key; /* checks "[triage #ID-TOKEN]" tags */
 	const struct map *map;	     /* the section's people */
+	const char *archive; /* archive_url (archive.h) a link is read by */
+	const char *local;   /* router_address' local part: bugs+ID-TOKEN@ */
 };
 
 int link_find(struct audit *db, const struct report *r,

@@ -578,6 +578,8 @@ static int filter_message(struct filter *fx, int fd)
 	/* the token key: forwards carry the report's token, replies name it */
 	trust.key = router_token_key(&fx->id);
 	trust.map = p->map;
+	trust.archive = fx->id.archive;
+	trust.local = fx->id.local;
 	if (!trust.key)
 		goto out_pipeline;
 

@@ -198,6 +198,8 @@ int cmd_reclassify(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
 int cmd_reject(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
 int cmd_note(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
 int cmd_dup(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
+int cmd_fixes(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
+int cmd_remind(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
 int cmd_undup(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
 int cmd_stats(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;
 int cmd_log(int argc, char **argv, struct cmd_ctx *ctx) CMD_WEAK;

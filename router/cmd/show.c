@@ -31,6 +31,7 @@
 #include <unistd.h>
 #include <sysexits.h>
 
+#include "archive.h"
 #include "audit.h"
 #include "cmd.h"
 #include "config.h"
@@ -49,6 +50,7 @@ struct out {
 	FILE *f; /* stdout, or a buffer folded to a terminal's width */
 	struct strbuf sb[SAFE_SLOTS]; /* scratch for cleaned text */
 	unsigned next;
+	const char *archive; /* the message's archive link, or NULL */
 };
 
 /* safe - s cleaned to one line (valid for the next SAFE_SLOTS - 1 calls) */
@@ -115,6 +117,10 @@ static void show_message(struct out *o, const struct audit_record *r,
 	if (r->message_id) {
 		label(o, "message");
 		fprintf(o->f, "<%s>\n", safe(o, r->message_id));
+	}
+	if (o->archive) {
+		label(o, "archive");
+		fprintf(o->f, "%s\n", safe(o, o->archive));
 	}
 	if (r->envelope_from || r->envelope_to) {
 		label(o, "envelope");
@@ -805,6 +811,7 @@ int cmd_show(int argc, char **argv, struct cmd_ctx *ctx)
 	struct desk_term term;
 	struct audit *db;
 	struct out o;
+	char *link = NULL;
 	time_t now = desk_now();
 	char *fields = NULL;
 	size_t fields_len = 0;
@@ -835,12 +842,15 @@ int cmd_show(int argc, char **argv, struct cmd_ctx *ctx)
 		audit_close(db);
 		return rc == 0 ? EX_NOINPUT : EX_IOERR;
 	}
+	link = archive_url(config_get(cmd_config(ctx), "archive_url"),
+			   rec.message_id);
 	if (raw) {
 		if (fwrite(rec.raw, 1, rec.raw_len, stdout) != rec.raw_len)
 			ret = EX_IOERR;
 	} else if (view.json) {
 		json_t *j = record_json(&rec);
 
+		json_object_set_new(j, "archive", cmd_json_str(link));
 		if (show_links(db, NULL, j, id, now) < 0)
 			ret = EX_IOERR;
 		cmd_print_json(j);
@@ -854,6 +864,7 @@ int cmd_show(int argc, char **argv, struct cmd_ctx *ctx)
 			o.f = open_memstream(&fields, &fields_len);
 		if (!o.f)
 			o.f = stdout;
+		o.archive = link;
 		for (c = 0; c < SAFE_SLOTS; c++)
 			sb_init(&o.sb[c], 64 * 1024);
 		show_message(&o, &rec, now);
@@ -877,6 +888,7 @@ int cmd_show(int argc, char **argv, struct cmd_ctx *ctx)
 			sb_release(&o.sb[c]);
 		desk_term_finish(&term);
 	}
+	free(link);
 	audit_record_release(&rec);
 	audit_close(db);
 	return ret;

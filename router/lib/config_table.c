@@ -131,6 +131,11 @@ const struct config_key config_keys[] = {
 	ENUM("forward_subject_tag", "unsigned", "unsigned|always|never",
 	     "app/forward.c"),
 	BOOL("reply_bugtracker", "no", "stages/act.c"),
+	STR("archive_url", "https://lore.kernel.org/r/%s",
+	    "app/forward.c app/digest.c cmd/show.c cmd/fixes.c cmd/remind.c"),
+	BOOL("notify_reporter_fixed", "no", "cmd/fixes.c"),
+	INT("remind_after_days", "7", 1, 365, "cmd/remind.c"),
+	BOOL("remind", "no", "cmd/deliver.c"),
 	ADDR("regressions_list", NULL, "app/record.c"),
 	INT("sender_cap", "5", 0, 1000000, "app/record.c"),
 

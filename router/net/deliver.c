@@ -859,6 +859,8 @@ int deliver_forward_head(const char *raw, size_t len,
 		err |= put_text(out, "X-Triage-Reason", h->reason, eol);
 	if (present(h->status))
 		err |= put_text(out, "X-Triage-Status", h->status, eol);
+	if (present(h->archive))
+		err |= put_text(out, "X-Triage-Archive", h->archive, eol);
 	if (h->report > 0) {
 		snprintf(tag, sizeof(tag), "%lld", (long long)h->report);
 		err |= put_text(out, "X-Triage-Report", tag, eol);

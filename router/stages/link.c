@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "archive.h"
 #include "link.h"
 #include "report.h"
 #include "util.h"
@@ -184,6 +185,36 @@ bool link_url_msgid(const char *value, char *out, size_t size)
 		p = *e == '/' ? e : NULL;
 	}
 	return false;
+}
+
+/* memchr_any - one of the bytes of set is in [p, e) */
+static bool memchr_any(const char *p, const char *e, const char *set)
+{
+	for (; p < e; p++)
+		if (strchr(set, *p))
+			return true;
+	return false;
+}
+
+bool link_archive_msgid(const char *pattern, const char *value, char *out,
+			size_t size)
+{
+	const char *s, *p, *e;
+	size_t pre;
+
+	if (!value || !size)
+		return false;
+	s = archive_pattern_ok(pattern) ? strstr(pattern, "%s") : NULL;
+	p = value + strspn(value, " \t<");
+	e = p + strcspn(p, " \t>");
+	pre = s ? (size_t)(s - pattern) : 0;
+	if (s && (size_t)(e - p) > pre && !strncmp(p, pattern, pre) &&
+	    has_suffix(p + pre, e, s + 2) &&
+	    /* an escaped id has no path, query or fragment of its own */
+	    !memchr_any(p + pre, e - strlen(s + 2), "/?#") &&
+	    id_part(p + pre, e - strlen(s + 2), out, size))
+		return true;
+	return link_url_msgid(value, out, size);
 }
 
 bool link_url_bug(const char *value, long *bug)

@@ -42,6 +42,16 @@ bool link_subject_bug(const char *subject, long *bug);
  */
 bool link_url_msgid(const char *value, char *out, size_t size);
 
+/*
+ * link_archive_msgid - link_url_msgid() that first reads value by the
+ * site's archive pattern (archive.h: "https://host/path?id=%s"): the
+ * text between the pattern's prefix and suffix, %-decoded, when it is a
+ * Message-ID; else what link_url_msgid() finds.  pattern NULL or
+ * "none": link_url_msgid() alone.
+ */
+bool link_archive_msgid(const char *pattern, const char *value, char *out,
+			size_t size);
+
 /* link_url_bug - N of a Bugzilla link "...show_bug.cgi?id=N"; false: none */
 bool link_url_bug(const char *value, long *bug);
 

@@ -160,10 +160,9 @@ static int cancel_outbox(struct audit *db, int64_t report)
 static const char *new_state(const char *action)
 {
 	static const char *const moves[][2] = {
-		{ "reroute", "forwarded" },
-		{ "approve", "approved" },
-		{ "reject", "rejected" },
-		{ "digest", "digest" },
+		{ "reroute", "forwarded" }, { "approve", "approved" },
+		{ "reject", "rejected" },   { "digest", "digest" },
+		{ "fixed", "fixed" },
 	};
 	size_t i;
 

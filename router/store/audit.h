@@ -62,6 +62,7 @@
  *	actions.c       a triager's action applied to its report
  *	threads.c       threads, same-crash groups, regressions
  *	desk.c          pending, digests, log, figures, corrections, loads
+ *	fixes.c         commits that fixed reports; reminders
  *	bugzilla.c      bugs and webhook events
  *	Each section below names its file.
  *
@@ -101,7 +102,7 @@ struct audit_links;
 struct report;
 struct evidence;
 
-#define AUDIT_SCHEMA_VERSION	 8
+#define AUDIT_SCHEMA_VERSION	 10
 #define AUDIT_BUSY_TIMEOUT_MS	 5000
 #define AUDIT_LEASE_SECONDS	 600 /* default: see audit_outbox_claim_due() */
 #define AUDIT_FILTER_CKPT_FRAMES 128 /* AUDIT_FILTER: checkpoint on close */
@@ -423,6 +424,57 @@ struct audit_fix {
 };
 
 int audit_insert_fix(struct audit *db, const struct audit_fix *f, int64_t *id);
+
+/* ---- fixes from git, reminders (fixes.c; schema 10) ---------------------- */
+
+/* audit_message_id - report id's Message-ID into out: 1, 0 (none), -1 */
+int audit_message_id(struct audit *db, int64_t id, char *out, size_t size);
+
+/*
+ * audit_mark_fixed - f (its report and commit_sha set) fixed its report:
+ * the fix row, the report's state 'fixed' and an action 'fixed' by who
+ * (argument: the short commit; detail: the tree), in one transaction.
+ * 1 when recorded, 0 when that commit is already recorded as its fix
+ * (an import read twice changes nothing), -1 on error.
+ */
+int audit_mark_fixed(struct audit *db, const struct audit_fix *f,
+		     const char *who);
+
+struct audit_fixed {
+	int64_t report, at;
+	const char *commit_sha, *tree, *subject, *how;
+	const char *state; /* the report's state now */
+};
+
+/* audit_fixed_list - the commits that fixed reports since, oldest first */
+int audit_fixed_list(struct audit *db, int64_t since,
+		     int (*cb)(const struct audit_fixed *f, void *arg),
+		     void *arg);
+
+/* a report that waits for the person it was forwarded to */
+struct audit_remind {
+	int64_t id, received_at;
+	int64_t forwarded_at; /* its last forward to a person */
+	const char *recipient, *subject, *message_id, *section, *class;
+	bool regression;
+};
+
+/*
+ * audit_remind_list - reports whose last forward to a person was at or
+ * before `before`, still forwarded or approved (no fix, verdict or
+ * duplicate), with no fix proposed or made, no message of that person
+ * in their thread and no notme, reject, dup or fixed action since that
+ * forward; by recipient, then regressions first, then oldest forward
+ * first.  Nothing here closes anything.
+ */
+int audit_remind_list(struct audit *db, int64_t before,
+		      int (*cb)(const struct audit_remind *r, void *arg),
+		      void *arg);
+/* audit_reminder_last - when recipient was last reminded: 1, 0, -1 */
+int audit_reminder_last(struct audit *db, const char *recipient, int64_t *at);
+/* audit_reminder_record - a reminder queued (outbox row) for the reports */
+int audit_reminder_record(struct audit *db, const char *recipient, int64_t at,
+			  int64_t outbox, const char *reports_json);
 
 /* ---- threads, same-crash groups, regressions (threads.c; schema 3) ------- */
 

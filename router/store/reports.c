@@ -24,7 +24,7 @@
 
 static const char *const states[] = {
 	"forwarded", "held",	 "digest", "replied",  "duplicate",
-	"rejected",  "approved", "failed", "recorded",
+	"rejected",  "approved", "failed", "recorded", "fixed",
 };
 static const char *const classes[] = { "user", "fuzzer", "ai", "uncertain" };
 static const char *const decision_actions[] = { "forward",    "hold",

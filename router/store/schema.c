@@ -352,6 +352,26 @@ static const char *const migrations[] = {
 	"DROP TABLE bugs;\n"
 	"ALTER TABLE bugs_v8 RENAME TO bugs;\n"
 	"CREATE INDEX bugs_bug_id ON bugs(bug_id);\n",
+
+	/* 8 -> 9: issue 23 part A (reply commands) fills this */
+	"",
+
+	/*
+	 * 9 -> 10: fixes from git ('triage fixes import'): a report's
+	 * state may be 'fixed' (widened in place, migrate_widen_state());
+	 * one commit fixes a report once, whatever the imports; and the
+	 * reminders sent (at most one a week to a person: 'triage remind')
+	 */
+	"CREATE UNIQUE INDEX fixes_commit ON fixes(report, commit_sha)\n"
+	"  WHERE state = 'fixed';\n"
+	"CREATE TABLE reminders (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  recipient TEXT NOT NULL COLLATE NOCASE,\n"
+	"  at INTEGER NOT NULL,\n"
+	"  outbox INTEGER REFERENCES outbox(id) ON DELETE SET NULL,\n"
+	"  reports TEXT NOT NULL DEFAULT '[]'\n"
+	");\n"
+	"CREATE INDEX reminders_recipient ON reminders(recipient, at);\n",
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == AUDIT_SCHEMA_VERSION,
@@ -400,24 +420,25 @@ static int read_schema(struct audit *db, int *version, bool *foreign)
 }
 
 /*
- * migrate_widen_state - schema 7: reports.state's CHECK list gains
- * 'recorded', written into the table's definition in place, SQLite's
- * documented way to relax a CHECK constraint (lang_altertable.html,
- * "Making Other Kinds Of Table Schema Changes"): no row is touched, so
- * nothing cascades.  Inside the migration's transaction.
+ * migrate_widen_state - reports.state's CHECK list gains a value (schema
+ * 7: 'recorded', schema 10: 'fixed'), written into the table's
+ * definition in place, SQLite's documented way to relax a CHECK
+ * constraint (lang_altertable.html, "Making Other Kinds Of Table Schema
+ * Changes"): no row is touched, so nothing cascades.  Inside the
+ * migration's transaction.  from and to are the list's end before and
+ * after, as SQL string literals.
  */
-static int migrate_widen_state(struct audit *db)
+static int migrate_widen_state(struct audit *db, const char *from,
+			       const char *to)
 {
 	static const char sql_text[] =
-		"UPDATE sqlite_master SET sql = replace(sql,"
-		" '''approved'', ''failed''))',"
-		" '''approved'', ''failed'', ''recorded''))')"
+		"UPDATE sqlite_master SET sql = replace(sql, ?1, ?2)"
 		" WHERE type = 'table' AND name = 'reports'"
-		" AND instr(sql, '''approved'', ''failed''))') > 0";
+		" AND instr(sql, ?1) > 0";
 	sqlite3_stmt *st;
 	int64_t version;
 	char pragma[64];
-	int rc, changed;
+	int rc, changed = 0;
 
 	rc = sqlite3_prepare_v2(db->db, "PRAGMA schema_version", -1, &st, NULL);
 	if (rc != SQLITE_OK)
@@ -431,8 +452,15 @@ static int migrate_widen_state(struct audit *db)
 			  NULL);
 	if (rc != SQLITE_OK)
 		return db_fail(db, rc, "writable schema");
-	rc = sqlite3_exec(db->db, sql_text, NULL, NULL, NULL);
-	changed = sqlite3_changes(db->db);
+	rc = sqlite3_prepare_v2(db->db, sql_text, -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, from, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, to, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+		changed = sqlite3_changes(db->db);
+		sqlite3_finalize(st);
+	}
 	snprintf(pragma, sizeof(pragma), "PRAGMA schema_version = %lld",
 		 (long long)version + 1);
 	if (rc == SQLITE_OK)
@@ -441,8 +469,8 @@ static int migrate_widen_state(struct audit *db)
 	if (rc != SQLITE_OK)
 		return db_fail(db, rc, "widen reports.state");
 	if (changed != 1)
-		return db_bad(db, "reports.state: its CHECK list is not schema "
-				  "6's; not migrated");
+		return db_bad(db, "reports.state: its CHECK list is not the "
+				  "one expected; not migrated");
 	return 0;
 }
 
@@ -470,7 +498,13 @@ static int migrate_locked(struct audit *db, int target)
 	if (v >= target)
 		return 1;
 	for (; v < target; v++) {
-		if (v == 6 && migrate_widen_state(db) < 0)
+		if (v == 6 && migrate_widen_state(db, "'approved', 'failed'))",
+						  "'approved', 'failed', "
+						  "'recorded'))") < 0)
+			return -1;
+		if (v == 9 && migrate_widen_state(db, "'failed', 'recorded'))",
+						  "'failed', 'recorded', "
+						  "'fixed'))") < 0)
 			return -1;
 		rc = sqlite3_exec(db->db, migrations[v], NULL, NULL, NULL);
 		if (rc != SQLITE_OK)
