@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "act.h"
+#include "archive.h"
 #include "audit.h"
 #include "config.h"
 #include "deliver.h"
@@ -19,6 +20,7 @@
 #include "pick.h"
 #include "forward.h"
 #include "sha256.h"
+#include "token.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -28,6 +30,7 @@
 struct item {
 	int64_t id, received_at;
 	char *section, *subject, *from;
+	char *message_id, *syzbot_id; /* set by examine() */
 };
 
 struct items {
@@ -49,6 +52,7 @@ static int add_item(const struct audit_pending *p, void *arg)
 	x->section = xstrdup(p->section);
 	x->subject = xstrdup(p->subject ? p->subject : "");
 	x->from = xstrdup(p->from ? p->from : "");
+	x->message_id = x->syzbot_id = NULL;
 	return 0;
 }
 
@@ -60,6 +64,8 @@ static void items_release(struct items *it)
 		free(it->v[i].section);
 		free(it->v[i].subject);
 		free(it->v[i].from);
+		free(it->v[i].message_id);
+		free(it->v[i].syzbot_id);
 	}
 	free(it->v);
 	memset(it, 0, sizeof(*it));
@@ -119,6 +125,8 @@ static void add_to_group(struct digest_section *s, const struct item *x,
 		g->has_title = title && *title;
 		g->subject = xstrdup(x->subject);
 		g->from = xstrdup(x->from);
+		g->message_id = x->message_id ? xstrdup(x->message_id) : NULL;
+		g->syzbot_id = x->syzbot_id ? xstrdup(x->syzbot_id) : NULL;
 		g->first_seen = x->received_at;
 	}
 	g->reports =
@@ -150,10 +158,10 @@ static int cmp_section(const void *a, const void *b)
 }
 
 /* examine - whether a digest listed the report already, and its title */
-static int examine(struct audit *db, const struct item *x, bool *listed,
-		   char **title)
+static int examine(struct audit *db, struct item *x, bool *listed, char **title)
 {
 	struct audit_record rec;
+	struct audit_links l;
 	size_t i;
 	int rc = audit_get_report(db, x->id, 0, &rec);
 
@@ -166,7 +174,17 @@ static int examine(struct audit *db, const struct item *x, bool *listed,
 			*listed = true;
 	if (rec.evidence && rec.evidence->title)
 		*title = xstrdup(rec.evidence->title);
+	if (rec.message_id && *rec.message_id)
+		x->message_id = xstrdup(rec.message_id);
 	audit_record_release(&rec);
+	/* the crash's own page, when syzbot reported it */
+	rc = audit_get_links(db, x->id, &l);
+	if (rc < 0)
+		return -1;
+	if (rc == 1 && l.syzbot_id && *l.syzbot_id)
+		x->syzbot_id = xstrdup(l.syzbot_id);
+	if (rc == 1)
+		audit_links_release(&l);
 	return 0;
 }
 
@@ -192,7 +210,7 @@ int digest_collect(struct audit *db, const struct config *cfg,
 		goto out;
 
 	for (i = 0; i < it.n; i++) {
-		const struct item *x = &it.v[i];
+		struct item *x = &it.v[i];
 		struct digest_section *s = find_section(out, x->section);
 		bool listed;
 		char *title;
@@ -257,6 +275,8 @@ void digest_release(struct digest *d)
 			free(s->groups[g].reports);
 			free(s->groups[g].subject);
 			free(s->groups[g].from);
+			free(s->groups[g].message_id);
+			free(s->groups[g].syzbot_id);
 		}
 		free(s->groups);
 		free(s->section);
@@ -276,7 +296,36 @@ static void one_line(struct strbuf *sb, const char *s)
 	desk_clean(sb, s, strlen(s), 0);
 }
 
-static int compose_body(const struct digest_section *s, struct strbuf *b)
+/*
+ * where_to_read - the crash's page: syzbot's dashboard when syzbot
+ * reported it, else the first report's archive link (archive.h); and
+ * the address that takes reply commands for it (bugs+ID-TOKEN@)
+ */
+static int where_to_read(const struct digest_group *gr,
+			 const struct router_id *id, struct strbuf *b)
+{
+	char tok[TOKEN_SIZE], *link = NULL;
+	const char *at = strchr(id->address, '@');
+	int err = 0;
+
+	if (gr->syzbot_id)
+		err |= sb_addf(
+			b, "   https://syzkaller.appspot.com/bug?extid=%s\n",
+			gr->syzbot_id);
+	else if ((link = archive_url(id->archive, gr->message_id)))
+		err |= sb_addf(b, "   %s\n", link);
+	free(link);
+	/* without its key (printed) the digest still names the crashes */
+	if (router_token(id, gr->reports[0], tok, sizeof(tok)) < 0)
+		tok[0] = '\0';
+	if (tok[0] && id->local[0] && at)
+		err |= sb_addf(b, "   commands to %s+%lld-%s%s\n", id->local,
+			       (long long)gr->reports[0], tok, at);
+	return err ? -1 : 0;
+}
+
+static int compose_body(const struct digest_section *s,
+			const struct router_id *id, struct strbuf *b)
 {
 	char t1[64], t2[64];
 	size_t g, k;
@@ -321,7 +370,7 @@ static int compose_body(const struct digest_section *s, struct strbuf *b)
 		one_line(b, gr->subject);
 		sb_adds(b, "\"\n   from ");
 		one_line(b, gr->from);
-		if (sb_addc(b, '\n') < 0) {
+		if (sb_addc(b, '\n') < 0 || where_to_read(gr, id, b) < 0) {
 			/* full: say so in what still fits */
 			sb_truncate(b, before);
 			sb_addf(b, "\n... and %zu more crash titles.\n",
@@ -330,11 +379,16 @@ static int compose_body(const struct digest_section *s, struct strbuf *b)
 		}
 	}
 	sb_addf(b,
+		"\nTo act on a crash, mail its commands address (or reply to this\n"
+		"mail, keeping its crash's lines) with one command per line:\n\n"
+		"    #triage fixed COMMIT     the commit that fixed it\n"
+		"    #triage fix-proposed URL a patch for it (its archive link)\n"
+		"    #triage dup ID           the same crash as report ID\n"
+		"    #triage invalid [WHY]    not a bug\n"
+		"    #triage notme            not this section's: route it on\n"
 		"\n-- \n"
 		"Sent by triage, the bug-report router, once %s for the fuzzer\n"
-		"reports of this section (action fuzzer digest %s).  On the\n"
-		"router host, 'triage show ID' shows a report in full and\n"
-		"'triage approve ID' forwards one on its own.\n",
+		"reports of this section (action fuzzer digest %s).\n",
 		s->period == 3600	 ? "an hour"
 		: s->period == 7 * 86400 ? "a week"
 					 : "a day",
@@ -362,7 +416,11 @@ int digest_compose(const struct digest_section *s, const struct router_id *id,
 	sb_addf(&subject, ": %zu report%s, %zu crash title%s", s->nreports,
 		s->nreports == 1 ? "" : "s", s->ngroups,
 		s->ngroups == 1 ? "" : "s");
-	compose_body(s, &body);
+	if (compose_body(s, id, &body) < 0) {
+		sb_release(&body);
+		sb_release(&subject);
+		return -1;
+	}
 	snprintf(count, sizeof(count), "%zu", s->nreports);
 	extra[0].name = "X-Triage-Section";
 	extra[0].value = s->section;

@@ -73,6 +73,8 @@ struct digest_group {
 	int64_t *reports; /* ids, oldest first */
 	char *subject;	  /* the first report's subject */
 	char *from;	  /* its sender */
+	char *message_id; /* the first report's, or NULL: its archive link */
+	char *syzbot_id;  /* the first report's syzbot id, or NULL */
 };
 
 struct digest_section {

@@ -420,6 +420,7 @@ test_expect_success 'reroute to a section: picked as for that section' '
 	cat >"$T/expect" <<-EOF &&
 	X-Triage-Section: USB SUBSYSTEM
 	X-Triage-Reason: rerouted by alice to USB SUBSYSTEM; B: mailto: triager for USB SUBSYSTEM; usb-bugs@usb.example at 0/5 today, 0/20 this week
+	X-Triage-Archive: https://lore.kernel.org/r/desk-11-escape@users.example
 	X-Triage-Report: 11
 	EOF
 	test_cmp "$T/expect" "$T/actual" &&
@@ -543,7 +544,14 @@ test_expect_success 'digest --send: one mail, actions, the cursor moves' '
 	printf "%s\n" -i -f triage@router.example -- fuzz@xfs.example \
 		>"$T/expect" &&
 	test_cmp "$T/expect" "$T/mail/$n.argv" &&
-	test_cmp "$D/digest-mail.expect" "$T/mail/$n.msg" &&
+	tok=$(sed -n "s/^   commands to triage+3-\\([a-z2-7]*\\)@router.example\$/\\1/p" "$T/mail/$n.msg") &&
+	python3 -c "import base64, hashlib, hmac, sys
+k = open(sys.argv[1], \"rb\").read()
+d = hmac.new(k, b\"report:3\", hashlib.sha256).digest()[:5]
+assert base64.b32encode(d).decode().lower() == sys.argv[2], sys.argv[2]" \
+		"$T/state/token.key" "$tok" &&
+	sed "s/+3-$tok@/+3-TOKEN@/" "$T/mail/$n.msg" >"$T/digest.msg" &&
+	test_cmp "$D/digest-mail.expect" "$T/digest.msg" &&
 	test "$(sql "SELECT last_sent_at FROM digest_cursor")" = $G &&
 	test "$(sql "SELECT group_concat(report) FROM actions
 		     WHERE action = \"digest\" ORDER BY report")" = "3,4" &&
