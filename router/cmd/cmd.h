@@ -240,6 +240,8 @@ void ingest_close(struct ingest *in);
 struct deliverd *deliverd_open(struct config *cfg, struct audit *db);
 int deliverd_run(struct deliverd *d, unsigned max, struct outbox_stats *st);
 unsigned deliverd_interval(const struct deliverd *d);
+/* deliverd_daemon - a long-running worker: remind = yes runs daily */
+void deliverd_daemon(struct deliverd *d);
 void deliverd_close(struct deliverd *d);
 
 #endif

@@ -26,7 +26,9 @@
  *
  *	Before a pass, at most once a minute, the digest stage's
  *	digest_enqueue_due() queues the digests that are due, so that
- *	they go out with the rest.
+ *	they go out with the rest.  A daemon (and 'triage serve') with
+ *	remind = yes also runs 'triage remind --send' once a day, its first
+ *	pass included (remind.h: a person still gets one a week at most).
  *
  *	routes.conf:
  *	  transport            smtp | sendmail            (smtp)
@@ -41,6 +43,7 @@
  *	  smtp_timeout         seconds per transaction     (300)
  *	  deliver_interval     --daemon: seconds between passes (10)
  *	  delivery_max_age     give up after (5d)
+ *	  remind               --daemon: reminders once a day (no)
  */
 #include <errno.h>
 #include <signal.h>
@@ -61,14 +64,16 @@
 #include "desk.h"
 #include "strbuf.h"
 #include "digest.h"
+#include "remind.h"
 #include "map.h"
 #include "outbox.h"
 #include "smtp.h"
 #include "util.h"
 
-#define BATCH	     16	 /* rows per outbox_drain() call */
-#define LEASE_MARGIN 120 /* seconds added to the longest send */
-#define DIGEST_EVERY 60	 /* seconds between looks for due digests */
+#define BATCH	     16	   /* rows per outbox_drain() call */
+#define LEASE_MARGIN 120   /* seconds added to the longest send */
+#define DIGEST_EVERY 60	   /* seconds between looks for due digests */
+#define REMIND_DAY   86400 /* remind = yes: reminders once a day */
 
 struct deliverd {
 	struct config *cfg;
@@ -86,6 +91,8 @@ struct deliverd {
 	struct map *map; /* for the digests' recipients */
 	bool map_tried;
 	time_t digest_at; /* when due digests were last queued */
+	bool remind;	  /* a daemon with remind = yes */
+	time_t remind_at; /* when reminders were last queued */
 	time_t max_age;
 	int lease;
 	unsigned interval;
@@ -167,6 +174,30 @@ void deliverd_close(struct deliverd *d)
 		memset(d->password, 0, strlen(d->password));
 	free(d->password);
 	free(d);
+}
+
+void deliverd_daemon(struct deliverd *d)
+{
+	d->remind = config_bool(d->cfg, "remind");
+}
+
+/*
+ * remind_daily - once a day, the reminders (remind.h): each person's
+ * own weekly limit is kept in the database, so a restart that runs
+ * them again sends nothing new
+ */
+static void remind_daily(struct deliverd *d, time_t now)
+{
+	struct remind_stats st;
+
+	if (!d->remind || (d->remind_at && now - d->remind_at < REMIND_DAY))
+		return;
+	d->remind_at = now;
+	if (remind_run(d->db, d->cfg, now,
+		       (unsigned)config_int(d->cfg, "remind_after_days"), true,
+		       stdout, &st) < 0)
+		warn("remind: could not queue the reminders");
+	fflush(stdout);
 }
 
 unsigned deliverd_interval(const struct deliverd *d)
@@ -293,6 +324,7 @@ int deliverd_run(struct deliverd *d, unsigned max, struct outbox_stats *st)
 		if (digest_enqueue_due(d->db, d->cfg, d->map, now) < 0)
 			warn("digests: could not queue the due digests");
 	}
+	remind_daily(d, now);
 	n = outbox_drain(d->db, send_row, d, max, d->lease, d->max_age, false,
 			 st);
 	smtp_client_free(d->client);
@@ -383,8 +415,10 @@ int cmd_deliver(int argc, char **argv, struct cmd_ctx *ctx)
 	sigemptyset(&set);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGINT);
-	if (daemon)
+	if (daemon) {
+		deliverd_daemon(d);
 		sigprocmask(SIG_BLOCK, &set, NULL);
+	}
 	do {
 		/* a pass: everything due, in batches, checking for a stop */
 		do {

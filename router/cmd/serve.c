@@ -571,6 +571,7 @@ static int serve_open(struct serve *v)
 		v->dv.d = deliverd_open(v->cfg, v->db_deliver);
 		if (!v->dv.d)
 			return EX_CONFIG;
+		deliverd_daemon(v->dv.d);
 	}
 	if (pipe2(v->ingest_pipe, O_NONBLOCK | O_CLOEXEC) < 0 ||
 	    pipe2(v->deliver_pipe, O_NONBLOCK | O_CLOEXEC) < 0) {

@@ -4,7 +4,8 @@
 # forwarded to them long enough ago that nobody answered (not a fresh
 # one, not one fixed, not one they replied to), regressions first, then
 # the oldest, each with its archive link and the reply commands;
-# --send queues one plain-text mail a week at most; a person away gets
+# --send (and deliver --daemon with remind = yes) queues one plain-text
+# mail a week at most; a person away gets
 # none; nothing changes state.
 . "$(dirname "$0")/../lib.sh"
 
@@ -30,6 +31,19 @@ filter_memory_mb = 0
 EOF
 sed "\$a away xfs-triage@xfs.example.org 2020-01-01 2099-12-31" \
 	"$T/routes.conf" >"$T/away.conf"
+# deliver --daemon with reminders on; mail goes to a fake sendmail
+cat - "$T/routes.conf" >"$T/daemon.conf" <<EOF
+remind = yes
+transport = sendmail
+sendmail_path = $T/sendmail
+EOF
+mkdir "$T/mail"
+cat >"$T/sendmail" <<EOF
+#!/bin/sh
+cat >"$T/mail/\$\$.msg"
+EOF
+chmod +x "$T/sendmail"
+NET="$SRC/triage-net"
 export TRIAGE_CONFIG="$T/routes.conf"
 q() { sqlite3 "$DB" "$1"; }
 
@@ -121,16 +135,28 @@ test_expect_success 'remind lists exactly the old unanswered reports, regression
 	test "$(q "SELECT count(*) FROM outbox WHERE kind = \"reply\"")" = 0
 '
 
-test_expect_success 'remind --send queues one plain-text mail; again within the week, none' '
-	"$TRIAGE" remind --send >"$T/send1" &&
-	grep -q "^remind xfs-triage@xfs.example.org: 3 reports (outbox [0-9]*)\$" "$T/send1" &&
+daemon_reminded() {
+	grep -q "^remind xfs-triage@xfs.example.org: 3 reports (outbox [0-9]*)\$" "$T/dd.out"
+}
+mailed() {
+	grep -l "^Subject: \\[triage\\] 3 reports wait for you" "$T"/mail/*.msg >/dev/null 2>&1
+}
+dead() { ! kill -0 "$1" 2>/dev/null; }
+
+test_expect_success 'deliver --daemon with remind = yes queues and sends one plain-text mail; within the week, no other' '
+	{ "$NET" -c "$T/daemon.conf" deliver --daemon >"$T/dd.out" 2>"$T/dd.err" & } &&
+	pid=$! &&
+	test_wait 15 daemon_reminded &&
+	test_wait 15 mailed &&
+	kill -TERM $pid &&
+	test_wait 15 dead $pid &&
 	test "$(q "SELECT count(*) FROM outbox WHERE kind = \"reply\"")" = 1 &&
 	test "$(q "SELECT recipients, envelope_from FROM outbox WHERE kind = \"reply\"")" = "xfs-triage@xfs.example.org|bugs@example.org" &&
-	q "SELECT message FROM outbox WHERE kind = \"reply\"" >"$T/mail" &&
-	grep -qx "Auto-Submitted: auto-generated" "$T/mail" &&
-	grep -qx "X-Loop: bugs@example.org" "$T/mail" &&
-	grep -qx "Subject: \\[triage\\] 3 reports wait for you" "$T/mail" &&
-	grep -qi "^Content-Type: text/plain" "$T/mail" &&
+	q "SELECT message FROM outbox WHERE kind = \"reply\"" >"$T/reminder" &&
+	grep -qx "Auto-Submitted: auto-generated" "$T/reminder" &&
+	grep -qx "X-Loop: bugs@example.org" "$T/reminder" &&
+	grep -qx "Subject: \\[triage\\] 3 reports wait for you" "$T/reminder" &&
+	grep -qi "^Content-Type: text/plain" "$T/reminder" &&
 	test "$(q "SELECT recipient, reports FROM reminders")" = "xfs-triage@xfs.example.org|[5,2,6]" &&
 	TRIAGE_NOW=$((NOW + 6 * DAY)) "$TRIAGE" remind --send >"$T/send2" &&
 	grep -q "^remind xfs-triage@xfs.example.org: reminded .*, none before a week\$" "$T/send2" &&
