@@ -13,7 +13,8 @@
  *
  *	  - by Message-ID: a Closes: or Link: URL of the archive_url
  *	    pattern, of lore's /r/, /all/ or list forms, or a bare
- *	    <message-id> (link.h); a follow-up names its thread's report;
+ *	    <message-id> (link.h); a follow-up names its thread's report,
+ *	    a patch mailed to the alias as a fix proposed names that report;
  *	  - by the report's own address bugs+ID-TOKEN@ (the router's
  *	    local part), when the token checks (token.h);
  *	  - by syzbot id: "Reported-by: syzbot+HASH@..." names the first
@@ -93,7 +94,11 @@ static void origin(void *arg, char *line, size_t len, bool overlong)
 		memcpy(tree, line, len + 1);
 }
 
-/* report_of - 1 and *root when root is a report (not a patch, ...) */
+/*
+ * report_of - 1 and *root when root is a report; a patch mail that was
+ * a fix proposed for a report names that report (a commit's Link: is
+ * usually the patch as it was posted); anything else, 0
+ */
 static int report_of(struct audit *db, int rc, int64_t *root)
 {
 	struct audit_root facts;
@@ -103,6 +108,8 @@ static int report_of(struct audit *db, int rc, int64_t *root)
 	rc = audit_root_get(db, *root, &facts);
 	if (rc != 1)
 		return rc;
+	if (!strcmp(facts.kind, "patch"))
+		return audit_fix_proposed_by(db, *root, root);
 	return !strcmp(facts.kind, "report") ? 1 : 0;
 }
 

@@ -440,6 +440,12 @@ int audit_message_id(struct audit *db, int64_t id, char *out, size_t size);
 int audit_mark_fixed(struct audit *db, const struct audit_fix *f,
 		     const char *who);
 
+/*
+ * audit_fix_proposed_by - the report the patch mail `patch` (its row)
+ * is a fix proposed for: 1 and *report, 0 when none, -1
+ */
+int audit_fix_proposed_by(struct audit *db, int64_t patch, int64_t *report);
+
 struct audit_fixed {
 	int64_t report, at;
 	const char *commit_sha, *tree, *subject, *how;

@@ -37,6 +37,21 @@ int audit_message_id(struct audit *db, int64_t id, char *out, size_t size)
 	return rc;
 }
 
+static const char sql_proposed_by[] =
+	"SELECT report FROM fixes WHERE source_report = ?1"
+	" AND state = 'proposed' ORDER BY id LIMIT 1";
+
+/* audit_fix_proposed_by - the report patch (a row) was proposed for */
+int audit_fix_proposed_by(struct audit *db, int64_t patch, int64_t *report)
+{
+	sqlite3_stmt *st = db_prep(db, sql_proposed_by);
+
+	*report = 0;
+	if (!st || db_bind_int(db, st, 1, patch))
+		return -1;
+	return db_get_i64(db, st, "read fixes", report);
+}
+
 static const char sql_fixed_by[] =
 	"SELECT id FROM fixes WHERE report = ?1 AND commit_sha = ?2"
 	" AND state = 'fixed'";

@@ -142,6 +142,10 @@ test_expect_success 'a held report waits in pending; a fuzzer report has its syz
 '
 
 test_expect_success 'a repository whose commits name reports' '
+	sed -e "s/fix-patch-01@/fix-patch-02@/" -e "s/fix-01%2Fa@/fix-01b@/" \
+		"$T/patch.eml" >"$T/patch2.eml" &&
+	"$FILTER" <"$T/patch2.eml" &&
+	test "$(q "SELECT source_report, state FROM fixes WHERE report = 2")" = "8|proposed" &&
 	G="$T/linux" &&
 	git init -q "$G" &&
 	git -C "$G" remote add origin https://git.example.org/xfs-linux.git &&
@@ -152,16 +156,18 @@ test_expect_success 'a repository whose commits name reports' '
 	printf "xfs: fix the uaf in xfs_buf_item_unpin\n\nReported-by: syzbot+0a1b2c3d4e5f6071@syzkaller.appspotmail.com\nSigned-off-by: Xavier <xavier@xfs.example.org>\n" | c &&
 	printf "xfs: log force hang\n\nCloses: <bugs+6-$(cat "$T/tok6")@example.org>\nSigned-off-by: Xavier <xavier@xfs.example.org>\n" | c &&
 	printf "xfs: not this one\n\nCloses: <bugs+7-aaaaaaaa@example.org>\nSigned-off-by: Xavier <xavier@xfs.example.org>\n" | c &&
-	test "$(git -C "$G" rev-list --count HEAD)" = 6
+	printf "xfs: the patch as posted\n\nSigned-off-by: Xavier <xavier@xfs.example.org>\nLink: https://lore.kernel.org/r/fix-patch-02@xfs.example.org\n" | c &&
+	test "$(git -C "$G" rev-list --count HEAD)" = 7
 '
 
 test_expect_success 'triage fixes import marks exactly the reports named' '
 	"$TRIAGE" fixes import --git "$T/linux" >"$T/import" &&
-	grep -qx "fixes: 6 commits read, 4 reports named, 4 marked fixed, 2 notes to reporters" "$T/import" &&
-	test "$(q "SELECT group_concat(id) FROM reports WHERE state = \"fixed\" ORDER BY id")" = "1,4,5,6" &&
+	grep -qx "fixes: 7 commits read, 5 reports named, 5 marked fixed, 2 notes to reporters" "$T/import" &&
+	test "$(q "SELECT group_concat(id) FROM reports WHERE state = \"fixed\" ORDER BY id")" = "1,2,4,5,6" &&
 	test "$(q "SELECT state FROM reports WHERE id = 7")" = forwarded &&
-	test "$(q "SELECT count(*) FROM fixes WHERE state = \"fixed\" AND tree = \"https://git.example.org/xfs-linux.git\"")" = 4 &&
-	sha=$(git -C "$T/linux" rev-parse HEAD~4) &&
+	test "$(q "SELECT count(*) FROM fixes WHERE state = \"fixed\" AND tree = \"https://git.example.org/xfs-linux.git\"")" = 5 &&
+	test "$(q "SELECT commit_sha, how FROM fixes WHERE report = 2 AND state = \"fixed\"")" = "$(git -C "$T/linux" rev-parse HEAD)|Link:" &&
+	sha=$(git -C "$T/linux" rev-parse HEAD~5) &&
 	test "$(q "SELECT commit_sha, how FROM fixes WHERE report = 1 AND state = \"fixed\"")" = "$sha|Closes:" &&
 	test "$(q "SELECT how FROM fixes WHERE report = 5 AND state = \"fixed\"")" = "Reported-by:" &&
 	test "$(q "SELECT who, argument FROM actions WHERE report = 1 AND action = \"fixed\"")" = "alice|$(echo $sha | cut -c1-12)"
@@ -172,7 +178,7 @@ test_expect_success 'each user reporter gets one note with the commit; a bot or 
 	q "SELECT message FROM outbox WHERE kind = \"reply\" AND report = 1" >"$T/note" &&
 	grep -q "^Auto-Submitted: auto-generated" "$T/note" &&
 	grep -q "fixed by commit" "$T/note" &&
-	grep -q "$(git -C "$T/linux" rev-parse --short=12 HEAD~4)" "$T/note"
+	grep -q "$(git -C "$T/linux" rev-parse --short=12 HEAD~5)" "$T/note"
 '
 
 test_expect_success 'a fixed report leaves pending' '
@@ -183,7 +189,7 @@ test_expect_success 'a fixed report leaves pending' '
 test_expect_success 'a second import changes nothing' '
 	q "SELECT count(*) FROM fixes; SELECT count(*) FROM actions; SELECT count(*) FROM outbox" >"$T/before" &&
 	"$TRIAGE" fixes import --git "$T/linux" >"$T/import2" &&
-	grep -qx "fixes: 6 commits read, 4 reports named, 0 marked fixed, 0 notes to reporters" "$T/import2" &&
+	grep -qx "fixes: 7 commits read, 5 reports named, 0 marked fixed, 0 notes to reporters" "$T/import2" &&
 	q "SELECT count(*) FROM fixes; SELECT count(*) FROM actions; SELECT count(*) FROM outbox" >"$T/after" &&
 	test_cmp "$T/before" "$T/after"
 '
@@ -196,12 +202,12 @@ test_expect_success 'import --since a revision reads only the commits after it' 
 
 test_expect_success 'triage fixes lists them, in text and JSON' '
 	"$TRIAGE" fixes --since all >"$T/list" &&
-	test "$(cut -f1 "$T/list" | tr "\n" " ")" = "1 4 5 6 " &&
-	grep -q "^1	$(git -C "$T/linux" rev-parse --short=12 HEAD~4)	xfs: NULL pointer dereference in xfs_iflush_cluster	https://git.example.org/xfs-linux.git\$" "$T/list" &&
+	test "$(cut -f1 "$T/list" | tr "\n" " ")" = "1 4 5 6 2 " &&
+	grep -q "^1	$(git -C "$T/linux" rev-parse --short=12 HEAD~5)	xfs: NULL pointer dereference in xfs_iflush_cluster	https://git.example.org/xfs-linux.git\$" "$T/list" &&
 	"$TRIAGE" fixes --since all --json >"$T/list.json" &&
 	python3 -c "import json,sys
 j = json.load(open(sys.argv[1]))
-assert [x[\"id\"] for x in j] == [1, 4, 5, 6], j
+assert [x[\"id\"] for x in j] == [1, 4, 5, 6, 2], j
 assert all(x[\"state\"] == \"fixed\" and len(x[\"commit\"]) == 40 for x in j), j" "$T/list.json"
 '
 
