@@ -174,7 +174,8 @@ static int examine(struct audit *db, struct item *x, bool *listed, char **title)
 			*listed = true;
 	if (rec.evidence && rec.evidence->title)
 		*title = xstrdup(rec.evidence->title);
-	if (rec.message_id && *rec.message_id)
+	if (rec.message_id && *rec.message_id && rec.source &&
+	    !strcmp(rec.source, "mail"))
 		x->message_id = xstrdup(rec.message_id);
 	audit_record_release(&rec);
 	/* the crash's own page, when syzbot reported it */

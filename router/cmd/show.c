@@ -842,8 +842,10 @@ int cmd_show(int argc, char **argv, struct cmd_ctx *ctx)
 		audit_close(db);
 		return rc == 0 ? EX_NOINPUT : EX_IOERR;
 	}
-	link = archive_url(config_get(cmd_config(ctx), "archive_url"),
-			   rec.message_id);
+	/* a Bugzilla bug's Message-ID is made up: its link is bug_url */
+	if (rec.source && !strcmp(rec.source, "mail"))
+		link = archive_url(config_get(cmd_config(ctx), "archive_url"),
+				   rec.message_id);
 	if (raw) {
 		if (fwrite(rec.raw, 1, rec.raw_len, stdout) != rec.raw_len)
 			ret = EX_IOERR;

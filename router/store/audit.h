@@ -427,7 +427,10 @@ int audit_insert_fix(struct audit *db, const struct audit_fix *f, int64_t *id);
 
 /* ---- fixes from git, reminders (fixes.c; schema 10) ---------------------- */
 
-/* audit_message_id - report id's Message-ID into out: 1, 0 (none), -1 */
+/*
+ * audit_message_id - the Message-ID of report id, a mail (not a Bugzilla
+ * bug: its Message-ID is made up), into out: 1, 0 (none), -1
+ */
 int audit_message_id(struct audit *db, int64_t id, char *out, size_t size);
 
 /*

@@ -12,8 +12,9 @@
 
 #include "db.h"
 
+/* a Bugzilla bug's Message-ID is the router's own: no archive has it */
 static const char sql_message_id[] =
-	"SELECT message_id FROM reports WHERE id = ?1";
+	"SELECT message_id FROM reports WHERE id = ?1 AND source = 'mail'";
 
 /* audit_message_id - report id's Message-ID: 1, 0 (none), -1 */
 int audit_message_id(struct audit *db, int64_t id, char *out, size_t size)
@@ -134,7 +135,8 @@ int audit_fixed_list(struct audit *db, int64_t since,
  */
 static const char sql_remind[] =
 	"SELECT r.id, r.received_at, d.at, d.recipient, r.subject,"
-	" r.message_id, coalesce(r.section, ''), r.regression,"
+	" CASE r.source WHEN 'mail' THEN r.message_id END,"
+	" coalesce(r.section, ''), r.regression,"
 	" coalesce(r.class, '')"
 	" FROM reports r JOIN decisions d ON d.id = (SELECT id FROM decisions"
 	"   WHERE report = r.id AND action = 'forward'"
