@@ -408,7 +408,8 @@ test_expect_success 'the worker re-fetches the bug and records a report and a fo
 	msg "o.kind = '"'"'forward'"'"'" >"$T/fwd" &&
 	grep "^X-Bugzilla-Product: Drivers" "$T/fwd" &&
 	grep "^I bisected\|bisected it" "$T/fwd" &&
-	! grep forged "$T/fwd"
+	! grep forged "$T/fwd" &&
+	! grep "^X-Triage-Archive:" "$T/fwd"
 '
 
 test_expect_success 'a private bug is fetched over REST and held; a missing one fails' '
