@@ -10,6 +10,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "archive.h"
 #include "config.h"
 #include "strbuf.h"
 #include "util.h"
@@ -511,6 +512,14 @@ static const char *value_problem(const struct config_spec *sp, const char *v,
 			return "";
 		snprintf(buf, size,
 			 "'%s' is not Nd, Nw, Nm, Ny, YYYY-MM-DD or all", v);
+		return buf;
+	case CONFIG_URL_PATTERN:
+		if (archive_off(v) || archive_pattern_ok(v))
+			return "";
+		snprintf(buf, size,
+			 "'%s' is not an http(s) URL with one %%s and no other "
+			 "%%, nor none",
+			 v);
 		return buf;
 	case CONFIG_DATE:
 		if (is_date(v))

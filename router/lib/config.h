@@ -68,8 +68,9 @@ enum config_type {
 	CONFIG_WEIGHTS,	 /* NAME:N ..., NAME of allowed, N from min to max */
 	CONFIG_SINCE,	 /* Nd, Nw, Nm, Ny, YYYY-MM-DD or all */
 	CONFIG_DATE,	 /* YYYY-MM-DD */
-	CONFIG_ASSIGN,	 /* NAME=N, NAME of allowed, N from min to max */
-	CONFIG_RECORD,	 /* "name args...", which may repeat */
+	CONFIG_URL_PATTERN, /* http(s) URL with one %s, or none (archive.h) */
+	CONFIG_ASSIGN,	    /* NAME=N, NAME of allowed, N from min to max */
+	CONFIG_RECORD,	    /* "name args...", which may repeat */
 };
 
 struct config_spec {

@@ -211,4 +211,17 @@ assert [x[\"id\"] for x in j] == [1, 4, 5, 6, 2], j
 assert all(x[\"state\"] == \"fixed\" and len(x[\"commit\"]) == 40 for x in j), j" "$T/list.json"
 '
 
+test_expect_success 'archive_url: one %s, no other %, an http(s) URL, or none' '
+	for v in "https://x.example/%s/%s" "https://x.example/%n%s" "ftp://x.example/%s" "https://x.example/"; do
+		printf "archive_url = %s\n" "$v" >"$T/bad.conf" &&
+		test_exit 78 "$TRIAGE" check-config "$T/bad.conf" 2>"$T/err" &&
+		grep -q "archive_url: .* is not an http(s) URL with one %s" "$T/err" || return 1
+	done &&
+	printf "archive_url = none\n" >"$T/none.conf" &&
+	"$TRIAGE" check-config "$T/none.conf" &&
+	sed "s/^archive_url = .*/archive_url = none/" "$T/routes.conf" >"$T/off.conf" &&
+	"$TRIAGE" -c "$T/off.conf" show 1 >"$T/show-off" &&
+	! grep -q "^archive" "$T/show-off"
+'
+
 test_done
