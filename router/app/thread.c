@@ -171,8 +171,10 @@ static int find_fixed(struct audit *db, const struct link_trust *t,
 	for (i = 0; i < k->nrefs && !root && rc >= 0; i++) {
 		const struct kind_ref *ref = &k->refs[i];
 
-		if ((ref->type == KREF_CLOSES || ref->type == KREF_LINK) && t &&
-		    t->key && t->local &&
+		/* the report's own address, whatever the trailer */
+		if ((ref->type == KREF_CLOSES || ref->type == KREF_LINK ||
+		     ref->type == KREF_REPORTED_BY) &&
+		    t && t->key && t->local &&
 		    archive_report_addr(ref->value, t->local, &rid, tok,
 					sizeof(tok))) {
 			if (token_check(t->key, rid, tok, strlen(tok)))

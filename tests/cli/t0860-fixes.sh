@@ -5,7 +5,7 @@
 # a fix proposed for the report; 'triage fixes import' over a git
 # repository made here marks fixed the reports its commits' trailers
 # name (archive link, lore's /all/ form, the report's own bugs+ID-TOKEN@
-# address, a syzbot id), once: a second import changes nothing; a fixed
+# address, a syzbot id, a patch mailed as a fix proposed), once: a second import changes nothing; a fixed
 # report leaves 'triage pending'; a reporter's address alone, a wrong
 # token or a Fixes: trailer names nothing.
 . "$(dirname "$0")/../lib.sh"
@@ -146,6 +146,18 @@ test_expect_success 'a repository whose commits name reports' '
 		"$T/patch.eml" >"$T/patch2.eml" &&
 	"$FILTER" <"$T/patch2.eml" &&
 	test "$(q "SELECT source_report, state FROM fixes WHERE report = 2")" = "8|proposed" &&
+	tok7=$(q "SELECT message FROM outbox WHERE report = 7 AND kind = \"forward\"" |
+		sed -n "s/^Subject: \\[triage #7-\\([a-z2-7]*\\)\\].*/\\1/p") &&
+	test -n "$tok7" &&
+	sed -e "s/fix-patch-01@/fix-patch-03@/" -e "s/^Closes: .*/Reported-by: Dana <bugs+7-$tok7@example.org>/" \
+		"$T/patch.eml" >"$T/patch3.eml" &&
+	"$FILTER" <"$T/patch3.eml" &&
+	test "$(q "SELECT source_report, state, how FROM fixes WHERE report = 7")" = "9|proposed|Reported-by:" &&
+	sed -e "s/fix-patch-01@/fix-patch-04@/" -e "s/^Closes: .*/Reported-by: Dana <bugs+7-aaaaaaaa@example.org>/" \
+		"$T/patch.eml" >"$T/patch4.eml" &&
+	"$FILTER" <"$T/patch4.eml" &&
+	test "$(q "SELECT kind, state FROM reports WHERE id = 10")" = "patch|recorded" &&
+	test "$(q "SELECT count(*) FROM fixes WHERE source_report = 10")" = 0 &&
 	G="$T/linux" &&
 	git init -q "$G" &&
 	git -C "$G" remote add origin https://git.example.org/xfs-linux.git &&
