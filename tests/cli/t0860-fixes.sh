@@ -5,9 +5,10 @@
 # a fix proposed for the report; 'triage fixes import' over a git
 # repository made here marks fixed the reports its commits' trailers
 # name (archive link, lore's /all/ form, the report's own bugs+ID-TOKEN@
-# address, a syzbot id, a patch mailed as a fix proposed), once: a second import changes nothing; a fixed
-# report leaves 'triage pending'; a reporter's address alone, a wrong
-# token or a Fixes: trailer names nothing.
+# address, a syzbot id, a patch mailed as a fix proposed), once: a
+# second import changes nothing; a fixed report leaves 'triage
+# pending'; a reporter's address alone, a wrong token or a Fixes:
+# trailer names nothing; a bad archive_url is refused.
 . "$(dirname "$0")/../lib.sh"
 
 DB="$T/state/triage.db"
