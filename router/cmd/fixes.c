@@ -336,8 +336,9 @@ static int import_setup(struct importer *im, struct cmd_ctx *ctx)
 static int fixes_import(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	static const char *const usage[] = { IMPORT_USAGE, NULL };
-	static const char *const cfg_args[] = { "config", "--get",
-						"remote.origin.url" };
+	/* --default: no origin is no error (the tree is then DIR) */
+	static const char *const cfg_args[] = { "config", "--default", "",
+						"--get", "remote.origin.url" };
 	const char *dir = NULL, *since = NULL, *args[5];
 	char who[DESK_LOGIN_MAX + 1], tree[TREE_MAX] = "", sbuf[256];
 	struct importer im;
