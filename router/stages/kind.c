@@ -435,7 +435,8 @@ static bool header_yes(const struct report *r, const char *name)
  */
 struct own_scan {
 	bool diff, signed_off, pull;
-	bool diffstat; /* " 12 files changed, 92 insertions(+)" */
+	bool diffstat;	/* " 12 files changed, 92 insertions(+)" */
+	bool changelog; /* a line "Changes since v2:" alone */
 };
 
 static void add_ref(struct kind_result *k, enum kind_ref_type t, const char *v,
@@ -450,6 +451,44 @@ static void add_ref(struct kind_result *k, enum kind_ref_type t, const char *v,
 	k->refs[k->nrefs].type = t;
 	k->refs[k->nrefs].value = xstrndup(v, len);
 	k->nrefs++;
+}
+
+/*
+ * changelog_line - a series' version log: "Changes since v2:", "Changes
+ * in v3", "Changelog v1 -> v2:" alone on its line; a version with a dot
+ * ("Changes since v6.1: ...") is a kernel's, as a regression says it
+ */
+static bool changelog_line(const char *p, const char *e)
+{
+	static const char *const lead[] = {
+		"changes since v", "changes in v",  "changes from v",
+		"changes v",	   "changelog v",   "changelog since v",
+		"change since v",  "changes for v",
+	};
+	size_t i, n;
+
+	while (p < e && (*p == ' ' || *p == '\t'))
+		p++;
+	while (e > p && isspace((unsigned char)e[-1]))
+		e--;
+	for (i = 0; i < ARRAY_SIZE(lead); i++) {
+		n = strlen(lead[i]);
+		if (has_at_ci(p, e, lead[i]))
+			break;
+	}
+	if (i == ARRAY_SIZE(lead))
+		return false;
+	p += n;
+	if (p >= e || !isdigit((unsigned char)*p))
+		return false;
+	while (p < e && isdigit((unsigned char)*p))
+		p++;
+	/* "v1 -> v2", "v1->v2" */
+	while (p < e && strchr(" ->v0123456789", *p))
+		p++;
+	if (p < e && *p == ':')
+		p++;
+	return p == e;
 }
 
 static void scan_line(const char *p, const char *e, struct own_scan *s,
@@ -477,6 +516,8 @@ static void scan_line(const char *p, const char *e, struct own_scan *s,
 		s->diffstat = true;
 	if (has_at_ci(p, e, "Signed-off-by:"))
 		s->signed_off = true;
+	if (changelog_line(p, e))
+		s->changelog = true;
 	if (has_at(p, e, "The following changes since commit ") ||
 	    has_at(p, e, "are available in the Git repository at") ||
 	    (has_at(p, e, "  git://") && s->pull))
@@ -902,6 +943,11 @@ void kind_classify(const struct report *r, struct kind_result *k)
 	if (!reply && own.diffstat) {
 		decide(k, KIND_COVER, "%s",
 		       "a new message with a diffstat and no diff: a series' cover letter");
+		return;
+	}
+	if (!reply && !k->diff && own.changelog) {
+		decide(k, KIND_COVER, "%s",
+		       "a new message with a version log (\"Changes since v2:\") and no diff: a series' cover letter");
 		return;
 	}
 	if (reply) {

@@ -105,6 +105,20 @@ static void test_patches(void **state)
 		    " lib/foo.c | 20 ++++----\n"
 		    " 3 files changed, 92 insertions(+), 154 deletions(-)\n"),
 		KIND_COVER);
+	/* nor a diffstat: its version log says it */
+	expect_kind(
+		msg("A Developer <dev@example.com>",
+		    "stop overriding the scratch devices v3", NULL,
+		    "Hi all,\n\nthis series cleans up various tests; the "
+		    "old setup breaks with zoned devices.\n\n"
+		    "Changes since v2:\n - fix the error table in xfs/438\n"),
+		KIND_COVER);
+	/* a kernel's version is no series' ("Changes since v6.1: ...") */
+	expect_kind(msg("Some User <user@example.org>",
+			"suspend fails on my laptop", NULL,
+			"Changes since v6.1:\nthe laptop no longer resumes, "
+			"the screen stays black.\n"),
+		    KIND_REPORT);
 }
 
 static void test_replies(void **state)
