@@ -835,6 +835,59 @@ static void problem_scan(const struct report *r, const char *rest,
 	}
 }
 
+/*
+ * decide_patch - a patch, a cover letter or a review, by the subject's
+ * tags and the sender's own text (a diff, a Signed-off-by, a diffstat,
+ * a version log); false when it is none of them
+ */
+static bool decide_patch(struct kind_result *k, const char *tags,
+			 unsigned replies, bool reply,
+			 const struct own_scan *own)
+{
+	if (any_tag(tags, is_patch_tag)) {
+		if (k->diff && own->signed_off)
+			decide(k,
+			       reply && any_tag(tags, is_cover_tag)
+				       ? KIND_REVIEW
+				       : KIND_PATCH,
+			       "subject tag [%.80s] and a diff with a Signed-off-by",
+			       tags);
+		else if (replies)
+			decide(k, KIND_REVIEW,
+			       "subject tag [%.80s]: a reply to a patch", tags);
+		else if (any_tag(tags, is_cover_tag))
+			decide(k, KIND_COVER,
+			       "subject tag [%.80s]: a cover letter", tags);
+		else if (reply && !k->diff)
+			decide(k, KIND_REVIEW,
+			       "subject tag [%.80s], in a thread and without a diff",
+			       tags);
+		else
+			decide(k, KIND_PATCH, "subject tag [%.80s]", tags);
+		return true;
+	}
+	if (k->diff && own->signed_off) {
+		decide(k, KIND_PATCH, "%s",
+		       "a diff with a Signed-off-by in the sender's own text");
+		return true;
+	}
+	if (!reply && k->diff && any_tag(tags, is_discussion_tag)) {
+		decide(k, KIND_PATCH, "subject tag [%.80s] with a diff", tags);
+		return true;
+	}
+	if (!reply && own->diffstat) {
+		decide(k, KIND_COVER, "%s",
+		       "a new message with a diffstat and no diff: a series' cover letter");
+		return true;
+	}
+	if (!reply && !k->diff && own->changelog) {
+		decide(k, KIND_COVER, "%s",
+		       "a new message with a version log (\"Changes since v2:\") and no diff: a series' cover letter");
+		return true;
+	}
+	return false;
+}
+
 void kind_classify(const struct report *r, struct kind_result *k)
 {
 	static const char *const problem[] = {
@@ -909,47 +962,8 @@ void kind_classify(const struct report *r, struct kind_result *k)
 		       reply ? "a reply to a pull request" : "a pull request");
 		return;
 	}
-	if (any_tag(tags, is_patch_tag)) {
-		if (k->diff && own.signed_off)
-			decide(k,
-			       reply && any_tag(tags, is_cover_tag)
-				       ? KIND_REVIEW
-				       : KIND_PATCH,
-			       "subject tag [%.80s] and a diff with a Signed-off-by",
-			       tags);
-		else if (replies)
-			decide(k, KIND_REVIEW,
-			       "subject tag [%.80s]: a reply to a patch", tags);
-		else if (any_tag(tags, is_cover_tag))
-			decide(k, KIND_COVER,
-			       "subject tag [%.80s]: a cover letter", tags);
-		else if (reply && !k->diff)
-			decide(k, KIND_REVIEW,
-			       "subject tag [%.80s], in a thread and without a diff",
-			       tags);
-		else
-			decide(k, KIND_PATCH, "subject tag [%.80s]", tags);
+	if (decide_patch(k, tags, replies, reply, &own))
 		return;
-	}
-	if (k->diff && own.signed_off) {
-		decide(k, KIND_PATCH, "%s",
-		       "a diff with a Signed-off-by in the sender's own text");
-		return;
-	}
-	if (!reply && k->diff && any_tag(tags, is_discussion_tag)) {
-		decide(k, KIND_PATCH, "subject tag [%.80s] with a diff", tags);
-		return;
-	}
-	if (!reply && own.diffstat) {
-		decide(k, KIND_COVER, "%s",
-		       "a new message with a diffstat and no diff: a series' cover letter");
-		return;
-	}
-	if (!reply && !k->diff && own.changelog) {
-		decide(k, KIND_COVER, "%s",
-		       "a new message with a version log (\"Changes since v2:\") and no diff: a series' cover letter");
-		return;
-	}
 	if (reply) {
 		if (any_tag(tags, is_discussion_tag))
 			decide(k, KIND_DISCUSSION,
