@@ -403,7 +403,7 @@ CFLAGS += -fno-builtin-memcmp -fno-builtin-bcmp -fno-builtin-strncmp \
 endif
 
 FUZZ_TARGETS ?= intake_parse evidence maintainers rules config webhook \
-		bugzilla_rest experts_log index smtp_reply kind claims
+		bugzilla_rest experts_log index smtp_reply kind claims command
 FUZZ_TIME ?= 60
 FUZZ_CI_TIME ?= 60
 FUZZ_CC ?= clang
