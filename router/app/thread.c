@@ -3,6 +3,8 @@
  * thread - the thread a message joins, and the crash it repeats (see
  * thread.h)
  */
+#include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +73,70 @@ static int named_by_party(struct audit *db, const struct link_trust *t,
 	return party(t, &facts, r) ? 1 : 0;
 }
 
+static bool atom_char(char c)
+{
+	return isalnum((unsigned char)c) ||
+	       (c && strchr("!#$%&'*+-/=?^_`{|}~.", c));
+}
+
+/*
+ * addressed - the report s names as "LOCAL+ID-TOKEN@DOMAIN" (t->router's
+ * local part and domain) with a valid token; 0 when none
+ */
+static int64_t addressed(const struct link_trust *t, const char *s)
+{
+	const char *at = strrchr(t->router, '@'), *p, *q, *dom;
+	size_t llen, dlen, n;
+	int64_t id;
+
+	if (!s || !at)
+		return 0;
+	llen = (size_t)(at - t->router);
+	dom = at + 1;
+	dlen = strlen(dom);
+	for (p = strchr(s, '+'); p; p = strchr(p + 1, '+')) {
+		if ((size_t)(p - s) < llen ||
+		    strncasecmp(p - llen, t->router, llen) ||
+		    (p - llen > s && atom_char(p[-(ptrdiff_t)llen - 1])))
+			continue;
+		id = 0;
+		for (q = p + 1, n = 0; isdigit((unsigned char)*q) && n < 15;
+		     q++, n++)
+			id = id * 10 + (*q - '0');
+		if (!n || *q != '-' || id <= 0)
+			continue;
+		q++;
+		for (n = 0; q[n] && q[n] != '@' && n <= TOKEN_LEN; n++)
+			;
+		if (n != TOKEN_LEN || q[n] != '@' ||
+		    strncasecmp(q + n + 1, dom, dlen) ||
+		    atom_char(q[n + 1 + dlen]) ||
+		    !token_check(t->key, id, q, TOKEN_LEN))
+			continue;
+		return id;
+	}
+	return 0;
+}
+
+/* by_address - the report r is addressed to (envelope, To, Cc), or 0 */
+static int64_t by_address(const struct link_trust *t, const struct report *r)
+{
+	static const char *const fields[] = { "To", "Cc", "Delivered-To" };
+	const char *v[16];
+	size_t i, j, n;
+	int64_t id;
+
+	if (!t || !t->key || !t->router)
+		return 0;
+	id = addressed(t, r->envelope_to);
+	for (i = 0; !id && i < ARRAY_SIZE(fields); i++) {
+		n = report_header_all(r, fields[i], v, ARRAY_SIZE(v));
+		for (j = 0; !id && j < n && j < ARRAY_SIZE(v); j++)
+			id = addressed(t, v[j]);
+	}
+	return id;
+}
+
 static int find_thread(struct audit *db, const struct link_trust *t,
 		       const struct report *r, struct link *out)
 {
@@ -97,6 +163,20 @@ static int find_thread(struct audit *db, const struct link_trust *t,
 		free(refs[i]);
 	if (rc < 0)
 		return -1;
+	/* the report's own address, with its token: as good as a tag */
+	id = root ? 0 : by_address(t, r);
+	if (id) {
+		rc = audit_thread_of(db, id, &root);
+		if (rc < 0)
+			return -1;
+		if (rc == 1) {
+			out->how = "report address";
+			snprintf(out->via, sizeof(out->via), "+%lld-",
+				 (long long)id);
+		} else {
+			root = 0;
+		}
+	}
 	if (!root && link_subject_tag(r->subject, &id, tok, sizeof(tok))) {
 		rc = audit_thread_of(db, id, &root);
 		if (rc < 0)
