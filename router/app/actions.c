@@ -4,6 +4,7 @@
  * (see actions.h)
  */
 #include <ctype.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -295,4 +296,137 @@ out:
 	sb_release(&cand);
 	free(reason);
 	return ret;
+}
+
+int action_reclassify(struct action_ctx *a, const struct audit_record *r,
+		      const char *cls)
+{
+	const char *before = r->class ? r->class : "unclassified";
+	long long id = (long long)r->id;
+	/*
+	 * Not a fuzzer report any more: it does not wait for a digest
+	 * (nor stay in a queued one) but for a triager, as the filter
+	 * holds a report of that class.
+	 */
+	bool leaves = !strcmp(r->state, "digest") && strcmp(cls, "fuzzer");
+
+	/* recorded: 'triage train --from-corrections' learns from it */
+	if (action_record(a, r, "reclassify", cls, NULL) < 0 ||
+	    (leaves && (audit_set_state(a->db, r->id, "held", a->now) < 0 ||
+			action_leave_digest(a, r) < 0)))
+		return -1;
+	if (!strcmp(before, cls))
+		sb_addf(a->out, "%s %lld: %s (unchanged; recorded)\n", a->verb,
+			id, cls);
+	else
+		sb_addf(a->out, "%s %lld: %s -> %s\n", a->verb, id, before,
+			cls);
+	if (leaves)
+		sb_adds(a->out,
+			"  it no longer waits for a fuzzer digest: it is held\n");
+	return ACTION_DONE;
+}
+
+int action_reject(struct action_ctx *a, const struct audit_record *r,
+		  const char *reason)
+{
+	size_t i, cancelled = 0;
+
+	if (!strcmp(r->state, "rejected")) {
+		sb_addf(a->out, "%s %lld: already rejected\n", a->verb,
+			(long long)r->id);
+		return ACTION_SAME;
+	}
+	for (i = 0; i < r->noutbox; i++)
+		if (!strcmp(r->outbox[i].state, "queued") ||
+		    !strcmp(r->outbox[i].state, "failed"))
+			cancelled++;
+	if (action_record(a, r, "reject", NULL, reason) < 0 ||
+	    action_leave_digest(a, r) < 0)
+		return -1;
+	sb_addf(a->out, "%s %lld: rejected (was %s)", a->verb, (long long)r->id,
+		r->state);
+	if (cancelled)
+		sb_addf(a->out, "; %zu unsent message%s cancelled", cancelled,
+			cancelled == 1 ? "" : "s");
+	sb_addc(a->out, '\n');
+	return ACTION_DONE;
+}
+
+int action_note(struct action_ctx *a, const struct audit_record *r,
+		const char *text)
+{
+	if (action_record(a, r, "note", NULL, text) < 0)
+		return -1;
+	sb_addf(a->out, "%s %lld: added\n", a->verb, (long long)r->id);
+	return ACTION_DONE;
+}
+
+/* group_of - 1 and the group's first report of id (itself if none) */
+static int group_of(struct audit *db, int64_t id, int64_t *first,
+		    int64_t *grouped)
+{
+	struct audit_links l;
+	int rc = audit_get_links(db, id, &l);
+
+	if (rc <= 0)
+		return rc;
+	*grouped = l.same_crash_as;
+	*first = l.same_crash_as ? l.same_crash_as : id;
+	audit_links_release(&l);
+	return 1;
+}
+
+int action_dup(struct action_ctx *a, const struct audit_record *r,
+	       int64_t other)
+{
+	int64_t id = r->id, first = 0, grouped = 0, ofirst = 0, ogrouped = 0;
+	char arg[32], detail[400];
+	int rc;
+
+	rc = group_of(a->db, id, &first, &grouped);
+	if (rc > 0 && other)
+		rc = group_of(a->db, other, &ofirst, &ogrouped);
+	if (rc < 0)
+		return -1;
+	if (rc == 0) {
+		sb_addf(a->err, "%s %" PRId64 ": no such report", a->verb,
+			other ? other : id);
+		return ACTION_UNKNOWN;
+	}
+	if (other &&
+	    (other == id || ofirst == id || (grouped && grouped == ofirst))) {
+		sb_addf(a->err,
+			"%s %" PRId64
+			": already in the group of report %" PRId64,
+			a->verb, id, grouped ? grouped : id);
+		return ACTION_REFUSED;
+	}
+	if (!other && !grouped) {
+		sb_addf(a->err, "%s %" PRId64 ": in no group", a->verb, id);
+		return ACTION_REFUSED;
+	}
+	if (other) {
+		snprintf(arg, sizeof(arg), "%" PRId64, other);
+		snprintf(detail, sizeof(detail),
+			 "same crash as report %" PRId64 ", by %.300s", ofirst,
+			 a->who);
+	} else {
+		snprintf(detail, sizeof(detail),
+			 "not the crash of report %" PRId64 ", by %.300s",
+			 grouped, a->who);
+	}
+	if (action_record(a, r, other ? "dup" : "undup", other ? arg : NULL,
+			  detail) < 0)
+		return -1;
+	if (other)
+		sb_addf(a->out,
+			"dup %" PRId64 ": same crash as report %" PRId64 "\n",
+			id, ofirst);
+	else
+		sb_addf(a->out,
+			"undup %" PRId64 ": out of the group of report %" PRId64
+			"\n",
+			id, grouped);
+	return ACTION_DONE;
 }

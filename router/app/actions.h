@@ -52,7 +52,9 @@ struct strbuf;
 
 enum {
 	ACTION_DONE = 0,
-	ACTION_REFUSED = 1,
+	ACTION_REFUSED = 1, /* does not apply: why in err */
+	ACTION_UNKNOWN = 2, /* a report named does not exist: why in err */
+	ACTION_SAME = 3,    /* nothing to do (already so): said in out */
 };
 
 struct action_ctx {
@@ -85,5 +87,35 @@ int action_leave_digest(struct action_ctx *a, const struct audit_record *r);
  */
 int action_reroute(struct action_ctx *a, const struct audit_record *r,
 		   int section, const char *addr, const char *note);
+
+/*
+ * action_reclassify - r's class is cls (user, fuzzer, ai), logged as a
+ * correction ('triage train --from-corrections' learns it); a report
+ * waiting for a fuzzer digest that is no longer said to be one is held
+ * and leaves a queued digest
+ */
+int action_reclassify(struct action_ctx *a, const struct audit_record *r,
+		      const char *cls);
+
+/*
+ * action_reject - r is rejected (reason logged, may be NULL): its mail
+ * not sent yet is cancelled, it leaves a queued digest; ACTION_SAME when
+ * it was rejected already
+ */
+int action_reject(struct action_ctx *a, const struct audit_record *r,
+		  const char *reason);
+
+/* action_note - a note on r (UTF-8 text, checked by the caller) */
+int action_note(struct action_ctx *a, const struct audit_record *r,
+		const char *text);
+
+/*
+ * action_dup - r joins the crash group of report other (its first
+ * report); other 0: r leaves its group (undup).  ACTION_UNKNOWN when a
+ * report does not exist, ACTION_REFUSED when r is in that group already
+ * (or, for undup, in none)
+ */
+int action_dup(struct action_ctx *a, const struct audit_record *r,
+	       int64_t other);
 
 #endif

@@ -489,41 +489,11 @@ static int do_notme(struct run *u)
 	return rc;
 }
 
-static int do_class(struct run *u, const struct command *c)
-{
-	bool leaves =
-		!strcmp(u->rec.state, "digest") && strcmp(c->arg, "fuzzer");
-	const char *before = u->rec.class ? u->rec.class : "unclassified";
-
-	/* as 'triage reclassify': train --from-corrections learns it */
-	if (action_record(&u->a, &u->rec, "reclassify", c->arg, NULL) < 0 ||
-	    (leaves &&
-	     (audit_set_state(u->a.db, u->rec.id, "held", u->a.now) < 0 ||
-	      action_leave_digest(&u->a, &u->rec) < 0)))
-		return -1;
-	sb_addf(&u->out, "class %s -> %s%s\n", before, c->arg,
-		leaves ? "; no longer waits for a fuzzer digest: held" : "");
-	return 0;
-}
-
-/* group_of - 1 and the group's first report of id, 0 when none */
-static int group_of(struct run *u, int64_t id, int64_t *first, int64_t *in)
-{
-	struct audit_links l;
-	int rc = audit_get_links(u->a.db, id, &l);
-
-	if (rc <= 0)
-		return rc;
-	*in = l.same_crash_as;
-	*first = l.same_crash_as ? l.same_crash_as : id;
-	audit_links_release(&l);
-	return 1;
-}
-
+/* dup - by report id, or by the Message-ID of a report */
 static int do_dup(struct run *u, const struct command *c)
 {
-	int64_t other = c->id, first, in, ofirst, oin;
-	char arg[32], id[256];
+	int64_t other = c->id;
+	char id[256];
 	int rc;
 
 	if (!other) {
@@ -538,63 +508,7 @@ static int do_dup(struct run *u, const struct command *c)
 			return 1;
 		}
 	}
-	rc = group_of(u, u->rec.id, &first, &in);
-	if (rc > 0)
-		rc = group_of(u, other, &ofirst, &oin);
-	if (rc < 0)
-		return -1;
-	if (rc == 0) {
-		sb_addf(&u->err, "no report %" PRId64, other);
-		return 1;
-	}
-	if (other == u->rec.id || ofirst == u->rec.id || (in && in == ofirst)) {
-		sb_addf(&u->err, "already in the group of report %" PRId64,
-			in ? in : u->rec.id);
-		return 1;
-	}
-	snprintf(arg, sizeof(arg), "%" PRId64, other);
-	snprintf(id, sizeof(id), "same crash as report %" PRId64 ", by %.200s",
-		 ofirst, u->sender);
-	if (action_record(&u->a, &u->rec, "dup", arg, id) < 0)
-		return -1;
-	sb_addf(&u->out, "same crash as report %" PRId64 "\n", ofirst);
-	return 0;
-}
-
-static int do_undup(struct run *u)
-{
-	int64_t first, in;
-	char detail[256];
-	int rc = group_of(u, u->rec.id, &first, &in);
-
-	if (rc < 0)
-		return -1;
-	if (rc == 0 || !in) {
-		sb_adds(&u->err, "in no group");
-		return 1;
-	}
-	snprintf(detail, sizeof(detail),
-		 "not the crash of report %" PRId64 ", by %.200s", in,
-		 u->sender);
-	if (action_record(&u->a, &u->rec, "undup", NULL, detail) < 0)
-		return -1;
-	sb_addf(&u->out, "out of the group of report %" PRId64 "\n", in);
-	return 0;
-}
-
-/* invalid - as 'triage reject': closed, its unsent mail cancelled */
-static int do_invalid(struct run *u, const struct command *c)
-{
-	if (!strcmp(u->rec.state, "rejected")) {
-		sb_adds(&u->out, "already rejected\n");
-		return 0;
-	}
-	if (action_record(&u->a, &u->rec, "reject", NULL,
-			  c->arg[0] ? c->arg : "invalid") < 0 ||
-	    action_leave_digest(&u->a, &u->rec) < 0)
-		return -1;
-	sb_addf(&u->out, "rejected (was %s)\n", u->rec.state);
-	return 0;
+	return action_dup(&u->a, &u->rec, other);
 }
 
 static int do_fix(struct run *u, const struct command *c, bool fixed)
@@ -673,7 +587,10 @@ static void help(struct run *u)
 	sb_adds(&u->out, "See triage-mail(7).\n");
 }
 
-/* one - command c on the report: 0 done, 1 an error (in err), -1 */
+/*
+ * one - command c on the report: ACTION_DONE or ACTION_SAME (what it did
+ * in out), another ACTION_ (why not in err), -1 on a database error
+ */
 static int one(struct run *u, const struct command *c)
 {
 	u->a.verb = command_verb_name(c->verb);
@@ -684,13 +601,14 @@ static int one(struct run *u, const struct command *c)
 	case COMMAND_REROUTE:
 		return do_reroute(u, c);
 	case COMMAND_CLASS:
-		return do_class(u, c);
+		return action_reclassify(&u->a, &u->rec, c->arg);
 	case COMMAND_DUP:
 		return do_dup(u, c);
 	case COMMAND_UNDUP:
-		return do_undup(u);
+		return action_dup(&u->a, &u->rec, 0);
 	case COMMAND_INVALID:
-		return do_invalid(u, c);
+		return action_reject(&u->a, &u->rec,
+				     c->arg[0] ? c->arg : "invalid");
 	case COMMAND_NEEDINFO:
 		if (needinfo(u, c) < 0 ||
 		    action_record(&u->a, &u->rec, "needinfo", c->arg, NULL) < 0)
@@ -700,10 +618,7 @@ static int one(struct run *u, const struct command *c)
 	case COMMAND_FIX_PROPOSED:
 		return do_fix(u, c, c->verb == COMMAND_FIXED);
 	case COMMAND_NOTE:
-		if (action_record(&u->a, &u->rec, "note", NULL, c->arg) < 0)
-			return -1;
-		sb_adds(&u->out, "note added\n");
-		return 0;
+		return action_note(&u->a, &u->rec, c->arg);
 	case COMMAND_NOTME:
 		return do_notme(u);
 	case COMMAND_AWAY:
@@ -766,7 +681,7 @@ static int run_all(struct run *u, const struct command_list *l,
 		if (rc < 0)
 			return -1;
 		sb_addf(body, "> #triage %s\n", l->cmd[i].line);
-		if (rc == 0) {
+		if (rc == ACTION_DONE || rc == ACTION_SAME) {
 			(*ran)++;
 			sb_adds(body, sb_str(&u->out));
 		} else {

@@ -319,6 +319,40 @@ int cmd_leave_digest(struct cmd_bulk *b, const struct audit_record *r)
 	return rc;
 }
 
+int cmd_bulk_run(struct cmd_bulk *b, const struct audit_record *r,
+		 int (*act)(struct action_ctx *a, const struct audit_record *r,
+			    const char *arg),
+		 const char *arg)
+{
+	struct strbuf out = STRBUF_INIT(1u << 16), err = STRBUF_INIT(4096);
+	struct action_ctx a;
+	int rc, ret = -1;
+
+	memset(&a, 0, sizeof(a));
+	a.db = b->db;
+	a.cfg = b->cfg;
+	a.who = b->who;
+	a.verb = b->verb;
+	a.now = b->now;
+	a.out = &out;
+	a.err = &err;
+	rc = act(&a, r, arg);
+	if (rc == ACTION_DONE && audit_commit(b->db) == 0) {
+		b->queued += a.queued;
+		fputs(sb_str(&out), stdout);
+		ret = CMD_BULK_DONE;
+	} else if (rc == ACTION_SAME) {
+		fputs(sb_str(&out), stdout);
+		ret = CMD_BULK_SAME;
+	} else if (rc == ACTION_REFUSED || rc == ACTION_UNKNOWN) {
+		error("%s", sb_str(&err));
+		ret = CMD_BULK_REFUSED;
+	}
+	sb_release(&out);
+	sb_release(&err);
+	return ret;
+}
+
 /* bulk_one - one ID in its own transaction (desk_each()) */
 static int bulk_one(void *arg, int64_t id)
 {

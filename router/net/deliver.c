@@ -886,6 +886,7 @@ int deliver_forward_head(const char *raw, size_t len,
 	err |= put_ids(out, "Resent-Message-ID", ids, 1, eol);
 	err |= put_text(out, "X-Loop", h->router_addr, eol);
 	err |= put_text(out, "Auto-Submitted", "auto-generated", eol);
+	err |= put_reply_to(out, body, len, h, eol);
 	if (present(h->cls))
 		err |= put_text(out, "X-Triage-Class", h->cls, eol);
 	if (present(h->section))
@@ -900,7 +901,6 @@ int deliver_forward_head(const char *raw, size_t len,
 		snprintf(tag, sizeof(tag), "%lld", (long long)h->report);
 		err |= put_text(out, "X-Triage-Report", tag, eol);
 	}
-	err |= put_reply_to(out, body, len, h, eol);
 	/* a bare text (no header of its own) becomes the body */
 	p = body;
 	if (!hdr_next(&p, body + len, &hd))
