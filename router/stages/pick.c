@@ -572,7 +572,13 @@ static void add_note(struct pick_state *st, struct strbuf *sb,
 		break;
 	case PICK_AWAY:
 		aw = away_for(st->rq->cfg, c->addr, st->now);
-		sb_addf(sb, "; %s away until %s", c->addr, aw ? aw->to : "?");
+		if (aw)
+			sb_addf(sb, "; %s away until %s", c->addr, aw->to);
+		else /* declared by mail ("#triage away") */
+			sb_addf(sb, "; %s away (said by mail)", c->addr);
+		break;
+	case PICK_DECLINED:
+		sb_addf(sb, "; %s gave it back", c->addr);
 		break;
 	case PICK_REPORTER:
 		sb_addf(sb, "; %s is the reporter", c->addr);
@@ -591,7 +597,7 @@ static void add_notes(struct pick_state *st, struct strbuf *sb, size_t upto)
 		const struct pick_candidate *c = &st->res->cand[i];
 
 		if (c->status != PICK_SATURATED && c->status != PICK_AWAY &&
-		    c->status != PICK_REPORTER)
+		    c->status != PICK_REPORTER && c->status != PICK_DECLINED)
 			continue;
 		if (shown < PICK_REASON_NOTES) {
 			add_note(st, sb, c);

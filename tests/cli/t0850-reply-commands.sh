@@ -173,23 +173,29 @@ test_expect_success 'a reply to bugs+1-TOKEN@ with a new subject joins report 1'
 	test "$(q "SELECT count(*) FROM actions WHERE report = 1 AND action = \"note\" AND detail = \"seen it on 6.13 too\"")" = 1
 '
 
-test_expect_success 'a wrong token does not join' '
+test_expect_success 'a wrong token does not join; the same message with the right one does' '
 	addressed a2.eml a2@xfs.example.org "bugs+1-aaaaaaaa@example.org" &&
 	id=$(id_of a2@xfs.example.org) &&
 	test "$(q "SELECT coalesce(thread_root, 0) FROM reports WHERE id = $id")" = 0 &&
-	test "$(q "SELECT count(*) FROM actions WHERE report = 1 AND action = \"note\"")" = 1
+	test "$(q "SELECT count(*) FROM actions WHERE report = 1 AND action = \"note\"")" = 1 &&
+	addressed a3.eml a3@xfs.example.org "bugs+1-$(cat "$T/token")@example.org" &&
+	id=$(id_of a3@xfs.example.org) &&
+	test "$(q "SELECT thread_root FROM reports WHERE id = $id")" = 1 &&
+	test "$(q "SELECT count(*) FROM actions WHERE report = 1 AND action = \"note\"")" = 2
 '
 
 test_expect_success 'an automatic message runs nothing and gets no answer' '
 	n=$(q "SELECT count(*) FROM outbox WHERE kind = \"reply\"") &&
-	reply "Rita Review <rita@xfs.example.org>" c6@xfs.example.org "#triage invalid" \
+	reply "Rita Review <rita@xfs.example.org>" c6@xfs.example.org "#triage note auto" \
 		"Auto-Submitted: auto-replied" &&
-	test "$(q "SELECT state FROM reports WHERE id = 1")" = forwarded &&
-	test "$(q "SELECT count(*) FROM outbox WHERE kind = \"reply\"")" = "$n" &&
-	reply "Rita Review <rita@xfs.example.org>" c7@xfs.example.org "#triage invalid" \
+	reply "Rita Review <rita@xfs.example.org>" c7@xfs.example.org "#triage note auto" \
 		"X-Loop: bugs@example.org" &&
-	test "$(q "SELECT state FROM reports WHERE id = 1")" = forwarded &&
-	test "$(q "SELECT count(*) FROM outbox WHERE kind = \"reply\"")" = "$n"
+	test "$(q "SELECT count(*) FROM actions WHERE report = 1 AND detail = \"auto\"")" = 0 &&
+	test "$(q "SELECT count(*) FROM outbox WHERE kind = \"reply\"")" = "$n" &&
+	reply "Rita Review <rita@xfs.example.org>" c7b@xfs.example.org "#triage note auto" \
+		"Auto-Submitted: no" &&
+	test "$(q "SELECT count(*) FROM actions WHERE report = 1 AND detail = \"auto\"")" = 1 &&
+	test "$(q "SELECT count(*) FROM outbox WHERE kind = \"reply\"")" = "$((n + 1))"
 '
 
 test_expect_success 'a triager of routes.conf may act on any report' '
@@ -211,7 +217,7 @@ test_expect_success 'with authserv_id, a sender without dkim or spf pass is refu
 		"Authentication-Results: mx.example.org; spf=pass smtp.mailfrom=rita@xfs.example.org; dkim=pass header.d=xfs.example.org" &&
 	test "$(q "SELECT state FROM reports WHERE id = 1")" = rejected &&
 	test "$(q "SELECT detail FROM actions WHERE report = 1 AND action = \"reject\"")" = "duplicate of a known bug" &&
-	test "$(q "SELECT count(*) FROM outbox WHERE kind = \"reply\" AND state = \"queued\" AND recipients != \"dana@example.com\"")" = 7 &&
+	test "$(q "SELECT count(*) FROM outbox WHERE kind = \"reply\" AND state = \"queued\" AND recipients != \"dana@example.com\"")" = 9 &&
 	test "$(q "SELECT state FROM outbox WHERE kind = \"reply\" AND recipients = \"dana@example.com\"")" = cancelled
 '
 
