@@ -579,10 +579,14 @@ static void help(struct run *u)
 {
 	int v;
 
+	/*
+	 * never "#triage VERB" at the start of a line: a robot that sends
+	 * this text back unquoted must not run it
+	 */
 	sb_adds(&u->out, "Commands, one per line of a reply, outside quoted "
-			 "text:\n");
+			 "text, each after \"#triage \":\n");
 	for (v = 0; v < COMMAND_NVERBS; v++)
-		sb_addf(&u->out, "  #triage %s\n",
+		sb_addf(&u->out, "  - %s\n",
 			command_usage((enum command_verb)v));
 	sb_adds(&u->out, "See triage-mail(7).\n");
 }

@@ -204,6 +204,28 @@ test_expect_success 'a triager of routes.conf may act on any report' '
 	test "$(replies_to tina@triage.example.org)" = 1
 '
 
+test_expect_success 'several commands, errors among them: one confirmation; sent back, it runs nothing' '
+	n=$(replies_to tina@triage.example.org) &&
+	reply "Tina <tina@triage.example.org>" c8b@triage.example.org "#triage help
+#triage frobnicate
+#triage dup 999
+#triage fixed 12345
+#triage note two errors above" &&
+	test "$(replies_to tina@triage.example.org)" = "$((n + 1))" &&
+	msg "o.kind = \"reply\" AND o.recipients = \"tina@triage.example.org\" ORDER BY o.id DESC LIMIT 1" >"$T/conf8" &&
+	grep -q "^  - notme\$" "$T/conf8" &&
+	grep -q "^error: unknown verb .frobnicate." "$T/conf8" &&
+	grep -q "^error: dup 999: no such report" "$T/conf8" &&
+	grep -q "^error: fixed needs a commit id" "$T/conf8" &&
+	grep -q "^note 1: added" "$T/conf8" &&
+	test "$(grep -c "^> #triage " "$T/conf8")" = 5 &&
+	actions=$(q "SELECT count(*) FROM actions WHERE report = 1") &&
+	sed "1,/^\$/d" "$T/conf8" >"$T/echo" &&
+	reply "Tina <tina@triage.example.org>" c8c@triage.example.org "$(cat "$T/echo")" &&
+	test "$(q "SELECT count(*) FROM actions WHERE report = 1")" = "$((actions + 1))" &&
+	test "$(replies_to tina@triage.example.org)" = "$((n + 1))"
+'
+
 test_expect_success 'with authserv_id, a sender without dkim or spf pass is refused' '
 	echo "authserv_id = mx.example.org" >>"$T/routes.conf" &&
 	reply "Rita Review <rita@xfs.example.org>" c9@xfs.example.org "#triage invalid" &&
@@ -217,7 +239,7 @@ test_expect_success 'with authserv_id, a sender without dkim or spf pass is refu
 		"Authentication-Results: mx.example.org; spf=pass smtp.mailfrom=rita@xfs.example.org; dkim=pass header.d=xfs.example.org" &&
 	test "$(q "SELECT state FROM reports WHERE id = 1")" = rejected &&
 	test "$(q "SELECT detail FROM actions WHERE report = 1 AND action = \"reject\"")" = "duplicate of a known bug" &&
-	test "$(q "SELECT count(*) FROM outbox WHERE kind = \"reply\" AND state = \"queued\" AND recipients != \"dana@example.com\"")" = 9 &&
+	test "$(q "SELECT count(*) FROM outbox WHERE kind = \"reply\" AND state = \"queued\" AND recipients != \"dana@example.com\"")" = 10 &&
 	test "$(q "SELECT state FROM outbox WHERE kind = \"reply\" AND recipients = \"dana@example.com\"")" = cancelled
 '
 
