@@ -86,6 +86,7 @@ static bool atom_char(char c)
 static int64_t addressed(const struct link_trust *t, const char *s)
 {
 	const char *at = strrchr(t->router, '@'), *p, *q, *dom;
+	char tok[TOKEN_LEN];
 	size_t llen, dlen, n;
 	int64_t id;
 
@@ -110,10 +111,13 @@ static int64_t addressed(const struct link_trust *t, const char *s)
 			;
 		if (n != TOKEN_LEN || q[n] != '@' ||
 		    strncasecmp(q + n + 1, dom, dlen) ||
-		    atom_char(q[n + 1 + dlen]) ||
-		    !token_check(t->key, id, q, TOKEN_LEN))
+		    atom_char(q[n + 1 + dlen]))
 			continue;
-		return id;
+		/* an MTA or a client may have changed the case */
+		for (n = 0; n < TOKEN_LEN; n++)
+			tok[n] = (char)tolower((unsigned char)q[n]);
+		if (token_check(t->key, id, tok, TOKEN_LEN))
+			return id;
 	}
 	return 0;
 }

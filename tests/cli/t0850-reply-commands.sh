@@ -178,7 +178,7 @@ test_expect_success 'a wrong token does not join; the same message with the righ
 	id=$(id_of a2@xfs.example.org) &&
 	test "$(q "SELECT coalesce(thread_root, 0) FROM reports WHERE id = $id")" = 0 &&
 	test "$(q "SELECT count(*) FROM actions WHERE report = 1 AND action = \"note\"")" = 1 &&
-	addressed a3.eml a3@xfs.example.org "bugs+1-$(cat "$T/token")@example.org" &&
+	addressed a3.eml a3@xfs.example.org "BUGS+1-$(tr a-z A-Z <"$T/token")@Example.ORG" &&
 	id=$(id_of a3@xfs.example.org) &&
 	test "$(q "SELECT thread_root FROM reports WHERE id = $id")" = 1 &&
 	test "$(q "SELECT count(*) FROM actions WHERE report = 1 AND action = \"note\"")" = 2
