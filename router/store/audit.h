@@ -508,6 +508,11 @@ int audit_person_cap(struct audit *db, const char *addr, int cap_day,
 		     int64_t at);
 int audit_pick_person(void *ctx, const char *addr, time_t *away_until,
 		      int *cap_day);
+/* audit_people_all - cb for every person with declarations (stats) */
+int audit_people_all(struct audit *db,
+		     int (*cb)(const char *addr, time_t away_until, int cap_day,
+			       void *arg),
+		     void *arg);
 
 /* ---- threads, same-crash groups, regressions (threads.c; schema 3) ------- */
 

@@ -19,6 +19,8 @@ static const char sql_set_away[] =
 static const char sql_set_cap[] =
 	"INSERT INTO people (addr, cap_day, updated_at) VALUES (?1, ?2, ?3)"
 	" ON CONFLICT (addr) DO UPDATE SET cap_day = ?2, updated_at = ?3";
+static const char sql_people[] =
+	"SELECT addr, away_until, cap_day FROM people ORDER BY addr";
 static const char sql_person[] =
 	"SELECT away_until, cap_day FROM people WHERE addr = ?1";
 
@@ -105,4 +107,25 @@ int audit_pick_person(void *ctx, const char *addr, time_t *away_until,
 		db_finish(st);
 	}
 	return rc < 0 ? -1 : 0;
+}
+
+/* audit_people_all - every person's declarations, cb(...) each */
+int audit_people_all(struct audit *db,
+		     int (*cb)(const char *addr, time_t away_until, int cap_day,
+			       void *arg),
+		     void *arg)
+{
+	sqlite3_stmt *st = db_prep(db, sql_people);
+	int rc, stop;
+
+	if (!st)
+		return -1;
+	while ((rc = db_step_row(db, st, "read people")) == 1) {
+		stop = cb(db_col_text(st, 0),
+			  (time_t)sqlite3_column_int64(st, 1),
+			  sqlite3_column_int(st, 2), arg);
+		if (stop)
+			return db_stop(st, stop);
+	}
+	return rc;
 }

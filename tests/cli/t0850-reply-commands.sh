@@ -204,6 +204,45 @@ test_expect_success 'a triager of routes.conf may act on any report' '
 	test "$(replies_to tina@triage.example.org)" = 1
 '
 
+test_expect_success 'away and cap by mail: stored, shown by stats --people, honoured by the pick' '
+	reply "xfs-triage@xfs.example.org" c9a@xfs.example.org "#triage away 2099-12-31" &&
+	reply "Xavier Xfs <xavier@xfs.example.org>" c9b@xfs.example.org "#triage cap 0/day" &&
+	test "$(q "SELECT addr, cap_day FROM people ORDER BY addr" | tr "\n" " ")" = "xavier@xfs.example.org|0 xfs-triage@xfs.example.org|-1 " &&
+	test "$(q "SELECT away_until > strftime(\"%s\", \"2099-12-31\") FROM people WHERE addr = \"xfs-triage@xfs.example.org\"")" = 1 &&
+	"$TRIAGE" stats --people >"$T/people" &&
+	grep -q "^xfs-triage@xfs.example.org .* away  *until 2099-12-31 (mail)\$" "$T/people" &&
+	grep -q "^xavier@xfs.example.org .*  0/-  .* at cap\$" "$T/people" &&
+	cat >"$T/r2.eml" <<-\EOF &&
+	From: Erin User <erin@example.net>
+	To: bugs@example.org
+	Subject: xfs: NULL pointer dereference in xfs_iflush_cluster
+	Message-ID: <r2@example.net>
+	Date: Tue, 01 Dec 2026 09:12:44 +0100
+	MIME-Version: 1.0
+	Content-Type: text/plain; charset=utf-8
+
+	Hi,
+
+	my file server oopses every night since 6.12.3:
+
+	[51234.118812] BUG: kernel NULL pointer dereference, address: 0000000000000040
+	[51234.118823] Oops: 0000 [#1] PREEMPT SMP NOPTI
+	[51234.118827] CPU: 7 PID: 1532 Comm: xfsaild/dm-2 Not tainted 6.12.3 #1
+	[51234.118834] RIP: 0010:xfs_iflush_cluster+0x2a/0x1b0 [xfs]
+	[51234.118900] Call Trace:
+	[51234.118903]  xfs_buf_item_push+0x61/0x120 [xfs]
+	[51234.118905]  xfsaild+0x3b1/0x920 [xfs]
+
+	Happy to test patches.
+	EOF
+	"$FILTER" <"$T/r2.eml" &&
+	id=$(id_of r2@example.net) &&
+	test "$(q "SELECT recipients FROM outbox WHERE report = $id AND kind = \"forward\"")" = rita@xfs.example.org &&
+	q "SELECT candidates FROM decisions WHERE report = $id" >"$T/cand2" &&
+	grep -q "^xfs-triage@xfs.example.org .* away:" "$T/cand2" &&
+	grep -q "^xavier@xfs.example.org .* saturated:" "$T/cand2"
+'
+
 test_expect_success 'several commands, errors among them: one confirmation; sent back, it runs nothing' '
 	n=$(replies_to tina@triage.example.org) &&
 	reply "Tina <tina@triage.example.org>" c8b@triage.example.org "#triage help
@@ -239,7 +278,7 @@ test_expect_success 'with authserv_id, a sender without dkim or spf pass is refu
 		"Authentication-Results: mx.example.org; spf=pass smtp.mailfrom=rita@xfs.example.org; dkim=pass header.d=xfs.example.org" &&
 	test "$(q "SELECT state FROM reports WHERE id = 1")" = rejected &&
 	test "$(q "SELECT detail FROM actions WHERE report = 1 AND action = \"reject\"")" = "duplicate of a known bug" &&
-	test "$(q "SELECT count(*) FROM outbox WHERE kind = \"reply\" AND state = \"queued\" AND recipients != \"dana@example.com\"")" = 10 &&
+	test "$(q "SELECT count(*) FROM outbox WHERE kind = \"reply\" AND state = \"queued\" AND recipients != \"dana@example.com\"")" = 12 &&
 	test "$(q "SELECT state FROM outbox WHERE kind = \"reply\" AND recipients = \"dana@example.com\"")" = cancelled
 '
 
