@@ -597,6 +597,8 @@ static void help(struct run *u)
  */
 static int one(struct run *u, const struct command *c)
 {
+	int rc;
+
 	u->a.verb = command_verb_name(c->verb);
 	switch (c->verb) {
 	case COMMAND_ERROR:
@@ -614,10 +616,10 @@ static int one(struct run *u, const struct command *c)
 		return action_reject(&u->a, &u->rec,
 				     c->arg[0] ? c->arg : "invalid");
 	case COMMAND_NEEDINFO:
-		if (needinfo(u, c) < 0 ||
-		    action_record(&u->a, &u->rec, "needinfo", c->arg, NULL) < 0)
-			return -1;
-		return u->err.len ? 1 : 0;
+		rc = needinfo(u, c);
+		if (rc != 0)
+			return rc;
+		return action_record(&u->a, &u->rec, "needinfo", c->arg, NULL);
 	case COMMAND_FIXED:
 	case COMMAND_FIX_PROPOSED:
 		return do_fix(u, c, c->verb == COMMAND_FIXED);
@@ -681,9 +683,27 @@ static int run_all(struct run *u, const struct command_list *l,
 			return -1;
 		if (!u->have_rec)
 			return 0;
-		rc = one(u, &l->cmd[i]);
-		if (rc < 0)
+		/*
+		 * each command alone: a permanent failure (a row that is not
+		 * as the action expects) undoes that command only and is
+		 * answered; a temporary one defers the whole message
+		 */
+		if (audit_savepoint(u->a.db) < 0)
 			return -1;
+		rc = one(u, &l->cmd[i]);
+		if (rc < 0 && audit_temporary(u->a.db))
+			return -1;
+		if (rc < 0) {
+			sb_reset(&u->out);
+			sb_reset(&u->err);
+			sb_addf(&u->err, "not done: %s", audit_errmsg(u->a.db));
+		}
+		if (audit_savepoint_end(u->a.db,
+					rc >= 0 && rc != ACTION_REFUSED &&
+						rc != ACTION_UNKNOWN) < 0)
+			return -1;
+		if (rc < 0)
+			rc = ACTION_REFUSED;
 		sb_addf(body, "> #triage %s\n", l->cmd[i].line);
 		if (rc == ACTION_DONE || rc == ACTION_SAME) {
 			(*ran)++;

@@ -129,6 +129,13 @@ int audit_migrate(struct audit *db, int target);
 int audit_begin(struct audit *db);
 int audit_commit(struct audit *db);
 void audit_rollback(struct audit *db);
+/*
+ * audit_savepoint - a step inside the open transaction;
+ * audit_savepoint_end(db, keep) keeps it, or undoes it alone (the
+ * failure that made the caller undo stays audit_errmsg()); 0 or -1
+ */
+int audit_savepoint(struct audit *db);
+int audit_savepoint_end(struct audit *db, bool keep);
 
 /* ---- the filter's transaction (reports.c) -------------------------------- */
 
