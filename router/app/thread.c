@@ -73,53 +73,26 @@ static int named_by_party(struct audit *db, const struct link_trust *t,
 	return party(t, &facts, r) ? 1 : 0;
 }
 
-static bool atom_char(char c)
-{
-	return isalnum((unsigned char)c) ||
-	       (c && strchr("!#$%&'*+-/=?^_`{|}~.", c));
-}
-
 /*
- * addressed - the report s names as "LOCAL+ID-TOKEN@DOMAIN" (t->router's
- * local part and domain) with a valid token; 0 when none
+ * addressed - the report s names as "LOCAL+ID-TOKEN@..." (archive.h,
+ * as a patch's trailers are read) with a valid token; 0 when none.  The
+ * text is read in lower case: an MTA or a client may change the case.
  */
 static int64_t addressed(const struct link_trust *t, const char *s)
 {
-	const char *at = strrchr(t->router, '@'), *p, *q, *dom;
-	char tok[TOKEN_LEN];
-	size_t llen, dlen, n;
+	char low[1024], tok[TOKEN_SIZE];
 	int64_t id;
+	size_t i;
 
-	if (!s || !at)
+	if (!s)
 		return 0;
-	llen = (size_t)(at - t->router);
-	dom = at + 1;
-	dlen = strlen(dom);
-	for (p = strchr(s, '+'); p; p = strchr(p + 1, '+')) {
-		if ((size_t)(p - s) < llen ||
-		    strncasecmp(p - llen, t->router, llen) ||
-		    (p - llen > s && atom_char(p[-(ptrdiff_t)llen - 1])))
-			continue;
-		id = 0;
-		for (q = p + 1, n = 0; isdigit((unsigned char)*q) && n < 15;
-		     q++, n++)
-			id = id * 10 + (*q - '0');
-		if (!n || *q != '-' || id <= 0)
-			continue;
-		q++;
-		for (n = 0; q[n] && q[n] != '@' && n <= TOKEN_LEN; n++)
-			;
-		if (n != TOKEN_LEN || q[n] != '@' ||
-		    strncasecmp(q + n + 1, dom, dlen) ||
-		    atom_char(q[n + 1 + dlen]))
-			continue;
-		/* an MTA or a client may have changed the case */
-		for (n = 0; n < TOKEN_LEN; n++)
-			tok[n] = (char)tolower((unsigned char)q[n]);
-		if (token_check(t->key, id, tok, TOKEN_LEN))
-			return id;
-	}
-	return 0;
+	for (i = 0; s[i] && i + 1 < sizeof(low); i++)
+		low[i] = (char)tolower((unsigned char)s[i]);
+	low[i] = '\0';
+	if (!archive_report_addr(low, t->local, &id, tok, sizeof(tok)) ||
+	    !token_check(t->key, id, tok, strlen(tok)))
+		return 0;
+	return id;
 }
 
 /* by_address - the report r is addressed to (envelope, To, Cc), or 0 */
@@ -130,7 +103,7 @@ static int64_t by_address(const struct link_trust *t, const struct report *r)
 	size_t i, j, n;
 	int64_t id;
 
-	if (!t || !t->key || !t->router)
+	if (!t || !t->key || !t->local || !*t->local)
 		return 0;
 	id = addressed(t, r->envelope_to);
 	for (i = 0; !id && i < ARRAY_SIZE(fields); i++) {

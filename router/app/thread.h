@@ -86,13 +86,12 @@ struct link_trust {
 	const struct token_key *key; /* checks "[triage #ID-TOKEN]" tags */
 	const struct map *map;	     /* the section's people */
 	const char *archive; /* archive_url (archive.h) a link is read by */
-	const char *local;   /* router_address' local part: bugs+ID-TOKEN@ */
 	/*
-	 * router_address: "LOCAL+ID-TOKEN@DOMAIN" (its local part and
-	 * domain) in the envelope recipient, To, Cc or Delivered-To joins
-	 * report ID when TOKEN checks; NULL: not looked for
+	 * router_address' local part: "LOCAL+ID-TOKEN@" in a patch's
+	 * trailers, or in the envelope recipient, To, Cc or Delivered-To
+	 * of any message, joins report ID when TOKEN checks
 	 */
-	const char *router;
+	const char *local;
 };
 
 int link_find(struct audit *db, const struct report *r,

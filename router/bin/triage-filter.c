@@ -581,7 +581,6 @@ static int filter_message(struct filter *fx, int fd)
 	trust.map = p->map;
 	trust.archive = fx->id.archive;
 	trust.local = fx->id.local;
-	trust.router = fx->id.address;
 	if (!trust.key)
 		goto out_pipeline;
 
