@@ -403,7 +403,7 @@ CFLAGS += -fno-builtin-memcmp -fno-builtin-bcmp -fno-builtin-strncmp \
 endif
 
 FUZZ_TARGETS ?= intake_parse evidence maintainers rules config webhook \
-		bugzilla_rest experts_log index smtp_reply kind claims
+		bugzilla_rest experts_log index smtp_reply kind claims command
 FUZZ_TIME ?= 60
 FUZZ_CI_TIME ?= 60
 FUZZ_CC ?= clang
@@ -534,7 +534,7 @@ install: binaries
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) \
 		$(DESTDIR)$(SYSCONFDIR) $(DESTDIR)$(DATADIR)/classifiers \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
-		$(DESTDIR)$(MANDIR)/man8
+		$(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(MANDIR)/man8
 	install -d $(DESTDIR)$(LIBEXECDIR)/triage
 	install -m 755 triage $(DESTDIR)$(BINDIR)/triage
 	$(if $(filter triage-filter,$(PROGRAMS)),install -m 755 triage-filter \
@@ -551,6 +551,8 @@ install: binaries
 		$(DESTDIR)$(MANDIR)/man1/)
 	$(if $(wildcard man/*.5),install -m 644 $(wildcard man/*.5) \
 		$(DESTDIR)$(MANDIR)/man5/)
+	$(if $(wildcard man/*.7),install -m 644 $(wildcard man/*.7) \
+		$(DESTDIR)$(MANDIR)/man7/)
 	$(if $(wildcard man/*.8),install -m 644 $(wildcard man/*.8) \
 		$(DESTDIR)$(MANDIR)/man8/)
 	test -f $(DESTDIR)$(SYSCONFDIR)/routes.conf || \
@@ -576,6 +578,7 @@ uninstall:
 		$(addprefix $(DESTDIR)$(DATADIR)/,$(wildcard classifiers/*.rules)) \
 		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(wildcard man/*.1))) \
 		$(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(wildcard man/*.5))) \
+		$(addprefix $(DESTDIR)$(MANDIR)/man7/,$(notdir $(wildcard man/*.7))) \
 		$(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(wildcard man/*.8))) \
 		$(addprefix $(DESTDIR)$(UNITDIR)/,$(notdir $(wildcard contrib/*.service)))
 	-rmdir $(DESTDIR)$(LIBEXECDIR)/triage $(DESTDIR)$(DATADIR)/classifiers \

@@ -34,6 +34,7 @@ int router_id_load(struct router_id *id, const struct config *cfg)
 		     cfg->path, id->archive);
 		id->archive = NULL;
 	}
+	id->reply_address = config_bool(cfg, "reply_address");
 	if (config_is(cfg, "forward_subject_tag", "always"))
 		id->tag = DELIVER_TAG_ALWAYS;
 	else if (config_is(cfg, "forward_subject_tag", "never"))
@@ -92,6 +93,27 @@ int router_token(const struct router_id *id, int64_t report, char *out,
 	return 0;
 }
 
+int router_report_address(const struct router_id *id, int64_t report, char *out,
+			  size_t size)
+{
+	char tok[TOKEN_SIZE];
+	const char *at = id->address ? strrchr(id->address, '@') : NULL;
+	int rc = router_token(id, report, tok, sizeof(tok));
+
+	if (size)
+		*out = '\0';
+	if (rc || !at || !tok[0])
+		return rc < 0 ? -1 : 1;
+	/* "bugs+12-tok@": a local part that already has a '+' keeps it */
+	if ((size_t)snprintf(out, size, "%.*s+%lld-%s%s",
+			     (int)(at - id->address), id->address,
+			     (long long)report, tok, at) >= size) {
+		*out = '\0';
+		return 1;
+	}
+	return 0;
+}
+
 /* forward_queue - compose a forward of a recorded report and queue it */
 int64_t forward_queue(struct audit *db, const struct router_id *id,
 		      int64_t report, const char *raw, size_t raw_len,
@@ -110,7 +132,7 @@ int64_t forward_queue_cc(struct audit *db, const struct router_id *id,
 			 const char *cc, const char *cls, const char *section,
 			 const char *reason, time_t now)
 {
-	char *rcpt = NULL, *link = NULL, tok[TOKEN_SIZE];
+	char *rcpt = NULL, *link = NULL, tok[TOKEN_SIZE], raddr[400];
 	char msgid[1024];
 	struct forward_headers h;
 	struct audit_outbox_new m;
@@ -158,6 +180,10 @@ int64_t forward_queue_cc(struct audit *db, const struct router_id *id,
 	    audit_message_id(db, report, msgid, sizeof(msgid)) == 1)
 		link = archive_url(id->archive, msgid);
 	h.archive = link;
+	/* replies to it reach the reporter and the report's own address */
+	if (id->reply_address && tok[0] &&
+	    router_report_address(id, root, raddr, sizeof(raddr)) == 0)
+		h.reply_to = raddr;
 	/* the head only: the outbox ends it with the stored original */
 	if (deliver_forward_head(raw, raw_len, &h, &msg, &rest) < 0) {
 		error("cannot compose the forward to %s", addr);

@@ -53,7 +53,17 @@ struct router_id {
 	const char *state_dir;
 	const char *archive; /* archive_url (archive.h); NULL: none */
 	char local[65];	     /* address' local part: bugs+ID-TOKEN@ */
+	/* routes.conf reply_address: forwards carry Reply-To bugs+ID-TOKEN@ */
+	int reply_address;
 };
+
+/*
+ * router_report_address - the report's own address into out: the local
+ * part of id->address, "+ID-TOKEN", its domain; 0, 1 and out "" when
+ * there is no token (no state_dir), -1 when the key cannot be read
+ */
+int router_report_address(const struct router_id *id, int64_t report, char *out,
+			  size_t size);
 
 int router_id_load(struct router_id *id, const struct config *cfg);
 

@@ -339,6 +339,7 @@ int pipeline_route(struct pipeline *p, const struct report *r, time_t now,
 	rq.ex = p->experts;
 	rq.load = p->load;
 	rq.load_ctx = p->load_ctx;
+	rq.person = p->person;
 	rq.now = now;
 	if (p->map && p->pick) {
 		rc = pick_recipient(&rq, &d->pick);

@@ -76,6 +76,9 @@ struct pipeline {
 	int (*load)(void *ctx, const char *addr, time_t day_start,
 		    time_t week_start, unsigned *day, unsigned *week);
 	void *load_ctx;
+	/* what people declared by mail (pick.h's person; NULL: nothing) */
+	int (*person)(void *ctx, const char *addr, time_t *away_until,
+		      int *cap_day);
 	char missing[256]; /* "no symbol index; no model" or "" */
 };
 

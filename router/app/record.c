@@ -13,6 +13,7 @@
 #include "config.h"
 #include "evidence.h"
 #include "deliver.h"
+#include "mailcmd.h"
 #include "map.h"
 #include "pipeline.h"
 #include "record.h"
@@ -433,6 +434,7 @@ static int record_followup(struct audit *db, const struct pipeline *p,
 	struct audit_classification c;
 	struct audit_rule_hit *hits = NULL;
 	char arg[32];
+	unsigned ran;
 	bool forward = false, stranger = false;
 	int ret = -1;
 
@@ -501,6 +503,9 @@ static int record_followup(struct audit *db, const struct pipeline *p,
 	act.argument = arg;
 	act.detail = sb_str(&reason);
 	if (audit_record_action(db, &act, NULL) < 0)
+		goto out;
+	/* "#triage VERB" lines: run when their sender may (mailcmd.h) */
+	if (mailcmd_run(db, p, id, r, root, out->report, now, &ran) < 0)
 		goto out;
 
 	if (!strcmp(root->class, "ai") && !strcmp(root->state, "held") &&

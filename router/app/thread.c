@@ -3,6 +3,8 @@
  * thread - the thread a message joins, and the crash it repeats (see
  * thread.h)
  */
+#include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +73,47 @@ static int named_by_party(struct audit *db, const struct link_trust *t,
 	return party(t, &facts, r) ? 1 : 0;
 }
 
+/*
+ * addressed - the report s names as "LOCAL+ID-TOKEN@..." (archive.h,
+ * as a patch's trailers are read) with a valid token; 0 when none.  The
+ * text is read in lower case: an MTA or a client may change the case.
+ */
+static int64_t addressed(const struct link_trust *t, const char *s)
+{
+	char low[1024], tok[TOKEN_SIZE];
+	int64_t id;
+	size_t i;
+
+	if (!s)
+		return 0;
+	for (i = 0; s[i] && i + 1 < sizeof(low); i++)
+		low[i] = (char)tolower((unsigned char)s[i]);
+	low[i] = '\0';
+	if (!archive_report_addr(low, t->local, &id, tok, sizeof(tok)) ||
+	    !token_check(t->key, id, tok, strlen(tok)))
+		return 0;
+	return id;
+}
+
+/* by_address - the report r is addressed to (envelope, To, Cc), or 0 */
+static int64_t by_address(const struct link_trust *t, const struct report *r)
+{
+	static const char *const fields[] = { "To", "Cc", "Delivered-To" };
+	const char *v[16];
+	size_t i, j, n;
+	int64_t id;
+
+	if (!t || !t->key || !t->local || !*t->local)
+		return 0;
+	id = addressed(t, r->envelope_to);
+	for (i = 0; !id && i < ARRAY_SIZE(fields); i++) {
+		n = report_header_all(r, fields[i], v, ARRAY_SIZE(v));
+		for (j = 0; !id && j < n && j < ARRAY_SIZE(v); j++)
+			id = addressed(t, v[j]);
+	}
+	return id;
+}
+
 static int find_thread(struct audit *db, const struct link_trust *t,
 		       const struct report *r, struct link *out)
 {
@@ -97,6 +140,20 @@ static int find_thread(struct audit *db, const struct link_trust *t,
 		free(refs[i]);
 	if (rc < 0)
 		return -1;
+	/* the report's own address, with its token: as good as a tag */
+	id = root ? 0 : by_address(t, r);
+	if (id) {
+		rc = audit_thread_of(db, id, &root);
+		if (rc < 0)
+			return -1;
+		if (rc == 1) {
+			out->how = "report address";
+			snprintf(out->via, sizeof(out->via), "+%lld-",
+				 (long long)id);
+		} else {
+			root = 0;
+		}
+	}
 	if (!root && link_subject_tag(r->subject, &id, tok, sizeof(tok))) {
 		rc = audit_thread_of(db, id, &root);
 		if (rc < 0)

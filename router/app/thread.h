@@ -11,7 +11,9 @@
  *	In-Reply-To, then References from the newest (last) to the oldest,
  *	each looked up among the Message-IDs of recorded reports (a
  *	forward keeps the original Message-ID, so a maintainer's reply to
- *	a forward names it too); then a "[triage #ID-TOKEN]" tag in the
+ *	a forward names it too); then the report's own address
+ *	"bugs+ID-TOKEN@" (forward.h) as the envelope recipient (or in To,
+ *	Cc, Delivered-To) with a valid token; then a "[triage #ID-TOKEN]" tag in the
  *	subject (the router's own mail carries it; token.h); then a bare
  *	"[triage #ID]" tag or a Bugzilla "[Bug N]" subject of a bug the
  *	database knows, but only from one of the report's people (anyone
@@ -84,7 +86,12 @@ struct link_trust {
 	const struct token_key *key; /* checks "[triage #ID-TOKEN]" tags */
 	const struct map *map;	     /* the section's people */
 	const char *archive; /* archive_url (archive.h) a link is read by */
-	const char *local;   /* router_address' local part: bugs+ID-TOKEN@ */
+	/*
+	 * router_address' local part: "LOCAL+ID-TOKEN@" in a patch's
+	 * trailers, or in the envelope recipient, To, Cc or Delivered-To
+	 * of any message, joins report ID when TOKEN checks
+	 */
+	const char *local;
 };
 
 int link_find(struct audit *db, const struct report *r,

@@ -110,6 +110,7 @@ struct ingest *ingest_open(struct config *cfg, struct audit *db,
 		warn("%s", in->p.missing);
 	in->p.load = audit_pick_load;
 	in->p.load_ctx = db;
+	in->p.person = audit_pick_person;
 	bugzilla_writeback_config(&in->wb, cfg);
 	in->forward_private = config_bool(cfg, "bugzilla_forward_private");
 	in->max_age = outbox_max_age(cfg);

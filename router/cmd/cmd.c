@@ -11,6 +11,7 @@
 #include <sysexits.h>
 #include <unistd.h>
 
+#include "actions.h"
 #include "audit.h"
 #include "cmd.h"
 #include "config.h"
@@ -82,84 +83,23 @@ struct map *cmd_open_map(struct cmd_ctx *ctx, const char *maintainers,
 			     tree ? tree : config_get(cfg, "tree"));
 }
 
-#define SECTION_SUGGEST 8 /* titles named when a name is ambiguous */
-
-/* lower - s in lower case, at most size - 1 bytes */
-static void lower(char *buf, size_t size, const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len && i + 1 < size; i++)
-		buf[i] = (char)tolower((unsigned char)s[i]);
-	buf[i] = '\0';
-}
-
-/* near_title - a typo of the title, or of one word of it */
-static bool near_title(const char *title, const char *name)
-{
-	char n[128], w[128];
-	const char *p = title, *e;
-	size_t max;
-
-	lower(n, sizeof(n), name, strlen(name));
-	max = strlen(n) / 4 + 1;
-	lower(w, sizeof(w), title, strlen(title));
-	if (edit_distance(n, w) <= max)
-		return true;
-	while (*p) {
-		while (*p == ' ')
-			p++;
-		e = p + strcspn(p, " ");
-		if (e > p) {
-			lower(w, sizeof(w), p, (size_t)(e - p));
-			if (strlen(w) > 2 && edit_distance(n, w) <= max)
-				return true;
-		}
-		p = e;
-	}
-	return false;
-}
-
 /* cmd_find_section - a section named as a triager would (see cmd.h) */
 int cmd_find_section(const struct map *map, const char *name)
 {
-	uint32_t n = map_nsections(map), i, hits[SECTION_SUGGEST], nhits = 0;
-	uint32_t nsug = 0;
-	int sec = map_find_section(map, name);
+	struct strbuf err = STRBUF_INIT(4096);
+	const char *nl;
+	int sec = action_find_section(map, name, &err);
 
-	if (sec >= 0)
-		return sec;
-	for (i = 0; i < n; i++)
-		if (strcasestr(map_title(map, i), name)) {
-			if (nhits < SECTION_SUGGEST)
-				hits[nhits] = i;
-			nhits++;
-		}
-	if (nhits == 1)
-		return (int)hits[0];
-	if (nhits > 1) {
-		error("'%s' is in %u MAINTAINERS section titles; which one?",
-		      name, nhits);
-		for (i = 0; i < nhits && i < SECTION_SUGGEST; i++)
-			fprintf(stderr, "\t%s\n", map_title(map, hits[i]));
-		if (nhits > SECTION_SUGGEST)
-			fprintf(stderr, "\t... and %u more\n",
-				nhits - SECTION_SUGGEST);
-		return -1;
+	if (sec < 0) {
+		/* the first line is the error, then the titles it names */
+		nl = strchr(sb_str(&err), '\n');
+		error("%.*s", nl ? (int)(nl - err.buf) : (int)err.len,
+		      sb_str(&err));
+		if (nl)
+			fputs(nl + 1, stderr);
 	}
-	/* a typo: titles near the name, or with a word near it */
-	for (i = 0; i < n; i++)
-		if (near_title(map_title(map, i), name)) {
-			if (!nsug++)
-				error("no MAINTAINERS section '%s'; did you mean",
-				      name);
-			if (nsug <= SECTION_SUGGEST)
-				fprintf(stderr, "\t%s\n", map_title(map, i));
-		}
-	if (!nsug)
-		error("no MAINTAINERS section '%s' (give a title as in MAINTAINERS, any case, or a part of one)",
-		      name);
-	return -1;
+	sb_release(&err);
+	return sec;
 }
 
 /* cmd_color_option - --color[=WHEN] (OPT_CMD_COLOR) */
@@ -362,26 +302,55 @@ int cmd_bulk_action(struct cmd_bulk *b, const struct audit_record *r,
 /* cmd_leave_digest - r leaves state digest: out of a queued digest too */
 int cmd_leave_digest(struct cmd_bulk *b, const struct audit_record *r)
 {
-	struct digest_withdrawn w;
-	long long id = (long long)r->id;
+	struct strbuf out = STRBUF_INIT(4096);
+	struct action_ctx a;
 	int rc;
 
-	if (strcmp(r->state, "digest"))
-		return 0;
-	rc = digest_withdraw(b->db, b->cfg, r, &w);
-	if (rc <= 0)
-		return rc;
-	if (w.cancelled)
-		printf("%s %lld: the digest it was in (outbox %lld) listed only it: cancelled\n",
-		       b->verb, id, (long long)w.outbox);
-	else if (w.recomposed)
-		printf("%s %lld: taken out of the queued digest (outbox %lld; %zu report%s left in it)\n",
-		       b->verb, id, (long long)w.outbox, w.left,
-		       w.left == 1 ? "" : "s");
-	else if (w.sent && strcmp(b->verb, "approve"))
-		printf("%s %lld: the digest that listed it (outbox %lld) has gone out already\n",
-		       b->verb, id, (long long)w.outbox);
-	return 0;
+	memset(&a, 0, sizeof(a));
+	a.db = b->db;
+	a.cfg = b->cfg;
+	a.who = b->who;
+	a.verb = b->verb;
+	a.now = b->now;
+	a.out = &out;
+	rc = action_leave_digest(&a, r);
+	fputs(sb_str(&out), stdout);
+	sb_release(&out);
+	return rc;
+}
+
+int cmd_bulk_run(struct cmd_bulk *b, const struct audit_record *r,
+		 int (*act)(struct action_ctx *a, const struct audit_record *r,
+			    const char *arg),
+		 const char *arg)
+{
+	struct strbuf out = STRBUF_INIT(1u << 16), err = STRBUF_INIT(4096);
+	struct action_ctx a;
+	int rc, ret = -1;
+
+	memset(&a, 0, sizeof(a));
+	a.db = b->db;
+	a.cfg = b->cfg;
+	a.who = b->who;
+	a.verb = b->verb;
+	a.now = b->now;
+	a.out = &out;
+	a.err = &err;
+	rc = act(&a, r, arg);
+	if (rc == ACTION_DONE && audit_commit(b->db) == 0) {
+		b->queued += a.queued;
+		fputs(sb_str(&out), stdout);
+		ret = CMD_BULK_DONE;
+	} else if (rc == ACTION_SAME) {
+		fputs(sb_str(&out), stdout);
+		ret = CMD_BULK_SAME;
+	} else if (rc == ACTION_REFUSED || rc == ACTION_UNKNOWN) {
+		error("%s", sb_str(&err));
+		ret = CMD_BULK_REFUSED;
+	}
+	sb_release(&out);
+	sb_release(&err);
+	return ret;
 }
 
 /* bulk_one - one ID in its own transaction (desk_each()) */

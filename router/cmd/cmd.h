@@ -173,6 +173,17 @@ int cmd_bulk_action(struct cmd_bulk *b, const struct audit_record *r,
  * (digest_withdraw()), with a line saying so; 0 or -1
  */
 int cmd_leave_digest(struct cmd_bulk *b, const struct audit_record *r);
+/*
+ * cmd_bulk_run - one() by an action of actions.h (the code the reply
+ * commands run too): act(a, r, arg) with b's database, login and time;
+ * commits when it is done, prints what it did (or why not, as an
+ * error) and returns the CMD_BULK_ status; -1 on a database failure
+ */
+struct action_ctx;
+int cmd_bulk_run(struct cmd_bulk *b, const struct audit_record *r,
+		 int (*act)(struct action_ctx *a, const struct audit_record *r,
+			    const char *arg),
+		 const char *arg);
 /* cmd_recipient - the latest decision of r with a recipient, or NULL */
 const struct audit_decision *cmd_recipient(const struct audit_record *r);
 

@@ -28,33 +28,22 @@
 #include <string.h>
 #include <sysexits.h>
 
+#include "actions.h"
 #include "audit.h"
 #include "cmd.h"
 #include "config.h"
 #include "desk.h"
+#include "strbuf.h"
 #include "util.h"
 
-/* group_of - 1 and the group's first report of id (itself if none) */
-static int group_of(struct audit *db, int64_t id, int64_t *first,
-		    int64_t *grouped)
-{
-	struct audit_links l;
-	int rc = audit_get_links(db, id, &l);
-
-	if (rc <= 0)
-		return rc;
-	*grouped = l.same_crash_as;
-	*first = l.same_crash_as ? l.same_crash_as : id;
-	audit_links_release(&l);
-	return 1;
-}
-
+/* run - action_dup() (actions.h), what "#triage dup" runs too */
 static int run(struct cmd_ctx *ctx, const char *verb, int64_t id, int64_t other)
 {
-	struct audit_action act;
+	struct strbuf out = STRBUF_INIT(4096), err = STRBUF_INIT(4096);
+	struct audit_record r;
+	struct action_ctx a;
 	struct audit *db;
-	char who[DESK_LOGIN_MAX + 1], arg[32], detail[128];
-	int64_t first = 0, grouped = 0, ofirst = 0, ogrouped = 0;
+	char who[DESK_LOGIN_MAX + 1];
 	int rc, ret;
 
 	if (desk_who(who, sizeof(who)) < 0)
@@ -64,65 +53,45 @@ static int run(struct cmd_ctx *ctx, const char *verb, int64_t id, int64_t other)
 		return ret;
 	if (audit_begin(db) < 0)
 		goto fail;
-	rc = group_of(db, id, &first, &grouped);
-	if (rc > 0 && other)
-		rc = group_of(db, other, &ofirst, &ogrouped);
-	if (rc <= 0) {
+	rc = audit_get_report(db, id, 0, &r);
+	if (rc < 0)
+		goto rollback;
+	if (rc == 0) {
 		audit_rollback(db);
-		if (rc < 0)
-			goto fail;
-		error("%s %lld: no such report", verb,
-		      (long long)(first ? other : id));
+		error("%s %lld: no such report", verb, (long long)id);
 		ret = EX_NOINPUT;
 		goto out;
 	}
-	if (other && (ofirst == id || (grouped && grouped == ofirst))) {
+	memset(&a, 0, sizeof(a));
+	a.db = db;
+	a.who = who;
+	a.verb = verb;
+	a.now = desk_now();
+	a.out = &out;
+	a.err = &err;
+	rc = action_dup(&a, &r, other);
+	audit_record_release(&r);
+	if (rc < 0)
+		goto rollback;
+	if (rc != ACTION_DONE) {
 		audit_rollback(db);
-		error("%s %lld: already in the group of report %lld", verb,
-		      (long long)id, (long long)(grouped ? grouped : id));
-		ret = EX_DATAERR;
+		error("%s", sb_str(&err));
+		ret = rc == ACTION_UNKNOWN ? EX_NOINPUT : EX_DATAERR;
 		goto out;
 	}
-	if (!other && !grouped) {
-		audit_rollback(db);
-		error("%s %lld: in no group", verb, (long long)id);
-		ret = EX_DATAERR;
-		goto out;
-	}
-	memset(&act, 0, sizeof(act));
-	act.report = id;
-	act.at = desk_now();
-	act.who = who;
-	act.action = verb;
-	if (other) {
-		snprintf(arg, sizeof(arg), "%" PRId64, other);
-		act.argument = arg;
-		snprintf(detail, sizeof(detail),
-			 "same crash as report %" PRId64 ", by %s", ofirst,
-			 who);
-	} else {
-		snprintf(detail, sizeof(detail),
-			 "not the crash of report %" PRId64 ", by %s", grouped,
-			 who);
-	}
-	act.detail = detail;
-	if (audit_record_action(db, &act, NULL) < 0 || audit_commit(db) < 0) {
-		audit_rollback(db);
-		goto fail;
-	}
-	if (other)
-		printf("dup %" PRId64 ": same crash as report %" PRId64 "\n",
-		       id, ofirst);
-	else
-		printf("undup %" PRId64 ": out of the group of report %" PRId64
-		       "\n",
-		       id, grouped);
+	if (audit_commit(db) < 0)
+		goto rollback;
+	fputs(sb_str(&out), stdout);
 	goto out;
+rollback:
+	audit_rollback(db);
 fail:
 	ret = desk_busy(db, other ? "nothing was grouped"
 				  : "nothing was ungrouped");
 out:
 	audit_close(db);
+	sb_release(&out);
+	sb_release(&err);
 	return ret;
 }
 

@@ -353,6 +353,7 @@ int cmd_explain(int argc, char **argv, struct cmd_ctx *ctx)
 	    audit_open(dbpath, AUDIT_RDONLY, 1000, &db, NULL) == 0) {
 		p.load = audit_pick_load;
 		p.load_ctx = db;
+		p.person = audit_pick_person;
 	}
 	free(dbpath);
 

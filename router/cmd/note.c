@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sysexits.h>
 
+#include "actions.h"
 #include "audit.h"
 #include "cmd.h"
 #include "config.h"
@@ -30,8 +31,9 @@ int cmd_note(int argc, char **argv, struct cmd_ctx *ctx)
 	static const char *const usage[] = { "triage note ID TEXT...", NULL };
 	static const struct opt opts[] = { OPT_END() };
 	struct strbuf text = STRBUF_INIT(DESK_TEXT_MAX);
+	struct strbuf out = STRBUF_INIT(4096);
 	struct audit_record r;
-	struct audit_action act;
+	struct action_ctx a;
 	struct audit *db;
 	char who[DESK_LOGIN_MAX + 1];
 	int64_t id;
@@ -74,23 +76,26 @@ int cmd_note(int argc, char **argv, struct cmd_ctx *ctx)
 		ret = EX_NOINPUT;
 		goto out;
 	}
+	memset(&a, 0, sizeof(a));
+	a.db = db;
+	a.who = who;
+	a.verb = "note";
+	a.now = desk_now();
+	a.out = &out;
+	/* actions.h: what "#triage note" in a reply runs too */
+	got = action_note(&a, &r, text.buf);
 	audit_record_release(&r);
-	memset(&act, 0, sizeof(act));
-	act.report = id;
-	act.at = desk_now();
-	act.who = who;
-	act.action = "note";
-	act.detail = text.buf;
-	if (audit_record_action(db, &act, NULL) < 0 || audit_commit(db) < 0) {
+	if (got < 0 || audit_commit(db) < 0) {
 		audit_rollback(db);
 		goto fail;
 	}
-	printf("note %lld: added\n", (long long)id);
+	fputs(sb_str(&out), stdout);
 	goto out;
 fail:
 	ret = desk_busy(db, "the note was not added");
 out:
 	audit_close(db);
 	sb_release(&text);
+	sb_release(&out);
 	return ret;
 }

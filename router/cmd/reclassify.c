@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sysexits.h>
 
+#include "actions.h"
 #include "audit.h"
 #include "cmd.h"
 #include "config.h"
@@ -63,34 +64,22 @@ static void next_step(const struct reclassify *rc, const struct audit_record *r,
 	}
 }
 
+static int reclassify_act(struct action_ctx *a, const struct audit_record *r,
+			  const char *cls)
+{
+	return action_reclassify(a, r, cls);
+}
+
 static int reclassify_one(struct cmd_bulk *b, const struct audit_record *r)
 {
 	struct reclassify *rc = (struct reclassify *)b;
-	const char *before = r->class ? r->class : "unclassified";
-
-	/*
-	 * Not a fuzzer report any more: it does not wait for a digest
-	 * (nor stay in a queued one) but for a triager, as the filter
-	 * holds a report of that class.
-	 */
 	bool leaves =
 		!strcmp(r->state, "digest") && strcmp(rc->class, "fuzzer");
+	int ret = cmd_bulk_run(b, r, reclassify_act, rc->class);
 
-	if (cmd_bulk_action(b, r, rc->class, NULL) < 0 ||
-	    (leaves && (audit_set_state(b->db, r->id, "held", b->now) < 0 ||
-			cmd_leave_digest(b, r) < 0)) ||
-	    audit_commit(b->db) < 0)
-		return -1;
-	if (!strcmp(before, rc->class))
-		printf("reclassify %lld: %s (unchanged; recorded)\n",
-		       (long long)r->id, rc->class);
-	else
-		printf("reclassify %lld: %s -> %s\n", (long long)r->id, before,
-		       rc->class);
-	if (leaves)
-		printf("  it no longer waits for a fuzzer digest: it is held\n");
-	next_step(rc, r, leaves ? "held" : r->state);
-	return CMD_BULK_DONE;
+	if (ret == CMD_BULK_DONE)
+		next_step(rc, r, leaves ? "held" : r->state);
+	return ret;
 }
 
 /* cmd_reclassify - record a triager's class for reports */

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sysexits.h>
 
+#include "actions.h"
 #include "audit.h"
 #include "cmd.h"
 #include "config.h"
@@ -27,28 +28,15 @@ struct reject {
 	const char *reason;
 };
 
+static int reject_act(struct action_ctx *a, const struct audit_record *r,
+		      const char *reason)
+{
+	return action_reject(a, r, reason);
+}
+
 static int reject_one(struct cmd_bulk *b, const struct audit_record *r)
 {
-	struct reject *rj = (struct reject *)b;
-	size_t i, cancelled = 0;
-
-	if (!strcmp(r->state, "rejected")) {
-		printf("reject %lld: already rejected\n", (long long)r->id);
-		return CMD_BULK_SAME;
-	}
-	for (i = 0; i < r->noutbox; i++)
-		if (!strcmp(r->outbox[i].state, "queued") ||
-		    !strcmp(r->outbox[i].state, "failed"))
-			cancelled++;
-	if (cmd_bulk_action(b, r, NULL, rj->reason) < 0 ||
-	    cmd_leave_digest(b, r) < 0 || audit_commit(b->db) < 0)
-		return -1;
-	printf("reject %lld: rejected (was %s)", (long long)r->id, r->state);
-	if (cancelled)
-		printf("; %zu unsent message%s cancelled", cancelled,
-		       cancelled == 1 ? "" : "s");
-	putchar('\n');
-	return CMD_BULK_DONE;
+	return cmd_bulk_run(b, r, reject_act, ((struct reject *)b)->reason);
 }
 
 /* cmd_reject - close reports without forwarding them */

@@ -29,6 +29,7 @@
 #include <string.h>
 #include <sysexits.h>
 
+#include "actions.h"
 #include "audit.h"
 #include "cmd.h"
 #include "config.h"
@@ -40,8 +41,6 @@
 #include "strbuf.h"
 #include "util.h"
 
-#define CANDIDATES_MAX (16u << 10)
-
 struct reroute {
 	struct cmd_bulk b; /* first: one() casts */
 	struct router_id rid;
@@ -51,130 +50,36 @@ struct reroute {
 	const char *target; /* section title or address */
 };
 
-/*
- * pick_for - the section's recipient for this report; -1 when nobody,
- * -2 when a load cannot be read (a database error)
- */
-static int pick_for(struct reroute *rr, const struct audit_record *r,
-		    struct pick_result *res)
-{
-	struct pick_request rq;
-	struct pick_section ps;
-
-	ps.section = (uint32_t)rr->section;
-	ps.score = 1;
-	memset(&rq, 0, sizeof(rq));
-	rq.map = rr->map;
-	rq.sections = &ps;
-	rq.nsections = 1;
-	rq.reporter = r->from_addr;
-	rq.class = r->class ? r->class : "uncertain";
-	rq.cfg = rr->pick;
-	rq.load = audit_pick_load;
-	rq.load_ctx = rr->b.db;
-	rq.now = rr->b.now;
-	if (pick_recipient(&rq, res) < 0)
-		return -2;
-	if (res->outcome == PICK_PERSON || res->outcome == PICK_TO_LIST)
-		return 0;
-	return -1;
-}
-
-/* cancel_forwards - forwards of the report not sent yet; how many */
-static int cancel_forwards(struct reroute *rr, const struct audit_record *r)
-{
-	size_t i;
-	int n = 0, rc;
-
-	for (i = 0; i < r->noutbox; i++) {
-		const struct audit_outbox_info *b = &r->outbox[i];
-
-		if (strcmp(b->kind, "forward") ||
-		    (strcmp(b->state, "queued") && strcmp(b->state, "failed")))
-			continue;
-		rc = audit_outbox_cancel(rr->b.db, b->id);
-		if (rc < 0)
-			return -1;
-		if (rc == 0) {
-			printf("reroute %lld: cancelled the %s forward to %s (outbox %lld)\n",
-			       (long long)r->id, b->state, b->recipients,
-			       (long long)b->id);
-			n++;
-		}
-	}
-	return n;
-}
-
+/* reroute_one - action_reroute() (actions.h), the CLI's way */
 static int reroute_one(struct cmd_bulk *b, const struct audit_record *r)
 {
 	struct reroute *rr = (struct reroute *)b;
-	struct pick_result res;
-	struct strbuf cand = STRBUF_INIT(CANDIDATES_MAX);
-	const char *addr = rr->target, *name = NULL, *section = NULL;
-	long long id = (long long)r->id;
-	char *reason = NULL;
-	int64_t oid;
-	size_t i;
-	int nfu, rc, ret = -1;
-	unsigned kept = 0;
+	struct strbuf out = STRBUF_INIT(1u << 16), err = STRBUF_INIT(4096);
+	struct action_ctx a;
+	int rc, ret = -1;
 
-	memset(&res, 0, sizeof(res));
-	if (!strcmp(r->state, "duplicate")) {
-		error("reroute %lld: a duplicate of report %lld; reroute that one",
-		      id, (long long)r->duplicate_of);
-		return CMD_BULK_REFUSED;
+	memset(&a, 0, sizeof(a));
+	a.db = b->db;
+	a.cfg = b->cfg;
+	a.rid = &rr->rid;
+	a.map = rr->map;
+	a.pick = rr->pick;
+	a.who = b->who;
+	a.verb = "reroute";
+	a.now = b->now;
+	a.out = &out;
+	a.err = &err;
+	rc = action_reroute(&a, r, rr->section, rr->target, NULL);
+	if (rc == ACTION_REFUSED) {
+		error("%s", sb_str(&err));
+		ret = CMD_BULK_REFUSED;
+	} else if (rc == ACTION_DONE && audit_commit(b->db) == 0) {
+		b->queued += a.queued;
+		fputs(sb_str(&out), stdout);
+		ret = CMD_BULK_DONE;
 	}
-	if (rr->section >= 0) {
-		section = map_title(rr->map, (uint32_t)rr->section);
-		rc = pick_for(rr, r, &res);
-		if (rc == -2)
-			goto out;
-		if (rc < 0) {
-			error("reroute %lld: nobody to send it to in %s: %s",
-			      id, section, res.reason);
-			ret = CMD_BULK_REFUSED;
-			goto out;
-		}
-		addr = res.addr;
-		name = res.name;
-		reason = xasprintf("rerouted by %s to %s; %s", b->who, section,
-				   res.reason);
-		for (i = 0; i < res.ncand; i++)
-			sb_addf(&cand, "%s %.2f %s: %s\n", res.cand[i].addr,
-				res.cand[i].score,
-				pick_status_name(res.cand[i].status),
-				res.cand[i].why ? res.cand[i].why : "");
-	} else {
-		reason = xasprintf("rerouted by %s to %s", b->who, addr);
-		section = r->nsections ? r->sections[0].name : NULL;
-	}
-	if (cmd_bulk_action(b, r, rr->section >= 0 ? section : addr, reason) <
-		    0 ||
-	    cancel_forwards(rr, r) < 0 || cmd_leave_digest(b, r) < 0 ||
-	    (rr->section >= 0 &&
-	     audit_set_section(b->db, r->id, section, reason) < 0))
-		goto out;
-	oid = desk_forward(b->db, &rr->rid, r, addr, name, desk_class_header(r),
-			   section, reason, sb_str(&cand), b->now);
-	if (oid < 0)
-		goto out;
-	/* the follow-ups that waited with it (held) go along */
-	nfu = desk_forward_followups(b->db, &rr->rid, r->id, addr, name,
-				     desk_class_header(r), section, reason,
-				     b->now, &kept);
-	if (nfu < 0 || audit_commit(b->db) < 0)
-		goto out;
-	b->queued += 1 + (unsigned)nfu;
-	printf("reroute %lld: forwarded to %s (%s; outbox %lld)\n", id, addr,
-	       rr->section >= 0 ? res.reason : "address given", (long long)oid);
-	if (kept)
-		printf("reroute %lld: %u follow-up%s from others stay%s held\n",
-		       id, kept, kept == 1 ? "" : "s", kept == 1 ? "s" : "");
-	ret = CMD_BULK_DONE;
-out:
-	pick_result_release(&res);
-	sb_release(&cand);
-	free(reason);
+	sb_release(&out);
+	sb_release(&err);
 	return ret;
 }
 

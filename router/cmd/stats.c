@@ -33,7 +33,11 @@
  *	--to, reroute to an address).  --json: {"people": [{address,
  *	today, week, weeks [4], cap_day, cap_week, away {from, to, now}
  *	or null, status}]}.  Cancelled forwards count for nobody (here:
- *	the pick stage's caps still count them, store/desk.c).
+ *	the pick stage's caps still count them, store/desk.c).  What a
+ *	person declared by mail ("#triage away", "#triage cap";
+ *	triage-mail(7)) counts as the pick counts it: the smaller day cap,
+ *	and away until the day given ("until DAY (mail)"; in JSON, away
+ *	{from: null, to, now: true}).
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -259,6 +263,8 @@ struct load {
 	int cap_day, cap_week;
 	const struct pick_away *away; /* covering today, else the next one */
 	bool away_now;
+	time_t mail_away; /* "#triage away": back at this time, or 0 */
+	int mail_cap;	  /* "#triage cap": a day, or -1 */
 	const char *status;
 };
 
@@ -279,6 +285,7 @@ static struct load *load_of(struct loads *l, const char *addr)
 	ALLOC_GROW(l->v, l->n, l->alloc);
 	memset(&l->v[l->n], 0, sizeof(l->v[0]));
 	l->v[l->n].addr = xstrdup(addr);
+	l->v[l->n].mail_cap = -1;
 	return &l->v[l->n++];
 }
 
@@ -316,10 +323,19 @@ static void finish_load(const struct pick_config *pc, struct load *x,
 	caps(pc, &cp);
 	x->cap_day = cp.cap_day;
 	x->cap_week = cp.cap_week;
+	/* declared by mail: the smaller day cap holds, as in the pick */
+	if (x->mail_cap >= 0 &&
+	    (x->cap_day == PICK_UNLIMITED || x->mail_cap < x->cap_day))
+		x->cap_day = x->mail_cap;
+	if (x->mail_away && x->mail_away > now)
+		x->away_now = true;
+	else
+		x->mail_away = 0;
 	for (i = 0; pc && i < pc->naways; i++) {
 		const struct pick_away *a = &pc->aways[i];
 
-		if (strcasecmp(a->addr, x->addr) || a->until <= now)
+		if (strcasecmp(a->addr, x->addr) || a->until <= now ||
+		    x->mail_away)
 			continue;
 		if (now >= a->from) {
 			x->away = a;
@@ -341,6 +357,16 @@ static void finish_load(const struct pick_config *pc, struct load *x,
 		x->status = "ok";
 }
 
+/* declared - a person's "#triage away" and "#triage cap" */
+static int declared(const char *addr, time_t away_until, int cap_day, void *arg)
+{
+	struct load *x = load_of(arg, addr);
+
+	x->mail_away = away_until;
+	x->mail_cap = cap_day;
+	return 0;
+}
+
 /*
  * collect_loads - everyone who may get reports (rosters, caps, away
  * dates) and everyone who got some in the last WEEKS weeks
@@ -360,7 +386,8 @@ static int collect_loads(struct audit *db, const struct pick_config *pc,
 	for (i = 0; pc && i < pc->naways; i++)
 		load_of(l, pc->aways[i].addr);
 	l->slot = -1;
-	if (audit_load_all(db, desk_midnight(now, 0), count_into, l) < 0)
+	if (audit_people_all(db, declared, l) < 0 ||
+	    audit_load_all(db, desk_midnight(now, 0), count_into, l) < 0)
 		return -1;
 	/* a week as the pick stage counts it: since midnight six days ago */
 	for (w = 0; w < WEEKS; w++) {
@@ -388,11 +415,26 @@ static void loads_release(struct loads *l)
 	free(l->v);
 }
 
+/* mail_day - the last day away of one back at t (a local midnight) */
+static void mail_day(time_t t, char *buf, size_t size)
+{
+	struct tm tm;
+
+	t -= 12 * 3600; /* the day before, whatever its length */
+	localtime_r(&t, &tm);
+	strftime(buf, size, "%Y-%m-%d", &tm);
+}
+
 static json_t *away_json(const struct load *x)
 {
 	char from[16];
 	struct tm tm;
 
+	if (x->mail_away) {
+		mail_day(x->mail_away, from, sizeof(from));
+		return json_pack("{s:n, s:s, s:b}", "from", "to", from, "now",
+				 1);
+	}
 	if (!x->away)
 		return json_null();
 	localtime_r(&x->away->from, &tm);
@@ -448,7 +490,10 @@ static void print_loads(const struct desk_term *t, const struct loads *l)
 		snprintf(prev, sizeof(prev), "%ld %ld %ld", x->week[1],
 			 x->week[2], x->week[3]);
 		away[0] = '\0';
-		if (x->away && x->away_now) {
+		if (x->mail_away) {
+			mail_day(x->mail_away, from, sizeof(from));
+			snprintf(away, sizeof(away), "until %s (mail)", from);
+		} else if (x->away && x->away_now) {
 			snprintf(away, sizeof(away), "until %s", x->away->to);
 		} else if (x->away) {
 			localtime_r(&x->away->from, &tm);

@@ -139,6 +139,10 @@ const struct config_key config_keys[] = {
 	BOOL("remind", "no", "cmd/deliver.c"),
 	ADDR("regressions_list", NULL, "app/record.c"),
 	INT("sender_cap", "5", 0, 1000000, "app/record.c"),
+	/* reply commands (triage-mail(7)) */
+	BOOL("reply_address", "yes", "app/forward.c"),
+	STR("triagers", NULL, "app/mailcmd.c"),
+	STR("authserv_id", NULL, "app/mailcmd.c"),
 
 	/* how mail leaves */
 	ENUM("transport", "smtp", "smtp|sendmail",

@@ -807,6 +807,41 @@ static int copy_renamed(const char *body, const char *end, const char *cut,
 }
 
 /*
+ * put_reply_to - "Reply-To: FROM, h->reply_to" when the original (body,
+ * len bytes) has no Reply-To of its own (two would be invalid, and
+ * renaming one a DKIM signature covers would break it); FROM is the
+ * original's From address when it parses as one
+ */
+static int put_reply_to(struct strbuf *out, const char *body, size_t len,
+			const struct forward_headers *h, const char *eol)
+{
+	const char *p = body;
+	char from[320] = "", *v;
+	struct hdr hd;
+	int err;
+
+	if (!present(h->reply_to) || !addr_valid(h->reply_to))
+		return 0;
+	while (hdr_next(&p, body + len, &hd)) {
+		if (hdr_is(&hd, "Reply-To"))
+			return 0;
+		if (hdr_is(&hd, "From") && !from[0] && hd.vlen < 1024) {
+			v = xstrndup(hd.value, hd.vlen);
+			if (addr_parse(v, from, sizeof(from)) < 0 ||
+			    !addr_valid(from))
+				from[0] = '\0';
+			free(v);
+		}
+	}
+	if (!from[0] || !strcasecmp(from, h->reply_to))
+		return put_text(out, "Reply-To", h->reply_to, eol);
+	v = xasprintf("%s, %s", from, h->reply_to);
+	err = put_text(out, "Reply-To", v, eol);
+	free(v);
+	return err;
+}
+
+/*
  * deliver_forward_head - the bytes deliver_compose_forward() puts before
  * the original's unchanged tail: the resent block and triage headers,
  * and with a subject tag the original up to and including the tagged
@@ -851,6 +886,7 @@ int deliver_forward_head(const char *raw, size_t len,
 	err |= put_ids(out, "Resent-Message-ID", ids, 1, eol);
 	err |= put_text(out, "X-Loop", h->router_addr, eol);
 	err |= put_text(out, "Auto-Submitted", "auto-generated", eol);
+	err |= put_reply_to(out, body, len, h, eol);
 	if (present(h->cls))
 		err |= put_text(out, "X-Triage-Class", h->cls, eol);
 	if (present(h->section))

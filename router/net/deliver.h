@@ -150,6 +150,13 @@ struct forward_headers {
 	 * which joins a reply from anyone; NULL: "[triage #ID] "
 	 */
 	const char *token;
+	/*
+	 * the report's own address (bugs+ID-TOKEN@...), or NULL: when the
+	 * original has no Reply-To, the forward gets "Reply-To: FROM,
+	 * reply_to" (the reporter's From address and this), so that an
+	 * answer reaches the reporter and joins the report
+	 */
+	const char *reply_to;
 };
 
 int deliver_compose_forward(const char *raw, size_t len,

@@ -283,6 +283,7 @@ const char *pick_status_name(enum pick_status status)
 		[PICK_CHOSEN] = "chosen",
 		[PICK_SATURATED] = "saturated",
 		[PICK_AWAY] = "away",
+		[PICK_DECLINED] = "declined",
 		[PICK_REPORTER] = "reporter",
 		[PICK_SUGGESTED] = "suggested",
 	};
@@ -425,10 +426,23 @@ static void caps_for(const struct pick_config *pc, const char *addr, int *day,
 	}
 }
 
+/* declined - addr gave this report back */
+static bool declined(const struct pick_request *rq, const char *addr)
+{
+	size_t i;
+
+	for (i = 0; i < rq->ndeclined; i++)
+		if (rq->declined[i] && !strcasecmp(rq->declined[i], addr))
+			return true;
+	return false;
+}
+
 /* evaluate - is the candidate available? */
 static void evaluate(struct pick_state *st, struct pick_candidate *c)
 {
 	const struct pick_request *rq = st->rq;
+	time_t away = 0;
+	int cap_day = PICK_UNLIMITED;
 
 	if (*st->reporter && strcmp(c->addr, st->reporter) == 0) {
 		c->status = PICK_REPORTER;
@@ -438,11 +452,29 @@ static void evaluate(struct pick_state *st, struct pick_candidate *c)
 		c->status = PICK_AVAILABLE;
 		return;
 	}
+	if (declined(rq, c->addr)) {
+		c->status = PICK_DECLINED;
+		return;
+	}
 	if (away_for(rq->cfg, c->addr, st->now)) {
 		c->status = PICK_AWAY;
 		return;
 	}
 	caps_for(rq->cfg, c->addr, &c->cap_day, &c->cap_week);
+	if (rq->person &&
+	    (st->load_failed ||
+	     rq->person(rq->load_ctx, c->addr, &away, &cap_day) < 0)) {
+		st->load_failed = true;
+		c->status = PICK_UNCHECKED;
+		return;
+	}
+	if (rq->person && away && st->now < away) {
+		c->status = PICK_AWAY;
+		return;
+	}
+	if (rq->person && cap_day != PICK_UNLIMITED && cap_day >= 0 &&
+	    (c->cap_day == PICK_UNLIMITED || cap_day < c->cap_day))
+		c->cap_day = cap_day;
 	if (rq->load && (st->load_failed ||
 			 rq->load(rq->load_ctx, c->addr, st->day_start,
 				  st->week_start, &c->day, &c->week) < 0)) {
@@ -540,7 +572,13 @@ static void add_note(struct pick_state *st, struct strbuf *sb,
 		break;
 	case PICK_AWAY:
 		aw = away_for(st->rq->cfg, c->addr, st->now);
-		sb_addf(sb, "; %s away until %s", c->addr, aw ? aw->to : "?");
+		if (aw)
+			sb_addf(sb, "; %s away until %s", c->addr, aw->to);
+		else /* declared by mail ("#triage away") */
+			sb_addf(sb, "; %s away (said by mail)", c->addr);
+		break;
+	case PICK_DECLINED:
+		sb_addf(sb, "; %s gave it back", c->addr);
 		break;
 	case PICK_REPORTER:
 		sb_addf(sb, "; %s is the reporter", c->addr);
@@ -559,7 +597,7 @@ static void add_notes(struct pick_state *st, struct strbuf *sb, size_t upto)
 		const struct pick_candidate *c = &st->res->cand[i];
 
 		if (c->status != PICK_SATURATED && c->status != PICK_AWAY &&
-		    c->status != PICK_REPORTER)
+		    c->status != PICK_REPORTER && c->status != PICK_DECLINED)
 			continue;
 		if (shown < PICK_REASON_NOTES) {
 			add_note(st, sb, c);

@@ -166,6 +166,7 @@ enum pick_status {
 	PICK_AWAY,	/* an away record covers today */
 	PICK_REPORTER,	/* sent the report */
 	PICK_SUGGESTED, /* unmapped report: a person a triager may pick */
+	PICK_DECLINED,	/* gave this report back ("#triage notme") */
 };
 
 struct pick_candidate {
@@ -212,6 +213,19 @@ struct pick_request {
 	int (*load)(void *ctx, const char *addr, time_t day_start,
 		    time_t week_start, unsigned *day, unsigned *week);
 	void *load_ctx;
+	/*
+	 * what addr declared of itself by mail ("#triage away", "#triage
+	 * cap"; audit_pick_person()), called with load_ctx: *away_until
+	 * (0: not away; away while now is before it) and *cap_day
+	 * (PICK_UNLIMITED: none; the smaller of it and routes.conf's day
+	 * cap holds); 0, or -1 (the pick then fails, as for load); NULL:
+	 * nothing declared
+	 */
+	int (*person)(void *ctx, const char *addr, time_t *away_until,
+		      int *cap_day);
+	/* bare addresses never picked for this report ("#triage notme") */
+	char *const *declined;
+	size_t ndeclined;
 	time_t now; /* 0: time(NULL) */
 };
 

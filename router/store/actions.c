@@ -13,8 +13,9 @@
 #include "db.h"
 
 static const char *const action_names[] = {
-	"approve", "reroute", "reclassify", "reject", "note",	      "digest",
-	"dup",	   "undup",   "release",    "thread", "fix-proposed", "fixed"
+	"approve", "reroute",  "reclassify", "reject", "note",	       "digest",
+	"dup",	   "undup",    "release",    "thread", "fix-proposed", "fixed",
+	"notme",   "needinfo", "away",	     "cap",    "commands"
 };
 
 static const char sql_report_state_class[] =

@@ -129,6 +129,13 @@ int audit_migrate(struct audit *db, int target);
 int audit_begin(struct audit *db);
 int audit_commit(struct audit *db);
 void audit_rollback(struct audit *db);
+/*
+ * audit_savepoint - a step inside the open transaction;
+ * audit_savepoint_end(db, keep) keeps it, or undoes it alone (the
+ * failure that made the caller undo stays audit_errmsg()); 0 or -1
+ */
+int audit_savepoint(struct audit *db);
+int audit_savepoint_end(struct audit *db, bool keep);
 
 /* ---- the filter's transaction (reports.c) -------------------------------- */
 
@@ -484,6 +491,35 @@ int audit_reminder_last(struct audit *db, const char *recipient, int64_t *at);
 /* audit_reminder_record - a reminder queued (outbox row) for the reports */
 int audit_reminder_record(struct audit *db, const char *recipient, int64_t at,
 			  int64_t outbox, const char *reports_json);
+
+/* ---- reply commands (people.c; schema 9) ------------------------------- */
+
+/*
+ * "#triage notme" (triage-mail(7)): audit_decline() records that addr
+ * gave report back (never picked for it again); audit_declined() lists
+ * who did (free with audit_strings_free()).  "#triage away UNTIL" and
+ * "#triage cap N/day" are a person's own declarations: away_until is
+ * the unix time the person is back (the local midnight after the last
+ * day away; 0: not away), cap_day the most reports a day (-1: none).
+ * audit_pick_person() is pick's person callback (pick.h) over them:
+ * .person = audit_pick_person with .load_ctx = db.  Each returns 0 (or
+ * 1 with a row), -1 on error.
+ */
+int audit_decline(struct audit *db, int64_t report, const char *addr,
+		  int64_t at);
+int audit_declined(struct audit *db, int64_t report, char ***addrs, size_t *n);
+void audit_strings_free(char **v, size_t n);
+int audit_person_away(struct audit *db, const char *addr, int64_t until,
+		      int64_t at);
+int audit_person_cap(struct audit *db, const char *addr, int cap_day,
+		     int64_t at);
+int audit_pick_person(void *ctx, const char *addr, time_t *away_until,
+		      int *cap_day);
+/* audit_people_all - cb for every person with declarations (stats) */
+int audit_people_all(struct audit *db,
+		     int (*cb)(const char *addr, time_t away_until, int cap_day,
+			       void *arg),
+		     void *arg);
 
 /* ---- threads, same-crash groups, regressions (threads.c; schema 3) ------- */
 

@@ -825,6 +825,40 @@ void audit_rollback(struct audit *db)
 	}
 }
 
+/*
+ * audit_savepoint, audit_savepoint_end - a nested step of the open
+ * transaction: kept (RELEASE) or undone alone (ROLLBACK TO, then
+ * RELEASE), the rest of the transaction untouched
+ */
+static const char sql_savepoint[] = "SAVEPOINT step";
+static const char sql_release[] = "RELEASE step";
+static const char sql_rollback_to[] = "ROLLBACK TO step";
+
+int audit_savepoint(struct audit *db)
+{
+	if (sqlite3_get_autocommit(db->db))
+		return db_bad(db, "a savepoint outside a transaction");
+	return run_simple(db, sql_savepoint, "savepoint");
+}
+
+int audit_savepoint_end(struct audit *db, bool keep)
+{
+	char msg[sizeof(db->errmsg)];
+	bool temp = db->temporary;
+	int rc;
+
+	/* undoing keeps the failure that made us undo */
+	memcpy(msg, db->errmsg, sizeof(msg));
+	rc = keep ? 0 : run_simple(db, sql_rollback_to, "rollback to");
+	if (rc == 0)
+		rc = run_simple(db, sql_release, "release");
+	if (!keep && rc == 0) {
+		memcpy(db->errmsg, msg, sizeof(msg));
+		db->temporary = temp;
+	}
+	return rc;
+}
+
 int db_txn_enter(struct audit *db, bool *own)
 {
 	*own = sqlite3_get_autocommit(db->db);

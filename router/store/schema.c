@@ -353,8 +353,44 @@ static const char *const migrations[] = {
 	"ALTER TABLE bugs_v8 RENAME TO bugs;\n"
 	"CREATE INDEX bugs_bug_id ON bugs(bug_id);\n",
 
-	/* 8 -> 9: issue 23 part A (reply commands) fills this */
-	"",
+	/*
+	 * 8 -> 9: reply commands (issue 23; triage-mail(7)).  actions is
+	 * rebuilt for its wider CHECK list (no table references it).
+	 * declined: who said "#triage notme" for a report, never picked
+	 * for it again.  people: what a person declared by mail ("away",
+	 * "cap"), beside routes.conf's roster values, which pick honours
+	 * alike.
+	 */
+	"CREATE TABLE actions_v9 (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  report INTEGER REFERENCES reports(id) ON DELETE CASCADE,\n"
+	"  at INTEGER NOT NULL,\n"
+	"  who TEXT NOT NULL,\n"
+	"  action TEXT NOT NULL CHECK (action IN ('approve', 'reroute',\n"
+	"    'reclassify', 'reject', 'note', 'digest', 'dup', 'undup',\n"
+	"    'release', 'thread', 'fix-proposed', 'fixed', 'notme',\n"
+	"    'needinfo', 'away', 'cap', 'commands')),\n"
+	"  argument TEXT,\n"
+	"  previous TEXT,\n"
+	"  detail TEXT\n"
+	");\n"
+	"INSERT INTO actions_v9 SELECT id, report, at, who, action, argument,\n"
+	"  previous, detail FROM actions;\n"
+	"DROP TABLE actions;\n"
+	"ALTER TABLE actions_v9 RENAME TO actions;\n"
+	"CREATE INDEX actions_report ON actions(report);\n"
+	"CREATE TABLE declined (\n"
+	"  report INTEGER NOT NULL REFERENCES reports(id) ON DELETE CASCADE,\n"
+	"  addr TEXT NOT NULL COLLATE NOCASE,\n"
+	"  at INTEGER NOT NULL,\n"
+	"  PRIMARY KEY (report, addr)\n"
+	") WITHOUT ROWID;\n"
+	"CREATE TABLE people (\n"
+	"  addr TEXT PRIMARY KEY COLLATE NOCASE,\n"
+	"  away_until INTEGER NOT NULL DEFAULT 0,\n"
+	"  cap_day INTEGER NOT NULL DEFAULT -1,\n"
+	"  updated_at INTEGER NOT NULL\n"
+	") WITHOUT ROWID;\n",
 
 	/*
 	 * 9 -> 10: fixes from git ('triage fixes import'): a report's

@@ -2190,6 +2190,60 @@ static void test_concurrent_writers(void **state)
 	free(path);
 }
 
+/* count - column 0 of sql's first row */
+static int count(struct audit *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	int n = -1;
+
+	assert_int_equal(sqlite3_prepare_v2(db->db, sql, -1, &st, NULL),
+			 SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+/*
+ * a step undone alone (a reply command that failed for good): what the
+ * transaction did before it stays, and so does the failure's message
+ */
+static void test_savepoint(void **state)
+{
+	struct audit *db = mem_db();
+	struct audit_action act;
+
+	(void)state;
+	memset(&act, 0, sizeof(act));
+	act.at = T0;
+	act.who = "alice@example.org";
+	act.action = "note";
+	assert_int_equal(audit_savepoint(db), -1); /* no transaction */
+	assert_int_equal(audit_begin(db), 0);
+	act.detail = "kept";
+	assert_int_equal(audit_record_action(db, &act, NULL), 0);
+	assert_int_equal(audit_savepoint(db), 0);
+	act.detail = "undone";
+	assert_int_equal(audit_record_action(db, &act, NULL), 0);
+	act.action = "explode";
+	assert_int_equal(audit_record_action(db, &act, NULL), -1);
+	assert_false(audit_temporary(db));
+	assert_int_equal(audit_savepoint_end(db, false), 0);
+	assert_string_equal(audit_errmsg(db), "invalid action 'explode'");
+	assert_int_equal(audit_savepoint(db), 0);
+	act.action = "note";
+	act.detail = "also kept";
+	assert_int_equal(audit_record_action(db, &act, NULL), 0);
+	assert_int_equal(audit_savepoint_end(db, true), 0);
+	assert_int_equal(audit_commit(db), 0);
+	assert_int_equal(count(db, "SELECT count(*) FROM actions"), 2);
+	assert_int_equal(
+		count(db,
+		      "SELECT count(*) FROM actions WHERE detail = 'undone'"),
+		0);
+	audit_close(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2222,6 +2276,7 @@ int main(void)
 		cmocka_unit_test(test_permissions_under_umask_077),
 		cmocka_unit_test(test_unwritable_is_temporary),
 		cmocka_unit_test(test_concurrent_writers),
+		cmocka_unit_test(test_savepoint),
 	};
 	int rc;
 

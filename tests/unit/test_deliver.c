@@ -652,6 +652,50 @@ static void test_forward_renames_ours(void **state)
 	free(out);
 }
 
+/*
+ * the report's own address: "Reply-To: REPORTER, bugs+ID-TOKEN@" in our
+ * block, before the X-Triage-* fields; none when the original has a
+ * Reply-To of its own, or when the address is not valid
+ */
+static void test_forward_reply_to(void **state)
+{
+	const char *plain = "From: Dana Admin <dana@example.com>\n"
+			    "Subject: oops\n\nbody\n";
+	const char *own = "From: Dana <dana@example.com>\n"
+			  "reply-to: list@example.com\n"
+			  "Subject: oops\n\nbody\n";
+	const char *nofrom = "Subject: oops\n\nbody\n";
+	struct strbuf sb = STRBUF_INIT(1 << 20);
+	struct forward_headers h;
+
+	(void)state;
+	forward_headers_init(&h);
+	h.report = 42;
+	h.reply_to = "bugs+42-abcdefgh@example.org";
+	assert_int_equal(deliver_compose_forward(plain, strlen(plain), &h, &sb),
+			 0);
+	assert_non_null(strstr(sb.buf, "\nAuto-Submitted: auto-generated\n"
+				       "Reply-To: dana@example.com, "
+				       "bugs+42-abcdefgh@example.org\n"
+				       "X-Triage-"));
+	sb_reset(&sb);
+	assert_int_equal(deliver_compose_forward(own, strlen(own), &h, &sb), 0);
+	assert_null(strstr(sb.buf, "\nReply-To:"));
+	assert_non_null(strstr(sb.buf, "\nreply-to: list@example.com\n"));
+	sb_reset(&sb);
+	assert_int_equal(
+		deliver_compose_forward(nofrom, strlen(nofrom), &h, &sb), 0);
+	assert_non_null(
+		strstr(sb.buf, "\nReply-To: bugs+42-abcdefgh@example.org\n"));
+	sb_reset(&sb);
+	h.reply_to = "bugs+42@@example.org\nBcc: x@evil.example";
+	assert_int_equal(deliver_compose_forward(plain, strlen(plain), &h, &sb),
+			 0);
+	assert_null(strstr(sb.buf, "Reply-To:"));
+	assert_null(strstr(sb.buf, "Bcc:"));
+	sb_release(&sb);
+}
+
 static void test_forward_crlf_and_from_line(void **state)
 {
 	struct strbuf lf = STRBUF_INIT(1 << 20), sb = STRBUF_INIT(1 << 20);
@@ -1375,6 +1419,7 @@ int main(void)
 		cmocka_unit_test(test_forward_golden),
 		cmocka_unit_test(test_forward_subject_tag),
 		cmocka_unit_test(test_forward_renames_ours),
+		cmocka_unit_test(test_forward_reply_to),
 		cmocka_unit_test(test_forward_crlf_and_from_line),
 		cmocka_unit_test(test_forward_id_and_errors),
 		cmocka_unit_test(test_loop_detection),

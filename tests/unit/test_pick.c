@@ -597,6 +597,65 @@ static void test_maintainers_and_list(void **state)
 	pick_config_free(pc);
 }
 
+/* fake_person - chandan says he is away till tomorrow, darrick caps at 1 */
+static int fake_person(void *ctx, const char *addr, time_t *away_until,
+		       int *cap_day)
+{
+	(void)ctx;
+	*away_until = 0;
+	*cap_day = PICK_UNLIMITED;
+	if (!strcmp(addr, "chandan@example.org"))
+		*away_until = NOW + DAY;
+	else if (!strcmp(addr, "darrick@example.org"))
+		*cap_day = 1;
+	return 0;
+}
+
+static void test_declined_and_declared(void **state)
+{
+	struct pick_config *pc = conf("cap * day=5\n");
+	char who[] = "Chandan@example.org";
+	char *declined[] = { who };
+	struct report r;
+
+	(void)state;
+	report(&r, "XFS FILESYSTEM", "fs/xfs/xfs_inode.c", pc);
+	r.rq.ex = NULL;
+	/* "#triage notme": never the same person again */
+	r.rq.declined = declined;
+	r.rq.ndeclined = 1;
+	assert_int_equal(pick_recipient(&r.rq, &r.res), 0);
+	assert_string_equal(r.res.addr, "darrick@example.org");
+	assert_int_equal(cand(&r.res, "chandan@example.org")->status,
+			 PICK_DECLINED);
+	assert_non_null(
+		strstr(r.res.reason, "chandan@example.org gave it back"));
+	pick_result_release(&r.res);
+
+	/* "#triage away": not picked while away; "#triage cap 1/day" */
+	r.rq.declined = NULL;
+	r.rq.ndeclined = 0;
+	r.rq.person = fake_person;
+	pick_recipient(&r.rq, &r.res);
+	assert_string_equal(r.res.addr, "darrick@example.org");
+	assert_int_equal(cand(&r.res, "chandan@example.org")->status,
+			 PICK_AWAY);
+	assert_int_equal(cand(&r.res, "darrick@example.org")->cap_day, 1);
+	pick_result_release(&r.res);
+	give(&r.db, "darrick@example.org", 1, NOW - 60);
+	pick_recipient(&r.rq, &r.res);
+	assert_int_equal(r.res.outcome, PICK_TO_LIST);
+	assert_int_equal(cand(&r.res, "darrick@example.org")->status,
+			 PICK_SATURATED);
+	pick_result_release(&r.res);
+	/* back the day after: available again */
+	r.rq.now = NOW + DAY;
+	pick_recipient(&r.rq, &r.res);
+	assert_string_equal(r.res.addr, "chandan@example.org");
+	pick_result_release(&r.res);
+	pick_config_free(pc);
+}
+
 static void test_list_only_and_next_group(void **state)
 {
 	struct pick_config *pc = conf("");
@@ -790,6 +849,7 @@ int main(void)
 		cmocka_unit_test(test_expert_away_and_reporter),
 		cmocka_unit_test(test_expert_inside_the_section),
 		cmocka_unit_test(test_maintainers_and_list),
+		cmocka_unit_test(test_declined_and_declared),
 		cmocka_unit_test(test_list_only_and_next_group),
 		cmocka_unit_test(test_equal_scores_pool),
 		cmocka_unit_test(test_unmapped),
