@@ -723,7 +723,7 @@ static int run_all(struct run *u, const struct command_list *l,
 int mailcmd_run(struct audit *db, const struct pipeline *p,
 		const struct router_id *id, const struct report *r,
 		const struct audit_root *root, int64_t msg, time_t now,
-		unsigned *ran)
+		unsigned *ran, bool *queued)
 {
 	struct command_list *l;
 	struct strbuf body = STRBUF_INIT(ANSWER_MAX);
@@ -732,6 +732,7 @@ int mailcmd_run(struct audit *db, const struct pipeline *p,
 	int ret = -1;
 
 	*ran = 0;
+	*queued = false;
 	if (!r->body || !r->body_len || (r->flags & REPORT_HTML_ONLY))
 		return 0;
 	l = xcalloc(1, sizeof(*l));
@@ -774,6 +775,7 @@ int mailcmd_run(struct audit *db, const struct pipeline *p,
 		(long long)root->id, authorised(&u));
 	if (run_all(&u, l, &body, ran) < 0 || answer(&u, &body) < 0)
 		goto out;
+	*queued = true;
 	ret = 0;
 out:
 	if (u.have_rec)

@@ -43,6 +43,7 @@
 #ifndef TRIAGE_MAILCMD_H
 #define TRIAGE_MAILCMD_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -54,11 +55,13 @@ struct router_id;
 
 /*
  * mailcmd_run - the commands of r, a follow-up recorded as row msg of
- * the report root; *ran: how many ran (0 when none, or not allowed)
+ * the report root; *ran: how many ran (0 when none, or not allowed);
+ * *queued: mail was queued (the confirmation, forwards, a request to
+ * the reporter), for the filter to send now
  */
 int mailcmd_run(struct audit *db, const struct pipeline *p,
 		const struct router_id *id, const struct report *r,
 		const struct audit_root *root, int64_t msg, time_t now,
-		unsigned *ran);
+		unsigned *ran, bool *queued);
 
 #endif

@@ -435,6 +435,7 @@ static int record_followup(struct audit *db, const struct pipeline *p,
 	struct audit_rule_hit *hits = NULL;
 	char arg[32];
 	unsigned ran;
+	bool queued;
 	bool forward = false, stranger = false;
 	int ret = -1;
 
@@ -505,8 +506,11 @@ static int record_followup(struct audit *db, const struct pipeline *p,
 	if (audit_record_action(db, &act, NULL) < 0)
 		goto out;
 	/* "#triage VERB" lines: run when their sender may (mailcmd.h) */
-	if (mailcmd_run(db, p, id, r, root, out->report, now, &ran) < 0)
+	if (mailcmd_run(db, p, id, r, root, out->report, now, &ran, &queued) <
+	    0)
 		goto out;
+	if (queued)
+		out->reply = out->report;
 
 	if (!strcmp(root->class, "ai") && !strcmp(root->state, "held") &&
 	    r->from_addr && *r->from_addr &&

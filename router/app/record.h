@@ -37,7 +37,8 @@ struct report;
 struct record_result {
 	int64_t report;	   /* reports.id */
 	int64_t outbox;	   /* forward queued, or 0 */
-	int64_t reply;	   /* reply queued, or 0 */
+	int64_t reply;	   /* auto-reply queued, or non-zero when reply
+			    * commands queued mail; 0: none */
 	const char *state; /* forwarded, held, digest */
 };
 

@@ -637,7 +637,8 @@ record:
 	 * A redelivery also sends: the run that committed may have died
 	 * before sending.
 	 */
-	if ((done || rec.outbox > 0) && config_is(cfg, "transport", "sendmail"))
+	if ((done || rec.outbox > 0 || rec.reply > 0) &&
+	    config_is(cfg, "transport", "sendmail"))
 		send_detached(&fx->db, fx->dbpath, cfg, fx->busy_ms);
 	goto out_pipeline;
 rollback:

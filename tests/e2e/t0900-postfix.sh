@@ -507,6 +507,40 @@ test_expect_success 'all done: queue empty, three forwards relayed, no report bo
 	echo "# end-to-end run: $(elapsed "$t_start" "$(now)") s"
 '
 
+# ---- a maintainer's reply to the report's own address (issue 23) ----------
+
+# The forward's Reply-To names bugs+ID-TOKEN@: with recipient_delimiter
+# Postfix delivers that address to the bugs alias, and the filter joins
+# the report by it alone (the subject is new, no References), runs the
+# maintainer's command and mails one confirmation back through Postfix.
+# reply_delivered: local(8) logged the reply's delivery to the command
+# (after the filter's commit: the log line is what ends the delivery)
+reply_delivered() {
+	log_after "$(cat "$T/reply.line")" |
+		grep -q "to=<$(cat "$T/reply.addr")>, relay=local.*status=sent (delivered to command"
+}
+test_expect_success 'reply address: bugs+ID-TOKEN@ through Postfix joins the report and runs its command' '
+	addr=$(sed -n "s/^Reply-To:.*\(bugs+[0-9]*-[a-z2-7]*@localhost\).*/\1/p" "$T/fwd.head") &&
+	test -n "$addr" &&
+	first=$(sql "SELECT id FROM reports WHERE message_id = $(lit "$U_ID") AND state = $(lit forwarded)") &&
+	postconf -e "recipient_delimiter = +" && postfix reload >/dev/null 2>&1 &&
+	printf "From: A Maintainer <%s>\nTo: %s\nSubject: your network oops\nMessage-ID: <e2e-reply.1@example.net>\nDate: Sat, 05 Dec 2026 10:00:00 +0000\n\nThanks, I can see it here too.\n\n#triage note seen on the maintainer board as well\n" \
+		"$MAINTAINER" "$addr" >"$T/reply.eml" &&
+	log_lines >"$T/reply.line" &&
+	/usr/sbin/sendmail -f "$MAINTAINER" "$addr" <"$T/reply.eml" &&
+	echo "$addr" >"$T/reply.addr" &&
+	wait_until 20 reply_delivered &&
+	test "$(sql "SELECT thread_root FROM reports WHERE message_id = $(lit e2e-reply.1@example.net)")" = "$first" &&
+	sql "SELECT action || \"|\" || detail FROM actions WHERE report = $first" | grep -q "^note|seen on the maintainer board as well" &&
+	wait_until 20 sh -c "grep -lq \"Your commands for report #$first\" \"$DUMP\"/*" &&
+	c=$(grep -l "Your commands for report #$first" "$DUMP"/*) &&
+	test "$(echo "$c" | wc -l)" = 1 &&
+	tr -d "\r" <"$c" | sed "/^$/q" | unfold >"$T/confirm.head" &&
+	grep -q "^X-Rcpt-Args: <$MAINTAINER>" "$T/confirm.head" &&
+	grep -q "^Auto-Submitted: auto-replied" "$T/confirm.head" &&
+	echo "# the confirmation: $(grep -c "" "$c") lines to $MAINTAINER, from the report address $addr"
+'
+
 # ---- the resident filter behind triage-client -------------------------------
 
 # The alias now runs triage-client, installed alone (no triage-filter
