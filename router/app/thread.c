@@ -18,16 +18,17 @@
 #include "map.h"
 #include "pipeline.h"
 #include "report.h"
+#include "authres.h"
 #include "thread.h"
 #include "token.h"
 #include "util.h"
 
 /*
- * party - r's sender (From) is one of root's own people: its reporter,
+ * party_address - r's From is one of root's own people: its reporter,
  * its recipient, or an M: or R: of its section
  */
-static bool party(const struct link_trust *t, const struct audit_root *root,
-		  const struct report *r)
+static bool party_address(const struct link_trust *t,
+			  const struct audit_root *root, const struct report *r)
 {
 	const char *from = r->from_addr;
 	char addr[320];
@@ -55,6 +56,18 @@ static bool party(const struct link_trust *t, const struct audit_root *root,
 			return true;
 	}
 	return false;
+}
+
+/*
+ * party - r's sender is one of root's people (party_address), and, when
+ * the site names its authserv_id, its own server authenticated that From
+ * (a forged From is then a stranger's: classified, capped, held)
+ */
+static bool party(const struct link_trust *t, const struct audit_root *root,
+		  const struct report *r)
+{
+	return party_address(t, root, r) &&
+	       (!t || !authres_check(r, t->authserv_id, r->from_addr));
 }
 
 /*

@@ -92,6 +92,11 @@ struct link_trust {
 	 * of any message, joins report ID when TOKEN checks
 	 */
 	const char *local;
+	/*
+	 * routes.conf's authserv_id, or NULL: a sender is one of a report's
+	 * people only when our server authenticated its From (authres.h)
+	 */
+	const char *authserv_id;
 };
 
 int link_find(struct audit *db, const struct report *r,

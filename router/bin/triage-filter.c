@@ -581,6 +581,7 @@ static int filter_message(struct filter *fx, int fd)
 	trust.map = p->map;
 	trust.archive = fx->id.archive;
 	trust.local = fx->id.local;
+	trust.authserv_id = config_get(cfg, "authserv_id");
 	if (!trust.key)
 		goto out_pipeline;
 

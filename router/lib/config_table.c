@@ -142,7 +142,7 @@ const struct config_key config_keys[] = {
 	/* reply commands (triage-mail(7)) */
 	BOOL("reply_address", "yes", "app/forward.c"),
 	STR("triagers", NULL, "app/mailcmd.c"),
-	STR("authserv_id", NULL, "app/mailcmd.c"),
+	STR("authserv_id", NULL, "app/mailcmd.c, app/thread.c"),
 
 	/* how mail leaves */
 	ENUM("transport", "smtp", "smtp|sendmail",

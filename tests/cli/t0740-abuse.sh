@@ -86,6 +86,43 @@ test_expect_success 'the section'"'"'s own reviewer still joins by a bare tag, a
 	test "$(sent_to $id xfs-triage@xfs.example.org)" = 1
 '
 
+# rita_reply ID [AUTHENTICATION-RESULTS]: the section's reviewer (or one
+# who writes her From) replying in #1's thread
+rita_reply() {
+	{
+		if [ -n "${2:-}" ]; then echo "Authentication-Results: $2"; fi &&
+		printf "From: Rita Review <rita@xfs.example.org>\nTo: bugs@example.org\n" &&
+		printf "Subject: Re: xfs: NULL pointer dereference in xfs_iflush_cluster\n" &&
+		printf "Message-ID: <%s@xfs.example.org>\n" "$1" &&
+		printf "In-Reply-To: <abuse-01.report@users.example>\n" &&
+		printf "Date: Tue, 01 Dec 2026 10:30:00 +0000\n\n" &&
+		printf "Lena, could you run with CONFIG_XFS_DEBUG=y and send the log?\n"
+	} >"$T/$1.eml"
+}
+# with authserv_id: a From counts as the section's only when our own
+# server authenticated it (issue 21, item 1: the party check)
+test_expect_success 'forged From: with authserv_id, a party'"'"'s From unauthenticated is a stranger'"'"'s' '
+	sed "s/^router_address = .*/&\nauthserv_id = mx.example.org/" "$T/routes.conf" >"$T/auth.conf" &&
+	grep -q "^authserv_id = mx.example.org" "$T/auth.conf" &&
+	rita_reply ar-none &&
+	rita_reply ar-other "mx.evil.example; dkim=pass header.d=xfs.example.org" &&
+	rita_reply ar-pass "mx.example.org; dkim=pass header.d=xfs.example.org" &&
+	for m in ar-none ar-other ar-pass; do
+		TRIAGE_CONFIG="$T/auth.conf" "$FILTER" <"$T/$m.eml" || return 1
+	done &&
+	for m in ar-none ar-other; do
+		id=$(id_of "$m@xfs.example.org") &&
+		test "$(q "SELECT thread_root FROM reports WHERE id = $id")" = 1 &&
+		test "$(q "SELECT count(*) FROM classification WHERE report = $id")" = 1 &&
+		q "SELECT reason FROM decisions WHERE report = $id" |
+			grep "not the report.s reporter, recipient or section" || return 1
+	done &&
+	id=$(id_of ar-pass@xfs.example.org) &&
+	test "$(q "SELECT thread_root, state FROM reports WHERE id = $id")" = "1|forwarded" &&
+	test "$(q "SELECT count(*) FROM classification WHERE report = $id")" = 0 &&
+	test "$(sent_to $id xfs-triage@xfs.example.org)" = 1
+'
+
 test_expect_success 'hijack: the right token joins a stranger, who is still classified and held' '
 	sed "s/TOKEN/$(cat "$T/token")/" "$C/07-tag-token.eml.in" >"$T/07.eml" &&
 	feed "$T/07.eml" &&
