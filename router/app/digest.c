@@ -476,6 +476,8 @@ int digest_recipient(struct audit *db, const struct config *cfg,
 	rq.cfg = pc;
 	rq.load = db ? audit_pick_load : NULL;
 	rq.load_ctx = db;
+	/* what people declared by mail ("#triage away", "cap") counts too */
+	rq.person = db ? audit_pick_person : NULL;
 	rq.now = now;
 	if (pick_recipient(&rq, &res) < 0)
 		ret = -2; /* a load unread: printed */

@@ -82,16 +82,25 @@ static void people_release(struct people *pp)
 	memset(pp, 0, sizeof(*pp));
 }
 
-/* away - an away record of routes.conf covers now for addr */
-static bool away(const struct pick_config *pc, const char *addr, time_t now)
+/*
+ * away - an away record of routes.conf, or one the person declared by
+ * mail ("#triage away UNTIL": audit_pick_person()), covers now for addr;
+ * -1 on a database error
+ */
+static int away(struct audit *db, const struct pick_config *pc,
+		const char *addr, time_t now)
 {
+	time_t until = 0;
+	int cap = 0;
 	size_t i;
 
 	for (i = 0; pc && i < pc->naways; i++)
 		if (!strcasecmp(pc->aways[i].addr, addr) &&
 		    now >= pc->aways[i].from && now < pc->aways[i].until)
-			return true;
-	return false;
+			return 1;
+	if (audit_pick_person(db, addr, &until, &cap) < 0)
+		return -1;
+	return until > now;
 }
 
 /* clean - s as one line of plain text (controls out) */
@@ -231,7 +240,10 @@ static int one(struct audit *db, const struct router_id *rid,
 	int rc, ret = 0;
 
 	st->people++;
-	if (away(pc, p->addr, now)) {
+	rc = away(db, pc, p->addr, now);
+	if (rc < 0)
+		return -1;
+	if (rc) {
 		fprintf(out, "remind %s: away, no reminder\n", p->addr);
 		st->skipped++;
 		return 0;

@@ -177,4 +177,24 @@ test_expect_success 'a person away gets no reminder' '
 	test "$(q "SELECT count(*) FROM outbox WHERE kind = \"reply\"")" = 2
 '
 
+test_expect_success 'a person away by mail ("#triage away") gets none either' '
+	TRIAGE_NOW=$((NOW + 30 * DAY)) "$TRIAGE" remind >"$T/before" &&
+	grep -q "^remind xfs-triage@xfs.example.org: [0-9]* reports\$" "$T/before" &&
+	cat >"$T/away.eml" <<-EOF &&
+	From: XFS Triage <xfs-triage@xfs.example.org>
+	To: bugs@example.org
+	Subject: Re: xfs: oops in xfs_log_force
+	Message-ID: <rem-away@xfs.example.org>
+	In-Reply-To: <rem-2@example.com>
+	Date: Tue, 01 Dec 2026 10:00:00 +0100
+	Content-Type: text/plain; charset=utf-8
+
+	#triage away 2099-12-31
+	EOF
+	"$FILTER" <"$T/away.eml" &&
+	test "$(q "SELECT count(*) FROM people WHERE addr = \"xfs-triage@xfs.example.org\"")" = 1 &&
+	TRIAGE_NOW=$((NOW + 30 * DAY)) "$TRIAGE" remind >"$T/after" &&
+	grep -qx "remind xfs-triage@xfs.example.org: away, no reminder" "$T/after"
+'
+
 test_done

@@ -303,6 +303,20 @@ static void test_recipient(void **state)
 					  "XFS FILESYSTEM", T0, to, sizeof(to)),
 			 0);
 	assert_string_equal(to, "fuzz@xfs.example");
+	/* away by mail ("#triage away"): someone else, until then */
+	assert_int_equal(
+		audit_person_away(f->db, "fuzz@xfs.example", T0 + 10 * DAY, T0),
+		0);
+	assert_int_equal(digest_recipient(f->db, f->cfg, f->map,
+					  "XFS FILESYSTEM", T0 + DAY, to,
+					  sizeof(to)),
+			 0);
+	assert_string_not_equal(to, "fuzz@xfs.example");
+	assert_int_equal(digest_recipient(f->db, f->cfg, f->map,
+					  "XFS FILESYSTEM", T0 + 11 * DAY, to,
+					  sizeof(to)),
+			 0);
+	assert_string_equal(to, "fuzz@xfs.example");
 	/* no person: the list */
 	assert_int_equal(digest_recipient(f->db, f->cfg, f->map, "LIST ONLY",
 					  T0, to, sizeof(to)),
