@@ -299,6 +299,20 @@ int cmd_bulk_action(struct cmd_bulk *b, const struct audit_record *r,
 	return audit_record_action(b->db, &act, NULL);
 }
 
+/* action_of - the action context of a bulk command's run */
+static void action_of(struct action_ctx *a, const struct cmd_bulk *b,
+		      struct strbuf *out, struct strbuf *err)
+{
+	memset(a, 0, sizeof(*a));
+	a->db = b->db;
+	a->cfg = b->cfg;
+	a->who = b->who;
+	a->verb = b->verb;
+	a->now = b->now;
+	a->out = out;
+	a->err = err;
+}
+
 /* cmd_leave_digest - r leaves state digest: out of a queued digest too */
 int cmd_leave_digest(struct cmd_bulk *b, const struct audit_record *r)
 {
@@ -306,13 +320,7 @@ int cmd_leave_digest(struct cmd_bulk *b, const struct audit_record *r)
 	struct action_ctx a;
 	int rc;
 
-	memset(&a, 0, sizeof(a));
-	a.db = b->db;
-	a.cfg = b->cfg;
-	a.who = b->who;
-	a.verb = b->verb;
-	a.now = b->now;
-	a.out = &out;
+	action_of(&a, b, &out, NULL);
 	rc = action_leave_digest(&a, r);
 	fputs(sb_str(&out), stdout);
 	sb_release(&out);
@@ -328,14 +336,7 @@ int cmd_bulk_run(struct cmd_bulk *b, const struct audit_record *r,
 	struct action_ctx a;
 	int rc, ret = -1;
 
-	memset(&a, 0, sizeof(a));
-	a.db = b->db;
-	a.cfg = b->cfg;
-	a.who = b->who;
-	a.verb = b->verb;
-	a.now = b->now;
-	a.out = &out;
-	a.err = &err;
+	action_of(&a, b, &out, &err);
 	rc = act(&a, r, arg);
 	if (rc == ACTION_DONE && audit_commit(b->db) == 0) {
 		b->queued += a.queued;
