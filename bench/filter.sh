@@ -8,6 +8,9 @@
 #   - the floor: an empty static program (cc -static), same spawner,
 #     measured before and after the one-shot runs and before and after
 #     the resident ones;
+#   - an empty program linked with the shared objects triage-filter
+#     loads (GMime's dependencies): what the dynamic loader alone costs,
+#     shown beside the one-shot ratio;
 #   - the filter's child CPU (user+sys, wait4) and wall medians, and the
 #     ratio to the floor: CPU is the figure that counts on a shared
 #     machine (goal: one-shot <= 8x the floor);
@@ -63,6 +66,14 @@ if [ "$(uname -m)" = x86_64 ]; then
 		-Wl,-z,relro,-z,now -include "$SRC/router/lib/nolibc.h" \
 		-o "$B/empty-nolibc" "$B/empty-nolibc.c"
 fi
+# an empty program that loads what triage-filter loads (GMime's
+# dependencies: GLib, GIO, gpgme ...): what dynamic linking alone costs
+# a one-shot run, before any of triage's own work
+cc -O2 -o "$B/empty-libs" "$B/empty.c" -Wl,--no-as-needed \
+	$(ldd "$SRC/triage-filter" 2>/dev/null |
+		sed -n 's/^[[:space:]]*lib\([^ ]*\)\.so[.0-9]* =>.*/-l:lib\1.so/p' |
+		grep -v -e '-l:libc.so' | tr '\n' ' ') 2>/dev/null ||
+	rm -f "$B/empty-libs"
 
 . "$SRC/bench/config.sh"
 bench_config "$B" || {
@@ -174,6 +185,8 @@ echo x >"$B/one"
 f1=$("$B/spawn" -n "$RUNS" "$B/one" -- "$B/empty-static")
 filt=$("$B/spawn" -F "$B/list" -- "$SRC/triage-filter")
 f2=$("$B/spawn" -n "$RUNS" "$B/one" -- "$B/empty-static")
+fl=
+[ -x "$B/empty-libs" ] && fl=$("$B/spawn" -n "$RUNS" "$B/one" -- "$B/empty-libs")
 # stage breakdown: TRIAGE_PROFILE=1 adds one stderr line per run
 : >"$B/prof"
 while read -r m; do
@@ -282,6 +295,8 @@ rfc=$(awk -v a="$(field cpu_median_ms "$f3")" -v b="$(field cpu_median_ms "$f4")
 echo "== filter: $RUNS deliveries of a $bytes-byte report ($(ldd "$SRC/triage-filter" 2>/dev/null | grep -c '=>' || true) shared objects); load average $load0 -> $load1 on $(nproc) CPUs"
 show "floor (empty static), 1st" "$f1"
 show "floor (empty static), 2nd" "$f2"
+[ -z "$fl" ] || show "empty, the filter's libs" "$fl"
+[ -z "$fl" ] || echo "                           (an empty program linked with the $(ldd "$B/empty-libs" | grep -c '=>') shared objects triage-filter loads: the dynamic loader's share of a one-shot run)"
 show "triage-filter" "$filt"
 awk -v c="$(field cpu_median_ms "$filt")" -v w="$(field wall_median_ms "$filt")" \
 	-v fc="$fc" -v fw="$fw" 'BEGIN {
@@ -336,5 +351,7 @@ echo "recorded: $(sqlite3 "$B/state/triage.db" 'select count(*) from reports') r
 echo "== per-message CPU against the floor, an empty static program (this run):"
 awk -v c="$(field cpu_median_ms "$filt")" -v fc="$fc" 'BEGIN {
 	printf "one-shot (triage-filter):  %.1fx  (%.3f ms / %.3f ms; goal <= 8x)\n", c / fc, c, fc }'
+[ -z "$fl" ] || awk -v c="$(field cpu_median_ms "$filt")" -v l="$(field cpu_median_ms "$fl")" -v fc="$fc" 'BEGIN {
+	printf "  of which loading libs:   %.1fx  (the empty program with its shared objects: %.3f ms; triage'"'"'s own work %.3f ms = %.1fx)\n", l / fc, l, c - l, (c - l) / fc }'
 awk -v c="$(field cpu_median_ms "$rc")" -v w="$(field worker_ms "$rc")" -v fc="$rfc" 'BEGIN {
 	printf "resident (triage-client):  %.1fx  (%.3f ms / %.3f ms; goal <= 1.5x)\n", (c + w) / fc, c + w, fc }'
