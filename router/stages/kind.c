@@ -589,6 +589,33 @@ static bool bugzilla_mail(const struct report *r)
 	       !strncasecmp(a, "bugzilla-daemon@", 16);
 }
 
+/*
+ * bugspray_new - kernel.org's bugspray bridge ("NAME via Bugspray Bot
+ * <bugbot@kernel.org>", X-Mailer: bugspray) mails each Bugzilla comment
+ * to the component's list; comment 0 ("View: .../show_bug.cgi?id=N#c0",
+ * Message-ID "...-bNc0-...") is the bug's description: a new report,
+ * where "#c3" is a comment on it.  Its subject has no "[Bug N] New:".
+ */
+static bool bugspray_new(const struct report *r, bool reply)
+{
+	const char *b = r->body, *end = b ? b + r->body_len : NULL, *p;
+
+	if (reply || !b || !addr_is(from_addr(r), "bugbot", "kernel.org"))
+		return false;
+	for (p = b; (p = memmem(p, (size_t)(end - p), "show_bug.cgi?id=", 16));
+	     p += 16) {
+		const char *q = p + 16;
+
+		while (q < end && isdigit((unsigned char)*q))
+			q++;
+		if (q > p + 16 && end - q >= 3 && q[0] == '#' && q[1] == 'c' &&
+		    q[2] == '0' &&
+		    (end - q == 3 || !isdigit((unsigned char)q[3])))
+			return true;
+	}
+	return false;
+}
+
 /* decide_bot - the bots whose mail is never a new user report */
 static bool decide_bot(const struct report *r, const char *tags,
 		       unsigned replies, struct kind_result *k)
@@ -939,6 +966,10 @@ void kind_classify(const struct report *r, struct kind_result *k)
 			problem_filed(k);
 			decide(k, KIND_REPORT, "%s",
 			       "a Bugzilla \"New:\" notification");
+		} else if (bugspray_new(r, reply)) {
+			problem_filed(k);
+			decide(k, KIND_REPORT, "%s",
+			       "a new bug's description from kernel.org's Bugzilla (bugspray, comment 0)");
 		} else {
 			decide(k, KIND_BZ_UPDATE, "%s",
 			       "a Bugzilla comment or change notification");

@@ -251,6 +251,32 @@ static void test_bugzilla(void **state)
 		"[Bug 220818] iwlwifi: firmware crash on resume", NULL,
 		"--- Comment #3 from Someone ---\n");
 	expect_kind(r, KIND_BZ_UPDATE);
+	/* kernel.org's bugspray bridge: comment 0 is the new bug's
+	 * description, a later comment an update, a reply a follow-up */
+	r = msg("Some User via Bugspray Bot <bugbot@kernel.org>",
+		"sdhci: card not detected after resume", NULL,
+		"Some User writes via Kernel.org Bugzilla:\n\n"
+		"The card reader is gone after resume.\n\n"
+		"View: https://bugzilla.kernel.org/show_bug.cgi?id=220841#c0\n");
+	report_add_header(r, "X-Bugzilla-Product", "Drivers");
+	expect_kind(r, KIND_REPORT);
+	r = msg("Other Person via Bugspray Bot <bugbot@kernel.org>",
+		"sdhci: card not detected after resume", NULL,
+		"Other Person writes via Kernel.org Bugzilla:\n\nSame here.\n\n"
+		"View: https://bugzilla.kernel.org/show_bug.cgi?id=220841#c03\n");
+	report_add_header(r, "X-Bugzilla-Product", "Drivers");
+	expect_kind(r, KIND_BZ_UPDATE);
+	r = msg("Some User via Bugspray Bot <bugbot@kernel.org>",
+		"sdhci: card not detected after resume", NULL,
+		"View: https://bugzilla.kernel.org/show_bug.cgi?id=220841#c0\n");
+	report_add_header(r, "X-Bugzilla-Product", "Drivers");
+	r->in_reply_to = xstrdup("b220841c0@bugzilla.kernel.org");
+	expect_kind(r, KIND_BZ_UPDATE);
+	r = msg("Mallory <bugbot@kernel.org.example>",
+		"sdhci: card not detected after resume", NULL,
+		"View: https://bugzilla.kernel.org/show_bug.cgi?id=220841#c0\n");
+	report_add_header(r, "X-Bugzilla-Product", "Drivers");
+	expect_kind(r, KIND_BZ_UPDATE);
 	/* a bug from Bugzilla itself (webhook, poll) is a report */
 	r = msg("Someone <s@example.org>", "Re: anything", "x@y", "");
 	r->source = "bugzilla";
