@@ -34,10 +34,11 @@ static const char *const problem_stems[] = {
 
 /* two words: the first, then the second (a stem when it ends in '*') */
 static const char *const problem_pairs[][2] = {
-	{ "not", "work*" },   { "doesn't", "work*" }, { "doesnt", "work*" },
-	{ "don't", "work*" }, { "dont", "work*" },    { "stopped", "working" },
-	{ "no", "longer" },   { "lock", "up" },	      { "locks", "up" },
-	{ "locked", "up" },   { "timed", "out" },
+	{ "not", "work*" },    { "doesn't", "work*" }, { "doesnt", "work*" },
+	{ "don't", "work*" },  { "dont", "work*" },    { "stopped", "working" },
+	{ "no", "longer" },    { "lock", "up" },       { "locks", "up" },
+	{ "locked", "up" },    { "timed", "out" },     { "stops", "working" },
+	{ "stop", "working" }, { "dead", "lock*" },
 };
 
 static const char *const first_person[] = {
