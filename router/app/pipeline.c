@@ -243,7 +243,9 @@ static bool security_contact(const struct map *map, int sec, const char *addr)
  * no_sign_of_a_bug - a new message classed user only because nothing
  * else fired: no user rule reached its threshold, it holds no crash, and
  * neither its subject nor a first-person sentence says that anything
- * went wrong (problem.h).  On the bugs alias such mail is mostly a
+ * went wrong (problem.h); or it asks a question (kind.h) and holds no
+ * crash, whatever rules fired: a question names a problem as often as a
+ * report does, and "my", "after upgrading" fit a help request as well.  On the bugs alias such mail is mostly a
  * question, a plan or an announcement; the few genuine reports among
  * them keep their class and wait for a triager (pending) instead of
  * reaching a maintainer as a bug.
@@ -252,11 +254,13 @@ static bool no_sign_of_a_bug(const struct pipeline *p, const struct decision *d)
 {
 	const struct rules_params *rp = rules_params(p->rules);
 
-	return d->kind.kind == KIND_REPORT && !d->kind.reply &&
-	       !d->kind.problem_stated && d->verdict.cls == CLASS_USER &&
-	       !d->verdict.certain &&
-	       d->verdict.score[CLASS_USER] < rp->threshold[CLASS_USER] &&
-	       (!d->ev || (!d->ev->crash_type && !d->ev->nframes));
+	if (d->kind.kind != KIND_REPORT || d->kind.reply ||
+	    d->verdict.cls != CLASS_USER || d->verdict.certain ||
+	    (d->ev && (d->ev->crash_type || d->ev->nframes)))
+		return false;
+	return d->kind.question ||
+	       (!d->kind.problem_stated &&
+		d->verdict.score[CLASS_USER] < rp->threshold[CLASS_USER]);
 }
 
 /*

@@ -86,7 +86,7 @@ struct pipeline {
 #define PIPELINE_NO_PROBLEM                                                \
 	"no sign of a bug anyone hit: no crash, no rule reached the user " \
 	"threshold, and neither the subject nor the text says that "       \
-	"something went wrong"
+	"something went wrong (or the subject asks a question)"
 
 struct decision {
 	struct kind_result kind; /* what the message is (kind.h) */

@@ -372,7 +372,9 @@ static bool contains_word(const char *s, const char *w)
 	for (p = s; *p; p++) {
 		if (strncasecmp(p, w, n))
 			continue;
-		if (p == s || !isalnum((unsigned char)p[-1]))
+		/* not inside an identifier: "power.runtime_status" */
+		if (p == s || (!isalnum((unsigned char)p[-1]) && p[-1] != '_' &&
+			       p[-1] != '.'))
 			return true;
 	}
 	return false;
@@ -437,6 +439,7 @@ struct own_scan {
 	bool diff, signed_off, pull;
 	bool diffstat;	/* " 12 files changed, 92 insertions(+)" */
 	bool changelog; /* a line "Changes since v2:" alone */
+	bool bisect;	/* git bisect's "<sha> is the first bad commit" */
 };
 
 static void add_ref(struct kind_result *k, enum kind_ref_type t, const char *v,
@@ -518,6 +521,9 @@ static void scan_line(const char *p, const char *e, struct own_scan *s,
 		s->signed_off = true;
 	if (changelog_line(p, e))
 		s->changelog = true;
+	if ((size_t)(e - p) < 120 &&
+	    memmem(p, (size_t)(e - p), " is the first bad commit", 24))
+		s->bisect = true;
 	if (has_at(p, e, "The following changes since commit ") ||
 	    has_at(p, e, "are available in the Git repository at") ||
 	    (has_at(p, e, "  git://") && s->pull))
@@ -835,6 +841,34 @@ static bool names_nothing(const struct report *r)
 	return true;
 }
 
+/*
+ * question_subject - a subject that asks: it ends in "?" ("Does
+ * io_uring_enter have anti-deadlock magic?", "critical target error?")
+ * or opens with a request for help ("Need help ...", "Help: ...",
+ * "Clarification on ...").  On the tuning labels most such new messages
+ * are questions and help requests; the reports among them carry a
+ * crash or a log, which pipeline_judge() weighs.
+ */
+static bool question_subject(const char *rest)
+{
+	static const char *const asks[] = {
+		"need help", "help needed",	 "help:",
+		"help with", "help request",	 "clarification",
+		"question:", "request for help", "need to understand",
+		"how to ",   "how do ",		 "how can ",
+	};
+	size_t i, n = strlen(rest);
+
+	while (n && isspace((unsigned char)rest[n - 1]))
+		n--;
+	if (n && rest[n - 1] == '?')
+		return true;
+	for (i = 0; i < ARRAY_SIZE(asks); i++)
+		if (!strncasecmp(rest, asks[i], strlen(asks[i])))
+			return true;
+	return false;
+}
+
 /* a bug filed in a tracker states its problem by being filed */
 static void problem_filed(struct kind_result *k)
 {
@@ -902,12 +936,14 @@ static bool decide_patch(struct kind_result *k, const char *tags,
 		decide(k, KIND_PATCH, "subject tag [%.80s] with a diff", tags);
 		return true;
 	}
-	if (!reply && own->diffstat) {
+	/* a bisection quotes the culprit commit, diffstat and version log
+	 * included: a report's evidence, not a cover letter */
+	if (!reply && own->diffstat && !own->bisect) {
 		decide(k, KIND_COVER, "%s",
 		       "a new message with a diffstat and no diff: a series' cover letter");
 		return true;
 	}
-	if (!reply && !k->diff && own->changelog) {
+	if (!reply && !k->diff && own->changelog && !own->bisect) {
 		decide(k, KIND_COVER, "%s",
 		       "a new message with a version log (\"Changes since v2:\") and no diff: a series' cover letter");
 		return true;
@@ -1021,7 +1057,14 @@ void kind_classify(const struct report *r, struct kind_result *k)
 		return;
 	}
 	k->names_nothing = names_nothing(r);
+	k->question = question_subject(rest) ||
+		      (any_tag(tags, is_question_tag) && !k->diff);
 	problem_scan(r, rest, k);
+	if (!k->problem_stated && own.bisect) {
+		k->problem_stated = true;
+		snprintf(k->problem, sizeof(k->problem), "%s",
+			 "a bisection: \"... is the first bad commit\"");
+	}
 	if (k->names_nothing)
 		decide(k, KIND_REPORT, "%s",
 		       "a new message, but its text names nothing of the kernel: no evidence of a bug, held for a triager");

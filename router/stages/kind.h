@@ -100,6 +100,8 @@ struct kind_result {
 	bool problem_stated;	/* a new message that says something went
 				 * wrong (problem.h), or a filed bug */
 	char problem[64];	/* what said so: "subject: hangs", ... */
+	bool question;		/* a new message that asks: its subject
+				 * ends in "?" or asks for help */
 	struct kind_ref refs[KIND_REFS_MAX];
 	size_t nrefs;
 };

@@ -283,6 +283,34 @@ static void test_bugzilla(void **state)
 	expect_kind(r, KIND_REPORT);
 }
 
+/* question_of - whether kind_classify() reads the subject as a question */
+static bool question_of(const char *subject)
+{
+	struct report *r = msg("Some User <user@example.org>", subject, NULL,
+			       "My laptop hangs since the upgrade.\n");
+	struct kind_result k;
+	bool q;
+
+	kind_classify(r, &k);
+	q = k.question;
+	kind_result_release(&k);
+	report_free(r);
+	return q;
+}
+
+static void test_questions(void **state)
+{
+	(void)state;
+	assert_true(
+		question_of("Does io_uring_enter have anti-deadlock magic?"));
+	assert_true(question_of("statx fails on a fixed file? "));
+	assert_true(question_of("Need help increasing raid scan speed"));
+	assert_true(question_of("[Help Needed] MMC stops working"));
+	assert_true(question_of("Clarification on SD card power-off"));
+	assert_false(question_of("xhci_hcd dies on resume from suspend"));
+	assert_false(question_of("[BUG] rtw89: is the firmware crashing"));
+}
+
 static void test_new_messages(void **state)
 {
 	struct report *r;
@@ -330,6 +358,29 @@ static void test_new_messages(void **state)
 			"[RFC] ext4: rework the crash recovery path", NULL,
 			"Hi,\n"),
 		    KIND_DISCUSSION);
+	/* a bisection quotes the culprit merge with its diffstat: a
+	 * report, not a cover letter */
+	expect_kind(
+		msg("Some User <user@example.org>",
+		    "Weird fan control change since 6.18", NULL,
+		    "I bisected it:\n\n"
+		    "0123456789abcdef0123456789abcdef01234567 is the first bad commit\n"
+		    "commit 0123456789abcdef0123456789abcdef01234567\n"
+		    "Merge: 1111111 2222222\n\n"
+		    "    Merge tag 'pwm/for-6.18-rc1'\n\n"
+		    " drivers/pwm/core.c | 120 +++++++++++-----\n"
+		    " 12 files changed, 300 insertions(+), 80 deletions(-)\n"),
+		KIND_REPORT);
+	/* a word of talk inside an identifier is no talk */
+	expect_kind(
+		msg("Some User <user@example.org>",
+		    "Dead lock between prepare_lock and power.runtime_status",
+		    NULL, "Hi,\n"),
+		KIND_REPORT);
+	expect_kind(msg("Some User <user@example.org>",
+			"[Help Needed] MMC stops working after many writes",
+			NULL, "Hi,\n"),
+		    KIND_REPORT);
 	/* the site's spam filter said so: spam, whatever it claims */
 	r = msg("Spammer <s@example.net>", "[BUG] cheap watches", NULL, "");
 	report_add_header(r, "X-Spam-Flag", "YES");
@@ -517,6 +568,7 @@ int main(void)
 		cmocka_unit_test(test_bots),
 		cmocka_unit_test(test_bugzilla),
 		cmocka_unit_test(test_new_messages),
+		cmocka_unit_test(test_questions),
 		cmocka_unit_test(test_names_nothing),
 		cmocka_unit_test(test_problem_stated),
 		cmocka_unit_test(test_trailers),
