@@ -9,40 +9,18 @@
 # crash group in 'triage show', dup/undup, the order of 'triage
 # pending' and the fields of 'triage explain --json' are checked.
 . "$(dirname "$0")/../lib.sh"
+. "$SRC/tests/cli/lib-mail.sh"
 
 C="$SRC/tests/corpus/threads"
-DB="$T/state/triage.db"
 export TZ=UTC TRIAGE_USER=alice
 unset NO_COLOR PAGER
 
-for tool in sqlite3 python3; do
-	if ! command -v $tool >/dev/null; then
-		test_skip "$tool is not installed: threads are not tested"
-		test_done
-	fi
-done
-
-cat >"$T/routes.conf" <<CONF
-state_dir = $T/state
-maintainers = $SRC/tests/data/MAINTAINERS.kernel
-rules_dir = $SRC/classifiers
-router_address = triage@example.org
-regressions_list = regressions@lists.example.org
-# AddressSanitizer reserves terabytes of address space (make SANITIZE=...)
-filter_memory_mb = 0
-CONF
-export TRIAGE_CONFIG="$T/routes.conf"
-q() { sqlite3 "$DB" "$1"; }
-# msg WHERE: the outbox rows' messages as sent (schema 4: a forward keeps
-# only its head and ends with the stored original)
-msg() {
-	sqlite3 "$DB" "SELECT cast(o.message || coalesce(substr(m.raw, o.raw_offset + 1), x'') as blob)
-	  FROM outbox o LEFT JOIN messages m ON m.report = o.raw_report WHERE $1"
-}
+need_tools "threads are not tested" sqlite3 python3
+routes_conf triage@example.org "regressions_list = regressions@lists.example.org"
 
 test_expect_success 'the thread goes through the filter, each routed as expected' '
 	for f in "$C"/[0-9]*.eml; do
-		"$FILTER" <"$f" || { echo "filter failed on $f"; return 1; }
+		feed "$f" || return 1
 	done &&
 	q "SELECT r.id, r.state, coalesce(r.class, \"-\"),
 		coalesce(r.thread_root, \"-\"), coalesce(r.same_crash_as, \"-\"),

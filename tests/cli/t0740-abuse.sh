@@ -5,37 +5,15 @@
 # triage-filter; each case is one finding of issue 21, and each check
 # says what the attacker must not get.
 . "$(dirname "$0")/../lib.sh"
+. "$SRC/tests/cli/lib-mail.sh"
 
 C="$SRC/tests/corpus/abuse"
-DB="$T/state/triage.db"
 export TZ=UTC TRIAGE_USER=alice
 
-if ! command -v sqlite3 >/dev/null; then
-	test_skip "sqlite3 is not installed: abuse cases are not tested"
-	test_done
-fi
-
-cat >"$T/routes.conf" <<CONF
-state_dir = $T/state
-maintainers = $SRC/tests/data/MAINTAINERS.kernel
-rules_dir = $SRC/classifiers
-router_address = triage@example.org
-reply_bugtracker = yes
-# AddressSanitizer reserves terabytes of address space (make SANITIZE=...)
-filter_memory_mb = 0
-CONF
-export TRIAGE_CONFIG="$T/routes.conf"
-q() { sqlite3 "$DB" "$1"; }
-# msg WHERE: the outbox rows' messages as sent
-msg() {
-	sqlite3 "$DB" "SELECT cast(o.message || coalesce(substr(m.raw, o.raw_offset + 1), x'') as blob)
-	  FROM outbox o LEFT JOIN messages m ON m.report = o.raw_report WHERE $1"
-}
-# id_of MESSAGE-ID: the report that message became
-id_of() { q "SELECT max(id) FROM reports WHERE message_id = '$1'"; }
+need_tools "abuse cases are not tested" sqlite3
+routes_conf triage@example.org "reply_bugtracker = yes"
 # sent_to ID ADDR: how many outbox rows of report ID go to ADDR
 sent_to() { q "SELECT count(*) FROM outbox WHERE report = $1 AND recipients LIKE '%$2%'"; }
-feed() { "$FILTER" <"$1" || { echo "filter failed on $1"; return 1; }; }
 
 test_expect_success 'a genuine report is forwarded, its tag carries a token' '
 	feed "$C/01-report.eml" &&

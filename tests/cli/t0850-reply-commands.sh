@@ -9,56 +9,15 @@
 # done.  Every step is checked in the database: reports, actions,
 # declined, and the outbox rows (the confirmations among them).
 . "$(dirname "$0")/../lib.sh"
+. "$SRC/tests/cli/lib-mail.sh"
 
-DB="$T/state/triage.db"
 export TZ=UTC TRIAGE_USER=alice
 
-if ! command -v sqlite3 >/dev/null; then
-	test_skip "sqlite3 is not installed: reply commands are not tested"
-	test_done
-fi
-
-cat >"$T/routes.conf" <<CONF
-state_dir = $T/state
-maintainers = $SRC/tests/data/MAINTAINERS.kernel
-rules_dir = $SRC/classifiers
-router_address = bugs@example.org
-sender_cap = 0
-triagers = tina@triage.example.org
-# AddressSanitizer reserves terabytes of address space (make SANITIZE=...)
-filter_memory_mb = 0
-CONF
-export TRIAGE_CONFIG="$T/routes.conf"
-q() { sqlite3 "$DB" "$1"; }
-# msg WHERE: the outbox rows' messages as sent
-msg() {
-	sqlite3 "$DB" "SELECT cast(o.message || coalesce(substr(m.raw, o.raw_offset + 1), x'') as blob)
-	  FROM outbox o LEFT JOIN messages m ON m.report = o.raw_report WHERE $1"
-}
-id_of() { q "SELECT max(id) FROM reports WHERE message_id = '$1'"; }
-# last_forward: the recipient of report 1's newest queued forward
-last_forward() {
-	q "SELECT recipients FROM outbox WHERE report = 1 AND kind = 'forward'
-	   AND state = 'queued' ORDER BY id DESC LIMIT 1"
-}
-# replies_to ADDR: reply rows (confirmations, requests) to ADDR
-replies_to() { q "SELECT count(*) FROM outbox WHERE kind = 'reply' AND recipients = '$1'"; }
-# reply FROM ID BODY [HEADER...]: a reply to report 1's original
-reply() {
-	from=$1 id=$2 body=$3 &&
-	shift 3 &&
-	{
-		printf 'From: %s\nTo: bugs@example.org\n' "$from" &&
-		printf 'Subject: Re: ext4: kernel BUG in ext4_mb_generate_buddy\n' &&
-		printf 'Message-ID: <%s>\nIn-Reply-To: <r1@example.com>\n' "$id" &&
-		printf 'References: <r1@example.com>\n' &&
-		printf 'Date: Tue, 01 Dec 2026 10:00:00 +0000\n' &&
-		for h in "$@"; do printf '%s\n' "$h" || return 1; done &&
-		printf 'MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\n\n' &&
-		printf '%s\n' "$body"
-	} >"$T/$id.eml" &&
-	"$FILTER" <"$T/$id.eml"
-}
+need_tools "reply commands are not tested" sqlite3
+routes_conf bugs@example.org "sender_cap = 0" "triagers = tina@triage.example.org"
+# reply's thread: report 1's original
+REPLY_PARENT=r1@example.com
+REPLY_SUBJECT="Re: ext4: kernel BUG in ext4_mb_generate_buddy"
 
 test_expect_success 'a report is forwarded to EXT4'"'"'s M:, with its own Reply-To' '
 	cat >"$T/r1.eml" <<-\EOF &&
@@ -88,7 +47,7 @@ test_expect_success 'a report is forwarded to EXT4'"'"'s M:, with its own Reply-
 	EOF
 	"$FILTER" <"$T/r1.eml" &&
 	test "$(q "SELECT state FROM reports WHERE id = 1")" = forwarded &&
-	test "$(last_forward)" = ted@ext4.example.org &&
+	test "$(forwarded_to 1)" = ted@ext4.example.org &&
 	msg "o.report = 1 AND o.kind = \"forward\"" >"$T/fwd1" &&
 	sed -n "s/^Subject: \[triage #1-\([a-z2-7]*\)\] .*/\1/p" "$T/fwd1" >"$T/token" &&
 	test "$(wc -c <"$T/token")" = 9 &&
@@ -106,7 +65,7 @@ test_expect_success 'the M: replies "#triage reroute": new section, forward, one
 #triage help" &&
 	"$TRIAGE" show 1 >"$T/show1" &&
 	grep -q "XFS FILESYSTEM" "$T/show1" &&
-	test "$(last_forward)" = xfs-triage@xfs.example.org &&
+	test "$(forwarded_to 1)" = xfs-triage@xfs.example.org &&
 	test "$(q "SELECT who || \" \" || action || \" \" || argument FROM actions WHERE report = 1 AND action = \"reroute\"")" = "ted@ext4.example.org reroute XFS FILESYSTEM" &&
 	test "$(q "SELECT state FROM reports WHERE id = 1")" = forwarded &&
 	test "$(replies_to ted@ext4.example.org)" = 1 &&
@@ -124,11 +83,11 @@ test_expect_success 'the M: replies "#triage reroute": new section, forward, one
 
 test_expect_success 'the new recipient says "#triage notme": someone else, never the same again' '
 	reply "xfs-triage@xfs.example.org" c2@xfs.example.org "#triage notme" &&
-	test "$(last_forward)" = xavier@xfs.example.org &&
+	test "$(forwarded_to 1)" = xavier@xfs.example.org &&
 	test "$(q "SELECT addr FROM declined WHERE report = 1")" = xfs-triage@xfs.example.org &&
 	test "$(replies_to xfs-triage@xfs.example.org)" = 1 &&
 	reply "Xavier Xfs <xavier@xfs.example.org>" c3@xfs.example.org "#triage notme" &&
-	test "$(last_forward)" = rita@xfs.example.org &&
+	test "$(forwarded_to 1)" = rita@xfs.example.org &&
 	test "$(q "SELECT count(*) FROM declined WHERE report = 1")" = 2 &&
 	test "$(q "SELECT count(*) FROM outbox WHERE report = 1 AND kind = \"forward\" AND recipients = \"xfs-triage@xfs.example.org\" AND state = \"queued\"")" = 0 &&
 	q "SELECT candidates FROM decisions WHERE report = 1 ORDER BY id DESC LIMIT 1" >"$T/cand" &&

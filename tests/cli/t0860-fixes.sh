@@ -10,31 +10,17 @@
 # pending'; a reporter's address alone, a wrong token or a Fixes:
 # trailer names nothing; a bad archive_url is refused.
 . "$(dirname "$0")/../lib.sh"
+. "$SRC/tests/cli/lib-mail.sh"
 
-DB="$T/state/triage.db"
 export TZ=UTC TRIAGE_USER=alice
 unset NO_COLOR PAGER
 
-for tool in sqlite3 python3 git; do
-	if ! command -v $tool >/dev/null; then
-		test_skip "$tool is not installed: fixes are not tested"
-		test_done
-	fi
-done
-
+need_tools "fixes are not tested" sqlite3 python3 git
 # a site archive whose links lore's forms do not cover: read by pattern
-cat >"$T/routes.conf" <<EOF
-state_dir = $T/state
-maintainers = $SRC/tests/data/MAINTAINERS.kernel
-rules_dir = $SRC/classifiers
-router_address = bugs@example.org
-archive_url = https://mail.example.org/view?m=%s
-forward_subject_tag = always
-notify_reporter_fixed = yes
-filter_memory_mb = 0
-EOF
-export TRIAGE_CONFIG="$T/routes.conf"
-q() { sqlite3 "$DB" "$1"; }
+routes_conf bugs@example.org \
+	"archive_url = https://mail.example.org/view?m=%s" \
+	"forward_subject_tag = always" \
+	"notify_reporter_fixed = yes"
 
 # report N ID SUBJECT FUNCTION - a user's XFS oops report in FUNCTION,
 # Message-ID <ID>

@@ -8,27 +8,15 @@
 # mail a week at most; a person away gets
 # none; nothing changes state.
 . "$(dirname "$0")/../lib.sh"
+. "$SRC/tests/cli/lib-mail.sh"
 
-DB="$T/state/triage.db"
 export TZ=UTC TRIAGE_USER=alice
 unset NO_COLOR PAGER
 DAY=86400
 NOW=$(date +%s)
 
-for tool in sqlite3 git; do
-	if ! command -v $tool >/dev/null; then
-		test_skip "$tool is not installed: reminders are not tested"
-		test_done
-	fi
-done
-
-cat >"$T/routes.conf" <<EOF
-state_dir = $T/state
-maintainers = $SRC/tests/data/MAINTAINERS.kernel
-rules_dir = $SRC/classifiers
-router_address = bugs@example.org
-filter_memory_mb = 0
-EOF
+need_tools "reminders are not tested" sqlite3 git
+routes_conf bugs@example.org
 sed "\$a away xfs-triage@xfs.example.org 2020-01-01 2099-12-31" \
 	"$T/routes.conf" >"$T/away.conf"
 # deliver --daemon with reminders on; mail goes to a fake sendmail
@@ -44,8 +32,6 @@ cat >"$T/mail/\$\$.msg"
 EOF
 chmod +x "$T/sendmail"
 NET="$SRC/triage-net"
-export TRIAGE_CONFIG="$T/routes.conf"
-q() { sqlite3 "$DB" "$1"; }
 
 # report N FUNCTION [LINE] - a user's XFS oops in FUNCTION, <rem-N@example.com>,
 # with LINE (e.g. a regzbot line) in its text

@@ -10,46 +10,18 @@
 # repository marks it fixed and it leaves pending; 'triage remind' then
 # lists exactly the report still waiting (another one), not this one.
 . "$(dirname "$0")/../lib.sh"
+. "$SRC/tests/cli/lib-mail.sh"
 
-DB="$T/state/triage.db"
 export TZ=UTC TRIAGE_USER=alice
 unset NO_COLOR PAGER
 DAY=86400
 
-for tool in sqlite3 git; do
-	if ! command -v $tool >/dev/null; then
-		test_skip "$tool is not installed: the inbox flow is not tested"
-		test_done
-	fi
-done
+need_tools "the inbox flow is not tested" sqlite3 git
+routes_conf bugs@example.org "sender_cap = 0"
+# reply's thread: report 1's original
+REPLY_PARENT=inbox-1@example.com
+REPLY_SUBJECT="Re: ext4: kernel BUG in ext4_mb_generate_buddy"
 
-cat >"$T/routes.conf" <<CONF
-state_dir = $T/state
-maintainers = $SRC/tests/data/MAINTAINERS.kernel
-rules_dir = $SRC/classifiers
-router_address = bugs@example.org
-sender_cap = 0
-filter_memory_mb = 0
-CONF
-export TRIAGE_CONFIG="$T/routes.conf"
-q() { sqlite3 "$DB" "$1"; }
-# mail WHERE: the outbox rows' messages as sent
-mail() {
-	sqlite3 "$DB" "SELECT cast(o.message || coalesce(substr(m.raw, o.raw_offset + 1), x'') as blob)
-	  FROM outbox o LEFT JOIN messages m ON m.report = o.raw_report WHERE $1"
-}
-# forwarded_to ID: the recipient of report ID's newest queued forward
-forwarded_to() {
-	q "SELECT recipients FROM outbox WHERE report = $1 AND kind = 'forward'
-	   AND state = 'queued' ORDER BY id DESC LIMIT 1"
-}
-replies_to() { q "SELECT count(*) FROM outbox WHERE kind = 'reply' AND recipients = '$1'"; }
-# reply FROM ID BODY: a reply in report 1's thread
-reply() {
-	printf 'From: %s\nTo: bugs@example.org\nSubject: Re: ext4: kernel BUG in ext4_mb_generate_buddy\nMessage-ID: <%s>\nIn-Reply-To: <inbox-1@example.com>\nReferences: <inbox-1@example.com>\nDate: Tue, 01 Dec 2026 10:00:00 +0000\nContent-Type: text/plain; charset=utf-8\n\n%s\n' \
-		"$1" "$2" "$3" >"$T/$2.eml" &&
-	"$FILTER" <"$T/$2.eml"
-}
 # report N FROM SUBJECT FUNCTION BUG: a user's oops report
 # <inbox-N@example.com>, a kernel BUG at BUG (file:line) in FUNCTION
 report() {
@@ -86,7 +58,7 @@ test_expect_success 'the report is forwarded to EXT4'"'"'s M:, with its archive 
 		ext4_mb_generate_buddy fs/ext4/mballoc.c:1217 &&
 	test "$(q "SELECT state, section FROM reports WHERE id = 1")" = "forwarded|EXT4 FILE SYSTEM" &&
 	test "$(forwarded_to 1)" = ted@ext4.example.org &&
-	mail "o.report = 1 AND o.kind = \"forward\"" >"$T/fwd1" &&
+	msg "o.report = 1 AND o.kind = \"forward\"" >"$T/fwd1" &&
 	grep -qx "X-Triage-Archive: https://lore.kernel.org/r/inbox-1@example.com" "$T/fwd1" &&
 	sed -n "s/^Subject: \[triage #1-\([a-z2-7]*\)\] .*/\1/p" "$T/fwd1" >"$T/token" &&
 	test "$(wc -c <"$T/token")" = 9 &&
@@ -100,7 +72,7 @@ test_expect_success 'the M: replies "#triage reroute xfs filesystem": the sectio
 	test "$(q "SELECT section FROM reports WHERE id = 1")" = "XFS FILESYSTEM" &&
 	test "$(forwarded_to 1)" = xfs-triage@xfs.example.org &&
 	test "$(replies_to ted@ext4.example.org)" = 1 &&
-	mail "o.kind = \"reply\" AND o.recipients = \"ted@ext4.example.org\"" >"$T/c1" &&
+	msg "o.kind = \"reply\" AND o.recipients = \"ted@ext4.example.org\"" >"$T/c1" &&
 	grep -q "forwarded to xfs-triage@xfs.example.org" "$T/c1"
 '
 
@@ -122,7 +94,7 @@ test_expect_success 'a stranger'"'"'s "#triage invalid" is ignored, recorded, no
 test_expect_success '"#triage needinfo dmesg" mails the reporter' '
 	reply "Xavier Xfs <xavier@xfs.example.org>" i4@xfs.example.org "#triage needinfo dmesg" &&
 	test "$(replies_to dana@example.com)" = 1 &&
-	mail "o.kind = \"reply\" AND o.recipients = \"dana@example.com\"" >"$T/need" &&
+	msg "o.kind = \"reply\" AND o.recipients = \"dana@example.com\"" >"$T/need" &&
 	grep -q "dmesg" "$T/need" &&
 	grep -q "^Reply-To: bugs+1-$(cat "$T/token")@example.org" "$T/need"
 '
@@ -131,7 +103,7 @@ test_expect_success 'another report, another crash, goes to EXT4'"'"'s M: and wa
 	report 2 "Lee User <lee@example.net>" \
 		"ext4: kernel BUG in ext4_do_writepages on the NAS" \
 		ext4_do_writepages fs/ext4/inode.c:2920 &&
-	id=$(q "SELECT id FROM reports WHERE message_id = \"inbox-2@example.com\"") &&
+	id=$(id_of inbox-2@example.com) &&
 	test "$(q "SELECT state, coalesce(same_crash_as, 0) FROM reports WHERE id = $id")" = "forwarded|0" &&
 	test "$(forwarded_to $id)" = ted@ext4.example.org &&
 	echo "$id" >"$T/id2"
@@ -164,7 +136,7 @@ test_expect_success 'a patch with Closes: the report'"'"'s archive link: fix pro
 	+		return -EAGAIN;
 	EOF
 	"$FILTER" <"$T/patch.eml" &&
-	id=$(q "SELECT id FROM reports WHERE message_id = \"inbox-patch@xfs.example.org\"") &&
+	id=$(id_of inbox-patch@xfs.example.org) &&
 	test "$(q "SELECT kind FROM reports WHERE id = $id")" = patch &&
 	test "$(q "SELECT state, source_report FROM fixes WHERE report = 1")" = "proposed|$id" &&
 	"$TRIAGE" show 1 >"$T/show1" &&
