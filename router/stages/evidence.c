@@ -1650,6 +1650,7 @@ void evidence_free(struct evidence *ev)
 	for (i = 0; ev->text_function_files && i < ev->ntext_functions; i++)
 		free(ev->text_function_files[i]);
 	free(ev->text_function_files);
+	free(ev->title_file);
 	free(ev->kernel_version);
 	free(ev->tainted);
 	free(ev->hardware);

@@ -141,6 +141,10 @@ struct evidence {
 	char **recipients;
 	size_t nrecipients, nrecipients_to;
 	bool syzbot; /* a syzbot report or reply */
+	/* the file defining the function syzbot's title ends with ("...
+	 * in nf_tables_dumpreset_rules"), by the symbol index: syzbot's
+	 * own guilty frame, its generic frames skipped; or NULL */
+	char *title_file;
 	/* a Bugzilla bug's product and component ("Drivers", "USB"), from
 	 * X-Bugzilla-Product/-Component or a "[Bug N]" mail's lines */
 	char *bz_product;

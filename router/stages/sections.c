@@ -772,7 +772,7 @@ void sections_for_report_site(const struct map *map, const struct config *cfg,
 			      size_t text_len, struct section_list *out)
 {
 	struct acc a = { NULL, NULL, NULL, NULL, NULL, 0, 0 };
-	double wf = W_FRAME, wt = W_TEXT;
+	double wf = W_FRAME, wt = W_TEXT, guilty_w = W_GUILTY;
 	size_t i, n;
 
 	/*
@@ -780,8 +780,21 @@ void sections_for_report_site(const struct map *map, const struct config *cfg,
 	 * a generic one ("kernel BUG at lib/list_debug.c" in a log whose
 	 * frames carry no files): that names the checker, not the fault
 	 */
+	/*
+	 * syzbot titles a crash by its own guilty frame, from rules that
+	 * skip more generic code than ours (a lockdep report's first frames
+	 * are the lock chain, not the caller): where the two differ,
+	 * syzbot's speaks first and ours counts half
+	 */
+	if (ev && ev->title_file && !crashlog_guilty_ignored(ev->title_file) &&
+	    !(ev->guilty_file && !strcmp(ev->guilty_file, ev->title_file))) {
+		credit_path(&a, map, ev->title_file, W_GUILTY,
+			    "function in syzbot's title, in");
+		guilty_w = W_GUILTY / 2;
+	}
 	if (ev && ev->guilty_file && !crashlog_guilty_ignored(ev->guilty_file))
-		credit_path(&a, map, ev->guilty_file, W_GUILTY, "guilty file");
+		credit_path(&a, map, ev->guilty_file,
+			    weigh(ev->guilty_file, guilty_w), "guilty file");
 	for (i = 0; ev && i < ev->nfiles; i++) {
 		const char *f = ev->files[i];
 

@@ -14,6 +14,32 @@
 #include "util.h"
 
 /*
+ * title_function - the function a crash title ends with: "possible
+ * deadlock in nf_tables_dumpreset_rules", "WARNING in foo (2)",
+ * "KASAN: slab-use-after-free Read in bar"; copied into buf, or NULL
+ */
+static const char *title_function(const char *title, char *buf, size_t size)
+{
+	const char *p = NULL, *q, *e;
+	size_t n;
+
+	for (q = title; (q = strstr(q, " in ")); q += 4)
+		p = q + 4;
+	if (!p)
+		return NULL;
+	for (e = p; *e && *e != ' ' && *e != '+'; e++)
+		if (!(*e == '_' || *e == '.' || (*e >= '0' && *e <= '9') ||
+		      (*e >= 'a' && *e <= 'z') || (*e >= 'A' && *e <= 'Z')))
+			return NULL;
+	n = (size_t)(e - p);
+	if (n < 3 || n >= size)
+		return NULL;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
  * symbols_resolve - fill frames that lack a file; then evidence_finish()
  *
  * A frame gets a file only when one file clearly defines its function
@@ -37,6 +63,16 @@ void symbols_resolve(const struct symbols *s, struct evidence *ev)
 			continue;
 		f->file = xstrdup(file);
 		f->from_index = true;
+	}
+	/* syzbot's title names its guilty function (sections.c) */
+	if (s && ev->syzbot && ev->title && !ev->title_file) {
+		char fn[128];
+		const char *file = NULL;
+
+		if (title_function(ev->title, fn, sizeof(fn)))
+			file = symbols_best(s, fn);
+		if (file && *file)
+			ev->title_file = xstrdup(file);
 	}
 	/* Drivers and modules the log names: their source file or dir. */
 	for (i = 0; s && i < ev->nmodules; i++) {

@@ -124,6 +124,39 @@ static void test_guilty_file_ranks_first(void **state)
 	ev_del(ev);
 }
 
+/* syzbot's title names its own guilty function: where our guilty file
+ * differs (a lockdep chain's first frame), syzbot's file speaks first */
+static void test_syzbot_title_file(void **state)
+{
+	const char *files[] = { "fs/xfs/xfs_inode.c" };
+	struct evidence *ev = ev_new("drivers/base/core.c", files, 1);
+	struct section_list l;
+
+	ev->syzbot = true;
+	ev->title_file = xstrdup("fs/xfs/xfs_inode.c");
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_true(l.n >= 2);
+	assert_string_equal(title(&l, 0), "XFS FILESYSTEM");
+	assert_string_equal(title(&l, 1), "DRIVER CORE");
+	assert_non_null(strstr(l.v[0].why, "function in syzbot's title"));
+	/* drivers/base/ is generic: half of the half of W_GUILTY */
+	assert_true(fabs(l.v[1].score - 0.375) < 1e-9);
+	section_list_release(&l);
+	free(ev->title_file);
+	ev->title_file = NULL;
+	/* the same file in both: credited once, as the guilty file */
+	free(ev->guilty_file);
+	ev->guilty_file = xstrdup("fs/xfs/xfs_inode.c");
+	ev->title_file = xstrdup("fs/xfs/xfs_inode.c");
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "XFS FILESYSTEM");
+	assert_null(strstr(l.v[0].why, "syzbot's title"));
+	assert_non_null(strstr(l.v[0].why, "guilty file"));
+	section_list_release(&l);
+	free(ev->title_file);
+	ev_del(ev);
+}
+
 static void test_frames_outweigh_text(void **state)
 {
 	const char *files[] = { "mm/slub.c", "fs/xfs/xfs_inode.c" };
@@ -670,6 +703,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_guilty_file_ranks_first),
+		cmocka_unit_test(test_syzbot_title_file),
 		cmocka_unit_test(test_named_drivers_and_functions),
 		cmocka_unit_test(test_keywords_in_prose_only),
 		cmocka_unit_test(test_generic_core_counts_half),
