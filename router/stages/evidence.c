@@ -1410,9 +1410,43 @@ char *evidence_subject_prefix(const char *subject)
 /*
  * subject_names - the subject's words that may name a driver: those
  * with a digit, "_" or "-" ("rtw89", "hid-mcp2221", "ucsi_acpi"), any
- * followed by ":" ("iwlegacy: ...") or called a driver or module;
+ * in the leading "word: " prefixes ("iwlegacy: ...") or called a driver
+ * or module;
  * before the text's, which they precede in named[]
  */
+/*
+ * prefix_position - p starts a word of the subject's leading chain of
+ * "word: " prefixes ("wifi: rtw89: ..."): after the tags, nothing but
+ * such words before it.  "include/net/ip6_fib.h:663:33: error: ..." has
+ * none: "error" there is a compiler's word, not a driver's name.  A
+ * commit title quoted in the subject starts a chain of its own.
+ */
+static bool chain_reaches(const char *q, const char *p)
+{
+	while (q < p) {
+		while (q < p && (isalnum((unsigned char)*q) || *q == '_' ||
+				 *q == '-' || *q == '/'))
+			q++;
+		if (q + 2 > p || q[0] != ':' || q[1] != ' ')
+			return false;
+		q += 2;
+	}
+	return q == p;
+}
+
+static bool prefix_position(const char *subject, const char *p)
+{
+	const char *rest = kind_subject_rest(subject), *q;
+
+	if (chain_reaches(rest, p))
+		return true;
+	/* a commit's title quoted in the subject ("\"i2c: muxes: pca954x:
+	 * ...\" breaks I2C"): its own chain */
+	for (q = p; q > rest && q[-1] != '"' && q[-1] != '\''; q--)
+		;
+	return q > rest && chain_reaches(q, p);
+}
+
 static void subject_names(struct evidence *ev, const char *subject)
 {
 	const char *s = subject ? subject : "", *end = s + strlen(s), *p;
@@ -1427,7 +1461,8 @@ static void subject_names(struct evidence *ev, const char *subject)
 		bool marked;
 		size_t n = named_word(s, p, end, &marked);
 
-		if (n && (marked || p[n] == ':' || called_driver(s, p, n, end)))
+		if (n && (marked || (p[n] == ':' && prefix_position(s, p)) ||
+			  called_driver(s, p, n, end)))
 			hlist_add(&h, p, n);
 		if (n)
 			p += n - 1;

@@ -952,16 +952,17 @@ static void test_named_drivers(void **state)
 
 	(void)state;
 	free(r->subject);
-	r->subject =
-		xstrdup("[BUG] iwlegacy: rtw89 fails, Wifi-6 and new: gone");
+	r->subject = xstrdup(
+		"[BUG] wifi: iwlegacy: rtw89 fails, Wifi-6 and new: gone");
 	r->body = xstrdup(body);
 	r->body_len = strlen(body);
 	ev = evidence_extract(r);
 	assert_int_equal(ev->nnamed_subject, 3);
-	assert_string_equal(ev->named[0], "iwlegacy");
-	assert_string_equal(ev->named[1], "rtw89");
-	/* "Wifi-6" is not lower case; "new:" is the subject's word */
-	assert_string_equal(ev->named[2], "new");
+	/* the leading "word: " prefixes are names; "new:" later is not */
+	assert_string_equal(ev->named[0], "wifi");
+	assert_string_equal(ev->named[1], "iwlegacy");
+	/* "Wifi-6" is not lower case */
+	assert_string_equal(ev->named[2], "rtw89");
 	assert_int_equal(ev->nnamed, 10);
 	assert_string_equal(ev->named[7], "hidraw");
 	assert_string_equal(ev->named[8], "btusb");
@@ -978,6 +979,37 @@ static void test_named_drivers(void **state)
 	assert_true(f1);
 	assert_true(f2);
 	assert_int_equal(ev->ntext_functions, 2);
+	evidence_free(ev);
+	report_free(r);
+}
+
+/* a compiler's "error:" in a test robot's subject names no driver */
+static void test_subject_names_compiler_line(void **state)
+{
+	struct report *r = report_new();
+	struct evidence *ev;
+	size_t i;
+
+	(void)state;
+	free(r->subject);
+	r->subject = xstrdup(
+		"[netfilter-nf:testing 7/9] include/net/ip6_fib.h:663:33: "
+		"error: invalid storage class for function 'fib6_rules_init'");
+	r->body = xstrdup("All errors (new ones prefixed by >>):\n");
+	r->body_len = strlen(r->body);
+	ev = evidence_extract(r);
+	for (i = 0; i < ev->nnamed_subject; i++)
+		assert_string_not_equal(ev->named[i], "error");
+	evidence_free(ev);
+	/* a commit title quoted in the subject: its prefixes are names */
+	free(r->subject);
+	r->subject = xstrdup("[Bug report]: \"i2c: muxes: pca954x: Use reset "
+			     "controller only\" makes I2C break");
+	ev = evidence_extract(r);
+	assert_int_equal(ev->nnamed_subject, 3);
+	assert_string_equal(ev->named[0], "i2c");
+	assert_string_equal(ev->named[1], "muxes");
+	assert_string_equal(ev->named[2], "pca954x");
 	evidence_free(ev);
 	report_free(r);
 }
@@ -1164,6 +1196,7 @@ int main(void)
 		cmocka_unit_test(test_trailer_nul),
 		cmocka_unit_test(test_recipients),
 		cmocka_unit_test(test_named_drivers),
+		cmocka_unit_test(test_subject_names_compiler_line),
 		cmocka_unit_test(test_tree_roots_and_journal),
 		cmocka_unit_test(test_bugzilla_component),
 		cmocka_unit_test(test_frame_at_buffer_end),
