@@ -14,8 +14,9 @@
 #include "report.h"
 #include "util.h"
 
-#define TAGS_MAX 256	      /* bytes of subject tags kept */
-#define SCAN_MAX (256u << 10) /* bytes of own text read for a diff */
+#define TAGS_MAX      256	   /* bytes of subject tags kept */
+#define SCAN_MAX      (256u << 10) /* bytes of own text read for a diff */
+#define TOOL_SCAN_MAX (16u << 10)  /* ... for "found by our tool" */
 
 static const char *const names[KIND_N] = {
 	[KIND_REPORT] = "report",	[KIND_FOLLOWUP] = "follow-up",
@@ -869,6 +870,40 @@ static bool question_subject(const char *rest)
 	return false;
 }
 
+/*
+ * tool_found - the sender's text says a tool found it ("found by our
+ * static analysis tool", "a new kernel bug found by our tool", "found
+ * with syzkaller"): a finding reported, even when its subject asks
+ * ("Question: mvebu GPIO can_sleep ...")
+ */
+static bool tool_found(const struct report *r)
+{
+	static const char *const says[] = {
+		"found by our ",	 "detected by our ",
+		"discovered by our ",	 "identified by our ",
+		"our static analysis",	 "found by a static analy",
+		"found by static analy", "found by syzkaller",
+		"found with syzkaller",	 "found using syzkaller",
+	};
+	size_t i, len = r->body ? r->body_len : 0;
+	const char *p, *end;
+
+	/* said where the sender introduces the report */
+	if (len > TOOL_SCAN_MAX)
+		len = TOOL_SCAN_MAX;
+	end = r->body + len;
+	for (p = r->body; p < end; p++) {
+		char c = (char)tolower((unsigned char)*p);
+
+		if (c != 'f' && c != 'd' && c != 'i' && c != 'o')
+			continue;
+		for (i = 0; i < ARRAY_SIZE(says); i++)
+			if (says[i][0] == c && has_prefix_ci(p, end, says[i]))
+				return true;
+	}
+	return false;
+}
+
 /* a bug filed in a tracker states its problem by being filed */
 static void problem_filed(struct kind_result *k)
 {
@@ -1047,11 +1082,12 @@ void kind_classify(const struct report *r, struct kind_result *k)
 		decide(k, KIND_REPORT, "subject tag [%.80s]", tags);
 		return;
 	}
-	if ((any_tag(tags, is_discussion_tag) &&
-	     !(any_tag(tags, is_question_tag) && !k->diff &&
-	       problem_in_phrase(rest, strlen(rest), NULL, 0))) ||
-	    (any_word(rest, talk, ARRAY_SIZE(talk)) &&
-	     !any_word(rest, problem, ARRAY_SIZE(problem)))) {
+	if (((any_tag(tags, is_discussion_tag) &&
+	      !(any_tag(tags, is_question_tag) && !k->diff &&
+		problem_in_phrase(rest, strlen(rest), NULL, 0))) ||
+	     (any_word(rest, talk, ARRAY_SIZE(talk)) &&
+	      !any_word(rest, problem, ARRAY_SIZE(problem)))) &&
+	    !(!k->diff && tool_found(r))) {
 		decide(k, KIND_DISCUSSION,
 		       "subject \"%.100s\": an announcement or question", rest);
 		return;
@@ -1060,6 +1096,11 @@ void kind_classify(const struct report *r, struct kind_result *k)
 	k->question = question_subject(rest) ||
 		      (any_tag(tags, is_question_tag) && !k->diff);
 	problem_scan(r, rest, k);
+	if (!k->problem_stated && !k->diff && tool_found(r)) {
+		k->problem_stated = true;
+		snprintf(k->problem, sizeof(k->problem), "%s",
+			 "text: a tool found it");
+	}
 	if (!k->problem_stated && own.bisect) {
 		k->problem_stated = true;
 		snprintf(k->problem, sizeof(k->problem), "%s",

@@ -371,6 +371,18 @@ static void test_new_messages(void **state)
 		    " drivers/pwm/core.c | 120 +++++++++++-----\n"
 		    " 12 files changed, 300 insertions(+), 80 deletions(-)\n"),
 		KIND_REPORT);
+	/* a tool's finding asked as a question is a report */
+	expect_kind(msg("A Researcher <r@uni.example.edu>",
+			"Question: foo GPIO can_sleep and pinctrl helpers",
+			NULL,
+			"Hi,\n\nI found a possible sleep-in-atomic problem.\n"
+			"This was found by our static analysis tool and then\n"
+			"confirmed by manual review.\n"),
+		    KIND_REPORT);
+	expect_kind(msg("Some User <user@example.org>",
+			"Question: foo GPIO can_sleep and pinctrl helpers",
+			NULL, "Hi,\n\nWhich contract is preferred?\n"),
+		    KIND_DISCUSSION);
 	/* a word of talk inside an identifier is no talk */
 	expect_kind(
 		msg("Some User <user@example.org>",
