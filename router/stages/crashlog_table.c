@@ -999,7 +999,7 @@ const struct title_rewrite cl_title_rewrites[] = {
 };
 
 /*
- * Files never guilty (syzkaller's 41 rules): headers, libraries, the
+ * Files never guilty (syzkaller's 41 rules, and four of our own): headers, libraries, the
  * memory allocator and sanitizer runtime, core scheduling, locking,
  * RCU, timers, work queues, the net core and fault/trap handling.
  * Syntax: "^" anchors at the start, "." is any character, ".*" any
@@ -1032,6 +1032,13 @@ const char *const cl_guilty_ignores[] = {
 	"^arch/.*/kernel/apic/apic.c",
 	"^arch/arm64/kernel/entry.*.c",
 	"^arch/arm64/kernel/process\\.c",
+	/* ret_from_fork() is C in arch/x86/kernel/process.c since 6.1; the
+	 * entry code (arch's and kernel/entry/) and schedule_timeout() (kernel/time/sleep_timeout.c
+	 * since 6.13) are as generic as traps.c and timer.c */
+	"^arch/x86/kernel/process\\.c",
+	"^arch/x86/entry/",
+	"^kernel/entry/",
+	"^kernel/time/sleep_timeout.c",
 	"^kernel/locking/",
 	"^kernel/panic.c",
 	"^kernel/printk/printk.*.c",
