@@ -23,7 +23,8 @@ compared with its label:
               that joined a known report and went to its recipient
               with the thread is counted apart
   class       first reports: precision/recall per class (uncertain is
-              a miss for recall, not a prediction)
+              a miss for recall, not a prediction); the genuine user
+              reports held for a triager instead of forwarded
   section     first reports: the recorded section is one of the label's
               equally good sections (top-1); one of them is among the
               first three sections the router found (top-3); no section
@@ -242,6 +243,11 @@ def judge(rows, got, show):
             sec_misses.append('%s/%s want %s got %s' % (
                 r['list'], r['file'], r['sections'], chosen or '(none)'))
     res['first reports with a verdict'] = verdicts
+    # what reached a maintainer: a held report waits for a triager
+    users = [g for r, g in reports if r['class'] == 'user']
+    held = sum(1 for g in users if g['state'] == 'held')
+    res['user reports held for a triager'] = held
+    res['user reports held share'] = ratio(held, len(users))
     for c in CLASSES:
         res['%s precision' % c] = ratio(tp[c], pred[c])
         res['%s recall' % c] = ratio(tp[c], true[c])

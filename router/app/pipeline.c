@@ -259,8 +259,7 @@ static bool no_sign_of_a_bug(const struct pipeline *p, const struct decision *d)
 	    (d->ev && (d->ev->crash_type || d->ev->nframes)))
 		return false;
 	return d->kind.question ||
-	       (!d->kind.problem_stated &&
-		d->verdict.score[CLASS_USER] < rp->threshold[CLASS_USER]);
+	       d->verdict.score[CLASS_USER] < rp->threshold[CLASS_USER];
 }
 
 /*
