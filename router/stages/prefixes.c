@@ -119,6 +119,11 @@ static char *quoted_subject(const char *p, const char *e)
 		if (e - s < 4 || memcmp(s, " (\"", 3) != 0)
 			continue;
 		s += 3;
+		/* 'Revert "serial: 8250: ..."', 'Reapply "..."': the
+		 * reverted commit's subsystem */
+		if (e - s > 8 && (!memcmp(s, "Revert \"", 8) ||
+				  (e - s > 9 && !memcmp(s, "Reapply \"", 9))))
+			s += s[2] == 'v' ? 8 : 9;
 		close = memmem(s, (size_t)(e - s), "\")", 2);
 		if (close)
 			return chain_at(s, close);

@@ -63,6 +63,14 @@ static void test_chain(void **state)
 static void test_culprit(void **state)
 {
 	(void)state;
+	/* a reverted or reapplied commit: its own subject's subsystem */
+	expect_culprit(
+		"commit: 55eabced1d566d2815cc215272ece998c8f2e93f "
+		"(\"Reapply \"serial: 8250: Switch to nbcon console\"\")\n",
+		"serial: 8250");
+	expect_culprit(
+		"commit: 0123456789ab (\"Revert \"wifi: iwlwifi: fix\"\")\n",
+		"wifi: iwlwifi");
 	/* a test robot's line */
 	expect_culprit("Hello,\n\nkernel test robot noticed a WARNING on:\n\n"
 		       "commit: 0123456789abcdef (\"wifi: mac80211: add "
