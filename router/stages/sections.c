@@ -350,13 +350,14 @@ static bool credit_file_named(struct acc *a, const struct map *map,
 	return true;
 }
 
-/* title_matches - "XFS FILESYSTEM" for prefix "xfs" */
+/* title_matches - "XFS FILESYSTEM" for prefix "xfs", "8250/16?50 (AND
+ * CLONE UARTS) SERIAL DRIVER" for "8250" */
 static bool title_matches(const char *title, const char *p)
 {
 	size_t pl = strlen(p);
 
 	return strncasecmp(title, p, pl) == 0 &&
-	       (title[pl] == ' ' || title[pl] == '\0');
+	       (title[pl] == ' ' || title[pl] == '/' || title[pl] == '\0');
 }
 
 /*

@@ -51,6 +51,8 @@ static const char *fixture =
 	"RALINK RT2X00 WIRELESS LAN DRIVER\nM:\trt <rt@k.org>\n"
 	"F:\tdrivers/net/wireless/ralink/rt2x00/\n"
 	"LIBRARY CODE\nM:\tlc <lc@k.org>\nF:\tlib/\n"
+	"8250/16?50 (AND CLONE UARTS) SERIAL DRIVER\nM:\tse <se@k.org>\n"
+	"F:\tdrivers/tty/serial/uart/\n"
 	"THE REST\nM:\tl <l@k.org>\nF:\t*\nF:\t*/\n";
 
 static struct map *map;
@@ -154,6 +156,21 @@ static void test_syzbot_title_file(void **state)
 	assert_non_null(strstr(l.v[0].why, "guilty file"));
 	section_list_release(&l);
 	free(ev->title_file);
+	ev_del(ev);
+}
+
+/* a prefix that starts a title before its "/": "8250:" */
+static void test_prefix_title_slash(void **state)
+{
+	struct evidence *ev = ev_new(NULL, NULL, 0);
+	struct section_list l;
+
+	ev->subject_prefix = xstrdup("8250");
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_true(l.n >= 1);
+	assert_string_equal(title(&l, 0),
+			    "8250/16?50 (AND CLONE UARTS) SERIAL DRIVER");
+	section_list_release(&l);
 	ev_del(ev);
 }
 
@@ -704,6 +721,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_guilty_file_ranks_first),
 		cmocka_unit_test(test_syzbot_title_file),
+		cmocka_unit_test(test_prefix_title_slash),
 		cmocka_unit_test(test_named_drivers_and_functions),
 		cmocka_unit_test(test_keywords_in_prose_only),
 		cmocka_unit_test(test_generic_core_counts_half),
