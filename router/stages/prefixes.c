@@ -60,6 +60,14 @@ static char *chain_at(const char *p, const char *e)
 
 		while (p + n < e && component_char(p[n]))
 			n++;
+		/* the crypto tree's "crypto: caam - RSA ...": the driver
+		 * before " - " ends the chain */
+		if (k && n && n <= PREFIX_COMPONENT_MAX && e - (p + n) > 3 &&
+		    !memcmp(p + n, " - ", 3)) {
+			sb_add(&sb, ": ", 2);
+			sb_add(&sb, p, n);
+			break;
+		}
 		if (!n || n > PREFIX_COMPONENT_MAX || p + n >= e ||
 		    p[n] != ':' || (p + n + 1 < e && p[n + 1] != ' ') ||
 		    (k == 0 && !prefix_is_subsystem(p, n)))

@@ -46,6 +46,10 @@ static void test_chain(void **state)
 		     "net: stmmac: dwmac-rk");
 	expect_chain("Re: [BUG] mm/slub: a warning", "mm/slub");
 	expect_chain("xfs: fix", "xfs");
+	/* the crypto tree's "crypto: DRIVER - subject" */
+	expect_chain("[BUG] crypto: caam - RSA encrypt is short",
+		     "crypto: caam");
+	expect_chain("crypto: a plain - dash", "crypto");
 	/* at most PREFIX_CHAIN_MAX components */
 	expect_chain("a: b: c: d: e: f", "a: b: c: d");
 	/* no subsystem: a crash title, a reply word, no colon */
