@@ -256,12 +256,15 @@ test_expect_success 'relay: spam naming security-bugs.rst never reaches the secu
 test_expect_success 'list_fallback lets a site send a class to a section'"'"'s list, never to security' '
 	printf "%s\n" "list_fallback * forward" \
 		"list_fallback user forward \"8390 NETWORK DRIVERS [NE2000 and friends]\"" >>"$T/routes2.conf" &&
-	# a report that says what went wrong (one that does not is held
-	# whatever the fallback: kind.h, problem.h)
+	# a report that says what went wrong on the sender'"'"'s own machine
+	# (one with no sign of a bug anyone hit is held whatever the
+	# fallback: kind.h, problem.h, pipeline.c)
 	sed -e "s/abuse-13.list/abuse-13b.list/" \
 		-e "s/^Subject: ne2000 problem/Subject: ne2000 card hangs on load/" \
+		-e "\$a It hangs on my home server every boot since upgrading." \
 		"$C/13-list-only.eml" >"$T/13b.eml" &&
 	grep -q "^Subject: ne2000 card hangs" "$T/13b.eml" &&
+	grep -q "^It hangs on my home server" "$T/13b.eml" &&
 	sed "s/abuse-14.security/abuse-14b.security/" "$C/14-security.eml" >"$T/14b.eml" &&
 	feed2 "$T/13b.eml" &&
 	feed2 "$T/14b.eml" &&
