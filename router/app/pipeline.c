@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "authres.h"
 #include "crashlog.h"
 #include "evidence.h"
 #include "experts.h"
@@ -245,12 +246,37 @@ static bool security_contact(const struct map *map, int sec, const char *addr)
  * neither its subject nor a first-person sentence says that anything
  * went wrong (problem.h); or it asks a question (kind.h) and holds no
  * crash, whatever rules fired: a question names a problem as often as a
- * report does, and "my", "after upgrading" fit a help request as well.  On the bugs alias such mail is mostly a
+ * report does, and "my", "after upgrading" fit a help request as well.
+ * A bug filed in a tracker, and a MAINTAINERS person's report whose
+ * subject says what went wrong (kernel_person()), are not held for want
+ * of a user's signs.  On the bugs alias such mail is mostly a
  * question, a plan or an announcement; the few genuine reports among
  * them keep their class and wait for a triager (pending) instead of
  * reaching a maintainer as a bug.
  */
-static bool no_sign_of_a_bug(const struct pipeline *p, const struct decision *d)
+/*
+ * kernel_person - r's sender is an M:, R: or B: person of MAINTAINERS
+ * (a developer's terse regression report has none of a user's signs),
+ * and, when routes.conf names authserv_id, our server authenticated
+ * that From (a forged one is a stranger's)
+ */
+static bool kernel_person(const struct pipeline *p, const struct report *r)
+{
+	struct map_addr_hit hits[8];
+	size_t i, n;
+
+	if (!p->map || !r->from_addr || !*r->from_addr ||
+	    authres_check(r, config_get(p->cfg, "authserv_id"), r->from_addr))
+		return false;
+	n = map_address(p->map, r->from_addr, hits, ARRAY_SIZE(hits));
+	for (i = 0; i < n && i < ARRAY_SIZE(hits); i++)
+		if (hits[i].tag != 'L')
+			return true;
+	return false;
+}
+
+static bool no_sign_of_a_bug(const struct pipeline *p, const struct report *r,
+			     const struct decision *d)
 {
 	const struct rules_params *rp = rules_params(p->rules);
 
@@ -258,8 +284,14 @@ static bool no_sign_of_a_bug(const struct pipeline *p, const struct decision *d)
 	    d->verdict.cls != CLASS_USER || d->verdict.certain ||
 	    (d->ev && (d->ev->crash_type || d->ev->nframes)))
 		return false;
-	return d->kind.question ||
-	       d->verdict.score[CLASS_USER] < rp->threshold[CLASS_USER];
+	if (d->kind.question)
+		return true;
+	/* a bug filed in a tracker, a regression a developer reports */
+	if (d->verdict.score[CLASS_USER] >= rp->threshold[CLASS_USER] ||
+	    !strcmp(d->kind.problem, "a filed bug") ||
+	    (!strncmp(d->kind.problem, "subject", 7) && kernel_person(p, r)))
+		return false;
+	return true;
 }
 
 /*
@@ -296,7 +328,7 @@ void pipeline_judge(struct pipeline *p, const struct report *r,
 		d->verdict.cls = CLASS_UNCERTAIN;
 		d->verdict.reason = "its text names nothing of the kernel";
 	}
-	d->no_problem = p->rules && no_sign_of_a_bug(p, d);
+	d->no_problem = p->rules && no_sign_of_a_bug(p, r, d);
 	d->cls = rules_class_name(d->verdict.cls);
 
 	/* the crash's identity, and whether it is a regression */

@@ -134,4 +134,21 @@ test_expect_success 'an index this program refuses (before triage update): mappe
 	test "$(sqlite3 "$T/up/triage.db" "select state, section from reports")" = "forwarded|XFS FILESYSTEM"
 '
 
+# no_report FROM ID: a new message that says something went wrong and
+# shows nothing else: no crash, no sign of the sender's own machine
+no_report() {
+	printf "From: %s\nTo: bugs@example.org\nSubject: ext4: regression in 6.13 with large directories\nMessage-ID: <%s@example.com>\nDate: Mon, 30 Nov 2026 09:00:00 +0000\n\nLookups in big ext4 directories are broken by the htree change.\n" \
+		"$1" "$2" >"$T/$2.eml" &&
+	"$FILTER" <"$T/$2.eml"
+}
+
+test_expect_success 'no sign of a bug anyone hit: held for a triager, unless a MAINTAINERS person says so' '
+	no_report "Some One <someone@users.example>" stranger &&
+	test "$(q "select class, state from reports where message_id = \"stranger@example.com\"")" = "user|held" &&
+	q "select d.reason from decisions d join reports r on r.id = d.report where r.message_id = \"stranger@example.com\"" |
+		grep -q "^no sign of a bug anyone hit" &&
+	no_report "Bea Blue <bea@bt.example.org>" developer &&
+	test "$(q "select class, state from reports where message_id = \"developer@example.com\"")" = "user|forwarded"
+'
+
 test_done
