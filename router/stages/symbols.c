@@ -2,7 +2,7 @@
 /*
  * symbols - kernel function name -> defining source files (see symbols.h)
  *
- * The index (format 2) is a header, then 8-byte aligned arrays, then
+ * The index (format 3) is a header, then 8-byte aligned arrays, then
  * the blocks, 4096-byte aligned:
  *
  *	top      uint32_t[nblocks] offsets of the separators, then the
@@ -13,6 +13,12 @@
  *	         before
  *	over     the refs of names with more than INLINE_REFS files
  *	paths    NUL-terminated: the files' paths
+ *	ids      uint32_t[nblocks]: the id of each block's first name (a
+ *	         name's id is its rank among all names)
+ *	calls    the call lists: each a varint count, a flags byte
+ *	         (SYMBOLS_CALLS_INDIRECT, CALLS_UNKNOWN), then the ids of
+ *	         the names the body calls, sorted, as varint differences;
+ *	         offset 0 is the empty list of what has no body
  *	blocks   nblocks x 4096 bytes: a uint16_t count, then the names
  *	         in order, front-coded, each with its refs; zero padding
  *
@@ -20,18 +26,25 @@
  * (uint8_t, 0 for the first), the length of the rest (uint8_t), the
  * rest, a count (uint8_t): up to INLINE_REFS, the refs follow; else
  * REFS_MANY, the count (uint32_t) and the offset in over (uint32_t) of
- * all the refs, and the first FIRST_REFS of them.  A ref is the path's
- * offset in paths (uint32_t) and the rank (uint8_t), best first.
+ * all the refs, and the first FIRST_REFS of them.  A ref is one
+ * definition, best first: the path's offset in paths (uint32_t), the
+ * rank (uint8_t), the first and last lines of the body (uint32_t each)
+ * and the offset of its call list in calls (uint32_t).
  *
  * A lookup costs a binary search of the separators (read once by the
  * pread() reader), one block and one path: with pread(), one read each
- * (the last block read and the paths returned are kept).
+ * (the last block read and the paths returned are kept).  Whether a
+ * caller calls a callee (symbols_calls()) costs the two lookups, then
+ * one read per call list followed; a call list names ids, and the ids
+ * table (read once) gives the block of an id.
  *
  * Building walks the tree once, scans the files on a few threads (each
- * file is read whole and scanned by symbols_scan(), symbols_scan.c, a
- * hand-written state machine that only tokenises at file scope and
- * skips function bodies by counting braces), then sorts all (name,
- * rank, file) records once.
+ * file is read whole and scanned by symbols_scan_defs(), symbols_scan.c,
+ * a hand-written state machine that only tokenises at file scope and
+ * skips function bodies by counting braces; each body is then read once
+ * for the names it calls, symbols_body_calls()), then sorts all (name,
+ * rank, file) records once, and turns the called names into ids with
+ * one hash table of all names.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -46,13 +59,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "hash.h"
+#include "hashmap.h"
 #include "image.h"
 #include "strbuf.h"
 #include "symbols.h"
+#include "symbols_int.h"
 #include "util.h"
 
 #define SYM_MAGIC   "TRIAGESY"
-#define SYM_VERSION 2
+#define SYM_VERSION 3
 #define SYM_ENDIAN  0x01020304u
 
 #define NAME_MAX_LEN  SYMBOLS_NAME_MAX
@@ -60,14 +76,15 @@
 #define MAX_THREADS   8
 
 /* The index's blocks (see the layout above). */
-#define BLOCK_SIZE   4096u
-#define INLINE_REFS  8	  /* up to this many refs: all in the entry */
-#define FIRST_REFS   2	  /* more: the first two, the rest in over */
-#define REF_BYTES    5	  /* uint32_t path offset, uint8_t rank */
-#define REFS_MANY    0xff /* the count byte of an entry with more */
-#define RESTART	     16	  /* every 16th entry of a block is whole */
-#define PATH_READ    256  /* pread(): the first read of a path */
-#define PATH_MAX_LEN 4096
+#define BLOCK_SIZE    4096u
+#define INLINE_REFS   8	   /* up to this many refs: all in the entry */
+#define FIRST_REFS    2	   /* more: the first two, the rest in over */
+#define REF_BYTES     17   /* path offset, rank, first, last, calls */
+#define REFS_MANY     0xff /* the count byte of an entry with more */
+#define RESTART	      16   /* every 16th entry of a block is whole */
+#define PATH_READ     256  /* pread(): the first read of a path */
+#define PATH_MAX_LEN  4096
+#define CALLS_UNKNOWN 2u /* a body calls a name the index lacks */
 
 /* Ranking levels (symbols.h): lower is better. */
 enum {
@@ -88,10 +105,14 @@ struct img_header {
 	uint32_t off_paths, paths_size;
 	uint32_t off_blocks;
 	uint32_t scanned; /* files scanned when it was built */
+	uint32_t
+		off_ids; /* uint32_t[nblocks]: the id of each block's first name */
+	uint32_t off_calls, calls_size; /* the call lists */
 };
 
 /* an entry found in a block: its refs (copied: blocks are reused) */
 struct entry {
+	uint32_t id;	      /* the name's rank among all names */
 	uint32_t nrefs, over; /* over: offset of all the refs, if many */
 	unsigned ninline;
 	unsigned char refs[INLINE_REFS * REF_BYTES];
@@ -111,6 +132,8 @@ struct symbols {
 	bool warned;
 	const unsigned char *top; /* the separators (pread: read once) */
 	unsigned char *top_buf;
+	const unsigned char *ids; /* the blocks' first ids (pread: read once) */
+	unsigned char *ids_buf;
 	unsigned char *block; /* pread(): the last block read */
 	int64_t block_no;
 	struct kept *kept; /* pread(): the paths lookups returned */
@@ -118,11 +141,6 @@ struct symbols {
 };
 
 /* ---- building --------------------------------------------------------- */
-
-struct file_list {
-	char **v;
-	size_t n, alloc;
-};
 
 static bool source_name(const char *name)
 {
@@ -202,7 +220,8 @@ static int walk(const char *root, struct strbuf *rel, struct file_list *fl,
 	return ret;
 }
 
-static int cmp_str(const void *a, const void *b)
+/* symbols_cmp_str - qsort() order of char * (symbols_int.h) */
+int symbols_cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
@@ -231,6 +250,9 @@ struct rec {
 	uint32_t name; /* offset in the worker's arena */
 	uint32_t file;
 	uint32_t rank;
+	uint32_t first, last; /* the body's lines */
+	uint32_t calls;	      /* offset in the worker's callees + 1, or 0 */
+	uint32_t cflags;      /* SYMBOLS_CALLS_INDIRECT */
 };
 
 struct worker {
@@ -240,6 +262,8 @@ struct worker {
 	atomic_size_t *next;
 	char *arena;
 	size_t arena_len, arena_alloc;
+	/* the names each body calls, NUL-terminated, a list ending in "" */
+	struct strbuf callees;
 	struct rec *recs;
 	size_t nrecs, recs_alloc;
 	size_t scanned;
@@ -248,12 +272,22 @@ struct worker {
 	/* the file being scanned */
 	uint32_t file;
 	const char *path;
+	const char *last_body;
 };
 
-static void collect(void *arg, const char *name, size_t len, unsigned flags,
-		    unsigned line)
+static void add_callee(void *arg, const char *name, size_t n)
 {
 	struct worker *w = arg;
+
+	if (sb_add(&w->callees, name, n) < 0 || sb_addc(&w->callees, 0) < 0)
+		die("symbol index: too many calls");
+}
+
+static void collect(void *arg, const struct symbols_def *d)
+{
+	struct worker *w = arg;
+	const char *name = d->name;
+	size_t len = d->len;
 	struct rec *r;
 
 	if (w->arena_len + len + 1 > w->arena_alloc) {
@@ -268,7 +302,26 @@ static void collect(void *arg, const char *name, size_t len, unsigned flags,
 	r = &w->recs[w->nrecs++];
 	r->name = (uint32_t)w->arena_len;
 	r->file = w->file;
-	r->rank = rank_of(w->path, flags);
+	r->rank = rank_of(w->path, d->flags);
+	r->first = d->first;
+	r->last = d->last;
+	r->calls = 0;
+	r->cflags = 0;
+	if (d->body) {
+		/* one list per body: its definitions share it */
+		if (w->nrecs > 1 && w->last_body == d->body) {
+			r->calls = w->recs[w->nrecs - 2].calls;
+			r->cflags = w->recs[w->nrecs - 2].cflags;
+		} else {
+			r->calls = (uint32_t)w->callees.len + 1;
+			r->cflags = symbols_body_calls(d->body, d->body_len,
+						       d->params, d->params_len,
+						       add_callee, w);
+			if (sb_addc(&w->callees, 0) < 0)
+				die("symbol index: too many calls");
+		}
+		w->last_body = d->body;
+	}
 	memcpy(w->arena + w->arena_len, name, len);
 	w->arena[w->arena_len + len] = '\0';
 	w->arena_len += len + 1;
@@ -331,10 +384,11 @@ static void *work(void *arg)
 			break;
 		w->file = (uint32_t)i;
 		w->path = w->fl->v[i];
+		w->last_body = NULL;
 		n = read_source(w, dirfd, w->path);
 		if (n < 0)
 			continue;
-		symbols_scan(w->buf, (size_t)n, collect, w);
+		symbols_scan_defs(w->buf, (size_t)n, collect, w);
 		w->scanned++;
 	}
 	close(dirfd);
@@ -345,6 +399,10 @@ struct mrec {
 	const char *name;
 	uint32_t file;
 	uint32_t rank;
+	uint32_t first, last;
+	/* building: the worker's callee list (NULL: none); then its list */
+	const char *callees;
+	uint32_t calls, cflags;
 };
 
 static int cmp_mrec(const void *a, const void *b)
@@ -356,7 +414,10 @@ static int cmp_mrec(const void *a, const void *b)
 		return c;
 	if (x->rank != y->rank)
 		return x->rank < y->rank ? -1 : 1;
-	return x->file < y->file ? -1 : x->file > y->file;
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	/* one name twice in a file ("#ifdef"): the first kept, always */
+	return x->first < y->first ? -1 : x->first > y->first;
 }
 
 static uint32_t add_string(struct strbuf *sb, const char *s)
@@ -383,9 +444,11 @@ struct block_writer {
 	size_t len;			    /* bytes of buf used */
 	unsigned n;			    /* entries in buf */
 	uint16_t restart[BLOCK_SIZE / 4 / RESTART + 1]; /* their offsets */
-	uint32_t *sep; /* separator offsets, one per block */
+	uint32_t *sep;	/* separator offsets, one per block */
+	uint32_t *ids;	/* the id of each block's first name */
+	uint32_t added; /* names added */
 	uint32_t nblocks;
-	size_t sep_alloc;
+	size_t sep_alloc, ids_alloc;
 	char last[NAME_MAX_LEN + 1]; /* the last name added */
 };
 
@@ -403,6 +466,9 @@ static void put_ref(unsigned char *p, const struct block_writer *bw,
 {
 	put32(p, bw->paths[r->file]);
 	p[4] = (unsigned char)r->rank;
+	put32(p + 5, r->first);
+	put32(p + 9, r->last);
+	put32(p + 13, r->calls);
 }
 
 /* nrestarts - the restart points of a block of n entries */
@@ -474,7 +540,9 @@ static void block_add(struct block_writer *bw, const char *name,
 		size_t sep =
 			bw->nblocks ? common_prefix(bw->last, name) + 1 : 0;
 
+		ALLOC_GROW(bw->ids, bw->nblocks, bw->ids_alloc);
 		ALLOC_GROW(bw->sep, bw->nblocks, bw->sep_alloc);
+		bw->ids[bw->nblocks] = bw->added;
 		bw->sep[bw->nblocks++] = (uint32_t)bw->top->len;
 		if (sb_add(bw->top, name, sep) < 0 ||
 		    sb_add(bw->top, "", 1) < 0)
@@ -494,6 +562,7 @@ static void block_add(struct block_writer *bw, const char *name,
 	memcpy(bw->buf + bw->len, e, el);
 	bw->len += el;
 	bw->n++;
+	bw->added++;
 	memcpy(bw->last, name, len + 1);
 }
 
@@ -503,357 +572,6 @@ static void block_add(struct block_writer *bw, const char *name,
  * The index is written atomically (a reader sees the old or the new
  * file).  stats, when not NULL, receives the figures.
  */
-/* ---- modules ---------------------------------------------------------- */
-
-#define MAKEFILE_MAX (4u << 20)
-
-struct modrec {
-	char *name; /* "module:btusb" */
-	char *path; /* "drivers/bluetooth/btusb.c" or "fs/xfs/" */
-};
-
-struct mod_list {
-	struct modrec *v;
-	size_t n, alloc;
-};
-
-static bool mk_ident(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '_' || c == '-';
-}
-
-/* composite - does the Makefile list NAME-y, NAME-objs or NAME-$(...)? */
-static bool composite(const char *text, const char *name, size_t n)
-{
-	const char *p = text;
-
-	while ((p = strstr(p, name))) {
-		bool bol = p == text || p[-1] == '\n';
-		const char *q = p + n;
-
-		p = q;
-		if (!bol || *q != '-')
-			continue;
-		q++;
-		if (!strncmp(q, "y", 1) || !strncmp(q, "objs", 4) ||
-		    !strncmp(q, "m", 1) || !strncmp(q, "$(", 2))
-			return true;
-	}
-	return false;
-}
-
-static bool file_listed(const struct file_list *fl, const char *path)
-{
-	return bsearch(&path, fl->v, fl->n, sizeof(*fl->v), cmp_str) != NULL;
-}
-
-/*
- * first_member - the first object of "NAME-y := a.o b.o" or
- * "NAME-objs := ..." (not a conditional NAME-$(CONFIG_X) line), as
- * "a" in a new string; NULL when there is none
- */
-static char *first_member(const char *text, const char *name, size_t n)
-{
-	const char *p = text;
-
-	while ((p = strstr(p, name))) {
-		bool bol = p == text || p[-1] == '\n';
-		const char *q = p + n, *w, *e;
-
-		p = q;
-		if (!bol || *q != '-')
-			continue;
-		q++;
-		if (!strncmp(q, "objs", 4))
-			q += 4;
-		else if (*q == 'y')
-			q++;
-		else
-			continue;
-		q += strspn(q, " \t");
-		if (*q == ':' || *q == '+')
-			q++;
-		if (*q != '=')
-			continue;
-		w = q + 1;
-		w += strspn(w, " \t");
-		e = w + strcspn(w, " \t\n#");
-		if (e - w > 2 && !strncmp(e - 2, ".o", 2) &&
-		    !memchr(w, '$', (size_t)(e - w)))
-			return xmemdup0(w, (size_t)(e - w) - 2);
-	}
-	return NULL;
-}
-
-static void add_module(const char *text, const char *mkpath, size_t dirlen,
-		       const char *w, size_t n, const struct file_list *fl,
-		       struct mod_list *ml)
-{
-	struct modrec *m;
-	char *name, *c, *first;
-	size_t k;
-
-	for (k = 0; k < n; k++)
-		if (!mk_ident(w[k]))
-			return;
-	name = xmemdup0(w, n);
-	c = xasprintf("%.*s%s%s.c", (int)dirlen, mkpath, dirlen ? "/" : "",
-		      name);
-	ALLOC_GROW(ml->v, ml->n, ml->alloc);
-	m = &ml->v[ml->n++];
-	m->path = NULL;
-	m->name = xasprintf("module:%s", name);
-	/* The kernel names modules with "_" for "-" (KBUILD_MODNAME). */
-	for (k = 7; m->name[k]; k++)
-		if (m->name[k] == '-')
-			m->name[k] = '_';
-	if (!composite(text, name, n) && file_listed(fl, c)) {
-		m->path = c;
-		c = NULL;
-	} else if ((first = first_member(text, name, n))) {
-		/*
-		 * several objects: the first one's source, the module's core
-		 * by kbuild custom (xhci-hcd-y := xhci.o ...), which
-		 * MAINTAINERS names as specifically as any of it
-		 * (drivers/usb/host/xhci*), where the directory is only the
-		 * umbrella's (drivers/usb/)
-		 */
-		free(c);
-		c = xasprintf("%.*s%s%s.c", (int)dirlen, mkpath,
-			      dirlen ? "/" : "", first);
-		free(first);
-		if (file_listed(fl, c)) {
-			m->path = c;
-			c = NULL;
-		}
-	}
-	if (!m->path)
-		m->path = dirlen ? xasprintf("%.*s/", (int)dirlen, mkpath)
-				 : xstrdup("");
-	free(c);
-	free(name);
-}
-
-/*
- * modules_from_makefile - "obj-$(CONFIG_BT_HCIBTUSB) += btusb.o": the
- * module btusb is btusb.c of that directory, or the directory itself
- * when it is made of several objects (xfs-y += ...)
- */
-static void modules_from_makefile(const char *root, const char *mkpath,
-				  const struct file_list *fl,
-				  struct mod_list *ml)
-{
-	char *full = xasprintf("%s/%s", root, mkpath), *text, *p;
-	const char *slash = strrchr(mkpath, '/');
-	size_t dirlen = slash ? (size_t)(slash - mkpath) : 0, len;
-
-	if (read_file(full, MAKEFILE_MAX, &text, &len) < 0) {
-		free(full);
-		return;
-	}
-	free(full);
-	/* join continuation lines */
-	for (p = text; (p = strstr(p, "\\\n"));)
-		p[0] = p[1] = ' ';
-	for (p = text; *p;) {
-		char *nl = strchr(p, '\n'), *line, *q, *eq;
-
-		line = nl ? xmemdup0(p, (size_t)(nl - p)) : xstrdup(p);
-		q = line;
-		while (*q == ' ' || *q == '\t')
-			q++;
-		if (!strncmp(q, "obj-", 4) && (eq = strchr(q, '=')) &&
-		    !memchr(q, '#', (size_t)(eq - q))) {
-			char *hash = strchr(eq, '#'), *w;
-
-			if (hash)
-				*hash = '\0';
-			for (w = eq + 1; *w;) {
-				char *e;
-				size_t n;
-
-				while (*w == ' ' || *w == '\t')
-					w++;
-				for (e = w; *e && *e != ' ' && *e != '\t'; e++)
-					;
-				n = (size_t)(e - w);
-				if (n > 2 && !strncmp(e - 2, ".o", 2) &&
-				    !memchr(w, '$', n) && !memchr(w, '/', n))
-					add_module(text, mkpath, dirlen, w,
-						   n - 2, fl, ml);
-				w = *e ? e + 1 : e;
-			}
-		}
-		free(line);
-		if (!nl)
-			break;
-		p = nl + 1;
-	}
-	free(text);
-}
-
-/*
- * kconfig_from_file - "config FOO" and "menuconfig FOO" of one Kconfig
- * file: "kconfig:FOO" -> that file, so that the classifier can tell
- * whether an option a report cites exists (claims.c)
- */
-static void kconfig_from_file(const char *root, const char *path,
-			      struct mod_list *ml)
-{
-	char *full = xasprintf("%s/%s", root, path), *text, *p;
-	size_t len;
-
-	if (read_file(full, MAKEFILE_MAX, &text, &len) < 0) {
-		free(full);
-		return;
-	}
-	free(full);
-	for (p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		const char *w = p, *e;
-
-		while (*w == ' ' || *w == '\t')
-			w++;
-		if (!strncmp(w, "config", 6))
-			w += 6;
-		else if (!strncmp(w, "menuconfig", 10))
-			w += 10;
-		else
-			continue;
-		if (*w != ' ' && *w != '\t')
-			continue;
-		while (*w == ' ' || *w == '\t')
-			w++;
-		for (e = w;
-		     (*e >= 'A' && *e <= 'Z') || (*e >= 'a' && *e <= 'z') ||
-		     (*e >= '0' && *e <= '9') || *e == '_';
-		     e++)
-			;
-		if (e == w || e - w > SYMBOLS_NAME_MAX - 8)
-			continue;
-		ALLOC_GROW(ml->v, ml->n, ml->alloc);
-		ml->v[ml->n].name = xasprintf("kconfig:%.*s", (int)(e - w), w);
-		ml->v[ml->n].path = xstrdup(path);
-		ml->n++;
-	}
-	free(text);
-}
-
-/*
- * dir_key - a directory's name spelled as a module's ("module:NAME",
- * lower case, "_" for "-"); false when too short to tell anything
- */
-static bool dir_key(const char *name, size_t n, char *out, size_t size)
-{
-	size_t i;
-
-	if (n < 3 || n + 8 > size)
-		return false;
-	memcpy(out, "module:", 7);
-	for (i = 0; i < n; i++) {
-		char c = name[i];
-
-		out[7 + i] = c == '-'		      ? '_'
-			     : (c >= 'A' && c <= 'Z') ? c | 0x20
-						      : c;
-	}
-	out[7 + n] = '\0';
-	return true;
-}
-
-/*
- * dirs_from_files - "module:NAME" for each directory under drivers/,
- * sound/, net/ and fs/ whose name no other directory of the tree has
- * ("rtw89" is drivers/net/wireless/realtek/rtw89/; "usb" or
- * "bluetooth" name several and give nothing): a driver as reports
- * name it, when its module has another name (rtw89_8852be, ...)
- */
-static void dirs_from_files(const struct file_list *fl, struct mod_list *ml)
-{
-	static const char *const roots[] = { "drivers/", "sound/", "net/",
-					     "fs/" };
-	char **dirs = NULL, **keys;
-	size_t ndirs = 0, alloc = 0, i, j, k, r, nmods = ml->n;
-	char key[NAME_MAX_LEN + 8];
-	/* the Makefiles' modules: a directory named like one adds nothing */
-	char **mods = xcalloc(nmods + 1, sizeof(*mods));
-
-	for (i = 0; i < nmods; i++)
-		mods[i] = ml->v[i].name;
-	qsort(mods, nmods, sizeof(*mods), cmp_str);
-
-	/* every directory holding a source file, and its parents */
-	for (i = 0; i < fl->n; i++) {
-		const char *f = fl->v[i], *slash;
-
-		for (slash = strchr(f, '/'); slash;
-		     slash = strchr(slash + 1, '/')) {
-			size_t n = (size_t)(slash - f) + 1;
-
-			if (ndirs && strlen(dirs[ndirs - 1]) >= n &&
-			    !strncmp(dirs[ndirs - 1], f, n))
-				continue; /* sorted files: a parent just seen */
-			ALLOC_GROW(dirs, ndirs, alloc);
-			dirs[ndirs++] = xmemdup0(f, n);
-		}
-	}
-	qsort(dirs, ndirs, sizeof(*dirs), cmp_str);
-	for (i = j = 0; i < ndirs; i++) {
-		if (j && !strcmp(dirs[j - 1], dirs[i])) {
-			free(dirs[i]);
-			continue;
-		}
-		dirs[j++] = dirs[i];
-	}
-	ndirs = j;
-	/* their keys, sorted, to count each name */
-	keys = xcalloc(ndirs + 1, sizeof(*keys));
-	for (i = 0, k = 0; i < ndirs; i++) {
-		const char *d = dirs[i], *end = d + strlen(d) - 1, *b = end;
-
-		while (b > d && b[-1] != '/')
-			b--;
-		if (dir_key(b, (size_t)(end - b), key, sizeof(key)))
-			keys[k++] = xasprintf("%s\t%s", key, d);
-	}
-	/* "module:NAME\tPATH": one name's directories are together */
-	qsort(keys, k, sizeof(*keys), cmp_str);
-	for (i = 0; i < k; i = j) {
-		size_t n = strcspn(keys[i], "\t");
-		const char *d = keys[i] + n + 1;
-		bool root = false;
-
-		for (j = i + 1; j < k && !strncmp(keys[j], keys[i], n + 1); j++)
-			;
-		/* inside a root, not the root itself ("drivers/") */
-		for (r = 0; r < ARRAY_SIZE(roots); r++)
-			root |= starts_with(d, roots[r]) &&
-				strlen(d) > strlen(roots[r]);
-		if (j - i == 1 && root) {
-			struct modrec *m;
-			char *name = xmemdup0(keys[i], n);
-
-			if (bsearch(&name, mods, nmods, sizeof(*mods),
-				    cmp_str)) {
-				free(name);
-				continue;
-			}
-
-			ALLOC_GROW(ml->v, ml->n, ml->alloc);
-			m = &ml->v[ml->n++];
-			m->name = name;
-			m->path = xstrdup(d);
-		}
-	}
-	free(mods);
-	for (i = 0; i < k; i++)
-		free(keys[i]);
-	free(keys);
-	for (i = 0; i < ndirs; i++)
-		free(dirs[i]);
-	free(dirs);
-}
-
 /* What symbols_build() gathers, step by step. */
 struct build {
 	const char *tree;
@@ -866,7 +584,7 @@ struct build {
 	size_t total, nnames, nrefs;
 	uint32_t *paths; /* file id -> offset in pathsb */
 	struct block_writer bw;
-	struct strbuf pathsb, blocks, over, top;
+	struct strbuf pathsb, blocks, over, top, calls;
 };
 
 /* build_files - the tree's sources, sorted, and its Makefiles */
@@ -886,7 +604,7 @@ static int build_files(struct build *b)
 		b->fl.v = NULL;
 		return error("no .c or .h files under '%s'", b->tree);
 	}
-	qsort(b->fl.v, b->fl.n, sizeof(*b->fl.v), cmp_str);
+	qsort(b->fl.v, b->fl.n, sizeof(*b->fl.v), symbols_cmp_str);
 	b->nsrc = b->fl.n;
 	return 0;
 }
@@ -905,6 +623,7 @@ static void build_scan(struct build *b)
 		b->nthreads = 1;
 	b->w = xcalloc(b->nthreads, sizeof(*b->w));
 	for (i = 0; i < b->nthreads; i++) {
+		sb_init(&b->w[i].callees, UINT32_MAX / 2);
 		b->w[i].root = b->tree;
 		b->w[i].fl = &b->fl;
 		b->w[i].next = &next;
@@ -934,11 +653,12 @@ static void build_records(struct build *b)
 		const char *slash = strrchr(b->mk.v[i], '/');
 
 		if (kconfig_name(slash ? slash + 1 : b->mk.v[i]))
-			kconfig_from_file(b->tree, b->mk.v[i], &b->ml);
+			symbols_kconfig_from_file(b->tree, b->mk.v[i], &b->ml);
 		else
-			modules_from_makefile(b->tree, b->mk.v[i], fl, &b->ml);
+			symbols_modules_from_makefile(b->tree, b->mk.v[i], fl,
+						      &b->ml);
 	}
-	dirs_from_files(fl, &b->ml);
+	symbols_dirs_from_files(fl, &b->ml);
 	for (i = 0; i < b->nthreads; i++)
 		b->total += b->w[i].nrecs;
 	b->total += b->ml.n;
@@ -948,14 +668,21 @@ static void build_records(struct build *b)
 		size_t k;
 
 		for (k = 0; k < w->nrecs; k++, j++) {
-			b->all[j].name = w->arena + w->recs[k].name;
-			b->all[j].file = w->recs[k].file;
-			b->all[j].rank = w->recs[k].rank;
+			const struct rec *r = &w->recs[k];
+
+			b->all[j].name = w->arena + r->name;
+			b->all[j].file = r->file;
+			b->all[j].rank = r->rank;
+			b->all[j].first = r->first;
+			b->all[j].last = r->last;
+			b->all[j].callees =
+				r->calls ? w->callees.buf + r->calls - 1 : NULL;
+			b->all[j].cflags = r->cflags;
 		}
 	}
 	for (i = 0; i < b->ml.n; i++, j++) {
 		char **hit = bsearch(&b->ml.v[i].path, fl->v, b->nsrc,
-				     sizeof(*fl->v), cmp_str);
+				     sizeof(*fl->v), symbols_cmp_str);
 		size_t f;
 
 		if (hit) {
@@ -983,6 +710,106 @@ static void build_records(struct build *b)
 		b->all[j].rank = rank_of(b->ml.v[i].path, 0);
 	}
 	qsort(b->all, b->total, sizeof(*b->all), cmp_mrec);
+}
+
+struct name_table {
+	const char **v;
+	size_t n;
+};
+
+static bool name_equal(const void *data, uint32_t id, const void *key)
+{
+	const struct name_table *t = data;
+
+	return !strcmp(t->v[id], key);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void put_varint(struct strbuf *sb, uint32_t v)
+{
+	unsigned char buf[5];
+	size_t n = 0;
+
+	do {
+		buf[n++] = (unsigned char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+		v >>= 7;
+	} while (v);
+	if (sb_add(sb, buf, n) < 0)
+		die("symbol index too large");
+}
+
+/*
+ * calls_list - one body's callees as a list: varint count, a flags byte,
+ * then the names' ids, sorted, as varint differences
+ */
+static uint32_t calls_list(struct build *b, const struct hashmap *m,
+			   const struct mrec *r, uint32_t **ids,
+			   size_t *ids_alloc)
+{
+	const char *p;
+	size_t n = 0, i, k;
+	uint32_t off = (uint32_t)b->calls.len, flags = r->cflags, prev = 0;
+
+	for (p = r->callees; *p; p += strlen(p) + 1) {
+		uint32_t id = hashmap_get(m, hash_str(p), p);
+
+		if (id == HASHMAP_NONE) {
+			flags |= CALLS_UNKNOWN;
+			continue;
+		}
+		ALLOC_GROW(*ids, n, *ids_alloc);
+		(*ids)[n++] = id;
+	}
+	qsort(*ids, n, sizeof(**ids), cmp_u32);
+	for (i = k = 0; i < n; i++)
+		if (!k || (*ids)[k - 1] != (*ids)[i])
+			(*ids)[k++] = (*ids)[i];
+	put_varint(&b->calls, (uint32_t)k);
+	if (sb_addc(&b->calls, (char)flags) < 0)
+		die("symbol index too large");
+	for (i = 0; i < k; i++) {
+		put_varint(&b->calls, (*ids)[i] - prev);
+		prev = (*ids)[i];
+	}
+	return off;
+}
+
+/*
+ * build_calls - each body's callees as the ids of indexed names (in the
+ * order build_blocks() adds them); a name the index lacks (a pointer
+ * variable, a token-pasted name) sets CALLS_UNKNOWN
+ */
+static void build_calls(struct build *b)
+{
+	struct name_table t = { xcalloc(b->total + 1, sizeof(char *)), 0 };
+	struct hashmap m;
+	uint32_t *ids = NULL;
+	size_t ids_alloc = 0, i;
+
+	for (i = 0; i < b->total; i++)
+		if (strlen(b->all[i].name) <= NAME_MAX_LEN &&
+		    (!t.n || strcmp(t.v[t.n - 1], b->all[i].name)))
+			t.v[t.n++] = b->all[i].name;
+	hashmap_init(&m, name_equal, &t, t.n);
+	for (i = 0; i < t.n; i++)
+		hashmap_put(&m, hash_str(t.v[i]), t.v[i], (uint32_t)i);
+	/* offset 0: the empty list of what has no body */
+	if (sb_add(&b->calls, "\0\0", 2) < 0)
+		die("out of memory");
+	for (i = 0; i < b->total; i++)
+		b->all[i].calls = b->all[i].callees
+					  ? calls_list(b, &m, &b->all[i], &ids,
+						       &ids_alloc)
+					  : 0;
+	hashmap_release(&m);
+	free(ids);
+	free(t.v);
 }
 
 /* build_blocks - the paths, then every name with its files, in blocks */
@@ -1053,6 +880,12 @@ static int build_image(struct build *b, const char *out, struct img_header *h)
 	h->off_paths =
 		img_place(&img, b->pathsb.buf, b->pathsb.len, "symbol index");
 	h->paths_size = (uint32_t)b->pathsb.len;
+	h->off_ids =
+		img_place(&img, b->bw.ids, b->bw.nblocks * sizeof(*b->bw.ids),
+			  "symbol index");
+	h->off_calls =
+		img_place(&img, b->calls.buf, b->calls.len, "symbol index");
+	h->calls_size = (uint32_t)b->calls.len;
 	while (img.len % BLOCK_SIZE)
 		if (sb_add(&img, "", 1) < 0)
 			die("symbol index too large");
@@ -1073,11 +906,14 @@ static void build_release(struct build *b)
 	sb_release(&b->blocks);
 	sb_release(&b->over);
 	sb_release(&b->top);
+	sb_release(&b->calls);
 	free(b->bw.sep);
+	free(b->bw.ids);
 	free(b->paths);
 	free(b->all);
 	for (i = 0; i < b->nthreads; i++) {
 		free(b->w[i].arena);
+		sb_release(&b->w[i].callees);
 		free(b->w[i].recs);
 		free(b->w[i].buf);
 	}
@@ -1105,6 +941,7 @@ int symbols_build(const char *tree, const char *out,
 		.blocks = STRBUF_INIT(UINT32_MAX / 2),
 		.over = STRBUF_INIT(UINT32_MAX / 2),
 		.top = STRBUF_INIT(UINT32_MAX / 2),
+		.calls = STRBUF_INIT(UINT32_MAX / 2),
 	};
 	struct img_header h;
 	int ret;
@@ -1115,6 +952,7 @@ int symbols_build(const char *tree, const char *out,
 	}
 	build_scan(&b);
 	build_records(&b);
+	build_calls(&b);
 	build_blocks(&b);
 	ret = build_image(&b, out, &h);
 	if (stats) {
@@ -1158,7 +996,9 @@ static bool check_header(const struct img_header *h, size_t size,
 	    !img_range_ok(size, h->off_paths, h->paths_size, 1, 4) ||
 	    !img_range_ok(size, h->off_blocks, h->nblocks, BLOCK_SIZE,
 			  BLOCK_SIZE) ||
-	    h->paths_size == 0) {
+	    !img_range_ok(size, h->off_ids, h->nblocks, 4, 4) ||
+	    !img_range_ok(size, h->off_calls, h->calls_size, 1, 4) ||
+	    h->calls_size < 2 || h->paths_size == 0) {
 		error("'%s': corrupt symbol index; run 'triage update --kernel-tree DIR'",
 		      path);
 		return false;
@@ -1265,6 +1105,7 @@ void symbols_free(struct symbols *s)
 		free(s->kept[i].path);
 	free(s->kept);
 	free(s->top_buf);
+	free(s->ids_buf);
 	free(s->block);
 	free(s);
 }
@@ -1309,6 +1150,27 @@ static const unsigned char *top(const struct symbols *s)
 	}
 	mut(s)->top_buf = buf;
 	mut(s)->top = buf;
+	return buf;
+}
+
+/* ids - the blocks' first ids: in place, or read at the first need */
+static const unsigned char *ids(const struct symbols *s)
+{
+	const struct img_header *h = s->h;
+	unsigned char *buf;
+
+	if (s->base)
+		return s->base + h->off_ids;
+	if (s->ids || !h->nblocks)
+		return s->ids;
+	buf = xmalloc((size_t)h->nblocks * 4);
+	if (!rd(s, h->off_ids, (size_t)h->nblocks * 4, buf)) {
+		free(buf);
+		corrupt(s);
+		return NULL;
+	}
+	mut(s)->ids_buf = buf;
+	mut(s)->ids = buf;
 	return buf;
 }
 
@@ -1481,8 +1343,14 @@ static bool find(const struct symbols *s, const char *name, size_t len,
 			while (m < curlen && m < len &&
 			       suffix[m - shared] == (unsigned char)name[m])
 				m++;
-			if (m == len && m == curlen)
+			if (m == len && m == curlen) {
+				const unsigned char *first = ids(s);
+
+				if (!first)
+					return false;
+				out->id = get32(first + 4 * (size_t)bi) + k;
 				return entry_at(p, cnt, out);
+			}
 			if (m == len ||
 			    (m < curlen &&
 			     suffix[m - shared] > (unsigned char)name[m]))
@@ -1603,40 +1471,50 @@ static const char *path_at(const struct symbols *s, uint32_t off)
 	return w->kept[w->nkept++].path;
 }
 
+/*
+ * entry_refs - the first n refs of an entry (n <= nrefs): in the entry,
+ * or from the overflow area (pread: into *buf, the caller frees it)
+ */
+static const unsigned char *entry_refs(const struct symbols *s,
+				       const struct entry *e, size_t n,
+				       unsigned char **buf)
+{
+	uint64_t off = (uint64_t)s->h->off_over + e->over;
+
+	*buf = NULL;
+	if (n <= e->ninline)
+		return e->refs;
+	if ((uint64_t)e->over + (uint64_t)e->nrefs * REF_BYTES >
+	    s->h->over_size) {
+		corrupt(s);
+		return NULL;
+	}
+	if (s->base)
+		return s->base + off;
+	*buf = xmalloc(n * REF_BYTES);
+	if (!rd(s, off, n * REF_BYTES, *buf)) {
+		free(*buf);
+		*buf = NULL;
+		corrupt(s);
+		return NULL;
+	}
+	return *buf;
+}
+
 /* symbols_lookup - files defining function, best first; returns count */
 size_t symbols_lookup(const struct symbols *s, const char *function,
 		      const char **files, size_t max)
 {
 	struct entry e;
 	const unsigned char *refs;
-	unsigned char *buf = NULL;
+	unsigned char *buf;
 	size_t n, i;
 
 	if (!find_function(s, function, &e) || !e.nrefs)
 		return 0;
 	n = max < e.nrefs ? max : e.nrefs;
-	refs = e.refs;
-	if (n > e.ninline) {
-		/* all the refs, from the overflow area */
-		uint64_t off = (uint64_t)s->h->off_over + e.over;
-
-		if ((uint64_t)e.over + (uint64_t)e.nrefs * REF_BYTES >
-		    s->h->over_size) {
-			corrupt(s);
-			return 0;
-		}
-		if (s->base) {
-			refs = s->base + off;
-		} else {
-			buf = xmalloc(n * REF_BYTES);
-			if (!rd(s, off, n * REF_BYTES, buf)) {
-				free(buf);
-				corrupt(s);
-				return 0;
-			}
-			refs = buf;
-		}
-	}
+	if (!(refs = entry_refs(s, &e, n, &buf)))
+		return 0;
 	for (i = 0; i < n; i++) {
 		files[i] = path_at(s, get32(refs + i * REF_BYTES));
 		if (!files[i]) {
@@ -1646,6 +1524,275 @@ size_t symbols_lookup(const struct symbols *s, const char *function,
 	}
 	free(buf);
 	return e.nrefs;
+}
+
+/* symbols_spans - the definitions of function with their lines */
+size_t symbols_spans(const struct symbols *s, const char *function,
+		     struct symbols_span *spans, size_t max)
+{
+	struct entry e;
+	const unsigned char *refs;
+	unsigned char *buf;
+	size_t n, i;
+
+	if (!find_function(s, function, &e) || !e.nrefs)
+		return 0;
+	n = max < e.nrefs ? max : e.nrefs;
+	if (!(refs = entry_refs(s, &e, n, &buf)))
+		return 0;
+	for (i = 0; i < n; i++) {
+		const unsigned char *r = refs + i * REF_BYTES;
+
+		spans[i].file = path_at(s, get32(r));
+		spans[i].first = get32(r + 5);
+		spans[i].last = get32(r + 9);
+		if (!spans[i].file) {
+			free(buf);
+			return 0;
+		}
+	}
+	free(buf);
+	return e.nrefs;
+}
+
+/* entry_by_id - the entry of the id-th name (the callees' lists name ids) */
+static bool entry_by_id(const struct symbols *s, uint32_t id, struct entry *out)
+{
+	const unsigned char *first = ids(s), *b, *p, *end;
+	size_t lo = 0, hi = s->h->nblocks, nr, k, curlen = 0;
+	uint16_t v[2];
+	uint32_t base;
+
+	if (!first || !hi)
+		return false;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (get32(first + 4 * mid) <= id)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	base = get32(first + 4 * lo);
+	if (id < base || !(b = block(s, (uint32_t)lo)))
+		return false;
+	memcpy(v, b, 4);
+	nr = v[1];
+	end = b + BLOCK_SIZE;
+	k = id - base;
+	if (k >= v[0] || nr != nrestarts(v[0]) || 4 + 2 * nr > BLOCK_SIZE ||
+	    !(p = restart_at(b, k / RESTART, nr)))
+		goto bad;
+	for (k %= RESTART;; k--) {
+		size_t shared = p[0], slen = p[1], cnt, skip;
+
+		if (end - p < 3 || shared > curlen || !slen ||
+		    shared + slen > NAME_MAX_LEN ||
+		    (size_t)(end - p) < 3 + slen)
+			goto bad;
+		curlen = shared + slen;
+		p += 2 + slen;
+		cnt = *p++;
+		skip = cnt == REFS_MANY	    ? 8 + FIRST_REFS * REF_BYTES
+		       : cnt <= INLINE_REFS ? cnt * REF_BYTES
+					    : BLOCK_SIZE;
+		if ((size_t)(end - p) < skip ||
+		    (cnt == REFS_MANY && get32(p) <= INLINE_REFS))
+			goto bad;
+		if (!k) {
+			out->id = id;
+			return entry_at(p, cnt, out);
+		}
+		p += skip;
+	}
+bad:
+	corrupt(s);
+	return false;
+}
+
+#define CALLS_READ (64u << 10) /* the most of one list read (pread) */
+
+struct calls {
+	const unsigned char *p, *end;
+	unsigned char *buf;
+	unsigned flags;
+	uint32_t n, id;
+};
+
+/* get_varint - a varint at *p before end; false when cut or too long */
+static bool get_varint(const unsigned char **p, const unsigned char *end,
+		       uint32_t *v)
+{
+	unsigned shift = 0;
+
+	*v = 0;
+	while (*p < end && shift < 35) {
+		unsigned char c = *(*p)++;
+
+		*v |= (uint32_t)(c & 0x7f) << shift;
+		if (!(c & 0x80))
+			return true;
+		shift += 7;
+	}
+	return false;
+}
+
+/* calls_open - the list of callees at off: its count and flags */
+static bool calls_open(const struct symbols *s, uint32_t off, struct calls *c)
+{
+	const struct img_header *h = s->h;
+	size_t n;
+
+	memset(c, 0, sizeof(*c));
+	if (off >= h->calls_size) {
+		corrupt(s);
+		return false;
+	}
+	n = h->calls_size - off;
+	if (s->base) {
+		c->p = s->base + h->off_calls + off;
+	} else {
+		if (n > CALLS_READ)
+			n = CALLS_READ;
+		c->buf = xmalloc(n);
+		if (!rd(s, (uint64_t)h->off_calls + off, n, c->buf)) {
+			free(c->buf);
+			c->buf = NULL;
+			corrupt(s);
+			return false;
+		}
+		c->p = c->buf;
+	}
+	c->end = c->p + n;
+	if (!get_varint(&c->p, c->end, &c->n) || c->p >= c->end) {
+		free(c->buf);
+		c->buf = NULL;
+		return false; /* cut (or longer than CALLS_READ): unknown */
+	}
+	c->flags = *c->p++;
+	return true;
+}
+
+/* calls_next - the next callee's id; false at the end (or when cut) */
+static bool calls_next(struct calls *c, uint32_t *id)
+{
+	uint32_t d;
+
+	if (!c->n || !get_varint(&c->p, c->end, &d))
+		return false;
+	c->n--;
+	c->id += d;
+	*id = c->id;
+	return true;
+}
+
+/* path_suffix - does path a name path b, one being a suffix of the other? */
+static bool path_suffix(const char *a, const char *b)
+{
+	size_t an = strlen(a), bn = strlen(b);
+
+	if (an < bn)
+		return path_suffix(b, a);
+	return !strcmp(a + an - bn, b) && (an == bn || a[an - bn - 1] == '/');
+}
+
+#define CALLS_REFS   8 /* definitions of one name followed */
+#define CALLS_MACROS 4 /* macros a call may go through (free of depth) */
+
+/*
+ * calls_search - does a definition of e (those in file when it has one
+ * there) call target, directly or through depth more?  1, 0, or -1 when
+ * the budget ran out, or (top) a body calls through a pointer
+ */
+static int calls_search(const struct symbols *s, const struct entry *e,
+			const char *file, uint32_t target, unsigned depth,
+			unsigned macros, unsigned *budget, bool top)
+{
+	const unsigned char *refs;
+	unsigned char *buf;
+	size_t n = e->nrefs < CALLS_REFS ? e->nrefs : CALLS_REFS, i, inf = 0;
+	uint32_t offs[CALLS_REFS];
+	bool any = false, unsure = false;
+	int ret = 0;
+
+	if (!n || !(refs = entry_refs(s, e, n, &buf)))
+		return -1;
+	for (i = 0; i < n; i++) {
+		const char *path =
+			file ? path_at(s, get32(refs + i * REF_BYTES)) : NULL;
+		bool in = path && path_suffix(path, file);
+
+		offs[i] = get32(refs + i * REF_BYTES + 13);
+		if (in && !any) {
+			/* only the definitions in the file named */
+			any = true;
+			inf = 0;
+		}
+		if (in || !any)
+			offs[inf++] = offs[i];
+	}
+	free(buf);
+	for (i = 0; i < inf && ret != 1; i++) {
+		struct calls c;
+		uint32_t id;
+
+		if (!*budget || !calls_open(s, offs[i], &c)) {
+			unsure = true;
+			continue;
+		}
+		(*budget)--;
+		if (c.flags & (SYMBOLS_CALLS_INDIRECT | CALLS_UNKNOWN))
+			unsure = true;
+		while (ret != 1 && calls_next(&c, &id))
+			if (id == target)
+				ret = 1;
+		free(c.buf);
+	}
+	for (i = 0; i < inf && (depth || macros) && ret != 1; i++) {
+		struct calls c;
+		uint32_t id;
+
+		if (!calls_open(s, offs[i], &c))
+			continue;
+		while (ret != 1 && calls_next(&c, &id)) {
+			struct entry sub;
+			bool macro;
+			int r;
+
+			if (!*budget) {
+				unsure = true;
+				break;
+			}
+			if (!entry_by_id(s, id, &sub))
+				continue;
+			/* a macro is no call: going through one is free */
+			macro = best_level(&sub) == LEVEL_OTHER;
+			if (macro ? !macros : !depth)
+				continue;
+			r = calls_search(
+				s, &sub, NULL, target, depth - (macro ? 0 : 1),
+				macros - (macro ? 1 : 0), budget, false);
+			if (r > 0)
+				ret = 1;
+			else if (r < 0)
+				unsure = true;
+		}
+		free(c.buf);
+	}
+	return ret == 1 ? 1 : unsure ? -1 : 0;
+}
+
+/* symbols_calls - does caller call callee (symbols.h)? 1, 0, or -1 */
+int symbols_calls(const struct symbols *s, const char *caller, const char *file,
+		  const char *callee, unsigned depth, unsigned *budget)
+{
+	struct entry ce, ee;
+
+	if (!find_function(s, callee, &ee) || !ee.nrefs ||
+	    !find_function(s, caller, &ce) || !ce.nrefs)
+		return -1;
+	return calls_search(s, &ce, file, ee.id, depth, CALLS_MACROS, budget,
+			    true);
 }
 
 /* symbols_best - the one file that clearly defines function, or NULL */

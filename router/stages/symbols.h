@@ -8,7 +8,9 @@
  *	run time) and writes a compiled index that symbols_open() mmaps.
  *	symbols_resolve() gives stack frames without a file the file that
  *	defines their function.  The classifier also asks whether a
- *	function named in a report exists at all (symbols_lookup() == 0).
+ *	function named in a report exists at all (symbols_lookup() == 0),
+ *	whether a frame's line is inside its function (symbols_spans())
+ *	and whether a frame's caller calls it (symbols_calls()).
  *
  *	What the scanner finds: definitions at file scope (a parameter
  *	list followed, after nothing but attributes, by "{"), whatever the
@@ -54,9 +56,11 @@
  *	kmem_cache_alloc() ... are alloc_hooks() macros over
  *	kmalloc_noprof() ...).
  *
- *	The index (format 2) is the sorted names in 4 KB blocks, each
- *	name with its files (offsets into a table of paths), and a small
- *	table of the first name of each block: symbols_open() mmaps it;
+ *	The index (format 3) is the sorted names in 4 KB blocks, each
+ *	name with its definitions (a file, as an offset into a table of
+ *	paths, the lines of the body, and the list of names the body
+ *	calls), and a small table of the first name of each block:
+ *	symbols_open() mmaps it;
  *	symbols_open_pread() reads the table once, then one block per
  *	name looked up and one read per path returned.  An index of an
  *	older format is refused ('triage update' rebuilds it).  The
@@ -151,5 +155,72 @@ size_t symbols_scan(const char *text, size_t len,
 		    void (*fn)(void *arg, const char *name, size_t len,
 			       unsigned flags, unsigned line),
 		    void *arg);
+
+/* a definition as symbols_scan_defs() reports it */
+struct symbols_def {
+	const char *name; /* not NUL-terminated */
+	size_t len;
+	unsigned flags; /* SYM_* */
+	unsigned line;	/* the name's */
+	/*
+	 * the body's first ("{") and last ("}") lines; a macro's: its
+	 * "#define" line and its last continuation line; a definition
+	 * without a body (DEFINE_SHOW_ATTRIBUTE): its line
+	 */
+	unsigned first, last;
+	const char *body; /* "{ ... }", a macro's replacement, or NULL */
+	size_t body_len;
+	const char *params; /* from the parameters' "(" to the body */
+	size_t params_len;
+};
+
+/*
+ * symbols_scan_defs - symbols_scan() with each definition's span and
+ * body; a function's definitions are reported when its body ends
+ */
+size_t symbols_scan_defs(const char *text, size_t len,
+			 void (*fn)(void *arg, const struct symbols_def *d),
+			 void *arg);
+
+/* a body also calls through a pointer ("ops->fn(", "(*fn)(") */
+#define SYMBOLS_CALLS_INDIRECT 1u
+
+/*
+ * symbols_body_calls - the names a body calls: each "name(" of the
+ * code, except keywords ("if (", "sizeof("), compiler builtins and
+ * macros in capitals (a name may be reported several times).  Returns
+ * SYMBOLS_CALLS_INDIRECT when the body also calls through a pointer:
+ * "ops->fn(", "(*fn)(", or a name among the parameters (params, may be
+ * NULL), else 0.
+ */
+unsigned symbols_body_calls(const char *body, size_t len, const char *params,
+			    size_t params_len,
+			    void (*fn)(void *arg, const char *name, size_t n),
+			    void *arg);
+
+/* a definition's lines, as symbols_spans() gives them */
+struct symbols_span {
+	const char *file; /* borrowed, as symbols_lookup()'s */
+	unsigned first, last;
+};
+
+/*
+ * symbols_spans - the definitions of function with their lines, best
+ * first; stores at most max and returns how many there are (0: unknown)
+ */
+size_t symbols_spans(const struct symbols *s, const char *function,
+		     struct symbols_span *spans, size_t max);
+
+/*
+ * symbols_calls - does the body of caller (its definition in file, any
+ * when file is NULL or defines no caller) call callee, directly or
+ * through at most depth functions or macros it calls (an inlined or
+ * tail-called function leaves no frame)?  1 yes, 0 no, -1 cannot tell:
+ * either name unknown, the caller's body calls through a pointer or a
+ * name the index does not know, or *budget (definitions read, counted
+ * down) ran out.
+ */
+int symbols_calls(const struct symbols *s, const char *caller, const char *file,
+		  const char *callee, unsigned depth, unsigned *budget);
 
 #endif

@@ -5,12 +5,16 @@
  * A hand-written state machine that tokenises only at file scope and
  * skips function bodies by counting braces; symbols.c runs it on a few
  * threads over every file of the tree ('triage update --kernel-tree').
+ * A definition is reported when its body ends, with the lines of the
+ * body and its text; symbols_body_calls() then reads that text once for
+ * the names it calls ("name(", outside comments and literals).
  *
  * Not universal-ctags: 'ctags -R --kinds-C=f --languages=C' over Linux
- * 6.12 takes 4.6 times the CPU of 'triage update --kernel-tree' (user
- * and system time, /usr/bin/time) and names none of the functions that
- * kernel macros define (no __x64_sys_* of SYSCALL_DEFINE), which crash
- * stacks show.
+ * 6.12 took 4.6 times the CPU of 'triage update --kernel-tree' when the
+ * index held names only (format 2; user and system time,
+ * /usr/bin/time), gives neither the end of a body nor what it calls,
+ * and names none of the functions that kernel macros define (no
+ * __x64_sys_* of SYSCALL_DEFINE), which crash stacks show.
  */
 #include <pthread.h>
 #include <stddef.h>
@@ -423,16 +427,30 @@ struct cond {
 	bool had_else;
 };
 
+/* a definition whose body is being read: reported at its "}" */
+struct pending {
+	char name[NAME_MAX_LEN +
+		  1]; /* a copy: emit_macro()'s is on its stack */
+	unsigned len, flags, line;
+};
+
+#define PENDING_MAX 24
+
 struct scanner {
 	const char *text, *end;
 	const char *line_pos; /* line numbers are counted when needed */
 	unsigned line;
 	struct sstate s;
 	int ncond; /* may exceed COND_MAX: deeper levels are not tracked */
-	void (*fn)(void *arg, const char *name, size_t len, unsigned flags,
-		   unsigned line);
+	void (*fn)(void *arg, const struct symbols_def *d);
 	void *arg;
 	size_t count;
+	/* the body being read: its "{", its line, the definitions it ends */
+	bool pend;
+	const char *body, *params;
+	unsigned body_line;
+	struct pending pending[PENDING_MAX];
+	unsigned npending;
 	/* last: written before it is read, so never cleared */
 	struct cond cond[COND_MAX];
 };
@@ -462,13 +480,57 @@ static unsigned line_of(struct scanner *sc, const char *pos)
 	return sc->line;
 }
 
+/*
+ * emit - a definition at where: reported now, or, while a definition's
+ * "{" is read (sc->pend), when its body ends (flush())
+ */
 static void emit(struct scanner *sc, const char *name, size_t len,
 		 unsigned flags, const char *where)
 {
+	struct symbols_def d = { name, len, flags, 0, 0, 0, NULL, 0, NULL, 0 };
+
 	if (!len || len > NAME_MAX_LEN)
 		return;
-	sc->fn(sc->arg, name, len, flags, line_of(sc, where));
+	d.line = d.first = d.last = line_of(sc, where);
+	if (sc->pend) {
+		struct pending *pd = &sc->pending[sc->npending];
+
+		if (sc->npending == PENDING_MAX)
+			return;
+		memcpy(pd->name, name, len);
+		pd->len = (unsigned)len;
+		pd->flags = flags;
+		pd->line = d.line;
+		sc->npending++;
+		return;
+	}
+	sc->fn(sc->arg, &d);
 	sc->count++;
+}
+
+/* flush - the definitions of the body that ends before end */
+static void flush(struct scanner *sc, const char *end)
+{
+	struct symbols_def d;
+	unsigned i;
+
+	if (!sc->npending)
+		return;
+	d.last = line_of(sc, end > sc->body ? end - 1 : end);
+	d.first = sc->body_line;
+	d.body = sc->body;
+	d.body_len = (size_t)(end - sc->body);
+	d.params = sc->params;
+	d.params_len = (size_t)(sc->body - sc->params);
+	for (i = 0; i < sc->npending; i++) {
+		d.name = sc->pending[i].name;
+		d.len = sc->pending[i].len;
+		d.flags = sc->pending[i].flags;
+		d.line = sc->pending[i].line;
+		sc->fn(sc->arg, &d);
+		sc->count++;
+	}
+	sc->npending = 0;
 }
 
 static void emit_macro(struct scanner *sc, const struct macro *m,
@@ -905,6 +967,27 @@ static void cond_else(struct scanner *sc)
 	sc->s = c->at_if;
 }
 
+/*
+ * emit_define - "#define name(...) text": its replacement text is its
+ * body (what it calls), over its continuation lines
+ */
+static void emit_define(struct scanner *sc, const char *m, size_t ml)
+{
+	const char *end = rest_of_line(sc, m + ml);
+	struct symbols_def d = { m, ml,	    SYM_DEFINE, 0,	0,
+				 0, m + ml, 0,		m + ml, 0 };
+	const char *close = memchr(m + ml, ')', (size_t)(end - m - ml));
+
+	if (ml > NAME_MAX_LEN)
+		return;
+	d.body_len = (size_t)(end - d.body);
+	d.params_len = close ? (size_t)(close - d.params) : 0;
+	d.line = d.first = line_of(sc, m);
+	d.last = line_of(sc, end);
+	sc->fn(sc->arg, &d);
+	sc->count++;
+}
+
 /* directive - p at "#" first on a line; returns at the line's end */
 static const char *directive(struct scanner *sc, const char *p)
 {
@@ -955,7 +1038,7 @@ static const char *directive(struct scanner *sc, const char *p)
 				lower |= m[i] >= 'a' && m[i] <= 'z';
 			if (ml && lower && m + ml < sc->end && m[ml] == '(' &&
 			    valid_name(m, ml))
-				emit(sc, m, ml, SYM_DEFINE, m);
+				emit_define(sc, m, ml);
 		}
 		break;
 	case D_ENDIF:
@@ -1003,13 +1086,27 @@ static void open_brace(struct scanner *sc, const char *p)
 		}
 		sc->s.func = st->pdepth == 0 && st->cand_ok && !st->assign &&
 			     !initializer_body(sc, p + 1);
-		if (sc->s.func)
+		if (sc->s.func) {
+			/*
+			 * "#ifdef" / "#else" may open one body twice: its
+			 * lines from the first "{", its text from the last
+			 */
+			if (!sc->npending)
+				sc->body_line = line_of(sc, p);
+			sc->params = st->cand + st->cand_len;
+			if (sc->params > p)
+				sc->params = p;
+			sc->body = p;
+			sc->pend = true;
 			definition(sc);
+			sc->pend = false;
+		}
 	}
 	sc->s.depth++;
 }
 
-static void close_brace(struct scanner *sc)
+/* close_brace - p at "}" */
+static void close_brace(struct scanner *sc, const char *p)
 {
 	struct stmt *st = &sc->s.st;
 
@@ -1018,6 +1115,7 @@ static void close_brace(struct scanner *sc)
 	if (--sc->s.depth)
 		return;
 	if (sc->s.func) {
+		flush(sc, p + 1);
 		stmt_reset(st);
 	} else {
 		/* "struct x { ... } y", "= { ... }": the statement goes on */
@@ -1027,11 +1125,10 @@ static void close_brace(struct scanner *sc)
 	sc->s.func = false;
 }
 
-/* symbols_scan - report the function definitions in a C text */
-size_t symbols_scan(const char *text, size_t len,
-		    void (*fn)(void *arg, const char *name, size_t len,
-			       unsigned flags, unsigned line),
-		    void *arg)
+/* symbols_scan_defs - report the function definitions in a C text */
+size_t symbols_scan_defs(const char *text, size_t len,
+			 void (*fn)(void *arg, const struct symbols_def *d),
+			 void *arg)
 {
 	struct scanner *sc = xmalloc(sizeof(*sc));
 	const char *p = text, *end = text + len;
@@ -1082,7 +1179,7 @@ size_t symbols_scan(const char *text, size_t len,
 			p++;
 			continue;
 		case '}':
-			close_brace(sc);
+			close_brace(sc, p);
 			p++;
 			continue;
 		case ' ':
@@ -1127,9 +1224,158 @@ size_t symbols_scan(const char *text, size_t len,
 			p++;
 		}
 	}
+	flush(sc, end); /* a body the text does not close */
 	count = sc->count;
 	free(sc);
 	return count;
+}
+
+struct scan_adapter {
+	void (*fn)(void *arg, const char *name, size_t len, unsigned flags,
+		   unsigned line);
+	void *arg;
+};
+
+static void adapt(void *arg, const struct symbols_def *d)
+{
+	const struct scan_adapter *a = arg;
+
+	a->fn(a->arg, d->name, d->len, d->flags, d->line);
+}
+
+/* symbols_scan - the definitions' names only */
+size_t symbols_scan(const char *text, size_t len,
+		    void (*fn)(void *arg, const char *name, size_t len,
+			       unsigned flags, unsigned line),
+		    void *arg)
+{
+	struct scan_adapter a = { fn, arg };
+
+	return symbols_scan_defs(text, len, adapt, &a);
+}
+
+/* ---- what a body calls ---------------------------------------------- */
+
+/* words before "(" that call nothing */
+static const char *const not_calls[] = {
+	"if",	       "for",	       "while",		 "switch",
+	"return",      "sizeof",       "typeof",	 "__typeof__",
+	"__typeof",    "alignof",      "_Alignof",	 "__alignof__",
+	"defined",     "asm",	       "__asm__",	 "__asm",
+	"volatile",    "__volatile__", "_Static_assert", "static_assert",
+	"case",	       "do",	       "else",		 "__attribute__",
+	"__attribute", "_Generic",     "__auto_type",	 "goto",
+};
+
+static bool calls_nothing(const char *w, size_t n)
+{
+	size_t i;
+	bool lower = false;
+
+	for (i = 0; i < n && !lower; i++)
+		lower = w[i] >= 'a' && w[i] <= 'z';
+	if (!lower || (n > 10 && !memcmp(w, "__builtin_", 10)))
+		return true; /* a macro in capitals, a compiler builtin */
+	for (i = 0; i < ARRAY_SIZE(not_calls); i++)
+		if (word_is(w, n, not_calls[i]))
+			return true;
+	return false;
+}
+
+/*
+ * pointer_call - "(*fn)(" or "(*ops->fn)(" at p ("(" "*"): a call
+ * through a function pointer
+ */
+static bool pointer_call(const char *p, const char *end)
+{
+	for (p += 2; p < end && (ident_char[(unsigned char)*p] || *p == '-' ||
+				 *p == '>' || *p == '.' || blank(*p));
+	     p++)
+		;
+	if (p >= end || *p != ')')
+		return false;
+	p = skip_blanks(p + 1, end);
+	return p < end && *p == '(';
+}
+
+/*
+ * symbols_body_calls - the names a body calls; SYMBOLS_CALLS_INDIRECT
+ * when it also calls through a pointer
+ */
+/* has_word - does text hold the identifier w as a whole word? */
+static bool has_word(const char *text, size_t len, const char *w, size_t n)
+{
+	const char *p = text, *end = text + len;
+
+	while (p < end && (p = memmem(p, (size_t)(end - p), w, n))) {
+		if ((p == text || !ident_char[(unsigned char)p[-1]]) &&
+		    (p + n >= end || !ident_char[(unsigned char)p[n]]))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+unsigned symbols_body_calls(const char *body, size_t len, const char *params,
+			    size_t params_len,
+			    void (*fn)(void *arg, const char *name, size_t n),
+			    void *arg)
+{
+	const char *p = body, *end = body + len;
+	unsigned flags = 0;
+
+	while (p < end) {
+		unsigned char c = (unsigned char)*p;
+		const char *w, *q, *b;
+		size_t n;
+
+		if (c == '/' && p + 1 < end && (p[1] == '*' || p[1] == '/')) {
+			const char *e =
+				p[1] == '*'
+					? memmem(p + 2, (size_t)(end - p - 2),
+						 "*/", 2)
+					: memchr(p, '\n', (size_t)(end - p));
+
+			p = e ? e + (p[1] == '*' ? 2 : 0) : end;
+			continue;
+		}
+		if (c == '"' || c == '\'') {
+			for (p++; p < end && *p != (char)c && *p != '\n'; p++)
+				if (*p == '\\')
+					p++;
+			p++;
+			continue;
+		}
+		if (c == '(' && p + 1 < end && p[1] == '*' &&
+		    pointer_call(p, end))
+			flags |= SYMBOLS_CALLS_INDIRECT;
+		if (!ident_char[c]) {
+			p++;
+			continue;
+		}
+		w = p;
+		n = word_len(p, end);
+		p += n;
+		if (c >= '0' && c <= '9')
+			continue;
+		for (q = p; q < end && (blank(*q) || *q == '\n'); q++)
+			;
+		if (q >= end || *q != '(' || n > NAME_MAX_LEN)
+			continue;
+		for (b = w; b > body && (blank(b[-1]) || b[-1] == '\n'); b--)
+			;
+		if (b > body &&
+		    (b[-1] == '.' ||
+		     (b[-1] == '>' && b - 1 > body && b[-2] == '-'))) {
+			flags |= SYMBOLS_CALLS_INDIRECT; /* ops->fn(), s.fn() */
+			continue;
+		}
+		if (params && has_word(params, params_len, w, n))
+			flags |= SYMBOLS_CALLS_INDIRECT; /* a parameter */
+		else if (!calls_nothing(w, n))
+			fn(arg, w, n);
+	}
+	return flags;
 }
 
 /* symbols_name_len - the identifier at the start of a frame's name */

@@ -597,18 +597,29 @@ static void exercise(const struct symbols *s)
 		"__riscv_sys_openat", "cmd_record", "zz",
 	};
 	const char *v[8];
+	struct symbols_span sp[8];
 	size_t i, j, n;
 
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		const char *b = symbols_best(s, names[i]);
+		unsigned budget = 32;
 
 		n = symbols_lookup(s, names[i], v, ARRAY_SIZE(v));
 		for (j = 0; j < n && j < ARRAY_SIZE(v); j++)
 			assert_non_null(v[j]);
 		if (b)
 			assert_true(strlen(b) < 4096);
+		n = symbols_spans(s, names[i], sp, ARRAY_SIZE(sp));
+		for (j = 0; j < n && j < ARRAY_SIZE(sp); j++)
+			assert_non_null(sp[j].file);
+		assert_true(symbols_calls(s, names[i], NULL, "helper", 2,
+					  &budget) <= 1);
+		assert_true(budget <= 32);
 	}
 }
+
+/* a ref: a uint32_t path, a rank, uint32_t first and last lines, calls */
+#define REF_BYTES 17
 
 /* Header layout (symbols.c): magic[8], then uint32_t fields. */
 enum {
@@ -626,7 +637,7 @@ enum {
  * damage_refs - point every ref that block 0's entries hold to a path
  * past the end (the block layout of symbols.c: a uint16_t count, then
  * entries: shared, suffix length, suffix, count (0xff: uint32_t count
- * and offset, two refs follow), refs of a uint32_t path and a rank)
+ * and offset, two refs follow), refs of REF_BYTES, a uint32_t path first)
  */
 static void damage_refs(unsigned char *img)
 {
@@ -644,7 +655,7 @@ static void damage_refs(unsigned char *img)
 			p += 8;
 			cnt = 2;
 		}
-		for (r = 0; r < cnt; r++, p += 5)
+		for (r = 0; r < cnt; r++, p += REF_BYTES)
 			put32(p, 0, 0xfffffff0u);
 	}
 }
@@ -677,9 +688,14 @@ static void test_corrupt_index(void **state)
 	put32(copy, H_VERSION, get32(img, H_VERSION) + 1);
 	write_bytes(bad, copy, len);
 	assert_null(open_index(bad));
-	/* format 1 (before the blocks) is refused, not misread */
+	/* formats 1 (before the blocks) and 2 (before the lines and the
+	 * calls) are refused, not misread */
 	memcpy(copy, img, len);
 	put32(copy, H_VERSION, 1);
+	write_bytes(bad, copy, len);
+	assert_null(open_index(bad));
+	memcpy(copy, img, len);
+	put32(copy, H_VERSION, 2);
 	write_bytes(bad, copy, len);
 	assert_null(open_index(bad));
 	memcpy(copy, img, len);
