@@ -705,6 +705,8 @@ const struct rules_hook classify_hooks[] = {
 	  classify_hook_unknown_functions, false },
 	{ "false_claims", TEXT, 0, 3, check_counts, classify_hook_false_claims,
 	  false },
+	{ "false_trace", TEXT, 0, 3, check_counts, classify_hook_false_trace,
+	  false },
 };
 
 const size_t classify_nhooks = ARRAY_SIZE(classify_hooks);

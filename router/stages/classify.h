@@ -199,5 +199,9 @@ double classify_hook_unknown_functions(const struct rules_input *in,
 double classify_hook_false_claims(const struct rules_input *in,
 				  const struct rules_text *t,
 				  const struct rules_args *args);
+/* and the one that checks a trace's lines and calls against it */
+double classify_hook_false_trace(const struct rules_input *in,
+				 const struct rules_text *t,
+				 const struct rules_args *args);
 
 #endif

@@ -121,6 +121,34 @@ double classify_hook_false_claims(const struct rules_input *in,
 	claims_check(t->text, t->len, in->evidence, in->symbols, &c);
 	return claims_weigh(&c, (unsigned)min_checks, (unsigned)min_failed,
 			    ratio)
-		       ? (double)(c.failed - c.failed_kind[CLAIM_EXISTS])
+		       ? (double)claims_failed(&c, CLAIMS_FACTS)
+		       : 0;
+}
+
+/*
+ * classify_hook_false_trace - false_trace(MIN_CHECKS, MIN_FAILED,
+ * MIN_RATIO): the trace's failed line and call checks (claims.c) when
+ * they weigh enough, else 0
+ */
+double classify_hook_false_trace(const struct rules_input *in,
+				 const struct rules_text *t,
+				 const struct rules_args *args)
+{
+	unsigned long min_checks = 3, min_failed = 2;
+	double ratio = 0.5;
+	struct claims c;
+
+	if (!t || !in->evidence || !in->symbols)
+		return 0;
+	if (args->argc > 0 && parse_ulong(args->argv[0], &min_checks) < 0)
+		min_checks = 3;
+	if (args->argc > 1 && parse_ulong(args->argv[1], &min_failed) < 0)
+		min_failed = 2;
+	if (args->argc > 2)
+		ratio = strtod(args->argv[2], NULL);
+	claims_check(t->text, t->len, in->evidence, in->symbols, &c);
+	return claims_weigh_kinds(&c, CLAIMS_TRACE, (unsigned)min_checks,
+				  (unsigned)min_failed, ratio)
+		       ? (double)claims_failed(&c, CLAIMS_TRACE)
 		       : 0;
 }

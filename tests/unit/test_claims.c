@@ -41,7 +41,7 @@ static void write_text(const char *rel, const char *text)
 
 static int setup(void **state)
 {
-	char *idx;
+	char *idx, *far;
 
 	(void)state;
 	strcpy(tmpdir, "/tmp/triage-claims-XXXXXX");
@@ -53,6 +53,33 @@ static int setup(void **state)
 		   "static int ext4_fill_super(void)\n{\n}\n");
 	write_text("include/linux/list.h",
 		   "static inline void list_add(void) { }\n");
+	write_text("fs/ext4/namei.c",
+		   "static int ext4_helper(int x)\n"	   /* 1 */
+		   "{\n"				   /* 2 */
+		   "\treturn x + 1;\n"			   /* 3 */
+		   "}\n"				   /* 4 */
+		   "int ext4_lookup(int x)\n"		   /* 5 */
+		   "{\n"				   /* 6 */
+		   "\tint y = ext4_helper(x);\n"	   /* 7 */
+		   "\treturn ext4_iget(y) != 0;\n"	   /* 8 */
+		   "}\n"				   /* 9 */
+		   "int ext4_create(struct ops *o)\n"	   /* 10 */
+		   "{\n"				   /* 11 */
+		   "\treturn o->fn(1) + ext4_lookup(2);\n" /* 12 */
+		   "}\n"				   /* 13 */
+		   "int ext4_unlink(int x)\n"		   /* 14 */
+		   "{\n"				   /* 15 */
+		   "\treturn ext4_helper(x);\n"		   /* 16 */
+		   "}\n"				   /* 17 */
+		   "int ext4_rename(int x)\n"		   /* 18 */
+		   "{\n"				   /* 19 */
+		   "\treturn ext4_unlink(x) + ext4_lookup(x);\n"
+		   "}\n");
+	far = xmalloc(1300);
+	memset(far, '\n', 1201);
+	strcpy(far + 1201, "int ext4_far(void)\n{\n}\n");
+	write_text("fs/ext4/far.c", far);
+	free(far);
 	write_text("fs/ext4/Kconfig", "config EXT4_FS\n\ttristate \"ext4\"\n"
 				      "menuconfig EXT4_DEBUG\n\tbool \"d\"\n");
 	write_text("drivers/usb/Kconfig", "  config USB\n\ttristate \"usb\"\n"
@@ -166,7 +193,102 @@ static void test_frame_files(void **state)
 	f[3].from_index = true; /* a file the index gave: nothing claimed */
 	claims_check("", 0, &ev, syms, &c);
 	assert_int_equal(c.checks_kind[CLAIM_FILE], 2);
-	assert_int_equal(c.failed, 0);
+	assert_int_equal(c.failed_kind[CLAIM_FILE], 0);
+	/* these frames are no call chain: each caller calls nothing */
+	assert_int_equal(c.checks_kind[CLAIM_CALLS], 3);
+	assert_int_equal(c.failed_kind[CLAIM_CALLS], 3);
+	assert_int_equal(c.failed, 3);
+}
+
+static void test_lines(void **state)
+{
+	struct frame f[] = {
+		fr("ext4_lookup", 0, 0, "fs/ext4/namei.c"),
+		fr("ext4_unlink", 0, 0, "fs/ext4/namei.c"),
+		fr("ext4_helper", 0, 0, "fs/ext4/inode.c"), /* not its file */
+		fr("no_such_function", 0, 0, "fs/ext4/namei.c"),
+	};
+	struct evidence ev;
+	struct claims c;
+
+	(void)state;
+	memset(&ev, 0, sizeof(ev));
+	ev.frames = f;
+	ev.nframes = ARRAY_SIZE(f);
+	f[0].line = 7;
+	f[1].line = 16;
+	f[2].line = 1;
+	f[3].line = 1;
+	claims_check(NULL, 0, &ev, syms, &c);
+	assert_int_equal(c.checks_kind[CLAIM_LINE], 2);
+	assert_int_equal(c.failed_kind[CLAIM_LINE], 0);
+	/* versions move lines: 200 lines past the body pass, 201 not */
+	f[0].line = 9 + 200;
+	f[1].line = 17 + 201;
+	claims_check(NULL, 0, &ev, syms, &c);
+	assert_int_equal(c.checks_kind[CLAIM_LINE], 2);
+	assert_int_equal(c.failed_kind[CLAIM_LINE], 1);
+	assert_string_equal(c.first, "frame ext4_unlink: fs/ext4/namei.c:218 "
+				     "is not in it (lines 15-17 of the tree "
+				     "indexed)");
+	/* further down a file, 30% of the line number (ext4_far: lines
+	 * 1203-1204): 1000 + 300 reaches it, 900 + 270 does not */
+	f[0] = fr("ext4_far", 0, 0, "fs/ext4/far.c");
+	f[0].line = 1000;
+	f[1].line = 16;
+	claims_check(NULL, 0, &ev, syms, &c);
+	assert_int_equal(c.checks_kind[CLAIM_LINE], 2);
+	assert_int_equal(c.failed_kind[CLAIM_LINE], 0);
+	f[0].line = 900;
+	claims_check(NULL, 0, &ev, syms, &c);
+	assert_int_equal(c.failed_kind[CLAIM_LINE], 1);
+	assert_non_null(strstr(c.first, "ext4_far"));
+	/* "? " frames claim nothing */
+	f[0].unreliable = true;
+	claims_check(NULL, 0, &ev, syms, &c);
+	assert_int_equal(c.checks_kind[CLAIM_LINE], 1);
+	assert_int_equal(c.failed_kind[CLAIM_LINE], 0);
+}
+
+static void test_calls(void **state)
+{
+	struct frame f[] = {
+		fr("ext4_iget", 0, 0, NULL),
+		fr("ext4_lookup", 0, 0, NULL), /* calls ext4_iget */
+		fr("ext4_rename", 0, 0, NULL), /* ... through nothing seen */
+		fr("ext4_unlink", 0, 0, NULL), /* calls ext4_helper only */
+		fr("ext4_create", 0, 0, NULL), /* o->fn(): cannot tell */
+		fr("entry_SYSCALL_64", 0, 0, NULL),
+	};
+	struct evidence ev;
+	struct claims c;
+
+	(void)state;
+	memset(&ev, 0, sizeof(ev));
+	ev.frames = f;
+	ev.nframes = ARRAY_SIZE(f);
+	claims_check(NULL, 0, &ev, syms, &c);
+	/* iget<-lookup, lookup<-rename, rename<-unlink */
+	assert_int_equal(c.checks_kind[CLAIM_CALLS], 3);
+	assert_int_equal(c.failed_kind[CLAIM_CALLS], 1);
+	assert_string_equal(c.first, "frame ext4_rename: ext4_unlink does not "
+				     "call it in the tree indexed");
+	/* through a function that left no frame (inlined) */
+	f[1].function = (char *)"ext4_rename";
+	f[2].function = (char *)"ext4_iget";
+	claims_check(NULL, 0, &ev, syms, &c);
+	assert_int_equal(c.failed_kind[CLAIM_CALLS], 2);
+	/* "? " frames are skipped, and so is a frame's recursion */
+	f[0].function = (char *)"ext4_iget";
+	f[1].function = (char *)"ext4_lookup";
+	f[2].function = (char *)"ext4_rename";
+	f[3].unreliable = true;
+	claims_check(NULL, 0, &ev, syms, &c);
+	assert_int_equal(c.checks_kind[CLAIM_CALLS], 2);
+	assert_int_equal(c.failed_kind[CLAIM_CALLS], 0);
+	/* without an index: nothing */
+	claims_check(NULL, 0, &ev, NULL, &c);
+	assert_int_equal(c.checks_kind[CLAIM_CALLS], 0);
 }
 
 static void test_prose(void **state)
@@ -250,6 +372,18 @@ static void test_weigh(void **state)
 	c.failed += 5;
 	c.failed_kind[CLAIM_EXISTS] = 5;
 	assert_false(claims_weigh(&c, 3, 2, 0.34));
+	/* a trace's lines and calls are weighed apart (false_trace()) */
+	c.checks += 4;
+	c.checks_kind[CLAIM_LINE] = c.checks_kind[CLAIM_CALLS] = 2;
+	c.failed += 2;
+	c.failed_kind[CLAIM_LINE] = c.failed_kind[CLAIM_CALLS] = 1;
+	assert_false(claims_weigh(&c, 3, 2, 0.34));
+	assert_int_equal(claims_failed(&c, CLAIMS_FACTS), 1);
+	assert_int_equal(claims_failed(&c, CLAIMS_TRACE), 2);
+	assert_true(claims_weigh_kinds(&c, CLAIMS_TRACE, 3, 2, 0.5));
+	assert_false(claims_weigh_kinds(&c, CLAIMS_TRACE, 5, 2, 0.5));
+	assert_false(claims_weigh_kinds(&c, CLAIMS_TRACE, 3, 3, 0.5));
+	assert_false(claims_weigh_kinds(&c, CLAIMS_TRACE, 3, 2, 0.6));
 	assert_true(claims_kernel_style("ext4_iget", 9));
 	assert_false(claims_kernel_style("kfree", 5));
 	assert_false(claims_kernel_style("pthread_create", 14));
@@ -261,6 +395,8 @@ int main(void)
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_size_variants),
 		cmocka_unit_test(test_frame_files),
+		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_calls),
 		cmocka_unit_test(test_prose),
 		cmocka_unit_test(test_kconfig),
 		cmocka_unit_test(test_kconfig_dump),

@@ -388,6 +388,44 @@ static void test_source_lines(void **state)
 	assert_non_null(check("source_lines", 1, "x"));
 }
 
+/*
+ * trace_hook - false_trace() over an invented trace of bt.c's two
+ * functions: both lines far outside their bodies, and hci_rx_work does
+ * not call btusb_probe
+ */
+static void trace_hook(const struct symbols *sym)
+{
+	struct frame f[2];
+	struct evidence ev;
+	struct rules_input in = { NULL, &ev, NULL, sym };
+	struct rules_args a = { 0 };
+	struct text *x = mk_text("a trace");
+
+	memset(f, 0, sizeof(f));
+	memset(&ev, 0, sizeof(ev));
+	f[0].function = (char *)"btusb_probe";
+	f[0].file = (char *)"drivers/bt.c";
+	f[0].line = 900;
+	f[1].function = (char *)"hci_rx_work";
+	f[1].file = (char *)"drivers/bt.c";
+	f[1].line = 950;
+	ev.frames = f;
+	ev.nframes = 2;
+	assert_true(classify_hook_false_trace(&in, &x->t, &a) == 3);
+	/* the facts cited are weighed apart: nothing false there */
+	assert_true(classify_hook_false_claims(&in, &x->t, &a) == 0);
+	a.argc = 1;
+	a.argv[0] = "4";
+	assert_true(classify_hook_false_trace(&in, &x->t, &a) == 0);
+	a.argc = 0;
+	f[0].line = 3;
+	f[1].line = 7;
+	assert_true(classify_hook_false_trace(&in, &x->t, &a) == 0);
+	in.symbols = NULL;
+	assert_true(classify_hook_false_trace(&in, &x->t, &a) == 0);
+	free_text(x);
+}
+
 static void test_unknown_functions(void **state)
 {
 	char dir[] = "/tmp/test_classify.XXXXXX";
@@ -432,6 +470,7 @@ static void test_unknown_functions(void **state)
 		    "one of those.");
 	assert_true(classify_hook_unknown_functions(&in, &x->t, &a) == 2);
 	free_text(x);
+	trace_hook(sym);
 	symbols_free(sym);
 	cmd = xasprintf("rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);
