@@ -29,7 +29,10 @@
  *	  thread {root, how, via, recipient, root_state, root_class} or
  *	    null (the report a follow-up joins: link.h),
  *	  duplicate_of: the first report of the same crash, or null,
- *	  regression {good, bad, commit} (each a string or null) or null
+ *	  regression {good, bad, commit} (each a string or null) or null,
+ *	  claims {checked, false, kinds {sizes, files, CONFIG_, names,
+ *	    lines, calls: [false, checked]}, first}: what claims.h checked
+ *	    against the symbol index, and the first false claim, or null
  *
  *	thread and duplicate_of need the database (read only); without
  *	it they are null.
@@ -48,6 +51,7 @@
 #include <unistd.h>
 
 #include "audit.h"
+#include "claims.h"
 #include "cmd.h"
 #include "config.h"
 #include "evidence.h"
@@ -65,6 +69,59 @@
 static const char *empty(const char *s)
 {
 	return s && *s ? s : NULL;
+}
+
+static const char *const claim_kinds[CLAIM_NKINDS] = {
+	[CLAIM_SIZE] = "sizes",	     [CLAIM_FILE] = "files",
+	[CLAIM_KCONFIG] = "CONFIG_", [CLAIM_EXISTS] = "names",
+	[CLAIM_LINE] = "lines",	     [CLAIM_CALLS] = "calls",
+};
+
+/*
+ * claims_json - the claims checked against the symbol index (claims.h):
+ * {checked, false, kinds {lines: [false, checked], ...}, first}
+ */
+static json_t *claims_json(const struct pipeline *p, const struct report *r,
+			   const struct evidence *ev)
+{
+	json_t *kinds = json_object();
+	struct claims c;
+	unsigned k;
+
+	claims_check(r->body, r->body ? r->body_len : 0, ev, p->syms, &c);
+	for (k = 0; k < CLAIM_NKINDS; k++)
+		if (c.checks_kind[k])
+			json_object_set_new(kinds, claim_kinds[k],
+					    json_pack("[i, i]",
+						      (int)c.failed_kind[k],
+						      (int)c.checks_kind[k]));
+	return json_pack("{s:i, s:i, s:o, s:o}", "checked", (int)c.checks,
+			 "false", (int)c.failed, "kinds", kinds, "first",
+			 cmd_json_str(c.first[0] ? c.first : NULL));
+}
+
+/* the claims checked against the symbol index, and the first false one */
+static void print_claims(const struct pipeline *p, const struct report *r,
+			 const struct evidence *ev)
+{
+	struct claims c;
+	unsigned k;
+	bool first = true;
+
+	claims_check(r->body, r->body ? r->body_len : 0, ev, p->syms, &c);
+	if (!c.checks)
+		return;
+	printf("claims    %u checked, %u false:", c.checks, c.failed);
+	for (k = 0; k < CLAIM_NKINDS; k++) {
+		if (!c.checks_kind[k])
+			continue;
+		printf("%s %s %u/%u", first ? "" : ",", claim_kinds[k],
+		       c.failed_kind[k], c.checks_kind[k]);
+		first = false;
+	}
+	putchar('\n');
+	if (c.first[0])
+		printf("          %s\n", c.first);
 }
 
 /* thread_json - the thread the message would join, or null */
@@ -139,6 +196,7 @@ static json_t *decision_json(const struct pipeline *p, const struct report *r,
 			    d->link.fix ? json_integer(d->link.thread_root)
 					: json_null());
 	json_object_set_new(o, "evidence", cmd_evidence_json(d->ev));
+	json_object_set_new(o, "claims", claims_json(p, r, d->ev));
 	json_object_set_new(o, "sections", secs);
 	json_object_set_new(o, "class", json_string(d->cls));
 	json_object_set_new(o, "scores",
@@ -270,6 +328,7 @@ static void print_text(const struct pipeline *p, const struct report *r,
 		       d->regression.good[0] ? d->regression.good : "?",
 		       d->regression.bad[0] ? d->regression.bad : "?",
 		       d->regression.commit[0] ? d->regression.commit : "?");
+	print_claims(p, r, ev);
 	if (p->missing[0])
 		printf("note      %s\n", p->missing);
 }

@@ -76,6 +76,50 @@ test_expect_success 'explain reads standard input and writes no database' '
 	! test -e "$T/state/triage.db"
 '
 
+# a trace whose claims the fixture tree contradicts: xfs_inode_item_push
+# (lines 7-9 of its file) cited at line 700, and called by xfsaild, not
+# the other way round
+cat >"$T/trace.eml" <<'EOF'
+From: Some One <someone@example.com>
+To: bugs@example.org
+Subject: xfs: use-after-free in xfsaild
+Message-ID: <trace-claims@example.com>
+
+BUG: KASAN: slab-use-after-free in xfsaild+0x2a/0x90 fs/xfs/xfs_trans_ail.c:5
+Read of size 8 at addr ffff888012345678 by task xfsaild/1234
+
+Call Trace:
+ <TASK>
+ xfsaild+0x2a/0x90 fs/xfs/xfs_trans_ail.c:5
+ xfs_inode_item_push+0x41/0x100 fs/xfs/xfs_inode_item.c:700
+ </TASK>
+EOF
+
+test_expect_success 'explain shows the claims checked: a line outside its function, a caller that does not call the frame above' '
+	"$TRIAGE" explain "$T/trace.eml" >"$T/out.txt" &&
+	grep -q "^claims    .* lines 1/2, calls 1/1$" "$T/out.txt" &&
+	grep -q "frame xfs_inode_item_push: fs/xfs/xfs_inode_item.c:700 is not in it (lines 7-9" "$T/out.txt" &&
+	grep -q "AI_FALSE_TRACE" "$T/out.txt" &&
+	"$TRIAGE" explain --json "$T/trace.eml" >"$T/out.json" &&
+	python3 - "$T/out.json" <<-\PY
+	import json, sys
+	c = json.load(open(sys.argv[1]))["claims"]
+	assert c["kinds"]["lines"] == [1, 2], c
+	assert c["kinds"]["calls"] == [1, 1], c
+	assert c["first"].startswith("frame xfs_inode_item_push:"), c
+	PY
+'
+
+test_expect_success 'a real trace of the fixture tree: its claims hold' '
+	"$TRIAGE" explain --json "$C/0001-user-xfs-oops.eml" >"$T/out.json" &&
+	python3 - "$T/out.json" <<-\PY
+	import json, sys
+	c = json.load(open(sys.argv[1]))["claims"]
+	assert c["kinds"]["calls"] == [0, 1], c
+	assert c["false"] == 0, c
+	PY
+'
+
 test_expect_success 'a missing file is reported, exit 66' '
 	test_exit 66 "$TRIAGE" explain "$T/nope.eml" 2>"$T/err" &&
 	grep -q "cannot open" "$T/err"
