@@ -84,7 +84,9 @@
 #define RESTART	      16   /* every 16th entry of a block is whole */
 #define PATH_READ     256  /* pread(): the first read of a path */
 #define PATH_MAX_LEN  4096
-#define CALLS_UNKNOWN 2u /* a body calls a name the index lacks */
+#define BLOCK_CACHE   64  /* pread(): blocks kept */
+#define LIST_CACHE    512 /* pread(): call lists kept (by offset) */
+#define CALLS_UNKNOWN 2u  /* a body calls a name the index lacks */
 
 /* Ranking levels (symbols.h): lower is better. */
 enum {
@@ -134,8 +136,15 @@ struct symbols {
 	unsigned char *top_buf;
 	const unsigned char *ids; /* the blocks' first ids (pread: read once) */
 	unsigned char *ids_buf;
-	unsigned char *block; /* pread(): the last block read */
-	int64_t block_no;
+	/* pread(): the last BLOCK_CACHE blocks read, and their numbers */
+	unsigned char *block;
+	int64_t block_no[BLOCK_CACHE];
+	unsigned block_next;
+	/* pread(): call lists read, direct-mapped by offset */
+	struct kept_list {
+		uint32_t off, len; /* len 0: empty slot */
+		unsigned char *data;
+	} * lists;
 	struct kept *kept; /* pread(): the paths lookups returned */
 	size_t nkept, kept_alloc;
 };
@@ -766,7 +775,8 @@ static uint32_t calls_list(struct build *b, const struct hashmap *m,
 		ALLOC_GROW(*ids, n, *ids_alloc);
 		(*ids)[n++] = id;
 	}
-	qsort(*ids, n, sizeof(**ids), cmp_u32);
+	if (n) /* qsort() wants an array, even of nothing */
+		qsort(*ids, n, sizeof(**ids), cmp_u32);
 	for (i = k = 0; i < n; i++)
 		if (!k || (*ids)[k - 1] != (*ids)[i])
 			(*ids)[k++] = (*ids)[i];
@@ -1053,13 +1063,14 @@ struct symbols *symbols_open(const char *path)
  * A mapping would bring whole page-cache folios into its resident set
  * (most of the index for a few lookups).  Opening reads
  * the header; the first lookup reads the separators (one read), and
- * each name then costs the read of one block, and of each path
- * returned.
+ * each name then costs the read of one block (the last BLOCK_CACHE are
+ * kept: 64 KB), and of each path returned.
  */
 struct symbols *symbols_open_pread(const char *path)
 {
 	struct symbols *s;
 	struct stat st;
+	unsigned i;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0) {
@@ -1078,7 +1089,8 @@ struct symbols *symbols_open_pread(const char *path)
 	s->fd = fd;
 	s->size = (size_t)st.st_size;
 	s->h = &s->hdr;
-	s->block_no = -1;
+	for (i = 0; i < BLOCK_CACHE; i++)
+		s->block_no[i] = -1;
 	if (pread(fd, &s->hdr, sizeof(s->hdr), 0) != sizeof(s->hdr)) {
 		error("'%s': not a triage symbol index", path);
 		goto fail;
@@ -1106,6 +1118,10 @@ void symbols_free(struct symbols *s)
 	free(s->kept);
 	free(s->top_buf);
 	free(s->ids_buf);
+	if (s->lists)
+		for (i = 0; i < LIST_CACHE; i++)
+			free(s->lists[i].data);
+	free(s->lists);
 	free(s->block);
 	free(s);
 }
@@ -1174,24 +1190,34 @@ static const unsigned char *ids(const struct symbols *s)
 	return buf;
 }
 
-/* block - block i: in place, or read (the last one read is kept) */
+/*
+ * block - block i: in place, or read (the last BLOCK_CACHE read are
+ * kept: a caller's and a callee's blocks alternate, and a call list
+ * goes back to names read before).  A block read stays valid until
+ * BLOCK_CACHE more are read; its users copy what they keep.
+ */
 static const unsigned char *block(const struct symbols *s, uint32_t i)
 {
 	uint64_t off = s->h->off_blocks + (uint64_t)i * BLOCK_SIZE;
+	struct symbols *w = mut(s);
+	unsigned k;
 
 	if (s->base)
 		return s->base + off;
-	if (s->block_no == (int64_t)i)
-		return s->block;
+	for (k = 0; k < BLOCK_CACHE; k++)
+		if (s->block_no[k] == (int64_t)i)
+			return s->block + (size_t)k * BLOCK_SIZE;
 	if (!s->block)
-		mut(s)->block = xmalloc(BLOCK_SIZE);
-	mut(s)->block_no = -1;
-	if (!rd(s, off, BLOCK_SIZE, s->block)) {
+		w->block = xmalloc((size_t)BLOCK_CACHE * BLOCK_SIZE);
+	k = w->block_next;
+	w->block_next = (k + 1) % BLOCK_CACHE;
+	w->block_no[k] = -1;
+	if (!rd(s, off, BLOCK_SIZE, s->block + (size_t)k * BLOCK_SIZE)) {
 		corrupt(s);
 		return NULL;
 	}
-	mut(s)->block_no = i;
-	return s->block;
+	w->block_no[k] = i;
+	return s->block + (size_t)k * BLOCK_SIZE;
 }
 
 /* sep_cmp - a separator (NUL-terminated) against name[0..len) */
@@ -1610,7 +1636,8 @@ bad:
 	return false;
 }
 
-#define CALLS_READ (64u << 10) /* the most of one list read (pread) */
+#define CALLS_READ  (64u << 10) /* the most of one list read (pread) */
+#define CALLS_FIRST 256		/* the first read of a list (pread) */
 
 struct calls {
 	const unsigned char *p, *end;
@@ -1651,17 +1678,45 @@ static bool calls_open(const struct symbols *s, uint32_t off, struct calls *c)
 	n = h->calls_size - off;
 	if (s->base) {
 		c->p = s->base + h->off_calls + off;
+	} else if (s->lists && s->lists[off % LIST_CACHE].len &&
+		   s->lists[off % LIST_CACHE].off == off) {
+		/* a copy: the cache may change while the list is read */
+		const struct kept_list *k = &s->lists[off % LIST_CACHE];
+
+		c->buf = (unsigned char *)xmemdup0(k->data, k->len);
+		c->p = c->buf;
+		n = k->len;
 	} else {
-		if (n > CALLS_READ)
-			n = CALLS_READ;
-		c->buf = xmalloc(n);
-		if (!rd(s, (uint64_t)h->off_calls + off, n, c->buf)) {
-			free(c->buf);
-			c->buf = NULL;
-			corrupt(s);
-			return false;
+		/* most lists are short: one read of CALLS_FIRST bytes */
+		size_t want = n < CALLS_FIRST ? n : CALLS_FIRST;
+		const unsigned char *q;
+		uint32_t cnt;
+		struct kept_list *k;
+
+		c->buf = xmalloc(want);
+		if (!rd(s, (uint64_t)h->off_calls + off, want, c->buf))
+			goto bad;
+		q = c->buf;
+		/* a count, a flags byte, at most 5 bytes an id */
+		if (get_varint(&q, c->buf + want, &cnt) &&
+		    (size_t)cnt * 5 + 6 > want && want < n) {
+			want = (size_t)cnt * 5 + 6 < n ? (size_t)cnt * 5 + 6
+						       : n;
+			if (want > CALLS_READ)
+				want = CALLS_READ;
+			c->buf = xrealloc(c->buf, want);
+			if (!rd(s, (uint64_t)h->off_calls + off, want, c->buf))
+				goto bad;
 		}
 		c->p = c->buf;
+		n = want;
+		if (!s->lists)
+			mut(s)->lists = xcalloc(LIST_CACHE, sizeof(*s->lists));
+		k = &s->lists[off % LIST_CACHE];
+		free(k->data);
+		k->data = (unsigned char *)xmemdup0(c->buf, want);
+		k->off = off;
+		k->len = (uint32_t)want;
 	}
 	c->end = c->p + n;
 	if (!get_varint(&c->p, c->end, &c->n) || c->p >= c->end) {
@@ -1671,6 +1726,11 @@ static bool calls_open(const struct symbols *s, uint32_t off, struct calls *c)
 	}
 	c->flags = *c->p++;
 	return true;
+bad:
+	free(c->buf);
+	c->buf = NULL;
+	corrupt(s);
+	return false;
 }
 
 /* calls_next - the next callee's id; false at the end (or when cut) */
@@ -1748,6 +1808,12 @@ static int calls_search(const struct symbols *s, const struct entry *e,
 				ret = 1;
 		free(c.buf);
 	}
+	/*
+	 * Once anything on the way calls through a pointer, the answer can
+	 * only be yes or "cannot tell", never no: stop there
+	 */
+	if (ret == 1 || unsure)
+		return ret == 1 ? 1 : -1;
 	for (i = 0; i < inf && (depth || macros) && ret != 1; i++) {
 		struct calls c;
 		uint32_t id;
@@ -1763,8 +1829,10 @@ static int calls_search(const struct symbols *s, const struct entry *e,
 				unsure = true;
 				break;
 			}
-			if (!entry_by_id(s, id, &sub))
-				continue;
+			if (!entry_by_id(s, id, &sub)) {
+				unsure = true;
+				break;
+			}
 			/* a macro is no call: going through one is free */
 			macro = best_level(&sub) == LEVEL_OTHER;
 			if (macro ? !macros : !depth)
@@ -1776,10 +1844,14 @@ static int calls_search(const struct symbols *s, const struct entry *e,
 				ret = 1;
 			else if (r < 0)
 				unsure = true;
+			if (unsure)
+				break;
 		}
 		free(c.buf);
+		if (unsure && ret != 1)
+			return -1;
 	}
-	return ret == 1 ? 1 : unsure ? -1 : 0;
+	return ret;
 }
 
 /* symbols_calls - does caller call callee (symbols.h)? 1, 0, or -1 */

@@ -74,7 +74,9 @@ static int setup(void **state)
 		   "int ext4_rename(int x)\n"		   /* 18 */
 		   "{\n"				   /* 19 */
 		   "\treturn ext4_unlink(x) + ext4_lookup(x);\n"
-		   "}\n");
+		   "}\n"
+		   "void ext4_unlock_irqrestore(void)\n{\n}\n"
+		   "void perf_trace_ext4(void)\n{\n}\n");
 	far = xmalloc(1300);
 	memset(far, '\n', 1201);
 	strcpy(far + 1201, "int ext4_far(void)\n{\n}\n");
@@ -289,6 +291,19 @@ static void test_calls(void **state)
 	/* without an index: nothing */
 	claims_check(NULL, 0, &ev, NULL, &c);
 	assert_int_equal(c.checks_kind[CLAIM_CALLS], 0);
+	/* where an interrupt comes in, and a tracepoint's probe: unseen
+	 * calls (each caller here calls nothing) */
+	f[1].function = (char *)"ext4_unlock_irqrestore";
+	f[2].function = (char *)"perf_trace_ext4";
+	f[3].function = (char *)"ext4_lookup";
+	f[3].unreliable = false;
+	ev.nframes = 4;
+	claims_check(NULL, 0, &ev, syms, &c);
+	assert_int_equal(c.checks_kind[CLAIM_CALLS], 0);
+	f[1].function = (char *)"ext4_helper";
+	claims_check(NULL, 0, &ev, syms, &c);
+	assert_int_equal(c.checks_kind[CLAIM_CALLS], 1);
+	assert_int_equal(c.failed_kind[CLAIM_CALLS], 1);
 }
 
 static void test_prose(void **state)
