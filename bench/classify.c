@@ -22,7 +22,9 @@
  * The claim checks (claims.c) are measured alone on a report whose
  * decoded call trace has 40 frames (func+0xOFF/0xSIZE file.c:LINE, real
  * functions of Linux 6.12): the frame sizes, each function in its file,
- * and the prose's names and CONFIG_ options, with the symbol index.
+ * each frame's line in its function and each frame's caller calling it,
+ * and the prose's names and CONFIG_ options, with the symbol index
+ * mapped, then read with pread() as the filter reads it.
  *
  * The report: a synthetic 6 KB mail (a user report's prose, dmesg lines
  * and a call trace), then each FILE given, then, with --dir, every
@@ -351,7 +353,7 @@ static char *trace40(void)
 }
 
 /* bench_claims - the claim checks alone on the 40-frame report */
-static void bench_claims(const struct symbols *syms)
+static void bench_claims(const struct symbols *syms, const char *how)
 {
 	double *t = xcalloc(RUNS, sizeof(double));
 	char *raw = trace40();
@@ -374,10 +376,11 @@ static void bench_claims(const struct symbols *syms)
 		claims_check(r->body, r->body_len, ev, syms, &c);
 		t[i] = cpu_us() - t0;
 	}
-	printf("%-34s %6zu B  %zu frames, %u checks (%u failed), %u lookups: "
-	       "claims %6.1f us\n",
+	printf("%-34s %6zu B  %zu frames, %u checks (%u failed; lines %u, "
+	       "calls %u), %u lookups%s: claims %6.1f us\n",
 	       "claim checks, 40-frame trace", strlen(raw), ev->nframes,
-	       c.checks, c.failed, c.lookups, median(t, RUNS));
+	       c.checks, c.failed, c.checks_kind[CLAIM_LINE],
+	       c.checks_kind[CLAIM_CALLS], c.lookups, how, median(t, RUNS));
 	evidence_free(ev);
 	report_free(r);
 	free(raw);
@@ -440,7 +443,15 @@ int main(int argc, char **argv)
 	print_costs("synthetic 6 KB user report", strlen(raw), &c);
 	report_free(r);
 	free(raw);
-	bench_claims(syms);
+	bench_claims(syms, syms ? ", mapped" : "");
+	if (syms_path) {
+		struct symbols *p = symbols_open_pread(syms_path);
+
+		if (!p)
+			return 1;
+		bench_claims(p, ", pread");
+		symbols_free(p);
+	}
 	for (; i < argc; i++)
 		if (bench_file(rs, m, syms, argv[i]) < 0)
 			ret = 1;

@@ -2,9 +2,11 @@
 /*
  * fuzz_claims - a report's text through the claim checks (claims.c):
  * the crash log's frames (evidence), the "name() in file.c" prose, the
- * CONFIG_ options, each looked up in a small symbol index built once
- * from a fake tree (functions in .c files and a header, Kconfig
- * options), read both mapped and with pread() as the filter reads it
+ * CONFIG_ options, the frames' lines and callers, each looked up in a
+ * small symbol index built once from a fake tree (functions in .c files
+ * and a header that call each other directly, through a macro and
+ * through a pointer, Kconfig options), read both mapped and with
+ * pread() as the filter reads it
  */
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +41,12 @@ static void index_once(void)
 	if (!mkdtemp(dir))
 		abort();
 	put(dir, "fs/ext4/inode.c",
-	    "int ext4_iget(void)\n{\n}\nstatic int ext4_write_begin(void)\n{\n}\n");
+	    "int ext4_iget(void)\n{\n}\nstatic int ext4_write_begin(void)\n{\n}\n"
+	    "int ext4_lookup(int x)\n{\n\treturn ext4_iget() + helper(x);\n}\n"
+	    "static int helper(int x)\n{\n\treturn ext4_write_begin();\n}\n"
+	    "int ext4_create(struct ops *o)\n{\n\treturn o->fn(ext4_lookup(1));\n}\n"
+	    "int ext4_rename(void)\n{\n\treturn wrap(ext4_lookup(0));\n}\n"
+	    "#define wrap(x) ext4_iget()\n");
 	put(dir, "mm/slub.c", "void kfree(void *p)\n{\n}\n");
 	put(dir, "include/linux/list.h",
 	    "static inline void list_add(void) { }\n");
@@ -73,8 +80,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	claims_check(text, size, ev, mapped, &a);
 	claims_check(text, size, ev, preadx, &b);
 	/* both readers see the same index */
-	if (a.checks != b.checks || a.failed != b.failed)
+	if (a.checks != b.checks || a.failed != b.failed ||
+	    memcmp(a.failed_kind, b.failed_kind, sizeof(a.failed_kind)) ||
+	    memcmp(a.checks_kind, b.checks_kind, sizeof(a.checks_kind)))
 		abort();
+	claims_weigh_kinds(&a, CLAIMS_TRACE, 3, 2, 0.5);
 	claims_check(text, size, ev, NULL, &a);
 	claims_weigh(&a, 1, 1, 0.05);
 	evidence_free(ev);

@@ -11,7 +11,9 @@
  * rest is the file.  fuzz/seed_index.c writes a valid file of each kind
  * as a seed.  The fuzz build (FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION)
  * reads an image into a block of its exact size instead of mapping it,
- * so that a read past its end is reported.
+ * so that a read past its end is reported.  The symbol index is also
+ * asked for lines (symbols_spans()) and calls (symbols_calls(), which
+ * follows the call lists from name to name).
  */
 #include <stdlib.h>
 #include <unistd.h>
@@ -52,13 +54,24 @@ static void symbols(const char *path, bool pread)
 	struct symbols *s =
 		pread ? symbols_open_pread(path) : symbols_open(path);
 	const char *files[8];
-	size_t i;
+	struct symbols_span spans[8];
+	size_t i, j;
 
 	if (!s)
 		return;
 	for (i = 0; i < ARRAY_SIZE(functions); i++) {
 		symbols_lookup(s, functions[i], files, ARRAY_SIZE(files));
 		symbols_best(s, functions[i]);
+		symbols_spans(s, functions[i], spans, ARRAY_SIZE(spans));
+		/* every pair: each a caller, with and without its file */
+		for (j = 0; j < ARRAY_SIZE(functions); j++) {
+			unsigned budget = 64;
+
+			if (symbols_calls(s, functions[i], paths[j % 4],
+					  functions[j], 2, &budget) > 1 ||
+			    budget > 64)
+				abort();
+		}
 	}
 	symbols_free(s);
 }
