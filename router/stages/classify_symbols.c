@@ -98,6 +98,25 @@ double classify_hook_unknown_functions(const struct rules_input *in,
 }
 
 /*
+ * weigh_args - a claims hook's (MIN_CHECKS, MIN_FAILED, MIN_RATIO):
+ * 3 and 2 when absent or not numbers, the hook's own ratio when absent
+ */
+static void weigh_args(const struct rules_args *args, double def_ratio,
+		       unsigned long *min_checks, unsigned long *min_failed,
+		       double *ratio)
+{
+	*min_checks = 3;
+	*min_failed = 2;
+	*ratio = def_ratio;
+	if (args->argc > 0 && parse_ulong(args->argv[0], min_checks) < 0)
+		*min_checks = 3;
+	if (args->argc > 1 && parse_ulong(args->argv[1], min_failed) < 0)
+		*min_failed = 2;
+	if (args->argc > 2)
+		*ratio = strtod(args->argv[2], NULL);
+}
+
+/*
  * classify_hook_false_claims - false_claims(MIN_CHECKS, MIN_FAILED,
  * MIN_RATIO): the failed checks of claims.c when they weigh enough
  * (claims_weigh()), else 0
@@ -106,18 +125,13 @@ double classify_hook_false_claims(const struct rules_input *in,
 				  const struct rules_text *t,
 				  const struct rules_args *args)
 {
-	unsigned long min_checks = 3, min_failed = 2;
-	double ratio = 0.34;
+	unsigned long min_checks, min_failed;
+	double ratio;
 	struct claims c;
 
 	if (!t)
 		return 0;
-	if (args->argc > 0 && parse_ulong(args->argv[0], &min_checks) < 0)
-		min_checks = 3;
-	if (args->argc > 1 && parse_ulong(args->argv[1], &min_failed) < 0)
-		min_failed = 2;
-	if (args->argc > 2)
-		ratio = strtod(args->argv[2], NULL);
+	weigh_args(args, 0.34, &min_checks, &min_failed, &ratio);
 	claims_check(t->text, t->len, in->evidence, in->symbols, &c);
 	return claims_weigh(&c, (unsigned)min_checks, (unsigned)min_failed,
 			    ratio)
@@ -134,18 +148,13 @@ double classify_hook_false_trace(const struct rules_input *in,
 				 const struct rules_text *t,
 				 const struct rules_args *args)
 {
-	unsigned long min_checks = 3, min_failed = 2;
-	double ratio = 0.5;
+	unsigned long min_checks, min_failed;
+	double ratio;
 	struct claims c;
 
 	if (!t || !in->evidence || !in->symbols)
 		return 0;
-	if (args->argc > 0 && parse_ulong(args->argv[0], &min_checks) < 0)
-		min_checks = 3;
-	if (args->argc > 1 && parse_ulong(args->argv[1], &min_failed) < 0)
-		min_failed = 2;
-	if (args->argc > 2)
-		ratio = strtod(args->argv[2], NULL);
+	weigh_args(args, 0.5, &min_checks, &min_failed, &ratio);
 	claims_check(t->text, t->len, in->evidence, in->symbols, &c);
 	return claims_weigh_kinds(&c, CLAIMS_TRACE, (unsigned)min_checks,
 				  (unsigned)min_failed, ratio)
