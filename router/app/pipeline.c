@@ -245,8 +245,10 @@ static bool security_contact(const struct map *map, int sec, const char *addr)
  * else fired: no user rule reached its threshold, it holds no crash, and
  * neither its subject nor a first-person sentence says that anything
  * went wrong (problem.h); or it asks a question (kind.h) and holds no
- * crash, whatever rules fired: a question names a problem as often as a
- * report does, and "my", "after upgrading" fit a help request as well.
+ * crash, unless the user rules reached three times their threshold (a
+ * log, a distribution kernel, the machine): a question names a problem
+ * as often as a report does, and "my", "after upgrading" alone fit a
+ * help request as well.
  * A bug filed in a tracker, and a MAINTAINERS person's report whose
  * subject says what went wrong (kernel_person()), are not held for want
  * of a user's signs.  On the bugs alias such mail is mostly a
@@ -275,6 +277,8 @@ static bool kernel_person(const struct pipeline *p, const struct report *r)
 	return false;
 }
 
+#define QUESTION_USER_EVIDENCE 3
+
 static bool no_sign_of_a_bug(const struct pipeline *p, const struct report *r,
 			     const struct decision *d)
 {
@@ -284,8 +288,12 @@ static bool no_sign_of_a_bug(const struct pipeline *p, const struct report *r,
 	    d->verdict.cls != CLASS_USER || d->verdict.certain ||
 	    (d->ev && (d->ev->crash_type || d->ev->nframes)))
 		return false;
+	/* a question from a machine that shows itself (a log, its kernel,
+	 * its hardware: user rules worth three times the threshold) is a
+	 * report that asks for help */
 	if (d->kind.question)
-		return true;
+		return d->verdict.score[CLASS_USER] <
+		       QUESTION_USER_EVIDENCE * rp->threshold[CLASS_USER];
 	/* a bug filed in a tracker, a regression a developer reports */
 	if (d->verdict.score[CLASS_USER] >= rp->threshold[CLASS_USER] ||
 	    !strcmp(d->kind.problem, "a filed bug") ||

@@ -151,4 +151,28 @@ test_expect_success 'no sign of a bug anyone hit: held for a triager, unless a M
 	test "$(q "select class, state from reports where message_id = \"developer@example.com\"")" = "user|forwarded"
 '
 
+# ask ID SUBJECT BODY: a stranger's new message whose subject asks
+ask() {
+	printf "From: Ann Asker <ann@users.example>\nTo: bugs@example.org\nSubject: %s\nMessage-ID: <%s@example.com>\nDate: Mon, 30 Nov 2026 09:30:00 +0000\n\n%b\n" \
+		"$2" "$1" "$3" >"$T/$1.eml" &&
+	"$FILTER" <"$T/$1.eml"
+}
+
+test_expect_success 'a question is held, unless it shows the asker'\''s machine (log and kernel) or own system' '
+	ask weakq "ext4: lookups in big directories crawl on 6.12, expected?" \
+		"Lookups in big directories take seconds on Debian.\n\n[  812.104211] EXT4-fs (sda2): mounted filesystem with ordered data mode.\n[ 9120.551001] EXT4-fs warning (device sda2): ext4_dx_add_entry: Directory index full!\n\nIs that expected?" &&
+	test "$(q "select class, state from reports where message_id = \"weakq@example.com\"")" = "user|held" &&
+	q "select d.reason from decisions d join reports r on r.id = d.report where r.message_id = \"weakq@example.com\"" |
+		grep -q "^no sign of a bug anyone hit" &&
+	ask plain "ext4: lookups in big directories crawl on 6.12" \
+		"Lookups in big directories take seconds on Debian.\n\n[  812.104211] EXT4-fs (sda2): mounted filesystem with ordered data mode.\n[ 9120.551001] EXT4-fs warning (device sda2): ext4_dx_add_entry: Directory index full!\n\nIs that expected." &&
+	test "$(q "select state from reports where message_id = \"plain@example.com\"")" = "forwarded" &&
+	ask strongq "ext4: lookups in big directories crawl on 6.12, expected?" \
+		"Lookups in big directories take seconds on this box.\n\nLinux nas 6.12.9-amd64 #1 SMP PREEMPT_DYNAMIC Debian 6.12.9-1 x86_64 GNU/Linux\n\n[  812.104211] EXT4-fs (sda2): mounted filesystem with ordered data mode.\n[ 9120.551001] EXT4-fs warning (device sda2): ext4_dx_add_entry: Directory index full!\n\nIs that expected?" &&
+	test "$(q "select state from reports where message_id = \"strongq@example.com\"")" = "forwarded" &&
+	printf "From: Sam Seer <sam@users.example>\nTo: bugs@example.org\nSubject: ext4: lookups broken in big directories\nMessage-ID: <seer@example.com>\nDate: Mon, 30 Nov 2026 09:40:00 +0000\n\nI am seeing failed lookups in big ext4 directories since the htree change.\n" >"$T/seer.eml" &&
+	"$FILTER" <"$T/seer.eml" &&
+	test "$(q "select class, state from reports where message_id = \"seer@example.com\"")" = "user|forwarded"
+'
+
 test_done
