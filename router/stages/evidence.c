@@ -1395,6 +1395,9 @@ char *evidence_subject_prefix(const char *subject)
 	}
 	if (syz)
 		return syz;
+	/* Bugzilla's "[Bug 221293] New: thunderbolt: ..." */
+	if (!strncmp(p, "New: ", 5))
+		p = skip_spaces(p + 5);
 	/* "xfs: ...", "mm/slub: ...", "net: stmmac: ..." */
 	for (n = 0; p[n] && (is_ident(p[n]) || p[n] == '/' || p[n] == '-' ||
 			     p[n] == '.');
@@ -1436,7 +1439,7 @@ static bool chain_reaches(const char *q, const char *p)
 
 static bool prefix_position(const char *subject, const char *p)
 {
-	const char *rest = kind_subject_rest(subject), *q;
+	const char *rest = kind_subject_title(subject), *q;
 
 	if (chain_reaches(rest, p))
 		return true;

@@ -165,6 +165,13 @@ const char *kind_subject_rest(const char *subject)
 	}
 }
 
+const char *kind_subject_title(const char *subject)
+{
+	const char *p = kind_subject_rest(subject);
+
+	return strncmp(p, "New: ", 5) ? p : skip_blank(p + 5);
+}
+
 /* one tag of a '|'-joined list matches pred */
 typedef bool (*tag_pred)(const char *tag, size_t len);
 

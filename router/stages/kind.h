@@ -131,6 +131,13 @@ size_t kind_subject_prefix(const char *p, bool *reply);
 const char *kind_subject_rest(const char *subject);
 
 /*
+ * kind_subject_title - kind_subject_rest() without Bugzilla's "New: "
+ * ("[Bug 221293] New: thunderbolt: ..."): where a title's own chain of
+ * "word: " prefixes starts
+ */
+const char *kind_subject_title(const char *subject);
+
+/*
  * kind_subject_tags - the text inside the leading "[...]" groups of a
  * subject, after any "Re:"/"Fwd:" prefixes, joined by '|' into buf
  * ("PATCH v2 1/3|net-next"); *replies counts the reply prefixes ("Re:",

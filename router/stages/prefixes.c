@@ -92,7 +92,7 @@ char *prefix_chain(const char *subject)
 
 	if (!subject)
 		return NULL;
-	p = kind_subject_rest(subject);
+	p = kind_subject_title(subject);
 	return chain_at(p, p + strlen(p));
 }
 

@@ -516,9 +516,15 @@ static void credit_addresses(struct acc *a, const struct map *map,
 		n = map_address(map, ev->recipients[i], hits, ARRAY_SIZE(hits));
 		for (k = 0; k < n; k++) {
 			bool list = hits[k].tag == 'L';
-			double w = list			? W_ADDR_LIST
-				   : hits[k].tag == 'R' ? W_ADDR_REVIEWER
-							: W_ADDR_PERSON;
+			double w;
+
+			/* Bugzilla mails the list its component forwards to:
+			 * the component, credited once (W_COMPONENT) */
+			if (list && ev->bz_product && ev->bz_component)
+				continue;
+			w = list		 ? W_ADDR_LIST
+			    : hits[k].tag == 'R' ? W_ADDR_REVIEWER
+						 : W_ADDR_PERSON;
 
 			if (!to)
 				w *= W_ADDR_CC;

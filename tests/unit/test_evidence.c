@@ -296,6 +296,11 @@ static void test_subject_prefix(void **state)
 		{ "Antw: WG: [PATCH] i2c: designware: timeout", "i2c" },
 		{ "\xe5\x9b\x9e\xe5\xa4\x8d\xef\xbc\x9a ext4: data loss",
 		  "ext4" },
+		/* Bugzilla's "New: " is no prefix; the title's own is */
+		{ "[Bug 221293] New: Thunderbolt: \"failed to calculate\"",
+		  "Thunderbolt" },
+		{ "[Bug 220818] New: iwlwifi: firmware crash", "iwlwifi" },
+		{ "[Bug 220818] New: touchpad dead after resume", NULL },
 		{ "[syzbot] KASAN: use-after-free Read in foo", NULL },
 		{ "KASAN: use-after-free Read in foo", NULL },
 		{ "BUG: kernel NULL pointer dereference in bar", NULL },

@@ -540,6 +540,40 @@ static void del_recipients(struct evidence *ev)
 }
 
 /*
+ * Bugzilla mails its component's list: the list is the component again,
+ * not a second sign; a driver in the log then outranks the component
+ */
+static void test_bugzilla_list_counts_once(void **state)
+{
+	const char *files[] = { "drivers/usb/storage/uas.c" };
+	struct evidence *ev = ev_new(NULL, files, 1);
+	struct section_list l;
+
+	(void)state;
+	ev->bz_product = xstrdup("Drivers");
+	ev->bz_component = xstrdup("USB");
+	add_recipient(ev, "linux-usb@vger.kernel.org", true);
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_true(l.n >= 2);
+	assert_string_equal(title(&l, 0), "USB ATTACHED SCSI");
+	assert_string_equal(title(&l, 1), "USB SUBSYSTEM");
+	assert_null(strstr(l.v[1].why, "linux-usb@vger.kernel.org"));
+	assert_true(fabs(l.v[1].score - 0.6) < 1e-9); /* 0.5 + 0.1 */
+	section_list_release(&l);
+	/* the same list on a person's mail: evidence */
+	free(ev->bz_product);
+	free(ev->bz_component);
+	ev->bz_product = ev->bz_component = NULL;
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_non_null(strstr(l.v[0].why, "linux-usb@vger.kernel.org")
+				? l.v[0].why
+				: l.v[1].why);
+	section_list_release(&l);
+	del_recipients(ev);
+	ev_del(ev);
+}
+
+/*
  * A report sent to linux-usb@ and nothing else: the list's umbrella,
  * USB SUBSYSTEM; with the xHCI maintainer in Cc, the xHCI driver; with
  * a stable@ and the process section's maintainer, the same
@@ -726,6 +760,7 @@ int main(void)
 		cmocka_unit_test(test_keywords_in_prose_only),
 		cmocka_unit_test(test_generic_core_counts_half),
 		cmocka_unit_test(test_bugzilla_component),
+		cmocka_unit_test(test_bugzilla_list_counts_once),
 		cmocka_unit_test(test_frames_outweigh_text),
 		cmocka_unit_test(test_subject_prefix),
 		cmocka_unit_test(test_subject_prefix_shared),
