@@ -194,14 +194,25 @@ static char *bare_addr(const char *v)
  */
 static bool list_named_after(const char *list, const char *title)
 {
-	const char *at = strchr(list, '@');
+	const char *at = strchr(list, '@'), *w;
 	size_t n;
 
 	if (starts_with(list, "linux-"))
 		list += 6;
 	n = at && at > list ? (size_t)(at - list) : 0;
-	return n >= 2 && strncasecmp(title, list, n) == 0 &&
-	       (title[n] == ' ' || title[n] == '\0');
+	if (n < 2)
+		return false;
+	/* any plain word of the title: linux-serial@ is "TTY LAYER AND
+	 * SERIAL DRIVERS"' as much as "SERIAL DEVICE BUS"' (the covering
+	 * one wins); not a qualifier: "(WIRELESS)", "CLANG/LLVM" */
+	for (w = title; *w; w++) {
+		if (w > title && w[-1] != ' ')
+			continue;
+		if (strncasecmp(w, list, n) == 0 &&
+		    (w[n] == ' ' || w[n] == '\0'))
+			return true;
+	}
+	return false;
 }
 
 static struct people *people_sort_ctx;
@@ -294,7 +305,8 @@ static void records_of(struct people *pp, const struct maintainers *m)
  * ahits[first..last)): the sections of a it covers; one that covers
  * others is the address's umbrella there (the list or person of a
  * whole subsystem).  The list's own section takes the whole: of those
- * named after the list, the one covering most, when one does
+ * named after the list (a plain word of the title: linux-serial@ and
+ * "TTY LAYER AND SERIAL DRIVERS"), the one covering most, when one does
  * (linux-ext4@ is EXT4 FILE SYSTEM's list, and EXT2's and JBD2's too;
  * linux-usb@ is USB SUBSYSTEM's, not USB STORAGE DRIVER's;
  * linux-mediatek@ names many MEDIATEK sections, none over the others:

@@ -798,6 +798,10 @@ static const char *people_text =
 	"EXT2 FILE SYSTEM\nL:\tlinux-ext4@vger.kernel.org\nF:\tfs/ext2/\n"
 	"EXT4 FILE SYSTEM\nL:\tlinux-ext4@vger.kernel.org\nF:\tfs/ext4/\n"
 	"JBD2\nL:\tlinux-ext4@vger.kernel.org\nF:\tfs/jbd2/\n"
+	"SERIAL BUS\nL:\tlinux-serial@vger.kernel.org\nF:\tdrivers/tty/serdev/\n"
+	"TTY LAYER AND SERIAL DRIVERS\nL:\tlinux-serial@vger.kernel.org\n"
+	"F:\tdrivers/tty/\n"
+	"ACME UART\nL:\tlinux-serial@vger.kernel.org\nF:\tdrivers/acme/uart.c\n"
 	"ACME FOO\nL:\tlinux-acme@k.org\nF:\tdrivers/acme/foo/\n"
 	"ACME BAR\nL:\tlinux-acme@k.org\nF:\tdrivers/acme/bar/\n"
 	"THE REST\nM:\tLinus <torvalds@l.org>\n"
@@ -932,6 +936,13 @@ static void test_people_and_umbrellas(void **state)
 			     "EXT4 FILE SYSTEM", &tag) > 0.999);
 	assert_true(fabs(share_of(map, "linux-ext4@vger.kernel.org",
 				  "EXT2 FILE SYSTEM", &tag) -
+			 1.0 / 3) < 1e-3);
+	/* named after it by any word of its title: of those, the one
+	 * covering most (not "SERIAL BUS" for starting with the name) */
+	assert_true(share_of(map, "linux-serial@vger.kernel.org",
+			     "TTY LAYER AND SERIAL DRIVERS", &tag) > 0.999);
+	assert_true(fabs(share_of(map, "linux-serial@vger.kernel.org",
+				  "SERIAL BUS", &tag) -
 			 1.0 / 3) < 1e-3);
 	/* named after it, but none over the others: no one's own */
 	assert_true(fabs(share_of(map, "linux-acme@k.org", "ACME FOO", &tag) -
