@@ -123,7 +123,9 @@ size_t map_address(const struct map *map, const char *addr,
 
 /*
  * map_umbrellas - the sections strictly holding sec: every F: path of
- * sec is theirs, not the other way round (THE REST never counts); *ids
+ * sec is theirs (its Documentation/ aside, and its include/ and tools/
+ * when it has code elsewhere), not the other way round (THE REST never
+ * counts); *ids
  * points into the map, sorted
  */
 size_t map_umbrellas(const struct map *map, uint32_t sec, const uint32_t **ids);

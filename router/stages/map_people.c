@@ -21,8 +21,9 @@
  * MAINTAINERS once, so that no report pays for them:
  *
  *	nest	  for each section, its umbrellas: the sections whose F:
- *		  patterns hold every F: pattern of it, but not the other
- *		  way round ("USB XHCI DRIVER", drivers/usb/host/xhci*, is
+ *		  patterns hold every F: pattern of it (its Documentation/,
+ *		  and its include/ and tools/ beside code of its own, left
+ *		  out: umbrellas_of()), but not the other way round ("USB XHCI DRIVER", drivers/usb/host/xhci*, is
  *		  strictly inside "USB SUBSYSTEM", drivers/usb/).  Decided
  *		  with get_maintainer.pl's own matching: a pattern's
  *		  representative path (its text with "x" for wildcards,
@@ -99,14 +100,29 @@ static bool has_u32(const uint32_t *v, size_t n, uint32_t x)
  * umbrellas_of - the sections holding every F: path of section t, its
  * Documentation/ paths left out (none when it has no other)
  */
+/*
+ * beside_code - headers and selftests that sit apart from a section's
+ * code: "PACKET SOCKETS" is net/packet/af_packet.c and its uapi
+ * header, inside "NETWORKING [GENERAL]" for all that the header is not
+ */
+static bool beside_code(const char *v)
+{
+	return !strncmp(v, "include/", 8) || !strncmp(v, "tools/", 6);
+}
+
 static void umbrellas_of(const struct map *map, const struct maintainers *m,
 			 struct people *pp, uint32_t t)
 {
 	const struct mnt_section *s = &m->sections[t];
 	struct map_hit hits[MAP_MAX_HITS];
 	uint32_t *cand = NULL;
-	size_t ncand = 0, i, j, k, nf = 0;
+	size_t ncand = 0, i, j, k, nf = 0, ncode = 0;
 
+	for (i = 0; i < s->nentries; i++)
+		if (s->entries[i].tag == 'F' &&
+		    strncmp(s->entries[i].value, "Documentation/", 14) &&
+		    !beside_code(s->entries[i].value))
+			ncode++;
 	for (i = 0; i < s->nentries; i++) {
 		char *rep;
 		size_t n, keep = 0;
@@ -115,9 +131,11 @@ static void umbrellas_of(const struct map *map, const struct maintainers *m,
 			continue;
 		/*
 		 * Documentation says nothing of whose code it is: the ABI
-		 * file of "USB TYPEC CLASS" kept it out of "USB SUBSYSTEM"
+		 * file of "USB TYPEC CLASS" kept it out of "USB SUBSYSTEM";
+		 * nor do headers and selftests beside code of its own
 		 */
-		if (!strncmp(s->entries[i].value, "Documentation/", 14))
+		if (!strncmp(s->entries[i].value, "Documentation/", 14) ||
+		    (ncode && beside_code(s->entries[i].value)))
 			continue;
 		rep = map_rep_path(s->entries[i].value);
 		if (!rep) /* a pattern with no plain path: no umbrella */

@@ -787,6 +787,8 @@ static const char *people_text =
 	"F:\tDocumentation/ABI/testing/sysfs-class-typec\n"
 	"F:\tdrivers/usb/typec/\n"
 	"USB DOCS\nM:\tDoc <d@i.com>\nF:\tDocumentation/usb/\n"
+	"USB PACKET\nM:\tPat <p@i.com>\nF:\tinclude/uapi/linux/usbpkt.h\n"
+	"F:\tdrivers/usb/pkt/\nF:\ttools/testing/selftests/usbpkt/\n"
 	"USB TWIN\nL:\tlinux-usb@vger.kernel.org\nF:\tdrivers/usb/twin/\n"
 	"USB TWIN TOO\nL:\tlinux-usb@vger.kernel.org\nF:\tdrivers/usb/twin/\n"
 	"STABLE BRANCH\nM:\tGreg <greg@k.org>\nL:\tstable@vger.kernel.org\n"
@@ -909,6 +911,8 @@ static void test_people_and_umbrellas(void **state)
 	assert_false(umbrella(map, "USB SUBSYSTEM", "USB XHCI DRIVER"));
 	/* its Documentation/ files do not keep a driver out of it */
 	assert_true(umbrella(map, "USB TYPEC CLASS", "USB SUBSYSTEM"));
+	/* nor its uapi header and selftests apart from its code */
+	assert_true(umbrella(map, "USB PACKET", "USB SUBSYSTEM"));
 	/* nor make a section of documents only anyone's */
 	assert_false(umbrella(map, "USB DOCS", "USB SUBSYSTEM"));
 	assert_false(umbrella(map, "USB DOCS", "THE REST"));
