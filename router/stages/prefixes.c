@@ -179,6 +179,33 @@ static char *bisected_subject(const char *p, const char *e, const char *end)
 	return NULL;
 }
 
+/*
+ * robot_commit - the kernel test robot's "commit: SHA [7/9] netfilter:
+ * ctnetlink: ..." line: the commit its build or test run blames
+ */
+static char *robot_commit(const char *p, const char *e)
+{
+	size_t n;
+
+	if (e - p < 20 || memcmp(p, "commit: ", 8) != 0)
+		return NULL;
+	p += 8;
+	n = hex_run(p, e);
+	if (n < 12 || p + n >= e || p[n] != ' ')
+		return NULL;
+	p = skip_blanks(p + n);
+	if (*p == '[') {
+		const char *c = memchr(p, ']', (size_t)(e - p));
+
+		if (!c)
+			return NULL;
+		p = skip_blanks(c + 1);
+	}
+	if (*p == '(') /* 'SHA ("subject")' is quoted_subject()'s */
+		return NULL;
+	return chain_at(p, e);
+}
+
 char *prefix_culprit(const char *text, size_t len)
 {
 	const char *p = text, *end, *e;
@@ -192,8 +219,9 @@ char *prefix_culprit(const char *text, size_t len)
 		e = memchr(p, '\n', (size_t)(end - p));
 		if (!e)
 			e = end;
-		if (*p != '>' && ((c = quoted_subject(p, e)) ||
-				  (c = bisected_subject(p, e, end))))
+		if (*p != '>' &&
+		    ((c = quoted_subject(p, e)) || (c = robot_commit(p, e)) ||
+		     (c = bisected_subject(p, e, end))))
 			return c;
 		if (e == end)
 			break;

@@ -80,6 +80,16 @@ static void test_culprit(void **state)
 		       "commit: 0123456789abcdef (\"wifi: mac80211: add "
 		       "a check\")\nurl: https://example.org/\n",
 		       "wifi: mac80211");
+	/* the robot's build report: "commit: SHA [n/m] subject" */
+	expect_culprit("tree:   https://git.kernel.org/pub/scm/linux/kernel/"
+		       "git/netfilter/nf.git testing\n"
+		       "head:   b1bad43d8b00ab31c8f93145a4c8db1567f0d2fe\n"
+		       "commit: 20d564bba6b3806c26498061299a88330561efa5 [7/9] "
+		       "netfilter: ctnetlink: ensure safe access\n",
+		       "netfilter: ctnetlink");
+	expect_culprit("commit: 20d564bba6b3 HID: input: map a usage\n",
+		       "HID: input");
+	expect_culprit("commit: 20d564bba6b3 [1/2]\n", NULL);
 	/* a bisection log: the indented subject after the header */
 	expect_culprit("The issue was bisected to:\n\n"
 		       "commit 0123456789abcdef0123456789abcdef01234567\n"
