@@ -59,6 +59,15 @@ PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(ALL_PKGS) 2>/dev/null)
 CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CORE_LIBS := $(shell $(PKG_CONFIG) --libs $(CORE_PKGS) 2>/dev/null)
 FILTER_LIBS := $(shell $(PKG_CONFIG) --libs $(FILTER_PKGS) 2>/dev/null)
+# The filter's libraries in the order the loader searches them (its
+# DT_NEEDED order): those most symbols are bound to first, SQLite (whose
+# 1,500 references to its own exported functions are looked up through
+# every library before it), libm and libc (libm before libc, which also
+# exports frexp and ldexp), GLib, then the rest as pkg-config lists them.
+# The loader's lookups of one run walk a third fewer libraries; every
+# symbol binds to the same library (LD_DEBUG=bindings).
+FILTER_FIRST_LIBS := $(shell $(PKG_CONFIG) --libs sqlite3 2>/dev/null) -lm -lc \
+	$(shell $(PKG_CONFIG) --libs glib-2.0 2>/dev/null)
 MIME_LIBS := $(shell $(PKG_CONFIG) --libs $(MIME_PKGS) 2>/dev/null)
 NET_LIBS := $(shell $(PKG_CONFIG) --libs $(NET_PKGS) 2>/dev/null)
 TEST_LIBS := $(shell $(PKG_CONFIG) --libs $(ALL_PKGS) cmocka 2>/dev/null)
@@ -201,7 +210,8 @@ triage-net: $(B)/router/bin/triage.o $(CORE_CMD_OBJS) $(NET_CMD_OBJS) \
 # archives' security updates would need a rebuild: not offered.
 triage-filter: $(B)/router/bin/triage-filter.o $(B)/router/bin/resident.o \
 	       $(ARCHIVES)
-	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(FILTER_LIBS) -lm
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(FILTER_FIRST_LIBS) \
+		$(FILTER_LIBS) -lm
 
 # triage-client: its start is all it costs, and it parses nothing: it
 # passes its descriptors and environment to a socket and reads one byte.

@@ -17,6 +17,8 @@
 #include "sha256.h"
 #include "util.h"
 
+#define INTAKE_DRAIN_BYTES 65536 /* what is read at a time past the cap */
+
 /* intake_limits_init - the compiled-in defaults */
 void intake_limits_init(struct intake_limits *lim)
 {
@@ -692,7 +694,12 @@ int intake_read_fd_scan(int fd, const struct intake_limits *lim,
 {
 	struct intake_limits dflt;
 	size_t cap, n = 0, alloc = 0, total = 0;
-	char *buf = NULL, drain[65536];
+	/*
+	 * On the heap, and only once past the cap: on the stack its 64 KB
+	 * were probed page by page (-fstack-clash-protection) on every
+	 * message, sixteen page faults for a buffer almost never used.
+	 */
+	char *buf = NULL, *drain = NULL;
 	ssize_t got;
 
 	lim = limits_or_default(lim, &dflt);
@@ -710,10 +717,13 @@ int intake_read_fd_scan(int fd, const struct intake_limits *lim,
 				n += (size_t)got;
 		} else {
 			/* over the cap: keep draining so the MTA sees EOF */
-			got = read_some(fd, drain, sizeof(drain));
+			if (!drain)
+				drain = xmalloc(INTAKE_DRAIN_BYTES);
+			got = read_some(fd, drain, INTAKE_DRAIN_BYTES);
 		}
 		if (got < 0) {
 			free(buf);
+			free(drain);
 			return error("cannot read the message: %s",
 				     strerror(errno));
 		}
@@ -721,6 +731,7 @@ int intake_read_fd_scan(int fd, const struct intake_limits *lim,
 			break;
 		total += (size_t)got;
 	}
+	free(drain);
 	if (!buf)
 		buf = xmalloc(1);
 	set_raw(r, buf, n, total, lim, scan);

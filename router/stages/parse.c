@@ -704,6 +704,45 @@ static void first_mailbox(InternetAddressList *list, struct report *r)
 	}
 }
 
+static bool ascii_only(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s >= 0x80)
+			return false;
+	return true;
+}
+
+/*
+ * ascii_idn - each mailbox of list with an ASCII domain made its own IDN
+ * form, before internet_address_list_to_string(), which writes every
+ * mailbox's idn_addr: GMime computes it with idn2_to_ascii_8z(), which
+ * gives an ASCII domain back but for case (GMime then keeps the domain
+ * as written) or fails (GMime keeps it too), so the string is the same;
+ * but only after Unicode normalisation, whose tables (libunistring) cost
+ * the one-shot filter more page faults than the rest of the parse.  The
+ * field is public (internet-address.h); GMime frees it with g_free().
+ */
+static void ascii_idn(InternetAddressList *list)
+{
+	int i, n = list ? internet_address_list_length(list) : 0;
+
+	for (i = 0; i < n; i++) {
+		InternetAddress *a = internet_address_list_get_address(list, i);
+
+		if (INTERNET_ADDRESS_IS_MAILBOX(a)) {
+			InternetAddressMailbox *mb =
+				INTERNET_ADDRESS_MAILBOX(a);
+
+			if (!mb->idn_addr && mb->addr && mb->at > 0 &&
+			    ascii_only(mb->addr + mb->at + 1))
+				mb->idn_addr = g_strdup(mb->addr);
+		} else if (INTERNET_ADDRESS_IS_GROUP(a)) {
+			ascii_idn(internet_address_group_get_members(
+				INTERNET_ADDRESS_GROUP(a)));
+		}
+	}
+}
+
 /* msgid - a message id without "<>", or NULL */
 static char *msgid(const char *value)
 {
@@ -782,7 +821,10 @@ static void read_headers(struct report *r, GMimeMessage *msg)
 	}
 	set_str(&r->subject, g_mime_message_get_subject(msg), PARSE_HEADER_MAX);
 	if (from && internet_address_list_length(from) > 0) {
-		char *s = internet_address_list_to_string(from, NULL, FALSE);
+		char *s;
+
+		ascii_idn(from);
+		s = internet_address_list_to_string(from, NULL, FALSE);
 
 		set_str(&r->from, s, PARSE_HEADER_MAX);
 		g_free(s);

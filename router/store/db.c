@@ -698,9 +698,18 @@ int audit_open(const char *path, unsigned flags, int busy_timeout_ms,
 	 * malloc (a measurable part of the filter's audit stage); nothing
 	 * reads them.  Only possible before SQLite initialises: later
 	 * calls fail harmlessly.
+	 *
+	 * No page-cache slots allocated ahead (SQLITE_CONFIG_PAGECACHE
+	 * with no buffer and no lines): by default every page cache,
+	 * the temporary b-tree a statement opens for an IN list or a
+	 * sort included, starts by allocating 20 page slots and writing
+	 * a header into each, one page of memory apiece, where such a
+	 * b-tree mostly uses one.  Slots are then allocated one by one
+	 * as pages are read.
 	 */
 	if (!configured) {
 		sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+		sqlite3_config(SQLITE_CONFIG_PAGECACHE, NULL, 0, 0);
 		configured = true;
 	}
 	db = xcalloc(1, sizeof(*db));

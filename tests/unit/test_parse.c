@@ -33,6 +33,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <gmime/gmime.h>
+
 #include "intake.h"
 #include "mimetext.h"
 #include "parse.h"
@@ -522,6 +524,73 @@ static void test_custom_limits(void **state)
 	assert_true(r->flags & REPORT_OVERSIZED);
 	assert_true(r->flags & REPORT_TRUNCATED);
 	report_free(r);
+}
+
+/*
+ * gmime_from - the From header of text as GMime writes it itself, each
+ * domain through idn2 (what parse did before it skipped ASCII domains)
+ */
+static char *gmime_from(const char *text)
+{
+	GMimeStream *stream =
+		g_mime_stream_mem_new_with_buffer(text, strlen(text));
+	GMimeParser *parser = g_mime_parser_new_with_stream(stream);
+	GMimeMessage *msg = g_mime_parser_construct_message(parser, NULL);
+	char *s, *out;
+
+	assert_non_null(msg);
+	s = internet_address_list_to_string(g_mime_message_get_from(msg), NULL,
+					    FALSE);
+	out = xstrdup(s ? s : ""); /* none: NULL, and parse leaves "" */
+	g_free(s);
+	g_object_unref(msg);
+	g_object_unref(parser);
+	g_object_unref(stream);
+	return out;
+}
+
+/* r->from is GMime's rendering of From, ASCII domains or not */
+static void test_from_idn(void **state)
+{
+	static const char *const from[] = {
+		"Dana Admin <dana@example.com>",
+		"<Dana@EXAMPLE.Com>",
+		"plain@Example.ORG",
+		"\"Last, First\" <first.last@sub.example.net>",
+		"x@XN--BCHER-KVA.example",
+		"x@xn--bcher-kva.example",
+		"x@xn--invalid--.example",
+		"x@-lead.example",
+		"x@under_score.example",
+		"x@a..b.example",
+		"x@example.com.",
+		"x@[127.0.0.1]",
+		"=?UTF-8?B?SsO8cmdlbg==?= <j@b\xc3\xbc"
+		"cher.example>",
+		"j@B\xc3\x9c"
+		"CHER.example",
+		"team: a@one.example, \"Q, R\" <r@two.example>;",
+		"team: a@b\xc3\xbc"
+		"cher.example;, c@three.example",
+		"a@one.example, b@ex\xc3\xa4"
+		"mple.org, c@TWO.example",
+		"nodomain",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(from) / sizeof(from[0]); i++) {
+		char *text =
+			xasprintf("From: %s\nSubject: s\n\nbody\n", from[i]);
+		char *want = gmime_from(text);
+		struct report *r = parse_text(text, strlen(text), NULL);
+
+		if (strcmp(r->from, want))
+			fail_msg("From: %s: parsed \"%s\", GMime \"%s\"",
+				 from[i], r->from, want);
+		report_free(r);
+		free(want);
+		free(text);
+	}
 }
 
 static void test_envelope(void **state)
@@ -1532,6 +1601,7 @@ int main(void)
 		cmocka_unit_test(test_no_false_caps),
 		cmocka_unit_test(test_custom_limits),
 		cmocka_unit_test(test_envelope),
+		cmocka_unit_test(test_from_idn),
 		cmocka_unit_test(test_mimetext_repair),
 		cmocka_unit_test(test_mimetext_charsets),
 		cmocka_unit_test(test_mimetext_html),
