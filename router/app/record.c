@@ -247,29 +247,53 @@ static bool has_assignment(const struct audit_root *root)
 }
 
 /*
- * sender_capped - r's sender has had sender_cap messages forwarded in
- * the last day: one sender cannot exhaust a maintainer (nor, by filling
- * the maintainers' caps, divert others' reports); 1 and the reason's
- * tail in why, 0, or -1
+ * sender_capped - r's sender has had its cap of messages sent out in
+ * the last day, counted by every identity the MTA vouches for, each
+ * with what any message had under it: its From address and its envelope
+ * sender (sender_cap; a message whose From or envelope sender is the
+ * address counts for it), and the network of the client that connected
+ * (client_cap, larger: a provider's outbound hosts carry many
+ * reporters).  One sender cannot exhaust a maintainer (nor, by filling
+ * the maintainers' caps, divert others' reports) by writing a new From
+ * on each message.  A Received header is never one: the sender writes
+ * those.  1 and the reason's tail (which identity, in plain words) in
+ * why, 0, or -1
  */
 static int sender_capped(struct audit *db, const struct pipeline *p,
 			 const struct report *r, time_t now, struct strbuf *why)
 {
-	long cap = config_int(p->cfg, "sender_cap"), n;
+	long cap = config_int(p->cfg, "sender_cap");
+	long ccap = config_int(p->cfg, "client_cap"), n = 0;
+	int64_t since = (int64_t)now - 86400;
+	const char *from = r->from_addr, *env = r->envelope_from;
+	const char *knob = "sender_cap";
 
 	/* a Bugzilla bug's sender is an account of the tracker's */
-	if (cap <= 0 || !r->from_addr || !*r->from_addr ||
-	    (r->source && strcmp(r->source, "mail")))
+	if (r->source && strcmp(r->source, "mail"))
 		return 0;
-	n = audit_forwards_from(db, r->from_addr, (int64_t)now - 86400);
-	if (n < 0)
-		return -1;
-	if (n < cap)
-		return 0;
+	if (cap > 0 && from && *from &&
+	    (n = audit_forwards_from(db, from, since)) >= cap) {
+		sb_addf(why, "; its From address %s", from);
+	} else if (n >= 0 && cap > 0 && env && *env &&
+		   (!from || strcasecmp(env, from)) &&
+		   (n = audit_forwards_from(db, env, since)) >= cap) {
+		sb_addf(why, "; its envelope sender %s", env);
+	} else if (n >= 0 && ccap > 0 && r->client_net &&
+		   (n = audit_forwards_from_net(db, r->client_net, since)) >=
+			   ccap) {
+		sb_addf(why,
+			"; the network it came from, %s (the client that "
+			"connected to our mail server),",
+			r->client_net);
+		cap = ccap;
+		knob = "client_cap";
+	} else {
+		return n < 0 ? -1 : 0;
+	}
 	sb_addf(why,
-		"; %s has had %ld messages forwarded in the last day "
-		"(sender_cap %ld): held for a triager",
-		r->from_addr, n, cap);
+		" has had %ld messages forwarded in the last day (%s %ld): "
+		"held for a triager",
+		n, knob, cap);
 	return 1;
 }
 

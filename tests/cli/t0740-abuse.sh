@@ -330,6 +330,74 @@ test_expect_success 'exhausting: the cap is per sender, and a stranger'"'"'s fol
 	q3 "SELECT reason FROM decisions WHERE report = 5" | grep "(sender_cap 2): held for a triager"
 '
 
+# more states with small caps: one sender counted by every identity the
+# MTA vouches for (From, envelope sender, the connecting client)
+capped_state() {
+	sed -e "s|^state_dir = .*|state_dir = $T/$1|" "$T/routes.conf" >"$T/$1.conf" &&
+	printf "sender_cap = 2\nclient_cap = 3\n" >>"$T/$1.conf"
+}
+# feedc STATE TAG FILE FROM SENDER CLIENT: FILE from FROM (Message-ID
+# <TAG.its own>), with that envelope sender and client address
+feedc() {
+	sed -e "s/^From: .*/From: Someone <$4>/" -e "s/^Message-ID: </Message-ID: <$2./" "$C/$3" |
+		TRIAGE_CONFIG="$T/$1.conf" TRIAGE_STATE_DIR="$T/$1" SENDER=$5 CLIENT_ADDRESS=$6 "$FILTER" ||
+		{ echo "filter failed on $3"; return 1; }
+}
+# qc STATE SQL; statec STATE TAG: the state of the report TAG became
+qc() { sqlite3 "$T/$1/triage.db" "$2"; }
+statec() { qc "$1" "SELECT state FROM reports WHERE message_id LIKE '$2.%'"; }
+reasonc() { qc "$1" "SELECT d.reason FROM decisions d JOIN reports r ON r.id = d.report WHERE r.message_id LIKE '$2.%'"; }
+capped_state s7 && capped_state s8 && capped_state s9
+
+test_expect_success 'exhausting: a new From on every message is the same sender by its envelope' '
+	feedc s7 a 01-report.eml m1@evil.example mallory@evil.example "" &&
+	feedc s7 b 10-backscatter.eml m2@evil.example mallory@evil.example "" &&
+	feedc s7 c 16-crash-genuine.eml m3@evil.example MALLORY@evil.example "" &&
+	test "$(statec s7 a),$(statec s7 b),$(statec s7 c)" = forwarded,forwarded,held &&
+	test "$(qc s7 "SELECT count(*) FROM outbox WHERE kind = \"forward\"")" = 2 &&
+	reasonc s7 c | grep "its envelope sender MALLORY@evil.example has had 2 messages forwarded in the last day (sender_cap 2): held for a triager"
+'
+
+test_expect_success 'exhausting: an address counts as a From what it sent as an envelope sender' '
+	feedc s7 d 18-crash-other.eml mallory@evil.example bounce-77@lists.example "" &&
+	test "$(statec s7 d)" = held &&
+	reasonc s7 d | grep "its From address mallory@evil.example has had 2 messages forwarded in the last day (sender_cap 2)"
+'
+
+test_expect_success 'exhausting: new addresses from one network are held past client_cap' '
+	feedc s8 a 01-report.eml a@one.example a@one.example 192.0.2.10 &&
+	feedc s8 b 10-backscatter.eml b@two.example b@two.example 192.0.2.11 &&
+	feedc s8 c 16-crash-genuine.eml c@three.example c@three.example 192.0.2.12 &&
+	feedc s8 d 18-crash-other.eml d@four.example d@four.example 192.0.2.200 &&
+	test "$(statec s8 a),$(statec s8 b),$(statec s8 c),$(statec s8 d)" = forwarded,forwarded,forwarded,held &&
+	test "$(qc s8 "SELECT client_net FROM reports WHERE message_id LIKE \"d.%\"")" = 192.0.2.0/24 &&
+	reasonc s8 d | grep "the network it came from, 192.0.2.0/24 (the client that connected to our mail server), has had 3 messages forwarded in the last day (client_cap 3): held for a triager"
+'
+
+test_expect_success 'exhausting: another network, and local mail, are not that network' '
+	feedc s8 e 18-crash-other.eml e@five.example e@five.example 198.51.100.7 &&
+	feedc s8 f 01-report.eml f@six.example f@six.example 127.0.0.1 &&
+	test "$(statec s8 e),$(statec s8 f)" = forwarded,forwarded &&
+	test "$(qc s8 "SELECT coalesce(client_net, \"none\") FROM reports WHERE message_id LIKE \"f.%\"")" = none
+'
+
+test_expect_success 'exhausting: the reporter'"'"'s own follow-ups count toward its cap (and are not held by it)' '
+	feedc s9 a 01-report.eml sam@users.example sam@users.example "" &&
+	test "$(statec s9 a)" = forwarded &&
+	sed -e "s/^From: .*/From: Sam <sam@users.example>/" -e "s/^Message-ID: .*/Message-ID: <b.follow@users.example>/" \
+	    -e "s/^Subject: /Subject: Re: /" -e "/^Date:/a In-Reply-To: <a.abuse-01.report@users.example>" \
+	    "$C/01-report.eml" >"$T/s9-follow.eml" &&
+	TRIAGE_CONFIG="$T/s9.conf" TRIAGE_STATE_DIR="$T/s9" SENDER=sam@users.example "$FILTER" <"$T/s9-follow.eml" &&
+	test "$(statec s9 b)" = forwarded &&
+	test "$(qc s9 "SELECT kind FROM reports WHERE message_id LIKE \"b.%\"")" = follow-up &&
+	feedc s9 c 10-backscatter.eml sam@users.example sam@users.example "" &&
+	test "$(statec s9 c)" = held &&
+	reasonc s9 c | grep "its From address sam@users.example has had 2 messages forwarded in the last day (sender_cap 2)" &&
+	sed "s/^Message-ID: .*/Message-ID: <d.follow@users.example>/" "$T/s9-follow.eml" |
+		TRIAGE_CONFIG="$T/s9.conf" TRIAGE_STATE_DIR="$T/s9" SENDER=sam@users.example "$FILTER" &&
+	test "$(statec s9 d)" = forwarded
+'
+
 # a fourth state: messages that cannot go out as they came
 sed -e "s|^state_dir = .*|state_dir = $T/state4|" "$T/routes.conf" >"$T/routes4.conf"
 DB4="$T/state4/triage.db"

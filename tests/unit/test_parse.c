@@ -557,12 +557,67 @@ static void test_envelope(void **state)
 	setenv("ORIGINAL_RECIPIENT", "bugs@example.org", 1);
 	assert_int_equal(intake_envelope_env(r), 0);
 	assert_string_equal(r->envelope_to, "bugs@example.org");
+	setenv("CLIENT_ADDRESS", "198.51.100.23", 1);
+	assert_int_equal(intake_envelope_env(r), 0);
+	assert_string_equal(r->client_net, "198.51.100.0/24");
 	unsetenv("SENDER");
 	unsetenv("RECIPIENT");
 	unsetenv("ORIGINAL_RECIPIENT");
+	unsetenv("CLIENT_ADDRESS");
 	assert_int_equal(intake_envelope_env(r), 0);
 	assert_null(r->envelope_from);
 	assert_null(r->envelope_to);
+	assert_null(r->client_net);
+	report_free(r);
+}
+
+/*
+ * The client's network, what client_cap counts: a /24 or a /64, never
+ * loopback or local mail, and nothing that is no address
+ */
+static void test_client_net(void **state)
+{
+	static const struct {
+		const char *addr, *net;
+		int rc;
+	} cases[] = {
+		{ "192.0.2.77", "192.0.2.0/24", 0 },
+		{ "192.0.2.1", "192.0.2.0/24", 0 },
+		{ "2001:db8:1:2:aaaa:bbbb:cccc:dddd", "2001:db8:1:2::/64", 0 },
+		{ "2001:DB8:1:2::9", "2001:db8:1:2::/64", 0 },
+		/* an IPv4-mapped address is its IPv4 network */
+		{ "::ffff:203.0.113.9", "203.0.113.0/24", 0 },
+		/* local mail: no network to count */
+		{ "127.0.0.1", NULL, 0 },
+		{ "127.9.9.9", NULL, 0 },
+		{ "::1", NULL, 0 },
+		{ "::", NULL, 0 },
+		{ "0.0.0.0", NULL, 0 },
+		{ "unknown", NULL, 0 },
+		{ "", NULL, 0 },
+		/* no address: refused, nothing kept */
+		{ "192.0.2", NULL, -1 },
+		{ "192.0.2.1/24", NULL, -1 },
+		{ "[192.0.2.1]", NULL, -1 },
+		{ "192.0.2.1\n", NULL, -1 },
+		{ "host.example.org", NULL, -1 },
+		{ "2001:db8::1::2", NULL, -1 },
+		{ "2001:0db8:0000:0000:0000:0000:0000:0001:0000", NULL, -1 },
+	};
+	struct report *r = report_new();
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		/* a value left from before never survives */
+		assert_int_equal(intake_client(r, "198.51.100.1"), 0);
+		assert_int_equal(intake_client(r, cases[i].addr), cases[i].rc);
+		if (cases[i].net)
+			assert_string_equal(r->client_net, cases[i].net);
+		else
+			assert_null(r->client_net);
+	}
+	assert_int_equal(intake_client(r, NULL), 0);
+	assert_null(r->client_net);
 	report_free(r);
 }
 
@@ -1532,6 +1587,7 @@ int main(void)
 		cmocka_unit_test(test_no_false_caps),
 		cmocka_unit_test(test_custom_limits),
 		cmocka_unit_test(test_envelope),
+		cmocka_unit_test(test_client_net),
 		cmocka_unit_test(test_mimetext_repair),
 		cmocka_unit_test(test_mimetext_charsets),
 		cmocka_unit_test(test_mimetext_html),
