@@ -15,6 +15,7 @@
 #include "deliver.h"
 #include "mailcmd.h"
 #include "map.h"
+#include "mimetext.h"
 #include "pipeline.h"
 #include "record.h"
 #include "report.h"
@@ -145,15 +146,37 @@ static void links_of(struct audit_links *l, const struct decision *d,
 	l->commit = d->regression.commit;
 }
 
+static const char *unsendable(const struct report *r);
+
+/*
+ * keep_sendable - a message that cannot go out as it came keeps beside
+ * it the copy that can (parse_sendable()), which a forward of it sends
+ * when a triager approves it; none when there is no such copy
+ */
+static int keep_sendable(struct audit *db, const struct pipeline *p,
+			 const struct report *r, int64_t id)
+{
+	struct strbuf sb = STRBUF_INIT(r->raw_len * 2 + FORWARD_EXTRA);
+	int ret = 0;
+
+	if (!p->sendable || !unsendable(r))
+		return 0;
+	if (p->sendable(r, &sb) == 0)
+		ret = audit_set_sendable(db, id, sb.buf, sb.len);
+	sb_release(&sb);
+	return ret;
+}
+
 /*
  * insert_report - the report row, written once with its links, class
  * and sections (audit_insert_report_row()), then its evidence
  */
-static int insert_report(struct audit *db, const struct report *r,
-			 struct audit_report_row *row, const struct decision *d,
-			 int64_t *id)
+static int insert_report(struct audit *db, const struct pipeline *p,
+			 const struct report *r, struct audit_report_row *row,
+			 const struct decision *d, int64_t *id)
 {
 	if (audit_insert_report_row(db, r, row, id) < 0 ||
+	    keep_sendable(db, p, r, *id) < 0 ||
 	    audit_insert_evidence(db, *id, d->ev) < 0 ||
 	    audit_set_regression(db, *id, row->links) < 0)
 		return -1;
@@ -298,31 +321,14 @@ static int sender_capped(struct audit *db, const struct pipeline *p,
 }
 
 /*
- * unsendable - why the message cannot go out as it came, or NULL: a NUL
- * byte, or a line longer than the 998 bytes of RFC 5322 2.1.1; a relay
- * may refuse it for good and the report would be lost, so it is held
+ * unsendable - why the message cannot go out as it came, or NULL
+ * (mimetext_unsendable()): it is held for a triager rather than lost to
+ * a relay's permanent refusal; what approving it sends is the re-encoded
+ * copy keep_sendable() stored
  */
 static const char *unsendable(const struct report *r)
 {
-	const char *p = r->raw, *end = p ? p + r->raw_len : NULL, *nl;
-	size_t len;
-
-	if (!p)
-		return NULL;
-	if (memchr(p, '\0', r->raw_len))
-		return "it carries NUL bytes";
-	while (p < end) {
-		nl = memchr(p, '\n', (size_t)(end - p));
-		len = (size_t)((nl ? nl : end) - p);
-		if (len && p[len - 1] == '\r')
-			len--;
-		if (len > 998)
-			return "a line of it is longer than 998 bytes";
-		if (!nl)
-			break;
-		p = nl + 1;
-	}
-	return NULL;
+	return mimetext_unsendable(r->raw, r->raw_len);
 }
 
 /* list_recipient - root went to a mailing list: an L: of a section */
@@ -491,7 +497,7 @@ static int record_followup(struct audit *db, const struct pipeline *p,
 					 now, &c);
 		c.class_stored = true;
 	}
-	if (insert_report(db, r, &row, d, &out->report) < 0 ||
+	if (insert_report(db, p, r, &row, d, &out->report) < 0 ||
 	    (stranger && audit_insert_classification(db, out->report, &c) < 0))
 		goto out;
 	memset(&dec, 0, sizeof(dec));
@@ -613,6 +619,7 @@ static int record_other(struct audit *db, const struct pipeline *p,
 	dec.action = act_action_name(act.action);
 	dec.reason = sb_str(&why);
 	if (audit_insert_report_row(db, r, &row, &out->report) < 0 ||
+	    keep_sendable(db, p, r, out->report) < 0 ||
 	    audit_insert_decision(db, out->report, &dec, NULL) < 0)
 		goto out;
 	if (ln->fix) {
@@ -954,7 +961,7 @@ int record_decision(struct audit *db, const struct pipeline *p,
 	row.sections = secs;
 	row.nsections = nsecs;
 	c.class_stored = true;
-	if (insert_report(db, r, &row, d, &out->report) < 0 ||
+	if (insert_report(db, p, r, &row, d, &out->report) < 0 ||
 	    audit_insert_classification(db, out->report, &c) < 0)
 		goto out;
 	if (pl.other) {

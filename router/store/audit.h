@@ -165,6 +165,15 @@ int audit_find_duplicate_from(struct audit *db, const struct report *r,
 long audit_replies_since(struct audit *db, const char *addr, int64_t since);
 
 /*
+ * audit_set_sendable - keep, beside report's message as it came, the
+ * copy that can go over SMTP (messages.sendable: parse_sendable());
+ * audit_sendable - that copy in a new buffer *out (the caller frees):
+ * 1, 0 when there is none, -1
+ */
+int audit_set_sendable(struct audit *db, int64_t report, const void *p,
+		       size_t len);
+int audit_sendable(struct audit *db, int64_t report, char **out, size_t *len);
+/*
  * audit_forwards_from - messages received since whose From address or
  * envelope sender is addr (any case) and that went out to someone: a
  * "forward" decision, or a follow-up sent on (sender_cap); -1

@@ -167,6 +167,49 @@ long audit_forwards_from_net(struct audit *db, const char *net, int64_t since)
 			   "forwards from a network");
 }
 
+static const char sql_set_sendable[] =
+	"UPDATE messages SET sendable = ?2 WHERE report = ?1";
+
+/* audit_set_sendable - keep the sendable copy of report's message */
+int audit_set_sendable(struct audit *db, int64_t report, const void *p,
+		       size_t len)
+{
+	sqlite3_stmt *st = db_prep(db, sql_set_sendable);
+
+	if (!st || db_bind_int(db, st, 1, report) ||
+	    db_bind_blob(db, st, 2, p, len))
+		return -1;
+	if (db_step(db, st, "keep a sendable copy") < 0)
+		return -1;
+	if (!sqlite3_changes(db->db))
+		return db_bad(db, "no message of report %lld",
+			      (long long)report);
+	return 0;
+}
+
+static const char sql_sendable[] =
+	"SELECT sendable FROM messages WHERE report = ?1"
+	" AND sendable IS NOT NULL";
+
+/* audit_sendable - the sendable copy of report's message: 1, 0 or -1 */
+int audit_sendable(struct audit *db, int64_t report, char **out, size_t *len)
+{
+	sqlite3_stmt *st = db_prep(db, sql_sendable);
+	int rc;
+
+	*out = NULL;
+	*len = 0;
+	if (!st || db_bind_int(db, st, 1, report))
+		return -1;
+	rc = db_step_row(db, st, "read a sendable copy");
+	if (rc != 1)
+		return rc;
+	*len = (size_t)sqlite3_column_bytes(st, 0);
+	*out = xmemdup0(*len ? sqlite3_column_blob(st, 0) : "", *len);
+	db_finish(st);
+	return 1;
+}
+
 static const char sql_redelivery[] =
 	"UPDATE reports SET deliveries = deliveries + 1, updated_at = ?2"
 	" WHERE id = ?1";

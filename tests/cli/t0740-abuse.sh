@@ -429,6 +429,44 @@ test_expect_success 'bouncing: a line over 998 bytes is held; a reply with one i
 	q4 "SELECT reason FROM decisions WHERE report = 4" | grep "not sent on as it came: a line of it is longer than 998 bytes"
 '
 
+# sendable DB ID: report ID's queued forward is a valid message (no
+# NUL, no line over 998 bytes) whose parts decode to the original's
+cat >"$T/sendable.py" <<\PY
+import email, sqlite3, sys
+from email import policy
+db = sqlite3.connect(sys.argv[1])
+rid = int(sys.argv[2])
+rows = db.execute("""SELECT CAST(o.message || coalesce(substr(m.raw, o.raw_offset + 1), x'') AS BLOB)
+	FROM outbox o LEFT JOIN messages m ON m.report = o.raw_report
+	WHERE o.report = ? AND o.kind = 'forward'""", (rid,)).fetchall()
+assert len(rows) == 1, "%d forwards of #%d" % (len(rows), rid)
+sent = bytes(rows[0][0])
+orig = bytes(db.execute("SELECT CAST(raw AS BLOB) FROM messages WHERE report = ?", (rid,)).fetchone()[0])
+assert b"\0" not in sent, "a NUL byte is sent"
+longest = max(len(l.rstrip(b"\r")) for l in sent.split(b"\n"))
+assert longest <= 998, "a line of %d bytes is sent" % longest
+def parts(raw):
+	m = email.message_from_bytes(raw, policy=policy.compat32)
+	return [p.get_payload(decode=True) for p in m.walk() if not p.is_multipart()]
+a, b = parts(orig), parts(sent)
+assert a == b, "the parts differ: %r / %r" % ([x[:60] for x in a], [x[:60] for x in b])
+assert any(b"\0" in x or max(len(l) for l in x.split(b"\n")) > 998 for x in a), "nothing to re-encode"
+print("# #%d: %d bytes, longest line %d, %d part(s) as the original's" % (rid, len(sent), longest, len(b)))
+PY
+
+test_expect_success 'bouncing: approving them sends their parts re-encoded, never the raw bytes' '
+	n=$(q4 "SELECT count(*) FROM outbox") &&
+	TRIAGE_CONFIG="$T/routes4.conf" TRIAGE_STATE_DIR="$T/state4" "$TRIAGE" approve 1 2 >"$T/approve4" &&
+	TRIAGE_CONFIG="$T/routes4.conf" TRIAGE_STATE_DIR="$T/state4" "$TRIAGE" approve --to bt@example.org 4 >>"$T/approve4" &&
+	test "$(q4 "SELECT count(*) FROM outbox")" = $((n + 3)) &&
+	test "$(q4 "SELECT count(*) FROM outbox WHERE report IN (1, 2, 4) AND raw_report IS NOT NULL")" = 0 &&
+	python3 "$T/sendable.py" "$DB4" 1 &&
+	python3 "$T/sendable.py" "$DB4" 2 &&
+	python3 "$T/sendable.py" "$DB4" 4 &&
+	q4 "SELECT message FROM outbox WHERE report = 1" | grep -i "^Content-Transfer-Encoding: base64" &&
+	q4 "SELECT message FROM outbox WHERE report = 2" | grep -i "^Content-Transfer-Encoding: quoted-printable"
+'
+
 if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
 test_expect_success 'state dir: root refuses one another user can write (filter 75, update 73)' '
 	mkdir "$T/s5" && chown nobody "$T/s5" && chmod 770 "$T/s5" &&

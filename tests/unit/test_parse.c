@@ -621,6 +621,91 @@ static void test_client_net(void **state)
 	report_free(r);
 }
 
+/* ---- a sendable copy --------------------------------------------------- */
+
+/* sendable_msg - a multipart whose parts 2 and 3 cannot go out as they are */
+static char *sendable_msg(size_t *len, bool long_header)
+{
+	struct strbuf sb = STRBUF_INIT(1 << 20);
+	char line[1300];
+	size_t i;
+
+	memset(line, 'x', 1200);
+	line[1200] = '\0';
+	sb_addf(&sb,
+		"From: Dana <dana@example.com>\n"
+		"Subject: oops%s%s\n"
+		"MIME-Version: 1.0\n"
+		"Content-Type: multipart/mixed; boundary=\"b1\"\n\n"
+		"--b1\nContent-Type: text/plain; charset=utf-8\n\n"
+		"Hello, this part is fine.\n"
+		"--b1\nContent-Type: text/plain; name=\"dmesg.txt\"\n"
+		"Content-Disposition: attachment; filename=\"dmesg.txt\"\n"
+		"Content-Transfer-Encoding: 8bit\n\n%s\nbefore a NUL ",
+		long_header ? " " : "", long_header ? line : "", line);
+	sb_add(&sb, "\0", 1);
+	sb_adds(&sb, " after it\n"
+		     "--b1\nContent-Type: application/octet-stream\n"
+		     "Content-Transfer-Encoding: base64\n\n");
+	/* base64 of 900 bytes on one line of 1200 */
+	for (i = 0; i < 300; i++)
+		sb_adds(&sb, "QUJD");
+	sb_adds(&sb, "\n--b1--\n");
+	*len = sb.len;
+	return sb.buf;
+}
+
+/*
+ * parse_sendable(): what approving a held NUL or over-long-line message
+ * sends; each part decodes to what it was, only the bad ones re-encoded
+ */
+static void test_sendable(void **state)
+{
+	struct strbuf out = STRBUF_INIT(1 << 20);
+	struct report *r, *back;
+	size_t len, i;
+	char *raw = sendable_msg(&len, false);
+
+	r = parse_text(raw, len, NULL);
+	assert_non_null(mimetext_unsendable(r->raw, r->raw_len));
+	assert_int_equal(parse_sendable(r, &out), 0);
+	assert_null(mimetext_unsendable(out.buf, out.len));
+	/* the good part as it came, the NUL part base64 */
+	assert_non_null(strstr(out.buf, "\n\nHello, this part is fine.\n"));
+	assert_non_null(strstr(out.buf, "Content-Transfer-Encoding: base64"));
+	assert_null(strstr(out.buf, "Content-Transfer-Encoding: 8bit"));
+	back = parse_text(out.buf, out.len, NULL);
+	assert_int_equal(back->nparts, r->nparts);
+	assert_int_equal(r->nparts, 3);
+	for (i = 0; i < r->nparts; i++) {
+		assert_string_equal(back->parts[i].mime_type,
+				    r->parts[i].mime_type);
+		assert_int_equal(back->parts[i].len, r->parts[i].len);
+		if (r->parts[i].text)
+			assert_memory_equal(back->parts[i].text,
+					    r->parts[i].text, r->parts[i].len);
+	}
+	assert_string_equal(back->subject, r->subject);
+	report_free(back);
+	report_free(r);
+	free(raw);
+
+	/* a header line that still cannot go out: no copy */
+	sb_reset(&out);
+	raw = sendable_msg(&len, true);
+	r = parse_text(raw, len, NULL);
+	assert_int_equal(parse_sendable(r, &out), 1);
+	assert_int_equal(out.len, 0);
+	report_free(r);
+	free(raw);
+
+	/* nothing to re-encode: no copy */
+	r = parse_str("From: a@example.org\nSubject: s\n\nfine\n");
+	assert_int_equal(parse_sendable(r, &out), 1);
+	report_free(r);
+	sb_release(&out);
+}
+
 /* ---- mimetext --------------------------------------------------------- */
 
 static char *decode_with(int (*fn)(struct strbuf *, const char *, size_t,
@@ -1588,6 +1673,7 @@ int main(void)
 		cmocka_unit_test(test_custom_limits),
 		cmocka_unit_test(test_envelope),
 		cmocka_unit_test(test_client_net),
+		cmocka_unit_test(test_sendable),
 		cmocka_unit_test(test_mimetext_repair),
 		cmocka_unit_test(test_mimetext_charsets),
 		cmocka_unit_test(test_mimetext_html),
