@@ -488,6 +488,36 @@ test_expect_success 'state dir: root refuses a state dir that is someone else'"'
 	grep "refusing to write as root into .*: a symbolic link someone else made" "$T/err6" &&
 	test -z "$(ls -A "$T/real6")"
 '
+
+# every command that opens the state directory, run as root in one it
+# refuses: exit 73 and the one message, nothing made there
+STATE_COMMANDS="pending|show 1|approve 1|reroute 1 --to a@example.org|reclassify 1 user|reject 1|note 1 hi|dup 1 2|undup 1|fixes list|remind|stats|log|digest|update|experts show fs/xfs/xfs_inode.c|symbols xfs_iflush|map fs/xfs/xfs_inode.c|train --from-corrections|explain $C/01-report.eml|eval|deliver --once|bugzilla|serve"
+refused_by_all() {
+	_conf=$1 && _dir=$2 && _why=$3 &&
+	_IFS=$IFS && IFS="|" && set -- $STATE_COMMANDS && IFS=$_IFS &&
+	for _c in "$@"; do
+		# shellcheck disable=SC2086
+		test_exit 73 env TRIAGE_CONFIG="$_conf" TRIAGE_STATE_DIR="$_dir" "$TRIAGE" $_c 2>"$T/err.all" &&
+		test "$(wc -l <"$T/err.all")" = 1 &&
+		grep -q "refusing to write as root into .*: $_why" "$T/err.all" ||
+		{ echo "triage $_c:" && cat "$T/err.all" && return 1; }
+	done
+}
+
+test_expect_success 'state dir: every triage command refuses it as root, with one message and 73' '
+	mkdir "$T/s7r" && chown nobody "$T/s7r" && chmod 770 "$T/s7r" &&
+	sed "s|^state_dir = .*|state_dir = $T/s7r|" "$T/routes.conf" >"$T/routes7r.conf" &&
+	refused_by_all "$T/routes7r.conf" "$T/s7r" "group-writable, owned by someone else" &&
+	test -z "$(ls -A "$T/s7r")" &&
+	TRIAGE_CONFIG="$T/routes7r.conf" TRIAGE_STATE_DIR="$T/s7r" "$TRIAGE" pending --help >"$T/help7r" &&
+	grep -q "usage: triage pending" "$T/help7r" &&
+	TRIAGE_CONFIG="$T/routes7r.conf" TRIAGE_STATE_DIR="$T/s7r" "$TRIAGE" check-config >"$T/cc7r"
+'
+
+test_expect_success 'state dir: and a stranger'"'"'s symbolic link the same way' '
+	refused_by_all "$T/routes6.conf" "$T/s6" "a symbolic link someone else made" &&
+	test -z "$(ls -A "$T/real6")"
+'
 else
 	test_skip 'not root (or no user nobody): the state directory checks for root are not tested'
 fi
