@@ -572,6 +572,20 @@ int desk_forward_followups(struct audit *db, const struct router_id *rid,
 			(*kept)++;
 			continue;
 		}
+		/* one that cannot go out (no re-encoded copy) stays held */
+		rc = rec.raw ? forward_can_send(db, rec.id, rec.raw,
+						rec.raw_len)
+			     : 1;
+		if (rc <= 0) {
+			if (rc == 0)
+				warn("follow-up %lld cannot go out as it came "
+				     "and has no re-encoded copy: it stays held",
+				     (long long)rec.id);
+			audit_record_release(&rec);
+			if (rc < 0)
+				goto fail;
+			continue;
+		}
 		why = xasprintf("follow-up to report #%lld; %s",
 				(long long)root, reason);
 		memset(&d, 0, sizeof(d));

@@ -115,6 +115,21 @@ int router_report_address(const struct router_id *id, int64_t report, char *out,
 	return 0;
 }
 
+/* forward_can_send - raw goes out as it came, or has its copy: 1, 0, -1 */
+int forward_can_send(struct audit *db, int64_t report, const char *raw,
+		     size_t len)
+{
+	char *copy;
+	size_t n;
+	int rc;
+
+	if (!mimetext_unsendable(raw, len))
+		return 1;
+	rc = audit_sendable(db, report, &copy, &n);
+	free(copy);
+	return rc;
+}
+
 /* forward_queue - compose a forward of a recorded report and queue it */
 int64_t forward_queue(struct audit *db, const struct router_id *id,
 		      int64_t report, const char *raw, size_t raw_len,

@@ -417,9 +417,14 @@ static int followup_state(struct audit *db, const struct pipeline *p,
 			"; the report went to the list %s, which this reply "
 			"does not name: not published, held for a triager",
 			root->recipient);
-	} else if (forwarded_to(root) && stranger &&
+	} else if (forwarded_to(root) && (stranger || from_reporter) &&
 		   (capped = sender_capped(db, p, r, now, reason)) != 0) {
-		/* a stranger's follow-up is new mail: the sender's cap holds */
+		/*
+		 * a stranger's follow-up is new mail, and a reporter's own
+		 * is anyone's mail too: once one report went out, its thread
+		 * must not be an open channel to the maintainer.  The
+		 * section's people are not capped.
+		 */
 		if (capped < 0)
 			return -1;
 		out->state = "held";

@@ -381,7 +381,7 @@ test_expect_success 'exhausting: another network, and local mail, are not that n
 	test "$(qc s8 "SELECT coalesce(client_net, \"none\") FROM reports WHERE message_id LIKE \"f.%\"")" = none
 '
 
-test_expect_success 'exhausting: the reporter'"'"'s own follow-ups count toward its cap (and are not held by it)' '
+test_expect_success 'exhausting: the reporter'"'"'s own follow-ups count toward its cap, and past it are held' '
 	feedc s9 a 01-report.eml sam@users.example sam@users.example "" &&
 	test "$(statec s9 a)" = forwarded &&
 	sed -e "s/^From: .*/From: Sam <sam@users.example>/" -e "s/^Message-ID: .*/Message-ID: <b.follow@users.example>/" \
@@ -395,7 +395,9 @@ test_expect_success 'exhausting: the reporter'"'"'s own follow-ups count toward 
 	reasonc s9 c | grep "its From address sam@users.example has had 2 messages forwarded in the last day (sender_cap 2)" &&
 	sed "s/^Message-ID: .*/Message-ID: <d.follow@users.example>/" "$T/s9-follow.eml" |
 		TRIAGE_CONFIG="$T/s9.conf" TRIAGE_STATE_DIR="$T/s9" SENDER=sam@users.example "$FILTER" &&
-	test "$(statec s9 d)" = forwarded
+	test "$(qc s9 "SELECT thread_root || \"|\" || state FROM reports WHERE message_id LIKE \"d.%\"")" = "1|held" &&
+	reasonc s9 d | grep "its From address sam@users.example has had 2 messages forwarded in the last day (sender_cap 2)" &&
+	test "$(qc s9 "SELECT count(*) FROM outbox WHERE kind = \"forward\"")" = 2
 '
 
 # a fourth state: messages that cannot go out as they came
@@ -465,6 +467,21 @@ test_expect_success 'bouncing: approving them sends their parts re-encoded, neve
 	python3 "$T/sendable.py" "$DB4" 4 &&
 	q4 "SELECT message FROM outbox WHERE report = 1" | grep -i "^Content-Transfer-Encoding: base64" &&
 	q4 "SELECT message FROM outbox WHERE report = 2" | grep -i "^Content-Transfer-Encoding: quoted-printable"
+'
+
+test_expect_success 'bouncing: one whose header cannot go out has no copy: approve refuses it, it stays held' '
+	python3 -c "print(\"Subject: ext4: oops in ext4_xattr_set_entry \" + \"y\" * 1100)" >"$T/longsubj" &&
+	sed -e "/^Subject: /{r $T/longsubj" -e "d}" "$C/16-crash-genuine.eml" >"$T/longsubj.eml" &&
+	feed4 <"$T/longsubj.eml" &&
+	id=$(q4 "SELECT id FROM reports WHERE message_id = \"abuse-16.crash@users.example\"") &&
+	test "$(q4 "SELECT state || \"|\" || (sendable IS NULL) FROM reports r JOIN messages m ON m.report = r.id WHERE r.id = $id")" = "held|1" &&
+	n=$(q4 "SELECT count(*) FROM outbox") &&
+	test_exit 65 env TRIAGE_CONFIG="$T/routes4.conf" TRIAGE_STATE_DIR="$T/state4" "$TRIAGE" approve "$id" 2>"$T/err4h" &&
+	grep "approve $id: a line of it is longer than 998 bytes, and it has no re-encoded copy" "$T/err4h" &&
+	test_exit 65 env TRIAGE_CONFIG="$T/routes4.conf" TRIAGE_STATE_DIR="$T/state4" "$TRIAGE" reroute "$id" bt@example.org 2>"$T/err4r" &&
+	grep "reroute $id: a line of it is longer than 998 bytes, and it has no re-encoded copy: it cannot be sent" "$T/err4r" &&
+	test "$(q4 "SELECT count(*) FROM outbox")" = "$n" &&
+	test "$(q4 "SELECT state FROM reports WHERE id = $id")" = held
 '
 
 if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
