@@ -1034,7 +1034,8 @@ int parse_sendable(const struct report *r, struct strbuf *out)
 	size_t orig = out->len;
 
 	if (state != PARSE_UP || !r->raw ||
-	    (r->flags & (REPORT_NOT_MIME | REPORT_OVERSIZED | REPORT_MALFORMED)))
+	    (r->flags &
+	     (REPORT_NOT_MIME | REPORT_OVERSIZED | REPORT_MALFORMED)))
 		return 1;
 	bytes = g_byte_array_new_take((guint8 *)r->raw, r->raw_len);
 	stream = g_mime_stream_mem_new_with_byte_array(bytes);
