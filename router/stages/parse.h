@@ -59,6 +59,8 @@
 #include "intake.h"
 #include "report.h"
 
+struct strbuf;
+
 #define PARSE_MAX_PARTS	 1000
 #define PARSE_HEADER_MAX 16384	    /* bytes of one decoded header value */
 #define PARSE_HTML_MAX	 (8u << 20) /* HTML source converted to render */
