@@ -2,7 +2,9 @@
 /*
  * fuzz_intake_parse - intake (read, cap, pre-scan) and parse (gmime) of
  * one message, the filter's first two stages, then intake_why() as the
- * filter calls it for an oversize message
+ * filter calls it for an oversize message, and parse_sendable() as the
+ * record stage calls it for one that cannot go out as it came: what it
+ * makes must go out (no NUL, no line over 998 bytes)
  *
  * Inputs whose first byte is odd run with tiny limits, so that every
  * cap, intake_sanitize() and the parse of its bounded copy are reached
@@ -12,8 +14,10 @@
 
 #include "fuzz.h"
 #include "intake.h"
+#include "mimetext.h"
 #include "parse.h"
 #include "report.h"
+#include "strbuf.h"
 #include "util.h"
 
 /* LLVMFuzzerTestOneInput - one message through intake and parse */
@@ -31,6 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	};
 	const struct intake_limits *lim = size && (data[0] & 1) ? &tiny : NULL;
 	struct report *r;
+	struct strbuf copy = STRBUF_INIT(4u << 20);
 	char why[200];
 
 	if (!up) {
@@ -47,6 +52,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (r->flags & REPORT_OVERSIZED)
 		intake_why(r, lim, why, sizeof(why));
+	if (mimetext_unsendable(r->raw, r->raw_len) &&
+	    parse_sendable(r, &copy) == 0 &&
+	    mimetext_unsendable(copy.buf, copy.len))
+		abort();
+	sb_release(&copy);
 	report_free(r);
 	return 0;
 }

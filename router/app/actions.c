@@ -16,6 +16,7 @@
 #include "digest.h"
 #include "forward.h"
 #include "map.h"
+#include "mimetext.h"
 #include "pick.h"
 #include "strbuf.h"
 #include "util.h"
@@ -239,6 +240,16 @@ int action_reroute(struct action_ctx *a, const struct audit_record *r,
 		sb_addf(a->err,
 			"%s %lld: a duplicate of report %lld; reroute that one",
 			a->verb, id, (long long)r->duplicate_of);
+		return ACTION_REFUSED;
+	}
+	rc = r->raw ? forward_can_send(a->db, r->id, r->raw, r->raw_len) : 1;
+	if (rc < 0)
+		return -1;
+	if (rc == 0) {
+		sb_addf(a->err,
+			"%s %lld: %s, and it has no re-encoded copy: it cannot "
+			"be sent",
+			a->verb, id, mimetext_unsendable(r->raw, r->raw_len));
 		return ACTION_REFUSED;
 	}
 	if (section >= 0) {

@@ -90,16 +90,20 @@ int desk_who(char *buf, size_t size)
 
 /*
  * desk_open - the audit database for a desk command; 0, or the exit
- * status to return (EX_NOINPUT, EX_TEMPFAIL, EX_IOERR)
+ * status to return (EX_CANTCREAT, EX_NOINPUT, EX_TEMPFAIL, EX_IOERR)
  */
 int desk_open(const struct config *cfg, enum desk_mode mode, struct audit **db)
 {
-	char *path = config_state_path(cfg, "triage.db");
+	char *path;
 	int timeout = (int)config_int(cfg, "db_busy_timeout");
 	bool temporary = false;
-	int ret = 0;
+	int ret;
 
 	*db = NULL;
+	/* run as root, a state directory others could aim (config.h) */
+	if ((ret = config_state_refused(cfg)) != 0)
+		return ret;
+	path = config_state_path(cfg, "triage.db");
 	if (access(path, mode == DESK_READ ? R_OK : R_OK | W_OK) != 0) {
 		int e = errno;
 
@@ -566,6 +570,20 @@ int desk_forward_followups(struct audit *db, const struct router_id *rid,
 		    strcasecmp(rec.from_addr, reporter) != 0) {
 			audit_record_release(&rec);
 			(*kept)++;
+			continue;
+		}
+		/* one that cannot go out (no re-encoded copy) stays held */
+		rc = rec.raw ? forward_can_send(db, rec.id, rec.raw,
+						rec.raw_len)
+			     : 1;
+		if (rc <= 0) {
+			if (rc == 0)
+				warn("follow-up %lld cannot go out as it came "
+				     "and has no re-encoded copy: it stays held",
+				     (long long)rec.id);
+			audit_record_release(&rec);
+			if (rc < 0)
+				goto fail;
 			continue;
 		}
 		why = xasprintf("follow-up to report #%lld; %s",

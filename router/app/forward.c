@@ -12,6 +12,7 @@
 #include "config.h"
 #include "deliver.h"
 #include "forward.h"
+#include "mimetext.h"
 #include "strbuf.h"
 #include "token.h"
 #include "util.h"
@@ -114,6 +115,21 @@ int router_report_address(const struct router_id *id, int64_t report, char *out,
 	return 0;
 }
 
+/* forward_can_send - raw goes out as it came, or has its copy: 1, 0, -1 */
+int forward_can_send(struct audit *db, int64_t report, const char *raw,
+		     size_t len)
+{
+	char *copy;
+	size_t n;
+	int rc;
+
+	if (!mimetext_unsendable(raw, len))
+		return 1;
+	rc = audit_sendable(db, report, &copy, &n);
+	free(copy);
+	return rc;
+}
+
 /* forward_queue - compose a forward of a recorded report and queue it */
 int64_t forward_queue(struct audit *db, const struct router_id *id,
 		      int64_t report, const char *raw, size_t raw_len,
@@ -133,12 +149,14 @@ int64_t forward_queue_cc(struct audit *db, const struct router_id *id,
 			 const char *reason, time_t now)
 {
 	char *rcpt = NULL, *link = NULL, tok[TOKEN_SIZE], raddr[400];
-	char msgid[1024];
+	char msgid[1024], *copy = NULL;
 	struct forward_headers h;
 	struct audit_outbox_new m;
-	struct strbuf msg = STRBUF_INIT(raw_len + FORWARD_EXTRA);
+	struct strbuf msg;
 	int64_t oid = -1, root;
-	size_t rest;
+	size_t rest, copy_len = 0;
+	const char *bad;
+	int rc;
 
 	if (!raw) {
 		error("report %lld: the message was not read",
@@ -155,6 +173,24 @@ int64_t forward_queue_cc(struct audit *db, const struct router_id *id,
 	}
 	if (cc && strcasecmp(cc, addr) == 0)
 		cc = NULL; /* the recipient is the list itself */
+	/*
+	 * a message that cannot go out as it came (a relay would refuse it
+	 * for good) goes out as the filter's re-encoded copy, whole in the
+	 * outbox row; never its raw bytes
+	 */
+	if ((bad = mimetext_unsendable(raw, raw_len))) {
+		rc = audit_sendable(db, report, &copy, &copy_len);
+		if (rc < 0)
+			return -1;
+		if (rc == 0) {
+			error("report %lld cannot be sent: %s, and it has no "
+			      "re-encoded copy (its headers, or it was "
+			      "recorded before triage kept one)",
+			      (long long)report, bad);
+			return -1;
+		}
+	}
+	sb_init(&msg, (copy ? copy_len : raw_len) + FORWARD_EXTRA);
 	memset(&h, 0, sizeof(h));
 	h.router_name = id->name;
 	h.router_addr = id->address;
@@ -172,8 +208,10 @@ int64_t forward_queue_cc(struct audit *db, const struct router_id *id,
 	h.report = root;
 	h.tag = (enum deliver_tag)id->tag;
 	/* the tag carries the root's token: a reply to it joins the thread */
-	if (router_token(id, root, tok, sizeof(tok)) < 0)
+	if (router_token(id, root, tok, sizeof(tok)) < 0) {
+		free(copy);
 		return -1;
+	}
 	h.token = tok;
 	/* the original's link: whoever gets it can read its thread */
 	if (!archive_off(id->archive) &&
@@ -185,9 +223,11 @@ int64_t forward_queue_cc(struct audit *db, const struct router_id *id,
 	    router_report_address(id, root, raddr, sizeof(raddr)) == 0)
 		h.reply_to = raddr;
 	/* the head only: the outbox ends it with the stored original */
-	if (deliver_forward_head(raw, raw_len, &h, &msg, &rest) < 0) {
+	if (copy ? deliver_compose_forward(copy, copy_len, &h, &msg)
+		 : deliver_forward_head(raw, raw_len, &h, &msg, &rest)) {
 		error("cannot compose the forward to %s", addr);
 		free(link);
+		free(copy);
 		sb_release(&msg);
 		return -1;
 	}
@@ -201,11 +241,14 @@ int64_t forward_queue_cc(struct audit *db, const struct router_id *id,
 	m.recipients = rcpt ? rcpt : addr;
 	m.message = msg.buf;
 	m.message_len = msg.len;
-	m.raw_report = report;
-	m.raw_offset = rest;
-	m.raw_len = raw_len;
+	if (!copy) {
+		m.raw_report = report;
+		m.raw_offset = rest;
+		m.raw_len = raw_len;
+	}
 	if (audit_outbox_enqueue(db, &m, &oid) < 0)
 		oid = -1;
+	free(copy);
 	free(rcpt);
 	free(link);
 	sb_release(&msg);

@@ -84,6 +84,14 @@ int router_token(const struct router_id *id, int64_t report, char *out,
 		 size_t size);
 
 /*
+ * forward_can_send - report's message (raw, len) can be forwarded: it
+ * can go out as it came, or the filter kept a re-encoded copy of it
+ * (messages.sendable); -1 on a database error
+ */
+int forward_can_send(struct audit *db, int64_t report, const char *raw,
+		     size_t len);
+
+/*
  * forward_queue - compose the forward of recorded report (reports.id
  * report; its raw bytes and sha256) to addr and queue it; cls is the
  * X-Triage-Class value ("ai; score=7.4; rules=..." or a bare class);

@@ -62,6 +62,8 @@ struct report;
 struct ruleset;
 struct symbols;
 
+struct strbuf;
+
 struct pipeline {
 	const struct config *cfg;
 	struct map *map;
@@ -79,6 +81,12 @@ struct pipeline {
 	/* what people declared by mail (pick.h's person; NULL: nothing) */
 	int (*person)(void *ctx, const char *addr, time_t *away_until,
 		      int *cap_day);
+	/*
+	 * the copy of a message that cannot go out as it came, which the
+	 * record stage keeps (parse.h's parse_sendable(), set by the
+	 * filter, which links GMime; NULL: none is made)
+	 */
+	int (*sendable)(const struct report *r, struct strbuf *out);
 	char missing[256]; /* "no symbol index; no model" or "" */
 };
 

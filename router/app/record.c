@@ -15,6 +15,7 @@
 #include "deliver.h"
 #include "mailcmd.h"
 #include "map.h"
+#include "mimetext.h"
 #include "pipeline.h"
 #include "record.h"
 #include "report.h"
@@ -145,15 +146,37 @@ static void links_of(struct audit_links *l, const struct decision *d,
 	l->commit = d->regression.commit;
 }
 
+static const char *unsendable(const struct report *r);
+
+/*
+ * keep_sendable - a message that cannot go out as it came keeps beside
+ * it the copy that can (parse_sendable()), which a forward of it sends
+ * when a triager approves it; none when there is no such copy
+ */
+static int keep_sendable(struct audit *db, const struct pipeline *p,
+			 const struct report *r, int64_t id)
+{
+	struct strbuf sb = STRBUF_INIT(r->raw_len * 2 + FORWARD_EXTRA);
+	int ret = 0;
+
+	if (!p->sendable || !unsendable(r))
+		return 0;
+	if (p->sendable(r, &sb) == 0)
+		ret = audit_set_sendable(db, id, sb.buf, sb.len);
+	sb_release(&sb);
+	return ret;
+}
+
 /*
  * insert_report - the report row, written once with its links, class
  * and sections (audit_insert_report_row()), then its evidence
  */
-static int insert_report(struct audit *db, const struct report *r,
-			 struct audit_report_row *row, const struct decision *d,
-			 int64_t *id)
+static int insert_report(struct audit *db, const struct pipeline *p,
+			 const struct report *r, struct audit_report_row *row,
+			 const struct decision *d, int64_t *id)
 {
 	if (audit_insert_report_row(db, r, row, id) < 0 ||
+	    keep_sendable(db, p, r, *id) < 0 ||
 	    audit_insert_evidence(db, *id, d->ev) < 0 ||
 	    audit_set_regression(db, *id, row->links) < 0)
 		return -1;
@@ -247,58 +270,65 @@ static bool has_assignment(const struct audit_root *root)
 }
 
 /*
- * sender_capped - r's sender has had sender_cap messages forwarded in
- * the last day: one sender cannot exhaust a maintainer (nor, by filling
- * the maintainers' caps, divert others' reports); 1 and the reason's
- * tail in why, 0, or -1
+ * sender_capped - r's sender has had its cap of messages sent out in
+ * the last day, counted by every identity the MTA vouches for, each
+ * with what any message had under it: its From address and its envelope
+ * sender (sender_cap; a message whose From or envelope sender is the
+ * address counts for it), and the network of the client that connected
+ * (client_cap, larger: a provider's outbound hosts carry many
+ * reporters).  One sender cannot exhaust a maintainer (nor, by filling
+ * the maintainers' caps, divert others' reports) by writing a new From
+ * on each message.  A Received header is never one: the sender writes
+ * those.  1 and the reason's tail (which identity, in plain words) in
+ * why, 0, or -1
  */
 static int sender_capped(struct audit *db, const struct pipeline *p,
 			 const struct report *r, time_t now, struct strbuf *why)
 {
-	long cap = config_int(p->cfg, "sender_cap"), n;
+	long cap = config_int(p->cfg, "sender_cap");
+	long ccap = config_int(p->cfg, "client_cap"), n = 0;
+	int64_t since = (int64_t)now - 86400;
+	const char *from = r->from_addr, *env = r->envelope_from;
+	const char *knob = "sender_cap";
 
 	/* a Bugzilla bug's sender is an account of the tracker's */
-	if (cap <= 0 || !r->from_addr || !*r->from_addr ||
-	    (r->source && strcmp(r->source, "mail")))
+	if (r->source && strcmp(r->source, "mail"))
 		return 0;
-	n = audit_forwards_from(db, r->from_addr, (int64_t)now - 86400);
-	if (n < 0)
-		return -1;
-	if (n < cap)
-		return 0;
+	if (cap > 0 && from && *from &&
+	    (n = audit_forwards_from(db, from, since)) >= cap) {
+		sb_addf(why, "; its From address %s", from);
+	} else if (n >= 0 && cap > 0 && env && *env &&
+		   (!from || strcasecmp(env, from)) &&
+		   (n = audit_forwards_from(db, env, since)) >= cap) {
+		sb_addf(why, "; its envelope sender %s", env);
+	} else if (n >= 0 && ccap > 0 && r->client_net &&
+		   (n = audit_forwards_from_net(db, r->client_net, since)) >=
+			   ccap) {
+		sb_addf(why,
+			"; the network it came from, %s (the client that "
+			"connected to our mail server),",
+			r->client_net);
+		cap = ccap;
+		knob = "client_cap";
+	} else {
+		return n < 0 ? -1 : 0;
+	}
 	sb_addf(why,
-		"; %s has had %ld messages forwarded in the last day "
-		"(sender_cap %ld): held for a triager",
-		r->from_addr, n, cap);
+		" has had %ld messages forwarded in the last day (%s %ld): "
+		"held for a triager",
+		n, knob, cap);
 	return 1;
 }
 
 /*
- * unsendable - why the message cannot go out as it came, or NULL: a NUL
- * byte, or a line longer than the 998 bytes of RFC 5322 2.1.1; a relay
- * may refuse it for good and the report would be lost, so it is held
+ * unsendable - why the message cannot go out as it came, or NULL
+ * (mimetext_unsendable()): it is held for a triager rather than lost to
+ * a relay's permanent refusal; what approving it sends is the re-encoded
+ * copy keep_sendable() stored
  */
 static const char *unsendable(const struct report *r)
 {
-	const char *p = r->raw, *end = p ? p + r->raw_len : NULL, *nl;
-	size_t len;
-
-	if (!p)
-		return NULL;
-	if (memchr(p, '\0', r->raw_len))
-		return "it carries NUL bytes";
-	while (p < end) {
-		nl = memchr(p, '\n', (size_t)(end - p));
-		len = (size_t)((nl ? nl : end) - p);
-		if (len && p[len - 1] == '\r')
-			len--;
-		if (len > 998)
-			return "a line of it is longer than 998 bytes";
-		if (!nl)
-			break;
-		p = nl + 1;
-	}
-	return NULL;
+	return mimetext_unsendable(r->raw, r->raw_len);
 }
 
 /* list_recipient - root went to a mailing list: an L: of a section */
@@ -387,9 +417,14 @@ static int followup_state(struct audit *db, const struct pipeline *p,
 			"; the report went to the list %s, which this reply "
 			"does not name: not published, held for a triager",
 			root->recipient);
-	} else if (forwarded_to(root) && stranger &&
+	} else if (forwarded_to(root) && (stranger || from_reporter) &&
 		   (capped = sender_capped(db, p, r, now, reason)) != 0) {
-		/* a stranger's follow-up is new mail: the sender's cap holds */
+		/*
+		 * a stranger's follow-up is new mail, and a reporter's own
+		 * is anyone's mail too: once one report went out, its thread
+		 * must not be an open channel to the maintainer.  The
+		 * section's people are not capped.
+		 */
 		if (capped < 0)
 			return -1;
 		out->state = "held";
@@ -467,7 +502,7 @@ static int record_followup(struct audit *db, const struct pipeline *p,
 					 now, &c);
 		c.class_stored = true;
 	}
-	if (insert_report(db, r, &row, d, &out->report) < 0 ||
+	if (insert_report(db, p, r, &row, d, &out->report) < 0 ||
 	    (stranger && audit_insert_classification(db, out->report, &c) < 0))
 		goto out;
 	memset(&dec, 0, sizeof(dec));
@@ -589,6 +624,7 @@ static int record_other(struct audit *db, const struct pipeline *p,
 	dec.action = act_action_name(act.action);
 	dec.reason = sb_str(&why);
 	if (audit_insert_report_row(db, r, &row, &out->report) < 0 ||
+	    keep_sendable(db, p, r, out->report) < 0 ||
 	    audit_insert_decision(db, out->report, &dec, NULL) < 0)
 		goto out;
 	if (ln->fix) {
@@ -930,7 +966,7 @@ int record_decision(struct audit *db, const struct pipeline *p,
 	row.sections = secs;
 	row.nsections = nsecs;
 	c.class_stored = true;
-	if (insert_report(db, r, &row, d, &out->report) < 0 ||
+	if (insert_report(db, p, r, &row, d, &out->report) < 0 ||
 	    audit_insert_classification(db, out->report, &c) < 0)
 		goto out;
 	if (pl.other) {

@@ -60,10 +60,10 @@
 /* the environment a message brings along: local(8)'s envelope, profiling */
 #define RESIDENT_ENV                                                           \
 	{                                                                      \
-		"SENDER", "RECIPIENT", "ORIGINAL_RECIPIENT", "TRIAGE_PROFILE", \
-			NULL                                                   \
+		"SENDER", "RECIPIENT", "ORIGINAL_RECIPIENT", "CLIENT_ADDRESS", \
+			"TRIAGE_PROFILE", NULL                                 \
 	}
-#define RESIDENT_NENV 4
+#define RESIDENT_NENV 5
 
 /* a request ready for sendmsg(): resident_message() fills it */
 struct resident_message {

@@ -9,7 +9,8 @@
  *	Run by the MTA instead of triage-filter when 'triage-filter -l
  *	socket' runs as a service.  It reads nothing itself: it passes its
  *	standard input and standard error, the envelope (SENDER,
- *	RECIPIENT, ORIGINAL_RECIPIENT) and which configuration it means
+ *	RECIPIENT, ORIGINAL_RECIPIENT, CLIENT_ADDRESS) and which
+ *	configuration it means
  *	to the resident filter over a Unix socket, and exits with the
  *	status the resident filter answers: 0 once the report is
  *	committed, 75 (EX_TEMPFAIL) otherwise.  A process that only does

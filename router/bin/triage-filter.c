@@ -583,6 +583,7 @@ static int filter_message(struct filter *fx, int fd)
 	p->load = audit_pick_load;
 	p->load_ctx = fx->db;
 	p->person = audit_pick_person;
+	p->sendable = parse_sendable;
 	/* the token key: forwards carry the report's token, replies name it */
 	trust.key = router_token_key(&fx->id);
 	trust.map = p->map;

@@ -15,6 +15,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,12 +198,37 @@ static int unknown(const char *name)
 	return EX_USAGE;
 }
 
-/* run - one command, in this program or in the one it is linked into */
+/* uses_state - the command opens the state directory (all but one) */
+static bool uses_state(const struct command *c)
+{
+	return strcmp(c->name, "check-config") != 0;
+}
+
+/* asks_help - the command is asked for its usage (--help, -h) only */
+static bool asks_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return true;
+	return false;
+}
+
+/*
+ * run - one command, in this program or in the one it is linked into;
+ * run as root, a command that uses the state directory first checks it,
+ * here for all of them, so that a refused one (a stranger's link, a
+ * directory others can write) is one message and one status, 73
+ */
 static int run(const struct command *c, int argc, char **argv,
 	       struct cmd_ctx *ctx)
 {
 	int ret;
 
+	if (uses_state(c) && !asks_help(argc, argv) &&
+	    (ret = cmd_state_dir(ctx)) != 0)
+		return ret;
 	if (!c->fn)
 		return run_elsewhere(c, argc, argv, ctx->config_path);
 	optind = 0; /* reset getopt for the command */

@@ -39,6 +39,7 @@
 #include "deliver.h"
 #include "desk.h"
 #include "forward.h"
+#include "mimetext.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -172,6 +173,16 @@ static int approve_one(struct cmd_bulk *b, const struct audit_record *r)
 	}
 	if (!a->to && !strcmp(r->state, "failed"))
 		return resend(a, r);
+	rc = r->raw ? forward_can_send(a->b.db, r->id, r->raw, r->raw_len) : 1;
+	if (rc < 0)
+		return -1;
+	if (rc == 0) {
+		error("approve %lld: %s, and it has no re-encoded copy (the "
+		      "line is in its headers, or it is not MIME): it cannot "
+		      "be sent; reject it, or pass on what it says by hand",
+		      id, mimetext_unsendable(r->raw, r->raw_len));
+		return CMD_BULK_REFUSED;
+	}
 	if (!addr) {
 		if (!d) {
 			error("approve %lld: nobody to send it to (%s); use --to ADDR or 'triage reroute %lld SECTION'",

@@ -47,6 +47,14 @@ struct config *cmd_config(struct cmd_ctx *ctx)
 	return ctx->cfg;
 }
 
+/* cmd_state_dir - EX_CANTCREAT when root refuses the state directory */
+int cmd_state_dir(struct cmd_ctx *ctx)
+{
+	if (geteuid() != 0)
+		return 0;
+	return config_state_refused(cmd_config(ctx));
+}
+
 /*
  * cmd_open_map - the MAINTAINERS map a command should use
  *

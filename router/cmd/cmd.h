@@ -54,6 +54,13 @@ struct cmd_ctx {
 };
 
 struct config *cmd_config(struct cmd_ctx *ctx);
+/*
+ * cmd_state_dir - before a command that uses the state directory (the
+ * dispatcher calls it): run as root, EX_CANTCREAT when root refuses the
+ * directory (config_state_refused() says why), else 0; not root, 0 at
+ * once, without loading the configuration
+ */
+int cmd_state_dir(struct cmd_ctx *ctx);
 struct map *cmd_open_map(struct cmd_ctx *ctx, const char *maintainers,
 			 const char *tree, const char *index);
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sysexits.h>
 #include <unistd.h>
 
 #include "archive.h"
@@ -759,4 +760,14 @@ long config_seconds(const struct config *cfg, const char *name)
 char *config_state_path(const struct config *cfg, const char *file)
 {
 	return xasprintf("%s/%s", config_get(cfg, "state_dir"), file);
+}
+
+/* config_state_refused - EX_CANTCREAT when root refuses the state dir */
+int config_state_refused(const struct config *cfg)
+{
+	char *path = config_state_path(cfg, "triage.db");
+	int refused = root_refuses_dir(path);
+
+	free(path);
+	return refused ? EX_CANTCREAT : 0;
 }

@@ -158,5 +158,13 @@ long config_seconds(const struct config *cfg, const char *name);
 const struct config_record *config_setting(const struct config *cfg,
 					   const char *name);
 char *config_state_path(const struct config *cfg, const char *file);
+/*
+ * config_state_refused - run as root, cfg's state directory is one root
+ * will not use (root_refuses_dir(): a symbolic link someone else made,
+ * or someone else's directory that others can write), said on stderr:
+ * EX_CANTCREAT, the one exit status every triage command has for it
+ * (the filter, which exits only 0 or 75, defers instead); else 0
+ */
+int config_state_refused(const struct config *cfg);
 
 #endif

@@ -139,6 +139,7 @@ const struct config_key config_keys[] = {
 	BOOL("remind", "no", "cmd/deliver.c"),
 	ADDR("regressions_list", NULL, "app/record.c"),
 	INT("sender_cap", "5", 0, 1000000, "app/record.c"),
+	INT("client_cap", "25", 0, 1000000, "app/record.c"),
 	/* reply commands (triage-mail(7)) */
 	BOOL("reply_address", "yes", "app/forward.c"),
 	STR("triagers", NULL, "app/mailcmd.c"),

@@ -806,3 +806,27 @@ int mimetext_gunzip(const void *data, size_t len, size_t max, char **out,
 	*out_len = n;
 	return 0;
 }
+
+/* mimetext_unsendable - NUL bytes or lines over 998 bytes, or NULL */
+const char *mimetext_unsendable(const char *p, size_t len)
+{
+	const char *end = p ? p + len : NULL, *nl;
+	size_t n;
+
+	if (!p)
+		return NULL;
+	if (memchr(p, '\0', len))
+		return "it carries NUL bytes";
+	while (p < end) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		n = (size_t)((nl ? nl : end) - p);
+		if (n && p[n - 1] == '\r')
+			n--;
+		if (n > 998)
+			return "a line of it is longer than 998 bytes";
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	return NULL;
+}

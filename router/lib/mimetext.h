@@ -72,4 +72,12 @@ int mimetext_gunzip(const void *data, size_t len, size_t max, char **out,
 /* the first (at most max) inflated bytes into out: a look at the type */
 long mimetext_gunzip_peek(const void *data, size_t len, char *out, size_t max);
 
+/*
+ * mimetext_unsendable - why bytes of a message cannot go over SMTP as
+ * they are, or NULL: a NUL byte, or a line longer than the 998 bytes of
+ * RFC 5322 2.1.1 (CRLF not counted); a relay may refuse such a message
+ * for good
+ */
+const char *mimetext_unsendable(const char *p, size_t len);
+
 #endif

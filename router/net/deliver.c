@@ -1821,6 +1821,19 @@ static void run_result(const struct run *r, const char *sendmail_path,
  * deliver_sendmail - run "sendmail -i -f FROM -- RCPT..." (no shell) with
  * the message on standard input, killed after timeout_ms; 0 when queued
  */
+/* bare_cr - msg has a CR that does not end a line (CRLF) */
+static bool bare_cr(const char *msg, size_t len)
+{
+	const char *p = msg, *end = msg + len;
+
+	while ((p = memchr(p, '\r', (size_t)(end - p)))) {
+		if (p + 1 >= end || p[1] != '\n')
+			return true;
+		p += 2;
+	}
+	return false;
+}
+
 int deliver_sendmail(const char *sendmail_path, unsigned timeout_ms,
 		     const char *envelope_from, const char *const *rcpts,
 		     const void *msg, size_t len, struct deliver_result *res)
@@ -1829,6 +1842,7 @@ int deliver_sendmail(const char *sendmail_path, unsigned timeout_ms,
 	struct run r = { .c = { -1, -1, -1, -1, false, 0 },
 			 .msg = msg,
 			 .len = len };
+	struct strbuf lines = STRBUF_INIT(len * 2 + 2);
 	sigset_t pipeset, oldset, pending;
 	bool had_sigpipe;
 	char **argv;
@@ -1840,6 +1854,23 @@ int deliver_sendmail(const char *sendmail_path, unsigned timeout_ms,
 	argv = sendmail_argv(sendmail_path, envelope_from, rcpts, res);
 	if (!argv)
 		return -1;
+	/*
+	 * A bare CR would reach the next SMTP servers as it is, and one that
+	 * reads it as a line end could see a "<CR>.<CR>" the sender wrote as
+	 * the end of our DATA (SMTP smuggling): with one, sendmail gets the
+	 * lines the SMTP transport sends (deliver_to_crlf()), CRLF ended.
+	 */
+	if (bare_cr(msg, len)) {
+		if (len > SIZE_MAX / 2 - 2 ||
+		    deliver_to_crlf(msg, len, &lines) < 0) {
+			set_detail(res, DELIVER_PERMANENT,
+				   "the message is too large to convert");
+			free(argv);
+			return -1;
+		}
+		r.msg = lines.buf;
+		r.len = lines.len;
+	}
 	if (!timeout_ms)
 		timeout_ms = DELIVER_TIMEOUT_MS;
 
@@ -1886,6 +1917,7 @@ close_all:
 			close(outp[i]);
 	}
 	free(argv);
+	sb_release(&lines);
 	return res->status == DELIVER_OK ? 0 : -1;
 }
 

@@ -41,7 +41,8 @@
  *
  *	Line endings.  Messages are stored with their own line endings.
  *	deliver_sendmail() passes the bytes as they are (Postfix's
- *	sendmail accepts LF and CRLF); smtp_send() converts to CRLF with
+ *	sendmail accepts LF and CRLF), but for a message with a bare CR,
+ *	which it converts as smtp_send() does; smtp_send() converts to CRLF with
  *	deliver_to_crlf(), which turns every bare CR and bare LF into
  *	CRLF so that libcurl's dot-stuffing sees every line and no
  *	"<LF>.<CR><LF>" smuggling sequence survives.  Neither adds dots:

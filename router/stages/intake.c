@@ -2,6 +2,7 @@
 /*
  * intake - read one message, cap it, name it by its hash (see intake.h)
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -776,12 +777,59 @@ int intake_envelope(struct report *r, const char *sender, const char *recipient)
 	return a || b ? -1 : 0;
 }
 
+/*
+ * intake_client - the network of the client that connected to the MTA:
+ * IPv4 /24 ("192.0.2.0/24") or IPv6 /64 ("2001:db8:1:2::/64"); an
+ * IPv4-mapped IPv6 address is its IPv4 one.  NULL for a value that is no
+ * address, and for loopback, unspecified and local (Postfix's "unknown"
+ * or nothing) senders, which are no stranger's network.
+ */
+int intake_client(struct report *r, const char *addr)
+{
+	unsigned char a[16];
+	char text[INET6_ADDRSTRLEN], buf[INET6_ADDRSTRLEN + 8];
+	static const unsigned char mapped[12] = { [10] = 0xff, [11] = 0xff };
+	static const unsigned char zero[16];
+	bool v4;
+
+	free(r->client_net);
+	r->client_net = NULL;
+	if (!addr || !*addr || !strcasecmp(addr, "unknown"))
+		return 0;
+	if (strlen(addr) >= sizeof(text))
+		return -1;
+	if (inet_pton(AF_INET, addr, a + 12) == 1) {
+		memcpy(a, mapped, sizeof(mapped));
+	} else if (inet_pton(AF_INET6, addr, a) != 1) {
+		return -1;
+	}
+	v4 = !memcmp(a, mapped, sizeof(mapped));
+	if (v4 ? a[12] == 127 || a[12] == 0
+	       : !memcmp(a, zero, 15) && (a[15] == 0 || a[15] == 1))
+		return 0;
+	if (v4) {
+		a[15] = 0;
+		if (!inet_ntop(AF_INET, a + 12, text, sizeof(text)))
+			return -1;
+	} else {
+		memset(a + 8, 0, 8);
+		if (!inet_ntop(AF_INET6, a, text, sizeof(text)))
+			return -1;
+	}
+	snprintf(buf, sizeof(buf), "%s/%d", text, v4 ? 24 : 64);
+	r->client_net = xstrdup(buf);
+	return 0;
+}
+
 /* intake_envelope_env - the envelope as Postfix's local(8) passes it */
 int intake_envelope_env(struct report *r)
 {
 	const char *to = getenv("ORIGINAL_RECIPIENT");
+	int a, b;
 
 	if (!to || !*to)
 		to = getenv("RECIPIENT");
-	return intake_envelope(r, getenv("SENDER"), to);
+	a = intake_envelope(r, getenv("SENDER"), to);
+	b = intake_client(r, getenv("CLIENT_ADDRESS"));
+	return a || b ? -1 : 0;
 }

@@ -61,6 +61,13 @@
  *	them.  A value with a control character, '<' or '>', invalid
  *	UTF-8 or more than INTAKE_MAX_ADDRESS bytes is refused (left NULL).
  *	An empty SENDER is the null sender of a bounce and is kept as "".
+ *	CLIENT_ADDRESS (local(8) exports it; pipe(8) passes it when its
+ *	argv says CLIENT_ADDRESS=${client_address}) is the host that
+ *	connected to the MTA, which the sender cannot choose as it writes
+ *	its From, its envelope or a Received header: intake_client() keeps
+ *	its network (IPv4 /24, IPv6 /64) in r->client_net, the identity the
+ *	record stage's client_cap counts (NULL: local mail, loopback, or a
+ *	value that is no address).
  *
  * Ownership:
  *	r->raw and the envelope strings belong to the report.
@@ -157,5 +164,6 @@ unsigned intake_why(const struct report *r, const struct intake_limits *lim,
 int intake_envelope(struct report *r, const char *sender,
 		    const char *recipient);
 int intake_envelope_env(struct report *r);
+int intake_client(struct report *r, const char *addr);
 
 #endif

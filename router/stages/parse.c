@@ -990,3 +990,148 @@ int parse_report(struct report *r)
 {
 	return parse_report_limits(r, NULL);
 }
+
+/* ---- a sendable copy ---------------------------------------------------- */
+
+/* stream_bytes - what stream holds from its start, into a new array */
+static GByteArray *stream_bytes(GMimeStream *stream)
+{
+	GMimeStream *mem = g_mime_stream_mem_new();
+	GByteArray *bytes = g_byte_array_new(), *held;
+
+	g_mime_stream_reset(stream);
+	if (g_mime_stream_write_to_stream(stream, mem) >= 0) {
+		held = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
+		g_byte_array_append(bytes, held->data, held->len);
+	}
+	g_mime_stream_reset(stream);
+	g_object_unref(mem);
+	return bytes;
+}
+
+/*
+ * reencode - part's content decoded and set to be written in the 7-bit
+ * encoding GMime's best-encoding filter picks for it (base64 for a NUL
+ * or mostly 8-bit bytes, else quoted-printable), when the content as it
+ * is in the message cannot go out (mimetext_unsendable()); 1 when it
+ * was changed.  Only the part's Content-Transfer-Encoding header
+ * changes: its Content-Type, which gmime 3.2.13 can loop for ever
+ * re-encoding (#165), is never touched.
+ */
+static int reencode(GMimePart *part)
+{
+	GMimeDataWrapper *content = g_mime_part_get_content(part), *plain;
+	GMimeStream *raw, *mem, *null, *filtered;
+	GMimeFilter *best;
+	GMimeContentEncoding enc;
+	GByteArray *bytes;
+	bool bad;
+
+	if (!content || !(raw = g_mime_data_wrapper_get_stream(content)))
+		return 0;
+	bytes = stream_bytes(raw);
+	bad = mimetext_unsendable((const char *)bytes->data, bytes->len);
+	g_byte_array_free(bytes, TRUE);
+	if (!bad)
+		return 0;
+	mem = g_mime_stream_mem_new();
+	if (g_mime_data_wrapper_write_to_stream(content, mem) < 0) {
+		g_object_unref(mem);
+		return 0;
+	}
+	best = g_mime_filter_best_new(GMIME_FILTER_BEST_ENCODING);
+	null = g_mime_stream_null_new();
+	filtered = g_mime_stream_filter_new(null);
+	g_mime_stream_filter_add(GMIME_STREAM_FILTER(filtered), best);
+	g_mime_stream_reset(mem);
+	g_mime_stream_write_to_stream(mem, filtered);
+	g_mime_stream_flush(filtered);
+	enc = g_mime_filter_best_encoding(GMIME_FILTER_BEST(best),
+					  GMIME_ENCODING_CONSTRAINT_7BIT);
+	g_object_unref(filtered);
+	g_object_unref(null);
+	g_object_unref(best);
+	g_mime_stream_reset(mem);
+	plain = g_mime_data_wrapper_new_with_stream(
+		mem, GMIME_CONTENT_ENCODING_DEFAULT);
+	g_mime_part_set_content(part, plain);
+	g_mime_part_set_content_encoding(part, enc);
+	g_object_unref(plain);
+	g_object_unref(mem);
+	return 1;
+}
+
+/* parse_sendable - r's message with its unsendable parts re-encoded */
+int parse_sendable(const struct report *r, struct strbuf *out)
+{
+	GMimeParserOptions *opts = NULL;
+	GMimeFormatOptions *format = NULL;
+	GMimeStream *stream = NULL, *mem = NULL;
+	GMimeParser *parser = NULL;
+	GMimeMessage *msg = NULL;
+	GMimePartIter *it;
+	GByteArray *bytes = NULL, *written;
+	const char *nl;
+	int changed = 0, ret = 1;
+	size_t orig = out->len;
+
+	if (state != PARSE_UP || !r->raw ||
+	    (r->flags &
+	     (REPORT_NOT_MIME | REPORT_OVERSIZED | REPORT_MALFORMED)))
+		return 1;
+	bytes = g_byte_array_new_take((guint8 *)r->raw, r->raw_len);
+	stream = g_mime_stream_mem_new_with_byte_array(bytes);
+	g_mime_stream_mem_set_owner(GMIME_STREAM_MEM(stream), FALSE);
+	parser = g_mime_parser_new_with_stream(stream);
+	g_mime_parser_set_format(parser, GMIME_FORMAT_MESSAGE);
+	opts = g_mime_parser_options_new();
+	g_mime_parser_options_set_rfc2047_compliance_mode(
+		opts, GMIME_RFC_COMPLIANCE_LOOSE);
+	msg = g_mime_parser_construct_message(parser, opts);
+	if (!msg)
+		goto out;
+	it = g_mime_part_iter_new(GMIME_OBJECT(msg));
+	while (g_mime_part_iter_is_valid(it)) {
+		GMimeObject *obj = g_mime_part_iter_get_current(it);
+
+		if (obj && GMIME_IS_PART(obj))
+			changed += reencode(GMIME_PART(obj));
+		if (!g_mime_part_iter_next(it))
+			break;
+	}
+	g_mime_part_iter_free(it);
+	if (!changed)
+		goto out;
+	format = g_mime_format_options_new();
+	nl = memchr(r->raw, '\n', r->raw_len);
+	if (nl && nl > r->raw && nl[-1] == '\r')
+		g_mime_format_options_set_newline_format(
+			format, GMIME_NEWLINE_FORMAT_DOS);
+	mem = g_mime_stream_mem_new();
+	if (g_mime_object_write_to_stream(GMIME_OBJECT(msg), format, mem) < 0)
+		goto out;
+	written = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
+	/* what still cannot go out (a header line) is no copy */
+	if (mimetext_unsendable((const char *)written->data, written->len) ||
+	    sb_add(out, written->data, written->len) < 0) {
+		sb_truncate(out, orig);
+		goto out;
+	}
+	ret = 0;
+out:
+	if (mem)
+		g_object_unref(mem);
+	if (format)
+		g_mime_format_options_free(format);
+	if (msg)
+		g_object_unref(msg);
+	if (opts)
+		g_mime_parser_options_free(opts);
+	if (parser)
+		g_object_unref(parser);
+	if (stream)
+		g_object_unref(stream);
+	if (bytes)
+		g_byte_array_free(bytes, FALSE); /* the bytes stay r's */
+	return ret;
+}

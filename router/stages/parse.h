@@ -59,6 +59,8 @@
 #include "intake.h"
 #include "report.h"
 
+struct strbuf;
+
 #define PARSE_MAX_PARTS	 1000
 #define PARSE_HEADER_MAX 16384	    /* bytes of one decoded header value */
 #define PARSE_HTML_MAX	 (8u << 20) /* HTML source converted to render */
@@ -74,5 +76,16 @@ int parse_report_limits(struct report *r, const struct intake_limits *lim);
  */
 int parse_report_scanned(struct report *r, const struct intake_limits *lim,
 			 const struct intake_scan *scan);
+/*
+ * parse_sendable - r's message (parsed: r->flags set) as it can go over
+ * SMTP, into out: every leaf part whose content as it came holds a NUL
+ * byte or a line over 998 bytes decoded and written again in base64 or
+ * quoted-printable (GMime's best 7-bit encoding for it), every other
+ * byte as GMime writes it back (headers as they came).  0; 1 when there
+ * is no such copy: nothing to re-encode, a message not parsed as MIME
+ * (bare, oversized or malformed), a header line that still cannot go
+ * out, or one that would not fit out's cap.  Nothing is printed.
+ */
+int parse_sendable(const struct report *r, struct strbuf *out);
 
 #endif

@@ -41,6 +41,7 @@ void report_free(struct report *r)
 	free(r->raw);
 	free(r->envelope_from);
 	free(r->envelope_to);
+	free(r->client_net);
 	free(r->message_id);
 	free(r->subject);
 	free(r->from);

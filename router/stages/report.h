@@ -64,6 +64,7 @@ struct report {
 	size_t raw_len;
 	char *envelope_from; /* $SENDER from the MTA, or NULL */
 	char *envelope_to;   /* $ORIGINAL_RECIPIENT / $RECIPIENT, or NULL */
+	char *client_net;    /* $CLIENT_ADDRESS's /24 or /64, or NULL */
 	const char *source;  /* "mail", "bugzilla", "file" (static) */
 
 	/* top-level headers, from parse */

@@ -102,7 +102,7 @@ struct audit_links;
 struct report;
 struct evidence;
 
-#define AUDIT_SCHEMA_VERSION	 10
+#define AUDIT_SCHEMA_VERSION	 11
 #define AUDIT_BUSY_TIMEOUT_MS	 5000
 #define AUDIT_LEASE_SECONDS	 600 /* default: see audit_outbox_claim_due() */
 #define AUDIT_FILTER_CKPT_FRAMES 128 /* AUDIT_FILTER: checkpoint on close */
@@ -165,10 +165,25 @@ int audit_find_duplicate_from(struct audit *db, const struct report *r,
 long audit_replies_since(struct audit *db, const char *addr, int64_t since);
 
 /*
- * audit_forwards_from - messages from addr (the From address, any case)
- * received since and forwarded by the filter (a "forward" decision); -1
+ * audit_set_sendable - keep, beside report's message as it came, the
+ * copy that can go over SMTP (messages.sendable: parse_sendable());
+ * audit_sendable - that copy in a new buffer *out (the caller frees):
+ * 1, 0 when there is none, -1
+ */
+int audit_set_sendable(struct audit *db, int64_t report, const void *p,
+		       size_t len);
+int audit_sendable(struct audit *db, int64_t report, char **out, size_t *len);
+/*
+ * audit_forwards_from - messages received since whose From address or
+ * envelope sender is addr (any case) and that went out to someone: a
+ * "forward" decision, or a follow-up sent on (sender_cap); -1
  */
 long audit_forwards_from(struct audit *db, const char *addr, int64_t since);
+/*
+ * audit_forwards_from_net - the same for the messages whose client
+ * network (reports.client_net, "192.0.2.0/24") is net (client_cap); -1
+ */
+long audit_forwards_from_net(struct audit *db, const char *net, int64_t since);
 /*
  * audit_find_duplicate_from - audit_find_duplicate() where a Message-ID
  * counts only from the same source ("mail", "bugzilla") and the same

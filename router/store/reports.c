@@ -121,25 +121,93 @@ long audit_replies_since(struct audit *db, const char *addr, int64_t since)
 	return n;
 }
 
-static const char sql_forwards_from[] =
-	"SELECT count(*) FROM reports r JOIN decisions d ON d.report = r.id"
-	" AND d.action = 'forward' WHERE r.from_addr = ?1 COLLATE NOCASE"
-	" AND r.received_at >= ?2";
+/* what went out: a forward, or a follow-up sent on to someone */
+#define SQL_WENT_OUT                                        \
+	" JOIN decisions d ON d.report = r.id AND"          \
+	" (d.action = 'forward' OR (d.action = 'follow-up'" \
+	" AND d.recipient IS NOT NULL))"
 
-/* audit_forwards_from - what addr had forwarded since (sender_cap) */
-long audit_forwards_from(struct audit *db, const char *addr, int64_t since)
+static const char sql_forwards_from[] =
+	"SELECT count(*) FROM reports r" SQL_WENT_OUT
+	" WHERE (r.from_addr = ?1 COLLATE NOCASE"
+	" OR r.envelope_from = ?1 COLLATE NOCASE) AND r.received_at >= ?2";
+
+static const char sql_forwards_from_net[] =
+	"SELECT count(*) FROM reports r" SQL_WENT_OUT
+	" WHERE r.client_net = ?1 AND r.received_at >= ?2";
+
+/* count_since - the count sql (?1 key, ?2 since) returns */
+static long count_since(struct audit *db, const char *sql, const char *key,
+			int64_t since, const char *what)
 {
-	sqlite3_stmt *st = db_prep(db, sql_forwards_from);
+	sqlite3_stmt *st = db_prep(db, sql);
 	long n;
 
-	if (!st || db_bind_text(db, st, 1, addr) ||
+	if (!st || db_bind_text(db, st, 1, key) ||
 	    db_bind_int(db, st, 2, since))
 		return -1;
-	if (db_step_row(db, st, "forwards from a sender") != 1)
+	if (db_step_row(db, st, what) != 1)
 		return -1;
 	n = (long)sqlite3_column_int64(st, 0);
 	db_finish(st);
 	return n;
+}
+
+/* audit_forwards_from - what addr had sent out since (sender_cap) */
+long audit_forwards_from(struct audit *db, const char *addr, int64_t since)
+{
+	return count_since(db, sql_forwards_from, addr, since,
+			   "forwards from a sender");
+}
+
+/* audit_forwards_from_net - what net had sent out since (client_cap) */
+long audit_forwards_from_net(struct audit *db, const char *net, int64_t since)
+{
+	return count_since(db, sql_forwards_from_net, net, since,
+			   "forwards from a network");
+}
+
+static const char sql_set_sendable[] =
+	"UPDATE messages SET sendable = ?2 WHERE report = ?1";
+
+/* audit_set_sendable - keep the sendable copy of report's message */
+int audit_set_sendable(struct audit *db, int64_t report, const void *p,
+		       size_t len)
+{
+	sqlite3_stmt *st = db_prep(db, sql_set_sendable);
+
+	if (!st || db_bind_int(db, st, 1, report) ||
+	    db_bind_blob(db, st, 2, p, len))
+		return -1;
+	if (db_step(db, st, "keep a sendable copy") < 0)
+		return -1;
+	if (!sqlite3_changes(db->db))
+		return db_bad(db, "no message of report %lld",
+			      (long long)report);
+	return 0;
+}
+
+static const char sql_sendable[] =
+	"SELECT sendable FROM messages WHERE report = ?1"
+	" AND sendable IS NOT NULL";
+
+/* audit_sendable - the sendable copy of report's message: 1, 0 or -1 */
+int audit_sendable(struct audit *db, int64_t report, char **out, size_t *len)
+{
+	sqlite3_stmt *st = db_prep(db, sql_sendable);
+	int rc;
+
+	*out = NULL;
+	*len = 0;
+	if (!st || db_bind_int(db, st, 1, report))
+		return -1;
+	rc = db_step_row(db, st, "read a sendable copy");
+	if (rc != 1)
+		return rc;
+	*len = (size_t)sqlite3_column_bytes(st, 0);
+	*out = xmemdup0(*len ? sqlite3_column_blob(st, 0) : "", *len);
+	db_finish(st);
+	return 1;
 }
 
 static const char sql_redelivery[] =
@@ -267,9 +335,9 @@ static const char sql_ins_report_row[] =
 	" date_header, bug_id, bug_url, size, flags, state,"
 	" duplicate_of, updated_at, thread_root, same_crash_as,"
 	" crash_signature, syzbot_id, regression, class, section,"
-	" sections, kind) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
-	" ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?3, ?17, ?18, ?19, ?20,"
-	" ?21, ?22, ?23, ?24, ?25)";
+	" sections, kind, client_net) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,"
+	" ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?3, ?17, ?18, ?19,"
+	" ?20, ?21, ?22, ?23, ?24, ?25, ?26)";
 
 /* bind_report - the report's own columns ?1..?16 */
 static int bind_report(struct audit *db, sqlite3_stmt *st,
@@ -294,8 +362,11 @@ static int bind_report(struct audit *db, sqlite3_stmt *st,
 	       db_bind_id(db, st, 16, row->duplicate_of);
 }
 
-/* bind_row - schema 3's columns ?17..?24, schema 7's kind ?25 */
-static int bind_row(struct audit *db, sqlite3_stmt *st,
+/*
+ * bind_row - schema 3's columns ?17..?24, schema 7's kind ?25, schema
+ * 11's client_net ?26 (a duplicate, which goes nowhere, has none)
+ */
+static int bind_row(struct audit *db, sqlite3_stmt *st, const struct report *r,
 		    const struct audit_report_row *row,
 		    const char *sections_json)
 {
@@ -311,7 +382,8 @@ static int bind_row(struct audit *db, sqlite3_stmt *st,
 	       db_bind_text(db, st, 23,
 			    row->nsections ? row->sections[0].name : NULL) ||
 	       db_bind_text(db, st, 24, sections_json) ||
-	       db_bind_text(db, st, 25, row->kind ? row->kind : "report");
+	       db_bind_text(db, st, 25, row->kind ? row->kind : "report") ||
+	       db_bind_text(db, st, 26, r->client_net);
 }
 
 /*
@@ -336,7 +408,7 @@ static int insert_report(struct audit *db, const struct report *r,
 	if (!st)
 		return -1;
 	if (bind_report(db, st, r, row) ||
-	    (full && bind_row(db, st, row, sections_json))) {
+	    (full && bind_row(db, st, r, row, sections_json))) {
 		db_finish(st);
 		return -1;
 	}

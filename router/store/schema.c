@@ -408,6 +408,24 @@ static const char *const migrations[] = {
 	"  reports TEXT NOT NULL DEFAULT '[]'\n"
 	");\n"
 	"CREATE INDEX reminders_recipient ON reminders(recipient, at);\n",
+
+	/*
+	 * 10 -> 11: one sender counted by every identity the MTA vouches
+	 * for (sender_cap, client_cap): its envelope sender beside its From,
+	 * and the network of the client that connected (CLIENT_ADDRESS).
+	 * messages.sendable: the copy of a message that cannot go out as it
+	 * came (NUL bytes, lines over 998 bytes) with its offending parts
+	 * re-encoded, which a forward of it sends.  The envelope index is
+	 * whole (not WHERE envelope_from <> ''): SQLite searches an OR of
+	 * the From and envelope terms by both indexes only then, and scans
+	 * every decision otherwise (EXPLAIN QUERY PLAN).
+	 */
+	"ALTER TABLE reports ADD COLUMN client_net TEXT;\n"
+	"ALTER TABLE messages ADD COLUMN sendable BLOB;\n"
+	"CREATE INDEX reports_envelope_from ON reports(envelope_from\n"
+	"  COLLATE NOCASE, received_at);\n"
+	"CREATE INDEX reports_client_net ON reports(client_net, received_at)\n"
+	"  WHERE client_net IS NOT NULL;\n",
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == AUDIT_SCHEMA_VERSION,

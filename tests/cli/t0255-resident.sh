@@ -10,6 +10,9 @@ maintainers = $SRC/tests/data/MAINTAINERS.kernel
 rules_dir = $SRC/classifiers
 router_address = triage@example.org
 filter_timeout = 2
+# every corpus message comes from one envelope sender: no cap, so that
+# what is compared is the pipeline's decisions, not the sender cap's
+sender_cap = 0
 CONF
 export TRIAGE_CONFIG="$T/routes.conf"
 unset TRIAGE_STATE_DIR
@@ -91,6 +94,12 @@ test_expect_success 'a redelivery through it is recognised, never forwarded twic
 	"$ALONE" -s "$SOCK" <"$SRC/tests/corpus/explain/0001-user-xfs-oops.eml" &&
 	test "$(q "$DB" "select deliveries from reports where message_id = \"0001.user-xfs@example.com\"")" = 2 &&
 	test "$(q "$DB" "select count(*) from outbox")" = "$n"
+'
+
+test_expect_success 'the client address comes through it: its network is recorded' '
+	sed "s/^Message-ID: </Message-ID: <client./" "$SRC/tests/corpus/explain/0001-user-xfs-oops.eml" >"$T/client.eml" &&
+	CLIENT_ADDRESS=2001:db8:7:8::25 SENDER=reporter@example.com "$ALONE" -s "$SOCK" <"$T/client.eml" &&
+	test "$(q "$DB" "select client_net from reports where message_id like \"client.%\"")" = 2001:db8:7:8::/64
 '
 
 test_expect_success 'the envelope comes from the client: a bounce is held' '

@@ -330,6 +330,76 @@ test_expect_success 'exhausting: the cap is per sender, and a stranger'"'"'s fol
 	q3 "SELECT reason FROM decisions WHERE report = 5" | grep "(sender_cap 2): held for a triager"
 '
 
+# more states with small caps: one sender counted by every identity the
+# MTA vouches for (From, envelope sender, the connecting client)
+capped_state() {
+	sed -e "s|^state_dir = .*|state_dir = $T/$1|" "$T/routes.conf" >"$T/$1.conf" &&
+	printf "sender_cap = 2\nclient_cap = 3\n" >>"$T/$1.conf"
+}
+# feedc STATE TAG FILE FROM SENDER CLIENT: FILE from FROM (Message-ID
+# <TAG.its own>), with that envelope sender and client address
+feedc() {
+	sed -e "s/^From: .*/From: Someone <$4>/" -e "s/^Message-ID: </Message-ID: <$2./" "$C/$3" |
+		TRIAGE_CONFIG="$T/$1.conf" TRIAGE_STATE_DIR="$T/$1" SENDER=$5 CLIENT_ADDRESS=$6 "$FILTER" ||
+		{ echo "filter failed on $3"; return 1; }
+}
+# qc STATE SQL; statec STATE TAG: the state of the report TAG became
+qc() { sqlite3 "$T/$1/triage.db" "$2"; }
+statec() { qc "$1" "SELECT state FROM reports WHERE message_id LIKE '$2.%'"; }
+reasonc() { qc "$1" "SELECT d.reason FROM decisions d JOIN reports r ON r.id = d.report WHERE r.message_id LIKE '$2.%'"; }
+capped_state s7 && capped_state s8 && capped_state s9
+
+test_expect_success 'exhausting: a new From on every message is the same sender by its envelope' '
+	feedc s7 a 01-report.eml m1@evil.example mallory@evil.example "" &&
+	feedc s7 b 10-backscatter.eml m2@evil.example mallory@evil.example "" &&
+	feedc s7 c 16-crash-genuine.eml m3@evil.example MALLORY@evil.example "" &&
+	test "$(statec s7 a),$(statec s7 b),$(statec s7 c)" = forwarded,forwarded,held &&
+	test "$(qc s7 "SELECT count(*) FROM outbox WHERE kind = \"forward\"")" = 2 &&
+	reasonc s7 c | grep "its envelope sender MALLORY@evil.example has had 2 messages forwarded in the last day (sender_cap 2): held for a triager"
+'
+
+test_expect_success 'exhausting: an address counts as a From what it sent as an envelope sender' '
+	feedc s7 d 18-crash-other.eml mallory@evil.example bounce-77@lists.example "" &&
+	test "$(statec s7 d)" = held &&
+	reasonc s7 d | grep "its From address mallory@evil.example has had 2 messages forwarded in the last day (sender_cap 2)"
+'
+
+test_expect_success 'exhausting: new addresses from one network are held past client_cap' '
+	feedc s8 a 01-report.eml a@one.example a@one.example 192.0.2.10 &&
+	feedc s8 b 10-backscatter.eml b@two.example b@two.example 192.0.2.11 &&
+	feedc s8 c 16-crash-genuine.eml c@three.example c@three.example 192.0.2.12 &&
+	feedc s8 d 18-crash-other.eml d@four.example d@four.example 192.0.2.200 &&
+	test "$(statec s8 a),$(statec s8 b),$(statec s8 c),$(statec s8 d)" = forwarded,forwarded,forwarded,held &&
+	test "$(qc s8 "SELECT client_net FROM reports WHERE message_id LIKE \"d.%\"")" = 192.0.2.0/24 &&
+	reasonc s8 d | grep "the network it came from, 192.0.2.0/24 (the client that connected to our mail server), has had 3 messages forwarded in the last day (client_cap 3): held for a triager"
+'
+
+test_expect_success 'exhausting: another network, and local mail, are not that network' '
+	feedc s8 e 18-crash-other.eml e@five.example e@five.example 198.51.100.7 &&
+	feedc s8 f 01-report.eml f@six.example f@six.example 127.0.0.1 &&
+	test "$(statec s8 e),$(statec s8 f)" = forwarded,forwarded &&
+	test "$(qc s8 "SELECT coalesce(client_net, \"none\") FROM reports WHERE message_id LIKE \"f.%\"")" = none
+'
+
+test_expect_success 'exhausting: the reporter'"'"'s own follow-ups count toward its cap, and past it are held' '
+	feedc s9 a 01-report.eml sam@users.example sam@users.example "" &&
+	test "$(statec s9 a)" = forwarded &&
+	sed -e "s/^From: .*/From: Sam <sam@users.example>/" -e "s/^Message-ID: .*/Message-ID: <b.follow@users.example>/" \
+	    -e "s/^Subject: /Subject: Re: /" -e "/^Date:/a In-Reply-To: <a.abuse-01.report@users.example>" \
+	    "$C/01-report.eml" >"$T/s9-follow.eml" &&
+	TRIAGE_CONFIG="$T/s9.conf" TRIAGE_STATE_DIR="$T/s9" SENDER=sam@users.example "$FILTER" <"$T/s9-follow.eml" &&
+	test "$(statec s9 b)" = forwarded &&
+	test "$(qc s9 "SELECT kind FROM reports WHERE message_id LIKE \"b.%\"")" = follow-up &&
+	feedc s9 c 10-backscatter.eml sam@users.example sam@users.example "" &&
+	test "$(statec s9 c)" = held &&
+	reasonc s9 c | grep "its From address sam@users.example has had 2 messages forwarded in the last day (sender_cap 2)" &&
+	sed "s/^Message-ID: .*/Message-ID: <d.follow@users.example>/" "$T/s9-follow.eml" |
+		TRIAGE_CONFIG="$T/s9.conf" TRIAGE_STATE_DIR="$T/s9" SENDER=sam@users.example "$FILTER" &&
+	test "$(qc s9 "SELECT thread_root || \"|\" || state FROM reports WHERE message_id LIKE \"d.%\"")" = "1|held" &&
+	reasonc s9 d | grep "its From address sam@users.example has had 2 messages forwarded in the last day (sender_cap 2)" &&
+	test "$(qc s9 "SELECT count(*) FROM outbox WHERE kind = \"forward\"")" = 2
+'
+
 # a fourth state: messages that cannot go out as they came
 sed -e "s|^state_dir = .*|state_dir = $T/state4|" "$T/routes.conf" >"$T/routes4.conf"
 DB4="$T/state4/triage.db"
@@ -361,6 +431,59 @@ test_expect_success 'bouncing: a line over 998 bytes is held; a reply with one i
 	q4 "SELECT reason FROM decisions WHERE report = 4" | grep "not sent on as it came: a line of it is longer than 998 bytes"
 '
 
+# sendable DB ID: report ID's queued forward is a valid message (no
+# NUL, no line over 998 bytes) whose parts decode to the original's
+cat >"$T/sendable.py" <<\PY
+import email, sqlite3, sys
+from email import policy
+db = sqlite3.connect(sys.argv[1])
+rid = int(sys.argv[2])
+rows = db.execute("""SELECT CAST(o.message || coalesce(substr(m.raw, o.raw_offset + 1), x'') AS BLOB)
+	FROM outbox o LEFT JOIN messages m ON m.report = o.raw_report
+	WHERE o.report = ? AND o.kind = 'forward'""", (rid,)).fetchall()
+assert len(rows) == 1, "%d forwards of #%d" % (len(rows), rid)
+sent = bytes(rows[0][0])
+orig = bytes(db.execute("SELECT CAST(raw AS BLOB) FROM messages WHERE report = ?", (rid,)).fetchone()[0])
+assert b"\0" not in sent, "a NUL byte is sent"
+longest = max(len(l.rstrip(b"\r")) for l in sent.split(b"\n"))
+assert longest <= 998, "a line of %d bytes is sent" % longest
+def parts(raw):
+	m = email.message_from_bytes(raw, policy=policy.compat32)
+	return [p.get_payload(decode=True) for p in m.walk() if not p.is_multipart()]
+a, b = parts(orig), parts(sent)
+assert a == b, "the parts differ: %r / %r" % ([x[:60] for x in a], [x[:60] for x in b])
+assert any(b"\0" in x or max(len(l) for l in x.split(b"\n")) > 998 for x in a), "nothing to re-encode"
+print("# #%d: %d bytes, longest line %d, %d part(s) as the original's" % (rid, len(sent), longest, len(b)))
+PY
+
+test_expect_success 'bouncing: approving them sends their parts re-encoded, never the raw bytes' '
+	n=$(q4 "SELECT count(*) FROM outbox") &&
+	TRIAGE_CONFIG="$T/routes4.conf" TRIAGE_STATE_DIR="$T/state4" "$TRIAGE" approve 1 2 >"$T/approve4" &&
+	TRIAGE_CONFIG="$T/routes4.conf" TRIAGE_STATE_DIR="$T/state4" "$TRIAGE" approve --to bt@example.org 4 >>"$T/approve4" &&
+	test "$(q4 "SELECT count(*) FROM outbox")" = $((n + 3)) &&
+	test "$(q4 "SELECT count(*) FROM outbox WHERE report IN (1, 2, 4) AND raw_report IS NOT NULL")" = 0 &&
+	python3 "$T/sendable.py" "$DB4" 1 &&
+	python3 "$T/sendable.py" "$DB4" 2 &&
+	python3 "$T/sendable.py" "$DB4" 4 &&
+	q4 "SELECT message FROM outbox WHERE report = 1" | grep -i "^Content-Transfer-Encoding: base64" &&
+	q4 "SELECT message FROM outbox WHERE report = 2" | grep -i "^Content-Transfer-Encoding: quoted-printable"
+'
+
+test_expect_success 'bouncing: one whose header cannot go out has no copy: approve refuses it, it stays held' '
+	python3 -c "print(\"Subject: ext4: oops in ext4_xattr_set_entry \" + \"y\" * 1100)" >"$T/longsubj" &&
+	sed -e "/^Subject: /{r $T/longsubj" -e "d}" "$C/16-crash-genuine.eml" >"$T/longsubj.eml" &&
+	feed4 <"$T/longsubj.eml" &&
+	id=$(q4 "SELECT id FROM reports WHERE message_id = \"abuse-16.crash@users.example\"") &&
+	test "$(q4 "SELECT state || \"|\" || (sendable IS NULL) FROM reports r JOIN messages m ON m.report = r.id WHERE r.id = $id")" = "held|1" &&
+	n=$(q4 "SELECT count(*) FROM outbox") &&
+	test_exit 65 env TRIAGE_CONFIG="$T/routes4.conf" TRIAGE_STATE_DIR="$T/state4" "$TRIAGE" approve "$id" 2>"$T/err4h" &&
+	grep "approve $id: a line of it is longer than 998 bytes, and it has no re-encoded copy" "$T/err4h" &&
+	test_exit 65 env TRIAGE_CONFIG="$T/routes4.conf" TRIAGE_STATE_DIR="$T/state4" "$TRIAGE" reroute "$id" bt@example.org 2>"$T/err4r" &&
+	grep "reroute $id: a line of it is longer than 998 bytes, and it has no re-encoded copy: it cannot be sent" "$T/err4r" &&
+	test "$(q4 "SELECT count(*) FROM outbox")" = "$n" &&
+	test "$(q4 "SELECT state FROM reports WHERE id = $id")" = held
+'
+
 if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
 test_expect_success 'state dir: root refuses one another user can write (filter 75, update 73)' '
 	mkdir "$T/s5" && chown nobody "$T/s5" && chmod 770 "$T/s5" &&
@@ -380,6 +503,36 @@ test_expect_success 'state dir: root refuses a state dir that is someone else'"'
 	sed "s|^state_dir = .*|state_dir = $T/s6|" "$T/routes.conf" >"$T/routes6.conf" &&
 	test_exit 75 env TRIAGE_CONFIG="$T/routes6.conf" TRIAGE_STATE_DIR="$T/s6" "$FILTER" <"$C/01-report.eml" 2>"$T/err6" &&
 	grep "refusing to write as root into .*: a symbolic link someone else made" "$T/err6" &&
+	test -z "$(ls -A "$T/real6")"
+'
+
+# every command that opens the state directory, run as root in one it
+# refuses: exit 73 and the one message, nothing made there
+STATE_COMMANDS="pending|show 1|approve 1|reroute 1 --to a@example.org|reclassify 1 user|reject 1|note 1 hi|dup 1 2|undup 1|fixes list|remind|stats|log|digest|update|experts show fs/xfs/xfs_inode.c|symbols xfs_iflush|map fs/xfs/xfs_inode.c|train --from-corrections|explain $C/01-report.eml|eval|deliver --once|bugzilla|serve"
+refused_by_all() {
+	_conf=$1 && _dir=$2 && _why=$3 &&
+	_IFS=$IFS && IFS="|" && set -- $STATE_COMMANDS && IFS=$_IFS &&
+	for _c in "$@"; do
+		# shellcheck disable=SC2086
+		test_exit 73 env TRIAGE_CONFIG="$_conf" TRIAGE_STATE_DIR="$_dir" "$TRIAGE" $_c 2>"$T/err.all" &&
+		test "$(wc -l <"$T/err.all")" = 1 &&
+		grep -q "refusing to write as root into .*: $_why" "$T/err.all" ||
+		{ echo "triage $_c:" && cat "$T/err.all" && return 1; }
+	done
+}
+
+test_expect_success 'state dir: every triage command refuses it as root, with one message and 73' '
+	mkdir "$T/s7r" && chown nobody "$T/s7r" && chmod 770 "$T/s7r" &&
+	sed "s|^state_dir = .*|state_dir = $T/s7r|" "$T/routes.conf" >"$T/routes7r.conf" &&
+	refused_by_all "$T/routes7r.conf" "$T/s7r" "group-writable, owned by someone else" &&
+	test -z "$(ls -A "$T/s7r")" &&
+	TRIAGE_CONFIG="$T/routes7r.conf" TRIAGE_STATE_DIR="$T/s7r" "$TRIAGE" pending --help >"$T/help7r" &&
+	grep -q "usage: triage pending" "$T/help7r" &&
+	TRIAGE_CONFIG="$T/routes7r.conf" TRIAGE_STATE_DIR="$T/s7r" "$TRIAGE" check-config >"$T/cc7r"
+'
+
+test_expect_success 'state dir: and a stranger'"'"'s symbolic link the same way' '
+	refused_by_all "$T/routes6.conf" "$T/s6" "a symbolic link someone else made" &&
 	test -z "$(ls -A "$T/real6")"
 '
 else

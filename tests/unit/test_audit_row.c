@@ -273,7 +273,7 @@ static void test_row_as_updates(void **state)
 		/* every column but id and sha256 */
 		assert_int_equal(
 			same_rows(path, "reports", "id", a, b, skip_report),
-			26);
+			27);
 		assert_int_equal(
 			same_rows(path, "evidence", "report", a, b, skip_child),
 			21);

@@ -1280,6 +1280,43 @@ static void test_sendmail_ok(void **state)
 	assert_no_children();
 }
 
+/*
+ * A bare CR never reaches sendmail (issue 21): the message goes as the
+ * SMTP transport's CRLF lines, so that no server downstream reads a
+ * "<CR>.<CR>" as the end of the data; a message without one goes as is
+ */
+static void test_sendmail_bare_cr(void **state)
+{
+	const char *rcpts[] = { "alice@example.org", NULL };
+	const char *msg = "Subject: t\n\nbody\r.\rMAIL FROM:<x@evil.example>"
+			  "\r\nend\n";
+	const char *want = "Subject: t\r\n\r\nbody\r\n.\r\n"
+			   "MAIL FROM:<x@evil.example>\r\nend\r\n";
+	const char *crlf = "Subject: t\r\n\r\nbody\r\n";
+	struct deliver_result res;
+	char *in;
+	size_t n;
+
+	set_mode("ok");
+	assert_int_equal(deliver_sendmail(script, 5000, "b@example.org", rcpts,
+					  msg, strlen(msg), &res),
+			 0);
+	in = slurp("stdin", &n);
+	assert_non_null(in);
+	assert_int_equal(n, strlen(want));
+	assert_memory_equal(in, want, n);
+	free(in);
+	/* CRLF ends alone are no bare CR: the bytes as they are */
+	assert_int_equal(deliver_sendmail(script, 5000, "b@example.org", rcpts,
+					  crlf, strlen(crlf), &res),
+			 0);
+	in = slurp("stdin", &n);
+	assert_int_equal(n, strlen(crlf));
+	assert_memory_equal(in, crlf, n);
+	free(in);
+	assert_no_children();
+}
+
 static void test_sendmail_failures(void **state)
 {
 	const char *rcpts[] = { "alice@example.org", NULL };
@@ -1432,6 +1469,7 @@ int main(void)
 	};
 	const struct CMUnitTest sendmail_tests[] = {
 		cmocka_unit_test(test_sendmail_ok),
+		cmocka_unit_test(test_sendmail_bare_cr),
 		cmocka_unit_test(test_sendmail_failures),
 		cmocka_unit_test(test_sendmail_injection),
 		cmocka_unit_test(test_sendmail_timeout_and_epipe),

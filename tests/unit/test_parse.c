@@ -626,13 +626,153 @@ static void test_envelope(void **state)
 	setenv("ORIGINAL_RECIPIENT", "bugs@example.org", 1);
 	assert_int_equal(intake_envelope_env(r), 0);
 	assert_string_equal(r->envelope_to, "bugs@example.org");
+	setenv("CLIENT_ADDRESS", "198.51.100.23", 1);
+	assert_int_equal(intake_envelope_env(r), 0);
+	assert_string_equal(r->client_net, "198.51.100.0/24");
 	unsetenv("SENDER");
 	unsetenv("RECIPIENT");
 	unsetenv("ORIGINAL_RECIPIENT");
+	unsetenv("CLIENT_ADDRESS");
 	assert_int_equal(intake_envelope_env(r), 0);
 	assert_null(r->envelope_from);
 	assert_null(r->envelope_to);
+	assert_null(r->client_net);
 	report_free(r);
+}
+
+/*
+ * The client's network, what client_cap counts: a /24 or a /64, never
+ * loopback or local mail, and nothing that is no address
+ */
+static void test_client_net(void **state)
+{
+	static const struct {
+		const char *addr, *net;
+		int rc;
+	} cases[] = {
+		{ "192.0.2.77", "192.0.2.0/24", 0 },
+		{ "192.0.2.1", "192.0.2.0/24", 0 },
+		{ "2001:db8:1:2:aaaa:bbbb:cccc:dddd", "2001:db8:1:2::/64", 0 },
+		{ "2001:DB8:1:2::9", "2001:db8:1:2::/64", 0 },
+		/* an IPv4-mapped address is its IPv4 network */
+		{ "::ffff:203.0.113.9", "203.0.113.0/24", 0 },
+		/* local mail: no network to count */
+		{ "127.0.0.1", NULL, 0 },
+		{ "127.9.9.9", NULL, 0 },
+		{ "::1", NULL, 0 },
+		{ "::", NULL, 0 },
+		{ "0.0.0.0", NULL, 0 },
+		{ "unknown", NULL, 0 },
+		{ "", NULL, 0 },
+		/* no address: refused, nothing kept */
+		{ "192.0.2", NULL, -1 },
+		{ "192.0.2.1/24", NULL, -1 },
+		{ "[192.0.2.1]", NULL, -1 },
+		{ "192.0.2.1\n", NULL, -1 },
+		{ "host.example.org", NULL, -1 },
+		{ "2001:db8::1::2", NULL, -1 },
+		{ "2001:0db8:0000:0000:0000:0000:0000:0001:0000", NULL, -1 },
+	};
+	struct report *r = report_new();
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		/* a value left from before never survives */
+		assert_int_equal(intake_client(r, "198.51.100.1"), 0);
+		assert_int_equal(intake_client(r, cases[i].addr), cases[i].rc);
+		if (cases[i].net)
+			assert_string_equal(r->client_net, cases[i].net);
+		else
+			assert_null(r->client_net);
+	}
+	assert_int_equal(intake_client(r, NULL), 0);
+	assert_null(r->client_net);
+	report_free(r);
+}
+
+/* ---- a sendable copy --------------------------------------------------- */
+
+/* sendable_msg - a multipart whose parts 2 and 3 cannot go out as they are */
+static char *sendable_msg(size_t *len, bool long_header)
+{
+	struct strbuf sb = STRBUF_INIT(1 << 20);
+	char line[1300];
+	size_t i;
+
+	memset(line, 'x', 1200);
+	line[1200] = '\0';
+	sb_addf(&sb,
+		"From: Dana <dana@example.com>\n"
+		"Subject: oops%s%s\n"
+		"MIME-Version: 1.0\n"
+		"Content-Type: multipart/mixed; boundary=\"b1\"\n\n"
+		"--b1\nContent-Type: text/plain; charset=utf-8\n\n"
+		"Hello, this part is fine.\n"
+		"--b1\nContent-Type: text/plain; name=\"dmesg.txt\"\n"
+		"Content-Disposition: attachment; filename=\"dmesg.txt\"\n"
+		"Content-Transfer-Encoding: 8bit\n\n%s\nbefore a NUL ",
+		long_header ? " " : "", long_header ? line : "", line);
+	sb_add(&sb, "\0", 1);
+	sb_adds(&sb, " after it\n"
+		     "--b1\nContent-Type: application/octet-stream\n"
+		     "Content-Transfer-Encoding: base64\n\n");
+	/* base64 of 900 bytes on one line of 1200 */
+	for (i = 0; i < 300; i++)
+		sb_adds(&sb, "QUJD");
+	sb_adds(&sb, "\n--b1--\n");
+	*len = sb.len;
+	return sb.buf;
+}
+
+/*
+ * parse_sendable(): what approving a held NUL or over-long-line message
+ * sends; each part decodes to what it was, only the bad ones re-encoded
+ */
+static void test_sendable(void **state)
+{
+	struct strbuf out = STRBUF_INIT(1 << 20);
+	struct report *r, *back;
+	size_t len, i;
+	char *raw = sendable_msg(&len, false);
+
+	r = parse_text(raw, len, NULL);
+	assert_non_null(mimetext_unsendable(r->raw, r->raw_len));
+	assert_int_equal(parse_sendable(r, &out), 0);
+	assert_null(mimetext_unsendable(out.buf, out.len));
+	/* the good part as it came, the NUL part base64 */
+	assert_non_null(strstr(out.buf, "\n\nHello, this part is fine.\n"));
+	assert_non_null(strstr(out.buf, "Content-Transfer-Encoding: base64"));
+	assert_null(strstr(out.buf, "Content-Transfer-Encoding: 8bit"));
+	back = parse_text(out.buf, out.len, NULL);
+	assert_int_equal(back->nparts, r->nparts);
+	assert_int_equal(r->nparts, 3);
+	for (i = 0; i < r->nparts; i++) {
+		assert_string_equal(back->parts[i].mime_type,
+				    r->parts[i].mime_type);
+		assert_int_equal(back->parts[i].len, r->parts[i].len);
+		if (r->parts[i].text)
+			assert_memory_equal(back->parts[i].text,
+					    r->parts[i].text, r->parts[i].len);
+	}
+	assert_string_equal(back->subject, r->subject);
+	report_free(back);
+	report_free(r);
+	free(raw);
+
+	/* a header line that still cannot go out: no copy */
+	sb_reset(&out);
+	raw = sendable_msg(&len, true);
+	r = parse_text(raw, len, NULL);
+	assert_int_equal(parse_sendable(r, &out), 1);
+	assert_int_equal(out.len, 0);
+	report_free(r);
+	free(raw);
+
+	/* nothing to re-encode: no copy */
+	r = parse_str("From: a@example.org\nSubject: s\n\nfine\n");
+	assert_int_equal(parse_sendable(r, &out), 1);
+	report_free(r);
+	sb_release(&out);
 }
 
 /* ---- mimetext --------------------------------------------------------- */
@@ -1602,6 +1742,8 @@ int main(void)
 		cmocka_unit_test(test_custom_limits),
 		cmocka_unit_test(test_envelope),
 		cmocka_unit_test(test_from_idn),
+		cmocka_unit_test(test_client_net),
+		cmocka_unit_test(test_sendable),
 		cmocka_unit_test(test_mimetext_repair),
 		cmocka_unit_test(test_mimetext_charsets),
 		cmocka_unit_test(test_mimetext_html),

@@ -40,7 +40,8 @@ static void test_accepted(void **state)
 	(void)state;
 	assert_int_equal(parse(REC("v=1\0config=/etc/triage/routes.conf\0"
 				   "SENDER=a@example.org\0"
-				   "ORIGINAL_RECIPIENT=bugs@example.org\0"),
+				   "ORIGINAL_RECIPIENT=bugs@example.org\0"
+				   "CLIENT_ADDRESS=192.0.2.7\0"),
 			       &req, &why),
 			 0);
 	assert_null(why);
@@ -49,7 +50,9 @@ static void test_accepted(void **state)
 	assert_string_equal(req.env[0], "a@example.org");
 	assert_null(req.env[1]);
 	assert_string_equal(req.env[2], "bugs@example.org");
-	assert_null(req.env[3]);
+	/* the connecting client, which client_cap counts */
+	assert_string_equal(req.env[3], "192.0.2.7");
+	assert_null(req.env[4]);
 
 	/* an empty SENDER is a bounce's: kept, not unset */
 	assert_int_equal(parse(REC("v=1\0config=x\0state=/s\0SENDER=\0"
@@ -59,7 +62,8 @@ static void test_accepted(void **state)
 	assert_string_equal(req.state, "/s");
 	assert_non_null(req.env[0]);
 	assert_string_equal(req.env[0], "");
-	assert_string_equal(req.env[3], "1");
+	assert_null(req.env[3]);
+	assert_string_equal(req.env[4], "1");
 
 	/* a newer client's field is ignored; '=' in a value is data */
 	assert_int_equal(
