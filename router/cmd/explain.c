@@ -31,8 +31,10 @@
  *	  duplicate_of: the first report of the same crash, or null,
  *	  regression {good, bad, commit} (each a string or null) or null,
  *	  claims {checked, false, kinds {sizes, files, CONFIG_, names,
- *	    lines, calls: [false, checked]}, first}: what claims.h checked
- *	    against the symbol index, and the first false claim, or null
+ *	    lines, calls: [false, checked]}, first, tree_version,
+ *	    not_checked_newer}: what claims.h checked against the symbol
+ *	    index, the first false claim or null, the tree's version
+ *	    ("6.12.0") or null, and the names the tree is too old to know
  *
  *	thread and duplicate_of need the database (read only); without
  *	it they are null.
@@ -77,6 +79,17 @@ static const char *const claim_kinds[CLAIM_NKINDS] = {
 	[CLAIM_LINE] = "lines",	     [CLAIM_CALLS] = "calls",
 };
 
+static json_t *tree_version_json(unsigned v)
+{
+	char buf[32];
+
+	if (!v)
+		return json_null();
+	snprintf(buf, sizeof(buf), "%u.%u.%u", v >> 16, (v >> 8) & 0xff,
+		 v & 0xff);
+	return json_string(buf);
+}
+
 /*
  * claims_json - the claims checked against the symbol index (claims.h):
  * {checked, false, kinds {lines: [false, checked], ...}, first}
@@ -95,9 +108,11 @@ static json_t *claims_json(const struct pipeline *p, const struct report *r,
 					    json_pack("[i, i]",
 						      (int)c.failed_kind[k],
 						      (int)c.checks_kind[k]));
-	return json_pack("{s:i, s:i, s:o, s:o}", "checked", (int)c.checks,
-			 "false", (int)c.failed, "kinds", kinds, "first",
-			 cmd_json_str(c.first[0] ? c.first : NULL));
+	return json_pack("{s:i, s:i, s:o, s:o, s:o, s:i}", "checked",
+			 (int)c.checks, "false", (int)c.failed, "kinds", kinds,
+			 "first", cmd_json_str(c.first[0] ? c.first : NULL),
+			 "tree_version", tree_version_json(c.tree_version),
+			 "not_checked_newer", (int)c.newer);
 }
 
 /* the claims checked against the symbol index, and the first false one */
@@ -109,7 +124,7 @@ static void print_claims(const struct pipeline *p, const struct report *r,
 	bool first = true;
 
 	claims_check(r->body, r->body ? r->body_len : 0, ev, p->syms, &c);
-	if (!c.checks)
+	if (!c.checks && !c.newer)
 		return;
 	printf("claims    %u checked, %u false:", c.checks, c.failed);
 	for (k = 0; k < CLAIM_NKINDS; k++) {
@@ -122,6 +137,15 @@ static void print_claims(const struct pipeline *p, const struct report *r,
 	putchar('\n');
 	if (c.first[0])
 		printf("          %s\n", c.first);
+	if (c.tree_version)
+		printf("          against the tree indexed, Linux %u.%u.%u\n",
+		       c.tree_version >> 16, (c.tree_version >> 8) & 0xff,
+		       c.tree_version & 0xff);
+	else
+		printf("          against the tree indexed (its version not known)\n");
+	if (c.newer)
+		printf("          %u names not checked: the tree is older than their code (a family it lacks, or a newer kernel's file)\n",
+		       c.newer);
 }
 
 /* thread_json - the thread the message would join, or null */

@@ -70,9 +70,11 @@
  *	read per report.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "claims.h"
 #include "evidence.h"
@@ -131,6 +133,88 @@ static bool seen_add(struct seen *s, const char *name, size_t n)
 	s->name[s->n][n] = '\0';
 	s->n++;
 	return true;
+}
+
+/*
+ * family_len - the length of name's family prefix with its "_" from
+ * *b, past leading "_"s (two words when the first is shorter than 3),
+ * 0: none
+ */
+static size_t family_len(const char *name, size_t n, size_t *b)
+{
+	size_t e;
+
+	for (*b = 0; *b < n && name[*b] == '_'; (*b)++)
+		;
+	for (e = *b; e < n && name[e] != '_'; e++)
+		;
+	if (e < n && e - *b < 3)
+		for (e++; e < n && name[e] != '_'; e++)
+			;
+	return e < n ? e + 1 - *b : 0;
+}
+
+int claims_name_status(const struct symbols *s, const char *name, size_t n,
+		       bool older)
+{
+	char buf[CLAIMS_NAME_MAX + 2];
+	const char *files[1];
+	size_t f, b;
+
+	if (n > CLAIMS_NAME_MAX)
+		return -1;
+	memcpy(buf + 1, name, n);
+	buf[n + 1] = '\0';
+	if (symbols_lookup(s, buf + 1, files, 1))
+		return 1;
+	buf[0] = '_';
+	if ((n > 1 && name[0] == '_' && symbols_lookup(s, buf + 2, files, 1)) ||
+	    symbols_lookup(s, buf, files, 1))
+		return -1; /* one "_" away: a typo */
+	if (older)
+		return -2;
+	f = family_len(name, n, &b);
+	return f && !symbols_has_prefix(s, name + b, f) ? -2 : 0;
+}
+
+/* version_of - SYMBOLS_VERSION(a, b, 0) of "6.13.0-rc1 ...", 0 if none */
+static unsigned version_of(const char *v)
+{
+	unsigned long a, b;
+	char *e;
+
+	if (!v || !isdigit((unsigned char)*v))
+		return 0;
+	a = strtoul(v, &e, 10);
+	if (*e != '.' || !isdigit((unsigned char)e[1]))
+		return 0;
+	b = strtoul(e + 1, &e, 10);
+	return a && a < 256 && b < 256 ? SYMBOLS_VERSION(a, b, 0) : 0;
+}
+
+bool claims_tree_older(const struct evidence *ev, const struct symbols *s)
+{
+	unsigned tree = s ? symbols_tree_version(s) : 0;
+	unsigned rep = ev ? version_of(ev->kernel_version) : 0;
+	size_t i;
+
+	if (!tree || !rep || rep <= (tree & ~0xffu))
+		return false;
+	for (i = 0; i < ev->ntext_files; i++) {
+		const char *f = ev->text_files[i];
+		size_t n = strlen(f);
+		int fd;
+
+		if (n < 3 || f[n - 2] != '.' ||
+		    (f[n - 1] != 'c' && f[n - 1] != 'h'))
+			continue;
+		fd = symbols_tree_open(s, f);
+		if (fd >= 0)
+			close(fd);
+		else if (errno == ENOENT)
+			return true;
+	}
+	return false;
 }
 
 static void count_failed(struct claims *c, enum claims_kind kind)
@@ -511,7 +595,7 @@ static size_t prose_path(const char *p, const char *end)
  * in fs/x.c" and "name() (fs/x.c" name its file
  */
 static void check_prose(struct claims *c, const char *text, size_t len,
-			const struct symbols *s)
+			const struct symbols *s, bool older)
 {
 	static const char *const links[] = { " in ", " at ", " from ", " (" };
 	const char *end = text + len, *p;
@@ -520,7 +604,7 @@ static void check_prose(struct claims *c, const char *text, size_t len,
 
 	for (p = text; p + 2 < end && (p = memchr(p, '(', (size_t)(end - p)));
 	     p++) {
-		const char *b = p, *q = p + 2, *files[1];
+		const char *b = p, *q = p + 2;
 		size_t n, k, pl;
 		int r;
 
@@ -536,8 +620,13 @@ static void check_prose(struct claims *c, const char *text, size_t len,
 		memcpy(name, b, n);
 		name[n] = '\0';
 		c->lookups++;
+		r = claims_name_status(s, name, n, older);
+		if (r < 0) {
+			c->newer += r == -2;
+			continue;
+		}
 		check(c, CLAIM_EXISTS);
-		if (!symbols_lookup(s, name, files, 1)) {
+		if (!r) {
 			FAIL(c, CLAIM_EXISTS,
 			     "%.60s() is not a kernel function", name);
 			continue;
@@ -641,12 +730,13 @@ void claims_check(const char *text, size_t len, const struct evidence *ev,
 		  const struct symbols *s, struct claims *c)
 {
 	memset(c, 0, sizeof(*c));
+	c->tree_version = s ? symbols_tree_version(s) : 0;
 	check_frames(c, text, len, ev, s);
 	if (s && ev)
 		check_calls(c, ev, s);
 	if (!s || !text)
 		return;
-	check_prose(c, text, len, s);
+	check_prose(c, text, len, s, claims_tree_older(ev, s));
 	check_kconfig(c, text, len, s);
 }
 

@@ -28,7 +28,10 @@ struct claims {
 	unsigned checks, failed;
 	unsigned checks_kind[CLAIM_NKINDS], failed_kind[CLAIM_NKINDS];
 	unsigned lookups;
-	char first[256]; /* the first failed claim, for explanations */
+	/* names not checked: the tree indexed is older than their code */
+	unsigned newer;
+	unsigned tree_version; /* SYMBOLS_VERSION() of the tree, 0: unknown */
+	char first[256];       /* the first failed claim, for explanations */
 };
 
 /*
@@ -43,6 +46,25 @@ void claims_check(const char *text, size_t len, const struct evidence *ev,
  * "_", not a libc or syzkaller name (pthread_, syz_, __x64_sys_ ...)
  */
 bool claims_kernel_style(const char *name, size_t n);
+
+/*
+ * claims_tree_older - does the report show code newer than the tree
+ * indexed: its kernel version is newer than the tree's (major.minor),
+ * and a .c or .h file it cites is not in the tree?
+ */
+bool claims_tree_older(const struct evidence *ev, const struct symbols *s);
+
+/*
+ * claims_name_status - is name[0..n) (kernel style) a function of the
+ * tree?  1 yes, 0 no; -1 not checkable, one leading "_" from a real
+ * name (a typo: _gup_longterm_locked() for __gup_longterm_locked());
+ * -2 not checkable, the tree is too old: a name whose family (its driver prefix: "macsmc_" of macsmc_hwmon_read, past
+ * leading "_"; the first two words when the first is shorter than 3
+ * characters) has no function at all in the tree (a driver newer than
+ * the tree), or any unknown name when older (claims_tree_older())
+ */
+int claims_name_status(const struct symbols *s, const char *name, size_t n,
+		       bool older);
 
 /* kinds weighed together: facts cited, and the trace's own claims */
 #define CLAIMS_FACTS \

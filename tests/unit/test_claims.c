@@ -4,6 +4,7 @@
  * (claims.c): frame sizes, a function in its file, CONFIG_ options,
  * and the weighing that keeps one typo from counting
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -86,6 +87,11 @@ static int setup(void **state)
 				      "menuconfig EXT4_DEBUG\n\tbool \"d\"\n");
 	write_text("drivers/usb/Kconfig", "  config USB\n\ttristate \"usb\"\n"
 					  "# config NOT_AN_OPTION\n");
+	write_text("Makefile", "# SPDX\nVERSION = 6\nPATCHLEVEL = 12\n"
+			       "SUBLEVEL = 3\nEXTRAVERSION =\n");
+	assert_int_equal(symlink("/etc", far = xasprintf("%s/fs/etc", tmpdir)),
+			 0);
+	free(far);
 	idx = xasprintf("%s/symbols.idx", tmpdir);
 	assert_int_equal(symbols_build(tmpdir, idx, NULL), 0);
 	syms = symbols_open(idx);
@@ -368,6 +374,98 @@ static void test_kconfig_dump(void **state)
 	sb_release(&sb);
 }
 
+static void test_tree(void **state)
+{
+	int fd;
+
+	(void)state;
+	assert_int_equal(symbols_tree_version(syms), SYMBOLS_VERSION(6, 12, 3));
+	assert_non_null(symbols_tree(syms));
+	fd = symbols_tree_open(syms, "fs/ext4/namei.c");
+	assert_true(fd >= 0);
+	close(fd);
+	/* never out of the tree, nor through a link, nor a directory */
+	assert_int_equal(symbols_tree_open(syms, "fs/etc/passwd"), -1);
+	assert_int_equal(symbols_tree_open(syms, "fs/../fs/ext4/namei.c"), -1);
+	assert_int_equal(symbols_tree_open(syms, "/etc/passwd"), -1);
+	assert_int_equal(symbols_tree_open(syms, "fs/./ext4/namei.c"), -1);
+	assert_int_equal(symbols_tree_open(syms, "fs/ext4"), -1);
+	assert_int_equal(symbols_tree_open(syms, "fs//ext4/namei.c"), -1);
+	assert_int_equal(symbols_tree_open(syms, "fs/ext4/none.c"), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_int_equal(symbols_tree_open(NULL, "fs/ext4/namei.c"), -1);
+}
+
+static void test_new_family(void **state)
+{
+	/* a developer's report of a driver newer than the tree */
+	static const char text[] =
+		"macsmc_hwmon_write_f32() is inlined into "
+		"macsmc_hwmon_write_key(); ext4_fake_helper() is invented "
+		"and ext4_iget() is real\n";
+	struct claims c;
+
+	(void)state;
+	assert_true(symbols_has_prefix(syms, "ext4_", 5));
+	assert_true(symbols_has_prefix(syms, "ext4_lo", 7));
+	assert_false(symbols_has_prefix(syms, "ext4_lookup", 11));
+	assert_false(symbols_has_prefix(syms, "macsmc_", 7));
+	assert_false(symbols_has_prefix(syms, "zzz_", 4));
+	assert_int_equal(claims_name_status(syms, "ext4_iget", 9, false), 1);
+	assert_int_equal(claims_name_status(syms, "_ext4_iget", 10, false), -1);
+	assert_int_equal(
+		claims_name_status(syms, "macsmc_hwmon_read", 17, false), -2);
+	assert_int_equal(
+		claims_name_status(syms, "__macsmc_hwmon_read", 19, false), -2);
+	/* a known family: an invention still fails */
+	assert_int_equal(
+		claims_name_status(syms, "ext4_fake_helper", 16, false), 0);
+	assert_int_equal(claims_name_status(syms, "ext4_fake_helper", 16, true),
+			 -2);
+	/* a short first word: the family is two words */
+	assert_int_equal(claims_name_status(syms, "ex_fake_helper", 14, false),
+			 -2);
+	claims_check(text, strlen(text), NULL, syms, &c);
+	assert_int_equal(c.checks_kind[CLAIM_EXISTS], 2);
+	assert_int_equal(c.failed_kind[CLAIM_EXISTS], 1);
+	assert_int_equal(c.newer, 2);
+	assert_int_equal(c.tree_version, SYMBOLS_VERSION(6, 12, 3));
+}
+
+static void test_tree_older(void **state)
+{
+	char *files[] = { (char *)"fs/ext4/inode.c",
+			  (char *)"drivers/hwmon/macsmc-hwmon.c" };
+	static const char text[] = "ext4_hwmon_read() in "
+				   "drivers/hwmon/macsmc-hwmon.c\n";
+	struct evidence ev;
+	struct claims c;
+
+	(void)state;
+	memset(&ev, 0, sizeof(ev));
+	ev.kernel_version = (char *)"6.19.0-rc5";
+	ev.text_files = files;
+	ev.ntext_files = 1;
+	/* every file it cites is in the tree */
+	assert_false(claims_tree_older(&ev, syms));
+	ev.ntext_files = 2;
+	assert_true(claims_tree_older(&ev, syms));
+	claims_check(text, strlen(text), &ev, syms, &c);
+	assert_int_equal(c.checks_kind[CLAIM_EXISTS], 0);
+	assert_int_equal(c.newer, 1);
+	/* the tree's own version or an older one: the file is invented */
+	ev.kernel_version = (char *)"6.12.9";
+	assert_false(claims_tree_older(&ev, syms));
+	ev.kernel_version = (char *)"5.15.0";
+	assert_false(claims_tree_older(&ev, syms));
+	ev.kernel_version = NULL;
+	assert_false(claims_tree_older(&ev, syms));
+	claims_check(text, strlen(text), &ev, syms, &c);
+	assert_int_equal(c.failed_kind[CLAIM_EXISTS], 1);
+	assert_false(claims_tree_older(NULL, syms));
+	assert_false(claims_tree_older(&ev, NULL));
+}
+
 static void test_weigh(void **state)
 {
 	struct claims c;
@@ -415,6 +513,9 @@ int main(void)
 		cmocka_unit_test(test_prose),
 		cmocka_unit_test(test_kconfig),
 		cmocka_unit_test(test_kconfig_dump),
+		cmocka_unit_test(test_tree),
+		cmocka_unit_test(test_new_family),
+		cmocka_unit_test(test_tree_older),
 		cmocka_unit_test(test_weigh),
 	};
 
