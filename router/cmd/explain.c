@@ -91,17 +91,33 @@ static json_t *tree_version_json(unsigned v)
 }
 
 /*
+ * report_claims - the claims the rules checked (the verdict keeps them),
+ * or, when no rule asked, the body's checked now into *local
+ */
+static const struct claims *report_claims(const struct pipeline *p,
+					  const struct report *r,
+					  const struct decision *d,
+					  struct claims *local)
+{
+	if (d->verdict.claims.done)
+		return &d->verdict.claims.c;
+	claims_check(r->body, r->body ? r->body_len : 0, d->ev, p->syms, local);
+	return local;
+}
+
+/*
  * claims_json - the claims checked against the symbol index (claims.h):
- * {checked, false, kinds {lines: [false, checked], ...}, first}
+ * {checked, false, kinds {lines: [false, checked], ...}, first,
+ * tree_version, not_checked_newer}
  */
 static json_t *claims_json(const struct pipeline *p, const struct report *r,
-			   const struct evidence *ev)
+			   const struct decision *d)
 {
 	json_t *kinds = json_object();
-	struct claims c;
+	struct claims local;
+	const struct claims c = *report_claims(p, r, d, &local);
 	unsigned k;
 
-	claims_check(r->body, r->body ? r->body_len : 0, ev, p->syms, &c);
 	for (k = 0; k < CLAIM_NKINDS; k++)
 		if (c.checks_kind[k])
 			json_object_set_new(kinds, claim_kinds[k],
@@ -117,13 +133,13 @@ static json_t *claims_json(const struct pipeline *p, const struct report *r,
 
 /* the claims checked against the symbol index, and the first false one */
 static void print_claims(const struct pipeline *p, const struct report *r,
-			 const struct evidence *ev)
+			 const struct decision *d)
 {
-	struct claims c;
+	struct claims local;
+	const struct claims c = *report_claims(p, r, d, &local);
 	unsigned k;
 	bool first = true;
 
-	claims_check(r->body, r->body ? r->body_len : 0, ev, p->syms, &c);
 	if (!c.checks && !c.newer)
 		return;
 	printf("claims    %u checked, %u false:", c.checks, c.failed);
@@ -220,7 +236,7 @@ static json_t *decision_json(const struct pipeline *p, const struct report *r,
 			    d->link.fix ? json_integer(d->link.thread_root)
 					: json_null());
 	json_object_set_new(o, "evidence", cmd_evidence_json(d->ev));
-	json_object_set_new(o, "claims", claims_json(p, r, d->ev));
+	json_object_set_new(o, "claims", claims_json(p, r, d));
 	json_object_set_new(o, "sections", secs);
 	json_object_set_new(o, "class", json_string(d->cls));
 	json_object_set_new(o, "scores",
@@ -352,7 +368,7 @@ static void print_text(const struct pipeline *p, const struct report *r,
 		       d->regression.good[0] ? d->regression.good : "?",
 		       d->regression.bad[0] ? d->regression.bad : "?",
 		       d->regression.commit[0] ? d->regression.commit : "?");
-	print_claims(p, r, ev);
+	print_claims(p, r, d);
 	if (p->missing[0])
 		printf("note      %s\n", p->missing);
 }

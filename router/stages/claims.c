@@ -740,6 +740,22 @@ void claims_check(const char *text, size_t len, const struct evidence *ev,
 	check_kconfig(c, text, len, s);
 }
 
+const struct claims *claims_get(struct claims_memo *m, struct claims *local,
+				const char *text, size_t len,
+				const struct evidence *ev,
+				const struct symbols *s)
+{
+	if (!m) {
+		claims_check(text, len, ev, s, local);
+		return local;
+	}
+	if (!m->done) {
+		claims_check(text, len, ev, s, &m->c);
+		m->done = true;
+	}
+	return &m->c;
+}
+
 unsigned claims_failed(const struct claims *c, unsigned kinds)
 {
 	unsigned k, n = 0;

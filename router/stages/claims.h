@@ -42,6 +42,25 @@ void claims_check(const char *text, size_t len, const struct evidence *ev,
 		  const struct symbols *s, struct claims *c);
 
 /*
+ * claims_memo - a report's claims, checked by the first hook that asks
+ * (false_claims(), false_trace() ...) and kept for the others and for
+ * explanations; zeroed (not done) before each report
+ */
+struct claims_memo {
+	bool done;
+	struct claims c;
+};
+
+/*
+ * claims_get - the claims of m, checked now when not done yet; with m
+ * NULL, checked into *local each time
+ */
+const struct claims *claims_get(struct claims_memo *m, struct claims *local,
+				const char *text, size_t len,
+				const struct evidence *ev,
+				const struct symbols *s);
+
+/*
  * claims_kernel_style - a name worth looking up: 4+ characters with a
  * "_", not a libc or syzkaller name (pthread_, syz_, __x64_sys_ ...)
  */

@@ -116,15 +116,17 @@ double classify_hook_false_claims(const struct rules_input *in,
 {
 	unsigned long min_checks, min_failed;
 	double ratio;
-	struct claims c;
+	struct claims local;
+	const struct claims *c;
 
 	if (!t)
 		return 0;
 	weigh_args(args, 0.34, &min_checks, &min_failed, &ratio);
-	claims_check(t->text, t->len, in->evidence, in->symbols, &c);
-	return claims_weigh(&c, (unsigned)min_checks, (unsigned)min_failed,
+	c = claims_get(in->claims, &local, t->text, t->len, in->evidence,
+		       in->symbols);
+	return claims_weigh(c, (unsigned)min_checks, (unsigned)min_failed,
 			    ratio)
-		       ? (double)claims_failed(&c, CLAIMS_FACTS)
+		       ? (double)claims_failed(c, CLAIMS_FACTS)
 		       : 0;
 }
 
@@ -139,14 +141,16 @@ double classify_hook_false_trace(const struct rules_input *in,
 {
 	unsigned long min_checks, min_failed;
 	double ratio;
-	struct claims c;
+	struct claims local;
+	const struct claims *c;
 
 	if (!t || !in->evidence || !in->symbols)
 		return 0;
 	weigh_args(args, 0.5, &min_checks, &min_failed, &ratio);
-	claims_check(t->text, t->len, in->evidence, in->symbols, &c);
-	return claims_weigh_kinds(&c, CLAIMS_TRACE, (unsigned)min_checks,
+	c = claims_get(in->claims, &local, t->text, t->len, in->evidence,
+		       in->symbols);
+	return claims_weigh_kinds(c, CLAIMS_TRACE, (unsigned)min_checks,
 				  (unsigned)min_failed, ratio)
-		       ? (double)claims_failed(&c, CLAIMS_TRACE)
+		       ? (double)claims_failed(c, CLAIMS_TRACE)
 		       : 0;
 }
