@@ -7,20 +7,23 @@
  * DESCRIPTION
  *	- "param:NAME": the first argument of module_param(),
  *	  module_param_named(), _array, _string, _cb, _hw ..., core_param(),
- *	  torture_param(), MODULE_PARM_DESC() and a driver's own wrappers
+ *	  torture_param() and a driver's own wrappers
  *	  named "*_param_named*" (i915_param_named_unsafe()), at the start
  *	  of a line (not their own #define);
  *	- "sysctl:NAME": '.procname = "NAME"' of a ctl_table, and the string
  *	  argument of a *SYSCTL*() macro on one line (net's
  *	  DEVINET_SYSCTL_RW_ENTRY(RP_FILTER, "rp_filter"));
  *	- "ioctl:NAME": "#define NAME _IO(...)", _IOR, _IOW, _IOWR, _IOC and
- *	  wrappers ending so (DRM_IOWR) in a header, and every "#define
- *	  NAME" of a header whose name says ioctl (asm-generic/ioctls.h
- *	  numbers TCGETS 0x5401) or sockios (SIOCGIFADDR 0x8915).
+ *	  wrappers ending so (DRM_IOWR) in a header, "#define NAME 0x..."
+ *	  of a uapi header or include/scsi/ (the older requests are
+ *	  numbers: SG_IO 0x2285),
+ *	  and every "#define NAME" of a header whose name says ioctl
+ *	  (asm-generic/ioctls.h: TCGETS 0x5401) or sockios (SIOCGIFADDR).
  *
- *	Each is looked for with memmem() of a rare word ("param",
- *	"PARM_DESC", "procname", "SYSCTL", "_IO"), not a parse: the
- *	records only say that a name is defined somewhere in the tree.
+ *	Each is looked for with memmem() of a rare word ("param" and
+ *	"procname", "SYSCTL" in .c files, "#" and "_IO" in the headers
+ *	named), not a parse: the records only say that a name is defined
+ *	somewhere in the tree.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -101,7 +104,6 @@ static bool param_macro(const char *b, const char *e)
 	return (n >= 12 && !memcmp(b, "module_param", 12)) ||
 	       (n >= 10 && !memcmp(b, "core_param", 10)) ||
 	       (n == 13 && !memcmp(b, "torture_param", 13)) ||
-	       (n == 16 && !memcmp(b, "MODULE_PARM_DESC", 16)) ||
 	       memmem(b, n, "_param_named", 12);
 }
 
@@ -238,30 +240,43 @@ static size_t define_at(const char *p, const char *end, const char **name,
 		;
 	for (e = p; e < end && ident_char(*e); e++)
 		;
-	if (e == p || e >= end || !blank(*e))
-		return 0;
 	*name = p;
-	for (*value = e; *value < end && blank(**value); (*value)++)
-		;
+	*value = e;
+	if (e < end && *e == '(') /* "#define HIDIOCSFEATURE(len) _IOC(" */
+		while (*value < end && **value != ')' && **value != '\n')
+			(*value)++;
+	if (*value < end && **value == ')')
+		(*value)++;
+	if (e == p || *value >= end || !blank(**value))
+		return 0;
+	while (*value < end && blank(**value))
+		(*value)++;
 	return (size_t)(e - p);
 }
 
-static void find_ioctls(struct facts *f, bool all_defines)
+/*
+ * find_ioctls - the ioctl request macros of a header; with defines
+ * (a uapi header), also "#define NAME 0x..." (SG_IO 0x2285, and any
+ * hexadecimal constant: the records say only that the name is defined),
+ * every "#define NAME" with all (a header named for ioctls)
+ */
+static void find_ioctls(struct facts *f, bool defines, bool all)
 {
 	const char *p = f->text, *name, *value;
 	size_t n;
 
-	if (all_defines) {
-		for (; p < f->end; p++) {
-			p = line_start(f, p);
-			if ((n = define_at(p, f->end, &name, &value)))
-				emit(f, "ioctl:", name, n, p);
-			p = memchr(p, '\n', (size_t)(f->end - p));
-			if (!p)
-				break;
-		}
-		return;
+	for (; defines && p < f->end; p++) {
+		/* a line-start "#" only: memchr() for the next one */
+		p = memchr(p, '#', (size_t)(f->end - p));
+		if (!p)
+			break;
+		if (line_start(f, p) == p &&
+		    (n = define_at(p, f->end, &name, &value)) &&
+		    (all || (f->end - value > 2 && value[0] == '0' &&
+			     (value[1] == 'x' || value[1] == 'X'))))
+			emit(f, "ioctl:", name, n, p);
 	}
+	p = f->text;
 	while (p < f->end &&
 	       (p = memmem(p, (size_t)(f->end - p), "_IO", 3)) != NULL) {
 		const char *b = p, *e = p + 3, *s;
@@ -272,7 +287,11 @@ static void find_ioctls(struct facts *f, bool all_defines)
 		while (e < f->end && ident_char(*e))
 			e++;
 		p = e;
-		if (e >= f->end || *e != '(' || !ioctl_macro(b, e))
+		if (!ioctl_macro(b, e))
+			continue;
+		while (e < f->end && blank(*e)) /* "_IO (MD_MAJOR, 0x32)" */
+			e++;
+		if (e >= f->end || *e != '(')
 			continue;
 		s = line_start(f, b);
 		if ((n = define_at(s, f->end, &name, &value)) && value == b)
@@ -288,15 +307,18 @@ void symbols_facts_scan(const char *path, const char *text, size_t len,
 {
 	struct facts f = { text, text + len, text, 1, fn, arg };
 	const char *base = strrchr(path, '/');
-	bool header = ends_with(path, ".h");
+	bool header = ends_with(path, ".h"), named;
 
 	base = base ? base + 1 : path;
-	find_params(&f, "param", 5);
-	find_params(&f, "PARM_DESC", 9);
-	find_sysctls(&f);
-	if (header)
-		find_ioctls(&f,
-			    strstr(base, "ioctl") || strstr(base, "sockios"));
+	named = strstr(base, "ioctl") || strstr(base, "sockios");
+	if (!header) {
+		find_params(&f, "param", 5);
+		find_sysctls(&f);
+	} else if (named || strstr(path, "/uapi/") ||
+		   starts_with(path, "include/scsi/")) {
+		/* include/scsi/sg.h is user space's too (SG_IO) */
+		find_ioctls(&f, true, named);
+	}
 }
 
 /* ---- the tree itself ---------------------------------------------------- */

@@ -971,12 +971,15 @@ static void test_facts(void **state)
 		   "};\n");
 	write_text("include/linux/moduleparam.h",
 		   "#define module_param(name, type, perm) x\n"
-		   "#define FOO_NOT_IOCTL _IOR_NOT(1)\n");
+		   "#define FOO_NOT_IOCTL _IOR_NOT(1)\n"
+		   "#define FOO_HEX_NOT_UAPI 0x10\n");
 	write_text("include/uapi/linux/foo.h",
 		   "#define FOO_IOC_GET\t_IOR('f', 1, int)\n"
 		   "#define FOO_IOC_SET _IOW('f', 2, int) /* set */\n"
 		   "#define DRM_IOCTL_FOO DRM_IOWR(0x40, struct foo)\n"
 		   "#define FOO_PLAIN 5\n"
+		   "#define SG_IO 0x2285\n"
+		   "#define HIDIOCSFEATURE(len) _IOC(_IOC_WRITE, 'H', 6, len)\n"
 		   "x = _IO('f', 3);\n");
 	write_text("include/uapi/asm-generic/ioctls.h",
 		   "#define TCGETS\t\t0x5401\n");
@@ -1003,10 +1006,16 @@ static void test_facts(void **state)
 			    "include/uapi/linux/foo.h");
 	assert_string_equal(files(s, "ioctl:TCGETS"),
 			    "include/uapi/asm-generic/ioctls.h");
+	/* older requests are numbers (in uapi), some take a length */
+	assert_string_equal(files(s, "ioctl:SG_IO"),
+			    "include/uapi/linux/foo.h");
+	assert_string_equal(files(s, "ioctl:HIDIOCSFEATURE"),
+			    "include/uapi/linux/foo.h");
 	/* a constant, a macro that is no request, a source file */
 	assert_string_equal(files(s, "ioctl:FOO_PLAIN"), "");
 	assert_string_equal(files(s, "ioctl:FOO_NOT_IOCTL"), "");
 	assert_string_equal(files(s, "ioctl:FOO_IOC_C"), "");
+	assert_string_equal(files(s, "ioctl:FOO_HEX_NOT_UAPI"), "");
 	/* the kinds are apart: no function, no other kind */
 	assert_string_equal(files(s, "debug"), "");
 	assert_string_equal(files(s, "sysctl:debug"), "");
