@@ -31,7 +31,8 @@
  *	  duplicate_of: the first report of the same crash, or null,
  *	  regression {good, bad, commit} (each a string or null) or null,
  *	  claims {checked, false, kinds {sizes, files, CONFIG_, names,
- *	    lines, calls: [false, checked]}, first, tree_version,
+ *	    lines, calls, quotes, sysctls, params, ioctls: [false,
+ *	    checked]}, first, tree_version,
  *	    not_checked_newer}: what claims.h checked against the symbol
  *	    index, the first false claim or null, the tree's version
  *	    ("6.12.0") or null, and the names the tree is too old to know
@@ -77,6 +78,8 @@ static const char *const claim_kinds[CLAIM_NKINDS] = {
 	[CLAIM_SIZE] = "sizes",	     [CLAIM_FILE] = "files",
 	[CLAIM_KCONFIG] = "CONFIG_", [CLAIM_EXISTS] = "names",
 	[CLAIM_LINE] = "lines",	     [CLAIM_CALLS] = "calls",
+	[CLAIM_QUOTE] = "quotes",    [CLAIM_SYSCTL] = "sysctls",
+	[CLAIM_PARAM] = "params",    [CLAIM_IOCTL] = "ioctls",
 };
 
 static json_t *tree_version_json(unsigned v)

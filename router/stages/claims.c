@@ -53,7 +53,17 @@
  *	  syzkaller's, mostly 4.x kernels whose chains 6.12 changed, and
  *	  callbacks passed as arguments: NF_HOOK(..., ip6_input_finish)
  *	  names no call).
- *	  "[inline]" frames are checked as called by the frame below.
+ *	  "[inline]" frames are checked as called by the frame below;
+ *	- quoted source (CLAIM_QUOTE, claims_quote.c): code a report quotes
+ *	  from a file or a function of the tree is in that file;
+ *	- sysctl names, module parameters and ioctls (CLAIM_SYSCTL,
+ *	  CLAIM_PARAM, CLAIM_IOCTL, claims_facts.c) the report cites exist.
+ *
+ *	What the tree is too old to know is not checked but counted
+ *	(newer): a name whose driver prefix has no function in the tree,
+ *	any unknown name of a newer kernel's report that cites a file the
+ *	tree lacks, and the sysctls, parameters and ioctls a newer
+ *	kernel's report cites.
  *
  *	A real reporter makes typos, quotes a vendor kernel, or pastes a
  *	.config of another version: one failed check proves nothing.  The
@@ -71,12 +81,14 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "claims.h"
+#include "claims_int.h"
 #include "evidence.h"
 #include "symbols.h"
 #include "util.h"
@@ -192,13 +204,20 @@ static unsigned version_of(const char *v)
 	return a && a < 256 && b < 256 ? SYMBOLS_VERSION(a, b, 0) : 0;
 }
 
-bool claims_tree_older(const struct evidence *ev, const struct symbols *s)
+/* newer_kernel - is the report's kernel newer than the tree (a.b)? */
+static bool newer_kernel(const struct evidence *ev, const struct symbols *s)
 {
 	unsigned tree = s ? symbols_tree_version(s) : 0;
 	unsigned rep = ev ? version_of(ev->kernel_version) : 0;
+
+	return tree && rep && rep > (tree & ~0xffu);
+}
+
+bool claims_tree_older(const struct evidence *ev, const struct symbols *s)
+{
 	size_t i;
 
-	if (!tree || !rep || rep <= (tree & ~0xffu))
+	if (!newer_kernel(ev, s))
 		return false;
 	for (i = 0; i < ev->ntext_files; i++) {
 		const char *f = ev->text_files[i];
@@ -215,6 +234,24 @@ bool claims_tree_older(const struct evidence *ev, const struct symbols *s)
 			return true;
 	}
 	return false;
+}
+
+void claims_count(struct claims *c, enum claims_kind kind, bool ok,
+		  const char *fmt, ...)
+{
+	va_list ap;
+
+	c->checks++;
+	c->checks_kind[kind]++;
+	if (ok)
+		return;
+	c->failed++;
+	c->failed_kind[kind]++;
+	if (c->first[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(c->first, sizeof(c->first), fmt, ap);
+	va_end(ap);
 }
 
 static void count_failed(struct claims *c, enum claims_kind kind)
@@ -297,9 +334,14 @@ static bool file_checkable(const char *file)
 	       !strstr(file, "/generated/");
 }
 
-static bool name_char(char ch)
+bool claims_name_char(char ch)
 {
 	return isalnum((unsigned char)ch) || ch == '_';
+}
+
+static bool name_char(char ch)
+{
+	return claims_name_char(ch);
 }
 
 /*
@@ -729,6 +771,8 @@ static void check_kconfig(struct claims *c, const char *text, size_t len,
 void claims_check(const char *text, size_t len, const struct evidence *ev,
 		  const struct symbols *s, struct claims *c)
 {
+	bool older;
+
 	memset(c, 0, sizeof(*c));
 	c->tree_version = s ? symbols_tree_version(s) : 0;
 	check_frames(c, text, len, ev, s);
@@ -736,8 +780,12 @@ void claims_check(const char *text, size_t len, const struct evidence *ev,
 		check_calls(c, ev, s);
 	if (!s || !text)
 		return;
-	check_prose(c, text, len, s, claims_tree_older(ev, s));
+	older = claims_tree_older(ev, s);
+	check_prose(c, text, len, s, older);
 	check_kconfig(c, text, len, s);
+	claims_check_quotes(c, text, len, s);
+	/* new sysctls, parameters and ioctls come with new kernels */
+	claims_check_facts(c, text, len, s, older || newer_kernel(ev, s));
 }
 
 const struct claims *claims_get(struct claims_memo *m, struct claims *local,

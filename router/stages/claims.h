@@ -21,6 +21,10 @@ enum claims_kind {
 	CLAIM_EXISTS,  /* a "name()" of the prose is a kernel function */
 	CLAIM_LINE,    /* "func ... fs/x.c:LINE": LINE is in func's body */
 	CLAIM_CALLS,   /* a frame's caller (the frame below) calls it */
+	CLAIM_QUOTE,   /* source quoted from a file is in it */
+	CLAIM_SYSCTL,  /* "sysctl vm.foo", "/proc/sys/vm/foo" exists */
+	CLAIM_PARAM,   /* "modprobe mod foo=", "mod.foo=": mod has foo */
+	CLAIM_IOCTL,   /* "the FOO ioctl" is an ioctl request */
 	CLAIM_NKINDS,
 };
 

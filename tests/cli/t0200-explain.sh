@@ -150,6 +150,34 @@ test_expect_success 'names of a driver the tree lacks are not checked; an invent
 	PY
 '
 
+# code quoted from a file of the fixture tree that is not in it
+cat >"$T/quote.eml" <<'EOF'
+From: Some One <someone@example.com>
+To: bugs@example.org
+Subject: xfs: missing check in xfs_inode_item_push
+Message-ID: <quote-claims@example.com>
+
+In fs/xfs/xfs_inode_item.c:
+
+	if (!lip->li_buf)
+		return xfs_iflush_cluster(lip->li_buf, buffer_list);
+
+which dereferences a NULL buffer.
+EOF
+
+test_expect_success 'explain shows a quote the tree does not have' '
+	"$TRIAGE" explain "$T/quote.eml" >"$T/out.txt" &&
+	grep -q "^claims    .* quotes 1/1" "$T/out.txt" &&
+	grep -q "the code quoted from fs/xfs/xfs_inode_item.c (2 lines) is in no line of it" "$T/out.txt" &&
+	sed "s/if (!lip->li_buf)/struct list_head	*buffer_list)/" "$T/quote.eml" >"$T/quote2.eml" &&
+	"$TRIAGE" explain --json "$T/quote2.eml" >"$T/out.json" &&
+	python3 - "$T/out.json" <<-\PY
+	import json, sys
+	c = json.load(open(sys.argv[1]))["claims"]
+	assert c["kinds"]["quotes"] == [0, 1], c
+	PY
+'
+
 test_expect_success 'a missing file is reported, exit 66' '
 	test_exit 66 "$TRIAGE" explain "$T/nope.eml" 2>"$T/err" &&
 	grep -q "cannot open" "$T/err"

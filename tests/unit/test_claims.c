@@ -87,6 +87,23 @@ static int setup(void **state)
 				      "menuconfig EXT4_DEBUG\n\tbool \"d\"\n");
 	write_text("drivers/usb/Kconfig", "  config USB\n\ttristate \"usb\"\n"
 					  "# config NOT_AN_OPTION\n");
+	write_text("drivers/usb/core/usb.c",
+		   "module_param_named(autosuspend, usb_autosuspend_delay, "
+		   "int, 0644);\n");
+	write_text("drivers/usb/core/Makefile",
+		   "obj-$(CONFIG_USB) += usbcore.o\nusbcore-y := usb.o\n");
+	write_text("drivers/bluetooth/btusb.c",
+		   "static bool reset = true;\n"
+		   "module_param(reset, bool, 0644);\n");
+	write_text("drivers/bluetooth/Makefile",
+		   "obj-$(CONFIG_BT_HCIBTUSB) += btusb.o\n");
+	write_text("kernel/sysctl.c",
+		   "static struct ctl_table vm_table[] = {\n"
+		   "\t{\n\t\t.procname\t= \"swappiness\",\n\t},\n};\n");
+	write_text("include/uapi/linux/kvm.h",
+		   "#define KVM_RUN                   _IO(KVMIO,   0x80)\n");
+	write_text("include/uapi/asm-generic/ioctls.h",
+		   "#define TCGETS\t\t0x5401\n");
 	write_text("Makefile", "# SPDX\nVERSION = 6\nPATCHLEVEL = 12\n"
 			       "SUBLEVEL = 3\nEXTRAVERSION =\n");
 	assert_int_equal(symlink("/etc", far = xasprintf("%s/fs/etc", tmpdir)),
@@ -466,6 +483,116 @@ static void test_tree_older(void **state)
 	assert_false(claims_tree_older(&ev, NULL));
 }
 
+static void test_quotes(void **state)
+{
+	static const char text[] =
+		"In fs/ext4/namei.c:\n"
+		"\n"
+		"        int y = ext4_helper(x);\n"
+		"        return ext4_iget(y) != 0;\n"
+		"\n"
+		"and `ext4_unlink` reads:\n"
+		"\n"
+		"```c\n"
+		"int z = ext4_unlink_fast(x);   // no such line\n"
+		"return z ? ext4_helper(z) : -EINVAL;\n"
+		"```\n"
+		"The fix should be:\n"
+		"```c\n"
+		"if (!x) return -EINVAL;\n"
+		"```\n"
+		"ext4_lookup() in fs/ext4/namei.c, a patch:\n"
+		"```\n"
+		"@@ -1,3 +1,3 @@\n"
+		"-\treturn x + 1;\n"
+		"+\treturn x + 2;\n"
+		"```\n"
+		"ext4_lookup() printed:\n"
+		"```\n"
+		"[    1.234] EXT4-fs error: ext4_lookup:12: bad entry;\n"
+		"```\n"
+		"In ../fs/ext4/namei.c:\n"
+		"\tint made_up_line = 1;\n"
+		"In fs/etc/passwd.h:\n"
+		"\tint made_up_line = 1;\n"
+		"Of fs/ext4/inode.c. What ops->ext4_unlink() does:\n"
+		"\tint made_up_line = 1;\n";
+	struct claims c;
+
+	(void)state;
+	claims_check(text, strlen(text), NULL, syms, &c);
+	/* the first quote holds, the second is not in ext4_unlink's file;
+	 * a proposal, a patch, a log, paths out of the tree, a member
+	 * (ops->ext4_unlink()) and what an earlier sentence names are not
+	 * quotes checked */
+	assert_int_equal(c.checks_kind[CLAIM_QUOTE], 2);
+	assert_int_equal(c.failed_kind[CLAIM_QUOTE], 1);
+	assert_string_equal(c.first,
+			    "the code quoted from fs/ext4/namei.c (2 lines) is "
+			    "in no line of it in the tree indexed");
+	/* without an index: nothing */
+	claims_check(text, strlen(text), NULL, NULL, &c);
+	assert_int_equal(c.checks_kind[CLAIM_QUOTE], 0);
+}
+
+static void test_facts(void **state)
+{
+	static const char text[] =
+		"sysctl -w vm.swappiness=10 and sysctl vm.made_up_knob=1,\n"
+		"echo 1 > /proc/sys/vm/swappiness, /proc/sys/fs/binfmt_misc/x\n"
+		"sudo modprobe -v usbcore autosuspend=-1 fake=1\n"
+		"options btusb reset=1 dyndbg=+p\n"
+		"Command line: ro quiet usbcore.nope=2 nvidia.modeset=1 "
+		"vm.swappiness=3\n"
+		"cat /sys/module/btusb/parameters/reset\n"
+		"The KVM_RUN ioctl, then ioctl(fd, KVM_MADE_UP, 0) and the ioctl "
+		"TCGETS; a USB ioctl.\n";
+	char *files[] = { (char *)"drivers/none/new.c" };
+	struct evidence ev;
+	struct claims c;
+
+	(void)state;
+	claims_check(text, strlen(text), NULL, syms, &c);
+	assert_int_equal(c.checks_kind[CLAIM_SYSCTL], 2);
+	assert_int_equal(c.failed_kind[CLAIM_SYSCTL], 1);
+	assert_string_equal(c.first,
+			    "sysctl made_up_knob is not in the tree indexed");
+	/* usbcore.autosuspend, usbcore.fake, btusb.reset; every module
+	 * has dyndbg; a command line's "mod.key=" (C reads alike) and
+	 * nvidia, no module of the tree, are not checked */
+	assert_int_equal(c.checks_kind[CLAIM_PARAM], 3);
+	assert_int_equal(c.failed_kind[CLAIM_PARAM], 1);
+	assert_int_equal(c.checks_kind[CLAIM_IOCTL], 3);
+	assert_int_equal(c.failed_kind[CLAIM_IOCTL], 1);
+	/* parameters suggested for the kernel's command line, not C, a
+	 * cgroup file or a command line shown */
+	claims_check("Boot with usbcore.autosuspend=-1 or btusb.made_up=1.\n"
+		     "memory.max=1G\nusbcore.x=&y;\n\tusbcore.z=f(x);\n",
+		     98, NULL, syms, &c);
+	assert_int_equal(c.checks_kind[CLAIM_PARAM], 2);
+	assert_int_equal(c.failed_kind[CLAIM_PARAM], 1);
+	assert_string_equal(
+		c.first,
+		"module parameter btusb.made_up is not in the tree indexed");
+	/* a newer kernel's report: what the tree lacks may be new */
+	memset(&ev, 0, sizeof(ev));
+	ev.kernel_version = (char *)"6.19.0";
+	ev.text_files = files;
+	ev.ntext_files = 1;
+	claims_check(text, strlen(text), &ev, syms, &c);
+	assert_int_equal(c.failed, 0);
+	assert_int_equal(c.checks_kind[CLAIM_PARAM], 2);
+	assert_int_equal(c.newer, 3);
+	/* its version alone: each file it cites may be in the tree */
+	ev.ntext_files = 0;
+	claims_check(text, strlen(text), &ev, syms, &c);
+	assert_int_equal(c.failed, 0);
+	assert_int_equal(c.newer, 3);
+	ev.kernel_version = (char *)"6.12.200";
+	claims_check(text, strlen(text), &ev, syms, &c);
+	assert_int_equal(c.failed, 3);
+}
+
 static void test_weigh(void **state)
 {
 	struct claims c;
@@ -516,6 +643,8 @@ int main(void)
 		cmocka_unit_test(test_tree),
 		cmocka_unit_test(test_new_family),
 		cmocka_unit_test(test_tree_older),
+		cmocka_unit_test(test_quotes),
+		cmocka_unit_test(test_facts),
 		cmocka_unit_test(test_weigh),
 	};
 
