@@ -783,9 +783,10 @@ void claims_check(const char *text, size_t len, const struct evidence *ev,
 	older = claims_tree_older(ev, s);
 	check_prose(c, text, len, s, older);
 	check_kconfig(c, text, len, s);
-	claims_check_quotes(c, text, len, s);
-	/* new sysctls, parameters and ioctls come with new kernels */
-	claims_check_facts(c, text, len, s, older || newer_kernel(ev, s));
+	/* new code, sysctls, parameters and ioctls come with new kernels */
+	older = older || newer_kernel(ev, s);
+	claims_check_quotes(c, text, len, s, older);
+	claims_check_facts(c, text, len, s, older);
 }
 
 const struct claims *claims_get(struct claims_memo *m, struct claims *local,

@@ -21,10 +21,11 @@ void claims_count(struct claims *c, enum claims_kind kind, bool ok,
 
 /*
  * claims_check_quotes - source code the text quotes from a file or a
- * function of the tree is in that file (claims_quote.c)
+ * function of the tree is in that file (claims_quote.c); older: as
+ * claims_check_facts()'s
  */
 void claims_check_quotes(struct claims *c, const char *text, size_t len,
-			 const struct symbols *s);
+			 const struct symbols *s, bool older);
 
 /*
  * claims_check_facts - sysctl names, module parameters and ioctl names

@@ -15,7 +15,8 @@
  *	introduction proposes ("the fix:", "should be", "instead"), a diff
  *	(a patch: "@@", "+"/"-" lines, which are skipped everywhere), logs
  *	and traces ("[  12.3]", "+0x"), commands and prose (fewer than half
- *	the lines end like C: ";", "{", "}", ")" or ",").
+ *	the lines end like C: ";", "{", "}", ")" or ","), call chains
+ *	drawn ("-> foo()", no line ending in ";", "{" or "}").
  *
  *	Each quote is one check: it holds when any of its lines of code
  *	(QUOTE_MIN characters or more without whitespace and comments) is
@@ -24,7 +25,9 @@
  *	only from the tree the index recorded (symbols_tree_open(): a
  *	relative path, no "..", no link followed), at most QUOTE_FILE_MAX
  *	bytes; a file the tree lacks, or a function without one clear
- *	file, is not checkable.  At most QUOTE_MAX quotes per report.
+ *	file, is not checkable, and a quote not found in the tree is
+ *	counted as not checked (newer) when the report's kernel is newer
+ *	than the tree.  At most QUOTE_MAX quotes per report.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -143,7 +146,9 @@ static bool code_line(const struct line *l, const char *sq, size_t n)
 	size_t i;
 	bool letter = false;
 
-	if (n < QUOTE_MIN || (l->n && (l->p[0] == '+' || l->p[0] == '-')))
+	/* a patch's line, or a call chain drawn "-> foo()" or "|-" */
+	if (n < QUOTE_MIN || (l->n && (l->p[0] == '+' || l->p[0] == '-')) ||
+	    sq[0] == '-' || sq[0] == '|' || sq[0] == '`')
 		return false;
 	for (i = 0; i < n && !letter; i++)
 		letter = isalpha((unsigned char)sq[i]);
@@ -294,7 +299,7 @@ static int check_quote(const struct quote *q, const struct symbols *s,
 		       unsigned *lines)
 {
 	char sq[QUOTE_LINE_MAX + 1], *file = NULL;
-	size_t i, n, flen = 0, code = 0, clike = 0, nonblank = 0;
+	size_t i, n, flen = 0, code = 0, clike = 0, nonblank = 0, stmt = 0;
 	int r = 0;
 
 	*lines = 0;
@@ -309,8 +314,11 @@ static int check_quote(const struct quote *q, const struct symbols *s,
 		nonblank++;
 		clike += c_like(sq, n);
 		code += code_line(&q->lines[i], sq, n);
+		stmt += sq[n - 1] == ';' || sq[n - 1] == '{' ||
+			sq[n - 1] == '}';
 	}
-	if (!code || clike * 2 < nonblank)
+	/* code has a statement or a brace: a call chain drawn has none */
+	if (!code || !stmt || clike * 2 < nonblank)
 		return -1;
 	if (!(file = read_tree_file(s, q->path, &flen)))
 		return -1;
@@ -354,7 +362,7 @@ static bool block_at(const struct line *l, const struct line *prev,
 }
 
 void claims_check_quotes(struct claims *c, const char *text, size_t len,
-			 const struct symbols *s)
+			 const struct symbols *s, bool older)
 {
 	const char *p = text, *end = text + len;
 	struct line intro[QUOTE_INTRO], l;
@@ -400,6 +408,10 @@ void claims_check_quotes(struct claims *c, const char *text, size_t len,
 		if (r < 0)
 			continue;
 		checked++;
+		if (r != 1 && older) {
+			c->newer++; /* the quote may be of the newer code */
+			continue;
+		}
 		claims_count(
 			c, CLAIM_QUOTE, r == 1,
 			"the code quoted from %.80s (%u lines) is in no line of it in the tree indexed",

@@ -516,20 +516,32 @@ static void test_quotes(void **state)
 		"In fs/etc/passwd.h:\n"
 		"\tint made_up_line = 1;\n"
 		"Of fs/ext4/inode.c. What ops->ext4_unlink() does:\n"
-		"\tint made_up_line = 1;\n";
+		"\tint made_up_line = 1;\n"
+		"In ext4_lookup():\n"
+		"\text4_rename()\n"
+		"\t  -> ext4_unlink()\n"
+		"\t    -> ext4_iget()\n";
+	struct evidence ev;
 	struct claims c;
 
 	(void)state;
 	claims_check(text, strlen(text), NULL, syms, &c);
 	/* the first quote holds, the second is not in ext4_unlink's file;
 	 * a proposal, a patch, a log, paths out of the tree, a member
-	 * (ops->ext4_unlink()) and what an earlier sentence names are not
-	 * quotes checked */
+	 * (ops->ext4_unlink()), what an earlier sentence names and a call
+	 * chain drawn are not quotes checked */
 	assert_int_equal(c.checks_kind[CLAIM_QUOTE], 2);
 	assert_int_equal(c.failed_kind[CLAIM_QUOTE], 1);
 	assert_string_equal(c.first,
 			    "the code quoted from fs/ext4/namei.c (2 lines) is "
 			    "in no line of it in the tree indexed");
+	/* a newer kernel's report may quote newer code */
+	memset(&ev, 0, sizeof(ev));
+	ev.kernel_version = (char *)"7.1.0";
+	claims_check(text, strlen(text), &ev, syms, &c);
+	assert_int_equal(c.checks_kind[CLAIM_QUOTE], 1);
+	assert_int_equal(c.failed_kind[CLAIM_QUOTE], 0);
+	assert_int_equal(c.newer, 1);
 	/* without an index: nothing */
 	claims_check(text, strlen(text), NULL, NULL, &c);
 	assert_int_equal(c.checks_kind[CLAIM_QUOTE], 0);
