@@ -90,8 +90,10 @@ int claims_name_status(const struct symbols *s, const char *name, size_t n,
 		       bool older);
 
 /* kinds weighed together: facts cited, and the trace's own claims */
-#define CLAIMS_FACTS \
-	((1u << CLAIM_SIZE) | (1u << CLAIM_FILE) | (1u << CLAIM_KCONFIG))
+#define CLAIMS_FACTS                                                        \
+	((1u << CLAIM_SIZE) | (1u << CLAIM_FILE) | (1u << CLAIM_KCONFIG) |  \
+	 (1u << CLAIM_QUOTE) | (1u << CLAIM_SYSCTL) | (1u << CLAIM_PARAM) | \
+	 (1u << CLAIM_IOCTL))
 #define CLAIMS_TRACE ((1u << CLAIM_LINE) | (1u << CLAIM_CALLS))
 
 /*
