@@ -352,8 +352,12 @@ static char *trace40(void)
 	return sb_detach(&sb, NULL);
 }
 
-/* bench_claims - the claim checks alone on the 40-frame report */
-static void bench_claims(const struct symbols *syms, const char *how)
+/*
+ * bench_claims - the claim checks alone on the 40-frame report, then
+ * (rs given) the report classified: every hook that weighs claims
+ */
+static void bench_claims(const struct ruleset *rs, const struct model *m,
+			 const struct symbols *syms, const char *how)
 {
 	double *t = xcalloc(RUNS, sizeof(double));
 	char *raw = trace40();
@@ -381,6 +385,12 @@ static void bench_claims(const struct symbols *syms, const char *how)
 	       "claim checks, 40-frame trace", strlen(raw), ev->nframes,
 	       c.checks, c.failed, c.checks_kind[CLAIM_LINE],
 	       c.checks_kind[CLAIM_CALLS], c.lookups, how, median(t, RUNS));
+	if (rs) {
+		struct costs k;
+
+		measure(rs, m, syms, r, NULL, 0, RUNS, &k);
+		print_costs("classify, 40-frame trace", strlen(raw), &k);
+	}
 	evidence_free(ev);
 	report_free(r);
 	free(raw);
@@ -443,13 +453,13 @@ int main(int argc, char **argv)
 	print_costs("synthetic 6 KB user report", strlen(raw), &c);
 	report_free(r);
 	free(raw);
-	bench_claims(syms, syms ? ", mapped" : "");
+	bench_claims(rs, m, syms, syms ? ", mapped" : "");
 	if (syms_path) {
 		struct symbols *p = symbols_open_pread(syms_path);
 
 		if (!p)
 			return 1;
-		bench_claims(p, ", pread");
+		bench_claims(NULL, NULL, p, ", pread");
 		symbols_free(p);
 	}
 	for (; i < argc; i++)

@@ -5,8 +5,10 @@
  * CONFIG_ options, the frames' lines and callers, each looked up in a
  * small symbol index built once from a fake tree (functions in .c files
  * and a header that call each other directly, through a macro and
- * through a pointer, Kconfig options), read both mapped and with
- * pread() as the filter reads it
+ * through a pointer, Kconfig options, a module's parameter, a sysctl,
+ * ioctls), read both mapped and with pread() as the filter reads it;
+ * quoted code is read from the tree, which stays until the process
+ * exits
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,10 +35,21 @@ static void put(const char *dir, const char *rel, const char *text)
 	free(path);
 }
 
+static char tree[32];
+
+static void remove_tree(void)
+{
+	char *cmd = xasprintf("rm -rf '%s'", tree);
+
+	if (system(cmd) != 0)
+		abort();
+	free(cmd);
+}
+
 /* index - the fake tree's index, once per process */
 static void index_once(void)
 {
-	char dir[] = "/tmp/fuzz-claims-XXXXXX", *idx, *cmd;
+	char dir[] = "/tmp/fuzz-claims-XXXXXX", *idx;
 
 	if (!mkdtemp(dir))
 		abort();
@@ -52,6 +65,16 @@ static void index_once(void)
 	    "static inline void list_add(void) { }\n");
 	put(dir, "fs/ext4/Kconfig", "config EXT4_FS\n\ttristate \"x\"\n");
 	put(dir, "Kconfig.debug", "menuconfig KASAN\n\tbool \"x\"\n");
+	put(dir, "Makefile", "VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 0\n");
+	put(dir, "fs/ext4/Makefile",
+	    "obj-$(CONFIG_EXT4_FS) += ext4.o\n"
+	    "ext4-y := inode.o super.o\n");
+	put(dir, "fs/ext4/super.c",
+	    "module_param(debug, int, 0644);\n"
+	    "static struct ctl_table t[] = {\n"
+	    "\t{ .procname = \"ext4_ratio\", },\n};\n");
+	put(dir, "include/uapi/linux/ext4.h",
+	    "#define EXT4_IOC_GET _IOR('f', 1, int)\n#define EXT4_OLD 0x1234\n");
 	idx = xasprintf("%s/symbols.idx", dir);
 	if (symbols_build(dir, idx, NULL) < 0)
 		abort();
@@ -59,11 +82,9 @@ static void index_once(void)
 	preadx = symbols_open_pread(idx);
 	if (!mapped || !preadx)
 		abort();
-	/* the mapping and the open file outlive the tree */
-	cmd = xasprintf("rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		abort();
-	free(cmd);
+	/* the tree stays for quotes (claims_quote.c), removed at exit */
+	strcpy(tree, dir);
+	atexit(remove_tree);
 	free(idx);
 }
 

@@ -12,10 +12,12 @@
  * as a seed.  The fuzz build (FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION)
  * reads an image into a block of its exact size instead of mapping it,
  * so that a read past its end is reported.  The symbol index is also
- * asked for lines (symbols_spans()) and calls (symbols_calls(), which
- * follows the call lists from name to name).
+ * asked for lines (symbols_spans()), calls (symbols_calls(), which
+ * follows the call lists from name to name), name prefixes
+ * (symbols_has_prefix()) and the tree it records.
  */
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "experts.h"
@@ -34,6 +36,10 @@ static const char *const functions[] = {
 	"usb_hub_port_connect",
 	"kconfig:EXT4_FS",
 	"kconfig:",
+	"param:debug",
+	"sysctl:",
+	"ioctl:KVM_RUN",
+	"btusb_",
 	"main",
 	"a",
 	"",
@@ -59,7 +65,12 @@ static void symbols(const char *path, bool pread)
 
 	if (!s)
 		return;
+	/* the tree's path is a NUL-terminated string or none */
+	if (symbols_tree(s) && strlen(symbols_tree(s)) >= SYMBOLS_TREE_MAX)
+		abort();
+	symbols_tree_version(s);
 	for (i = 0; i < ARRAY_SIZE(functions); i++) {
+		symbols_has_prefix(s, functions[i], strlen(functions[i]));
 		symbols_lookup(s, functions[i], files, ARRAY_SIZE(files));
 		symbols_best(s, functions[i]);
 		symbols_spans(s, functions[i], spans, ARRAY_SIZE(spans));

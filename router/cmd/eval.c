@@ -210,8 +210,9 @@ static void count_hits(const struct ruleset *rs, const struct report *r,
 		       const struct decision *d, int truth,
 		       struct rules_result *res, struct hits *hits)
 {
+	struct claims_memo memo = { false, { 0 } };
 	struct rules_input in = { r, d->ev, d->model_voted ? d->model : NULL,
-				  rules_symbols(rs) };
+				  rules_symbols(rs), &memo };
 	size_t i;
 
 	rules_eval(rs, &in, RULES_EVAL_ALL, res);

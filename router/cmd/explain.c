@@ -31,8 +31,11 @@
  *	  duplicate_of: the first report of the same crash, or null,
  *	  regression {good, bad, commit} (each a string or null) or null,
  *	  claims {checked, false, kinds {sizes, files, CONFIG_, names,
- *	    lines, calls: [false, checked]}, first}: what claims.h checked
- *	    against the symbol index, and the first false claim, or null
+ *	    lines, calls, quotes, sysctls, params, ioctls: [false,
+ *	    checked]}, first, tree_version,
+ *	    not_checked_newer}: what claims.h checked against the symbol
+ *	    index, the first false claim or null, the tree's version
+ *	    ("6.12.0") or null, and the names the tree is too old to know
  *
  *	thread and duplicate_of need the database (read only); without
  *	it they are null.
@@ -75,41 +78,72 @@ static const char *const claim_kinds[CLAIM_NKINDS] = {
 	[CLAIM_SIZE] = "sizes",	     [CLAIM_FILE] = "files",
 	[CLAIM_KCONFIG] = "CONFIG_", [CLAIM_EXISTS] = "names",
 	[CLAIM_LINE] = "lines",	     [CLAIM_CALLS] = "calls",
+	[CLAIM_QUOTE] = "quotes",    [CLAIM_SYSCTL] = "sysctls",
+	[CLAIM_PARAM] = "params",    [CLAIM_IOCTL] = "ioctls",
 };
+
+static json_t *tree_version_json(unsigned v)
+{
+	char buf[32];
+
+	if (!v)
+		return json_null();
+	snprintf(buf, sizeof(buf), "%u.%u.%u", v >> 16, (v >> 8) & 0xff,
+		 v & 0xff);
+	return json_string(buf);
+}
+
+/*
+ * report_claims - the claims the rules checked (the verdict keeps them),
+ * or, when no rule asked, the body's checked now into *local
+ */
+static const struct claims *report_claims(const struct pipeline *p,
+					  const struct report *r,
+					  const struct decision *d,
+					  struct claims *local)
+{
+	if (d->verdict.claims.done)
+		return &d->verdict.claims.c;
+	claims_check(r->body, r->body ? r->body_len : 0, d->ev, p->syms, local);
+	return local;
+}
 
 /*
  * claims_json - the claims checked against the symbol index (claims.h):
- * {checked, false, kinds {lines: [false, checked], ...}, first}
+ * {checked, false, kinds {lines: [false, checked], ...}, first,
+ * tree_version, not_checked_newer}
  */
 static json_t *claims_json(const struct pipeline *p, const struct report *r,
-			   const struct evidence *ev)
+			   const struct decision *d)
 {
 	json_t *kinds = json_object();
-	struct claims c;
+	struct claims local;
+	const struct claims c = *report_claims(p, r, d, &local);
 	unsigned k;
 
-	claims_check(r->body, r->body ? r->body_len : 0, ev, p->syms, &c);
 	for (k = 0; k < CLAIM_NKINDS; k++)
 		if (c.checks_kind[k])
 			json_object_set_new(kinds, claim_kinds[k],
 					    json_pack("[i, i]",
 						      (int)c.failed_kind[k],
 						      (int)c.checks_kind[k]));
-	return json_pack("{s:i, s:i, s:o, s:o}", "checked", (int)c.checks,
-			 "false", (int)c.failed, "kinds", kinds, "first",
-			 cmd_json_str(c.first[0] ? c.first : NULL));
+	return json_pack("{s:i, s:i, s:o, s:o, s:o, s:i}", "checked",
+			 (int)c.checks, "false", (int)c.failed, "kinds", kinds,
+			 "first", cmd_json_str(c.first[0] ? c.first : NULL),
+			 "tree_version", tree_version_json(c.tree_version),
+			 "not_checked_newer", (int)c.newer);
 }
 
 /* the claims checked against the symbol index, and the first false one */
 static void print_claims(const struct pipeline *p, const struct report *r,
-			 const struct evidence *ev)
+			 const struct decision *d)
 {
-	struct claims c;
+	struct claims local;
+	const struct claims c = *report_claims(p, r, d, &local);
 	unsigned k;
 	bool first = true;
 
-	claims_check(r->body, r->body ? r->body_len : 0, ev, p->syms, &c);
-	if (!c.checks)
+	if (!c.checks && !c.newer)
 		return;
 	printf("claims    %u checked, %u false:", c.checks, c.failed);
 	for (k = 0; k < CLAIM_NKINDS; k++) {
@@ -122,6 +156,15 @@ static void print_claims(const struct pipeline *p, const struct report *r,
 	putchar('\n');
 	if (c.first[0])
 		printf("          %s\n", c.first);
+	if (c.tree_version)
+		printf("          against the tree indexed, Linux %u.%u.%u\n",
+		       c.tree_version >> 16, (c.tree_version >> 8) & 0xff,
+		       c.tree_version & 0xff);
+	else
+		printf("          against the tree indexed (its version not known)\n");
+	if (c.newer)
+		printf("          %u names not checked: the tree is older than their code (a family it lacks, or a newer kernel's file)\n",
+		       c.newer);
 }
 
 /* thread_json - the thread the message would join, or null */
@@ -196,7 +239,7 @@ static json_t *decision_json(const struct pipeline *p, const struct report *r,
 			    d->link.fix ? json_integer(d->link.thread_root)
 					: json_null());
 	json_object_set_new(o, "evidence", cmd_evidence_json(d->ev));
-	json_object_set_new(o, "claims", claims_json(p, r, d->ev));
+	json_object_set_new(o, "claims", claims_json(p, r, d));
 	json_object_set_new(o, "sections", secs);
 	json_object_set_new(o, "class", json_string(d->cls));
 	json_object_set_new(o, "scores",
@@ -328,7 +371,7 @@ static void print_text(const struct pipeline *p, const struct report *r,
 		       d->regression.good[0] ? d->regression.good : "?",
 		       d->regression.bad[0] ? d->regression.bad : "?",
 		       d->regression.commit[0] ? d->regression.commit : "?");
-	print_claims(p, r, ev);
+	print_claims(p, r, d);
 	if (p->missing[0])
 		printf("note      %s\n", p->missing);
 }

@@ -53,7 +53,17 @@
  *	  syzkaller's, mostly 4.x kernels whose chains 6.12 changed, and
  *	  callbacks passed as arguments: NF_HOOK(..., ip6_input_finish)
  *	  names no call).
- *	  "[inline]" frames are checked as called by the frame below.
+ *	  "[inline]" frames are checked as called by the frame below;
+ *	- quoted source (CLAIM_QUOTE, claims_quote.c): code a report quotes
+ *	  from a file or a function of the tree is in that file;
+ *	- sysctl names, module parameters and ioctls (CLAIM_SYSCTL,
+ *	  CLAIM_PARAM, CLAIM_IOCTL, claims_facts.c) the report cites exist.
+ *
+ *	What the tree is too old to know is not checked but counted
+ *	(newer): a name whose driver prefix has no function in the tree,
+ *	any unknown name of a newer kernel's report that cites a file the
+ *	tree lacks, and the sysctls, parameters and ioctls a newer
+ *	kernel's report cites.
  *
  *	A real reporter makes typos, quotes a vendor kernel, or pastes a
  *	.config of another version: one failed check proves nothing.  The
@@ -70,11 +80,15 @@
  *	read per report.
  */
 #include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "claims.h"
+#include "claims_int.h"
 #include "evidence.h"
 #include "symbols.h"
 #include "util.h"
@@ -131,6 +145,113 @@ static bool seen_add(struct seen *s, const char *name, size_t n)
 	s->name[s->n][n] = '\0';
 	s->n++;
 	return true;
+}
+
+/*
+ * family_len - the length of name's family prefix with its "_" from
+ * *b, past leading "_"s (two words when the first is shorter than 3),
+ * 0: none
+ */
+static size_t family_len(const char *name, size_t n, size_t *b)
+{
+	size_t e;
+
+	for (*b = 0; *b < n && name[*b] == '_'; (*b)++)
+		;
+	for (e = *b; e < n && name[e] != '_'; e++)
+		;
+	if (e < n && e - *b < 3)
+		for (e++; e < n && name[e] != '_'; e++)
+			;
+	return e < n ? e + 1 - *b : 0;
+}
+
+int claims_name_status(const struct symbols *s, const char *name, size_t n,
+		       bool older)
+{
+	char buf[CLAIMS_NAME_MAX + 2];
+	const char *files[1];
+	size_t f, b;
+
+	if (n > CLAIMS_NAME_MAX)
+		return -1;
+	memcpy(buf + 1, name, n);
+	buf[n + 1] = '\0';
+	if (symbols_lookup(s, buf + 1, files, 1))
+		return 1;
+	buf[0] = '_';
+	if ((n > 1 && name[0] == '_' && symbols_lookup(s, buf + 2, files, 1)) ||
+	    symbols_lookup(s, buf, files, 1))
+		return -1; /* one "_" away: a typo */
+	if (older)
+		return -2;
+	f = family_len(name, n, &b);
+	return f && !symbols_has_prefix(s, name + b, f) ? -2 : 0;
+}
+
+/* version_of - SYMBOLS_VERSION(a, b, 0) of "6.13.0-rc1 ...", 0 if none */
+static unsigned version_of(const char *v)
+{
+	unsigned long a, b;
+	char *e;
+
+	if (!v || !isdigit((unsigned char)*v))
+		return 0;
+	a = strtoul(v, &e, 10);
+	if (*e != '.' || !isdigit((unsigned char)e[1]))
+		return 0;
+	b = strtoul(e + 1, &e, 10);
+	return a && a < 256 && b < 256 ? SYMBOLS_VERSION(a, b, 0) : 0;
+}
+
+/* newer_kernel - is the report's kernel newer than the tree (a.b)? */
+static bool newer_kernel(const struct evidence *ev, const struct symbols *s)
+{
+	unsigned tree = s ? symbols_tree_version(s) : 0;
+	unsigned rep = ev ? version_of(ev->kernel_version) : 0;
+
+	return tree && rep && rep > (tree & ~0xffu);
+}
+
+bool claims_tree_older(const struct evidence *ev, const struct symbols *s)
+{
+	size_t i;
+
+	if (!newer_kernel(ev, s))
+		return false;
+	for (i = 0; i < ev->ntext_files; i++) {
+		const char *f = ev->text_files[i];
+		size_t n = strlen(f);
+		int fd;
+
+		if (n < 3 || f[n - 2] != '.' ||
+		    (f[n - 1] != 'c' && f[n - 1] != 'h'))
+			continue;
+		fd = symbols_tree_open(s, f);
+		if (fd >= 0)
+			close(fd);
+		else if (errno == ENOENT)
+			return true;
+	}
+	return false;
+}
+
+void claims_count(struct claims *c, enum claims_kind kind, bool ok,
+		  const char *fmt, ...)
+{
+	va_list ap;
+
+	c->checks++;
+	c->checks_kind[kind]++;
+	if (ok)
+		return;
+	c->failed++;
+	c->failed_kind[kind]++;
+	if (c->first[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(c->first, sizeof(c->first), fmt, ap);
+	va_end(ap);
 }
 
 static void count_failed(struct claims *c, enum claims_kind kind)
@@ -213,9 +334,14 @@ static bool file_checkable(const char *file)
 	       !strstr(file, "/generated/");
 }
 
-static bool name_char(char ch)
+bool claims_name_char(char ch)
 {
 	return isalnum((unsigned char)ch) || ch == '_';
+}
+
+static bool name_char(char ch)
+{
+	return claims_name_char(ch);
 }
 
 /*
@@ -511,7 +637,7 @@ static size_t prose_path(const char *p, const char *end)
  * in fs/x.c" and "name() (fs/x.c" name its file
  */
 static void check_prose(struct claims *c, const char *text, size_t len,
-			const struct symbols *s)
+			const struct symbols *s, bool older)
 {
 	static const char *const links[] = { " in ", " at ", " from ", " (" };
 	const char *end = text + len, *p;
@@ -520,7 +646,7 @@ static void check_prose(struct claims *c, const char *text, size_t len,
 
 	for (p = text; p + 2 < end && (p = memchr(p, '(', (size_t)(end - p)));
 	     p++) {
-		const char *b = p, *q = p + 2, *files[1];
+		const char *b = p, *q = p + 2;
 		size_t n, k, pl;
 		int r;
 
@@ -536,8 +662,13 @@ static void check_prose(struct claims *c, const char *text, size_t len,
 		memcpy(name, b, n);
 		name[n] = '\0';
 		c->lookups++;
+		r = claims_name_status(s, name, n, older);
+		if (r < 0) {
+			c->newer += r == -2;
+			continue;
+		}
 		check(c, CLAIM_EXISTS);
-		if (!symbols_lookup(s, name, files, 1)) {
+		if (!r) {
 			FAIL(c, CLAIM_EXISTS,
 			     "%.60s() is not a kernel function", name);
 			continue;
@@ -640,14 +771,38 @@ static void check_kconfig(struct claims *c, const char *text, size_t len,
 void claims_check(const char *text, size_t len, const struct evidence *ev,
 		  const struct symbols *s, struct claims *c)
 {
+	bool older;
+
 	memset(c, 0, sizeof(*c));
+	c->tree_version = s ? symbols_tree_version(s) : 0;
 	check_frames(c, text, len, ev, s);
 	if (s && ev)
 		check_calls(c, ev, s);
 	if (!s || !text)
 		return;
-	check_prose(c, text, len, s);
+	older = claims_tree_older(ev, s);
+	check_prose(c, text, len, s, older);
 	check_kconfig(c, text, len, s);
+	/* new code, sysctls, parameters and ioctls come with new kernels */
+	older = older || newer_kernel(ev, s);
+	claims_check_quotes(c, text, len, s, older);
+	claims_check_facts(c, text, len, s, older);
+}
+
+const struct claims *claims_get(struct claims_memo *m, struct claims *local,
+				const char *text, size_t len,
+				const struct evidence *ev,
+				const struct symbols *s)
+{
+	if (!m) {
+		claims_check(text, len, ev, s, local);
+		return local;
+	}
+	if (!m->done) {
+		claims_check(text, len, ev, s, &m->c);
+		m->done = true;
+	}
+	return &m->c;
 }
 
 unsigned claims_failed(const struct claims *c, unsigned kinds)

@@ -21,6 +21,10 @@ enum claims_kind {
 	CLAIM_EXISTS,  /* a "name()" of the prose is a kernel function */
 	CLAIM_LINE,    /* "func ... fs/x.c:LINE": LINE is in func's body */
 	CLAIM_CALLS,   /* a frame's caller (the frame below) calls it */
+	CLAIM_QUOTE,   /* source quoted from a file is in it */
+	CLAIM_SYSCTL,  /* "sysctl vm.foo", "/proc/sys/vm/foo" exists */
+	CLAIM_PARAM,   /* "modprobe mod foo=", "mod.foo=": mod has foo */
+	CLAIM_IOCTL,   /* "the FOO ioctl" is an ioctl request */
 	CLAIM_NKINDS,
 };
 
@@ -28,7 +32,10 @@ struct claims {
 	unsigned checks, failed;
 	unsigned checks_kind[CLAIM_NKINDS], failed_kind[CLAIM_NKINDS];
 	unsigned lookups;
-	char first[256]; /* the first failed claim, for explanations */
+	/* names not checked: the tree indexed is older than their code */
+	unsigned newer;
+	unsigned tree_version; /* SYMBOLS_VERSION() of the tree, 0: unknown */
+	char first[256];       /* the first failed claim, for explanations */
 };
 
 /*
@@ -39,14 +46,54 @@ void claims_check(const char *text, size_t len, const struct evidence *ev,
 		  const struct symbols *s, struct claims *c);
 
 /*
+ * claims_memo - a report's claims, checked by the first hook that asks
+ * (false_claims(), false_trace() ...) and kept for the others and for
+ * explanations; zeroed (not done) before each report
+ */
+struct claims_memo {
+	bool done;
+	struct claims c;
+};
+
+/*
+ * claims_get - the claims of m, checked now when not done yet; with m
+ * NULL, checked into *local each time
+ */
+const struct claims *claims_get(struct claims_memo *m, struct claims *local,
+				const char *text, size_t len,
+				const struct evidence *ev,
+				const struct symbols *s);
+
+/*
  * claims_kernel_style - a name worth looking up: 4+ characters with a
  * "_", not a libc or syzkaller name (pthread_, syz_, __x64_sys_ ...)
  */
 bool claims_kernel_style(const char *name, size_t n);
 
+/*
+ * claims_tree_older - does the report show code newer than the tree
+ * indexed: its kernel version is newer than the tree's (major.minor),
+ * and a .c or .h file it cites is not in the tree?
+ */
+bool claims_tree_older(const struct evidence *ev, const struct symbols *s);
+
+/*
+ * claims_name_status - is name[0..n) (kernel style) a function of the
+ * tree?  1 yes, 0 no; -1 not checkable, one leading "_" from a real
+ * name (a typo: _gup_longterm_locked() for __gup_longterm_locked());
+ * -2 not checkable, the tree is too old: a name whose family (its driver prefix: "macsmc_" of macsmc_hwmon_read, past
+ * leading "_"; the first two words when the first is shorter than 3
+ * characters) has no function at all in the tree (a driver newer than
+ * the tree), or any unknown name when older (claims_tree_older())
+ */
+int claims_name_status(const struct symbols *s, const char *name, size_t n,
+		       bool older);
+
 /* kinds weighed together: facts cited, and the trace's own claims */
-#define CLAIMS_FACTS \
-	((1u << CLAIM_SIZE) | (1u << CLAIM_FILE) | (1u << CLAIM_KCONFIG))
+#define CLAIMS_FACTS                                                        \
+	((1u << CLAIM_SIZE) | (1u << CLAIM_FILE) | (1u << CLAIM_KCONFIG) |  \
+	 (1u << CLAIM_QUOTE) | (1u << CLAIM_SYSCTL) | (1u << CLAIM_PARAM) | \
+	 (1u << CLAIM_IOCTL))
 #define CLAIMS_TRACE ((1u << CLAIM_LINE) | (1u << CLAIM_CALLS))
 
 /*

@@ -920,7 +920,7 @@ int classify_report(const struct ruleset *rs, const struct report *r,
 		    const struct evidence *ev, const double *model,
 		    struct verdict *v)
 {
-	struct rules_input in = { r, ev, model, rules_symbols(rs) };
+	struct rules_input in = { r, ev, model, rules_symbols(rs), &v->claims };
 	const struct rules_params *p = rules_params(rs);
 	double certain[CLASS_N] = { 0 };
 	struct rules_result res;

@@ -108,6 +108,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "claims.h"
 #include "rules.h"
 
 struct config;
@@ -135,6 +136,8 @@ struct verdict {
 	struct verdict_rule *rules; /* fired, not helpers, strongest first */
 	size_t nrules;
 	unsigned limit_hits; /* regexes stopped by the pcre2 limits */
+	/* the claims the rules checked (claims.h), done when any hook did */
+	struct claims_memo claims;
 };
 
 extern const struct rules_hook classify_hooks[];

@@ -12,7 +12,12 @@
  *
  *	A name one leading "_" away from a real function is a typo, not
  *	an invention (a developer's _gup_longterm_locked() for
- *	__gup_longterm_locked()), and does not count.
+ *	__gup_longterm_locked()), and does not count; nor does a name the
+ *	tree is too old to know: one whose driver prefix has no function
+ *	in the tree (a developer's build report of macsmc_hwmon_write_f32()
+ *	of a driver newer than the tree), or any unknown name of a report
+ *	of a newer kernel that cites a file the tree lacks
+ *	(claims_name_status(), claims.h).
  *
  *	Only names in kernel style count: at least one '_' and 4 or more
  *	characters, not a userspace/libc or syzkaller name (pthread_,
@@ -33,23 +38,6 @@
 #define UNKNOWN_MAX_NAMES 64
 #define UNKNOWN_NAME_MAX  80
 
-/*
- * underscore_typo - is name one leading "_" away from a real function
- * (_gup_longterm_locked() for __gup_longterm_locked())?  A typo of a
- * reporter who read the code, not an invented name
- */
-static bool underscore_typo(const struct symbols *s, const char *name, size_t n)
-{
-	char buf[UNKNOWN_NAME_MAX + 2];
-	const char *files[1];
-
-	if (name[0] == '_' && symbols_lookup(s, name + 1, files, 1))
-		return true;
-	buf[0] = '_';
-	memcpy(buf + 1, name, n + 1);
-	return symbols_lookup(s, buf, files, 1) != 0;
-}
-
 /* classify_hook_unknown_functions - see the file comment */
 double classify_hook_unknown_functions(const struct rules_input *in,
 				       const struct rules_text *t,
@@ -59,15 +47,17 @@ double classify_hook_unknown_functions(const struct rules_input *in,
 	unsigned long min = 1;
 	size_t nnames = 0, i, unknown = 0;
 	const char *p, *end;
+	bool older;
 
 	if (!in->symbols || !t)
 		return 0;
+	older = claims_tree_older(in->evidence, in->symbols);
 	if (args->argc > 0 && parse_ulong(args->argv[0], &min) < 0)
 		min = 1;
 	end = t->text + t->len;
 	for (p = t->text; (p = memchr(p, '(', (size_t)(end - p))) != NULL;
 	     p++) {
-		const char *b = p, *files[1];
+		const char *b = p;
 		size_t n;
 		bool dup = false;
 
@@ -89,8 +79,7 @@ double classify_hook_unknown_functions(const struct rules_input *in,
 			break;
 		memcpy(names[nnames], b, n);
 		names[nnames][n] = '\0';
-		if (symbols_lookup(in->symbols, names[nnames], files, 1) == 0 &&
-		    !underscore_typo(in->symbols, names[nnames], n))
+		if (!claims_name_status(in->symbols, names[nnames], n, older))
 			unknown++;
 		nnames++;
 	}
@@ -127,15 +116,17 @@ double classify_hook_false_claims(const struct rules_input *in,
 {
 	unsigned long min_checks, min_failed;
 	double ratio;
-	struct claims c;
+	struct claims local;
+	const struct claims *c;
 
 	if (!t)
 		return 0;
 	weigh_args(args, 0.34, &min_checks, &min_failed, &ratio);
-	claims_check(t->text, t->len, in->evidence, in->symbols, &c);
-	return claims_weigh(&c, (unsigned)min_checks, (unsigned)min_failed,
+	c = claims_get(in->claims, &local, t->text, t->len, in->evidence,
+		       in->symbols);
+	return claims_weigh(c, (unsigned)min_checks, (unsigned)min_failed,
 			    ratio)
-		       ? (double)claims_failed(&c, CLAIMS_FACTS)
+		       ? (double)claims_failed(c, CLAIMS_FACTS)
 		       : 0;
 }
 
@@ -150,14 +141,16 @@ double classify_hook_false_trace(const struct rules_input *in,
 {
 	unsigned long min_checks, min_failed;
 	double ratio;
-	struct claims c;
+	struct claims local;
+	const struct claims *c;
 
 	if (!t || !in->evidence || !in->symbols)
 		return 0;
 	weigh_args(args, 0.5, &min_checks, &min_failed, &ratio);
-	claims_check(t->text, t->len, in->evidence, in->symbols, &c);
-	return claims_weigh_kinds(&c, CLAIMS_TRACE, (unsigned)min_checks,
+	c = claims_get(in->claims, &local, t->text, t->len, in->evidence,
+		       in->symbols);
+	return claims_weigh_kinds(c, CLAIMS_TRACE, (unsigned)min_checks,
 				  (unsigned)min_failed, ratio)
-		       ? (double)claims_failed(&c, CLAIMS_TRACE)
+		       ? (double)claims_failed(c, CLAIMS_TRACE)
 		       : 0;
 }

@@ -142,6 +142,11 @@ struct rules_input {
 	const struct evidence *evidence;
 	const double *model; /* [CLASS_N] posterior probabilities */
 	const struct symbols *symbols;
+	/*
+	 * the report's claims (claims.h), checked once by the first hook
+	 * that weighs them; NULL: each such hook checks them itself
+	 */
+	struct claims_memo *claims;
 };
 
 /* A rule's target text as hooks see it (NUL-terminated, lower: ASCII) */

@@ -2,7 +2,7 @@
 /*
  * symbols - kernel function name -> defining source files (see symbols.h)
  *
- * The index (format 3) is a header, then 8-byte aligned arrays, then
+ * The index (format 4) is a header, then 8-byte aligned arrays, then
  * the blocks, 4096-byte aligned:
  *
  *	top      uint32_t[nblocks] offsets of the separators, then the
@@ -68,7 +68,7 @@
 #include "util.h"
 
 #define SYM_MAGIC   "TRIAGESY"
-#define SYM_VERSION 3
+#define SYM_VERSION 4
 #define SYM_ENDIAN  0x01020304u
 
 #define NAME_MAX_LEN  SYMBOLS_NAME_MAX
@@ -110,6 +110,10 @@ struct img_header {
 	uint32_t
 		off_ids; /* uint32_t[nblocks]: the id of each block's first name */
 	uint32_t off_calls, calls_size; /* the call lists */
+	/* the tree's version (KERNEL_VERSION(a, b, c) of its Makefile, 0:
+	 * not known) and absolute path ("" when longer than this) */
+	uint32_t tree_version;
+	char tree[SYMBOLS_TREE_MAX];
 };
 
 /* an entry found in a block: its refs (copied: blocks are reused) */
@@ -292,11 +296,10 @@ static void add_callee(void *arg, const char *name, size_t n)
 		die("symbol index: too many calls");
 }
 
-static void collect(void *arg, const struct symbols_def *d)
+/* add_rec - a record of name (copied into the arena) in the current file */
+static struct rec *add_rec(struct worker *w, const char *name, size_t len,
+			   unsigned flags, unsigned first, unsigned last)
 {
-	struct worker *w = arg;
-	const char *name = d->name;
-	size_t len = d->len;
 	struct rec *r;
 
 	if (w->arena_len + len + 1 > w->arena_alloc) {
@@ -311,11 +314,29 @@ static void collect(void *arg, const struct symbols_def *d)
 	r = &w->recs[w->nrecs++];
 	r->name = (uint32_t)w->arena_len;
 	r->file = w->file;
-	r->rank = rank_of(w->path, d->flags);
-	r->first = d->first;
-	r->last = d->last;
+	r->rank = rank_of(w->path, flags);
+	r->first = first;
+	r->last = last;
 	r->calls = 0;
 	r->cflags = 0;
+	memcpy(w->arena + w->arena_len, name, len);
+	w->arena[w->arena_len + len] = '\0';
+	w->arena_len += len + 1;
+	return r;
+}
+
+/* add_fact - a "param:", "sysctl:" or "ioctl:" record (symbols_facts.c) */
+static void add_fact(void *arg, const char *key, size_t n, unsigned line)
+{
+	add_rec(arg, key, n, 0, line, line);
+}
+
+static void collect(void *arg, const struct symbols_def *d)
+{
+	struct worker *w = arg;
+	struct rec *r =
+		add_rec(w, d->name, d->len, d->flags, d->first, d->last);
+
 	if (d->body) {
 		/* one list per body: its definitions share it */
 		if (w->nrecs > 1 && w->last_body == d->body) {
@@ -331,9 +352,6 @@ static void collect(void *arg, const struct symbols_def *d)
 		}
 		w->last_body = d->body;
 	}
-	memcpy(w->arena + w->arena_len, name, len);
-	w->arena[w->arena_len + len] = '\0';
-	w->arena_len += len + 1;
 }
 
 /* read_source - read a whole file into the worker's buffer */
@@ -398,6 +416,7 @@ static void *work(void *arg)
 		if (n < 0)
 			continue;
 		symbols_scan_defs(w->buf, (size_t)n, collect, w);
+		symbols_facts_scan(w->path, w->buf, (size_t)n, add_fact, w);
 		w->scanned++;
 	}
 	close(dirfd);
@@ -876,6 +895,7 @@ static int build_image(struct build *b, const char *out, struct img_header *h)
 	h->block_size = BLOCK_SIZE;
 	for (i = 0; i < b->nthreads; i++)
 		h->scanned += (uint32_t)b->w[i].scanned;
+	symbols_tree_identity(b->tree, h->tree, &h->tree_version);
 	if (sb_add(&img, h, sizeof(*h)) < 0)
 		die("out of memory");
 	/* the separators: their offsets, then the strings */
@@ -1008,7 +1028,8 @@ static bool check_header(const struct img_header *h, size_t size,
 			  BLOCK_SIZE) ||
 	    !img_range_ok(size, h->off_ids, h->nblocks, 4, 4) ||
 	    !img_range_ok(size, h->off_calls, h->calls_size, 1, 4) ||
-	    h->calls_size < 2 || h->paths_size == 0) {
+	    h->calls_size < 2 || h->paths_size == 0 ||
+	    !memchr(h->tree, '\0', sizeof(h->tree))) {
 		error("'%s': corrupt symbol index; run 'triage update --kernel-tree DIR'",
 		      path);
 		return false;
@@ -1033,16 +1054,36 @@ static bool check_ends(const struct symbols *s, const char *path)
 	return true;
 }
 
+/*
+ * cut_header - is an index of size bytes starting with head (its first
+ * 8 at least) shorter than a header?  Then say so: cut (our magic), or
+ * not an index at all
+ */
+static bool cut_header(const void *head, size_t size, const char *path)
+{
+	if (size >= sizeof(struct img_header))
+		return false;
+	if (!memcmp(head, SYM_MAGIC, 8))
+		error("'%s': corrupt symbol index; run 'triage update --kernel-tree DIR'",
+		      path);
+	else
+		error("'%s': not a triage symbol index", path);
+	return true;
+}
+
 /* symbols_open - mmap an index written by symbols_build() */
 struct symbols *symbols_open(const char *path)
 {
 	struct symbols *s;
 	size_t size;
-	void *p = img_map(path, "symbol index", sizeof(struct img_header),
-			  UINT32_MAX, &size);
+	void *p = img_map(path, "symbol index", 8, UINT32_MAX, &size);
 
 	if (!p)
 		return NULL;
+	if (cut_header(p, size, path)) {
+		img_unmap(p, size);
+		return NULL;
+	}
 	s = xcalloc(1, sizeof(*s));
 	s->fd = -1;
 	s->base = p;
@@ -1078,10 +1119,18 @@ struct symbols *symbols_open_pread(const char *path)
 		      strerror(errno));
 		return NULL;
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    st.st_size < (off_t)sizeof(struct img_header) ||
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < 8 ||
 	    (uint64_t)st.st_size > UINT32_MAX) {
 		error("'%s': not a triage symbol index", path);
+		close(fd);
+		return NULL;
+	}
+	if ((uint64_t)st.st_size < sizeof(struct img_header)) {
+		char head[8];
+
+		if (pread(fd, head, 8, 0) != 8)
+			memset(head, 0, 8);
+		cut_header(head, (size_t)st.st_size, path);
 		close(fd);
 		return NULL;
 	}
@@ -1412,10 +1461,13 @@ static bool find_function(const struct symbols *s, const char *function,
 	const char *rest;
 	char buf[NAME_MAX_LEN + 32];
 
-	if (starts_with(function, "kconfig:")) {
-		/* "kconfig:FOO": the Kconfig file that declares FOO */
+	if (starts_with(function, "kconfig:") ||
+	    starts_with(function, "param:") ||
+	    starts_with(function, "sysctl:") ||
+	    starts_with(function, "ioctl:")) {
+		/* "kconfig:FOO": the Kconfig file that declares FOO ... */
 		len = strlen(function);
-		return len > 8 && len <= NAME_MAX_LEN &&
+		return len <= NAME_MAX_LEN && function[len - 1] != ':' &&
 		       find(s, function, len, e);
 	}
 	if (starts_with(function, "module:")) {
@@ -1878,4 +1930,69 @@ const char *symbols_best(const struct symbols *s, const char *function)
 	if (e.nrefs > 1 && e.refs[4] / 2 == e.refs[REF_BYTES + 4] / 2)
 		return NULL;
 	return path_at(s, get32(e.refs));
+}
+
+const char *symbols_tree(const struct symbols *s)
+{
+	return s->h->tree[0] == '/' ? s->h->tree : NULL;
+}
+
+unsigned symbols_tree_version(const struct symbols *s)
+{
+	return s->h->tree_version;
+}
+
+/*
+ * symbols_has_prefix - the first name >= prefix is in the block
+ * block_of() gives, or is the next block's first: is it longer than
+ * prefix, and does it start with it?
+ */
+bool symbols_has_prefix(const struct symbols *s, const char *prefix, size_t n)
+{
+	char cur[NAME_MAX_LEN + 1];
+	const unsigned char *b, *p, *end;
+	size_t curlen = 0;
+	uint32_t bi;
+	unsigned k;
+	uint16_t v[2];
+
+	if (!n || n >= NAME_MAX_LEN || !s->h->nblocks ||
+	    !block_of(s, prefix, n, &bi))
+		return false;
+	for (; bi < s->h->nblocks && bi <= (uint32_t)-2; bi++) {
+		if (!(b = block(s, bi)))
+			return false;
+		memcpy(v, b, 4);
+		end = b + BLOCK_SIZE;
+		if (v[1] != nrestarts(v[0]) ||
+		    4 + 2 * (size_t)v[1] > BLOCK_SIZE)
+			goto bad;
+		p = b + 4 + 2 * (size_t)v[1];
+		for (k = 0; k < v[0]; k++) {
+			size_t shared = p[0], slen = p[1], cnt;
+			int c;
+
+			if (end - p < 3 || shared > curlen || !slen ||
+			    shared + slen > NAME_MAX_LEN ||
+			    (size_t)(end - p) < 3 + slen)
+				goto bad;
+			memcpy(cur + shared, p + 2, slen);
+			curlen = shared + slen;
+			p += 2 + slen;
+			cnt = *p++;
+			p += cnt == REFS_MANY ? 8 + FIRST_REFS * REF_BYTES
+					      : cnt * REF_BYTES;
+			if (cnt != REFS_MANY && cnt > INLINE_REFS)
+				goto bad;
+			c = memcmp(cur, prefix, curlen < n ? curlen : n);
+			if (c < 0 || (c == 0 && curlen <= n))
+				continue;
+			return c == 0;
+		}
+		curlen = 0;
+	}
+	return false;
+bad:
+	corrupt(s);
+	return false;
 }

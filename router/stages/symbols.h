@@ -56,10 +56,13 @@
  *	kmem_cache_alloc() ... are alloc_hooks() macros over
  *	kmalloc_noprof() ...).
  *
- *	The index (format 3) is the sorted names in 4 KB blocks, each
+ *	The index (format 4) is the sorted names in 4 KB blocks, each
  *	name with its definitions (a file, as an offset into a table of
  *	paths, the lines of the body, and the list of names the body
- *	calls), and a small table of the first name of each block:
+ *	calls), and a small table of the first name of each block; its
+ *	header records the tree's path and version.  Besides functions it
+ *	holds "module:NAME" and "kconfig:FOO" (symbols_modules.c), and
+ *	"param:NAME", "sysctl:NAME" and "ioctl:NAME" (symbols_facts.c):
  *	symbols_open() mmaps it;
  *	symbols_open_pread() reads the table once, then one block per
  *	name looked up and one read per path returned.  An index of an
@@ -81,6 +84,7 @@
 #ifndef TRIAGE_SYMBOLS_H
 #define TRIAGE_SYMBOLS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct evidence;
@@ -222,5 +226,31 @@ size_t symbols_spans(const struct symbols *s, const char *function,
  */
 int symbols_calls(const struct symbols *s, const char *caller, const char *file,
 		  const char *callee, unsigned depth, unsigned *budget);
+
+/*
+ * The tree indexed: its absolute path when it was indexed (NULL when
+ * not recorded) and version, SYMBOLS_VERSION(6, 12, 0) of its Makefile
+ * (0: not known)
+ */
+#define SYMBOLS_TREE_MAX	 256
+#define SYMBOLS_VERSION(a, b, c) (((unsigned)(a) << 16) + ((b) << 8) + (c))
+const char *symbols_tree(const struct symbols *s);
+unsigned symbols_tree_version(const struct symbols *s);
+
+/*
+ * symbols_tree_open - open the file rel (a path relative to the tree,
+ * as the index holds them) of the tree indexed, read only: -1 when the
+ * tree is not recorded, rel is absolute, has a ".." or hidden
+ * component, or a character outside [A-Za-z0-9_./+-], when a component
+ * is a symbolic link, or the file is not a regular file
+ */
+int symbols_tree_open(const struct symbols *s, const char *rel);
+
+/*
+ * symbols_has_prefix - is some indexed function name prefix[0..n)
+ * followed by at least one more character ("macsmc_" of a driver that
+ * a newer tree has)?
+ */
+bool symbols_has_prefix(const struct symbols *s, const char *prefix, size_t n);
 
 #endif

@@ -8,6 +8,9 @@
 #define TRIAGE_SYMBOLS_INT_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include "symbols.h"
 
 struct file_list {
 	char **v;
@@ -44,5 +47,20 @@ void symbols_kconfig_from_file(const char *root, const char *path,
  * fl (sorted) whose name no other directory has
  */
 void symbols_dirs_from_files(const struct file_list *fl, struct mod_list *ml);
+
+/*
+ * symbols_facts_scan - the "param:NAME", "sysctl:NAME" and "ioctl:NAME"
+ * records of one source text at path (symbols_facts.c): fn is called
+ * with each key (not NUL-terminated) and its line
+ */
+void symbols_facts_scan(const char *path, const char *text, size_t len,
+			void (*fn)(void *arg, const char *key, size_t n,
+				   unsigned line),
+			void *arg);
+
+/* symbols_tree_identity - the tree's absolute path ("" if too long) and
+ * SYMBOLS_VERSION() of its Makefile (0 if none) */
+void symbols_tree_identity(const char *tree, char path[SYMBOLS_TREE_MAX],
+			   uint32_t *version);
 
 #endif

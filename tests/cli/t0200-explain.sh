@@ -120,6 +120,64 @@ test_expect_success 'a real trace of the fixture tree: its claims hold' '
 	PY
 '
 
+# a developer's report about a driver the tree does not have yet: its
+# names are not invented, they are newer than the tree (not checked)
+cat >"$T/newer.eml" <<'EOF'
+From: Some One <someone@example.com>
+To: bugs@example.org
+Subject: build error in drivers/hwmon/newsmc-hwmon.c
+Message-ID: <newer-driver@example.com>
+
+With clang-17, newsmc_hwmon_write_f32() inlined into
+newsmc_hwmon_write_key() fails a FIELD_PREP check; btusb_disconnect()
+and btusb_made_up_helper() are not involved.
+EOF
+
+test_expect_success 'names of a driver the tree lacks are not checked; an invented one of a known driver fails' '
+	"$TRIAGE" explain "$T/newer.eml" >"$T/out.txt" &&
+	grep -q "^claims    2 checked, 1 false: names 1/2$" "$T/out.txt" &&
+	grep -q "btusb_made_up_helper() is not a kernel function" "$T/out.txt" &&
+	grep -q "against the tree indexed (its version not known)" "$T/out.txt" &&
+	grep -q "2 names not checked: the tree is older" "$T/out.txt" &&
+	"$TRIAGE" explain --json "$T/newer.eml" >"$T/out.json" &&
+	python3 - "$T/out.json" <<-\PY
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	c = d["claims"]
+	assert c["not_checked_newer"] == 2, c
+	assert c["tree_version"] is None, c
+	assert c["kinds"]["names"] == [1, 2], c
+	PY
+'
+
+# code quoted from a file of the fixture tree that is not in it
+cat >"$T/quote.eml" <<'EOF'
+From: Some One <someone@example.com>
+To: bugs@example.org
+Subject: xfs: missing check in xfs_inode_item_push
+Message-ID: <quote-claims@example.com>
+
+In fs/xfs/xfs_inode_item.c:
+
+	if (!lip->li_buf)
+		return xfs_iflush_cluster(lip->li_buf, buffer_list);
+
+which dereferences a NULL buffer.
+EOF
+
+test_expect_success 'explain shows a quote the tree does not have' '
+	"$TRIAGE" explain "$T/quote.eml" >"$T/out.txt" &&
+	grep -q "^claims    .* quotes 1/1" "$T/out.txt" &&
+	grep -q "the code quoted from fs/xfs/xfs_inode_item.c (2 lines) is in no line of it" "$T/out.txt" &&
+	sed "s/if (!lip->li_buf)/struct list_head	*buffer_list)/" "$T/quote.eml" >"$T/quote2.eml" &&
+	"$TRIAGE" explain --json "$T/quote2.eml" >"$T/out.json" &&
+	python3 - "$T/out.json" <<-\PY
+	import json, sys
+	c = json.load(open(sys.argv[1]))["claims"]
+	assert c["kinds"]["quotes"] == [0, 1], c
+	PY
+'
+
 test_expect_success 'a missing file is reported, exit 66' '
 	test_exit 66 "$TRIAGE" explain "$T/nope.eml" 2>"$T/err" &&
 	grep -q "cannot open" "$T/err"

@@ -4,6 +4,7 @@
  * (claims.c): frame sizes, a function in its file, CONFIG_ options,
  * and the weighing that keeps one typo from counting
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -86,6 +87,28 @@ static int setup(void **state)
 				      "menuconfig EXT4_DEBUG\n\tbool \"d\"\n");
 	write_text("drivers/usb/Kconfig", "  config USB\n\ttristate \"usb\"\n"
 					  "# config NOT_AN_OPTION\n");
+	write_text("drivers/usb/core/usb.c",
+		   "module_param_named(autosuspend, usb_autosuspend_delay, "
+		   "int, 0644);\n");
+	write_text("drivers/usb/core/Makefile",
+		   "obj-$(CONFIG_USB) += usbcore.o\nusbcore-y := usb.o\n");
+	write_text("drivers/bluetooth/btusb.c",
+		   "static bool reset = true;\n"
+		   "module_param(reset, bool, 0644);\n");
+	write_text("drivers/bluetooth/Makefile",
+		   "obj-$(CONFIG_BT_HCIBTUSB) += btusb.o\n");
+	write_text("kernel/sysctl.c",
+		   "static struct ctl_table vm_table[] = {\n"
+		   "\t{\n\t\t.procname\t= \"swappiness\",\n\t},\n};\n");
+	write_text("include/uapi/linux/kvm.h",
+		   "#define KVM_RUN                   _IO(KVMIO,   0x80)\n");
+	write_text("include/uapi/asm-generic/ioctls.h",
+		   "#define TCGETS\t\t0x5401\n");
+	write_text("Makefile", "# SPDX\nVERSION = 6\nPATCHLEVEL = 12\n"
+			       "SUBLEVEL = 3\nEXTRAVERSION =\n");
+	assert_int_equal(symlink("/etc", far = xasprintf("%s/fs/etc", tmpdir)),
+			 0);
+	free(far);
 	idx = xasprintf("%s/symbols.idx", tmpdir);
 	assert_int_equal(symbols_build(tmpdir, idx, NULL), 0);
 	syms = symbols_open(idx);
@@ -368,6 +391,220 @@ static void test_kconfig_dump(void **state)
 	sb_release(&sb);
 }
 
+static void test_tree(void **state)
+{
+	int fd;
+
+	(void)state;
+	assert_int_equal(symbols_tree_version(syms), SYMBOLS_VERSION(6, 12, 3));
+	assert_non_null(symbols_tree(syms));
+	fd = symbols_tree_open(syms, "fs/ext4/namei.c");
+	assert_true(fd >= 0);
+	close(fd);
+	/* never out of the tree, nor through a link, nor a directory */
+	assert_int_equal(symbols_tree_open(syms, "fs/etc/passwd"), -1);
+	assert_int_equal(symbols_tree_open(syms, "fs/../fs/ext4/namei.c"), -1);
+	assert_int_equal(symbols_tree_open(syms, "/etc/passwd"), -1);
+	assert_int_equal(symbols_tree_open(syms, "fs/./ext4/namei.c"), -1);
+	assert_int_equal(symbols_tree_open(syms, "fs/ext4"), -1);
+	assert_int_equal(symbols_tree_open(syms, "fs//ext4/namei.c"), -1);
+	assert_int_equal(symbols_tree_open(syms, "fs/ext4/none.c"), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_int_equal(symbols_tree_open(NULL, "fs/ext4/namei.c"), -1);
+}
+
+static void test_new_family(void **state)
+{
+	/* a developer's report of a driver newer than the tree */
+	static const char text[] =
+		"macsmc_hwmon_write_f32() is inlined into "
+		"macsmc_hwmon_write_key(); ext4_fake_helper() is invented "
+		"and ext4_iget() is real\n";
+	struct claims c;
+
+	(void)state;
+	assert_true(symbols_has_prefix(syms, "ext4_", 5));
+	assert_true(symbols_has_prefix(syms, "ext4_lo", 7));
+	assert_false(symbols_has_prefix(syms, "ext4_lookup", 11));
+	assert_false(symbols_has_prefix(syms, "macsmc_", 7));
+	assert_false(symbols_has_prefix(syms, "zzz_", 4));
+	assert_int_equal(claims_name_status(syms, "ext4_iget", 9, false), 1);
+	assert_int_equal(claims_name_status(syms, "_ext4_iget", 10, false), -1);
+	assert_int_equal(
+		claims_name_status(syms, "macsmc_hwmon_read", 17, false), -2);
+	assert_int_equal(
+		claims_name_status(syms, "__macsmc_hwmon_read", 19, false), -2);
+	/* a known family: an invention still fails */
+	assert_int_equal(
+		claims_name_status(syms, "ext4_fake_helper", 16, false), 0);
+	assert_int_equal(claims_name_status(syms, "ext4_fake_helper", 16, true),
+			 -2);
+	/* a short first word: the family is two words */
+	assert_int_equal(claims_name_status(syms, "ex_fake_helper", 14, false),
+			 -2);
+	claims_check(text, strlen(text), NULL, syms, &c);
+	assert_int_equal(c.checks_kind[CLAIM_EXISTS], 2);
+	assert_int_equal(c.failed_kind[CLAIM_EXISTS], 1);
+	assert_int_equal(c.newer, 2);
+	assert_int_equal(c.tree_version, SYMBOLS_VERSION(6, 12, 3));
+}
+
+static void test_tree_older(void **state)
+{
+	char *files[] = { (char *)"fs/ext4/inode.c",
+			  (char *)"drivers/hwmon/macsmc-hwmon.c" };
+	static const char text[] = "ext4_hwmon_read() in "
+				   "drivers/hwmon/macsmc-hwmon.c\n";
+	struct evidence ev;
+	struct claims c;
+
+	(void)state;
+	memset(&ev, 0, sizeof(ev));
+	ev.kernel_version = (char *)"6.19.0-rc5";
+	ev.text_files = files;
+	ev.ntext_files = 1;
+	/* every file it cites is in the tree */
+	assert_false(claims_tree_older(&ev, syms));
+	ev.ntext_files = 2;
+	assert_true(claims_tree_older(&ev, syms));
+	claims_check(text, strlen(text), &ev, syms, &c);
+	assert_int_equal(c.checks_kind[CLAIM_EXISTS], 0);
+	assert_int_equal(c.newer, 1);
+	/* the tree's own version or an older one: the file is invented */
+	ev.kernel_version = (char *)"6.12.9";
+	assert_false(claims_tree_older(&ev, syms));
+	ev.kernel_version = (char *)"5.15.0";
+	assert_false(claims_tree_older(&ev, syms));
+	ev.kernel_version = NULL;
+	assert_false(claims_tree_older(&ev, syms));
+	claims_check(text, strlen(text), &ev, syms, &c);
+	assert_int_equal(c.failed_kind[CLAIM_EXISTS], 1);
+	assert_false(claims_tree_older(NULL, syms));
+	assert_false(claims_tree_older(&ev, NULL));
+}
+
+static void test_quotes(void **state)
+{
+	static const char text[] =
+		"In fs/ext4/namei.c:\n"
+		"\n"
+		"        int y = ext4_helper(x);\n"
+		"        return ext4_iget(y) != 0;\n"
+		"\n"
+		"and `ext4_unlink` reads:\n"
+		"\n"
+		"```c\n"
+		"int z = ext4_unlink_fast(x);   // no such line\n"
+		"return z ? ext4_helper(z) : -EINVAL;\n"
+		"```\n"
+		"The fix should be:\n"
+		"```c\n"
+		"if (!x) return -EINVAL;\n"
+		"```\n"
+		"ext4_lookup() in fs/ext4/namei.c, a patch:\n"
+		"```\n"
+		"@@ -1,3 +1,3 @@\n"
+		"-\treturn x + 1;\n"
+		"+\treturn x + 2;\n"
+		"```\n"
+		"ext4_lookup() printed:\n"
+		"```\n"
+		"[    1.234] EXT4-fs error: ext4_lookup:12: bad entry;\n"
+		"```\n"
+		"In ../fs/ext4/namei.c:\n"
+		"\tint made_up_line = 1;\n"
+		"In fs/etc/passwd.h:\n"
+		"\tint made_up_line = 1;\n"
+		"Of fs/ext4/inode.c. What ops->ext4_unlink() does:\n"
+		"\tint made_up_line = 1;\n"
+		"In ext4_lookup():\n"
+		"\text4_rename()\n"
+		"\t  -> ext4_unlink()\n"
+		"\t    -> ext4_iget()\n";
+	struct evidence ev;
+	struct claims c;
+
+	(void)state;
+	claims_check(text, strlen(text), NULL, syms, &c);
+	/* the first quote holds, the second is not in ext4_unlink's file;
+	 * a proposal, a patch, a log, paths out of the tree, a member
+	 * (ops->ext4_unlink()), what an earlier sentence names and a call
+	 * chain drawn are not quotes checked */
+	assert_int_equal(c.checks_kind[CLAIM_QUOTE], 2);
+	assert_int_equal(c.failed_kind[CLAIM_QUOTE], 1);
+	assert_string_equal(c.first,
+			    "the code quoted from fs/ext4/namei.c (2 lines) is "
+			    "in no line of it in the tree indexed");
+	/* a newer kernel's report may quote newer code */
+	memset(&ev, 0, sizeof(ev));
+	ev.kernel_version = (char *)"7.1.0";
+	claims_check(text, strlen(text), &ev, syms, &c);
+	assert_int_equal(c.checks_kind[CLAIM_QUOTE], 1);
+	assert_int_equal(c.failed_kind[CLAIM_QUOTE], 0);
+	assert_int_equal(c.newer, 1);
+	/* without an index: nothing */
+	claims_check(text, strlen(text), NULL, NULL, &c);
+	assert_int_equal(c.checks_kind[CLAIM_QUOTE], 0);
+}
+
+static void test_facts(void **state)
+{
+	static const char text[] =
+		"sysctl -w vm.swappiness=10 and sysctl vm.made_up_knob=1,\n"
+		"echo 1 > /proc/sys/vm/swappiness, /proc/sys/fs/binfmt_misc/x\n"
+		"sudo modprobe -v usbcore autosuspend=-1 fake=1\n"
+		"options btusb reset=1 dyndbg=+p\n"
+		"Command line: ro quiet usbcore.nope=2 nvidia.modeset=1 "
+		"vm.swappiness=3\n"
+		"cat /sys/module/btusb/parameters/reset\n"
+		"The KVM_RUN ioctl, then ioctl(fd, KVM_MADE_UP, 0) and the ioctl "
+		"TCGETS; a USB ioctl.\n";
+	char *files[] = { (char *)"drivers/none/new.c" };
+	struct evidence ev;
+	struct claims c;
+
+	(void)state;
+	claims_check(text, strlen(text), NULL, syms, &c);
+	assert_int_equal(c.checks_kind[CLAIM_SYSCTL], 2);
+	assert_int_equal(c.failed_kind[CLAIM_SYSCTL], 1);
+	assert_string_equal(c.first,
+			    "sysctl made_up_knob is not in the tree indexed");
+	/* usbcore.autosuspend, usbcore.fake, btusb.reset; every module
+	 * has dyndbg; a command line's "mod.key=" (C reads alike) and
+	 * nvidia, no module of the tree, are not checked */
+	assert_int_equal(c.checks_kind[CLAIM_PARAM], 3);
+	assert_int_equal(c.failed_kind[CLAIM_PARAM], 1);
+	assert_int_equal(c.checks_kind[CLAIM_IOCTL], 3);
+	assert_int_equal(c.failed_kind[CLAIM_IOCTL], 1);
+	/* parameters suggested for the kernel's command line, not C, a
+	 * cgroup file or a command line shown */
+	claims_check("Boot with usbcore.autosuspend=-1 or btusb.made_up=1.\n"
+		     "memory.max=1G\nusbcore.x=&y;\n\tusbcore.z=f(x);\n",
+		     98, NULL, syms, &c);
+	assert_int_equal(c.checks_kind[CLAIM_PARAM], 2);
+	assert_int_equal(c.failed_kind[CLAIM_PARAM], 1);
+	assert_string_equal(
+		c.first,
+		"module parameter btusb.made_up is not in the tree indexed");
+	/* a newer kernel's report: what the tree lacks may be new */
+	memset(&ev, 0, sizeof(ev));
+	ev.kernel_version = (char *)"6.19.0";
+	ev.text_files = files;
+	ev.ntext_files = 1;
+	claims_check(text, strlen(text), &ev, syms, &c);
+	assert_int_equal(c.failed, 0);
+	assert_int_equal(c.checks_kind[CLAIM_PARAM], 2);
+	assert_int_equal(c.newer, 3);
+	/* its version alone: each file it cites may be in the tree */
+	ev.ntext_files = 0;
+	claims_check(text, strlen(text), &ev, syms, &c);
+	assert_int_equal(c.failed, 0);
+	assert_int_equal(c.newer, 3);
+	ev.kernel_version = (char *)"6.12.200";
+	claims_check(text, strlen(text), &ev, syms, &c);
+	assert_int_equal(c.failed, 3);
+}
+
 static void test_weigh(void **state)
 {
 	struct claims c;
@@ -415,6 +652,11 @@ int main(void)
 		cmocka_unit_test(test_prose),
 		cmocka_unit_test(test_kconfig),
 		cmocka_unit_test(test_kconfig_dump),
+		cmocka_unit_test(test_tree),
+		cmocka_unit_test(test_new_family),
+		cmocka_unit_test(test_tree_older),
+		cmocka_unit_test(test_quotes),
+		cmocka_unit_test(test_facts),
 		cmocka_unit_test(test_weigh),
 	};
 

@@ -78,7 +78,7 @@ static double hook(const char *name, const struct report *r,
 		   const char *text, int argc, ...)
 {
 	const struct rules_hook *h = classify_hook(name);
-	struct rules_input in = { r, ev, model, NULL };
+	struct rules_input in = { r, ev, model, NULL, NULL };
 	struct rules_args a = { 0 };
 	struct text *x = text ? mk_text(text) : NULL;
 	va_list ap;
@@ -397,7 +397,7 @@ static void trace_hook(const struct symbols *sym)
 {
 	struct frame f[2];
 	struct evidence ev;
-	struct rules_input in = { NULL, &ev, NULL, sym };
+	struct rules_input in = { NULL, &ev, NULL, sym, NULL };
 	struct rules_args a = { 0 };
 	struct text *x = mk_text("a trace");
 
@@ -431,7 +431,7 @@ static void test_unknown_functions(void **state)
 	char dir[] = "/tmp/test_classify.XXXXXX";
 	char *src, *idx, *cmd;
 	struct symbols *sym;
-	struct rules_input in = { NULL, NULL, NULL, NULL };
+	struct rules_input in = { NULL, NULL, NULL, NULL, NULL };
 	struct rules_args a = { 0 };
 	struct text *x;
 	FILE *f;
@@ -470,6 +470,11 @@ static void test_unknown_functions(void **state)
 		    "one of those.");
 	assert_true(classify_hook_unknown_functions(&in, &x->t, &a) == 2);
 	free_text(x);
+	/* a driver the tree lacks (newer) is not invented: btusb_ is */
+	x = mk_text("newsmc_hwmon_read() and newsmc_hwmon_probe() of "
+		    "drivers/hwmon/newsmc-hwmon.c, and btusb_write()");
+	assert_true(classify_hook_unknown_functions(&in, &x->t, &a) == 1);
+	free_text(x);
 	trace_hook(sym);
 	symbols_free(sym);
 	cmd = xasprintf("rm -rf %s", dir);
@@ -477,6 +482,31 @@ static void test_unknown_functions(void **state)
 	free(cmd);
 	free(src);
 	free(idx);
+}
+
+/*
+ * the claim hooks check a report's claims once: the first stores them in
+ * the memo, the others (and explain) read them from it
+ */
+static void test_claims_memo(void **state)
+{
+	struct claims_memo memo;
+	struct rules_input in = { NULL, NULL, NULL, NULL, &memo };
+	struct rules_args a = { 0 };
+	struct text *x = mk_text("nothing claimed here");
+
+	(void)state;
+	memset(&memo, 0, sizeof(memo));
+	assert_true(classify_hook_false_claims(&in, &x->t, &a) == 0);
+	assert_true(memo.done);
+	/* what the memo holds is what the next hook weighs */
+	memo.c.checks = memo.c.checks_kind[CLAIM_KCONFIG] = 3;
+	memo.c.failed = memo.c.failed_kind[CLAIM_KCONFIG] = 3;
+	assert_true(classify_hook_false_claims(&in, &x->t, &a) == 3);
+	/* without a memo each hook checks the text itself */
+	in.claims = NULL;
+	assert_true(classify_hook_false_claims(&in, &x->t, &a) == 0);
+	free_text(x);
 }
 
 /* ---- the decision ------------------------------------------------------------ */
@@ -841,6 +871,7 @@ int main(void)
 		cmocka_unit_test(test_first_person_observation),
 		cmocka_unit_test(test_source_lines),
 		cmocka_unit_test(test_unknown_functions),
+		cmocka_unit_test(test_claims_memo),
 		cmocka_unit_test(test_decide),
 		cmocka_unit_test(test_classify_certain),
 		cmocka_unit_test(test_classify_scores),

@@ -946,6 +946,85 @@ static void test_modules_from_directories(void **state)
 	remove_tree();
 }
 
+/*
+ * What a report cites besides functions: module parameters, sysctl names
+ * and ioctl request macros (symbols_facts.c), and the tree's version
+ */
+static void test_facts(void **state)
+{
+	char *idx = make_tree();
+	struct symbols *s;
+	struct symbols_stats st;
+
+	write_text("Makefile", "VERSION = 6\nPATCHLEVEL = 13\nSUBLEVEL = 2\n");
+	write_text("drivers/foo/foo.c",
+		   "module_param(debug, int, 0644);\n"
+		   "MODULE_PARM_DESC(debug, \"debug level\");\n"
+		   "  module_param_named(power_save, foo_ps, bool, 0444);\n"
+		   "module_param_array(ids, int, NULL, 0);\n"
+		   "\tfoo_param_named_unsafe(enable_psr, int, 0400, \"x\");\n"
+		   "int x = module_param_expr(notaparam, 1);\n"
+		   "static struct ctl_table t[] = {\n"
+		   "\t{ .procname\t= \"foo_bar_ratio\", .mode = 0644 },\n"
+		   "\t{ .procname = ctl->procname },\n"
+		   "\tDEVINET_SYSCTL_RW_ENTRY(RP_FILTER, \"rp_filter\"),\n"
+		   "};\n");
+	write_text("include/linux/moduleparam.h",
+		   "#define module_param(name, type, perm) x\n"
+		   "#define FOO_NOT_IOCTL _IOR_NOT(1)\n"
+		   "#define FOO_HEX_NOT_UAPI 0x10\n");
+	write_text("include/uapi/linux/foo.h",
+		   "#define FOO_IOC_GET\t_IOR('f', 1, int)\n"
+		   "#define FOO_IOC_SET _IOW('f', 2, int) /* set */\n"
+		   "#define DRM_IOCTL_FOO DRM_IOWR(0x40, struct foo)\n"
+		   "#define FOO_PLAIN 5\n"
+		   "#define SG_IO 0x2285\n"
+		   "#define HIDIOCSFEATURE(len) _IOC(_IOC_WRITE, 'H', 6, len)\n"
+		   "x = _IO('f', 3);\n");
+	write_text("include/uapi/asm-generic/ioctls.h",
+		   "#define TCGETS\t\t0x5401\n");
+	write_text("drivers/foo/ioctl.c", "#define FOO_IOC_C _IO('f', 9)\n");
+	assert_int_equal(symbols_build(tmpdir, idx, &st), 0);
+	s = open_index(idx);
+	assert_non_null(s);
+	assert_int_equal(symbols_tree_version(s), SYMBOLS_VERSION(6, 13, 2));
+	assert_string_equal(files(s, "param:debug"), "drivers/foo/foo.c");
+	assert_string_equal(files(s, "param:power_save"), "drivers/foo/foo.c");
+	assert_string_equal(files(s, "param:ids"), "drivers/foo/foo.c");
+	assert_string_equal(files(s, "param:enable_psr"), "drivers/foo/foo.c");
+	/* not at a line's start, or the macro's own definition */
+	assert_string_equal(files(s, "param:notaparam"), "");
+	assert_string_equal(files(s, "param:name"), "");
+	assert_string_equal(files(s, "sysctl:foo_bar_ratio"),
+			    "drivers/foo/foo.c");
+	assert_string_equal(files(s, "sysctl:rp_filter"), "drivers/foo/foo.c");
+	assert_string_equal(files(s, "ioctl:FOO_IOC_GET"),
+			    "include/uapi/linux/foo.h");
+	assert_string_equal(files(s, "ioctl:FOO_IOC_SET"),
+			    "include/uapi/linux/foo.h");
+	assert_string_equal(files(s, "ioctl:DRM_IOCTL_FOO"),
+			    "include/uapi/linux/foo.h");
+	assert_string_equal(files(s, "ioctl:TCGETS"),
+			    "include/uapi/asm-generic/ioctls.h");
+	/* older requests are numbers (in uapi), some take a length */
+	assert_string_equal(files(s, "ioctl:SG_IO"),
+			    "include/uapi/linux/foo.h");
+	assert_string_equal(files(s, "ioctl:HIDIOCSFEATURE"),
+			    "include/uapi/linux/foo.h");
+	/* a constant, a macro that is no request, a source file */
+	assert_string_equal(files(s, "ioctl:FOO_PLAIN"), "");
+	assert_string_equal(files(s, "ioctl:FOO_NOT_IOCTL"), "");
+	assert_string_equal(files(s, "ioctl:FOO_IOC_C"), "");
+	assert_string_equal(files(s, "ioctl:FOO_HEX_NOT_UAPI"), "");
+	/* the kinds are apart: no function, no other kind */
+	assert_string_equal(files(s, "debug"), "");
+	assert_string_equal(files(s, "sysctl:debug"), "");
+	assert_string_equal(files(s, "param:"), "");
+	symbols_free(s);
+	free(idx);
+	remove_tree();
+}
+
 /* ---- the two readers agree ------------------------------------------- */
 
 #define AGREE_FILES 24
@@ -1197,6 +1276,7 @@ int main(void)
 		cmocka_unit_test(test_scan_forms),
 		cmocka_unit_test(test_modules_from_makefiles),
 		cmocka_unit_test(test_modules_from_directories),
+		cmocka_unit_test(test_facts),
 		cmocka_unit_test(test_scan_unbalanced_input),
 		cmocka_unit_test(test_name_len),
 		cmocka_unit_test(test_build_and_lookup),

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * claims_int - what claims.c shares with claims_quote.c and
+ * claims_facts.c: counting a check, and the checks those files make
+ */
+#ifndef TRIAGE_CLAIMS_INT_H
+#define TRIAGE_CLAIMS_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "claims.h"
+
+/*
+ * claims_count - one check of kind: passed when ok, else failed, and the
+ * first failed one's text (fmt: a constant; the report's words only as
+ * its arguments) kept for explanations
+ */
+void claims_count(struct claims *c, enum claims_kind kind, bool ok,
+		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/*
+ * claims_check_quotes - source code the text quotes from a file or a
+ * function of the tree is in that file (claims_quote.c); older: as
+ * claims_check_facts()'s
+ */
+void claims_check_quotes(struct claims *c, const char *text, size_t len,
+			 const struct symbols *s, bool older);
+
+/*
+ * claims_check_facts - sysctl names, module parameters and ioctl names
+ * the text cites exist in the tree (claims_facts.c); older: the
+ * report's kernel is newer than the tree (a failure is not counted:
+ * claims.c passes it for a newer version alone)
+ */
+void claims_check_facts(struct claims *c, const char *text, size_t len,
+			const struct symbols *s, bool older);
+
+/* claims_name_char - a character of a C name */
+bool claims_name_char(char ch);
+
+#endif
