@@ -726,7 +726,7 @@ static void test_classify_quoted(void **state)
 	struct report *r = mk_report(
 		NULL, "See below.\n-----Original Message-----\n"
 		      "This could lead to trouble.\n## Impact\nmy laptop\n");
-	struct verdict v;
+	struct verdict v, v2;
 	size_t i, quoted = 0;
 
 	classify_report(rs, r, NULL, NULL, &v);
@@ -742,6 +742,17 @@ static void test_classify_quoted(void **state)
 	/* shown weighted, in order of the user score, then by name */
 	assert_string_equal(v.rules[1].name, "WORDY");
 	assert_true(v.rules[1].score[CLASS_AI] == 1.5);
+
+	/* the model's posteriors of the whole text vote the same way */
+	{
+		const double whole_ai[CLASS_N] = { 0.01, 0.01, 0.98 };
+		const double own_user[CLASS_N] = { 0.98, 0.01, 0.01 };
+
+		classify_report_whole(rs, r, NULL, own_user, whole_ai, &v2);
+		assert_true(v2.quoted[CLASS_AI] == 5.5 + 3);
+		assert_true(v2.score[CLASS_AI] == (5.5 + 3) * 0.5);
+		verdict_release(&v2);
+	}
 	verdict_release(&v);
 	report_free(r);
 
