@@ -935,7 +935,12 @@ static size_t quoted_pass(const struct ruleset *rs,
 	size_t i, n = rules_count(rs), added = 0, first = v->nrules;
 	int c;
 
-	if (!(w > 0))
+	/* nothing but the own text: the same rules would fire */
+	if (!(w > 0) ||
+	    ((model == own->model ||
+	      (model && own->model &&
+	       !memcmp(model, own->model, CLASS_N * sizeof(*model)))) &&
+	     !rules_whole_differs(own->report)))
 		return 0;
 	memset(&memo, 0, sizeof(memo));
 	in.model = model;

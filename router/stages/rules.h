@@ -330,6 +330,13 @@ void rules_whole_text(const char *text, size_t len, struct strbuf *out);
 void rules_text_lines(const struct report *r, unsigned *own, unsigned *rest);
 
 /*
+ * rules_whole_differs - the whole text (RULES_WHOLE_TEXT) is more than
+ * the own text: something is quoted, follows a marker or is another
+ * text part
+ */
+bool rules_whole_differs(const struct report *r);
+
+/*
  * rules_addresses - the bare addresses of an address header value, lower
  * case, one per line, appended to out
  */

@@ -392,6 +392,21 @@ static unsigned nonblank_lines(const struct strbuf *sb, bool own)
 	return n;
 }
 
+/* rules_whole_differs - see rules.h */
+bool rules_whole_differs(const struct report *r)
+{
+	struct strbuf own = STRBUF_INIT(RULES_BODY_MAX);
+	struct strbuf whole = STRBUF_INIT(RULES_RAWBODY_MAX);
+	bool differs;
+
+	build_body(r, &own);
+	build_whole(r, &whole);
+	differs = own.len != whole.len || memcmp(own.buf, whole.buf, own.len);
+	sb_release(&own);
+	sb_release(&whole);
+	return differs;
+}
+
 /* part_lines - the nonblank lines of text, quote marks or not */
 static unsigned part_lines(const char *text, size_t len)
 {
