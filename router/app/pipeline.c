@@ -303,27 +303,52 @@ static bool no_sign_of_a_bug(const struct pipeline *p, const struct report *r,
 }
 
 /*
+ * thin_own_text - a new report (no reply to one we know) whose own text
+ * is under own_text_min_lines nonblank lines and the rest of its text
+ * longer: what a forward would carry is someone else's words, quoted,
+ * after an "-----Original Message-----" line or attached, which the
+ * rules weigh less (quoted_weight) than the sender's own
+ */
+static bool thin_own_text(const struct pipeline *p, const struct decision *d)
+{
+	long min = p->cfg ? config_int(p->cfg, "own_text_min_lines") : 0;
+
+	return min > 0 && d->kind.kind == KIND_REPORT && !d->link.thread_root &&
+	       d->own_lines < (unsigned long)min &&
+	       d->rest_lines > d->own_lines;
+}
+
+/*
  * pipeline_judge - classify, crash identity and map for one report
  * (evidence first if not yet extracted); no database, no load
  */
 void pipeline_judge(struct pipeline *p, const struct report *r,
 		    struct decision *d)
 {
+	double model_whole[CLASS_N];
+	bool whole_voted = false;
+
 	if (d->judged)
 		return;
 	d->judged = true;
 	pipeline_evidence(p, r, d);
 
-	/* classify: the model votes through graded pseudo-rules */
+	/*
+	 * classify: the model votes through graded pseudo-rules, on the
+	 * sender's own text and on the whole text the forward carries
+	 */
 	if (p->model) {
 		struct model_input in;
 
 		model_input_from_report(&in, r);
 		d->model_voted = model_score(p->model, &in, d->model) == 1;
+		in.whole = true;
+		whole_voted = model_score(p->model, &in, model_whole) == 1;
 	}
 	if (p->rules) {
-		classify_report(p->rules, r, d->ev,
-				d->model_voted ? d->model : NULL, &d->verdict);
+		classify_report_whole(
+			p->rules, r, d->ev, d->model_voted ? d->model : NULL,
+			whole_voted ? model_whole : NULL, &d->verdict);
 	} else {
 		d->verdict.cls = CLASS_UNCERTAIN;
 		d->verdict.reason = "no classifier rules";
@@ -337,6 +362,7 @@ void pipeline_judge(struct pipeline *p, const struct report *r,
 		d->verdict.reason = "its text names nothing of the kernel";
 	}
 	d->no_problem = p->rules && no_sign_of_a_bug(p, r, d);
+	rules_text_lines(r, &d->own_lines, &d->rest_lines);
 	d->cls = rules_class_name(d->verdict.cls);
 
 	/* the crash's identity, and whether it is a regression */
@@ -412,6 +438,16 @@ int pipeline_route(struct pipeline *p, const struct report *r, time_t now,
 		d->act.reply = false;
 		snprintf(d->act.reason, sizeof(d->act.reason), "%s",
 			 PIPELINE_NO_PROBLEM);
+	}
+	if (thin_own_text(p, d) && d->act.action == ACT_FORWARD) {
+		d->act.action = ACT_HOLD;
+		d->act.reply = false;
+		snprintf(
+			d->act.reason, sizeof(d->act.reason),
+			"its own text is %u line%s; the rest (%u lines) is quoted, after an \"Original Message\" line or attached (own_text_min_lines %ld)",
+			d->own_lines, d->own_lines == 1 ? "" : "s",
+			d->rest_lines,
+			config_int(p->cfg, "own_text_min_lines"));
 	}
 	return rc;
 }

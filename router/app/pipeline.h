@@ -108,6 +108,9 @@ struct decision {
 	bool mapped;	 /* some section besides THE REST */
 	bool judged;	 /* pipeline_judge() ran */
 	bool no_problem; /* no sign of a bug: held (PIPELINE_NO_PROBLEM) */
+	/* nonblank lines of its own text and of the rest (quoted, after a
+	 * marker, attached): rules_text_lines() */
+	unsigned own_lines, rest_lines;
 	struct pick_result pick;
 	struct act_decision act;
 	char class_header[VERDICT_HEADER_MAX];

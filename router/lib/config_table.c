@@ -123,6 +123,7 @@ const struct config_key config_keys[] = {
 	PATH("rules_dir", NULL, "stages/classify.c"),
 	PATH("local_rules", SYSCONFDIR "/local.rules", "stages/classify.c"),
 	BOOL("shipped_model", "no", "stages/classify.c"),
+	INT("own_text_min_lines", "5", 0, 1000, "app/pipeline.c"),
 
 	/* identity and forwarding */
 	ADDR("router_address", "triage@localhost", "app/forward.c"),

@@ -913,12 +913,90 @@ static int cmp_rule(const void *pa, const void *pb, void *arg)
 }
 
 /*
+ * quoted_pass - the AI and fuzzer points only the quoted, after-a-marker
+ * and attached text earns: the rules again over the whole text
+ * (RULES_WHOLE_TEXT, the model's posteriors of it), and each rule that
+ * fires there but did not on the own text adds its ai and fuzzer score
+ * (user never: a quote is not the sender's evidence) times
+ * quoted_weight.  A class's sum below 0 counts as 0: quoting a user's
+ * words never takes points off.  The rules it adds go to v->rules,
+ * marked quoted, their scores weighted; returns how many.
+ */
+static size_t quoted_pass(const struct ruleset *rs,
+			  const struct rules_input *own,
+			  const struct rules_result *ores, const double *model,
+			  struct verdict *v)
+{
+	const double w = rules_params(rs)->quoted_weight;
+	struct claims_memo memo;
+	struct rules_input in = *own;
+	struct rules_result res;
+	double sum[CLASS_N] = { 0 };
+	size_t i, n = rules_count(rs), added = 0, first = v->nrules;
+	int c;
+
+	/* nothing but the own text: the same rules would fire */
+	if (!(w > 0) ||
+	    ((model == own->model ||
+	      (model && own->model &&
+	       !memcmp(model, own->model, CLASS_N * sizeof(*model)))) &&
+	     !rules_whole_differs(own->report)))
+		return 0;
+	memset(&memo, 0, sizeof(memo));
+	in.model = model;
+	in.claims = &memo;
+	rules_result_init(&res);
+	rules_eval(rs, &in, RULES_EVAL_ALL | RULES_WHOLE_TEXT, &res);
+	for (i = 0; i < n; i++) {
+		const struct rule_info *ri = rules_info(rs, i);
+		struct verdict_rule *vr;
+
+		if (res.value[i] == 0 || ores->value[i] != 0 || ri->helper ||
+		    (!ri->score[CLASS_FUZZER] && !ri->score[CLASS_AI]))
+			continue;
+		vr = &v->rules[v->nrules++];
+		vr->name = ri->name;
+		vr->describe = ri->describe;
+		vr->value = res.value[i];
+		vr->quoted = true;
+		for (c = CLASS_FUZZER; c < CLASS_N; c++) {
+			vr->score[c] = w * ri->score[c];
+			sum[c] += ri->score[c];
+		}
+		added++;
+	}
+	for (c = CLASS_FUZZER; c < CLASS_N; c++) {
+		if (sum[c] <= 0) {
+			/* nothing added to c: its listed share is 0 too */
+			for (i = first; i < v->nrules; i++)
+				v->rules[i].score[c] = 0;
+			continue;
+		}
+		v->score[c] += w * sum[c];
+		v->quoted[c] = sum[c];
+	}
+	rules_result_release(&res);
+	return added;
+}
+
+/*
  * classify_report - evaluate the rules on a report and decide its class;
  * model is NULL or double[CLASS_N] posteriors; returns 0
  */
 int classify_report(const struct ruleset *rs, const struct report *r,
 		    const struct evidence *ev, const double *model,
 		    struct verdict *v)
+{
+	return classify_report_whole(rs, r, ev, model, model, v);
+}
+
+/*
+ * classify_report_whole - classify_report() with the model's posteriors
+ * of the whole text too (model_whole: NULL when the model did not vote)
+ */
+int classify_report_whole(const struct ruleset *rs, const struct report *r,
+			  const struct evidence *ev, const double *model,
+			  const double *model_whole, struct verdict *v)
 {
 	struct rules_input in = { r, ev, model, rules_symbols(rs), &v->claims };
 	const struct rules_params *p = rules_params(rs);
@@ -930,7 +1008,8 @@ int classify_report(const struct ruleset *rs, const struct report *r,
 	memset(v, 0, sizeof(*v));
 	rules_result_init(&res);
 	rules_eval(rs, &in, 0, &res);
-	v->rules = xcalloc(n + 1, sizeof(*v->rules));
+	/* room for the rules of the own text and of the whole text */
+	v->rules = xcalloc(2 * n + 1, sizeof(*v->rules));
 	for (i = 0; i < n; i++) {
 		const struct rule_info *ri = rules_info(rs, i);
 
@@ -950,6 +1029,8 @@ int classify_report(const struct ruleset *rs, const struct report *r,
 		v->nrules++;
 	}
 	v->limit_hits = res.limit_hits;
+	if (!res.certain)
+		quoted_pass(rs, &in, &res, model_whole, v);
 	v->leaning = CLASS_USER;
 	for (c = 1; c < CLASS_N; c++)
 		if (v->score[c] > v->score[v->leaning])
@@ -976,6 +1057,17 @@ int classify_report(const struct ruleset *rs, const struct report *r,
 			v->certain ? 1.0 : softmax(v->score, v->leaning);
 	} else {
 		v->cls = classify_decide(p, v->score, &v->reason);
+		/*
+		 * A user's own words with an AI report quoted or attached
+		 * (a log anyone can paste on top): what the forward carries
+		 * would be ai on its own, so a triager decides
+		 */
+		if (v->cls == CLASS_USER &&
+		    v->quoted[CLASS_AI] >=
+			    p->threshold[CLASS_AI] + p->user_bias) {
+			v->cls = CLASS_UNCERTAIN;
+			v->reason = "its quoted or attached text reads as ai";
+		}
 		v->confidence = softmax(v->score, shown_class(v));
 	}
 	qsort_r(v->rules, v->nrules, sizeof(*v->rules), cmp_rule, v);

@@ -13,6 +13,15 @@
  *	  ai         mostly LLM-written text about a problem nobody hit
  *	  uncertain  too close to call: a human decides
  *
+ *	The rules read the sender's own text (rules.h "body"); the AI and
+ *	fuzzer rules then read the whole text the forward carries, quoted
+ *	lines, what follows an "-----Original Message-----" marker and
+ *	every other text part included (RULES_WHOLE_TEXT, the model's
+ *	posteriors of that text), and what fires only there adds its ai and
+ *	fuzzer score times "quoted_weight" (never user points, never below
+ *	what the own text scored): one marker line or a quote prefix no
+ *	longer hides a report from them.
+ *
  *	Decision, with s[c] the sum of the scores of the rules that fired,
  *	T[c] = "threshold c", B = "uncertain_band", U = "user_bias":
  *
@@ -123,6 +132,9 @@ struct verdict_rule {
 	const char *describe;
 	double score[CLASS_N];
 	double value; /* the rule's value (1 for a regex, a hook's number) */
+	/* fired only on the whole text (quotes, attachments): its score
+	 * is weighted by quoted_weight, user 0 */
+	bool quoted;
 };
 
 struct verdict {
@@ -130,8 +142,11 @@ struct verdict {
 	int leaning; /* the class with the highest score */
 	double score[CLASS_N];
 	double model[CLASS_N]; /* the model pseudo-rules' share of score[] */
-	double confidence;     /* 0..1 */
-	bool certain;	       /* decided by a certain rule */
+	/* what only the quoted and attached text earned, before
+	 * quoted_weight (score[] holds it weighted) */
+	double quoted[CLASS_N];
+	double confidence;  /* 0..1 */
+	bool certain;	    /* decided by a certain rule */
 	const char *reason; /* static text: "certain rule", "user bias" ... */
 	struct verdict_rule *rules; /* fired, not helpers, strongest first */
 	size_t nrules;
@@ -174,6 +189,9 @@ struct ruleset *classify_open(const struct config *cfg);
 int classify_report(const struct ruleset *rs, const struct report *r,
 		    const struct evidence *ev, const double *model,
 		    struct verdict *v);
+int classify_report_whole(const struct ruleset *rs, const struct report *r,
+			  const struct evidence *ev, const double *model,
+			  const double *model_whole, struct verdict *v);
 void verdict_release(struct verdict *v);
 
 /*

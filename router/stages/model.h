@@ -13,7 +13,9 @@
  *	header is ever read.  The tokenizer strips the body itself: lines
  *	quoted with ">", "... wrote:" attribution lines, and everything
  *	after an Outlook "-----Original Message-----" line or a "-- "
- *	signature separator.  Callers pass report->body untouched.  At
+ *	signature separator (with model_input.whole, nothing is left out:
+ *	quoted lines are read without their quote marks, and the text
+ *	after such a line too).  Callers pass report->body untouched.  At
  *	most MODEL_TEXT_MAX bytes (body first, then attachments) and
  *	MODEL_TOKENS_MAX words are read per report.
  *
@@ -144,6 +146,12 @@ struct model_input {
 	const char *attach[MODEL_MAX_ATTACH]; /* text attachments */
 	size_t attach_len[MODEL_MAX_ATTACH];
 	size_t nattach;
+	/*
+	 * read the body whole: quoted lines (their quote marks removed) and
+	 * what follows a signature or "-----Original Message-----" line too
+	 * (the text the forward carries, not only the sender's own)
+	 */
+	bool whole;
 };
 
 /*

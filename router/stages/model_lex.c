@@ -622,9 +622,27 @@ static bool is_original_message(const char *s, size_t n)
 	       memmem(s, n, "Original Message", 16);
 }
 
-/* lex_text - a body (quotes stripped) or an attachment, line by line */
+/* unquote - the line past its quote marks ("> ", "> > ") */
+static size_t unquote(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (is_quoted(s + i, n - i)) {
+		while (s[i] != '>')
+			i++;
+		i++;
+		if (i < n && s[i] == ' ')
+			i++;
+	}
+	return i;
+}
+
+/*
+ * lex_text - a body (quotes stripped, or with whole their words read
+ * and nothing cut) or an attachment, line by line
+ */
 static size_t lex_text(struct tok *t, const char *text, size_t len,
-		       size_t budget, bool body)
+		       size_t budget, bool body, bool whole)
 {
 	const char *p = text, *end;
 
@@ -640,14 +658,20 @@ static size_t lex_text(struct tok *t, const char *text, size_t len,
 			n--;
 		if (body) {
 			if (is_quoted(p, n)) {
+				size_t q = unquote(p, n);
+
 				t->quoted++;
-				p = next;
-				continue;
-			}
-			if ((n == 3 && !memcmp(p, "-- ", 3)) ||
-			    is_original_message(p, n))
+				if (!whole) {
+					p = next;
+					continue;
+				}
+				p += q;
+				n -= q;
+			} else if (!whole &&
+				   ((n == 3 && !memcmp(p, "-- ", 3)) ||
+				    is_original_message(p, n))) {
 				break;
-			if (is_attribution(p, n)) {
+			} else if (is_attribution(p, n)) {
 				p = next;
 				continue;
 			}
@@ -718,14 +742,15 @@ void md_tokenize(struct tok *t, const struct model_input *in)
 		lex_subject(t, in->subject);
 	subject_words = t->nwords;
 	if (in->body && in->body_len)
-		budget -= lex_text(t, in->body, in->body_len, budget, true);
+		budget -= lex_text(t, in->body, in->body_len, budget, true,
+				   in->whole);
 	if (t->c->attachments) {
 		for (i = 0; i < in->nattach && i < MODEL_MAX_ATTACH; i++) {
 			if (!in->attach[i] || !budget)
 				continue;
 			stream_reset(t, NS_BODY);
 			budget -= lex_text(t, in->attach[i], in->attach_len[i],
-					   budget, false);
+					   budget, false, false);
 		}
 	}
 	t->body_words = t->nwords - subject_words;

@@ -892,6 +892,65 @@ static const struct report_part *pick_body(struct report *r)
 	return NULL;
 }
 
+/*
+ * A message opened where it lies: the parser reads a byte array that
+ * borrows data (the stream does not own it, and nothing writes to it)
+ * instead of a copy of a message that can be megabytes.
+ */
+struct borrowed {
+	GByteArray *bytes;
+	GMimeStream *stream;
+	GMimeParser *parser;
+	GMimeParserOptions *opts;
+};
+
+/*
+ * borrowed_open - the message in data, parsed as parse_report() reads
+ * every message: RFC 2047 words, addresses and parameters loosely,
+ * undeclared 8-bit text as UTF-8 or else windows-1252, warnings to
+ * on_warn(st) when given; NULL when it is none (b is then still to close).
+ * The sendable copy is opened the same way, so what it writes back was
+ * read as the report was.
+ */
+static GMimeMessage *borrowed_open(struct borrowed *b, const char *data,
+				   size_t len, GMimeParserWarningFunc on_warn,
+				   void *st)
+{
+	static const char *fallback[] = { "utf-8", "windows-1252", NULL };
+
+	b->bytes = g_byte_array_new_take((guint8 *)data, len);
+	b->stream = g_mime_stream_mem_new_with_byte_array(b->bytes);
+	g_mime_stream_mem_set_owner(GMIME_STREAM_MEM(b->stream), FALSE);
+	b->parser = g_mime_parser_new_with_stream(b->stream);
+	g_mime_parser_set_format(b->parser, GMIME_FORMAT_MESSAGE);
+	b->opts = g_mime_parser_options_new();
+	if (on_warn)
+		g_mime_parser_options_set_warning_callback(b->opts, on_warn,
+							   st);
+	g_mime_parser_options_set_rfc2047_compliance_mode(
+		b->opts, GMIME_RFC_COMPLIANCE_LOOSE);
+	g_mime_parser_options_set_address_compliance_mode(
+		b->opts, GMIME_RFC_COMPLIANCE_LOOSE);
+	g_mime_parser_options_set_parameter_compliance_mode(
+		b->opts, GMIME_RFC_COMPLIANCE_LOOSE);
+	g_mime_parser_options_set_fallback_charsets(b->opts, fallback);
+	return g_mime_parser_construct_message(b->parser, b->opts);
+}
+
+/* borrowed_close - what borrowed_open() made; the data stays the caller's */
+static void borrowed_close(struct borrowed *b)
+{
+	if (b->opts)
+		g_mime_parser_options_free(b->opts);
+	if (b->parser)
+		g_object_unref(b->parser);
+	if (b->stream)
+		g_object_unref(b->stream);
+	if (b->bytes)
+		g_byte_array_free(b->bytes, FALSE);
+	memset(b, 0, sizeof(*b));
+}
+
 /* parse_report_limits - parse r->raw with the given intake limits */
 int parse_report_limits(struct report *r, const struct intake_limits *lim)
 {
@@ -903,12 +962,8 @@ int parse_report_scanned(struct report *r, const struct intake_limits *lim,
 			 const struct intake_scan *given)
 {
 	struct parse_state st = { .r = r, .budget = REPORT_TEXT_MAX };
-	GMimeParserOptions *opts = NULL;
-	GMimeStream *stream = NULL;
-	GMimeParser *parser = NULL;
+	struct borrowed b = { 0 };
 	GMimeMessage *msg = NULL;
-	GByteArray *bytes = NULL;
-	static const char *fallback[] = { "utf-8", "windows-1252", NULL };
 	const struct report_part *body;
 	struct intake_scan scan;
 	char *safe = NULL;
@@ -937,26 +992,7 @@ int parse_report_scanned(struct report *r, const struct intake_limits *lim,
 	if (r->flags & REPORT_OVERSIZED)
 		r->flags |= REPORT_TRUNCATED;
 
-	/*
-	 * The parser reads the message where it lies: a byte array that
-	 * borrows data (the stream does not own it, and nothing writes to
-	 * it) instead of a copy of a message that can be megabytes.
-	 */
-	bytes = g_byte_array_new_take((guint8 *)data, len);
-	stream = g_mime_stream_mem_new_with_byte_array(bytes);
-	g_mime_stream_mem_set_owner(GMIME_STREAM_MEM(stream), FALSE);
-	parser = g_mime_parser_new_with_stream(stream);
-	g_mime_parser_set_format(parser, GMIME_FORMAT_MESSAGE);
-	opts = g_mime_parser_options_new();
-	g_mime_parser_options_set_warning_callback(opts, on_warning, &st);
-	g_mime_parser_options_set_rfc2047_compliance_mode(
-		opts, GMIME_RFC_COMPLIANCE_LOOSE);
-	g_mime_parser_options_set_address_compliance_mode(
-		opts, GMIME_RFC_COMPLIANCE_LOOSE);
-	g_mime_parser_options_set_parameter_compliance_mode(
-		opts, GMIME_RFC_COMPLIANCE_LOOSE);
-	g_mime_parser_options_set_fallback_charsets(opts, fallback);
-	msg = g_mime_parser_construct_message(parser, opts);
+	msg = borrowed_open(&b, data, len, on_warning, &st);
 	if (!msg) {
 		r->flags |= REPORT_MALFORMED;
 		add_plain(&st, data, len);
@@ -973,14 +1009,7 @@ out:
 	r->body_len = body ? body->len : 0;
 	if (msg)
 		g_object_unref(msg);
-	if (opts)
-		g_mime_parser_options_free(opts);
-	if (parser)
-		g_object_unref(parser);
-	if (stream)
-		g_object_unref(stream);
-	if (bytes)
-		g_byte_array_free(bytes, FALSE); /* data stays the caller's */
+	borrowed_close(&b);
 	free(safe);
 	return 0;
 }
@@ -1064,13 +1093,12 @@ static int reencode(GMimePart *part)
 /* parse_sendable - r's message with its unsendable parts re-encoded */
 int parse_sendable(const struct report *r, struct strbuf *out)
 {
-	GMimeParserOptions *opts = NULL;
+	struct borrowed b = { 0 };
 	GMimeFormatOptions *format = NULL;
-	GMimeStream *stream = NULL, *mem = NULL;
-	GMimeParser *parser = NULL;
+	GMimeStream *mem = NULL;
 	GMimeMessage *msg = NULL;
 	GMimePartIter *it;
-	GByteArray *bytes = NULL, *written;
+	GByteArray *written;
 	const char *nl;
 	int changed = 0, ret = 1;
 	size_t orig = out->len;
@@ -1079,15 +1107,7 @@ int parse_sendable(const struct report *r, struct strbuf *out)
 	    (r->flags &
 	     (REPORT_NOT_MIME | REPORT_OVERSIZED | REPORT_MALFORMED)))
 		return 1;
-	bytes = g_byte_array_new_take((guint8 *)r->raw, r->raw_len);
-	stream = g_mime_stream_mem_new_with_byte_array(bytes);
-	g_mime_stream_mem_set_owner(GMIME_STREAM_MEM(stream), FALSE);
-	parser = g_mime_parser_new_with_stream(stream);
-	g_mime_parser_set_format(parser, GMIME_FORMAT_MESSAGE);
-	opts = g_mime_parser_options_new();
-	g_mime_parser_options_set_rfc2047_compliance_mode(
-		opts, GMIME_RFC_COMPLIANCE_LOOSE);
-	msg = g_mime_parser_construct_message(parser, opts);
+	msg = borrowed_open(&b, r->raw, r->raw_len, NULL, NULL);
 	if (!msg)
 		goto out;
 	it = g_mime_part_iter_new(GMIME_OBJECT(msg));
@@ -1125,13 +1145,6 @@ out:
 		g_mime_format_options_free(format);
 	if (msg)
 		g_object_unref(msg);
-	if (opts)
-		g_mime_parser_options_free(opts);
-	if (parser)
-		g_object_unref(parser);
-	if (stream)
-		g_object_unref(stream);
-	if (bytes)
-		g_byte_array_free(bytes, FALSE); /* the bytes stay r's */
+	borrowed_close(&b); /* the bytes stay r's */
 	return ret;
 }

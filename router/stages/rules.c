@@ -146,6 +146,7 @@ struct ruleset *rules_new(const struct rules_hook *hooks, size_t nhooks)
 	rs->params.threshold[CLASS_AI] = 5.0;
 	rs->params.band = 1.0;
 	rs->params.user_bias = 1.0;
+	rs->params.quoted_weight = RULES_QUOTED_WEIGHT;
 	for (i = 0; i < PARAM_N; i++)
 		rs->param_file[i] = -1;
 	return rs;
@@ -875,9 +876,11 @@ static void do_param(struct ruleset *rs, const char *directive, const char *arg,
 		v = next_word(&rest);
 	} else {
 		slot = strcmp(directive, "uncertain_band") == 0 ? PARAM_BAND
-								: PARAM_BIAS;
-		dst = slot == PARAM_BAND ? &rs->params.band
-					 : &rs->params.user_bias;
+		       : strcmp(directive, "user_bias") == 0	? PARAM_BIAS
+								: PARAM_QUOTED;
+		dst = slot == PARAM_BAND   ? &rs->params.band
+		      : slot == PARAM_BIAS ? &rs->params.user_bias
+					   : &rs->params.quoted_weight;
 		v = (char *)arg;
 	}
 	if (!v || next_word(&rest) || parse_number(v, &d) < 0) {
@@ -888,6 +891,10 @@ static void do_param(struct ruleset *rs, const char *directive, const char *arg,
 	if ((slot == PARAM_BAND || slot == PARAM_BIAS) && d < 0) {
 		problem(rs, file, line, false, "%s must not be negative",
 			directive);
+		return;
+	}
+	if (slot == PARAM_QUOTED && (d < 0 || d > 1)) {
+		problem(rs, file, line, false, "%s must be 0 to 1", directive);
 		return;
 	}
 	if (!set_once(rs, &rs->param_file[slot], &rs->param_line[slot], file,
@@ -983,7 +990,8 @@ static void parse_line(struct ruleset *rs, int file, unsigned line, char *s)
 	}
 	if (strcmp(directive, "threshold") == 0 ||
 	    strcmp(directive, "uncertain_band") == 0 ||
-	    strcmp(directive, "user_bias") == 0) {
+	    strcmp(directive, "user_bias") == 0 ||
+	    strcmp(directive, "quoted_weight") == 0) {
 		do_param(rs, directive, name, s, file, line);
 		return;
 	}

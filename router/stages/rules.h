@@ -26,6 +26,7 @@
  *	  threshold CLASS N
  *	  uncertain_band N
  *	  user_bias N
+ *	  quoted_weight N
  *
  *	Flags are i, m, s, x and u (UTF-8 mode; the subject must be valid
  *	UTF-8).  Every regex is compiled on its own at load time and matched
@@ -92,7 +93,9 @@ enum {
 	CLASS_UNCERTAIN = CLASS_N,
 };
 
-#define RULES_BODY_MAX	     (64u << 10)
+#define RULES_BODY_MAX (64u << 10)
+/* quoted_weight when the rules set none */
+#define RULES_QUOTED_WEIGHT  0.5
 #define RULES_RAWBODY_MAX    (128u << 10)
 #define RULES_HEADER_MAX     (8u << 10)
 #define RULES_ALL_MAX	     (32u << 10)
@@ -190,6 +193,9 @@ struct rules_params {
 	double threshold[CLASS_N];
 	double band;	  /* uncertain_band */
 	double user_bias; /* user_bias */
+	/* quoted_weight: what the AI and fuzzer rules' score counts for
+	 * that only the quoted, after-a-marker or attached text earns */
+	double quoted_weight;
 };
 
 struct rules_result {
@@ -206,6 +212,9 @@ struct rules_result {
 enum {
 	RULES_EVAL_ALL = 1 << 0,     /* do not stop after a certain rule */
 	RULES_NO_PREFILTER = 1 << 1, /* always run pcre2 (tests) */
+	/* "body" reads the whole text: rules_whole_text() of the main
+	 * text, then of every other text part */
+	RULES_WHOLE_TEXT = 1 << 2,
 };
 
 /* loading */
@@ -303,6 +312,29 @@ bool rules_header_hidden(const char *name);
  */
 struct strbuf;
 void rules_own_text(const char *text, size_t len, struct strbuf *out);
+
+/*
+ * rules_whole_text - all of text, quote marks (">", "> > ") removed from
+ * each line: what the forward carries, read as the sender's own words;
+ * appends to out (bounded by its cap)
+ */
+void rules_whole_text(const char *text, size_t len, struct strbuf *out);
+
+/*
+ * rules_text_lines - the nonblank lines of r's own text (the body
+ * target up to a "-- " signature line, other inline text parts, a
+ * forwarded message/rfc822) and of the rest: what the main text quotes
+ * or has after an "-----Original Message-----" line, and its text
+ * attachments
+ */
+void rules_text_lines(const struct report *r, unsigned *own, unsigned *rest);
+
+/*
+ * rules_whole_differs - the whole text (RULES_WHOLE_TEXT) is more than
+ * the own text: something is quoted, follows a marker or is another
+ * text part
+ */
+bool rules_whole_differs(const struct report *r);
 
 /*
  * rules_addresses - the bare addresses of an address header value, lower

@@ -278,6 +278,184 @@ static void build_body(const struct report *r, struct strbuf *sb)
 		sb_add(sb, "", 0);
 }
 
+/*
+ * dequote - where a line's words start past its quote marks (">",
+ * "> > ", " >>"), so that a quoted "## Summary" or "This is ..." reads
+ * as the sender's own line would
+ */
+static size_t dequote(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	for (;;) {
+		size_t j = i;
+
+		while (j < n && j - i < 3 && (s[j] == ' ' || s[j] == '\t'))
+			j++;
+		if (j >= n || s[j] != '>')
+			return i;
+		i = j + 1;
+		if (i < n && s[i] == ' ')
+			i++;
+	}
+}
+
+/*
+ * rules_whole_text - text with every line's quote marks removed and
+ * nothing left out (markers, quoted replies and what follows them
+ * kept); appends to out (bounded by its cap)
+ */
+void rules_whole_text(const char *text, size_t len, struct strbuf *out)
+{
+	const char *p = text, *end;
+
+	if (len > OWN_INPUT_MAX)
+		len = OWN_INPUT_MAX;
+	end = text + len;
+	while (p < end && out->len < out->max) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl ? nl : end) - p), q = dequote(p, n);
+
+		sb_add_some(out, p + q, n - q);
+		if (nl)
+			sb_add_some(out, "\n", 1);
+		p = nl ? nl + 1 : end;
+	}
+	if (!out->buf)
+		sb_add(out, "", 0);
+}
+
+/* body_part - the text part the body target reads, or NULL (r->body) */
+static const struct report_part *body_part(const struct report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nparts; i++) {
+		const struct report_part *p = &r->parts[i];
+
+		if (!(p->flags & PART_TEXT) || !p->text)
+			continue;
+		if (r->body ? p->len == r->body_len &&
+				      !memcmp(p->text, r->body, p->len)
+			    : !(p->flags & PART_ATTACHMENT))
+			return p;
+	}
+	return NULL;
+}
+
+/*
+ * build_whole - what the forward carries of the text: the main text,
+ * its quotes and what follows a marker included, then every other
+ * text part (attachments, an HTML rendering, a forwarded message),
+ * quote marks removed
+ */
+static void build_whole(const struct report *r, struct strbuf *sb)
+{
+	const struct report_part *main = body_part(r);
+	size_t i;
+
+	if (r->body)
+		rules_whole_text(r->body, r->body_len, sb);
+	else if (main)
+		rules_whole_text(main->text, main->len, sb);
+	for (i = 0; i < r->nparts; i++) {
+		const struct report_part *p = &r->parts[i];
+
+		if (p == main || !(p->flags & PART_TEXT) || !p->text)
+			continue;
+		sb_add_some(sb, "\n", 1);
+		rules_whole_text(p->text, p->len, sb);
+	}
+	if (!sb->buf)
+		sb_add(sb, "", 0);
+}
+
+/* nonblank_lines - lines holding more than blanks; own: up to a "-- " */
+static unsigned nonblank_lines(const struct strbuf *sb, bool own)
+{
+	const char *p = sb->buf, *end = sb->buf + sb->len;
+	unsigned n = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end, *q;
+
+		if (own && e - p >= 3 && !memcmp(p, "-- ", 3) &&
+		    (e - p == 3 || (e - p == 4 && p[3] == '\r')))
+			break; /* a signature is no report */
+		for (q = p; q < e; q++)
+			if (*q != ' ' && *q != '\t' && *q != '\r')
+				break;
+		n += q < e;
+		p = nl ? nl + 1 : end;
+	}
+	return n;
+}
+
+/* rules_whole_differs - see rules.h */
+bool rules_whole_differs(const struct report *r)
+{
+	struct strbuf own = STRBUF_INIT(RULES_BODY_MAX);
+	struct strbuf whole = STRBUF_INIT(RULES_RAWBODY_MAX);
+	bool differs;
+
+	build_body(r, &own);
+	build_whole(r, &whole);
+	differs = own.len != whole.len || memcmp(own.buf, whole.buf, own.len);
+	sb_release(&own);
+	sb_release(&whole);
+	return differs;
+}
+
+/* part_lines - the nonblank lines of text, quote marks or not */
+static unsigned part_lines(const char *text, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT(RULES_RAWBODY_MAX);
+	unsigned n;
+
+	rules_whole_text(text, len, &sb);
+	n = nonblank_lines(&sb, false);
+	sb_release(&sb);
+	return n;
+}
+
+/*
+ * rules_text_lines - see rules.h.  Another inline text part is the
+ * sender's too, and so is a forwarded message (message/rfc822): its
+ * author's report, carried whole with its headers (a distribution
+ * forwarding a user's bug writes one line of its own); an HTML
+ * rendering of the main text counts for neither.  The rules still
+ * read all of those as the whole text.
+ */
+void rules_text_lines(const struct report *r, unsigned *own, unsigned *rest)
+{
+	const struct report_part *main = body_part(r);
+	struct strbuf sb = STRBUF_INIT(RULES_BODY_MAX);
+	unsigned all, whole = 0;
+	size_t i;
+
+	build_body(r, &sb);
+	*own = nonblank_lines(&sb, true);
+	all = nonblank_lines(&sb, false);
+	sb_release(&sb);
+	if (r->body)
+		whole = part_lines(r->body, r->body_len);
+	else if (main)
+		whole = part_lines(main->text, main->len);
+	*rest = whole > all ? whole - all : 0;
+	for (i = 0; i < r->nparts; i++) {
+		const struct report_part *p = &r->parts[i];
+
+		if (p == main || !(p->flags & PART_TEXT) || !p->text ||
+		    (p->flags & PART_HTML))
+			continue;
+		if ((p->flags & PART_ATTACHMENT) && !(p->flags & PART_NESTED))
+			*rest += part_lines(p->text, p->len);
+		else
+			*own += part_lines(p->text, p->len);
+	}
+}
+
 static void build_rawbody(const struct report *r, struct strbuf *sb)
 {
 	size_t i;
@@ -357,7 +535,8 @@ static bool build_header(const struct report *r, const char *field,
 
 /* ---- evaluation ---------------------------------------------------------- */
 
-static struct rules_scratch *scratch_get(struct rules_result *res)
+static struct rules_scratch *scratch_get(struct rules_result *res,
+					 unsigned flags)
 {
 	struct rules_scratch *s = res->s;
 
@@ -380,6 +559,9 @@ static struct rules_scratch *scratch_get(struct rules_result *res)
 	s->scan[0].done = s->scan[1].done = false;
 	s->body_utf = s->raw_utf = -1;
 	sb_reset(&s->body);
+	/* the whole text is as long as rawbody's */
+	s->body.max =
+		flags & RULES_WHOLE_TEXT ? RULES_RAWBODY_MAX : RULES_BODY_MAX;
 	sb_reset(&s->raw);
 	sb_reset(&s->all);
 	return s;
@@ -424,7 +606,10 @@ static void target(struct eval_ctx *c, enum rule_type type, bool lower,
 
 	if (type == RULE_BODY) {
 		if (!s->have_body) {
-			build_body(c->in->report, &s->body);
+			if (c->flags & RULES_WHOLE_TEXT)
+				build_whole(c->in->report, &s->body);
+			else
+				build_body(c->in->report, &s->body);
 			s->have_body = true;
 		}
 		if (lower && !s->have_body_lower) {
@@ -801,7 +986,7 @@ void rules_eval(const struct ruleset *rs, const struct rules_input *in,
 	c.in = in;
 	c.res = res;
 	c.flags = flags;
-	c.s = scratch_get(res);
+	c.s = scratch_get(res, flags);
 	for (i = 0; i < rs->nrules; i++) {
 		if (!rs->rules[i].info.certain)
 			continue;

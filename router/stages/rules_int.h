@@ -205,6 +205,7 @@ enum param_slot {
 	PARAM_THRESHOLD, /* + class */
 	PARAM_BAND = CLASS_N,
 	PARAM_BIAS,
+	PARAM_QUOTED,
 	PARAM_N,
 };
 

@@ -64,7 +64,7 @@ static void *arena_alloc(struct ruleset *rs, size_t n)
 }
 
 #define SNAP_MAGIC   "TRIAGERS"
-#define SNAP_VERSION 3 /* 3: phrase lists */
+#define SNAP_VERSION 4 /* 3: phrase lists, 4: quoted_weight */
 #define SNAP_ENDIAN  0x01020304u
 #define SNAP_MAX     (64u << 20)
 
@@ -403,6 +403,7 @@ int rules_save(struct ruleset *rs, const char *dir, const char *local,
 		put_f64(&sb, rs->params.threshold[i]);
 	put_f64(&sb, rs->params.band);
 	put_f64(&sb, rs->params.user_bias);
+	put_f64(&sb, rs->params.quoted_weight);
 	put_u32(&sb, (uint32_t)rs->nfiles);
 	for (i = 0; i < rs->nfiles; i++)
 		put_str(&sb, rs->files[i]);
@@ -642,6 +643,7 @@ struct ruleset *rules_open(const char *path, const char *dir, const char *local,
 		rs->params.threshold[i] = get_f64(&c);
 	rs->params.band = get_f64(&c);
 	rs->params.user_bias = get_f64(&c);
+	rs->params.quoted_weight = get_f64(&c);
 	n = get_u32(&c);
 	if (c.bad || n > 10000)
 		goto out;

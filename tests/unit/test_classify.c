@@ -714,6 +714,90 @@ static void test_classify_scores(void **state)
 	rules_free(rs);
 }
 
+/*
+ * The AI and fuzzer rules read the quoted, after-a-marker and attached
+ * text too, at quoted_weight (0.5 unless set), never for user points,
+ * never below the own text's score (issue 21, finding 3)
+ */
+static void test_classify_quoted(void **state)
+{
+	static const char site[] = "threshold ai 2\nuser_bias 1\n";
+	struct ruleset *rs = small();
+	struct report *r = mk_report(
+		NULL, "See below.\n-----Original Message-----\n"
+		      "This could lead to trouble.\n## Impact\nmy laptop\n");
+	struct verdict v, v2;
+	size_t i, quoted = 0;
+
+	classify_report(rs, r, NULL, NULL, &v);
+	assert_true(v.score[CLASS_AI] == 2.75); /* (3 + 2.5) x 0.5 */
+	assert_true(v.quoted[CLASS_AI] == 5.5);
+	assert_true(v.score[CLASS_USER] == 0); /* a quote is no evidence */
+	for (i = 0; i < v.nrules; i++) {
+		assert_true(v.rules[i].quoted);
+		assert_true(v.rules[i].score[CLASS_USER] == 0);
+		quoted++;
+	}
+	assert_int_equal(quoted, 2);
+	/* shown weighted, in order of the user score, then by name */
+	assert_string_equal(v.rules[1].name, "WORDY");
+	assert_true(v.rules[1].score[CLASS_AI] == 1.5);
+
+	/* the model's posteriors of the whole text vote the same way */
+	{
+		const double whole_ai[CLASS_N] = { 0.01, 0.01, 0.98 };
+		const double own_user[CLASS_N] = { 0.98, 0.01, 0.01 };
+
+		classify_report_whole(rs, r, NULL, own_user, whole_ai, &v2);
+		assert_true(v2.quoted[CLASS_AI] == 5.5 + 3);
+		assert_true(v2.score[CLASS_AI] == (5.5 + 3) * 0.5);
+		verdict_release(&v2);
+	}
+	verdict_release(&v);
+	report_free(r);
+
+	/* every line quoted: the same */
+	r = mk_report(NULL, "> This could lead to trouble.\n> ## Impact\n");
+	classify_report(rs, r, NULL, NULL, &v);
+	assert_true(v.score[CLASS_AI] == 2.75);
+	verdict_release(&v);
+	report_free(r);
+
+	/* what the own text scored stands: a quoted "not an attack"
+	 * takes nothing off */
+	r = mk_report(NULL, "It could lead to trouble.\n> not an attack\n");
+	classify_report(rs, r, NULL, NULL, &v);
+	assert_true(v.score[CLASS_AI] == 3);
+	assert_true(v.quoted[CLASS_AI] == 0);
+	verdict_release(&v);
+	report_free(r);
+	rules_free(rs);
+
+	/* own user evidence, an ai report quoted that would be ai on its
+	 * own: a triager decides */
+	rs = classify_rules_new();
+	rules_add_text(rs, "small.rules", small_rules, strlen(small_rules));
+	rules_add_text(rs, "site.rules", site, strlen(site));
+	assert_int_equal(rules_compile(rs), 0);
+	r = mk_report(NULL, "It broke my laptop.\n> This could lead to "
+			    "trouble.\n> ## Impact\n");
+	classify_report(rs, r, NULL, NULL, &v);
+	assert_true(v.score[CLASS_USER] == 2.5); /* MINE, META_MINE */
+	assert_true(v.score[CLASS_AI] == 2.75);
+	assert_int_equal(v.cls, CLASS_UNCERTAIN);
+	assert_string_equal(v.reason,
+			    "its quoted or attached text reads as ai");
+	verdict_release(&v);
+	report_free(r);
+	/* less than threshold + user_bias quoted: still user */
+	r = mk_report(NULL, "It broke my laptop.\n> ## Impact\n");
+	classify_report(rs, r, NULL, NULL, &v);
+	assert_int_equal(v.cls, CLASS_USER);
+	verdict_release(&v);
+	report_free(r);
+	rules_free(rs);
+}
+
 static void test_verdict_format_bounds(void **state)
 {
 	struct verdict v = { 0 };
@@ -875,6 +959,7 @@ int main(void)
 		cmocka_unit_test(test_decide),
 		cmocka_unit_test(test_classify_certain),
 		cmocka_unit_test(test_classify_scores),
+		cmocka_unit_test(test_classify_quoted),
 		cmocka_unit_test(test_verdict_format_bounds),
 		cmocka_unit_test(test_shipped_bots),
 		cmocka_unit_test(test_shipped_ai_and_user),

@@ -201,6 +201,43 @@ static void test_quotes_and_signature_stripped(void **state)
 	assert_false(has_token(t, "__quoted"));
 }
 
+/* whole_tokens - tokens() of the body read whole (model_input.whole) */
+static const char *whole_tokens(const char *body)
+{
+	static struct strbuf sb = STRBUF_INIT(1 << 20);
+	struct model_input in;
+
+	sb_reset(&sb);
+	model_input_init(&in, NULL, body, strlen(body));
+	in.whole = true;
+	model_tokenize(&in, NULL, join, &sb);
+	return sb.buf ? sb.buf : "";
+}
+
+/* read whole, nothing is cut: quoted words without their marks, and
+ * what follows a marker or a signature line (issue 21, finding 3) */
+static void test_whole_reads_quotes(void **state)
+{
+	const char *t = whole_tokens("Hello,\n"
+				     "> quotedsecret line\n"
+				     ">> deeper quotedsecret\n"
+				     "> ## Impact\n"
+				     "-----Original Message-----\n"
+				     "outlookquoted\n"
+				     "-- \n"
+				     "aftersignature\n");
+
+	assert_true(has_token(t, "quotedsecret"));
+	assert_true(has_token(t, "deeper"));
+	assert_true(has_token(t, "outlookquoted"));
+	assert_true(has_token(t, "aftersignature"));
+	assert_true(has_token(t, "__quoted"));
+	/* a quoted heading is a heading */
+	assert_true(has_token(t, "__md_heading"));
+	assert_false(
+		has_token(tokens(NULL, "> ## Impact\nmine\n"), "__md_heading"));
+}
+
 static void test_structure_tokens(void **state)
 {
 	const char *t = tokens("Re: Fwd: [BUG] foo: Crash",
@@ -854,6 +891,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tokenizer_shapes),
 		cmocka_unit_test(test_quotes_and_signature_stripped),
+		cmocka_unit_test(test_whole_reads_quotes),
 		cmocka_unit_test(test_structure_tokens),
 		cmocka_unit_test(test_token_caps),
 		cmocka_unit_test(test_hostile_bytes),

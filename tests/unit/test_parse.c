@@ -775,6 +775,56 @@ static void test_sendable(void **state)
 	sb_release(&out);
 }
 
+/*
+ * parse_sendable() and parse_report() open a message the same way
+ * (loose RFC 2047, address and parameter parsing, fallback charsets):
+ * the copy of a message with broken encoded words, loose addresses,
+ * raw 8-bit and unquoted parameters keeps every header as it came,
+ * only the bad part's Content-Transfer-Encoding and body re-encoded
+ */
+static void test_sendable_loose_headers(void **state)
+{
+	static const char head[] =
+		"From: Dana Q. Public dana@example.com\n"
+		"To: <john.doe.@example.org>, \"unterminated <x@example.org>\n"
+		"Cc: =?utf-8?q?B=C3=A4r?= <baer@example.org>, =?bogus?x?y?=\n"
+		"Subject: =?utf-8?q?broken_word =?iso-8859-1?B?////?= "
+		"caf\xe9 =?utf-8?B?w6k=?=tail\n"
+		"MIME-Version: 1.0\n"
+		"Content-Type: multipart/mixed; boundary=b1; x=a b\n\n";
+	static const char part1[] =
+		"--b1\nContent-Type: text/plain; charset=utf-8; format=flowed\n\n"
+		"Hello.\n";
+	static const char part2_head[] =
+		"--b1\nContent-Type: text/plain; name=my dmesg.txt\n"
+		"Content-Disposition: attachment; filename=my dmesg.txt\n";
+	struct strbuf in = STRBUF_INIT(1 << 16), out = STRBUF_INIT(1 << 16);
+	struct report *r;
+	const char *p;
+
+	sb_adds(&in, head);
+	sb_adds(&in, part1);
+	sb_adds(&in, part2_head);
+	sb_adds(&in, "Content-Transfer-Encoding: 8bit\n\nbefore a NUL ");
+	sb_add(&in, "\0", 1);
+	sb_adds(&in, " after\n--b1--\n");
+	r = parse_text(in.buf, in.len, NULL);
+	assert_int_equal(parse_sendable(r, &out), 0);
+	assert_null(mimetext_unsendable(out.buf, out.len));
+	/* the top-level headers and the good part byte for byte */
+	assert_true(out.len > sizeof(head));
+	assert_memory_equal(out.buf, head, sizeof(head) - 1);
+	assert_non_null(strstr(out.buf, part1));
+	/* the bad part's own headers too, its encoding changed */
+	p = strstr(out.buf, part2_head);
+	assert_non_null(p);
+	p += strlen(part2_head);
+	assert_true(!strncmp(p, "Content-Transfer-Encoding: base64\n\n", 35));
+	report_free(r);
+	sb_release(&in);
+	sb_release(&out);
+}
+
 /* ---- mimetext --------------------------------------------------------- */
 
 static char *decode_with(int (*fn)(struct strbuf *, const char *, size_t,
@@ -1744,6 +1794,7 @@ int main(void)
 		cmocka_unit_test(test_from_idn),
 		cmocka_unit_test(test_client_net),
 		cmocka_unit_test(test_sendable),
+		cmocka_unit_test(test_sendable_loose_headers),
 		cmocka_unit_test(test_mimetext_repair),
 		cmocka_unit_test(test_mimetext_charsets),
 		cmocka_unit_test(test_mimetext_html),

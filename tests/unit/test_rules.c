@@ -755,6 +755,96 @@ static void test_quote_stripping(void **state)
 	assert_string_equal(own(""), "");
 }
 
+static char *whole(const char *text)
+{
+	static char buf[4096];
+	struct strbuf sb = STRBUF_INIT(4000);
+
+	rules_whole_text(text, strlen(text), &sb);
+	snprintf(buf, sizeof(buf), "%s", sb_str(&sb));
+	sb_release(&sb);
+	return buf;
+}
+
+/* the whole text keeps every line, quote marks removed (finding 3) */
+static void test_whole_text(void **state)
+{
+	assert_string_equal(whole("mine\n> theirs\n>> deeper\n> > nested\n"
+				  " > indented\n>\n"),
+			    "mine\ntheirs\ndeeper\nnested\nindented\n\n");
+	assert_string_equal(
+		whole("Top.\n-----Original Message-----\nFrom: x\nold\n"),
+		"Top.\n-----Original Message-----\nFrom: x\nold\n");
+	/* code is not a quote: only marks at a line's start go */
+	assert_string_equal(whole("if (a > b)\n    x >>= 1;\n"),
+			    "if (a > b)\n    x >>= 1;\n");
+	assert_string_equal(whole(""), "");
+}
+
+/* a body rule reads the whole text only with RULES_WHOLE_TEXT */
+static void test_whole_text_target(void **state)
+{
+	struct ruleset *rs = rules_new(NULL, 0);
+	struct report *r = report_new();
+	struct report_part *p;
+	struct rules_input in = { r, NULL, NULL, NULL, NULL };
+	struct rules_result res;
+	unsigned own, rest;
+	static const char body[] = "Report attached.\n"
+				   "> ## Summary quoted\n"
+				   "-----Original Message-----\n"
+				   "after the marker\n";
+
+	static const char rules[] = "body Q /^## Summary quoted$/m\n"
+				    "score Q ai=1\n"
+				    "body M /^after the marker$/m\n"
+				    "score M ai=1\n"
+				    "body A /^attached words$/m\n"
+				    "score A ai=1\n";
+
+	rules_add_text(rs, "t.rules", rules, strlen(rules));
+	assert_int_equal(rules_compile(rs), 0);
+	p = report_add_part(r);
+	p->text = xstrdup(body);
+	p->len = strlen(body);
+	p->flags = PART_TEXT;
+	r->body = xstrdup(body);
+	r->body_len = p->len;
+	p = report_add_part(r);
+	p->text = xstrdup("attached words\nmore\n");
+	p->len = strlen(p->text);
+	p->flags = PART_TEXT | PART_ATTACHMENT;
+	rules_result_init(&res);
+	rules_eval(rs, &in, 0, &res);
+	assert_true(res.value[0] == 0 && res.value[1] == 0 &&
+		    res.value[2] == 0);
+	rules_eval(rs, &in, RULES_WHOLE_TEXT, &res);
+	assert_true(res.value[0] == 1 && res.value[1] == 1 &&
+		    res.value[2] == 1);
+	/* and the own text again: the scratch is rebuilt */
+	rules_eval(rs, &in, 0, &res);
+	assert_true(res.value[0] == 0 && res.value[2] == 0);
+	rules_text_lines(r, &own, &rest);
+	assert_int_equal(own, 1);
+	assert_int_equal(rest, 5);
+	/* a forwarded message is its author's own, an HTML rendering
+	 * counts for neither */
+	p = report_add_part(r);
+	p->text = xstrdup("forwarded report\n");
+	p->len = strlen(p->text);
+	p->flags = PART_TEXT | PART_ATTACHMENT | PART_NESTED;
+	p = report_add_part(r);
+	p->text = xstrdup("html\nrendering\n");
+	p->len = strlen(p->text);
+	p->flags = PART_TEXT | PART_HTML;
+	rules_text_lines(r, &own, &rest);
+	assert_int_equal(own, 2);
+	assert_int_equal(rest, 5);
+	rules_result_release(&res);
+	report_free(r);
+	rules_free(rs);
+}
+
 static void test_addresses(void **state)
 {
 	struct strbuf sb = STRBUF_INIT(1024);
@@ -1250,6 +1340,8 @@ int main(void)
 		cmocka_unit_test(test_match_limit),
 		cmocka_unit_test(test_regex_flags),
 		cmocka_unit_test(test_quote_stripping),
+		cmocka_unit_test(test_whole_text),
+		cmocka_unit_test(test_whole_text_target),
 		cmocka_unit_test(test_addresses),
 		cmocka_unit_test(test_prefilter_never_changes_results),
 		cmocka_unit_test(test_windows_many_occurrences),
