@@ -370,6 +370,7 @@ static bool credit_prefix(struct acc *a, const struct map *map,
 	char p[PREFIX_MAX], why[SECTION_WHY_MAX];
 	uint32_t s, best[PREFIX_TIES], lists[LIST_SECTIONS_MAX];
 	size_t best_words = SIZE_MAX, best_depth = SIZE_MAX, nbest = 0, k;
+	bool list_best = false;
 	int pass;
 
 	if (strlen(prefix) >= sizeof(p) || !*prefix)
@@ -434,8 +435,17 @@ static bool credit_prefix(struct acc *a, const struct map *map,
 			 * as much as BLUETOOTH DRIVERS')
 			 */
 			depth = shallowest(map, s);
+			/* a list's sections: the broadest first ("kbuild:"
+			 * is KERNEL BUILD's Makefile before KCONFIG's
+			 * scripts/kconfig/, though that title is shorter) */
+			if (pass == 1 && list_best && depth != best_depth) {
+				if (depth > best_depth)
+					continue;
+				best_words = SIZE_MAX;
+			}
 			if (words < best_words ||
 			    (words == best_words && depth < best_depth)) {
+				list_best = pass == 1;
 				best_words = words;
 				best_depth = depth;
 				nbest = 0;

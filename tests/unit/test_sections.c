@@ -53,6 +53,11 @@ static const char *fixture =
 	"LIBRARY CODE\nM:\tlc <lc@k.org>\nF:\tlib/\n"
 	"8250/16?50 (AND CLONE UARTS) SERIAL DRIVER\nM:\tse <se@k.org>\n"
 	"F:\tdrivers/tty/serial/uart/\n"
+	"KCONFIG\nM:\tmy <my@k.org>\nL:\tlinux-kbuild@vger.kernel.org\n"
+	"F:\tscripts/kconfig/\n"
+	"KERNEL BUILD + files below scripts/ (unless maintained elsewhere)\n"
+	"M:\tmy <my@k.org>\nL:\tlinux-kbuild@vger.kernel.org\nF:\tMakefile\n"
+	"F:\tscripts/Makefile*\n"
 	"THE REST\nM:\tl <l@k.org>\nF:\t*\nF:\t*/\n";
 
 static struct map *map;
@@ -255,6 +260,28 @@ static void test_subject_prefix_shared(void **state)
 	ev->subject_prefix = xstrdup("Bluetooth");
 	sections_for_report(map, ev, NULL, 0, &l);
 	assert_string_equal(title(&l, 0), "BLUETOOTH SUBSYSTEM");
+	section_list_release(&l);
+	ev_del(ev);
+}
+
+/*
+ * A list's name as a prefix ("kbuild:" for linux-kbuild@) is the
+ * broadest of the list's sections, the one of the top-level Makefile,
+ * not the shortest title (KCONFIG's scripts/kconfig/)
+ */
+static void test_prefix_list_broadest(void **state)
+{
+	struct evidence *ev = ev_new(NULL, NULL, 0);
+	struct section_list l;
+
+	(void)state;
+	ev->subject_prefix = xstrdup("kbuild");
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(
+		title(&l, 0),
+		"KERNEL BUILD + files below scripts/ (unless maintained elsewhere)");
+	assert_non_null(strstr(l.v[0].why, "subject prefix \"kbuild:\" 0.60"));
 	section_list_release(&l);
 	ev_del(ev);
 }
@@ -765,6 +792,7 @@ int main(void)
 		cmocka_unit_test(test_frames_outweigh_text),
 		cmocka_unit_test(test_subject_prefix),
 		cmocka_unit_test(test_subject_prefix_shared),
+		cmocka_unit_test(test_prefix_list_broadest),
 		cmocka_unit_test(test_prefix_chain_and_culprit),
 		cmocka_unit_test(test_umbrella_person),
 		cmocka_unit_test(test_prefix_names_a_driver),
