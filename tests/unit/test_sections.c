@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bzcomponent.h"
 #include "config.h"
 #include "evidence.h"
 #include "maintainers.h"
@@ -506,6 +507,15 @@ static void test_bugzilla_component(void **state)
 	sections_for_report(map, ev, NULL, 0, &l);
 	assert_int_equal(l.n, 0);
 	section_list_release(&l);
+
+	/* kernel.org's IDE component is libata's, not the block layer's */
+	assert_string_equal(
+		bzcomponent_section("IO/Storage", "IDE"),
+		"LIBATA SUBSYSTEM (Serial and Parallel ATA drivers)");
+	assert_string_equal(bzcomponent_section("IO/Storage", "Other"),
+			    "BLOCK LAYER");
+	assert_string_equal(bzcomponent_section("Drivers", "IIO"),
+			    "IIO SUBSYSTEM AND DRIVERS");
 
 	/* the site's records come first: an exact component, then "*" */
 	cfg = config_parse(
