@@ -1989,6 +1989,41 @@ size_t map_file_named(const struct map *map, const char *name, uint32_t *secs,
 	return fname_sections(map, FNAME_FILE, name, true, secs, max, tied);
 }
 
+/* map_file_prefixed - F: names that start with "name_" or "name-" (map.h) */
+size_t map_file_prefixed(const struct map *map, const char *name,
+			 uint32_t *secs, size_t max, size_t *total)
+{
+	const struct img_header *h = map->h;
+	size_t len = strlen(name), i = fname_first(map, FNAME_FILE, name);
+	size_t n = 0, read = 0, k;
+
+	*total = 0;
+	for (; i < h->nfnames; i++) {
+		const struct img_fname *f = &map->fnames[i];
+		const char *t = map->fstrings + f->text;
+		bool seen = false;
+
+		if (f->text >= h->fstrings_size || f->section >= h->nsections)
+			return damaged(map), 0;
+		if (f->kind != FNAME_FILE || strncasecmp(t, name, len))
+			break;
+		if (++read > MAP_PREFIXED_SCAN) {
+			*total = 0;
+			return 0;
+		}
+		if (t[len] != '_' && t[len] != '-')
+			continue;
+		for (k = 0; k < n; k++)
+			seen |= secs[k] == f->section;
+		if (seen)
+			continue;
+		(*total)++;
+		if (n < max)
+			secs[n++] = f->section;
+	}
+	return n;
+}
+
 /* map_list_named - the sections with a list of that name (map.h) */
 size_t map_list_named(const struct map *map, const char *name, uint32_t *secs,
 		      size_t max, size_t *total)

@@ -54,6 +54,10 @@ static const char *fixture =
 	"LIBRARY CODE\nM:\tlc <lc@k.org>\nF:\tlib/\n"
 	"8250/16?50 (AND CLONE UARTS) SERIAL DRIVER\nM:\tse <se@k.org>\n"
 	"F:\tdrivers/tty/serial/uart/\n"
+	"EDAC-CORE\nM:\tec <ec@k.org>\nL:\tlinux-edac@vger.kernel.org\n"
+	"F:\tdrivers/edac/\n"
+	"EDAC-IGEN6\nM:\tig <ig@k.org>\nL:\tlinux-edac@vger.kernel.org\n"
+	"F:\tdrivers/edac/igen6_edac.c\n"
 	"KCONFIG\nM:\tmy <my@k.org>\nL:\tlinux-kbuild@vger.kernel.org\n"
 	"F:\tscripts/kconfig/\n"
 	"KERNEL BUILD + files below scripts/ (unless maintained elsewhere)\n"
@@ -716,6 +720,60 @@ static void test_text_paths_count_once(void **state)
 }
 
 /*
+ * A driver the subject names that no module index knows ("EDAC igen6
+ * MC0: ...": the module is igen6_edac) is the file named after it; not
+ * a word of the prefix chain ("rt2x00:" is credit_chain()'s), nor a
+ * plain word
+ */
+static void test_subject_name_in_map(void **state)
+{
+	struct evidence *ev = ev_new(NULL, NULL, 0);
+	struct section_list l;
+
+	(void)state;
+	ev->named = xcalloc(1, sizeof(char *));
+	ev->named_files = xcalloc(1, sizeof(char *));
+	ev->named[0] = xstrdup("igen6");
+	ev->nnamed = ev->nnamed_subject = 1;
+	add_recipient(ev, "linux-edac@vger.kernel.org", true);
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "EDAC-IGEN6");
+	assert_non_null(strstr(
+		l.v[0].why, "driver in the subject: igen6 (F: igen6*) 0.60"));
+	section_list_release(&l);
+	del_recipients(ev);
+
+	/* a directory of its own: rt2x00/ */
+	free(ev->named[0]);
+	ev->named[0] = xstrdup("rt2x00");
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(title(&l, 0), "RALINK RT2X00 WIRELESS LAN DRIVER");
+	section_list_release(&l);
+	/* ... but the chain's own word is the chain's */
+	ev->subject_chain = xstrdup("rt2x00: foo");
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_int_equal(l.n, 1);
+	assert_null(strstr(l.v[0].why, "driver in the subject"));
+	section_list_release(&l);
+	free(ev->subject_chain);
+	ev->subject_chain = NULL;
+	/* a plain word names nothing so */
+	free(ev->named[0]);
+	ev->named[0] = xstrdup("edac");
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_int_equal(l.n, 0);
+	section_list_release(&l);
+
+	free(ev->named[0]);
+	free(ev->named);
+	free(ev->named_files);
+	ev->named = ev->named_files = NULL;
+	ev->nnamed = ev->nnamed_subject = 0;
+	ev_del(ev);
+}
+
+/*
  * A driver the subject names decides within the list's umbrella; a
  * function the prose names counts, one in a generic file does not
  */
@@ -803,6 +861,7 @@ int main(void)
 		cmocka_unit_test(test_subject_prefix),
 		cmocka_unit_test(test_subject_prefix_shared),
 		cmocka_unit_test(test_prefix_list_broadest),
+		cmocka_unit_test(test_subject_name_in_map),
 		cmocka_unit_test(test_prefix_chain_and_culprit),
 		cmocka_unit_test(test_umbrella_person),
 		cmocka_unit_test(test_prefix_names_a_driver),
