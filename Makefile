@@ -369,7 +369,8 @@ REAL_SETS = lists=held-out:tests/real/lists.tsv:$(REAL_LISTS) \
 	$(if $(REAL_MAIL),held-reports=held-out:tests/real/held-reports.tsv:$(REAL_MAIL)/held-reports \
 	tune-stream=tuning:tests/real/tune-stream.tsv:$(REAL_MAIL)/tune-stream \
 	tune-reports=tuning:tests/real/tune-reports.tsv:$(REAL_MAIL)/tune-reports \
-	tune-reports2=tuning:tests/real/tune-reports2.tsv:$(REAL_MAIL)/tune-reports2)
+	tune-reports2=tuning:tests/real/tune-reports2.tsv:$(REAL_MAIL)/tune-reports2 \
+	tune-reports3=tuning:tests/real/tune-reports3.tsv:$(REAL_MAIL)/tune-reports3)
 .PHONY: eval-real
 eval-real: binaries kernel-tree
 	@if [ ! -f $(REAL_MAINTAINERS) ]; then \

@@ -249,9 +249,12 @@ static bool security_contact(const struct map *map, int sec, const char *addr)
  * log, a distribution kernel, the machine): a question names a problem
  * as often as a report does, and "my", "after upgrading" alone fit a
  * help request as well.
- * A bug filed in a tracker, and a MAINTAINERS person's report whose
- * subject says what went wrong (kernel_person()), are not held for want
- * of a user's signs.  On the bugs alias such mail is mostly a
+ * A bug filed in a tracker, a MAINTAINERS person's report whose
+ * subject says what went wrong (kernel_person()), and a report whose
+ * subject says what went wrong and whose text names the kernel's code
+ * (a path, a driver or a function the indexes know: names_kernel_code())
+ * are not held for want of a user's signs: on the tuning labels that
+ * released 18 terse genuine reports for 3 non-reports.  On the bugs alias such mail is mostly a
  * question, a plan or an announcement; the few genuine reports among
  * them keep their class and wait for a triager (pending) instead of
  * reaching a maintainer as a bug.
@@ -279,6 +282,25 @@ static bool kernel_person(const struct pipeline *p, const struct report *r)
 
 #define QUESTION_USER_EVIDENCE 3
 
+/* names_kernel_code - the text names a path, or a driver or function
+ * the symbol index places in a file */
+static bool names_kernel_code(const struct evidence *ev)
+{
+	size_t i;
+
+	if (!ev)
+		return false;
+	if (ev->nfiles)
+		return true;
+	for (i = 0; ev->named_files && i < ev->nnamed; i++)
+		if (ev->named_files[i])
+			return true;
+	for (i = 0; ev->text_function_files && i < ev->ntext_functions; i++)
+		if (ev->text_function_files[i])
+			return true;
+	return false;
+}
+
 static bool no_sign_of_a_bug(const struct pipeline *p, const struct report *r,
 			     const struct decision *d)
 {
@@ -298,6 +320,8 @@ static bool no_sign_of_a_bug(const struct pipeline *p, const struct report *r,
 	if (d->verdict.score[CLASS_USER] >= rp->threshold[CLASS_USER] ||
 	    !strcmp(d->kind.problem, "a filed bug") ||
 	    (!strncmp(d->kind.problem, "subject", 7) && kernel_person(p, r)))
+		return false;
+	if (!strncmp(d->kind.problem, "subject", 7) && names_kernel_code(d->ev))
 		return false;
 	return true;
 }

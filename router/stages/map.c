@@ -61,6 +61,7 @@
 #include "litset.h"
 #include "maintainers.h"
 #include "map.h"
+#include "map_glob.h"
 #include "map_people.h"
 #include "strbuf.h"
 #include "util.h"
@@ -171,100 +172,6 @@ struct map {
 
 /* ---- pattern analysis ------------------------------------------------ */
 
-static bool is_regex_meta(char c)
-{
-	return c == '\\' || c == '+' || c == '(' || c == ')' || c == '{' ||
-	       c == '}' || c == '|' || c == '^' || c == '$';
-}
-
-/*
- * class_end - end of a "[...]" class starting at p (p[0] == '['), or
- * NULL when the class is unterminated or uses syntax the glob matcher
- * does not handle ("\", "[", and "*" or "?", which get_maintainer.pl's
- * conversion turns into other characters inside the class).
- */
-static const char *class_end(const char *p)
-{
-	const char *q = p + 1;
-
-	if (*q == '^')
-		q++;
-	if (*q == ']')
-		q++;
-	for (; *q && *q != ']'; q++)
-		if (*q == '\\' || *q == '[' || *q == '*' || *q == '?')
-			return NULL;
-	return *q == ']' ? q : NULL;
-}
-
-/* needs_regex - does the glob use regex syntax beyond "* ? [..]"? */
-static bool needs_regex(const char *g)
-{
-	const char *p;
-
-	for (p = g; *p; p++) {
-		if (*p == '[') {
-			const char *e = class_end(p);
-
-			if (!e)
-				return true;
-			p = e;
-		} else if (is_regex_meta(*p)) {
-			return true;
-		}
-	}
-	return false;
-}
-
-/* convert - get_maintainer.pl's glob to regex: . -> \.  * -> .*  ? -> . */
-static char *convert(const char *g)
-{
-	struct strbuf sb = STRBUF_INIT(PATH_MAX_LEN * 4);
-	const char *p;
-
-	for (p = g; *p; p++) {
-		int r = 0;
-
-		if (*p == '.')
-			r = sb_adds(&sb, "\\.");
-		else if (*p == '*')
-			r = sb_adds(&sb, ".*");
-		else if (*p == '?')
-			r = sb_addc(&sb, '.');
-		else
-			r = sb_addc(&sb, *p);
-		if (r < 0)
-			break;
-	}
-	return sb_detach(&sb, NULL);
-}
-
-/*
- * bucket_key_len - length of the directory that every path matched by
- * this pattern starts with ("" when unknown); -1 when the pattern must
- * be tried for every path.
- */
-static long bucket_key_len(const char *g, bool regex)
-{
-	size_t i, lit = strlen(g);
-
-	if (regex && strpbrk(g, "|()"))
-		return -1;
-	for (i = 0; g[i]; i++) {
-		if (g[i] == '*' || g[i] == '?' || g[i] == '[' ||
-		    (regex && is_regex_meta(g[i]))) {
-			lit = i;
-			/* A quantifier applies to the character before it. */
-			if ((g[i] == '+' || g[i] == '{') && lit)
-				lit--;
-			break;
-		}
-	}
-	while (lit && g[lit - 1] != '/')
-		lit--;
-	return (long)lit;
-}
-
 /*
  * glob_prefix - does some prefix of s match the glob p?
  *
@@ -295,7 +202,7 @@ static bool glob_prefix(const char *p, const char *s)
 			s++;
 			break;
 		case '[': {
-			const char *e = class_end(p), *q = p + 1;
+			const char *e = glob_class_end(p), *q = p + 1;
 			bool neg = false, hit = false;
 			unsigned char c = (unsigned char)*s;
 
@@ -343,7 +250,7 @@ struct builder {
 	size_t nentries, entries_alloc;
 	struct img_pattern *patterns;
 	size_t npatterns, patterns_alloc;
-	/* per pattern: bucket_key_len(), its text and K: literals */
+	/* per pattern: glob_bucket_key_len(), its text and K: literals */
 	long *keylen;
 	char **text, **lit;
 	size_t keylen_alloc;
@@ -726,19 +633,19 @@ static void add_pattern(struct builder *b, uint32_t sec,
 	pt->depth = (int32_t)pt->nslash + !(pt->flags & PAT_SLASH);
 	if (glob[0] == '*')
 		pt->depth = -1;
-	if (needs_regex(glob)) {
+	if (glob_needs_regex(glob)) {
 		char *re;
 
-		conv = convert(glob);
+		conv = glob_to_regex(glob);
 		re = xasprintf("^%s", conv);
 		pt->flags |= PAT_REGEX;
 		pt->regex = compile_regex(b, re, 0, where);
 		if (pt->regex == NONE)
 			pt->flags |= PAT_BAD;
 		free(re);
-		key = bucket_key_len(glob, true);
+		key = glob_bucket_key_len(glob, true);
 	} else {
-		key = bucket_key_len(glob, false);
+		key = glob_bucket_key_len(glob, false);
 	}
 	b->keylen[b->npatterns++] = key;
 	free(glob);
@@ -1786,13 +1693,13 @@ char *map_rep_path(const char *glob)
 	const char *p;
 	char *out;
 
-	if (needs_regex(glob) || !*glob)
+	if (glob_needs_regex(glob) || !*glob)
 		return NULL;
 	for (p = glob; *p; p++) {
 		if (*p == '*' || *p == '?') {
 			sb_add(&sb, "x", 1);
 		} else if (*p == '[') {
-			const char *e = class_end(p);
+			const char *e = glob_class_end(p);
 			const char *c = p + 1;
 
 			if (!e)
@@ -1950,31 +1857,41 @@ static size_t fname_first(const struct map *map, uint32_t kind,
 /*
  * fname_sections - the sections of name (kind), in order, each once: up
  * to max into secs, their number into *total; with shallowest, only
- * those of the first (shallowest) depth
+ * those of the first (shallowest) depth; with prefixed, of the names
+ * that go on after name with '_' or '-' (none when more than
+ * MAP_PREFIXED_SCAN start with name)
  */
 static size_t fname_sections(const struct map *map, uint32_t kind,
-			     const char *name, bool shallowest, uint32_t *secs,
-			     size_t max, size_t *total)
+			     const char *name, bool shallowest, bool prefixed,
+			     uint32_t *secs, size_t max, size_t *total)
 {
 	const struct img_header *h = map->h;
-	size_t i = fname_first(map, kind, name), n = 0;
-	uint32_t depth = 0, last = NONE;
+	size_t i = fname_first(map, kind, name), n = 0, len = strlen(name);
+	size_t read = 0, k;
+	uint32_t depth = 0;
 
 	*total = 0;
 	for (; i < h->nfnames; i++) {
 		const struct img_fname *f = &map->fnames[i];
+		const char *t = map->fstrings + f->text;
+		bool seen = false;
 
 		if (f->text >= h->fstrings_size || f->section >= h->nsections)
 			return damaged(map), 0;
-		if (f->kind != kind ||
-		    strcasecmp(map->fstrings + f->text, name))
+		if (f->kind != kind || strncasecmp(t, name, len) ||
+		    (!prefixed && t[len]))
 			break;
+		if (prefixed && ++read > MAP_PREFIXED_SCAN)
+			return *total = 0, 0;
+		if (prefixed && t[len] != '_' && t[len] != '-')
+			continue;
 		if (shallowest && *total && f->depth != depth)
 			break;
 		depth = f->depth;
-		if (f->section == last)
+		for (k = 0; k < n; k++)
+			seen |= secs[k] == f->section;
+		if (seen)
 			continue;
-		last = f->section;
 		(*total)++;
 		if (n < max)
 			secs[n++] = f->section;
@@ -1986,12 +1903,22 @@ static size_t fname_sections(const struct map *map, uint32_t kind,
 size_t map_file_named(const struct map *map, const char *name, uint32_t *secs,
 		      size_t max, size_t *tied)
 {
-	return fname_sections(map, FNAME_FILE, name, true, secs, max, tied);
+	return fname_sections(map, FNAME_FILE, name, true, false, secs, max,
+			      tied);
+}
+
+/* map_file_prefixed - F: names that go on after name with '_' or '-' */
+size_t map_file_prefixed(const struct map *map, const char *name,
+			 uint32_t *secs, size_t max, size_t *total)
+{
+	return fname_sections(map, FNAME_FILE, name, false, true, secs, max,
+			      total);
 }
 
 /* map_list_named - the sections with a list of that name (map.h) */
 size_t map_list_named(const struct map *map, const char *name, uint32_t *secs,
 		      size_t max, size_t *total)
 {
-	return fname_sections(map, FNAME_LIST, name, false, secs, max, total);
+	return fname_sections(map, FNAME_LIST, name, false, false, secs, max,
+			      total);
 }

@@ -110,6 +110,17 @@ size_t map_file_named(const struct map *map, const char *name, uint32_t *secs,
 		      size_t max, size_t *tied);
 
 /*
+ * map_file_prefixed - the sections with an F: pattern whose directory or
+ * .c/.h file name starts with name and then '_' or '-' ("igen6" for
+ * drivers/edac/igen6_edac.c), each once: up to max into secs, their
+ * number returned; *total counts all of them (0 when more than
+ * MAP_PREFIXED_SCAN names were read)
+ */
+#define MAP_PREFIXED_SCAN 64
+size_t map_file_prefixed(const struct map *map, const char *name,
+			 uint32_t *secs, size_t max, size_t *total);
+
+/*
  * map_list_named - the sections with an L: list named name (its local
  * part without "linux-", any case: "usb" for linux-usb@vger.kernel.org),
  * in MAINTAINERS order: up to max into secs, their number into *total

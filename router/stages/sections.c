@@ -370,6 +370,7 @@ static bool credit_prefix(struct acc *a, const struct map *map,
 	char p[PREFIX_MAX], why[SECTION_WHY_MAX];
 	uint32_t s, best[PREFIX_TIES], lists[LIST_SECTIONS_MAX];
 	size_t best_words = SIZE_MAX, best_depth = SIZE_MAX, nbest = 0, k;
+	bool list_best = false;
 	int pass;
 
 	if (strlen(prefix) >= sizeof(p) || !*prefix)
@@ -434,8 +435,17 @@ static bool credit_prefix(struct acc *a, const struct map *map,
 			 * as much as BLUETOOTH DRIVERS')
 			 */
 			depth = shallowest(map, s);
+			/* a list's sections: the broadest first ("kbuild:"
+			 * is KERNEL BUILD's Makefile before KCONFIG's
+			 * scripts/kconfig/, though that title is shorter) */
+			if (pass == 1 && list_best && depth != best_depth) {
+				if (depth > best_depth)
+					continue;
+				best_words = SIZE_MAX;
+			}
 			if (words < best_words ||
 			    (words == best_words && depth < best_depth)) {
+				list_best = pass == 1;
 				best_words = words;
 				best_depth = depth;
 				nbest = 0;
@@ -596,6 +606,54 @@ static int credit_named(struct acc *a, const struct map *map, const char *f,
 	return n;
 }
 
+/* in_chain - name is a component of the prefix chain ("arm64" of
+ * "arm64: dts: qcom"): credit_chain() reads those */
+static bool in_chain(const char *chain, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = chain; p && *p; p++) {
+		if (p != chain &&
+		    !(p[-1] == ' ' && p - 1 > chain && p[-2] == ':'))
+			continue;
+		if (!strncasecmp(p, name, n) && (p[n] == ':' || !p[n]))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * subject_name_in_map - a driver the subject names (with a digit or a
+ * '_') that the symbol index does not know as a module: its directory
+ * or file in F: ("rtw89" for .../realtek/rtw89/), else the files named
+ * after it ("EDAC igen6 MC0:" is drivers/edac/igen6_edac.c's); a name
+ * more than PREFIX_TIES sections share names none
+ */
+static void subject_name_in_map(struct acc *a, const struct map *map,
+				const char *name)
+{
+	uint32_t secs[PREFIX_TIES];
+	size_t n, total, k;
+	char why[SECTION_WHY_MAX];
+
+	/* a plain word ("crypto", "amd") is the subject's prefix or
+	 * English: credit_chain() reads those */
+	if (strlen(name) < 4 || !strpbrk(name, "0123456789_"))
+		return;
+	n = map_file_named(map, name, secs, ARRAY_SIZE(secs), &total);
+	if (!n)
+		n = map_file_prefixed(map, name, secs, ARRAY_SIZE(secs),
+				      &total);
+	if (!n || total > PREFIX_TIES)
+		return;
+	snprintf(why, sizeof(why), "driver in the subject: %s (F: %s*)", name,
+		 name);
+	for (k = 0; k < n; k++)
+		credit_as(a, secs[k], W_NAMED_SUBJECT / (double)n, why,
+			  C_SPECIFIC);
+}
+
 /*
  * credit_names - the drivers the subject and prose name and the
  * functions the prose names, through the symbol index.  Generic files
@@ -612,6 +670,11 @@ static void credit_names(struct acc *a, const struct map *map,
 		const char *f = ev->named_files[i];
 		bool subj = i < ev->nnamed_subject;
 
+		if (!f && subj) {
+			if (!in_chain(ev->subject_chain, ev->named[i]))
+				subject_name_in_map(a, map, ev->named[i]);
+			continue;
+		}
 		if (!f || crashlog_guilty_ignored(f))
 			continue;
 		snprintf(shown, sizeof(shown), "%s (%s)", ev->named[i], f);

@@ -151,6 +151,15 @@ test_expect_success 'no sign of a bug anyone hit: held for a triager, unless a M
 	test "$(q "select class, state from reports where message_id = \"developer@example.com\"")" = "user|forwarded"
 '
 
+test_expect_success 'a stranger whose subject states the problem and whose text names the code is not held for want of signs' '
+	printf "From: Tess Terse <tess@users.example>\nTo: bugs@example.org\nSubject: ext4: htree lookups broken in 6.13\nMessage-ID: <terse@example.com>\nDate: Mon, 30 Nov 2026 09:05:00 +0000\n\nSince the htree change in fs/ext4/namei.c lookups in big directories miss entries.\n" >"$T/terse.eml" &&
+	"$FILTER" <"$T/terse.eml" &&
+	test "$(q "select class, state from reports where message_id = \"terse@example.com\"")" = "user|forwarded" &&
+	printf "From: Tess Terse <tess@users.example>\nTo: bugs@example.org\nSubject: ext4: htree lookups in 6.13\nMessage-ID: <terse2@example.com>\nDate: Mon, 30 Nov 2026 09:06:00 +0000\n\nSince the htree change in fs/ext4/namei.c lookups in big directories miss entries.\n" >"$T/terse2.eml" &&
+	"$FILTER" <"$T/terse2.eml" &&
+	test "$(q "select class, state from reports where message_id = \"terse2@example.com\"")" = "user|held"
+'
+
 # ask ID SUBJECT BODY: a stranger's new message whose subject asks
 ask() {
 	printf "From: Ann Asker <ann@users.example>\nTo: bugs@example.org\nSubject: %s\nMessage-ID: <%s@example.com>\nDate: Mon, 30 Nov 2026 09:30:00 +0000\n\n%b\n" \

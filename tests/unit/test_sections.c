@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bzcomponent.h"
 #include "config.h"
 #include "evidence.h"
 #include "maintainers.h"
@@ -53,6 +54,15 @@ static const char *fixture =
 	"LIBRARY CODE\nM:\tlc <lc@k.org>\nF:\tlib/\n"
 	"8250/16?50 (AND CLONE UARTS) SERIAL DRIVER\nM:\tse <se@k.org>\n"
 	"F:\tdrivers/tty/serial/uart/\n"
+	"EDAC-CORE\nM:\tec <ec@k.org>\nL:\tlinux-edac@vger.kernel.org\n"
+	"F:\tdrivers/edac/\n"
+	"EDAC-IGEN6\nM:\tig <ig@k.org>\nL:\tlinux-edac@vger.kernel.org\n"
+	"F:\tdrivers/edac/igen6_edac.c\n"
+	"KCONFIG\nM:\tmy <my@k.org>\nL:\tlinux-kbuild@vger.kernel.org\n"
+	"F:\tscripts/kconfig/\n"
+	"KERNEL BUILD + files below scripts/ (unless maintained elsewhere)\n"
+	"M:\tmy <my@k.org>\nL:\tlinux-kbuild@vger.kernel.org\nF:\tMakefile\n"
+	"F:\tscripts/Makefile*\n"
 	"THE REST\nM:\tl <l@k.org>\nF:\t*\nF:\t*/\n";
 
 static struct map *map;
@@ -255,6 +265,28 @@ static void test_subject_prefix_shared(void **state)
 	ev->subject_prefix = xstrdup("Bluetooth");
 	sections_for_report(map, ev, NULL, 0, &l);
 	assert_string_equal(title(&l, 0), "BLUETOOTH SUBSYSTEM");
+	section_list_release(&l);
+	ev_del(ev);
+}
+
+/*
+ * A list's name as a prefix ("kbuild:" for linux-kbuild@) is the
+ * broadest of the list's sections, the one of the top-level Makefile,
+ * not the shortest title (KCONFIG's scripts/kconfig/)
+ */
+static void test_prefix_list_broadest(void **state)
+{
+	struct evidence *ev = ev_new(NULL, NULL, 0);
+	struct section_list l;
+
+	(void)state;
+	ev->subject_prefix = xstrdup("kbuild");
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(
+		title(&l, 0),
+		"KERNEL BUILD + files below scripts/ (unless maintained elsewhere)");
+	assert_non_null(strstr(l.v[0].why, "subject prefix \"kbuild:\" 0.60"));
 	section_list_release(&l);
 	ev_del(ev);
 }
@@ -480,6 +512,15 @@ static void test_bugzilla_component(void **state)
 	assert_int_equal(l.n, 0);
 	section_list_release(&l);
 
+	/* kernel.org's IDE component is libata's, not the block layer's */
+	assert_string_equal(
+		bzcomponent_section("IO/Storage", "IDE"),
+		"LIBATA SUBSYSTEM (Serial and Parallel ATA drivers)");
+	assert_string_equal(bzcomponent_section("IO/Storage", "Other"),
+			    "BLOCK LAYER");
+	assert_string_equal(bzcomponent_section("Drivers", "IIO"),
+			    "IIO SUBSYSTEM AND DRIVERS");
+
 	/* the site's records come first: an exact component, then "*" */
 	cfg = config_parse(
 		"bugzilla_component Drivers \"Sound(ALSA)\" \"USB XHCI DRIVER\"\n"
@@ -679,6 +720,60 @@ static void test_text_paths_count_once(void **state)
 }
 
 /*
+ * A driver the subject names that no module index knows ("EDAC igen6
+ * MC0: ...": the module is igen6_edac) is the file named after it; not
+ * a word of the prefix chain ("rt2x00:" is credit_chain()'s), nor a
+ * plain word
+ */
+static void test_subject_name_in_map(void **state)
+{
+	struct evidence *ev = ev_new(NULL, NULL, 0);
+	struct section_list l;
+
+	(void)state;
+	ev->named = xcalloc(1, sizeof(char *));
+	ev->named_files = xcalloc(1, sizeof(char *));
+	ev->named[0] = xstrdup("igen6");
+	ev->nnamed = ev->nnamed_subject = 1;
+	add_recipient(ev, "linux-edac@vger.kernel.org", true);
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "EDAC-IGEN6");
+	assert_non_null(strstr(
+		l.v[0].why, "driver in the subject: igen6 (F: igen6*) 0.60"));
+	section_list_release(&l);
+	del_recipients(ev);
+
+	/* a directory of its own: rt2x00/ */
+	free(ev->named[0]);
+	ev->named[0] = xstrdup("rt2x00");
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(title(&l, 0), "RALINK RT2X00 WIRELESS LAN DRIVER");
+	section_list_release(&l);
+	/* ... but the chain's own word is the chain's */
+	ev->subject_chain = xstrdup("rt2x00: foo");
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_int_equal(l.n, 1);
+	assert_null(strstr(l.v[0].why, "driver in the subject"));
+	section_list_release(&l);
+	free(ev->subject_chain);
+	ev->subject_chain = NULL;
+	/* a plain word names nothing so */
+	free(ev->named[0]);
+	ev->named[0] = xstrdup("edac");
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_int_equal(l.n, 0);
+	section_list_release(&l);
+
+	free(ev->named[0]);
+	free(ev->named);
+	free(ev->named_files);
+	ev->named = ev->named_files = NULL;
+	ev->nnamed = ev->nnamed_subject = 0;
+	ev_del(ev);
+}
+
+/*
  * A driver the subject names decides within the list's umbrella; a
  * function the prose names counts, one in a generic file does not
  */
@@ -765,6 +860,8 @@ int main(void)
 		cmocka_unit_test(test_frames_outweigh_text),
 		cmocka_unit_test(test_subject_prefix),
 		cmocka_unit_test(test_subject_prefix_shared),
+		cmocka_unit_test(test_prefix_list_broadest),
+		cmocka_unit_test(test_subject_name_in_map),
 		cmocka_unit_test(test_prefix_chain_and_culprit),
 		cmocka_unit_test(test_umbrella_person),
 		cmocka_unit_test(test_prefix_names_a_driver),
