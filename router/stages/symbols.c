@@ -929,7 +929,13 @@ static bool rd(const struct symbols *s, uint64_t off, size_t n, void *buf)
 {
 	if (off > s->size || n > s->size - off)
 		return false;
+	mut(s)->reads++;
 	return pread(s->fd, buf, n, (off_t)off) == (ssize_t)n;
+}
+
+unsigned long symbols_reads(const struct symbols *s)
+{
+	return s->reads;
 }
 
 /* top - the separators: in place, or read at the first lookup */

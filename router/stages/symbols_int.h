@@ -84,6 +84,7 @@ struct symbols {
 	struct img_header hdr;
 	const struct img_header *h;
 	bool warned;
+	unsigned long reads;	  /* pread() calls made */
 	const unsigned char *top; /* the separators (pread: read once) */
 	unsigned char *top_buf;
 	const unsigned char *ids; /* the blocks' first ids (pread: read once) */

@@ -1252,6 +1252,50 @@ static void test_pread_resolve(void **state)
 	open_index = symbols_open;
 }
 
+/*
+ * a pread() reader keeps what it read: the blocks of a 40-frame trace's
+ * lookups (a few hundred) are not read again for the next report
+ */
+static void test_pread_keeps_blocks(void **state)
+{
+	struct strbuf sb = STRBUF_INIT(SIZE_MAX / 2);
+	const char *files[1];
+	char dir[TREE_DIR_MAX], name[64], *idx;
+	struct symbols *s;
+	unsigned long first;
+	unsigned i, pass;
+
+	(void)state;
+	tree_make(dir, "triage-symbols");
+	for (i = 0; i < 20000; i++)
+		sb_addf(&sb, "int fn_%05u_a_name_long_enough(void)\n{\n}\n", i);
+	tree_write(dir, "fs/many/many.c", sb_str(&sb));
+	sb_release(&sb);
+	idx = xasprintf("%s/symbols.idx", dir);
+	assert_int_equal(symbols_build(dir, idx, NULL), 0);
+	s = symbols_open_pread(idx);
+	assert_non_null(s);
+	for (pass = 0; pass < 2; pass++) {
+		first = symbols_reads(s);
+		for (i = 0; i < 20000; i += 7) {
+			snprintf(name, sizeof(name),
+				 "fn_%05u_a_name_long_enough", i);
+			assert_int_equal(symbols_lookup(s, name, files, 1), 1);
+			assert_string_equal(files[0], "fs/many/many.c");
+		}
+	}
+	/* the first pass read far more blocks than 64; the second none */
+	assert_true(first > 128);
+	assert_int_equal(symbols_reads(s), first);
+	symbols_free(s);
+	s = symbols_open(idx);
+	assert_non_null(s);
+	assert_int_equal(symbols_reads(s), 0);
+	symbols_free(s);
+	free(idx);
+	tree_remove(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1269,6 +1313,7 @@ int main(void)
 		cmocka_unit_test(test_pread_corrupt_index),
 		cmocka_unit_test(test_pread_resolve),
 		cmocka_unit_test(test_readers_agree),
+		cmocka_unit_test(test_pread_keeps_blocks),
 	};
 
 	msg_setup("test_symbols", 1, false);
