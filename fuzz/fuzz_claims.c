@@ -8,18 +8,21 @@
  * through a pointer, Kconfig options, a module's parameter, a sysctl,
  * ioctls), read both mapped and with pread() as the filter reads it;
  * quoted code is read from the tree, which stays until the process
- * exits
+ * exits; the commit ids cited, in a small commit history (a release, a
+ * commit, two that share a prefix)
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "claims.h"
 #include "evidence.h"
+#include "experts_history.h"
 #include "fuzz.h"
 #include "symbols.h"
 #include "util.h"
 
 static struct symbols *mapped, *preadx;
+static struct history *hist;
 
 static void put(const char *dir, const char *rel, const char *text)
 {
@@ -44,6 +47,32 @@ static void remove_tree(void)
 	if (system(cmd) != 0)
 		abort();
 	free(cmd);
+}
+
+/* history_once - a commit history of four commits in dir */
+static struct history *history_once(const char *dir)
+{
+	static const char *const c[][2] = {
+		{ "1234567890abcdef1234567890abcdef12345678",
+		  "mm: fix the race" },
+		{ "abcdef0123456789abcdef0123456789abcdef01", "Linux 6.12" },
+		{ "dead0be00000000000000000000000000000000a", "xfs: one" },
+		{ "dead0be11111111111111111111111111111111b", "xfs: two" },
+	};
+	struct history_builder *b = history_builder_new();
+	char *path = xasprintf("%s/experts.idx.history", dir);
+	struct history *h;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++)
+		history_builder_add(b, c[i][0], 40, (int64_t)i, c[i][1],
+				    strlen(c[i][1]));
+	if (history_builder_write(b, true, path, NULL) < 0 ||
+	    !(h = history_open(path)))
+		abort();
+	history_builder_free(b);
+	free(path);
+	return h;
 }
 
 /* index - the fake tree's index, once per process */
@@ -82,6 +111,7 @@ static void index_once(void)
 	preadx = symbols_open_pread(idx);
 	if (!mapped || !preadx)
 		abort();
+	hist = history_once(dir);
 	/* the tree stays for quotes (claims_quote.c), removed at exit */
 	strcpy(tree, dir);
 	atexit(remove_tree);
@@ -106,6 +136,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    memcmp(a.checks_kind, b.checks_kind, sizeof(a.checks_kind)))
 		abort();
 	claims_weigh_kinds(&a, CLAIMS_TRACE, 3, 2, 0.5);
+	/* the commit ids: the history's checks come on top of the tree's */
+	claims_check_history(text, size, ev, mapped, hist, &b);
+	if (b.checks < a.checks ||
+	    b.checks - b.checks_kind[CLAIM_COMMIT] != a.checks ||
+	    b.failed - b.failed_kind[CLAIM_COMMIT] != a.failed)
+		abort();
 	claims_check(text, size, ev, NULL, &a);
 	claims_weigh(&a, 1, 1, 0.05);
 	evidence_free(ev);

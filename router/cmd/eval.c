@@ -211,8 +211,12 @@ static void count_hits(const struct ruleset *rs, const struct report *r,
 		       struct rules_result *res, struct hits *hits)
 {
 	struct claims_memo memo = { false, { 0 } };
-	struct rules_input in = { r, d->ev, d->model_voted ? d->model : NULL,
-				  rules_symbols(rs), &memo };
+	struct rules_input in = { r,
+				  d->ev,
+				  d->model_voted ? d->model : NULL,
+				  rules_symbols(rs),
+				  &memo,
+				  rules_history(rs) };
 	size_t i;
 
 	rules_eval(rs, &in, RULES_EVAL_ALL, res);

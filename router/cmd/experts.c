@@ -8,7 +8,10 @@
  *	triage experts show [--index FILE] [PATH...]
  *
  *	import runs git log once over the repository in DIR and writes the
- *	compiled table to STATE_DIR/experts.idx (atomically).  SPEC is
+ *	compiled table to STATE_DIR/experts.idx (atomically), and once more
+ *	for every commit id of HEAD's history (experts_history.h), written
+ *	to STATE_DIR/experts.idx.history: the claims of reports that cite
+ *	commits are checked against it.  SPEC is
  *	Nd, Nw, Nm, Ny, YYYY-MM-DD or "all" (default: experts_since, else
  *	2y); --now fixes the reference time of the decay (YYYY-MM-DD or
  *	@SECONDS), for reproducible tables.  Weights, half-life, the
@@ -124,10 +127,13 @@ static int experts_import_cmd(int argc, char **argv, struct cmd_ctx *ctx)
 		ret = EX_NOINPUT;
 		goto done;
 	}
-	printf("experts: %lu commits, %lu files + %lu directories, %lu people, %lu bot and %lu invalid addresses skipped -> %s (%zu KiB, %.2f s, %.0f commits/s)\n",
+	printf("experts: %lu commits, %lu files + %lu directories, %lu people, %lu bot and %lu invalid addresses skipped -> %s (%zu KiB, %.2f s, %.0f commits/s); history: %lu commits, %lu releases%s (%zu KiB, %.2f s)\n",
 	       st.commits, st.files, st.dirs, st.people, st.bots, st.invalid,
 	       out, (st.bytes + 1023) / 1024, st.seconds,
-	       st.seconds > 0 ? (double)st.commits / st.seconds : 0.0);
+	       st.seconds > 0 ? (double)st.commits / st.seconds : 0.0,
+	       st.history_commits, st.history_releases,
+	       st.history_complete ? "" : ", shallow: not complete",
+	       (st.history_bytes + 1023) / 1024, st.history_seconds);
 	if (st.skipped)
 		warn("%lu commits skipped (malformed or overlong git output)",
 		     st.skipped);

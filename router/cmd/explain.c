@@ -31,11 +31,13 @@
  *	  duplicate_of: the first report of the same crash, or null,
  *	  regression {good, bad, commit} (each a string or null) or null,
  *	  claims {checked, false, kinds {sizes, files, CONFIG_, names,
- *	    lines, calls, quotes, sysctls, params, ioctls: [false,
- *	    checked]}, first, tree_version,
- *	    not_checked_newer}: what claims.h checked against the symbol
- *	    index, the first false claim or null, the tree's version
- *	    ("6.12.0") or null, and the names the tree is too old to know
+ *	    lines, calls, quotes, sysctls, params, ioctls, commits: [false,
+ *	    checked]}, first, tree_version, not_checked_newer,
+ *	    history_commits, commits_not_checked}: what claims.h checked
+ *	    against the symbol index and the commit history, the first
+ *	    false claim or null, the tree's version ("6.12.0") or null,
+ *	    the names the tree is too old to know, the history's commits
+ *	    (0: none imported) and the ids cited it cannot tell
  *
  *	thread and duplicate_of need the database (read only); without
  *	it they are null.
@@ -80,6 +82,7 @@ static const char *const claim_kinds[CLAIM_NKINDS] = {
 	[CLAIM_LINE] = "lines",	     [CLAIM_CALLS] = "calls",
 	[CLAIM_QUOTE] = "quotes",    [CLAIM_SYSCTL] = "sysctls",
 	[CLAIM_PARAM] = "params",    [CLAIM_IOCTL] = "ioctls",
+	[CLAIM_COMMIT] = "commits",
 };
 
 static json_t *tree_version_json(unsigned v)
@@ -104,7 +107,8 @@ static const struct claims *report_claims(const struct pipeline *p,
 {
 	if (d->verdict.claims.done)
 		return &d->verdict.claims.c;
-	claims_check(r->body, r->body ? r->body_len : 0, d->ev, p->syms, local);
+	claims_check_history(r->body, r->body ? r->body_len : 0, d->ev, p->syms,
+			     p->rules ? rules_history(p->rules) : NULL, local);
 	return local;
 }
 
@@ -127,11 +131,30 @@ static json_t *claims_json(const struct pipeline *p, const struct report *r,
 					    json_pack("[i, i]",
 						      (int)c.failed_kind[k],
 						      (int)c.checks_kind[k]));
-	return json_pack("{s:i, s:i, s:o, s:o, s:o, s:i}", "checked",
+	return json_pack("{s:i, s:i, s:o, s:o, s:o, s:i, s:I, s:i}", "checked",
 			 (int)c.checks, "false", (int)c.failed, "kinds", kinds,
 			 "first", cmd_json_str(c.first[0] ? c.first : NULL),
 			 "tree_version", tree_version_json(c.tree_version),
-			 "not_checked_newer", (int)c.newer);
+			 "not_checked_newer", (int)c.newer, "history_commits",
+			 (json_int_t)c.history_commits, "commits_not_checked",
+			 (int)c.commits_unchecked);
+}
+
+/* what the commit ids were checked against (claims_commits.c) */
+static void print_history(const struct claims *c)
+{
+	printf("          commits against the history imported, %lu commits",
+	       c->history_commits);
+	if (c->history_release && c->history_rc < 100)
+		printf(" to Linux %u.%u-rc%u", c->history_release >> 16,
+		       (c->history_release >> 8) & 0xff, c->history_rc);
+	else if (c->history_release)
+		printf(" to Linux %u.%u", c->history_release >> 16,
+		       (c->history_release >> 8) & 0xff);
+	if (c->commits_unchecked)
+		printf("; %u not checkable (several commits share the id, or the history does not cover the report's kernel)",
+		       c->commits_unchecked);
+	putchar('\n');
 }
 
 /* the claims checked against the symbol index, and the first false one */
@@ -143,7 +166,7 @@ static void print_claims(const struct pipeline *p, const struct report *r,
 	unsigned k;
 	bool first = true;
 
-	if (!c.checks && !c.newer)
+	if (!c.checks && !c.newer && !c.commits_unchecked)
 		return;
 	printf("claims    %u checked, %u false:", c.checks, c.failed);
 	for (k = 0; k < CLAIM_NKINDS; k++) {
@@ -165,6 +188,8 @@ static void print_claims(const struct pipeline *p, const struct report *r,
 	if (c.newer)
 		printf("          %u names not checked: the tree is older than their code (a family it lacks, or a newer kernel's file)\n",
 		       c.newer);
+	if (c.checks_kind[CLAIM_COMMIT] || c.commits_unchecked)
+		print_history(&c);
 }
 
 /* thread_json - the thread the message would join, or null */

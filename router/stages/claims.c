@@ -57,7 +57,9 @@
  *	- quoted source (CLAIM_QUOTE, claims_quote.c): code a report quotes
  *	  from a file or a function of the tree is in that file;
  *	- sysctl names, module parameters and ioctls (CLAIM_SYSCTL,
- *	  CLAIM_PARAM, CLAIM_IOCTL, claims_facts.c) the report cites exist.
+ *	  CLAIM_PARAM, CLAIM_IOCTL, claims_facts.c) the report cites exist;
+ *	- commit ids (CLAIM_COMMIT, claims_commits.c) a report cites are in
+ *	  the history 'triage experts import' read, with their subjects.
  *
  *	What the tree is too old to know is not checked but counted
  *	(newer): a name whose driver prefix has no function in the tree,
@@ -90,6 +92,7 @@
 #include "claims.h"
 #include "claims_int.h"
 #include "evidence.h"
+#include "experts_history.h"
 #include "symbols.h"
 #include "util.h"
 
@@ -771,9 +774,23 @@ static void check_kconfig(struct claims *c, const char *text, size_t len,
 void claims_check(const char *text, size_t len, const struct evidence *ev,
 		  const struct symbols *s, struct claims *c)
 {
+	claims_check_history(text, len, ev, s, NULL, c);
+}
+
+void claims_check_history(const char *text, size_t len,
+			  const struct evidence *ev, const struct symbols *s,
+			  const struct history *h, struct claims *c)
+{
 	bool older;
 
 	memset(c, 0, sizeof(*c));
+	if (h) {
+		c->history_commits = history_ncommits(h);
+		if (!history_newest_release(h, &c->history_release,
+					    &c->history_rc))
+			c->history_release = 0;
+		claims_check_commits(c, text, len, ev, h);
+	}
 	c->tree_version = s ? symbols_tree_version(s) : 0;
 	check_frames(c, text, len, ev, s);
 	if (s && ev)
@@ -792,14 +809,15 @@ void claims_check(const char *text, size_t len, const struct evidence *ev,
 const struct claims *claims_get(struct claims_memo *m, struct claims *local,
 				const char *text, size_t len,
 				const struct evidence *ev,
-				const struct symbols *s)
+				const struct symbols *s,
+				const struct history *h)
 {
 	if (!m) {
-		claims_check(text, len, ev, s, local);
+		claims_check_history(text, len, ev, s, h, local);
 		return local;
 	}
 	if (!m->done) {
-		claims_check(text, len, ev, s, &m->c);
+		claims_check_history(text, len, ev, s, h, &m->c);
 		m->done = true;
 	}
 	return &m->c;

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 struct evidence;
+struct history;
 struct symbols;
 
 enum claims_kind {
@@ -25,6 +26,7 @@ enum claims_kind {
 	CLAIM_SYSCTL,  /* "sysctl vm.foo", "/proc/sys/vm/foo" exists */
 	CLAIM_PARAM,   /* "modprobe mod foo=", "mod.foo=": mod has foo */
 	CLAIM_IOCTL,   /* "the FOO ioctl" is an ioctl request */
+	CLAIM_COMMIT,  /* a commit id cited is in the history (its subject) */
 	CLAIM_NKINDS,
 };
 
@@ -35,7 +37,12 @@ struct claims {
 	/* names not checked: the tree indexed is older than their code */
 	unsigned newer;
 	unsigned tree_version; /* SYMBOLS_VERSION() of the tree, 0: unknown */
-	char first[256];       /* the first failed claim, for explanations */
+	/* the commit history checked against (experts_history.h) */
+	unsigned long history_commits; /* commits it has, 0: none */
+	unsigned history_release;      /* its newest release, 0: none */
+	unsigned history_rc;	       /* and -rc (HISTORY_FINAL_RC: none) */
+	unsigned commits_unchecked;    /* ids cited it cannot tell */
+	char first[256]; /* the first failed claim, for explanations */
 };
 
 /*
@@ -44,6 +51,14 @@ struct claims {
  */
 void claims_check(const char *text, size_t len, const struct evidence *ev,
 		  const struct symbols *s, struct claims *c);
+
+/*
+ * claims_check_history - claims_check(), and the commit ids the text
+ * cites against the history h (NULL: not checked; claims_commits.c)
+ */
+void claims_check_history(const char *text, size_t len,
+			  const struct evidence *ev, const struct symbols *s,
+			  const struct history *h, struct claims *c);
 
 /*
  * claims_memo - a report's claims, checked by the first hook that asks
@@ -62,7 +77,8 @@ struct claims_memo {
 const struct claims *claims_get(struct claims_memo *m, struct claims *local,
 				const char *text, size_t len,
 				const struct evidence *ev,
-				const struct symbols *s);
+				const struct symbols *s,
+				const struct history *h);
 
 /*
  * claims_kernel_style - a name worth looking up: 4+ characters with a
@@ -93,7 +109,7 @@ int claims_name_status(const struct symbols *s, const char *name, size_t n,
 #define CLAIMS_FACTS                                                        \
 	((1u << CLAIM_SIZE) | (1u << CLAIM_FILE) | (1u << CLAIM_KCONFIG) |  \
 	 (1u << CLAIM_QUOTE) | (1u << CLAIM_SYSCTL) | (1u << CLAIM_PARAM) | \
-	 (1u << CLAIM_IOCTL))
+	 (1u << CLAIM_IOCTL) | (1u << CLAIM_COMMIT))
 #define CLAIMS_TRACE ((1u << CLAIM_LINE) | (1u << CLAIM_CALLS))
 
 /*

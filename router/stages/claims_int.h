@@ -36,6 +36,13 @@ void claims_check_quotes(struct claims *c, const char *text, size_t len,
 void claims_check_facts(struct claims *c, const char *text, size_t len,
 			const struct symbols *s, bool older);
 
+/*
+ * claims_check_commits - the commit ids the text cites are in the
+ * history h, with the subjects it gives (claims_commits.c)
+ */
+void claims_check_commits(struct claims *c, const char *text, size_t len,
+			  const struct evidence *ev, const struct history *h);
+
 /* claims_name_char - a character of a C name */
 bool claims_name_char(char ch);
 

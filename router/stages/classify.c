@@ -14,6 +14,7 @@
 #include "classify.h"
 #include "config.h"
 #include "evidence.h"
+#include "experts_history.h"
 #include "model.h"
 #include "report.h"
 #include "rules.h"
@@ -817,7 +818,9 @@ struct ruleset *classify_load(const char *dir, const char *local)
 
 /*
  * classify_open - the rules the configuration names: the snapshot
- * STATE_DIR/rules.idx when it matches the rule files, else the text
+ * STATE_DIR/rules.idx when it matches the rule files, else the text;
+ * with the commit history 'triage experts import' wrote, when there is
+ * one, for the claims' commit ids
  */
 struct ruleset *classify_open(const struct config *cfg)
 {
@@ -828,7 +831,14 @@ struct ruleset *classify_open(const struct config *cfg)
 
 	rs = rules_open(path, dir, local, classify_hooks, classify_nhooks);
 	free(path);
-	return rs ? rs : classify_load(dir, local);
+	if (!rs)
+		rs = classify_load(dir, local);
+	if (rs) {
+		path = config_state_path(cfg, CLASSIFY_HISTORY);
+		rules_own_history(rs, history_open(path));
+		free(path);
+	}
+	return rs;
 }
 
 /* ---- the decision ------------------------------------------------------------ */
@@ -998,7 +1008,9 @@ int classify_report_whole(const struct ruleset *rs, const struct report *r,
 			  const struct evidence *ev, const double *model,
 			  const double *model_whole, struct verdict *v)
 {
-	struct rules_input in = { r, ev, model, rules_symbols(rs), &v->claims };
+	struct rules_input in = { r,	      ev,
+				  model,      rules_symbols(rs),
+				  &v->claims, rules_history(rs) };
 	const struct rules_params *p = rules_params(rs);
 	double certain[CLASS_N] = { 0 };
 	struct rules_result res;

@@ -181,9 +181,12 @@ char *classify_default_model(const struct config *cfg);
 /*
  * classify_open - the configured rules: the compiled snapshot
  * STATE_DIR/rules.idx ('triage check-rules --compile') when it still
- * matches the rule files, else classify_load() of the text
+ * matches the rule files, else classify_load() of the text; with them
+ * STATE_DIR/experts.idx.history ('triage experts import'), when there,
+ * the commit history the claims' commit ids are checked against
  */
 #define CLASSIFY_SNAPSHOT "rules.idx"
+#define CLASSIFY_HISTORY  "experts.idx.history"
 struct ruleset *classify_open(const struct config *cfg);
 
 int classify_report(const struct ruleset *rs, const struct report *r,

@@ -123,7 +123,7 @@ double classify_hook_false_claims(const struct rules_input *in,
 		return 0;
 	weigh_args(args, 0.34, &min_checks, &min_failed, &ratio);
 	c = claims_get(in->claims, &local, t->text, t->len, in->evidence,
-		       in->symbols);
+		       in->symbols, in->history);
 	return claims_weigh(c, (unsigned)min_checks, (unsigned)min_failed,
 			    ratio)
 		       ? (double)claims_failed(c, CLAIMS_FACTS)
@@ -148,7 +148,7 @@ double classify_hook_false_trace(const struct rules_input *in,
 		return 0;
 	weigh_args(args, 0.5, &min_checks, &min_failed, &ratio);
 	c = claims_get(in->claims, &local, t->text, t->len, in->evidence,
-		       in->symbols);
+		       in->symbols, in->history);
 	return claims_weigh_kinds(c, CLAIMS_TRACE, (unsigned)min_checks,
 				  (unsigned)min_failed, ratio)
 		       ? (double)claims_failed(c, CLAIMS_TRACE)

@@ -36,6 +36,7 @@
 
 #include "config.h"
 #include "experts.h"
+#include "experts_history.h"
 #include "hash.h"
 #include "hashmap.h"
 #include "image.h"
@@ -1353,7 +1354,9 @@ static int start_import(struct builder *b, const struct experts_options *o)
 int experts_import(const char *dir, const struct experts_options *o,
 		   const char *out, struct experts_stats *stats)
 {
+	struct history_stats hs;
 	struct builder b;
+	char *hpath;
 	int ret;
 
 	if (start_import(&b, o) < 0)
@@ -1364,7 +1367,20 @@ int experts_import(const char *dir, const struct experts_options *o,
 		builder_release(&b);
 		return -1;
 	}
-	return finish_import(&b, out, stats);
+	ret = finish_import(&b, out, stats);
+	if (ret < 0)
+		return ret;
+	hpath = history_path(out);
+	ret = history_import(dir, hpath, &hs);
+	free(hpath);
+	if (ret == 0 && stats) {
+		stats->history_commits = hs.commits;
+		stats->history_releases = hs.releases;
+		stats->history_bytes = hs.bytes;
+		stats->history_seconds = hs.seconds;
+		stats->history_complete = hs.complete;
+	}
+	return ret;
 }
 
 /*

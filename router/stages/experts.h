@@ -103,6 +103,11 @@ struct experts_stats {
 	unsigned long people;
 	size_t bytes; /* size of the index */
 	double seconds;
+	/* the commit history (experts_history.h), experts_import() only */
+	unsigned long history_commits, history_releases;
+	size_t history_bytes;
+	double history_seconds;
+	bool history_complete;
 };
 
 /* one person for a path, best first */
@@ -135,7 +140,11 @@ int experts_parse_since(const char *s, time_t now, time_t *out);
 	"--format=%x1e%ct%x1f%aE%x1f%aN%x1f%H%x1f%(trailers:key=Reviewed-by," \
 	"key=Acked-by,key=Signed-off-by,unfold,separator=%x1f)"
 
-/* import: run git in dir (or read its output from fd), write out */
+/*
+ * import: run git in dir (or read its output from fd), write out;
+ * experts_import() also writes the commit history of dir (all of it)
+ * to history_path(out) (experts_history.h)
+ */
 int experts_import(const char *dir, const struct experts_options *o,
 		   const char *out, struct experts_stats *stats);
 int experts_import_fd(int fd, const struct experts_options *o, const char *out,

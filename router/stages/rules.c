@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "experts_history.h"
 #include "hash.h"
 #include "report.h"
 #include "rules_int.h"
@@ -218,6 +219,7 @@ void rules_free(struct ruleset *rs)
 		free(rs->arena);
 		rs->arena = next;
 	}
+	history_free(rs->history);
 	free(rs->snap);
 	free(rs->ids);
 	free(rs->rules);
@@ -1519,6 +1521,18 @@ void rules_set_evidence(struct ruleset *rs,
 const struct symbols *rules_symbols(const struct ruleset *rs)
 {
 	return rs->symbols;
+}
+
+void rules_own_history(struct ruleset *rs, struct history *h)
+{
+	if (rs->history != h)
+		history_free(rs->history);
+	rs->history = h;
+}
+
+const struct history *rules_history(const struct ruleset *rs)
+{
+	return rs->history;
 }
 
 const struct rules_phrases *rules_phrases(const struct ruleset *rs,

@@ -81,6 +81,7 @@
 struct report;
 struct evidence;
 struct symbols;
+struct history;
 struct ruleset;
 struct rules_scratch;
 
@@ -150,6 +151,8 @@ struct rules_input {
 	 * that weighs them; NULL: each such hook checks them itself
 	 */
 	struct claims_memo *claims;
+	/* the commit history the claims' commit ids are checked against */
+	const struct history *history;
 };
 
 /* A rule's target text as hooks see it (NUL-terminated, lower: ASCII) */
@@ -281,6 +284,13 @@ void rules_set_evidence(struct ruleset *rs,
 			struct evidence *(*extract)(const struct report *r),
 			void (*release)(struct evidence *ev));
 const struct symbols *rules_symbols(const struct ruleset *rs);
+
+/*
+ * rules_own_history - the commit history (experts_history.h) the claims
+ * are checked against; the ruleset frees it (rules_free())
+ */
+void rules_own_history(struct ruleset *rs, struct history *h);
+const struct history *rules_history(const struct ruleset *rs);
 
 /* rules_phrases - the phrase list of hook name ("phrases name ..."), or NULL */
 const struct rules_phrases *rules_phrases(const struct ruleset *rs,

@@ -246,6 +246,7 @@ struct ruleset {
 	pcre2_match_context *mctx;
 	struct litindex lix;
 	const struct symbols *symbols;
+	struct history *history; /* owned */
 	struct evidence *(*extract)(const struct report *r);
 	void (*release)(struct evidence *ev);
 	bool compiled;

@@ -67,92 +67,6 @@
 #include "symbols_int.h"
 #include "util.h"
 
-#define SYM_MAGIC   "TRIAGESY"
-#define SYM_VERSION 4
-#define SYM_ENDIAN  0x01020304u
-
-#define NAME_MAX_LEN  SYMBOLS_NAME_MAX
-#define FILE_MAX_SIZE (64u << 20)
-#define MAX_THREADS   8
-
-/* The index's blocks (see the layout above). */
-#define BLOCK_SIZE    4096u
-#define INLINE_REFS   8	   /* up to this many refs: all in the entry */
-#define FIRST_REFS    2	   /* more: the first two, the rest in over */
-#define REF_BYTES     17   /* path offset, rank, first, last, calls */
-#define REFS_MANY     0xff /* the count byte of an entry with more */
-#define RESTART	      16   /* every 16th entry of a block is whole */
-#define PATH_READ     256  /* pread(): the first read of a path */
-#define PATH_MAX_LEN  4096
-#define BLOCK_CACHE   64  /* pread(): blocks kept */
-#define LIST_CACHE    512 /* pread(): call lists kept (by offset) */
-#define CALLS_UNKNOWN 2u  /* a body calls a name the index lacks */
-
-/* Ranking levels (symbols.h): lower is better. */
-enum {
-	LEVEL_C,      /* .c file, generic or x86 */
-	LEVEL_HEADER, /* header, generic or x86 */
-	LEVEL_WEAK,   /* __weak, generic or x86 */
-	LEVEL_ARCH,   /* another architecture */
-	LEVEL_OTHER,  /* tools/, scripts/, samples/, Documentation/, usr/ */
-};
-
-struct img_header {
-	char magic[8];
-	uint32_t version, endian, size, flags;
-	uint32_t nnames, nrefs, nfiles; /* figures */
-	uint32_t nblocks, block_size;
-	uint32_t off_top, top_size; /* the separators */
-	uint32_t off_over, over_size;
-	uint32_t off_paths, paths_size;
-	uint32_t off_blocks;
-	uint32_t scanned; /* files scanned when it was built */
-	uint32_t
-		off_ids; /* uint32_t[nblocks]: the id of each block's first name */
-	uint32_t off_calls, calls_size; /* the call lists */
-	/* the tree's version (KERNEL_VERSION(a, b, c) of its Makefile, 0:
-	 * not known) and absolute path ("" when longer than this) */
-	uint32_t tree_version;
-	char tree[SYMBOLS_TREE_MAX];
-};
-
-/* an entry found in a block: its refs (copied: blocks are reused) */
-struct entry {
-	uint32_t id;	      /* the name's rank among all names */
-	uint32_t nrefs, over; /* over: offset of all the refs, if many */
-	unsigned ninline;
-	unsigned char refs[INLINE_REFS * REF_BYTES];
-};
-
-struct kept {
-	uint32_t off; /* in the paths */
-	char *path;
-};
-
-struct symbols {
-	unsigned char *base; /* the mapped file; NULL: read with pread() */
-	size_t size;
-	int fd; /* symbols_open_pread(): the open file */
-	struct img_header hdr;
-	const struct img_header *h;
-	bool warned;
-	const unsigned char *top; /* the separators (pread: read once) */
-	unsigned char *top_buf;
-	const unsigned char *ids; /* the blocks' first ids (pread: read once) */
-	unsigned char *ids_buf;
-	/* pread(): the last BLOCK_CACHE blocks read, and their numbers */
-	unsigned char *block;
-	int64_t block_no[BLOCK_CACHE];
-	unsigned block_next;
-	/* pread(): call lists read, direct-mapped by offset */
-	struct kept_list {
-		uint32_t off, len; /* len 0: empty slot */
-		unsigned char *data;
-	} * lists;
-	struct kept *kept; /* pread(): the paths lookups returned */
-	size_t nkept, kept_alloc;
-};
-
 /* ---- building --------------------------------------------------------- */
 
 static bool source_name(const char *name)
@@ -995,186 +909,6 @@ int symbols_build(const char *tree, const char *out,
 	return ret;
 }
 
-/* ---- opening ---------------------------------------------------------- */
-
-static uint32_t get32(const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-/* check_header - the header and every array bound; false if corrupt */
-static bool check_header(const struct img_header *h, size_t size,
-			 const char *path)
-{
-	if (memcmp(h->magic, SYM_MAGIC, 8) != 0) {
-		error("'%s': not a triage symbol index", path);
-		return false;
-	}
-	if (h->version != SYM_VERSION || h->endian != SYM_ENDIAN) {
-		error("'%s': symbol index format %u is not %u; run 'triage update --kernel-tree DIR'",
-		      path, h->version, SYM_VERSION);
-		return false;
-	}
-	if (h->size != size || h->block_size != BLOCK_SIZE ||
-	    h->nblocks > size / BLOCK_SIZE ||
-	    !img_range_ok(size, h->off_top, h->top_size, 1, 4) ||
-	    h->top_size < (uint64_t)h->nblocks * 5 ||
-	    !img_range_ok(size, h->off_over, h->over_size, 1, 4) ||
-	    !img_range_ok(size, h->off_paths, h->paths_size, 1, 4) ||
-	    !img_range_ok(size, h->off_blocks, h->nblocks, BLOCK_SIZE,
-			  BLOCK_SIZE) ||
-	    !img_range_ok(size, h->off_ids, h->nblocks, 4, 4) ||
-	    !img_range_ok(size, h->off_calls, h->calls_size, 1, 4) ||
-	    h->calls_size < 2 || h->paths_size == 0 ||
-	    !memchr(h->tree, '\0', sizeof(h->tree))) {
-		error("'%s': corrupt symbol index; run 'triage update --kernel-tree DIR'",
-		      path);
-		return false;
-	}
-	return true;
-}
-
-/*
- * check_ends - the separators and the paths end in NUL (the mapped
- * reader; the pread() reader checks what it reads)
- */
-static bool check_ends(const struct symbols *s, const char *path)
-{
-	const struct img_header *h = s->h;
-
-	if (s->base[h->off_paths + h->paths_size - 1] != '\0' ||
-	    (h->nblocks && s->base[h->off_top + h->top_size - 1] != '\0')) {
-		error("'%s': corrupt symbol index; run 'triage update --kernel-tree DIR'",
-		      path);
-		return false;
-	}
-	return true;
-}
-
-/*
- * cut_header - is an index of size bytes starting with head (its first
- * 8 at least) shorter than a header?  Then say so: cut (our magic), or
- * not an index at all
- */
-static bool cut_header(const void *head, size_t size, const char *path)
-{
-	if (size >= sizeof(struct img_header))
-		return false;
-	if (!memcmp(head, SYM_MAGIC, 8))
-		error("'%s': corrupt symbol index; run 'triage update --kernel-tree DIR'",
-		      path);
-	else
-		error("'%s': not a triage symbol index", path);
-	return true;
-}
-
-/* symbols_open - mmap an index written by symbols_build() */
-struct symbols *symbols_open(const char *path)
-{
-	struct symbols *s;
-	size_t size;
-	void *p = img_map(path, "symbol index", 8, UINT32_MAX, &size);
-
-	if (!p)
-		return NULL;
-	if (cut_header(p, size, path)) {
-		img_unmap(p, size);
-		return NULL;
-	}
-	s = xcalloc(1, sizeof(*s));
-	s->fd = -1;
-	s->base = p;
-	s->size = size;
-	memcpy(&s->hdr, p, sizeof(s->hdr));
-	s->h = &s->hdr;
-	if (!check_header(s->h, size, path) || !check_ends(s, path)) {
-		symbols_free(s);
-		return NULL;
-	}
-	s->top = s->base + s->h->off_top;
-	return s;
-}
-
-/*
- * symbols_open_pread - open an index to read only what lookups need
- * with pread(): for a process that makes a few lookups (the filter).
- * A mapping would bring whole page-cache folios into its resident set
- * (most of the index for a few lookups).  Opening reads
- * the header; the first lookup reads the separators (one read), and
- * each name then costs the read of one block (the last BLOCK_CACHE are
- * kept: 64 KB), and of each path returned.
- */
-struct symbols *symbols_open_pread(const char *path)
-{
-	struct symbols *s;
-	struct stat st;
-	unsigned i;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0) {
-		error("cannot open symbol index '%s': %s", path,
-		      strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < 8 ||
-	    (uint64_t)st.st_size > UINT32_MAX) {
-		error("'%s': not a triage symbol index", path);
-		close(fd);
-		return NULL;
-	}
-	if ((uint64_t)st.st_size < sizeof(struct img_header)) {
-		char head[8];
-
-		if (pread(fd, head, 8, 0) != 8)
-			memset(head, 0, 8);
-		cut_header(head, (size_t)st.st_size, path);
-		close(fd);
-		return NULL;
-	}
-	s = xcalloc(1, sizeof(*s));
-	s->fd = fd;
-	s->size = (size_t)st.st_size;
-	s->h = &s->hdr;
-	for (i = 0; i < BLOCK_CACHE; i++)
-		s->block_no[i] = -1;
-	if (pread(fd, &s->hdr, sizeof(s->hdr), 0) != sizeof(s->hdr)) {
-		error("'%s': not a triage symbol index", path);
-		goto fail;
-	}
-	if (!check_header(s->h, s->size, path))
-		goto fail;
-	return s;
-fail:
-	symbols_free(s);
-	return NULL;
-}
-
-/* symbols_free - unmap or close an index (NULL is fine) */
-void symbols_free(struct symbols *s)
-{
-	size_t i;
-
-	if (!s)
-		return;
-	img_unmap(s->base, s->size);
-	if (s->fd >= 0)
-		close(s->fd);
-	for (i = 0; i < s->nkept; i++)
-		free(s->kept[i].path);
-	free(s->kept);
-	free(s->top_buf);
-	free(s->ids_buf);
-	if (s->lists)
-		for (i = 0; i < LIST_CACHE; i++)
-			free(s->lists[i].data);
-	free(s->lists);
-	free(s->block);
-	free(s);
-}
-
 /* ---- lookup ------------------------------------------------------------ */
 
 /* The lookups change only these caches of the object (ours, not const). */
@@ -1195,7 +929,13 @@ static bool rd(const struct symbols *s, uint64_t off, size_t n, void *buf)
 {
 	if (off > s->size || n > s->size - off)
 		return false;
+	mut(s)->reads++;
 	return pread(s->fd, buf, n, (off_t)off) == (ssize_t)n;
+}
+
+unsigned long symbols_reads(const struct symbols *s)
+{
+	return s->reads;
 }
 
 /* top - the separators: in place, or read at the first lookup */
@@ -1253,19 +993,29 @@ static const unsigned char *block(const struct symbols *s, uint32_t i)
 
 	if (s->base)
 		return s->base + off;
-	for (k = 0; k < BLOCK_CACHE; k++)
-		if (s->block_no[k] == (int64_t)i)
-			return s->block + (size_t)k * BLOCK_SIZE;
-	if (!s->block)
+	if (i >= s->h->nblocks) {
+		corrupt(s);
+		return NULL;
+	}
+	if (!s->block) {
+		/* pages are touched as blocks are read: 4 KB a block */
 		w->block = xmalloc((size_t)BLOCK_CACHE * BLOCK_SIZE);
+		w->slot = xmalloc((size_t)s->h->nblocks * sizeof(*s->slot));
+		memset(w->slot, 0xff, (size_t)s->h->nblocks * sizeof(*s->slot));
+	}
+	if (s->slot[i] >= 0)
+		return s->block + (size_t)s->slot[i] * BLOCK_SIZE;
 	k = w->block_next;
 	w->block_next = (k + 1) % BLOCK_CACHE;
+	if (w->block_no[k] >= 0)
+		w->slot[w->block_no[k]] = -1;
 	w->block_no[k] = -1;
 	if (!rd(s, off, BLOCK_SIZE, s->block + (size_t)k * BLOCK_SIZE)) {
 		corrupt(s);
 		return NULL;
 	}
 	w->block_no[k] = i;
+	w->slot[i] = (int16_t)k;
 	return s->block + (size_t)k * BLOCK_SIZE;
 }
 

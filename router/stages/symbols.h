@@ -238,6 +238,13 @@ const char *symbols_tree(const struct symbols *s);
 unsigned symbols_tree_version(const struct symbols *s);
 
 /*
+ * symbols_reads - the pread() calls an index opened with
+ * symbols_open_pread() made so far (0 when mapped): the blocks and call
+ * lists it keeps are not read again
+ */
+unsigned long symbols_reads(const struct symbols *s);
+
+/*
  * symbols_tree_open - open the file rel (a path relative to the tree,
  * as the index holds them) of the tree indexed, read only: -1 when the
  * tree is not recorded, rel is absolute, has a ".." or hidden

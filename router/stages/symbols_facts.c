@@ -107,27 +107,41 @@ static bool param_macro(const char *b, const char *e)
 	       memmem(b, n, "_param_named", 12);
 }
 
+/*
+ * opened - past blanks at p, the character open, then (after blanks
+ * inside parentheses) a run of identifier characters ('-' too when
+ * dash): *name is its start, its end is returned; NULL: no open
+ */
+static const char *opened(const char *p, const char *end, char open, bool dash,
+			  const char **name)
+{
+	while (p < end && blank(*p))
+		p++;
+	if (p >= end || *p != open)
+		return NULL;
+	for (p++; open == '(' && p < end && blank(*p); p++)
+		;
+	*name = p;
+	while (p < end && (ident_char(*p) || (dash && *p == '-')))
+		p++;
+	return p;
+}
+
 /* first_arg - the identifier after "(" at p, as in "macro(name, ..." */
 static size_t first_arg(const char *p, const char *end, const char **name)
 {
-	const char *e;
+	const char *b, *e = opened(p, end, '(', false, &b);
 
-	while (p < end && blank(*p))
-		p++;
-	if (p >= end || *p != '(')
+	if (!e)
 		return 0;
-	for (p++; p < end && blank(*p); p++)
-		;
-	for (e = p; e < end && ident_char(*e); e++)
-		;
 	while (e < end && blank(*e))
 		e++;
-	if (e >= end || (*e != ',' && *e != ')') || e == p)
+	if (e >= end || (*e != ',' && *e != ')') || e == b)
 		return 0;
-	*name = p;
-	while (e > p && !ident_char(e[-1]))
+	*name = b;
+	while (e > b && !ident_char(e[-1]))
 		e--;
-	return (size_t)(e - p);
+	return (size_t)(e - b);
 }
 
 static void find_params(struct facts *f, const char *word, size_t wn)
@@ -156,18 +170,12 @@ static void find_params(struct facts *f, const char *word, size_t wn)
 /* string_at - the "NAME" at p (after blanks), its length or 0 */
 static size_t string_at(const char *p, const char *end, const char **name)
 {
-	const char *e;
+	const char *b, *e = opened(p, end, '"', true, &b);
 
-	while (p < end && blank(*p))
-		p++;
-	if (p >= end || *p != '"')
+	if (!e || e >= end || *e != '"')
 		return 0;
-	for (e = ++p; e < end && (ident_char(*e) || *e == '-'); e++)
-		;
-	if (e >= end || *e != '"')
-		return 0;
-	*name = p;
-	return (size_t)(e - p);
+	*name = b;
+	return (size_t)(e - b);
 }
 
 static void find_sysctls(struct facts *f)

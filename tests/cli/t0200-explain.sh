@@ -178,6 +178,48 @@ test_expect_success 'explain shows a quote the tree does not have' '
 	PY
 '
 
+# commit ids a report cites, checked against the history experts import read
+if command -v git >/dev/null; then
+	export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+	test_expect_success 'explain shows the commit ids checked against the history imported' '
+		git init -q "$T/repo" &&
+		for s in "Linux 6.11" "xfs: flush the log before the push" "Linux 6.12"; do
+			echo "$s" >>"$T/repo/f" &&
+			(cd "$T/repo" && git add f &&
+			 GIT_AUTHOR_NAME=A GIT_AUTHOR_EMAIL=a@example.org \
+			 GIT_COMMITTER_NAME=A GIT_COMMITTER_EMAIL=a@example.org \
+			 git commit -q -m "$s") || return 1
+		done &&
+		"$TRIAGE" experts import --git "$T/repo" --since all --quiet >"$T/imp.out" &&
+		grep -q "history: 3 commits, 2 releases" "$T/imp.out" &&
+		fix=$(git -C "$T/repo" log --format=%h --grep=flush) &&
+		test -n "$fix" &&
+		cat >"$T/commits.eml" <<-EOF &&
+		From: Some One <someone@example.com>
+		To: bugs@example.org
+		Subject: xfs: hang in xfs_inode_item_push
+		Message-ID: <commit-claims@example.com>
+
+		CPU: 0 PID: 1 Comm: umount Not tainted 6.12.0 #1
+		Fixes: $fix ("xfs: take the ilock in the push")
+		I bisected it: first bad commit: 0123456789ab
+		EOF
+		"$TRIAGE" explain "$T/commits.eml" >"$T/out.txt" &&
+		grep -q "^claims    .* commits 2/2" "$T/out.txt" &&
+		grep -q "commits against the history imported, 3 commits to Linux 6.12$" "$T/out.txt" &&
+		sed "s/take the ilock in/flush the log before/; s/6.12.0 #1/6.13.0 #1/" \
+			"$T/commits.eml" >"$T/commits2.eml" &&
+		"$TRIAGE" explain --json "$T/commits2.eml" >"$T/out.json" &&
+		python3 - "$T/out.json" <<-\PY
+		import json, sys
+		c = json.load(open(sys.argv[1]))["claims"]
+		assert c["kinds"]["commits"] == [0, 1], c
+		assert c["commits_not_checked"] == 1, c
+		assert c["history_commits"] == 3, c
+		PY
+	'
+fi
+
 test_expect_success 'a missing file is reported, exit 66' '
 	test_exit 66 "$TRIAGE" explain "$T/nope.eml" 2>"$T/err" &&
 	grep -q "cannot open" "$T/err"

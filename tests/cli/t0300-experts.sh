@@ -51,6 +51,8 @@ test_expect_success 'import writes the index and one summary line' '
 	test -s "$T/experts.idx" &&
 	test $(wc -l <"$T/out") = 1 &&
 	grep -q "^experts: 2 commits, 2 files + 2 directories, 4 people, 1 bot and 0 invalid addresses skipped -> $T/experts.idx" "$T/out" &&
+	grep -q "; history: 2 commits, 0 releases (" "$T/out" &&
+	test -s "$T/experts.idx.history" &&
 	sed "s/^/# /" "$T/out"
 '
 

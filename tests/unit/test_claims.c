@@ -19,25 +19,15 @@
 #include "evidence.h"
 #include "strbuf.h"
 #include "symbols.h"
+#include "tree_scratch.h"
 #include "util.h"
 
-static char tmpdir[64];
+static char tmpdir[TREE_DIR_MAX];
 static struct symbols *syms;
 
 static void write_text(const char *rel, const char *text)
 {
-	char *path = xasprintf("%s/%s", tmpdir, rel);
-	char *dir = xstrdup(path);
-	FILE *f;
-
-	*strrchr(dir, '/') = '\0';
-	assert_int_equal(mkdir_p(dir, 0755), 0);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	free(dir);
-	free(path);
+	tree_write(tmpdir, rel, text);
 }
 
 static int setup(void **state)
@@ -45,8 +35,7 @@ static int setup(void **state)
 	char *idx, *far;
 
 	(void)state;
-	strcpy(tmpdir, "/tmp/triage-claims-XXXXXX");
-	assert_non_null(mkdtemp(tmpdir));
+	tree_make(tmpdir, "triage-claims");
 	write_text("fs/ext4/inode.c",
 		   "struct inode *ext4_iget(int ino)\n{\n}\n"
 		   "static int ext4_write_begin(void)\n{\n}\n");
@@ -119,12 +108,9 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char *cmd = xasprintf("rm -rf '%s'", tmpdir);
-
 	(void)state;
 	symbols_free(syms);
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
+	tree_remove(tmpdir);
 	return 0;
 }
 

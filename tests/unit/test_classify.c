@@ -78,7 +78,7 @@ static double hook(const char *name, const struct report *r,
 		   const char *text, int argc, ...)
 {
 	const struct rules_hook *h = classify_hook(name);
-	struct rules_input in = { r, ev, model, NULL, NULL };
+	struct rules_input in = { r, ev, model, NULL, NULL, NULL };
 	struct rules_args a = { 0 };
 	struct text *x = text ? mk_text(text) : NULL;
 	va_list ap;
@@ -397,7 +397,7 @@ static void trace_hook(const struct symbols *sym)
 {
 	struct frame f[2];
 	struct evidence ev;
-	struct rules_input in = { NULL, &ev, NULL, sym, NULL };
+	struct rules_input in = { NULL, &ev, NULL, sym, NULL, NULL };
 	struct rules_args a = { 0 };
 	struct text *x = mk_text("a trace");
 
@@ -431,7 +431,7 @@ static void test_unknown_functions(void **state)
 	char dir[] = "/tmp/test_classify.XXXXXX";
 	char *src, *idx, *cmd;
 	struct symbols *sym;
-	struct rules_input in = { NULL, NULL, NULL, NULL, NULL };
+	struct rules_input in = { NULL, NULL, NULL, NULL, NULL, NULL };
 	struct rules_args a = { 0 };
 	struct text *x;
 	FILE *f;
@@ -491,7 +491,7 @@ static void test_unknown_functions(void **state)
 static void test_claims_memo(void **state)
 {
 	struct claims_memo memo;
-	struct rules_input in = { NULL, NULL, NULL, NULL, &memo };
+	struct rules_input in = { NULL, NULL, NULL, NULL, &memo, NULL };
 	struct rules_args a = { 0 };
 	struct text *x = mk_text("nothing claimed here");
 

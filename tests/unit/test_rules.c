@@ -169,7 +169,7 @@ static void add_attachment(struct report *r, const char *name, const char *text)
 static double value(const struct ruleset *rs, const struct report *r,
 		    const char *name)
 {
-	struct rules_input in = { r, NULL, NULL, NULL, NULL };
+	struct rules_input in = { r, NULL, NULL, NULL, NULL, NULL };
 	struct rules_result res;
 	int i = rules_find(rs, name);
 	double v;
@@ -494,7 +494,7 @@ static void test_certain_stops(void **state)
 				     "describe WORD word\n"
 				     "score WORD user=1\n");
 	struct report *r = mk_report("From: bot\n", "word");
-	struct rules_input in = { r, NULL, NULL, NULL, NULL };
+	struct rules_input in = { r, NULL, NULL, NULL, NULL, NULL };
 	struct rules_result res;
 
 	rules_result_init(&res);
@@ -658,7 +658,7 @@ static void test_match_limit(void **state)
 				     "score FINE ai=1\n");
 	char body[64];
 	struct report *r;
-	struct rules_input in = { NULL, NULL, NULL, NULL, NULL };
+	struct rules_input in = { NULL, NULL, NULL, NULL, NULL, NULL };
 	struct rules_result res;
 
 	memset(body, 'a', 40);
@@ -787,7 +787,7 @@ static void test_whole_text_target(void **state)
 	struct ruleset *rs = rules_new(NULL, 0);
 	struct report *r = report_new();
 	struct report_part *p;
-	struct rules_input in = { r, NULL, NULL, NULL, NULL };
+	struct rules_input in = { r, NULL, NULL, NULL, NULL, NULL };
 	struct rules_result res;
 	unsigned own, rest;
 	static const char body[] = "Report attached.\n"
@@ -906,7 +906,7 @@ static void test_prefilter_never_changes_results(void **state)
 	rules_result_init(&b);
 	for (t = 0; t < 300; t++) {
 		struct strbuf text = STRBUF_INIT(4096);
-		struct rules_input in = { NULL, NULL, NULL, NULL, NULL };
+		struct rules_input in = { NULL, NULL, NULL, NULL, NULL, NULL };
 		struct report *r;
 		int n = 1 + (int)next_rand(30);
 		size_t j;
@@ -957,8 +957,8 @@ static void test_windows_many_occurrences(void **state)
 	for (k = 0; k < ARRAY_SIZE(counts); k++) {
 		for (int last = 0; last < 2; last++) {
 			struct strbuf text = STRBUF_INIT(1 << 20);
-			struct rules_input in = { NULL, NULL, NULL, NULL,
-						  NULL };
+			struct rules_input in = { NULL, NULL, NULL,
+						  NULL, NULL, NULL };
 			struct report *r;
 			unsigned i;
 
@@ -1170,7 +1170,7 @@ static void test_snapshot_round_trip(void **state)
 		struct report *r = mk_report("From: CI <BOT@ci.example>\n"
 					     "X-Mailer: m\nSubject: hello",
 					     snap_texts[k]);
-		struct rules_input in = { r, NULL, NULL, NULL, NULL };
+		struct rules_input in = { r, NULL, NULL, NULL, NULL, NULL };
 
 		add_attachment(r, "log.txt", "see the attached log");
 		rules_eval(a, &in, RULES_EVAL_ALL, &ra);

@@ -24,6 +24,7 @@
 #include "evidence.h"
 #include "strbuf.h"
 #include "symbols.h"
+#include "tree_scratch.h"
 #include "util.h"
 
 /* ---- the scanner ------------------------------------------------------ */
@@ -380,22 +381,11 @@ static void test_name_len(void **state)
 
 /* ---- a fake tree ------------------------------------------------------ */
 
-static char tmpdir[64], outside[64];
+static char tmpdir[TREE_DIR_MAX], outside[TREE_DIR_MAX];
 
 static void write_text(const char *rel, const char *text)
 {
-	char *path = xasprintf("%s/%s", tmpdir, rel);
-	char *dir = xstrdup(path);
-	FILE *f;
-
-	*strrchr(dir, '/') = '\0';
-	assert_int_equal(mkdir_p(dir, 0755), 0);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	free(dir);
-	free(path);
+	tree_write(tmpdir, rel, text);
 }
 
 static void write_bytes(const char *path, const void *p, size_t n)
@@ -411,10 +401,8 @@ static char *make_tree(void)
 {
 	char *link, *target;
 
-	strcpy(tmpdir, "/tmp/triage-symbols-XXXXXX");
-	assert_non_null(mkdtemp(tmpdir));
-	strcpy(outside, "/tmp/triage-symbols-XXXXXX");
-	assert_non_null(mkdtemp(outside));
+	tree_make(tmpdir, "triage-symbols");
+	tree_make(outside, "triage-symbols");
 	write_text("fs/xfs/xfs_icache.c", "int xfs_iget(void)\n{\n}\n"
 					  "static int helper(void)\n{\n}\n");
 	write_text("fs/ext4/super.c", "static int helper(void) { }\n"
@@ -457,10 +445,8 @@ static char *make_tree(void)
 
 static void remove_tree(void)
 {
-	char *cmd = xasprintf("rm -rf '%s' '%s'", tmpdir, outside);
-
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
+	tree_remove(tmpdir);
+	tree_remove(outside);
 }
 
 /* files - "a b c" of a lookup, or "" */
@@ -776,10 +762,8 @@ static void test_build_errors(void **state)
 {
 	char *idx;
 
-	strcpy(tmpdir, "/tmp/triage-symbols-XXXXXX");
-	assert_non_null(mkdtemp(tmpdir));
-	strcpy(outside, "/tmp/triage-symbols-XXXXXX");
-	assert_non_null(mkdtemp(outside));
+	tree_make(tmpdir, "triage-symbols");
+	tree_make(outside, "triage-symbols");
 	idx = xasprintf("%s/out.idx", outside);
 	assert_int_equal(symbols_build("/nonexistent/tree", idx, NULL), -1);
 	/* no sources at all */
@@ -1075,10 +1059,8 @@ static char *make_big_tree(void)
 {
 	unsigned f, j;
 
-	strcpy(tmpdir, "/tmp/triage-symbols-XXXXXX");
-	assert_non_null(mkdtemp(tmpdir));
-	strcpy(outside, "/tmp/triage-symbols-XXXXXX");
-	assert_non_null(mkdtemp(outside));
+	tree_make(tmpdir, "triage-symbols");
+	tree_make(outside, "triage-symbols");
 	for (f = 0; f < AGREE_FILES; f++) {
 		struct strbuf sb = STRBUF_INIT(1 << 20);
 		char *rel = xasprintf("drivers/d%02u/file%02u.c", f, f);
@@ -1270,6 +1252,50 @@ static void test_pread_resolve(void **state)
 	open_index = symbols_open;
 }
 
+/*
+ * a pread() reader keeps what it read: the blocks of a 40-frame trace's
+ * lookups (a few hundred) are not read again for the next report
+ */
+static void test_pread_keeps_blocks(void **state)
+{
+	struct strbuf sb = STRBUF_INIT(SIZE_MAX / 2);
+	const char *files[1];
+	char dir[TREE_DIR_MAX], name[64], *idx;
+	struct symbols *s;
+	unsigned long first;
+	unsigned i, pass;
+
+	(void)state;
+	tree_make(dir, "triage-symbols");
+	for (i = 0; i < 20000; i++)
+		sb_addf(&sb, "int fn_%05u_a_name_long_enough(void)\n{\n}\n", i);
+	tree_write(dir, "fs/many/many.c", sb_str(&sb));
+	sb_release(&sb);
+	idx = xasprintf("%s/symbols.idx", dir);
+	assert_int_equal(symbols_build(dir, idx, NULL), 0);
+	s = symbols_open_pread(idx);
+	assert_non_null(s);
+	for (pass = 0; pass < 2; pass++) {
+		first = symbols_reads(s);
+		for (i = 0; i < 20000; i += 7) {
+			snprintf(name, sizeof(name),
+				 "fn_%05u_a_name_long_enough", i);
+			assert_int_equal(symbols_lookup(s, name, files, 1), 1);
+			assert_string_equal(files[0], "fs/many/many.c");
+		}
+	}
+	/* the first pass read far more blocks than 64; the second none */
+	assert_true(first > 128);
+	assert_int_equal(symbols_reads(s), first);
+	symbols_free(s);
+	s = symbols_open(idx);
+	assert_non_null(s);
+	assert_int_equal(symbols_reads(s), 0);
+	symbols_free(s);
+	free(idx);
+	tree_remove(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1287,6 +1313,7 @@ int main(void)
 		cmocka_unit_test(test_pread_corrupt_index),
 		cmocka_unit_test(test_pread_resolve),
 		cmocka_unit_test(test_readers_agree),
+		cmocka_unit_test(test_pread_keeps_blocks),
 	};
 
 	msg_setup("test_symbols", 1, false);

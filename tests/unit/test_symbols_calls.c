@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "symbols.h"
+#include "tree_scratch.h"
 #include "util.h"
 
 /* ---- the scanner ------------------------------------------------------ */
@@ -186,28 +187,16 @@ static void test_scan_twice_opened(void **state)
 
 /* ---- the index -------------------------------------------------------- */
 
-static char tmpdir[64];
+static char tmpdir[TREE_DIR_MAX];
 
 static void write_text(const char *rel, const char *t)
 {
-	char *path = xasprintf("%s/%s", tmpdir, rel);
-	char *dir = xstrdup(path);
-	FILE *f;
-
-	*strrchr(dir, '/') = '\0';
-	assert_int_equal(mkdir_p(dir, 0755), 0);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(t, f);
-	fclose(f);
-	free(dir);
-	free(path);
+	tree_write(tmpdir, rel, t);
 }
 
 static char *make_tree(void)
 {
-	strcpy(tmpdir, "/tmp/triage-calls-XXXXXX");
-	assert_non_null(mkdtemp(tmpdir));
+	tree_make(tmpdir, "triage-calls");
 	write_text("fs/x/a.c", text);
 	write_text("fs/x/b.c", "int leaf(void)\n{\n\treturn 0;\n}\n"
 			       "int mid(void)\n{\n\treturn leaf();\n}\n"
@@ -224,10 +213,7 @@ static char *make_tree(void)
 
 static void remove_tree(void)
 {
-	char *cmd = xasprintf("rm -rf '%s'", tmpdir);
-
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
+	tree_remove(tmpdir);
 }
 
 static int calls(const struct symbols *s, const char *caller, const char *file,
