@@ -115,9 +115,9 @@ int pipeline_open(struct pipeline *p, const struct config *cfg)
 size_t pipeline_inputs(const struct config *cfg, char **paths, size_t max)
 {
 	static const char *const state[] = {
-		"maintainers.idx",     "crashlog.rx", "symbols.idx",
-		CLASSIFY_SNAPSHOT,     "model.bin",   "experts.idx",
-		"experts.idx.commits",
+		"maintainers.idx",     "crashlog.rx",	 "symbols.idx",
+		CLASSIFY_SNAPSHOT,     "model.bin",	 "experts.idx",
+		"experts.idx.commits", CLASSIFY_HISTORY,
 	};
 	const char *dir = classify_rules_dir(cfg);
 	const char *local = classify_local_rules(cfg);
