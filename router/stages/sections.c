@@ -327,24 +327,28 @@ static size_t title_words(const char *t)
 }
 
 /*
- * credit_file_named - a prefix that no title or list names, but the
- * directory or file of a driver does ("net: wireless: ralink: RT2X00:",
- * "ath6kl:"): the sections with the shallowest such F: pattern share the
- * weight; a name more than PREFIX_TIES sections share names none
+ * credit_file_named - a name no title or list has, but the directory or
+ * file of a driver does ("net: wireless: ralink: RT2X00:", "ath6kl:"):
+ * the sections with the shallowest such F: pattern share the weight;
+ * with prefixed, when none ends in it, the files named after it
+ * ("igen6" for igen6_edac.c: map_file_prefixed()); a name more than
+ * PREFIX_TIES sections share names none
  */
 static bool credit_file_named(struct acc *a, const struct map *map,
-			      const char *p, double weight, const char *label)
+			      const char *name, bool prefixed, double weight,
+			      const char *why)
 {
 	uint32_t best[PREFIX_TIES];
-	size_t nbest, ntied, k;
-	char why[SECTION_WHY_MAX];
+	size_t nbest, total, k;
 
-	if (strlen(p) < 3)
+	if (strlen(name) < 3)
 		return false;
-	nbest = map_file_named(map, p, best, ARRAY_SIZE(best), &ntied);
-	if (!nbest || ntied > PREFIX_TIES)
+	nbest = map_file_named(map, name, best, ARRAY_SIZE(best), &total);
+	if (!nbest && prefixed)
+		nbest = map_file_prefixed(map, name, best, ARRAY_SIZE(best),
+					  &total);
+	if (!nbest || total > PREFIX_TIES)
 		return false;
-	snprintf(why, sizeof(why), "%s \"%s:\"", label, p);
 	for (k = 0; k < nbest; k++)
 		credit_as(a, best[k], weight / (double)nbest, why, C_SPECIFIC);
 	return true;
@@ -456,9 +460,9 @@ static bool credit_prefix(struct acc *a, const struct map *map,
 				best[nbest++] = s;
 		}
 	}
-	if (!nbest)
-		return credit_file_named(a, map, p, weight, label);
 	snprintf(why, sizeof(why), "%s \"%s:\"", label, p);
+	if (!nbest)
+		return credit_file_named(a, map, p, false, weight, why);
 	for (k = 0; k < nbest; k++)
 		credit_as(a, best[k], weight / (double)nbest, why, C_BROAD);
 	return true;
@@ -633,25 +637,15 @@ static bool in_chain(const char *chain, const char *name)
 static void subject_name_in_map(struct acc *a, const struct map *map,
 				const char *name)
 {
-	uint32_t secs[PREFIX_TIES];
-	size_t n, total, k;
 	char why[SECTION_WHY_MAX];
 
 	/* a plain word ("crypto", "amd") is the subject's prefix or
 	 * English: credit_chain() reads those */
 	if (strlen(name) < 4 || !strpbrk(name, "0123456789_"))
 		return;
-	n = map_file_named(map, name, secs, ARRAY_SIZE(secs), &total);
-	if (!n)
-		n = map_file_prefixed(map, name, secs, ARRAY_SIZE(secs),
-				      &total);
-	if (!n || total > PREFIX_TIES)
-		return;
 	snprintf(why, sizeof(why), "driver in the subject: %s (F: %s*)", name,
 		 name);
-	for (k = 0; k < n; k++)
-		credit_as(a, secs[k], W_NAMED_SUBJECT / (double)n, why,
-			  C_SPECIFIC);
+	credit_file_named(a, map, name, true, W_NAMED_SUBJECT, why);
 }
 
 /*
