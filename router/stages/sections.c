@@ -968,7 +968,13 @@ void sections_for_report_site(const struct map *map, const struct config *cfg,
 	 * from the crash, often from what the reproducer set up: where the
 	 * crash names its guilty file, that file speaks first
 	 */
-	if (ev && (ev->subject_prefix || ev->subject_chain))
+	/* "linux-next: build failure after merge of the kbuild tree": the
+	 * tree's subsystem, not linux-next's */
+	if (ev && ev->merged_tree &&
+	    credit_prefix(&a, map, ev->merged_tree, W_PREFIX,
+			  "tree merged in linux-next"))
+		;
+	else if (ev && (ev->subject_prefix || ev->subject_chain))
 		credit_chain(&a, map, ev->subject_chain, ev->subject_prefix,
 			     ev->syzbot && ev->guilty_file ? W_PREFIX / 2
 							   : W_PREFIX,

@@ -116,6 +116,7 @@ static void ev_del(struct evidence *ev)
 	free(ev->frames);
 	free(ev->guilty_file);
 	free(ev->subject_prefix);
+	free(ev->merged_tree);
 	free(ev);
 }
 
@@ -294,6 +295,23 @@ static void test_prefix_list_broadest(void **state)
 		title(&l, 0),
 		"KERNEL BUILD + files below scripts/ (unless maintained elsewhere)");
 	assert_non_null(strstr(l.v[0].why, "subject prefix \"kbuild:\" 0.60"));
+	section_list_release(&l);
+
+	/* "linux-next: build failure after merge of the kbuild tree": the
+	 * tree's section, not LINUX-NEXT TREE's */
+	free(ev->subject_prefix);
+	ev->subject_prefix = xstrdup("linux-next");
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "LINUX-NEXT TREE");
+	section_list_release(&l);
+	ev->merged_tree = xstrdup("kbuild");
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(
+		title(&l, 0),
+		"KERNEL BUILD + files below scripts/ (unless maintained elsewhere)");
+	assert_non_null(strstr(l.v[0].why,
+			       "tree merged in linux-next \"kbuild:\" 0.60"));
 	section_list_release(&l);
 	ev_del(ev);
 }
