@@ -335,7 +335,16 @@ int link_thread_trusted(struct audit *db, const struct link_trust *t,
 		return 0;
 	}
 	out->stranger = !party(t, &out->root, r);
-	k->kind = settle(k->kind, out->root.kind);
+	if (k->kind == KIND_SPAM && k->names_nothing) {
+		/* kind.c calls a new message that names nothing and says
+		 * nothing went wrong spam; one that answers a known report
+		 * ("thanks, that fixed it") is not new */
+		enum msg_kind s = settle(KIND_REPORT, out->root.kind);
+
+		k->kind = s == KIND_REPORT ? KIND_SPAM : s;
+	} else {
+		k->kind = settle(k->kind, out->root.kind);
+	}
 	if (k->kind != was)
 		snprintf(k->why, sizeof(k->why),
 			 "%s in the thread of #%lld, a %s", kind_name(was),

@@ -1648,6 +1648,7 @@ struct evidence *evidence_extract(const struct report *r)
 	ev->subject_prefix = evidence_subject_prefix(r->subject);
 	ev->subject_chain = prefix_chain(r->subject);
 	ev->culprit_chain = prefix_culprit(r->body, r->body ? r->body_len : 0);
+	ev->merged_tree = prefix_merged_tree(r->subject);
 	subject_names(ev, r->subject);
 	recipients(ev, r);
 	bugzilla(ev, r);
@@ -1699,6 +1700,7 @@ void evidence_free(struct evidence *ev)
 	free(ev->subject_prefix);
 	free(ev->subject_chain);
 	free(ev->culprit_chain);
+	free(ev->merged_tree);
 	free(ev->syz_fs);
 	list_free(ev->recipients, ev->nrecipients);
 	free(ev->bz_product);

@@ -132,7 +132,8 @@ struct evidence {
 	 * blames (prefixes.h): "wifi: mac80211", or NULL */
 	char *subject_chain;
 	char *culprit_chain;
-	char *syz_fs; /* "fs/ntfs3": what a syzkaller reproducer mounts */
+	char *syz_fs;	   /* "fs/ntfs3": what a syzkaller reproducer mounts */
+	char *merged_tree; /* "kbuild": a linux-next report's tree */
 	/*
 	 * where it was sent: the bare addresses of To: and Cc:, lower
 	 * case, in order, without the sender's (at most EVIDENCE_LIST_MAX);

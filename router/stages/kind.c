@@ -820,9 +820,12 @@ static bool names_kernel(const char *text, size_t len)
  * text (a report that is all attachment) is not judged, nor is a
  * message with an attachment that cannot be read as text.  Such a
  * message is no evidence of a bug anyone hit: it is not forwarded as a
- * user report (pipeline_judge() holds it as uncertain), but it stays a
- * report a triager sees, since a vague genuine question ("my computer
- * is slow since the update") reads the same.
+ * user report (pipeline_judge() holds it as uncertain), and it stays a
+ * report a triager sees when it says something went wrong or asks,
+ * since a vague genuine question ("my computer is slow since the
+ * update") reads the same.  One that does neither is spam: on the four
+ * tuning parts that takes 76 spam mails, 2 discussions and a cover
+ * letter out of pending, and no first report.
  */
 static bool names_nothing(const struct report *r)
 {
@@ -1113,7 +1116,10 @@ void kind_classify(const struct report *r, struct kind_result *k)
 		snprintf(k->problem, sizeof(k->problem), "%s",
 			 "a bisection: \"... is the first bad commit\"");
 	}
-	if (k->names_nothing)
+	if (k->names_nothing && !k->problem_stated && !k->question)
+		decide(k, KIND_SPAM, "%s",
+		       "a new message whose text names nothing of the kernel and says nothing went wrong");
+	else if (k->names_nothing)
 		decide(k, KIND_REPORT, "%s",
 		       "a new message, but its text names nothing of the kernel: no evidence of a bug, held for a triager");
 	else if (k->problem_stated)

@@ -69,7 +69,9 @@ enum msg_kind {
 	KIND_BOT,	 /* CI and bot notices that report no bug */
 	KIND_BZ_UPDATE,	 /* a Bugzilla comment or status change */
 	KIND_DISCUSSION, /* announcements, questions, plans */
-	KIND_SPAM,	 /* the site's spam filter said so */
+	/* the spam filter said so, or it names nothing of the kernel and
+	 * says nothing went wrong */
+	KIND_SPAM,
 	KIND_N
 };
 

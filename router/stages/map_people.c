@@ -496,13 +496,51 @@ static bool list_name_of(const char *v, char *buf, size_t size)
 	return true;
 }
 
-/* fnames_of - the names of F: patterns and L: lists (struct img_fname) */
+/*
+ * project_name_of - the list a Q: patchwork project is named after
+ * ("https://patchwork.kernel.org/project/alsa-devel/list/": "alsa-devel",
+ * as list_name_of() names lists): a list that left MAINTAINERS
+ * (alsa-devel@alsa-project.org, now linux-sound@) keeps its project
+ */
+static bool project_name_of(const char *v, char *buf, size_t size)
+{
+	const char *p = strstr(v, "/project/"), *e;
+	size_t i;
+
+	if (!p)
+		return false;
+	p += 9;
+	if (!strncasecmp(p, "linux-", 6))
+		p += 6;
+	for (e = p; *e && *e != '/' && *e != ' '; e++)
+		;
+	if (e == p || (size_t)(e - p) >= size)
+		return false;
+	for (i = 0; p + i < e; i++)
+		buf[i] = (char)tolower((unsigned char)p[i]);
+	buf[i] = '\0';
+	return true;
+}
+
+/* fnames_of - the names of F: patterns and L: lists, and of Q: patchwork
+ * projects as lists (struct img_fname) */
 static void fnames_of(const struct maintainers *m, struct map_people *out)
 {
 	struct strbuf fs = STRBUF_INIT(UINT32_MAX / 4);
 	size_t i, j, n = 0, cap = 0;
-	char name[256];
+	char name[256], rest[8][256];
+	size_t nrest = 0, r;
 	uint32_t depth;
+
+	/* a catch-all's list (LKML) names no subsystem */
+	for (i = 0; i < m->nsections; i++)
+		for (j = 0; mnt_catchall(&m->sections[i]) &&
+			    j < m->sections[i].nentries && nrest < 8;
+		     j++)
+			if (m->sections[i].entries[j].tag == 'L' &&
+			    list_name_of(m->sections[i].entries[j].value,
+					 rest[nrest], sizeof(rest[0])))
+				nrest++;
 
 	for (i = 0; i < m->nsections; i++) {
 		const struct mnt_section *s = &m->sections[i];
@@ -514,6 +552,15 @@ static void fnames_of(const struct maintainers *m, struct map_people *out)
 			depth = 0;
 			if (s->entries[j].tag == 'L') {
 				if (!list_name_of(v, name, sizeof(name)))
+					continue;
+				for (r = 0; r < nrest && strcmp(rest[r], name);
+				     r++)
+					;
+				if (r < nrest)
+					continue;
+				kind = FNAME_LIST;
+			} else if (s->entries[j].tag == 'Q') {
+				if (!project_name_of(v, name, sizeof(name)))
 					continue;
 				kind = FNAME_LIST;
 			} else if (s->entries[j].tag != 'F' ||

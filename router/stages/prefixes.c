@@ -261,3 +261,25 @@ char *prefix_syz_fs(const char *text, size_t len)
 			return xasprintf("fs/%s", alias[i][1]);
 	return xasprintf("fs/%.*s", (int)n, p);
 }
+
+char *prefix_merged_tree(const char *subject)
+{
+	static const char *const lead[] = { "after merge of the ",
+					    "after merging the " };
+	const char *p = NULL, *e;
+	size_t i;
+
+	if (!subject)
+		return NULL;
+	for (i = 0; i < ARRAY_SIZE(lead) && !p; i++)
+		if ((p = strcasestr(subject, lead[i])))
+			p += strlen(lead[i]);
+	if (!p)
+		return NULL;
+	for (e = p; component_char(*e) && e - p < 48; e++)
+		;
+	if (e == p || strncasecmp(e, " tree", 5) ||
+	    (e[5] && e[5] != ' ' && e[5] != ','))
+		return NULL;
+	return xmemdup0(p, (size_t)(e - p));
+}

@@ -55,4 +55,12 @@ char *prefix_culprit(const char *text, size_t len);
  */
 char *prefix_syz_fs(const char *text, size_t len);
 
+/*
+ * prefix_merged_tree - the tree a linux-next build report blames ("...
+ * build failure after merge of the kbuild tree" -> "kbuild"), in a new
+ * string, or NULL: the tree is the subsystem, linux-next only where it
+ * showed
+ */
+char *prefix_merged_tree(const char *subject);
+
 #endif

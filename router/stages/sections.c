@@ -517,6 +517,67 @@ static bool held_by_own(const struct map *map, const struct map_addr_hit *hits,
  * section naming one gets the address's weight times its share (the
  * part of the address's sections it covers, map_address())
  */
+/* listed_as - an L: value ("a@b (moderated ...)") is address addr */
+static bool listed_as(const char *v, const char *addr)
+{
+	size_t n = strlen(addr);
+
+	return !strncasecmp(v, addr, n) && (v[n] == '\0' || v[n] == ' ');
+}
+
+/*
+ * credit_list_named - an address MAINTAINERS does not have, whose local
+ * part is a list's or a patchwork project's name: the list moved
+ * (alsa-devel@alsa-project.org is SOUND's Q: project; its L: is now
+ * linux-sound@).  Its broadest sections share the weight; a name more
+ * than PREFIX_TIES such sections share names none, and a person's
+ * address ("jane@") names no list.
+ */
+static void credit_list_named(struct acc *a, const struct map *map,
+			      const char *addr, double w, const char *why)
+{
+	uint32_t secs[LIST_SECTIONS_MAX], best[PREFIX_TIES];
+	const char *at = strchr(addr, '@'), *p = addr;
+	size_t n, total, k, nbest = 0, depth, best_depth = SIZE_MAX;
+	char name[PREFIX_MAX];
+
+	if (!strncasecmp(p, "linux-", 6))
+		p += 6;
+	if (!at || at - p < 3 || (size_t)(at - p) >= sizeof(name))
+		return;
+	memcpy(name, p, (size_t)(at - p));
+	name[at - p] = '\0';
+	n = map_list_named(map, name, secs, ARRAY_SIZE(secs), &total);
+	if (!n || total > n)
+		return;
+	for (k = 0; k < n; k++) {
+		uint32_t e, ne = map_nentries(map, secs[k]);
+
+		/* the address itself is there: the address index left
+		 * it out on purpose (a section without code: linux-next) */
+		for (e = 0; e < ne; e++)
+			if (map_entry_tag(map, secs[k], e) == 'L' &&
+			    listed_as(map_entry_value(map, secs[k], e), addr))
+				return;
+	}
+	for (k = 0; k < n; k++) {
+		depth = shallowest(map, secs[k]);
+		if (depth < best_depth) {
+			best_depth = depth;
+			nbest = 0;
+		} else if (depth != best_depth) {
+			continue;
+		}
+		if (nbest < ARRAY_SIZE(best))
+			best[nbest++] = secs[k];
+		else
+			return;
+	}
+	for (k = 0; k < nbest; k++)
+		credit_pool(a, best[k], w / (double)nbest, why, C_BROAD,
+			    POOL_LIST);
+}
+
 static void credit_addresses(struct acc *a, const struct map *map,
 			     const struct evidence *ev)
 {
@@ -528,6 +589,14 @@ static void credit_addresses(struct acc *a, const struct map *map,
 		bool to = i < ev->nrecipients_to;
 
 		n = map_address(map, ev->recipients[i], hits, ARRAY_SIZE(hits));
+		if (!n && !(ev->bz_product && ev->bz_component)) {
+			snprintf(why, sizeof(why),
+				 "list or patchwork project named %s in %s",
+				 ev->recipients[i], to ? "To" : "Cc");
+			credit_list_named(a, map, ev->recipients[i],
+					  W_ADDR_LIST * (to ? 1 : W_ADDR_CC),
+					  why);
+		}
 		for (k = 0; k < n; k++) {
 			bool list = hits[k].tag == 'L';
 			double w;
@@ -899,7 +968,13 @@ void sections_for_report_site(const struct map *map, const struct config *cfg,
 	 * from the crash, often from what the reproducer set up: where the
 	 * crash names its guilty file, that file speaks first
 	 */
-	if (ev && (ev->subject_prefix || ev->subject_chain))
+	/* "linux-next: build failure after merge of the kbuild tree": the
+	 * tree's subsystem, not linux-next's */
+	if (ev && ev->merged_tree &&
+	    credit_prefix(&a, map, ev->merged_tree, W_PREFIX,
+			  "tree merged in linux-next"))
+		;
+	else if (ev && (ev->subject_prefix || ev->subject_chain))
 		credit_chain(&a, map, ev->subject_chain, ev->subject_prefix,
 			     ev->syzbot && ev->guilty_file ? W_PREFIX / 2
 							   : W_PREFIX,

@@ -130,15 +130,32 @@ action bot forward" &&
 	grep -q "take the ilock" "$T/pending"
 '
 
-test_expect_success 'a text that names nothing of the kernel is held as uncertain, not forwarded' '
+test_expect_success 'a text that names nothing of the kernel and says nothing went wrong is spam: recorded, not in pending' '
 	rm -rf "$T/state" &&
 	conf "" &&
 	"$FILTER" <"$C/extra/no-kernel-text.eml" >"$T/out" &&
 	test ! -s "$T/out" &&
-	test "$(q "SELECT kind, state, class FROM reports")" = "report|held|uncertain" &&
+	test "$(q "SELECT kind, state FROM reports")" = "spam|recorded" &&
 	test "$(q "SELECT count(*) FROM outbox")" = 0 &&
 	"$TRIAGE" explain "$C/extra/no-kernel-text.eml" >"$T/exn" &&
-	grep -q "names nothing of the kernel" "$T/exn"
+	grep -q "names nothing of the kernel and says nothing went wrong" "$T/exn" &&
+	"$TRIAGE" pending >"$T/pending" 2>&1 &&
+	! grep -q "hello" "$T/pending"
+'
+
+test_expect_success 'one that says something of its own went wrong stays a report a triager sees, held as uncertain' '
+	rm -rf "$T/state" &&
+	conf "" &&
+	sed -e "s/^Subject: .*/Subject: my computer is slow since the update/" \
+	    -e "s/hello.0001/slow.0001/" \
+	    -e "s/^I am looking for.*/My computer is slow since the update, what can I do?/" \
+	    "$C/extra/no-kernel-text.eml" >"$T/slow.eml" &&
+	"$FILTER" <"$T/slow.eml" >"$T/out" &&
+	test ! -s "$T/out" &&
+	test "$(q "SELECT kind, state, class FROM reports")" = "report|held|uncertain" &&
+	test "$(q "SELECT count(*) FROM outbox")" = 0 &&
+	"$TRIAGE" explain "$T/slow.eml" >"$T/exn" &&
+	grep -q "names nothing of the kernel: no evidence" "$T/exn"
 '
 
 test_done

@@ -115,7 +115,7 @@ test_expect_success 'a patch with Closes: the archive link is a fix proposed' '
 '
 
 test_expect_success 'a held report waits in pending; a fuzzer report has its syzbot id' '
-	"$FILTER" <"$SRC/tests/corpus/kinds/extra/no-kernel-text.eml" &&
+	"$FILTER" <"$SRC/tests/corpus/kinds/extra/names-nothing-problem.eml" &&
 	test "$(q "SELECT state FROM reports WHERE id = 4")" = held &&
 	"$TRIAGE" pending >"$T/pending" &&
 	cut -f1 "$T/pending" | grep -qx 4 &&
@@ -151,7 +151,7 @@ test_expect_success 'a repository whose commits name reports' '
 	c() { git -C "$G" -c user.name=Xavier -c user.email=xavier@xfs.example.org commit -q --allow-empty -F -; } &&
 	printf "xfs: first\n\nFixes: 0123456789ab (\"xfs: older\")\nReported-by: Dana Admin <dana7@example.com>\nSigned-off-by: Xavier <xavier@xfs.example.org>\n" | c &&
 	printf "xfs: do not flush a cluster whose buffer is gone\n\nReported-by: Dana Admin <dana1@example.com>\nCloses: https://mail.example.org/view?m=fix-01%%2Fa@example.com\nSigned-off-by: Xavier <xavier@xfs.example.org>\n" | c &&
-	printf "ext4: hello\n\nLink: https://lore.kernel.org/all/hello.0001@promo.example/\nSigned-off-by: Xavier <xavier@xfs.example.org>\n" | c &&
+	printf "pm: wake after lid close\n\nLink: https://lore.kernel.org/all/wake.0001@home.example/\nSigned-off-by: Xavier <xavier@xfs.example.org>\n" | c &&
 	printf "xfs: fix the uaf in xfs_buf_item_unpin\n\nReported-by: syzbot+0a1b2c3d4e5f6071@syzkaller.appspotmail.com\nSigned-off-by: Xavier <xavier@xfs.example.org>\n" | c &&
 	printf "xfs: log force hang\n\nCloses: <bugs+6-$(cat "$T/tok6")@example.org>\nSigned-off-by: Xavier <xavier@xfs.example.org>\n" | c &&
 	printf "xfs: not this one\n\nCloses: <bugs+7-aaaaaaaa@example.org>\nSigned-off-by: Xavier <xavier@xfs.example.org>\n" | c &&

@@ -140,12 +140,45 @@ static void test_syz_fs(void **state)
 	assert_null(prefix_syz_fs(NULL, 0));
 }
 
+static void expect_tree(const char *subject, const char *want)
+{
+	char *c = prefix_merged_tree(subject);
+
+	if (!want) {
+		assert_null(c);
+		return;
+	}
+	assert_non_null(c);
+	assert_string_equal(c, want);
+	free(c);
+}
+
+/* a linux-next build report blames the tree whose merge broke it */
+static void test_merged_tree(void **state)
+{
+	(void)state;
+	expect_tree("linux-next: build failure after merge of the kbuild tree",
+		    "kbuild");
+	expect_tree("linux-next: build warnings after merge of the net-next "
+		    "tree",
+		    "net-next");
+	expect_tree("Re: linux-next: manual merge of the sound tree", NULL);
+	expect_tree("linux-next: build failure after merging the drm-misc "
+		    "tree, again",
+		    "drm-misc");
+	/* not a tree: "after merge of the patches" */
+	expect_tree("boot hang after merge of the patches", NULL);
+	expect_tree("after merge of the  tree", NULL);
+	expect_tree(NULL, NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_chain),
 		cmocka_unit_test(test_culprit),
 		cmocka_unit_test(test_syz_fs),
+		cmocka_unit_test(test_merged_tree),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

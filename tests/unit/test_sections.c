@@ -63,7 +63,14 @@ static const char *fixture =
 	"KERNEL BUILD + files below scripts/ (unless maintained elsewhere)\n"
 	"M:\tmy <my@k.org>\nL:\tlinux-kbuild@vger.kernel.org\nF:\tMakefile\n"
 	"F:\tscripts/Makefile*\n"
-	"THE REST\nM:\tl <l@k.org>\nF:\t*\nF:\t*/\n";
+	"SOUND CORE\nM:\tti <ti@k.org>\nL:\tlinux-sound@vger.kernel.org\n"
+	"Q:\thttp://patchwork.kernel.org/project/alsa-devel/list/\n"
+	"F:\tsound/\n"
+	"LINUX-NEXT TREE\nM:\tsr <sr@k.org>\nL:\tlinux-next@vger.kernel.org\n"
+	"MEMORY TIERING\nM:\tmt <mt@k.org>\nL:\tlinux-mm@kvack.org\n"
+	"L:\tlinux-kernel@vger.kernel.org\nF:\tmm/memory-tiers.c\n"
+	"THE REST\nM:\tl <l@k.org>\nL:\tlinux-kernel@vger.kernel.org\n"
+	"F:\t*\nF:\t*/\n";
 
 static struct map *map;
 
@@ -109,6 +116,7 @@ static void ev_del(struct evidence *ev)
 	free(ev->frames);
 	free(ev->guilty_file);
 	free(ev->subject_prefix);
+	free(ev->merged_tree);
 	free(ev);
 }
 
@@ -287,6 +295,23 @@ static void test_prefix_list_broadest(void **state)
 		title(&l, 0),
 		"KERNEL BUILD + files below scripts/ (unless maintained elsewhere)");
 	assert_non_null(strstr(l.v[0].why, "subject prefix \"kbuild:\" 0.60"));
+	section_list_release(&l);
+
+	/* "linux-next: build failure after merge of the kbuild tree": the
+	 * tree's section, not LINUX-NEXT TREE's */
+	free(ev->subject_prefix);
+	ev->subject_prefix = xstrdup("linux-next");
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "LINUX-NEXT TREE");
+	section_list_release(&l);
+	ev->merged_tree = xstrdup("kbuild");
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(
+		title(&l, 0),
+		"KERNEL BUILD + files below scripts/ (unless maintained elsewhere)");
+	assert_non_null(strstr(l.v[0].why,
+			       "tree merged in linux-next \"kbuild:\" 0.60"));
 	section_list_release(&l);
 	ev_del(ev);
 }
@@ -645,6 +670,28 @@ static void test_recipients_name_the_section(void **state)
 
 	/* someone no section names: unmapped */
 	add_recipient(ev, "someone@example.org", true);
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_int_equal(l.n, 0);
+	section_list_release(&l);
+	del_recipients(ev);
+
+	/* a list that left MAINTAINERS but names a section's patchwork
+	 * project (alsa-devel@alsa-project.org, now linux-sound@) */
+	add_recipient(ev, "alsa-devel@alsa-project.org", false);
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(title(&l, 0), "SOUND CORE");
+	assert_non_null(strstr(l.v[0].why,
+			       "list or patchwork project named "
+			       "alsa-devel@alsa-project.org in Cc 0.30"));
+	section_list_release(&l);
+	del_recipients(ev);
+
+	/* not a catch-all's list on another host (LKML names no
+	 * subsystem), nor a list MAINTAINERS has but the address index
+	 * leaves out (a section without code) */
+	add_recipient(ev, "linux-kernel@lists.example.org", true);
+	add_recipient(ev, "linux-next@vger.kernel.org", true);
 	sections_for_report(map, ev, NULL, 0, &l);
 	assert_int_equal(l.n, 0);
 	section_list_release(&l);
