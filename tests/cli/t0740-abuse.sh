@@ -169,6 +169,25 @@ test_expect_success 'inbound X-Triage-*, Resent-* and X-Loop are renamed below o
 	test_cmp "$T/tail.want" "$T/tail.got"
 '
 
+# the forward as the next server reads it: the transport sends a bare
+# CR as a line end (deliver.c), and a reader may skip a line that is no
+# field and read the fields after it
+test_expect_success 'X-Triage-* after a bare CR or a line that is no field is renamed too' '
+	feed "$C/30-smuggled-headers.eml" &&
+	id=$(id_of abuse-30.smuggled@users.example) &&
+	test "$(q "SELECT state FROM reports WHERE id = $id")" = forwarded &&
+	msg "o.report = $id AND o.kind = \"forward\"" | tr "\r" "\n" | sed "/^\$/q" >"$T/fwd30" &&
+	test "$(grep -c "^X-Triage-Class:" "$T/fwd30")" = 1 &&
+	test "$(grep -c "^X-Triage-Reason:" "$T/fwd30")" = 1 &&
+	test "$(grep -c "^X-Triage-Section:" "$T/fwd30")" = 1 &&
+	! grep "^X-Triage-Reason: approved by alice" "$T/fwd30" &&
+	! grep "^X-Triage-Section: SECURITY" "$T/fwd30" &&
+	grep "^X-Original-Triage-Class: user; score=99\$" "$T/fwd30" &&
+	grep "^X-Original-Triage-Reason: approved by alice" "$T/fwd30" &&
+	grep "^X-Original-Triage-Section: SECURITY CONTACT" "$T/fwd30" &&
+	grep "^Content-Language en-US\$" "$T/fwd30"
+'
+
 test_expect_success 'burying: a stranger'"'"'s crash sent first is forwarded (it is the first)' '
 	feed "$C/15-crash-first.eml" &&
 	first=$(id_of abuse-15.crash@evil.example) &&
