@@ -57,11 +57,26 @@ test_expect_success 'hijack: "Re: [Bug N]" from a stranger is no follow-up of th
 	test "$(sent_to $id xfs-triage@xfs.example.org)" = 0
 '
 
-test_expect_success 'the section'"'"'s own reviewer still joins by a bare tag, and is sent on' '
+# anyone can write the From of a section's reviewer (MAINTAINERS is
+# public) and a bare tag: unchecked, it is a stranger's follow-up
+test_expect_success 'the section'"'"'s reviewer'"'"'s From on a bare tag joins, but unchecked it is classified and held' '
 	feed "$C/06-tag-section.eml" &&
 	id=$(id_of abuse-06.rita@xfs.example.org) &&
-	test "$(q "SELECT thread_root, state FROM reports WHERE id = $id")" = "1|forwarded" &&
-	test "$(sent_to $id xfs-triage@xfs.example.org)" = 1
+	test "$(q "SELECT thread_root, state FROM reports WHERE id = $id")" = "1|held" &&
+	test "$(q "SELECT count(*) FROM classification WHERE report = $id")" = 1 &&
+	test "$(sent_to $id xfs-triage@xfs.example.org)" = 0 &&
+	q "SELECT reason FROM decisions WHERE report = $id" |
+		grep "from rita@xfs.example.org, one of the report.s people by its From alone, which a subject anyone can write brought and no authserv_id checks"
+'
+
+test_expect_success 'forged From: a reviewer'"'"'s From on every bare tag reaches no maintainer' '
+	for n in 1 2 3; do
+		sed -e "s/abuse-06.rita@/abuse-06-$n.forged@/" -e "s/#1\]/#$n]/" \
+			-e "s/^Lena, could.*/Cheap pills: https:\/\/evil.example\/shop/" \
+			"$C/06-tag-section.eml" >"$T/06-$n.eml" &&
+		SENDER=m@evil.example "$FILTER" <"$T/06-$n.eml" &&
+		test "$(q "SELECT count(*) FROM outbox o JOIN reports r ON r.id = o.report WHERE r.message_id = \"abuse-06-$n.forged@xfs.example.org\"")" = 0 || return 1
+	done
 '
 
 # rita_reply ID [AUTHENTICATION-RESULTS]: the section's reviewer (or one
@@ -99,6 +114,19 @@ test_expect_success 'forged From: with authserv_id, a party'"'"'s From unauthent
 	test "$(q "SELECT thread_root, state FROM reports WHERE id = $id")" = "1|forwarded" &&
 	test "$(q "SELECT count(*) FROM classification WHERE report = $id")" = 0 &&
 	test "$(sent_to $id xfs-triage@xfs.example.org)" = 1
+'
+
+test_expect_success 'with authserv_id, the reviewer'"'"'s authenticated bare tag joins and is sent on' '
+	{
+		echo "Authentication-Results: mx.example.org; dkim=pass header.d=xfs.example.org" &&
+		sed "s/abuse-06.rita@/abuse-06b.rita@/" "$C/06-tag-section.eml"
+	} >"$T/06b.eml" &&
+	TRIAGE_CONFIG="$T/auth.conf" "$FILTER" <"$T/06b.eml" &&
+	id=$(id_of abuse-06b.rita@xfs.example.org) &&
+	test "$(q "SELECT thread_root, state FROM reports WHERE id = $id")" = "1|forwarded" &&
+	test "$(q "SELECT count(*) FROM classification WHERE report = $id")" = 0 &&
+	test "$(sent_to $id xfs-triage@xfs.example.org)" = 1 &&
+	q "SELECT reason FROM decisions WHERE report = $id" | grep "bare subject tag \[triage #1\]"
 '
 
 test_expect_success 'hijack: the right token joins a stranger, who is still classified and held' '
