@@ -321,6 +321,25 @@ test_expect_success 'list_fallback lets a site send a class to a section'"'"'s l
 	test "$(q2 "SELECT count(*) FROM outbox WHERE recipients LIKE \"%security@%\"")" = 0
 '
 
+test_expect_success 'private path: a user'"'"'s KASAN report is never published on the list list_fallback allows' '
+	feed2 "$C/31-list-kasan.eml" &&
+	id=$(q2 "SELECT id FROM reports WHERE message_id = \"abuse-31.kasan@users.example\"") &&
+	test "$(q2 "SELECT class, state FROM reports WHERE id = $id")" = "user|held" &&
+	test "$(q2 "SELECT count(*) FROM outbox WHERE report = $id")" = 0 &&
+	test "$(q2 "SELECT count(*) FROM outbox WHERE recipients LIKE \"%netdev@%\"")" = 1 &&
+	q2 "SELECT reason FROM decisions WHERE report = $id" |
+		grep "it looks security-sensitive (KASAN memory-safety crash), and its only recipient is a public list: never published there" &&
+	sed -e "s/abuse-31.kasan@/abuse-31b.kasan@/" -e "s/^From: .*/From: Ole <ole@users.example>/" \
+		-e "s/BUG: KASAN: slab-use-after-free in/BUG: unable to handle page fault in/" \
+		-e "s/^It reproduces every time/An exploit of it is trivial; it reproduces every time/" \
+		"$C/31-list-kasan.eml" >"$T/31b.eml" &&
+	grep -q "^An exploit of it" "$T/31b.eml" &&
+	feed2 "$T/31b.eml" &&
+	id=$(q2 "SELECT id FROM reports WHERE message_id = \"abuse-31b.kasan@users.example\"") &&
+	test "$(q2 "SELECT state FROM reports WHERE id = $id")" = held &&
+	q2 "SELECT reason FROM decisions WHERE report = $id" | grep "security-sensitive (exploit in its text)"
+'
+
 test_expect_success 'publishing: a private reply to a report that went to a list is held' '
 	feed2 "$C/19-list-reply.eml" &&
 	root=$(q2 "SELECT id FROM reports WHERE message_id = \"abuse-13b.list@evil.example\"") &&
