@@ -456,6 +456,9 @@ int pipeline_route(struct pipeline *p, const struct report *r, time_t now,
 		     d->pick.outcome == PICK_TO_LIST,
 		     security_contact(p->map, d->pick.section, d->pick.addr),
 		     &d->act);
+	act_private(d->cls, d->pick.outcome == PICK_TO_LIST,
+		    d->ev ? d->ev->crash_type : NULL, r->subject, r->body,
+		    r->body_len, &d->act);
 	/* no sign of a bug: a triager sees it before anyone else does */
 	if (d->no_problem && d->act.action != ACT_HOLD) {
 		d->act.action = ACT_HOLD;

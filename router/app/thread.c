@@ -305,6 +305,26 @@ static enum msg_kind settle(enum msg_kind k, const char *rk)
 	}
 }
 
+/*
+ * from_reporter - r's From is root's reporter's: an address the report's
+ * recipients know, not one MAINTAINERS publishes for every report
+ */
+static bool from_reporter(const struct audit_root *root, const struct report *r)
+{
+	return r->from_addr && root->from_addr[0] &&
+	       !strcasecmp(r->from_addr, root->from_addr);
+}
+
+/*
+ * by_public_name - joined by a subject anyone can write ("[triage #ID]"
+ * without its token, "[Bug N]"), which joins only the root's people
+ */
+static bool by_public_name(const char *how)
+{
+	return how && (!strcmp(how, "bare subject tag") ||
+		       !strcmp(how, "Bugzilla bug"));
+}
+
 int link_thread(struct audit *db, const struct report *r, struct decision *d,
 		struct link *out)
 {
@@ -335,6 +355,12 @@ int link_thread_trusted(struct audit *db, const struct link_trust *t,
 		return 0;
 	}
 	out->stranger = !party(t, &out->root, r);
+	if (!out->stranger && by_public_name(out->how) &&
+	    !(t && t->authserv_id && *t->authserv_id) &&
+	    !from_reporter(&out->root, r)) {
+		out->stranger = true;
+		out->unverified = true;
+	}
 	if (k->kind == KIND_SPAM && k->names_nothing) {
 		/* kind.c calls a new message that names nothing and says
 		 * nothing went wrong spam; one that answers a known report

@@ -79,6 +79,14 @@ struct link {
 	 * classified like new mail (record.h)
 	 */
 	bool stranger;
+	/*
+	 * stranger too: the From is the root's recipient's or its
+	 * section's (addresses MAINTAINERS publishes), but only a subject
+	 * anyone can write (a bare tag, "[Bug N]") joined it and no
+	 * authserv_id lets the router check that From: a forged reviewer's
+	 * From must not open every report's thread
+	 */
+	bool unverified;
 };
 
 /* what link_thread_trusted() trusts a message by */

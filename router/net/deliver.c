@@ -789,7 +789,7 @@ static int copy_renamed(const char *body, const char *end, const char *cut,
 	struct hdr h;
 	int err = 0;
 
-	while (p < cut && hdr_next(&p, end, &h)) {
+	while (p < cut && hdr_line_next(&p, end, &h)) {
 		stop = p < cut ? p : cut;
 		q = h.name;
 		if (hdr_shadowed(&h, body, end)) {
@@ -915,11 +915,14 @@ int deliver_forward_head(const char *raw, size_t len,
 	/*
 	 * The original as sent from *rest on; before it, its headers up to
 	 * the tag ("Subject:" and its blanks) or the last field that could
-	 * pass for ours, whichever comes later, renamed or tagged
+	 * pass for ours, whichever comes later, renamed or tagged.  A line
+	 * that is no field does not end the search (a delivery agent may
+	 * skip it and read the fields after it), and a bare CR ends a line
+	 * (the transport sends it as one): neither hides an X-Triage-*.
 	 */
 	cut = subj;
 	p = body;
-	while (hdr_next(&p, body + len, &hd))
+	while (hdr_line_next(&p, body + len, &hd))
 		if (hdr_shadowed(&hd, body, body + len) && (!cut || p > cut))
 			cut = p;
 	*rest = skip;

@@ -8,12 +8,39 @@
 #include "headers.h"
 
 /*
+ * line_end - past the end of the line at q: its LF, its CRLF, or a bare
+ * CR (one no LF follows), which the transport sends on as a line end
+ * (deliver.c: deliver_to_crlf()) and a server further on may read as one
+ */
+static const char *line_end(const char *q, const char *end)
+{
+	for (; q < end; q++) {
+		if (*q == '\n')
+			return q + 1;
+		if (*q == '\r')
+			return q + 1 < end && q[1] == '\n' ? q + 2 : q + 1;
+	}
+	return end;
+}
+
+/* field_end - past the line at q and the folded lines that go on it */
+static const char *field_end(const char *q, const char *end)
+{
+	do
+		q = line_end(q, end);
+	while (q < end && (*q == ' ' || *q == '\t'));
+	return q;
+}
+
+/*
  * hdr_next - the next top-level field at *pp; false at the blank line,
- * the end, or a line that is not a field (where a parser starts the body)
+ * the end, or a line that is not a field (where a parser starts the body).
+ * A bare CR ends a line as a LF does: the field after one is a field of
+ * its own, as the next server reads it.
  */
 bool hdr_next(const char **pp, const char *end, struct hdr *h)
 {
-	const char *p = *pp, *q, *nl;
+	const char *p = *pp, *q;
 
 	if (p >= end || *p == '\n' || *p == '\r' || *p == ' ' || *p == '\t')
 		return false;
@@ -30,17 +57,32 @@ bool hdr_next(const char **pp, const char *end, struct hdr *h)
 	if (q >= end || *q != ':')
 		return false;
 	h->value = ++q;
-	for (;;) {
-		nl = memchr(q, '\n', (size_t)(end - q));
-		if (!nl) {
-			q = end;
-			break;
-		}
-		q = nl + 1;
-		if (q >= end || (*q != ' ' && *q != '\t'))
-			break;
-	}
+	q = field_end(q, end);
 	h->vlen = (size_t)(q - h->value);
+	*pp = q;
+	return true;
+}
+
+/*
+ * hdr_line_next - the next line of the header block at *pp, as a field
+ * (hdr_next()) or, when it is none, as a line of no name (nlen 0, value
+ * the line and what is folded on it); false only at the blank line or
+ * the end.  A reader that skips a line it cannot read (as some delivery
+ * agents do) goes on to the fields after it, and so does this.
+ */
+bool hdr_line_next(const char **pp, const char *end, struct hdr *h)
+{
+	const char *p = *pp, *q;
+
+	if (p >= end || *p == '\n' || *p == '\r')
+		return false;
+	if (hdr_next(pp, end, h))
+		return true;
+	q = field_end(p, end);
+	h->name = p;
+	h->nlen = 0;
+	h->value = p;
+	h->vlen = (size_t)(q - p);
 	*pp = q;
 	return true;
 }

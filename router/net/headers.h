@@ -21,9 +21,15 @@ struct hdr {
 
 /*
  * hdr_next - the next top-level field at *pp; false at the blank line,
- * the end, or a line that is not a field (where a parser starts the body)
+ * the end, or a line that is not a field (where a parser starts the body);
+ * a bare CR ends a line as a LF does
  */
 bool hdr_next(const char **pp, const char *end, struct hdr *h);
+/*
+ * hdr_line_next - the next line of the header block, a field or (nlen 0)
+ * a line that is none; false at the blank line or the end
+ */
+bool hdr_line_next(const char **pp, const char *end, struct hdr *h);
 /* hdr_is - the field is called name (any case) */
 bool hdr_is(const struct hdr *h, const char *name);
 /* hdr_name_prefix - the field's name starts with prefix (any case) */

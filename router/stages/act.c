@@ -2,6 +2,7 @@
 /*
  * act - what to do with a classified, mapped report (see act.h)
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -270,4 +271,58 @@ void act_fallback(const struct act_config *ac, const char *cls,
 		 "%s: nobody but the section's list to send it to; held for "
 		 "a triager (list_fallback %s hold)",
 		 cls ? cls : "?", cls ? cls : "*");
+}
+
+/* has_word - [p, p + len) holds w (lower case), in any case */
+static bool has_word(const char *p, size_t len, const char *w)
+{
+	size_t n = strlen(w), i, j;
+
+	for (i = 0; p && len >= n && i <= len - n; i++) {
+		for (j = 0;
+		     j < n && (char)tolower((unsigned char)p[i + j]) == w[j];
+		     j++)
+			;
+		if (j == n)
+			return true;
+	}
+	return false;
+}
+
+void act_private(const char *cls, bool to_list, const char *crash_type,
+		 const char *subject, const char *text, size_t len,
+		 struct act_decision *out)
+{
+	static const char *const memory[] = { "KASAN", "KMSAN", "KFENCE",
+					      "UBSAN" };
+	static const char *const words[] = { "cve-", "exploit", "vulnerab",
+					     "privilege escalation",
+					     "security" };
+	const char *why = NULL;
+	size_t i;
+
+	if (!to_list ||
+	    (out->action != ACT_FORWARD && out->action != ACT_DIGEST))
+		return;
+	for (i = 0; !why && crash_type && i < ARRAY_SIZE(memory); i++)
+		if (!strcasecmp(crash_type, memory[i]))
+			why = memory[i];
+	for (i = 0; !why && i < ARRAY_SIZE(words); i++)
+		if (has_word(subject, subject ? strlen(subject) : 0,
+			     words[i]) ||
+		    has_word(text, len, words[i]))
+			why = words[i];
+	if (!why)
+		return;
+	out->action = ACT_HOLD;
+	out->period = 0;
+	out->reply = false;
+	snprintf(out->reason, sizeof(out->reason),
+		 "%s: it looks security-sensitive (%s%s), and its only "
+		 "recipient is a public list: never published there; held for "
+		 "a triager to send privately",
+		 cls ? cls : "?", why,
+		 crash_type && !strcasecmp(crash_type, why)
+			 ? " memory-safety crash"
+			 : " in its text");
 }

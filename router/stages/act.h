@@ -140,6 +140,19 @@ void act_fallback(const struct act_config *ac, const char *cls,
 		  struct act_decision *out);
 
 /*
+ * act_private - a report whose recipient is only a list (out->action
+ * forward or digest, to_list) is held when it looks security-sensitive:
+ * a memory-safety crash (KASAN, KMSAN, KFENCE, UBSAN: crash_type, as
+ * evidence.h names it) or, in subject or text, "CVE-", "exploit",
+ * "vulnerab", "privilege escalation" or "security".  The kernel's
+ * security process is private: such a report is never published on a
+ * list whatever list_fallback allows; a triager sends it privately.
+ */
+void act_private(const char *cls, bool to_list, const char *crash_type,
+		 const char *subject, const char *text, size_t len,
+		 struct act_decision *out);
+
+/*
  * act_kind - what happens to a message of a kind other than report:
  * recorded, or held for a human ("action KIND hold"); why names the
  * kind and what decided it (kind.h's reason)

@@ -58,11 +58,26 @@ test_expect_success 'hijack: "Re: [Bug N]" from a stranger is no follow-up of th
 	test "$(sent_to $id xfs-triage@xfs.example.org)" = 0
 '
 
-test_expect_success 'the section'"'"'s own reviewer still joins by a bare tag, and is sent on' '
+# anyone can write the From of a section's reviewer (MAINTAINERS is
+# public) and a bare tag: unchecked, it is a stranger's follow-up
+test_expect_success 'the section'"'"'s reviewer'"'"'s From on a bare tag joins, but unchecked it is classified and held' '
 	feed "$C/06-tag-section.eml" &&
 	id=$(id_of abuse-06.rita@xfs.example.org) &&
-	test "$(q "SELECT thread_root, state FROM reports WHERE id = $id")" = "1|forwarded" &&
-	test "$(sent_to $id xfs-triage@xfs.example.org)" = 1
+	test "$(q "SELECT thread_root, state FROM reports WHERE id = $id")" = "1|held" &&
+	test "$(q "SELECT count(*) FROM classification WHERE report = $id")" = 1 &&
+	test "$(sent_to $id xfs-triage@xfs.example.org)" = 0 &&
+	q "SELECT reason FROM decisions WHERE report = $id" |
+		grep "from rita@xfs.example.org, one of the report.s people by its From alone, which a subject anyone can write brought and no authserv_id checks"
+'
+
+test_expect_success 'forged From: a reviewer'"'"'s From on every bare tag reaches no maintainer' '
+	for n in 1 2 3; do
+		sed -e "s/abuse-06.rita@/abuse-06-$n.forged@/" -e "s/#1\]/#$n]/" \
+			-e "s/^Lena, could.*/Cheap pills: https:\/\/evil.example\/shop/" \
+			"$C/06-tag-section.eml" >"$T/06-$n.eml" &&
+		SENDER=m@evil.example "$FILTER" <"$T/06-$n.eml" &&
+		test "$(q "SELECT count(*) FROM outbox o JOIN reports r ON r.id = o.report WHERE r.message_id = \"abuse-06-$n.forged@xfs.example.org\"")" = 0 || return 1
+	done
 '
 
 # rita_reply ID [AUTHENTICATION-RESULTS]: the section's reviewer (or one
@@ -100,6 +115,19 @@ test_expect_success 'forged From: with authserv_id, a party'"'"'s From unauthent
 	test "$(q "SELECT thread_root, state FROM reports WHERE id = $id")" = "1|forwarded" &&
 	test "$(q "SELECT count(*) FROM classification WHERE report = $id")" = 0 &&
 	test "$(sent_to $id xfs-triage@xfs.example.org)" = 1
+'
+
+test_expect_success 'with authserv_id, the reviewer'"'"'s authenticated bare tag joins and is sent on' '
+	{
+		echo "Authentication-Results: mx.example.org; dkim=pass header.d=xfs.example.org" &&
+		sed "s/abuse-06.rita@/abuse-06b.rita@/" "$C/06-tag-section.eml"
+	} >"$T/06b.eml" &&
+	TRIAGE_CONFIG="$T/auth.conf" "$FILTER" <"$T/06b.eml" &&
+	id=$(id_of abuse-06b.rita@xfs.example.org) &&
+	test "$(q "SELECT thread_root, state FROM reports WHERE id = $id")" = "1|forwarded" &&
+	test "$(q "SELECT count(*) FROM classification WHERE report = $id")" = 0 &&
+	test "$(sent_to $id xfs-triage@xfs.example.org)" = 1 &&
+	q "SELECT reason FROM decisions WHERE report = $id" | grep "bare subject tag \[triage #1\]"
 '
 
 test_expect_success 'hijack: the right token joins a stranger, who is still classified and held' '
@@ -168,6 +196,25 @@ test_expect_success 'inbound X-Triage-*, Resent-* and X-Loop are renamed below o
 	sed -n "/^Message-ID: <abuse-12/,\$p" "$T/fwd12" | sed "\${/^\$/d}" |
 		grep -v "^X-Original-Loop:" >"$T/tail.got" &&
 	test_cmp "$T/tail.want" "$T/tail.got"
+'
+
+# the forward as the next server reads it: the transport sends a bare
+# CR as a line end (deliver.c), and a reader may skip a line that is no
+# field and read the fields after it
+test_expect_success 'X-Triage-* after a bare CR or a line that is no field is renamed too' '
+	feed "$C/30-smuggled-headers.eml" &&
+	id=$(id_of abuse-30.smuggled@users.example) &&
+	test "$(q "SELECT state FROM reports WHERE id = $id")" = forwarded &&
+	msg "o.report = $id AND o.kind = \"forward\"" | tr "\r" "\n" | sed "/^\$/q" >"$T/fwd30" &&
+	test "$(grep -c "^X-Triage-Class:" "$T/fwd30")" = 1 &&
+	test "$(grep -c "^X-Triage-Reason:" "$T/fwd30")" = 1 &&
+	test "$(grep -c "^X-Triage-Section:" "$T/fwd30")" = 1 &&
+	! grep "^X-Triage-Reason: approved by alice" "$T/fwd30" &&
+	! grep "^X-Triage-Section: SECURITY" "$T/fwd30" &&
+	grep "^X-Original-Triage-Class: user; score=99\$" "$T/fwd30" &&
+	grep "^X-Original-Triage-Reason: approved by alice" "$T/fwd30" &&
+	grep "^X-Original-Triage-Section: SECURITY CONTACT" "$T/fwd30" &&
+	grep "^Content-Language en-US\$" "$T/fwd30"
 '
 
 test_expect_success 'burying: a stranger'"'"'s crash sent first is forwarded (it is the first)' '
@@ -273,6 +320,25 @@ test_expect_success 'list_fallback lets a site send a class to a section'"'"'s l
 	test "$(q2 "SELECT count(*) FROM outbox WHERE recipients LIKE \"%netdev@%\"")" = 1 &&
 	test "$(q2 "SELECT state FROM reports WHERE message_id = \"abuse-14b.security@evil.example\"")" = held &&
 	test "$(q2 "SELECT count(*) FROM outbox WHERE recipients LIKE \"%security@%\"")" = 0
+'
+
+test_expect_success 'private path: a user'"'"'s KASAN report is never published on the list list_fallback allows' '
+	feed2 "$C/31-list-kasan.eml" &&
+	id=$(q2 "SELECT id FROM reports WHERE message_id = \"abuse-31.kasan@users.example\"") &&
+	test "$(q2 "SELECT class, state FROM reports WHERE id = $id")" = "user|held" &&
+	test "$(q2 "SELECT count(*) FROM outbox WHERE report = $id")" = 0 &&
+	test "$(q2 "SELECT count(*) FROM outbox WHERE recipients LIKE \"%netdev@%\"")" = 1 &&
+	q2 "SELECT reason FROM decisions WHERE report = $id" |
+		grep "it looks security-sensitive (KASAN memory-safety crash), and its only recipient is a public list: never published there" &&
+	sed -e "s/abuse-31.kasan@/abuse-31b.kasan@/" -e "s/^From: .*/From: Ole <ole@users.example>/" \
+		-e "s/BUG: KASAN: slab-use-after-free in/BUG: unable to handle page fault in/" \
+		-e "s/^It reproduces every time/An exploit of it is trivial; it reproduces every time/" \
+		"$C/31-list-kasan.eml" >"$T/31b.eml" &&
+	grep -q "^An exploit of it" "$T/31b.eml" &&
+	feed2 "$T/31b.eml" &&
+	id=$(q2 "SELECT id FROM reports WHERE message_id = \"abuse-31b.kasan@users.example\"") &&
+	test "$(q2 "SELECT state FROM reports WHERE id = $id")" = held &&
+	q2 "SELECT reason FROM decisions WHERE report = $id" | grep "security-sensitive (exploit in its text)"
 '
 
 test_expect_success 'publishing: a private reply to a report that went to a list is held' '
