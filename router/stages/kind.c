@@ -779,10 +779,49 @@ static bool code_like(const char *w, size_t n, const char *next)
 	return alpha && n >= 3 && next && *next == '(';
 }
 
-/* names_kernel - the text names a word of the kernel's world or code */
+/*
+ * list_footer - where a mailing list's footer starts in text[0..len)
+ * (Mailman's "____" line, then "... mailing list" or its listinfo
+ * address within three lines), or len: the list's words, not the
+ * writer's ("Linux MTD discussion mailing list")
+ */
+static size_t list_footer(const char *text, size_t len)
+{
+	const char *p = text, *end = text + len, *e;
+
+	for (; p < end; p = e + 1) {
+		const char *q = p, *stop;
+		int lines;
+
+		e = memchr(p, '\n', (size_t)(end - p));
+		if (!e)
+			e = end;
+		while (q < e && *q == '_')
+			q++;
+		if (q - p < 20 || (q < e && *q != '\r'))
+			continue;
+		for (lines = 0, q = e; q < end && lines < 3; lines++) {
+			stop = memchr(q + 1, '\n', (size_t)(end - q - 1));
+			if (!stop)
+				stop = end;
+			if (memmem(q, (size_t)(stop - q), "mailing list", 12) ||
+			    memmem(q, (size_t)(stop - q), "/listinfo/", 10))
+				return (size_t)(p - text);
+			q = stop;
+		}
+		if (e == end)
+			break;
+	}
+	return len;
+}
+
+/* names_kernel - the text names a word of the kernel's world or code;
+ * in a link ("https://.../seminar_25") or an address ("j_doe@") only a
+ * word counts, not a code-like token */
 static bool names_kernel(const char *text, size_t len)
 {
-	const char *p = text, *end = text + len;
+	const char *p = text, *end = text + list_footer(text, len);
+	const char *url_end = text;
 
 	while (p < end) {
 		char w[32];
@@ -792,11 +831,19 @@ static bool names_kernel(const char *text, size_t len)
 		while (p < end && !isalnum((unsigned char)*p) && *p != '_')
 			p++;
 		s = p;
+		if (end - s > 8 &&
+		    (!strncmp(s, "http://", 7) || !strncmp(s, "https://", 8)))
+			for (url_end = s; url_end < end &&
+					  !isspace((unsigned char)*url_end) &&
+					  *url_end != '>' && *url_end != '"';
+			     url_end++)
+				;
 		while (p < end && (isalnum((unsigned char)*p) || *p == '_'))
 			p++;
 		if (p == s)
 			break;
-		if (code_like(s, (size_t)(p - s), p < end ? p : NULL))
+		if (s >= url_end && !(p < end && *p == '@') &&
+		    code_like(s, (size_t)(p - s), p < end ? p : NULL))
 			return true;
 		if ((size_t)(p - s) >= sizeof(w))
 			continue;

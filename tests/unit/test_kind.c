@@ -440,6 +440,23 @@ static void test_names_nothing(void **state)
 	expect_spam(msg("Someone <s@example.net>", "ext4: hello", NULL,
 			"Hello dear, I am looking for a serious partner "
 			"for a profitable business, please write back.\n"));
+	/* a list's footer is not the writer's ("Linux MTD discussion
+	 * mailing list"), nor is a code-like token in a link or an
+	 * address */
+	expect_spam(msg(
+		"Mrs. Rice <rice@mail.example>", "Spende", NULL,
+		"Attn: Sie erhalten eine Spende von 900.000,00 USD.\n"
+		"Kontakt: harrison_leo1967@mail.example\n"
+		"Details: https://promo.example/seminar_25?id=7\n\n"
+		"______________________________________________________\n"
+		"Linux MTD discussion mailing list\n"
+		"http://lists.infradead.org/mailman/listinfo/linux-mtd/\n"));
+	/* before the footer, the writer's words count */
+	expect_nothing(msg("Some User <user@example.org>", "nand timeout", NULL,
+			   "My NAND controller times out after resume.\n"
+			   "_______________________________________________\n"
+			   "linux-mtd mailing list\n"),
+		       false);
 	/* naming nothing but saying something went wrong, or asking: a
 	 * vague genuine report, held for a triager, not spam */
 	expect_nothing(msg("Some User <user@example.org>", "help please", NULL,
