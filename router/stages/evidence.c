@@ -684,8 +684,13 @@ static size_t text_path(const char *p, const char *end)
 	for (q = p; q < p + n; q++) {
 		if (*q == ',')
 			return 0;
-		if (q > p && (*q == '/' || *q == '.') && q[-1] == *q)
-			return 0; /* "//", ".." */
+		if (q > p && *q == '/' && q[-1] == '/')
+			return 0; /* "//" */
+		/* ".." only as a whole component ("a/b/../c.c") */
+		if (q > p && *q == '.' && q[-1] == '.' &&
+		    (q - p < 2 || q[-2] != '/' ||
+		     (q + 1 < p + n && q[1] != '/')))
+			return 0;
 		if (*q == '/')
 			last_slash = q;
 		else if (*q == '.')
@@ -728,6 +733,45 @@ static char tree_root(const char *s, const char *slash)
 	return b > s ? b[-1] : ' ';
 }
 
+/*
+ * dotdot_path - p[0..n) with its "dir/.." pairs resolved into buf (a
+ * build robot's "arch/powerpc/kvm/../../../virt/kvm/eventfd.c" is
+ * virt/kvm/eventfd.c); its length, or 0 when it climbs out of the tree
+ * or is no kernel path once resolved
+ */
+static size_t dotdot_path(const char *p, size_t n, char *buf, size_t size)
+{
+	size_t len = 0, i = 0;
+
+	if (n >= size)
+		return 0;
+	while (i < n) {
+		size_t j = i;
+
+		while (j < n && p[j] != '/')
+			j++;
+		if (j - i == 2 && p[i] == '.' && p[i + 1] == '.') {
+			if (!len)
+				return 0;
+			/* drop the last component and its '/' */
+			while (len && buf[len - 1] != '/')
+				len--;
+			if (len)
+				len--;
+			while (len && buf[len - 1] != '/')
+				len--;
+		} else if (j > i && !(j - i == 1 && p[i] == '.')) {
+			memcpy(buf + len, p + i, j - i);
+			len += j - i;
+			if (j < n)
+				buf[len++] = '/';
+		}
+		i = j + 1;
+	}
+	buf[len] = '\0';
+	return len && text_path(buf, buf + len) == len ? len : 0;
+}
+
 static void text_paths(struct scan *sc, const char *s, size_t len)
 {
 	const char *end = s + len, *slash = s, *done = s;
@@ -760,7 +804,15 @@ static void text_paths(struct scan *sc, const char *s, size_t len)
 		n = text_path(start, end);
 		if (!n)
 			continue;
-		hlist_add(&sc->text_files, start, n);
+		if (memmem(start, n, "/../", 4)) {
+			char buf[PATH_LEN_MAX + 1];
+			size_t m = dotdot_path(start, n, buf, sizeof(buf));
+
+			if (m)
+				hlist_add(&sc->text_files, buf, m);
+		} else {
+			hlist_add(&sc->text_files, start, n);
+		}
 		done = slash = start + n;
 	}
 }

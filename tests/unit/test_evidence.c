@@ -1047,6 +1047,26 @@ static void test_tree_roots_and_journal(void **state)
 }
 
 /*
+ * A build robot's paths through ".." ("arch/powerpc/kvm/../../../virt/
+ * kvm/eventfd.c:621:19: error: ...") are the file they resolve to; one
+ * that climbs out of the tree, or "..." in prose, names none
+ */
+static void test_dotdot_paths(void **state)
+{
+	struct evidence *ev = text_evidence(
+		">> arch/powerpc/kvm/../../../virt/kvm/eventfd.c:621:19: error\n"
+		"   drivers/gpu/drm/amd/amdgpu/../display/dc/core/dc.c:12: warn\n"
+		"   drivers/../../etc/passwd.c and fs/xfs/..x.c, fs/.../y.c\n");
+
+	(void)state;
+	assert_int_equal(ev->ntext_files, 2);
+	assert_string_equal(ev->text_files[0], "virt/kvm/eventfd.c");
+	assert_string_equal(ev->text_files[1],
+			    "drivers/gpu/drm/amd/display/dc/core/dc.c");
+	evidence_free(ev);
+}
+
+/*
  * A Bugzilla notification: its product and component from the headers,
  * else from the "[Bug N]" mail's lines; "New:" is no subsystem
  */
@@ -1203,6 +1223,7 @@ int main(void)
 		cmocka_unit_test(test_named_drivers),
 		cmocka_unit_test(test_subject_names_compiler_line),
 		cmocka_unit_test(test_tree_roots_and_journal),
+		cmocka_unit_test(test_dotdot_paths),
 		cmocka_unit_test(test_bugzilla_component),
 		cmocka_unit_test(test_frame_at_buffer_end),
 	};
