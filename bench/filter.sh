@@ -20,7 +20,10 @@
 #   - a report with ~75 KB of kernel log in its text (LOGS messages);
 #   - peak RSS (largest ru_maxrss of the 6 KB runs, the issue's target;
 #     then the log and 2 MB reports'; file pages of the mapped binary
-#     and indexes included);
+#     and indexes included, and the one-shot heap's transparent huge
+#     page whole: 2 MiB of RSS for some 300 page faults fewer);
+#   - each run's page faults (mean of ru_minflt): on a virtual machine
+#     that shadows page tables, what loading the libraries mostly costs;
 #   - the stage breakdown (TRIAGE_PROFILE=1), median over PROF runs;
 #   - the filter while another process keeps the database open (as a
 #     resident 'triage deliver' or 'triage serve' would: no WAL index
@@ -68,11 +71,14 @@ if [ "$(uname -m)" = x86_64 ]; then
 fi
 # an empty program that loads what triage-filter loads (GMime's
 # dependencies: GLib, GIO, gpgme ...): what dynamic linking alone costs
-# a one-shot run, before any of triage's own work
+# a one-shot run, before any of triage's own work.  Linked with the
+# shared objects' own paths as ldd resolves them, in the filter's load
+# order: libgpgme.so, libassuan.so and libunistring.so, the names -l
+# would look for, come only with -dev packages the build does not need.
 cc -O2 -o "$B/empty-libs" "$B/empty.c" -Wl,--no-as-needed \
 	$(ldd "$SRC/triage-filter" 2>/dev/null |
-		sed -n 's/^[[:space:]]*lib\([^ ]*\)\.so[.0-9]* =>.*/-l:lib\1.so/p' |
-		grep -v -e '-l:libc.so' | tr '\n' ' ') 2>/dev/null ||
+		awk '$2 == "=>" && $3 ~ /^\// && $1 !~ /^libc\.so/ { print $3 }' |
+		tr '\n' ' ') 2>/dev/null ||
 	rm -f "$B/empty-libs"
 
 . "$SRC/bench/config.sh"
@@ -173,10 +179,11 @@ field() { # field NAME LINE
 	echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"
 }
 show() { # show LABEL SPAWN-OUTPUT
-	printf '%-26s cpu median %6.3f ms (user %.3f sys %.3f)  wall median %6.3f ms  maxrss %5d KiB  failures %d\n' \
+	printf '%-26s cpu median %6.3f ms (user %.3f sys %.3f)  wall median %6.3f ms  maxrss %5d KiB  page faults %4d  failures %d\n' \
 		"$1" "$(field cpu_median_ms "$2")" "$(field user_mean_ms "$2")" \
 		"$(field sys_mean_ms "$2")" "$(field wall_median_ms "$2")" \
-		"$(field maxrss_kib "$2")" "$(field failures "$2")"
+		"$(field maxrss_kib "$2")" "$(field minflt_mean "$2")" \
+		"$(field failures "$2")"
 }
 
 export TRIAGE_CONFIG="$B/routes.conf"

@@ -10,11 +10,13 @@
  * argument added; -F: the file LINE names on stdin), JOBS at a time
  * (default 1), and prints the median and mean wall time, the median and
  * mean child CPU time (user+system, from wait4()) in milliseconds, the
- * largest peak RSS of any child, and the throughput over the whole run:
+ * largest peak RSS of any child, the mean number of page faults a child
+ * took (minor: pages mapped without I/O, what a start-up mostly costs on
+ * a virtual machine) and the throughput over the whole run:
  *
  *	runs=N wall_median_ms=X wall_mean_ms=Y cpu_median_ms=C
  *	cpu_mean_ms=Z user_mean_ms=U sys_mean_ms=S maxrss_kib=R
- *	per_s=T failures=F
+ *	minflt_mean=P per_s=T failures=F
  *
  * (on one line).  Child CPU time is what counts on a shared machine:
  * it does not grow with other processes' load as wall time does.
@@ -61,6 +63,7 @@ int main(int argc, char **argv)
 	char **lines = NULL, buf[4096], **cargv;
 	size_t nlines = 0, alloc = 0, runs, i, started = 0, done = 0;
 	double *wall, *cpu, wsum = 0, csum = 0, usum = 0, ssum = 0, t_start;
+	double fsum = 0;
 	int opt, nrep = 0, use_stdin = 0, failures = 0, cargc, k, jobs = 1;
 	int line_file = 0, running = 0;
 	long maxrss = 0;
@@ -188,6 +191,7 @@ int main(int argc, char **argv)
 			csum += u + s;
 			usum += u;
 			ssum += s;
+			fsum += (double)ru.ru_minflt;
 			if (ru.ru_maxrss > maxrss)
 				maxrss = ru.ru_maxrss;
 			if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
@@ -198,10 +202,11 @@ int main(int argc, char **argv)
 	t_start = now() - t_start;
 	qsort(wall, runs, sizeof(*wall), cmp);
 	qsort(cpu, runs, sizeof(*cpu), cmp);
-	printf("runs=%zu wall_median_ms=%.3f wall_mean_ms=%.3f cpu_median_ms=%.3f cpu_mean_ms=%.3f user_mean_ms=%.3f sys_mean_ms=%.3f maxrss_kib=%ld per_s=%.0f failures=%d\n",
+	printf("runs=%zu wall_median_ms=%.3f wall_mean_ms=%.3f cpu_median_ms=%.3f cpu_mean_ms=%.3f user_mean_ms=%.3f sys_mean_ms=%.3f maxrss_kib=%ld minflt_mean=%.0f per_s=%.0f failures=%d\n",
 	       runs, wall[runs / 2], wsum / (double)runs, cpu[runs / 2],
 	       csum / (double)runs, usum / (double)runs, ssum / (double)runs,
-	       maxrss, (double)runs / (t_start / 1e3), failures);
+	       maxrss, fsum / (double)runs, (double)runs / (t_start / 1e3),
+	       failures);
 	for (i = 0; i < nlines; i++)
 		free(lines[i]);
 	free(lines);

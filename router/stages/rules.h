@@ -216,7 +216,9 @@ enum {
 	RULES_EVAL_ALL = 1 << 0,     /* do not stop after a certain rule */
 	RULES_NO_PREFILTER = 1 << 1, /* always run pcre2 (tests) */
 	/* "body" reads the whole text: rules_whole_text() of the main
-	 * text, then of every other text part */
+	 * text, then of every other text part; only the rules with an ai
+	 * or fuzzer score (and the rules they read) are evaluated, what
+	 * the quoted text may earn: every other rule's value is 0 */
 	RULES_WHOLE_TEXT = 1 << 2,
 };
 

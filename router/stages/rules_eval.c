@@ -958,15 +958,31 @@ void rules_result_release(struct rules_result *res)
 }
 
 /*
+ * counts_quoted - whether rule i's value can count for the whole text:
+ * a scored rule with an ai or fuzzer score (what the quoted, after-a-
+ * marker and attached text may earn; see RULES_WHOLE_TEXT)
+ */
+static bool counts_quoted(const struct ruleset *rs, size_t i)
+{
+	const struct rule_info *ri = &rs->rules[i].info;
+
+	return !ri->helper &&
+	       (ri->score[CLASS_FUZZER] != 0 || ri->score[CLASS_AI] != 0);
+}
+
+/*
  * rules_eval - evaluate every rule on one report
  *
  * Certain rules go first; when one fires, evaluation stops there
- * (res->certain) unless RULES_EVAL_ALL.  A res may be reused.
+ * (res->certain) unless RULES_EVAL_ALL.  With RULES_WHOLE_TEXT only the
+ * rules with an ai or fuzzer score and the rules they read are
+ * evaluated; every other rule's value is 0.  A res may be reused.
  */
 void rules_eval(const struct ruleset *rs, const struct rules_input *in,
 		unsigned flags, struct rules_result *res)
 {
 	struct eval_ctx c;
+	bool whole = flags & RULES_WHOLE_TEXT;
 	size_t i;
 
 	if (!res->value || res->n != rs->nrules) {
@@ -988,7 +1004,8 @@ void rules_eval(const struct ruleset *rs, const struct rules_input *in,
 	c.flags = flags;
 	c.s = scratch_get(res, flags);
 	for (i = 0; i < rs->nrules; i++) {
-		if (!rs->rules[i].info.certain)
+		if (!rs->rules[i].info.certain ||
+		    (whole && !counts_quoted(rs, i)))
 			continue;
 		if (eval_rule(&c, i) != 0)
 			res->certain = true;
@@ -996,5 +1013,6 @@ void rules_eval(const struct ruleset *rs, const struct rules_input *in,
 	if (res->certain && !(flags & RULES_EVAL_ALL))
 		return;
 	for (i = 0; i < rs->nrules; i++)
-		eval_rule(&c, i);
+		if (!whole || counts_quoted(rs, i))
+			eval_rule(&c, i);
 }

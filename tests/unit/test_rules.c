@@ -800,7 +800,14 @@ static void test_whole_text_target(void **state)
 				    "body M /^after the marker$/m\n"
 				    "score M ai=1\n"
 				    "body A /^attached words$/m\n"
-				    "score A ai=1\n";
+				    "score A ai=1\n"
+				    "body U /^attached words$/m\n"
+				    "score U user=1\n"
+				    "body __H /^more$/m\n"
+				    "meta F __H\n"
+				    "score F fuzzer=1\n"
+				    "body D /^more$/m\n"
+				    "score D user=1 fuzzer=-1\n";
 
 	rules_add_text(rs, "t.rules", rules, strlen(rules));
 	assert_int_equal(rules_compile(rs), 0);
@@ -821,6 +828,12 @@ static void test_whole_text_target(void **state)
 	rules_eval(rs, &in, RULES_WHOLE_TEXT, &res);
 	assert_true(res.value[0] == 1 && res.value[1] == 1 &&
 		    res.value[2] == 1);
+	/* only what the whole text can earn: an ai or fuzzer score, and
+	 * the helpers such a rule reads; a user rule is not evaluated */
+	assert_true(res.value[rules_find(rs, "U")] == 0);
+	assert_true(res.value[rules_find(rs, "__H")] == 1);
+	assert_true(res.value[rules_find(rs, "F")] == 1);
+	assert_true(res.value[rules_find(rs, "D")] == 1);
 	/* and the own text again: the scratch is rebuilt */
 	rules_eval(rs, &in, 0, &res);
 	assert_true(res.value[0] == 0 && res.value[2] == 0);
