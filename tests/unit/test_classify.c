@@ -1040,6 +1040,96 @@ static void test_shipped_ai_and_user(void **state)
 	rules_free(rs);
 }
 
+static bool verdict_has(const struct verdict *v, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < v->nrules; i++)
+		if (!strcmp(v->rules[i].name, name))
+			return true;
+	return false;
+}
+
+/*
+ * a fabricated log (a hardware line, a distro kernel, a timestamped
+ * dmesg) around an invented function: user until the model reads it as
+ * ai at 95 % or more, then AI_REFUTED_AND_MODEL takes the log's points
+ */
+static void test_shipped_refuted_and_model(void **state)
+{
+	char dir[] = "/tmp/test_classify.XXXXXX";
+	char *path, *idx, *cmd;
+	struct ruleset *rs = shipped();
+	struct evidence *ev = ev_new();
+	struct symbols *sym;
+	struct report *r;
+	struct verdict v;
+	const double ai99[CLASS_N] = {
+		[CLASS_USER] = 0.005, [CLASS_FUZZER] = 0.005, [CLASS_AI] = 0.99
+	};
+	const double ai90[CLASS_N] = {
+		[CLASS_USER] = 0.05, [CLASS_FUZZER] = 0.05, [CLASS_AI] = 0.90
+	};
+	const char *body =
+		"After upgrading my laptop to 6.12.9 the nvme drive times out "
+		"every boot.\n\n[   12.345678] nvme nvme0: I/O tag 12 "
+		"timeout\n\nnvme_pci_requeue_locked() drops the request "
+		"before nvme_poll_cq() sees it.\n";
+	FILE *f;
+	int cls;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	path = xasprintf("%s/nvme.c", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("int nvme_poll_cq(void)\n{\n\treturn 0;\n}\n", f);
+	fclose(f);
+	free(path);
+	idx = xasprintf("%s/symbols.idx", dir);
+	assert_int_equal(symbols_build(dir, idx, NULL), 0);
+	sym = symbols_open(idx);
+	assert_non_null(sym);
+	rules_set_symbols(rs, sym);
+	ev->hardware = xstrdup("LENOVO 21KC/21KC, BIOS N3YET61W 04/01/2024");
+	ev->distro_kernel = xstrdup("6.12.9-arch1-1");
+	ev->kernel_version = xstrdup("6.12.9-arch1-1");
+	ev->dmesg_timestamps = true;
+	r = mk_report("From: M <m@example.org>", body);
+
+	assert_int_equal(classify_report(rs, r, ev, ai90, &v), 0);
+	cls = v.cls;
+	assert_false(verdict_has(&v, "AI_REFUTED_AND_MODEL"));
+	assert_true(verdict_has(&v, "AI_UNKNOWN_FUNCTION"));
+	verdict_release(&v);
+	assert_int_equal(cls, CLASS_USER);
+	assert_int_equal(classify_report(rs, r, ev, ai99, &v), 0);
+	cls = v.cls;
+	assert_true(verdict_has(&v, "AI_REFUTED_AND_MODEL"));
+	verdict_release(&v);
+	assert_int_equal(cls, CLASS_AI);
+	report_free(r);
+	/* every function real: the model alone does not outweigh the log */
+	r = mk_report("From: M <m@example.org>",
+		      "After upgrading my laptop to 6.12.9 the nvme drive "
+		      "times out every boot.\n\n[   12.345678] nvme nvme0: "
+		      "I/O tag 12 timeout in nvme_poll_cq().\n");
+	assert_int_equal(classify_report(rs, r, ev, ai99, &v), 0);
+	cls = v.cls;
+	assert_false(verdict_has(&v, "AI_REFUTED_AND_MODEL"));
+	verdict_release(&v);
+	assert_int_equal(cls, CLASS_USER);
+	report_free(r);
+
+	ev_free(ev);
+	rules_free(rs);
+	symbols_free(sym);
+	cmd = xasprintf("rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	free(idx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1061,6 +1151,7 @@ int main(void)
 		cmocka_unit_test(test_verdict_format_bounds),
 		cmocka_unit_test(test_shipped_bots),
 		cmocka_unit_test(test_shipped_ai_and_user),
+		cmocka_unit_test(test_shipped_refuted_and_model),
 	};
 
 	msg_setup("test_classify", 1, false);
