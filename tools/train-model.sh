@@ -10,10 +10,9 @@
 # held-out parts:
 #   - ../shared/corpus/reports, the messages classifiers/split.tsv marks
 #     "tune";
-#   - the reports (a class column) of tests/real/tune-stream.tsv and
-#     tests/real/tune-reports.tsv, real list mail that
-#     tools/fetch-real-mail.sh puts in REAL_MAIL/tune-stream and
-#     REAL_MAIL/tune-reports;
+#   - the reports (a class column) of tests/real/tune-stream.tsv,
+#     tune-reports.tsv, tune-reports2.tsv and tune-reports3.tsv, real
+#     list mail that tools/fetch-real-mail.sh puts in REAL_MAIL/<set>;
 #   - the project's own compositions, tests/corpus/train/{ai,user}, that
 #     tests/corpus/train/split.tsv (tools/split-train.sh) marks "tune".
 # Nothing is copied into the repository: the messages are linked from a
@@ -27,6 +26,9 @@ real=${REAL_MAIL:-/work/real-mail}
 out=classifiers/model.bin
 items=classifiers/model-items.tsv
 triage=./triage
+# the real-mail tuning sets read (all four; TRAIN_REAL_SETS for an
+# experiment that keeps one out to judge the others' worth on it)
+real_sets=${TRAIN_REAL_SETS:-tune-stream tune-reports tune-reports2 tune-reports3}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--shared) shared=$2; shift 2 ;;
@@ -38,7 +40,7 @@ while [ $# -gt 0 ]; do
 	   exit 64 ;;
 	esac
 done
-for d in "$shared/corpus/reports" "$real/tune-stream" "$real/tune-reports"; do
+for d in "$shared/corpus/reports" $(for s in $real_sets; do echo "$real/$s"; done); do
 	[ -d "$d" ] || { echo "$0: no $d (tests/real/README: tools/fetch-real-mail.sh)" >&2; exit 66; }
 done
 abs() { (cd "$1" && pwd -P); }
@@ -68,7 +70,7 @@ while IFS='	' read -r id cls where; do
 	link "$shared/corpus/$where" "$cls" "$id" "shared:corpus/$where"
 done <"$stage/shared.lst"
 # real list mail, tuning sets: rows with a class
-for set in tune-stream tune-reports; do
+for set in $real_sets; do
 	grep -v '^#' "tests/real/$set.tsv" | tail -n +2 |
 	while IFS='	' read -r id list file kind cls rest; do
 		case $cls in user|fuzzer|ai) ;; *) continue ;; esac

@@ -239,6 +239,136 @@ bool claims_tree_older(const struct evidence *ev, const struct symbols *s)
 	return false;
 }
 
+/*
+ * release_ordinal - the place of release a.b in the order of mainline
+ * releases since 3.0 (3.0 is 1; 3.19, 4.20 and 5.19 closed their
+ * majors; a major after 6 is taken to have 20 releases), 0 before 3.0
+ */
+static unsigned release_ordinal(unsigned a, unsigned b)
+{
+	if (a < 3)
+		return 0;
+	if (a == 3)
+		return 1 + b;
+	if (a == 4)
+		return 21 + b;
+	if (a == 5)
+		return 42 + b;
+	return 62 + 20 * (a - 6) + b;
+}
+
+/* DRIFT_* - see claims_version_drift() */
+#define DRIFT_RELEASES	  3
+#define DRIFT_EPOCH	  1311292800L /* 3.0: 2011-07-22 */
+#define DRIFT_CADENCE	  5762880L    /* 66.7 days a release */
+#define DRIFT_DATE_MARGIN 31536000L   /* a year */
+
+bool claims_version_drift(const struct evidence *ev, const struct symbols *s,
+			  time_t when)
+{
+	unsigned tree = s ? symbols_tree_version(s) : 0;
+	unsigned rep = ev ? version_of(ev->kernel_version) : 0;
+	unsigned to, ro;
+	long released;
+
+	if (!tree)
+		return false;
+	to = release_ordinal(tree >> 16, (tree >> 8) & 0xffu);
+	if (rep) {
+		ro = release_ordinal(rep >> 16, (rep >> 8) & 0xffu);
+		return rep > (tree & ~0xffu) || ro + DRIFT_RELEASES <= to;
+	}
+	if (when <= 0 || to == 0)
+		return false;
+	released = DRIFT_EPOCH + (long)(to - 1) * DRIFT_CADENCE;
+	return (long)when < released - DRIFT_DATE_MARGIN;
+}
+
+/*
+ * defined_here - does text define name[0..n) itself: "name(...)" with
+ * no ";" inside, then "{" (its own program's function, a PoC helper)
+ */
+static bool defined_here(const char *text, size_t len, const char *name,
+			 size_t n)
+{
+	const char *end = text + len, *p = text;
+
+	while ((size_t)(end - p) > n &&
+	       (p = memmem(p, (size_t)(end - p), name, n)) != NULL) {
+		const char *q = p + n;
+		int depth = 0;
+
+		p += n;
+		/* no left boundary: a paste that lost its spaces reads
+		 * "staticintnl_open(void)" */
+		if (q >= end || *q != '(')
+			continue;
+		for (; q < end && q - p < 256; q++) {
+			if (*q == '(')
+				depth++;
+			else if (*q == ')' && --depth == 0)
+				break;
+			else if (*q == ';' || *q == '{' || *q == '}')
+				break;
+		}
+		if (q >= end || *q != ')' || depth)
+			continue;
+		for (q++; q < end && isspace((unsigned char)*q); q++)
+			;
+		if (q < end && *q == '{')
+			return true;
+	}
+	return false;
+}
+
+#define NEAR_MIN   8 /* claims_near_miss(): shorter names are too close */
+#define NEAR_EDITS 2
+
+bool claims_near_miss(const char *a, size_t an, const char *b, size_t bn)
+{
+	unsigned row[CLAIMS_NAME_MAX + 1], diag, up, best;
+	size_t i, j;
+
+	if (an < NEAR_MIN || bn < NEAR_MIN || an > CLAIMS_NAME_MAX ||
+	    bn > CLAIMS_NAME_MAX || (an > bn ? an - bn : bn - an) > NEAR_EDITS)
+		return false;
+	for (j = 0; j <= bn; j++)
+		row[j] = (unsigned)j;
+	for (i = 1; i <= an; i++) {
+		diag = row[0];
+		row[0] = (unsigned)i;
+		best = row[0];
+		for (j = 1; j <= bn; j++) {
+			up = row[j];
+			row[j] = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < row[j])
+				row[j] = up + 1;
+			if (row[j - 1] + 1 < row[j])
+				row[j] = row[j - 1] + 1;
+			diag = up;
+			if (row[j] < best)
+				best = row[j];
+		}
+		if (best > NEAR_EDITS)
+			return false;
+	}
+	return row[bn] <= NEAR_EDITS;
+}
+
+bool claims_name_cited(const char *text, size_t len, const char *b, size_t n)
+{
+	size_t i;
+	bool lower = false;
+
+	if (b > text && b[-1] == '.')
+		return false;
+	if (b > text + 1 && b[-1] == '>' && b[-2] == '-')
+		return false;
+	for (i = 0; i < n && !lower; i++)
+		lower = islower((unsigned char)b[i]);
+	return lower && !defined_here(text, len, b, n);
+}
+
 void claims_count(struct claims *c, enum claims_kind kind, bool ok,
 		  const char *fmt, ...)
 {
@@ -666,6 +796,8 @@ static void check_prose(struct claims *c, const char *text, size_t len,
 		name[n] = '\0';
 		c->lookups++;
 		r = claims_name_status(s, name, n, older);
+		if (r == 0 && !claims_name_cited(text, len, b, n))
+			r = -1;
 		if (r < 0) {
 			c->newer += r == -2;
 			continue;
@@ -798,7 +930,9 @@ void claims_check_history(const char *text, size_t len,
 	if (!s || !text)
 		return;
 	older = claims_tree_older(ev, s);
-	check_prose(c, text, len, s, older);
+	/* names only: the Date is not known here (unknown_functions()
+	 * weighs it) */
+	check_prose(c, text, len, s, older || claims_version_drift(ev, s, 0));
 	check_kconfig(c, text, len, s);
 	/* new code, sysctls, parameters and ioctls come with new kernels */
 	older = older || newer_kernel(ev, s);

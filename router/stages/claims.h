@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
 
 struct evidence;
 struct history;
@@ -92,6 +93,32 @@ bool claims_kernel_style(const char *name, size_t n);
  * and a .c or .h file it cites is not in the tree?
  */
 bool claims_tree_older(const struct evidence *ev, const struct symbols *s);
+
+/*
+ * claims_version_drift - is the report of a kernel too far from the
+ * tree for its names to be checked against it: the version it states is
+ * newer than the tree's (major.minor) or 3 or more releases older (a
+ * 5.7 report's functions renamed since, a distro's 6.1 module_alloc());
+ * or, stating none, its Date (when, 0: none) is a year or more before
+ * the tree's release (taken as 66.7 days a release since 3.0)
+ */
+bool claims_version_drift(const struct evidence *ev, const struct symbols *s,
+			  time_t when);
+
+/*
+ * claims_name_cited - is the name() at b[0..n) of text a kernel
+ * function the report claims: not a member called through a pointer
+ * ("->raw_request()", ".card_busy()"), not an all-capitals macro
+ * (WARN_ON_ONCE(), which the index does not hold), not a function the
+ * text defines itself ("static int nl_open(void) {" of a PoC)
+ */
+bool claims_name_cited(const char *text, size_t len, const char *b, size_t n);
+
+/*
+ * claims_near_miss - are a[0..an) and b[0..bn) (8 or more characters
+ * each) two edits or fewer apart (Levenshtein): a typo of a real name
+ */
+bool claims_near_miss(const char *a, size_t an, const char *b, size_t bn);
 
 /*
  * claims_name_status - is name[0..n) (kernel style) a function of the

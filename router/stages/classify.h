@@ -87,8 +87,9 @@
  *	                            '{' or '}', with C punctuation, few words)
  *	  model(class, lo, hi)      the model's posterior for class in [lo, hi)
  *	  unknown_functions([n])    n+ (1) functions written as name() that the
- *	                            symbol index does not know (needs
- *	                            rules_set_symbols(); in classify_symbols.c)
+ *	                            symbol index does not know and could
+ *	                            (needs rules_set_symbols(); in
+ *	                            classify_symbols.c)
  *
  *	The words cvss_impact_template(), theoretical_language(),
  *	llm_headings() and first_person_observation() look for are rules

@@ -17,7 +17,16 @@
  *	in the tree (a developer's build report of macsmc_hwmon_write_f32()
  *	of a driver newer than the tree), or any unknown name of a report
  *	of a newer kernel that cites a file the tree lacks
- *	(claims_name_status(), claims.h).
+ *	(claims_name_status(), claims.h).  Nor does any unknown name of a
+ *	report whose kernel is far from the tree's (claims_version_drift():
+ *	a 5.7 report's nvme_process_cq(), renamed since; a 7.0 report's new
+ *	helper), a member called through a pointer ("->raw_request()"), an
+ *	all-capitals macro the index does not hold (WARN_ON_ONCE()) or a
+ *	function the report defines itself (its PoC's nl_open()): none of
+ *	them is a claim the tree can refute (claims_name_cited()).  An
+ *	unknown name two edits or fewer from a real one the same report
+ *	cites is a slip of the pen (aa_create_fs() beside aa_create_aafs()
+ *	in a developer's question; claims_near_miss()), not an invention.
  *
  *	Only names in kernel style count: at least one '_' and 4 or more
  *	characters, not a userspace/libc or syzkaller name (pthread_,
@@ -37,6 +46,7 @@
 
 #define UNKNOWN_MAX_NAMES 64
 #define UNKNOWN_NAME_MAX  80
+#define UNKNOWN_MAX_PAIRS 256
 
 /* classify_hook_unknown_functions - see the file comment */
 double classify_hook_unknown_functions(const struct rules_input *in,
@@ -44,14 +54,17 @@ double classify_hook_unknown_functions(const struct rules_input *in,
 				       const struct rules_args *args)
 {
 	char names[UNKNOWN_MAX_NAMES][UNKNOWN_NAME_MAX + 1];
+	signed char st[UNKNOWN_MAX_NAMES]; /* 1 known, 0 unknown, -1 skip */
 	unsigned long min = 1;
-	size_t nnames = 0, i, unknown = 0;
+	size_t nnames = 0, i, j, unknown = 0, pairs = 0;
 	const char *p, *end;
 	bool older;
 
 	if (!in->symbols || !t)
 		return 0;
-	older = claims_tree_older(in->evidence, in->symbols);
+	older = claims_tree_older(in->evidence, in->symbols) ||
+		claims_version_drift(in->evidence, in->symbols,
+				     in->report ? in->report->when : 0);
 	if (args->argc > 0 && parse_ulong(args->argv[0], &min) < 0)
 		min = 1;
 	end = t->text + t->len;
@@ -79,9 +92,31 @@ double classify_hook_unknown_functions(const struct rules_input *in,
 			break;
 		memcpy(names[nnames], b, n);
 		names[nnames][n] = '\0';
-		if (!claims_name_status(in->symbols, names[nnames], n, older))
-			unknown++;
+		st[nnames] = (signed char)claims_name_status(
+			in->symbols, names[nnames], n, older);
+		if (st[nnames] == 0 &&
+		    !claims_name_cited(t->text, t->len, b, n))
+			st[nnames] = -1;
 		nnames++;
+	}
+	/*
+	 * a slip of the pen: a real name the report cites is 2 edits away
+	 * (at most UNKNOWN_MAX_PAIRS pairs compared: a bounded cost)
+	 */
+	for (i = 0; i < nnames; i++) {
+		bool near = false;
+
+		if (st[i] != 0)
+			continue;
+		for (j = 0; j < nnames && !near && pairs < UNKNOWN_MAX_PAIRS;
+		     j++) {
+			if (st[j] != 1)
+				continue;
+			pairs++;
+			near = claims_near_miss(names[i], strlen(names[i]),
+						names[j], strlen(names[j]));
+		}
+		unknown += !near;
 	}
 	return unknown && unknown >= min ? (double)unknown : 0;
 }

@@ -469,6 +469,61 @@ static void test_tree_older(void **state)
 	assert_false(claims_tree_older(&ev, NULL));
 }
 
+static void test_version_drift(void **state)
+{
+	static const char text[] = "dev->ops->hw_reset() and .card_busy() "
+				   "hooks, BUG_ON() and poc_setup() of\n"
+				   "static void poc_setup(int fd)\n{\n}\n"
+				   "and poc_open() called: poc_open(fd);\n";
+	const char *p;
+	struct evidence ev;
+
+	(void)state;
+	memset(&ev, 0, sizeof(ev));
+	/* the tree is 6.12.3 */
+	assert_false(claims_version_drift(&ev, syms, 0));
+	ev.kernel_version = (char *)"6.12.9";
+	assert_false(claims_version_drift(&ev, syms, 0));
+	ev.kernel_version = (char *)"6.10.0-rc1";
+	assert_false(claims_version_drift(&ev, syms, 0));
+	ev.kernel_version = (char *)"6.9.0";
+	assert_true(claims_version_drift(&ev, syms, 0));
+	ev.kernel_version = (char *)"5.7.0-rc5+";
+	assert_true(claims_version_drift(&ev, syms, 0));
+	ev.kernel_version = (char *)"4.19.142";
+	assert_true(claims_version_drift(&ev, syms, 0));
+	ev.kernel_version = (char *)"6.13.0";
+	assert_true(claims_version_drift(&ev, syms, 0));
+	/* a stated version wins over the Date */
+	ev.kernel_version = (char *)"6.12.9";
+	assert_false(claims_version_drift(&ev, syms, 1262304000));
+	ev.kernel_version = NULL;
+	assert_true(claims_version_drift(&ev, syms, 1262304000));  /* 2010 */
+	assert_true(claims_version_drift(&ev, syms, 1672531200));  /* 2023 */
+	assert_false(claims_version_drift(&ev, syms, 1717200000)); /* 2024-06 */
+	assert_false(claims_version_drift(&ev, syms, 1767225600)); /* 2026 */
+	assert_false(claims_version_drift(NULL, syms, 0));
+	assert_false(claims_version_drift(&ev, NULL, 1262304000));
+
+	/* what a report names but does not claim of the tree */
+	p = strstr(text, "hw_reset");
+	assert_false(claims_name_cited(text, strlen(text), p, 8));
+	p = strstr(text, "card_busy");
+	assert_false(claims_name_cited(text, strlen(text), p, 9));
+	p = strstr(text, "BUG_ON");
+	assert_false(claims_name_cited(text, strlen(text), p, 6));
+	p = strstr(text, "poc_setup");
+	assert_false(claims_name_cited(text, strlen(text), p, 9));
+	p = strstr(text, "poc_open");
+	assert_true(claims_name_cited(text, strlen(text), p, 8));
+
+	assert_true(claims_near_miss("aa_create_fs", 12, "aa_create_aafs", 14));
+	assert_true(claims_near_miss("ext4_iget_x", 11, "ext4_iget", 9));
+	assert_false(claims_near_miss("ext4_iget_xyz", 13, "ext4_iget", 9));
+	assert_false(claims_near_miss("abc_defg", 8, "xyz_defg", 8));
+	assert_false(claims_near_miss("ab_cd", 5, "ab_ce", 5)); /* too short */
+}
+
 static void test_quotes(void **state)
 {
 	static const char text[] =
@@ -641,6 +696,7 @@ int main(void)
 		cmocka_unit_test(test_tree),
 		cmocka_unit_test(test_new_family),
 		cmocka_unit_test(test_tree_older),
+		cmocka_unit_test(test_version_drift),
 		cmocka_unit_test(test_quotes),
 		cmocka_unit_test(test_facts),
 		cmocka_unit_test(test_weigh),

@@ -485,6 +485,103 @@ static void test_unknown_functions(void **state)
 }
 
 /*
+ * names a tree cannot refute: a report of a kernel far from the tree's,
+ * a member called through a pointer, a macro, the report's own
+ * function, a slip of the pen beside the real name
+ */
+static void test_unknown_functions_not_claims(void **state)
+{
+	char dir[] = "/tmp/test_classify.XXXXXX";
+	char *path, *idx, *cmd;
+	struct symbols *sym;
+	struct rules_input in = { NULL, NULL, NULL, NULL, NULL, NULL };
+	struct rules_args a = { 0 };
+	struct evidence ev;
+	struct report r;
+	struct text *x;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	path = xasprintf("%s/drivers", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	free(path);
+	path = xasprintf("%s/drivers/nvme.c", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("int nvme_poll_cq(void)\n{\n\treturn 0;\n}\n"
+	      "int nvme_create_queue(void)\n{\n\treturn 0;\n}\n",
+	      f);
+	fclose(f);
+	free(path);
+	path = xasprintf("%s/Makefile", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 3\n", f);
+	fclose(f);
+	free(path);
+	idx = xasprintf("%s/symbols.idx", dir);
+	assert_int_equal(symbols_build(dir, idx, NULL), 0);
+	sym = symbols_open(idx);
+	assert_non_null(sym);
+	memset(&ev, 0, sizeof(ev));
+	memset(&r, 0, sizeof(r));
+	in.symbols = sym;
+	in.evidence = &ev;
+	in.report = &r;
+
+	/* of the tree's own kernel, or of none: an invention */
+	x = mk_text("nvme_process_cq() then nvme_poll_cq()");
+	assert_true(classify_hook_unknown_functions(&in, &x->t, &a) == 1);
+	ev.kernel_version = (char *)"6.12.9";
+	assert_true(classify_hook_unknown_functions(&in, &x->t, &a) == 1);
+	ev.kernel_version = (char *)"6.10.0";
+	assert_true(classify_hook_unknown_functions(&in, &x->t, &a) == 1);
+	/* 5.7, three or more releases older: renamed since */
+	ev.kernel_version = (char *)"5.7.0-rc5+";
+	assert_true(classify_hook_unknown_functions(&in, &x->t, &a) == 0);
+	/* 7.0, newer than the tree: added since */
+	ev.kernel_version = (char *)"7.0.0-rc3";
+	assert_true(classify_hook_unknown_functions(&in, &x->t, &a) == 0);
+	/* no version: a Date of 2020 is a year before 6.12's release */
+	ev.kernel_version = NULL;
+	r.when = 1583020800; /* 2020-03-01 */
+	assert_true(classify_hook_unknown_functions(&in, &x->t, &a) == 0);
+	r.when = 1735689600; /* 2025-01-01 */
+	assert_true(classify_hook_unknown_functions(&in, &x->t, &a) == 1);
+	free_text(x);
+
+	/* a member, a macro, the report's own function */
+	x = mk_text("the driver's ->nvme_busy_wait() and ops.nvme_request() "
+		    "hooks; NVME_WARN_ONCE() fires; nvme_open_poc() fails:\n"
+		    "static int nvme_open_poc(void)\n{\n\treturn -1;\n}\n");
+	assert_true(classify_hook_unknown_functions(&in, &x->t, &a) == 0);
+	free_text(x);
+	x = mk_text("nvme_request() and nvme_busy_wait() are named alone; "
+		    "nvme_open_poc() is called: nvme_open_poc(fd);\n"
+		    "nvme_Warn_once() fires");
+	assert_true(classify_hook_unknown_functions(&in, &x->t, &a) == 4);
+	free_text(x);
+
+	/* two edits from a real name the report cites: a typo */
+	x = mk_text("nvme_create_qeue() fails after nvme_create_queue()");
+	assert_true(classify_hook_unknown_functions(&in, &x->t, &a) == 0);
+	free_text(x);
+	x = mk_text("nvme_create_qeue() fails, the queue is gone");
+	assert_true(classify_hook_unknown_functions(&in, &x->t, &a) == 1);
+	free_text(x);
+	x = mk_text("nvme_create_queue_v3x() fails after nvme_create_queue()");
+	assert_true(classify_hook_unknown_functions(&in, &x->t, &a) == 1);
+	free_text(x);
+
+	symbols_free(sym);
+	cmd = xasprintf("rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	free(idx);
+}
+
+/*
  * the claim hooks check a report's claims once: the first stores them in
  * the memo, the others (and explain) read them from it
  */
@@ -943,6 +1040,96 @@ static void test_shipped_ai_and_user(void **state)
 	rules_free(rs);
 }
 
+static bool verdict_has(const struct verdict *v, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < v->nrules; i++)
+		if (!strcmp(v->rules[i].name, name))
+			return true;
+	return false;
+}
+
+/*
+ * a fabricated log (a hardware line, a distro kernel, a timestamped
+ * dmesg) around an invented function: user until the model reads it as
+ * ai at 95 % or more, then AI_REFUTED_AND_MODEL takes the log's points
+ */
+static void test_shipped_refuted_and_model(void **state)
+{
+	char dir[] = "/tmp/test_classify.XXXXXX";
+	char *path, *idx, *cmd;
+	struct ruleset *rs = shipped();
+	struct evidence *ev = ev_new();
+	struct symbols *sym;
+	struct report *r;
+	struct verdict v;
+	const double ai99[CLASS_N] = {
+		[CLASS_USER] = 0.005, [CLASS_FUZZER] = 0.005, [CLASS_AI] = 0.99
+	};
+	const double ai90[CLASS_N] = {
+		[CLASS_USER] = 0.05, [CLASS_FUZZER] = 0.05, [CLASS_AI] = 0.90
+	};
+	const char *body =
+		"After upgrading my laptop to 6.12.9 the nvme drive times out "
+		"every boot.\n\n[   12.345678] nvme nvme0: I/O tag 12 "
+		"timeout\n\nnvme_pci_requeue_locked() drops the request "
+		"before nvme_poll_cq() sees it.\n";
+	FILE *f;
+	int cls;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	path = xasprintf("%s/nvme.c", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("int nvme_poll_cq(void)\n{\n\treturn 0;\n}\n", f);
+	fclose(f);
+	free(path);
+	idx = xasprintf("%s/symbols.idx", dir);
+	assert_int_equal(symbols_build(dir, idx, NULL), 0);
+	sym = symbols_open(idx);
+	assert_non_null(sym);
+	rules_set_symbols(rs, sym);
+	ev->hardware = xstrdup("LENOVO 21KC/21KC, BIOS N3YET61W 04/01/2024");
+	ev->distro_kernel = xstrdup("6.12.9-arch1-1");
+	ev->kernel_version = xstrdup("6.12.9-arch1-1");
+	ev->dmesg_timestamps = true;
+	r = mk_report("From: M <m@example.org>", body);
+
+	assert_int_equal(classify_report(rs, r, ev, ai90, &v), 0);
+	cls = v.cls;
+	assert_false(verdict_has(&v, "AI_REFUTED_AND_MODEL"));
+	assert_true(verdict_has(&v, "AI_UNKNOWN_FUNCTION"));
+	verdict_release(&v);
+	assert_int_equal(cls, CLASS_USER);
+	assert_int_equal(classify_report(rs, r, ev, ai99, &v), 0);
+	cls = v.cls;
+	assert_true(verdict_has(&v, "AI_REFUTED_AND_MODEL"));
+	verdict_release(&v);
+	assert_int_equal(cls, CLASS_AI);
+	report_free(r);
+	/* every function real: the model alone does not outweigh the log */
+	r = mk_report("From: M <m@example.org>",
+		      "After upgrading my laptop to 6.12.9 the nvme drive "
+		      "times out every boot.\n\n[   12.345678] nvme nvme0: "
+		      "I/O tag 12 timeout in nvme_poll_cq().\n");
+	assert_int_equal(classify_report(rs, r, ev, ai99, &v), 0);
+	cls = v.cls;
+	assert_false(verdict_has(&v, "AI_REFUTED_AND_MODEL"));
+	verdict_release(&v);
+	assert_int_equal(cls, CLASS_USER);
+	report_free(r);
+
+	ev_free(ev);
+	rules_free(rs);
+	symbols_free(sym);
+	cmd = xasprintf("rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	free(idx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -955,6 +1142,7 @@ int main(void)
 		cmocka_unit_test(test_first_person_observation),
 		cmocka_unit_test(test_source_lines),
 		cmocka_unit_test(test_unknown_functions),
+		cmocka_unit_test(test_unknown_functions_not_claims),
 		cmocka_unit_test(test_claims_memo),
 		cmocka_unit_test(test_decide),
 		cmocka_unit_test(test_classify_certain),
@@ -963,6 +1151,7 @@ int main(void)
 		cmocka_unit_test(test_verdict_format_bounds),
 		cmocka_unit_test(test_shipped_bots),
 		cmocka_unit_test(test_shipped_ai_and_user),
+		cmocka_unit_test(test_shipped_refuted_and_model),
 	};
 
 	msg_setup("test_classify", 1, false);
