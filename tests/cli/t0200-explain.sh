@@ -192,7 +192,7 @@ if command -v git >/dev/null; then
 		done &&
 		"$TRIAGE" experts import --git "$T/repo" --since all --quiet >"$T/imp.out" &&
 		grep -q "history: 3 commits, 2 releases" "$T/imp.out" &&
-		fix=$(git -C "$T/repo" log --format=%h --grep=flush) &&
+		fix=$(git -C "$T/repo" log --format=%H --grep=flush | cut -c1-12) &&
 		test -n "$fix" &&
 		cat >"$T/commits.eml" <<-EOF &&
 		From: Some One <someone@example.com>
