@@ -96,8 +96,12 @@ enum {
 
 #define RULES_BODY_MAX (64u << 10)
 /* quoted_weight when the rules set none */
-#define RULES_QUOTED_WEIGHT  0.5
-#define RULES_RAWBODY_MAX    (128u << 10)
+#define RULES_QUOTED_WEIGHT 0.5
+#define RULES_RAWBODY_MAX   (128u << 10)
+/* the whole text the forward carries, read by the second pass
+ * (RULES_WHOLE_TEXT): past RULES_RAWBODY_MAX too, so that a long log
+ * cannot push an AI text out of the rules' sight */
+#define RULES_WHOLE_MAX	     (1u << 20)
 #define RULES_HEADER_MAX     (8u << 10)
 #define RULES_ALL_MAX	     (32u << 10)
 #define RULES_FILE_MAX	     (1u << 20)

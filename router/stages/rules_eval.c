@@ -396,7 +396,7 @@ static unsigned nonblank_lines(const struct strbuf *sb, bool own)
 bool rules_whole_differs(const struct report *r)
 {
 	struct strbuf own = STRBUF_INIT(RULES_BODY_MAX);
-	struct strbuf whole = STRBUF_INIT(RULES_RAWBODY_MAX);
+	struct strbuf whole = STRBUF_INIT(RULES_WHOLE_MAX);
 	bool differs;
 
 	build_body(r, &own);
@@ -561,7 +561,7 @@ static struct rules_scratch *scratch_get(struct rules_result *res,
 	sb_reset(&s->body);
 	/* the whole text is as long as rawbody's */
 	s->body.max =
-		flags & RULES_WHOLE_TEXT ? RULES_RAWBODY_MAX : RULES_BODY_MAX;
+		flags & RULES_WHOLE_TEXT ? RULES_WHOLE_MAX : RULES_BODY_MAX;
 	sb_reset(&s->raw);
 	sb_reset(&s->all);
 	return s;

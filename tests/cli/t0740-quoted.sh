@@ -48,6 +48,34 @@ for c in 25-ai-marker-log 26-ai-quoted-log 27-ai-attached-log; do
 	'
 done
 
+# past what the first pass reads: 130 KB of a log in the sender's own
+# text, then the AI text (the second pass reads the whole text up to
+# RULES_WHOLE_MAX)
+test_expect_success 'an AI text after 130 KB of log is read: not forwarded as user' '
+	{
+		sed -n "1,/^\$/p" "$C/22-ai-marker.eml" |
+			sed "s/abuse-22.marker/abuse-32.long/" &&
+		echo "It happens on my laptop; the whole boot log, then my notes." &&
+		i=0 &&
+		while test $i -lt 2000; do
+			printf "[%6d.%06d] usb 1-1: new high-speed USB device number %d using xhci_hcd\n" $i $i $i &&
+			i=$((i + 1)) || return 1
+		done &&
+		sed "1,/^-----Original Message-----/d" "$C/22-ai-marker.eml"
+	} >"$T/long.eml" &&
+	test "$(wc -c <"$T/long.eml")" -gt 140000 &&
+	feed "$T/long.eml" &&
+	id=$(id_of abuse-32.long@evil.example) &&
+	test -n "$id" &&
+	case "$(outcome $id)" in
+	"ai|held" | "uncertain|held") ;;
+	*) outcome $id && false ;;
+	esac &&
+	test "$(q "SELECT count(*) FROM outbox WHERE report = $id")" = 0 &&
+	q "SELECT rule_hits FROM classification WHERE report = $id" >"$T/hits" &&
+	grep AI_HEADINGS "$T/hits"
+'
+
 test_expect_success 'a genuine report with its own prose and a dmesg attached is forwarded as user' '
 	feed "$C/28-user-dmesg-attached.eml" &&
 	id=$(id_of abuse-28.dmesg@users.example) &&
