@@ -479,23 +479,15 @@ static int record_followup(struct audit *db, const struct pipeline *p,
 	if (ln->stranger && !ln->hold) {
 		/* not the report's people: what a new report would be */
 		stranger = true;
-		if (ln->unverified)
-			sb_addf(&reason,
-				"; from %s, one of the report's people by its "
-				"From alone, which a subject anyone can write "
-				"brought and no authserv_id checks: classified "
-				"%s like new mail",
-				r->from_addr && *r->from_addr ? r->from_addr
-							      : "?",
-				d->cls ? d->cls : "uncertain");
-		else
-			sb_addf(&reason,
-				"; from %s, not the report's reporter, "
-				"recipient or section: classified %s like new "
-				"mail",
-				r->from_addr && *r->from_addr ? r->from_addr
-							      : "?",
-				d->cls ? d->cls : "uncertain");
+		sb_addf(&reason, "; from %s, %s: classified %s like new mail",
+			r->from_addr && *r->from_addr ? r->from_addr : "?",
+			ln->unverified
+				? "one of the report's people by its From "
+				  "alone, which a subject anyone can write "
+				  "brought and no authserv_id checks"
+				: "not the report's reporter, recipient or "
+				  "section",
+			d->cls ? d->cls : "uncertain");
 	}
 	if (followup_state(db, p, r, d, now, stranger, &reason, &forward, out) <
 	    0)

@@ -12,30 +12,26 @@
 
 #include "prefixes.h"
 
-static void expect_chain(const char *subject, const char *want)
+/* expect_str - got, a new string, is want; or NULL when want is */
+static void expect_str(char *got, const char *want)
 {
-	char *c = prefix_chain(subject);
-
 	if (!want) {
-		assert_null(c);
+		assert_null(got);
 		return;
 	}
-	assert_non_null(c);
-	assert_string_equal(c, want);
-	free(c);
+	assert_non_null(got);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static void expect_chain(const char *subject, const char *want)
+{
+	expect_str(prefix_chain(subject), want);
 }
 
 static void expect_culprit(const char *text, const char *want)
 {
-	char *c = prefix_culprit(text, strlen(text));
-
-	if (!want) {
-		assert_null(c);
-		return;
-	}
-	assert_non_null(c);
-	assert_string_equal(c, want);
-	free(c);
+	expect_str(prefix_culprit(text, strlen(text)), want);
 }
 
 static void test_chain(void **state)
@@ -112,15 +108,7 @@ static void test_culprit(void **state)
 
 static void expect_syz(const char *text, const char *want)
 {
-	char *c = prefix_syz_fs(text, strlen(text));
-
-	if (!want) {
-		assert_null(c);
-		return;
-	}
-	assert_non_null(c);
-	assert_string_equal(c, want);
-	free(c);
+	expect_str(prefix_syz_fs(text, strlen(text)), want);
 }
 
 static void test_syz_fs(void **state)
@@ -142,15 +130,7 @@ static void test_syz_fs(void **state)
 
 static void expect_tree(const char *subject, const char *want)
 {
-	char *c = prefix_merged_tree(subject);
-
-	if (!want) {
-		assert_null(c);
-		return;
-	}
-	assert_non_null(c);
-	assert_string_equal(c, want);
-	free(c);
+	expect_str(prefix_merged_tree(subject), want);
 }
 
 /* a linux-next build report blames the tree whose merge broke it */
