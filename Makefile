@@ -367,6 +367,7 @@ REAL_MAINTAINERS = $(or $(TRIAGE_SHARED),../shared)/data/linux/MAINTAINERS
 REAL_MAIL =
 REAL_SETS = lists=held-out:tests/real/lists.tsv:$(REAL_LISTS) \
 	$(if $(REAL_MAIL),held-reports=held-out:tests/real/held-reports.tsv:$(REAL_MAIL)/held-reports \
+	held-reports2=held-out:tests/real/held-reports2.tsv:$(REAL_MAIL)/held-reports2 \
 	tune-stream=tuning:tests/real/tune-stream.tsv:$(REAL_MAIL)/tune-stream \
 	tune-reports=tuning:tests/real/tune-reports.tsv:$(REAL_MAIL)/tune-reports \
 	tune-reports2=tuning:tests/real/tune-reports2.tsv:$(REAL_MAIL)/tune-reports2 \
