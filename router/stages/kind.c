@@ -448,6 +448,7 @@ struct own_scan {
 	bool diffstat;	/* " 12 files changed, 92 insertions(+)" */
 	bool changelog; /* a line "Changes since v2:" alone */
 	bool bisect;	/* git bisect's "<sha> is the first bad commit" */
+	bool crash; /* a kernel crash's own line: "Call Trace:", "BUG: ..." */
 };
 
 static void add_ref(struct kind_result *k, enum kind_ref_type t, const char *v,
@@ -502,6 +503,35 @@ static bool changelog_line(const char *p, const char *e)
 	return p == e;
 }
 
+/*
+ * crash_line - a line only a kernel's crash prints, wherever a log
+ * prefix ("[  155.08] ", "Nov 14 11:48:11 host kernel: ") puts it: the
+ * message carries a crash its sender saw, whatever its subject says
+ */
+static bool crash_line(const char *p, const char *e)
+{
+	static const char *const marks[] = {
+		"Call Trace:",
+		"BUG: ",
+		"Oops: ",
+		"WARNING: CPU: ",
+		"Kernel panic - not syncing",
+		"general protection fault",
+		"Unable to handle kernel ",
+		"kernel BUG at ",
+		"KASAN: ",
+		"UBSAN: ",
+	};
+	size_t i, n = (size_t)(e - p);
+
+	if (n > 400)
+		n = 400;
+	for (i = 0; i < ARRAY_SIZE(marks); i++)
+		if (memmem(p, n, marks[i], strlen(marks[i])))
+			return true;
+	return false;
+}
+
 static void scan_line(const char *p, const char *e, struct own_scan *s,
 		      struct kind_result *k, bool *minus)
 {
@@ -532,6 +562,8 @@ static void scan_line(const char *p, const char *e, struct own_scan *s,
 	if ((size_t)(e - p) < 120 &&
 	    memmem(p, (size_t)(e - p), " is the first bad commit", 24))
 		s->bisect = true;
+	if (!s->crash && crash_line(p, e))
+		s->crash = true;
 	if (has_at(p, e, "The following changes since commit ") ||
 	    has_at(p, e, "are available in the Git repository at") ||
 	    (has_at(p, e, "  git://") && s->pull))
@@ -1139,12 +1171,19 @@ void kind_classify(const struct report *r, struct kind_result *k)
 		decide(k, KIND_REPORT, "subject tag [%.80s]", tags);
 		return;
 	}
+	/*
+	 * A subject's tag or words make a message an announcement or a
+	 * question, unless it carries no diff and its own text holds a
+	 * kernel crash ("[RFC] kernel crash in ceph_open()" with the oops,
+	 * "...: xHCI HW did not halt ... status = 0x0" with its trace), or
+	 * a tool found what it tells of
+	 */
 	if (((any_tag(tags, is_discussion_tag) &&
 	      !(any_tag(tags, is_question_tag) && !k->diff &&
 		problem_in_phrase(rest, strlen(rest), NULL, 0))) ||
 	     (any_word(rest, talk, ARRAY_SIZE(talk)) &&
 	      !any_word(rest, problem, ARRAY_SIZE(problem)))) &&
-	    !(!k->diff && tool_found(r))) {
+	    !(!k->diff && (own.crash || tool_found(r)))) {
 		decide(k, KIND_DISCUSSION,
 		       "subject \"%.100s\": an announcement or question", rest);
 		return;

@@ -393,6 +393,40 @@ static void test_new_messages(void **state)
 			"[Help Needed] MMC stops working after many writes",
 			NULL, "Hi,\n"),
 		    KIND_REPORT);
+	/* a subject that reads as a plan or a status, a crash in the
+	 * sender's own text: a report */
+	expect_kind(msg("Some User <user@example.org>",
+			"[RFC] foofs: mount hangs on 7.2-rc3", NULL,
+			"Hi,\n\nMounting after an unclean shutdown:\n\n"
+			"[  155.087260] BUG: kernel NULL pointer dereference, "
+			"address: 0000000000000008\n"
+			"[  155.088688] Oops: 0000 [#1] SMP\n"
+			"[  155.099476] Call Trace:\n"
+			"[  155.099480]  <TASK>\n"
+			"[  155.099490]  foofs_open+0x1c/0x40\n"),
+		    KIND_REPORT);
+	expect_kind(
+		msg("Some User <user@example.org>",
+		    "Board X: foo-hcd did not stop within 32000 usec status = 0x0",
+		    NULL,
+		    "Mar 3 10:01:02 host kernel: WARNING: CPU: 3 PID: 1 at "
+		    "drivers/usb/host/foo.c:120 foo_halt+0x50/0x90\n"
+		    "Mar 3 10:01:02 host kernel: Call Trace:\n"),
+		KIND_REPORT);
+	/* the same subjects with no crash, or a crash quoted from
+	 * someone else, stay what they say */
+	expect_kind(
+		msg("Some User <user@example.org>",
+		    "Board X: foo-hcd did not stop within 32000 usec status = 0x0",
+		    NULL, "Any idea what this means?\n"),
+		KIND_DISCUSSION);
+	expect_kind(msg("A Developer <dev@example.com>",
+			"[RFC] foofs: a new journal format", NULL,
+			"Hi,\n\nLast week's report said:\n"
+			"> [  155.099476] Call Trace:\n"
+			"> [  155.099490]  foofs_open+0x1c/0x40\n\n"
+			"Here is a plan to avoid that class of bug.\n"),
+		    KIND_DISCUSSION);
 	/* the site's spam filter said so: spam, whatever it claims */
 	r = msg("Spammer <s@example.net>", "[BUG] cheap watches", NULL, "");
 	report_add_header(r, "X-Spam-Flag", "YES");
