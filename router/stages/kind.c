@@ -1051,6 +1051,10 @@ static bool decide_patch(struct kind_result *k, const char *tags,
 			decide(k, KIND_PATCH, "subject tag [%.80s]", tags);
 		return true;
 	}
+	/* "[REPORT] nvmet-rdma: integer overflow ..." with the fix the
+	 * sender proposes under it: a report, as its tag says */
+	if (!reply && any_tag(tags, is_problem_tag))
+		return false;
 	if (k->diff && own->signed_off) {
 		decide(k, KIND_PATCH, "%s",
 		       "a diff with a Signed-off-by in the sender's own text");

@@ -427,6 +427,16 @@ static void test_new_messages(void **state)
 			"> [  155.099490]  foofs_open+0x1c/0x40\n\n"
 			"Here is a plan to avoid that class of bug.\n"),
 		    KIND_DISCUSSION);
+	/* a report tagged so, with the fix its sender proposes: a report;
+	 * the same diff under a plain subject is a patch */
+	expect_kind(msg("A Researcher <r@uni.example.edu>",
+			"[REPORT] foo-rdma: integer overflow in a bounds check",
+			NULL, diff),
+		    KIND_REPORT);
+	expect_kind(msg("A Developer <dev@example.com>",
+			"foo-rdma: check the bounds before the copy", NULL,
+			diff),
+		    KIND_PATCH);
 	/* the site's spam filter said so: spam, whatever it claims */
 	r = msg("Spammer <s@example.net>", "[BUG] cheap watches", NULL, "");
 	report_add_header(r, "X-Spam-Flag", "YES");
