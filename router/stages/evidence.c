@@ -1135,8 +1135,54 @@ static size_t bus_id(const char *p, const char *end)
 }
 
 /*
+ * dev_id - length of a device name dev_printk() puts after its driver's
+ * (name, n): the driver's own numbered device ("nvme nvme0:"), a SCSI
+ * address ("sd 0:0:0:0:"), a platform device at an address ("dwc3
+ * fe800000.usb:") or numbered ("i2c_designware i2c_designware.0:",
+ * "spi-nor spi0.0:")
+ */
+static size_t dev_id(const char *name, size_t n, const char *p, const char *end)
+{
+	const char *q, *dot, *r;
+	int fields = 0;
+	size_t hex = 0;
+
+	if ((size_t)(end - p) > n && !memcmp(p, name, n) && is_digit(p[n])) {
+		for (q = p + n; q < end && is_digit(*q); q++)
+			;
+		return (size_t)(q - p);
+	}
+	/* SCSI's H:C:T:L */
+	for (q = p; q < end && is_digit(*q);) {
+		while (q < end && is_digit(*q))
+			q++;
+		if (++fields < 4 && q + 1 < end && *q == ':' && is_digit(q[1]))
+			q++;
+		else
+			break;
+	}
+	if (fields == 4)
+		return (size_t)(q - p);
+	/* a platform device: "fe800000.usb", "i2c_designware.0" */
+	for (q = p; q < end && (is_ident(*q) || *q == '-') && q - p < 48; q++)
+		hex += is_hex(*q);
+	if (q == p || q + 1 >= end || *q != '.')
+		return 0;
+	dot = q;
+	for (q = dot + 1; q < end && (is_ident(*q) || *q == '-'); q++)
+		;
+	if (q == dot + 1)
+		return 0;
+	if (hex == (size_t)(dot - p) && hex >= 4)
+		return (size_t)(q - p);
+	for (r = dot + 1; r < q && is_digit(*r); r++)
+		;
+	return r == q ? (size_t)(q - p) : 0;
+}
+
+/*
  * device_line - "btusb 3-10:1.0: probe failed": the driver that printed
- * a kernel log line about a PCI or USB device
+ * a kernel log line about a device (bus_id(), dev_id())
  */
 static void device_line(struct scan *sc, const char *s, size_t len)
 {
@@ -1149,6 +1195,8 @@ static void device_line(struct scan *sc, const char *s, size_t len)
 	if (n < 2 || p >= end || *p != ' ' || !(s[0] >= 'a' && s[0] <= 'z'))
 		return;
 	id = bus_id(p + 1, end);
+	if (!id)
+		id = dev_id(s, n, p + 1, end);
 	if (!id || p + 1 + id >= end || p[1 + id] != ':')
 		return;
 	/* generic bus and core names say nothing about the driver */

@@ -1051,6 +1051,30 @@ static void test_tree_roots_and_journal(void **state)
 }
 
 /*
+ * dev_printk() names its driver before the device however the device is
+ * named: its own numbered one, a SCSI address, a platform device at an
+ * address or numbered; prose with a colon names none
+ */
+static void test_device_prefixes(void **state)
+{
+	struct evidence *ev = text_evidence(
+		"[  812.100123] nvme nvme0: I/O 8 QID 0 timeout, reset controller\n"
+		"[  812.200456] sd 2:0:0:0: [sda] Synchronize Cache(10) failed\n"
+		"kernel: dwc3 fe800000.usb: failed to initialize core\n"
+		"i2c_designware i2c_designware.0: controller timed out\n"
+		"Note that: this is prose, as is the file.c: line\n"
+		"see notes: nothing here, nor in v1.x: either\n");
+
+	(void)state;
+	assert_int_equal(ev->nmodules, 4);
+	assert_string_equal(ev->modules[0], "nvme");
+	assert_string_equal(ev->modules[1], "sd");
+	assert_string_equal(ev->modules[2], "dwc3");
+	assert_string_equal(ev->modules[3], "i2c_designware");
+	evidence_free(ev);
+}
+
+/*
  * A build robot's paths through ".." ("arch/powerpc/kvm/../../../virt/
  * kvm/eventfd.c:621:19: error: ...") are the file they resolve to; one
  * that climbs out of the tree, or "..." in prose, names none
@@ -1227,6 +1251,7 @@ int main(void)
 		cmocka_unit_test(test_named_drivers),
 		cmocka_unit_test(test_subject_names_compiler_line),
 		cmocka_unit_test(test_tree_roots_and_journal),
+		cmocka_unit_test(test_device_prefixes),
 		cmocka_unit_test(test_dotdot_paths),
 		cmocka_unit_test(test_bugzilla_component),
 		cmocka_unit_test(test_frame_at_buffer_end),
