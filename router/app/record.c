@@ -578,6 +578,11 @@ out:
 	return ret;
 }
 
+/* what a stranger's fix proposed says: it silences no reminder */
+#define STRANGER_FIX                                                       \
+	" (from someone who is not one of the report's people: recorded, " \
+	"its reminders go on)"
+
 /*
  * record_other - a message that is no report (a patch, a review, a bot
  * notice ...): kept with its kind and thread, never classified, and
@@ -596,7 +601,7 @@ static int record_other(struct audit *db, const struct pipeline *p,
 	struct audit_decision dec;
 	struct audit_action a;
 	struct audit_fix fix;
-	char arg[32];
+	char arg[32], *how = NULL, *detail = NULL;
 	int ret = -1;
 
 	act_kind(&p->act, d->kind.kind, d->kind.why, &act);
@@ -613,8 +618,9 @@ static int record_other(struct audit *db, const struct pipeline *p,
 			(long long)ln->thread_root, ln->how ? ln->how : "",
 			ln->via);
 	if (ln->fix)
-		sb_addf(&why, "; a fix proposed for report #%lld",
-			(long long)ln->thread_root);
+		sb_addf(&why, "; a fix proposed for report #%lld%s",
+			(long long)ln->thread_root,
+			ln->stranger ? STRANGER_FIX : "");
 
 	memset(&links, 0, sizeof(links));
 	links.thread_root = ln->thread_root;
@@ -639,7 +645,10 @@ static int record_other(struct audit *db, const struct pipeline *p,
 		fix.source_report = out->report;
 		fix.message_id = r->message_id;
 		fix.subject = r->subject;
-		fix.how = ln->how;
+		if (ln->stranger)
+			how = xasprintf("%s" AUDIT_FIX_NOT_A_PARTY,
+					ln->how ? ln->how : "?");
+		fix.how = how ? how : ln->how;
 		snprintf(arg, sizeof(arg), "#%lld", (long long)out->report);
 		memset(&a, 0, sizeof(a));
 		a.report = ln->thread_root;
@@ -647,13 +656,18 @@ static int record_other(struct audit *db, const struct pipeline *p,
 		a.who = r->from_addr && *r->from_addr ? r->from_addr : "triage";
 		a.action = "fix-proposed";
 		a.argument = arg;
-		a.detail = r->subject;
+		if (ln->stranger)
+			detail = xasprintf("%s%s", r->subject ? r->subject : "",
+					   STRANGER_FIX);
+		a.detail = detail ? detail : r->subject;
 		if (audit_insert_fix(db, &fix, NULL) < 0 ||
 		    audit_record_action(db, &a, NULL) < 0)
 			goto out;
 	}
 	ret = 0;
 out:
+	free(how);
+	free(detail);
 	sb_release(&why);
 	return ret;
 }
