@@ -19,6 +19,7 @@
 #include "pipeline.h"
 #include "report.h"
 #include "rules.h"
+#include "strbuf.h"
 #include "symbols.h"
 #include "util.h"
 
@@ -343,6 +344,66 @@ static bool thin_own_text(const struct pipeline *p, const struct decision *d)
 }
 
 /*
+ * unread_text - the whole-text rules pass (and the forward) would miss
+ * part of r's text: it reads RULES_WHOLE_MAX bytes of the main text,
+ * its quotes and what follows a marker, then every other text part
+ * (rules_eval.c's build_whole); *n is that text's decoded size.  A text
+ * past it could hide an AI text after 1 MiB of log, so it is never
+ * forwarded unread.  What parse itself cut (REPORT_TRUNCATED: 4 MiB of
+ * text, a gzip over it, too many parts) is unread too.  Cheap: sizes,
+ * and the exact count (quote marks removed) only past the limit.
+ */
+static bool unread_text(const struct report *r, size_t *n)
+{
+	struct strbuf sb;
+	bool main_seen = !r->body, over;
+	size_t i;
+
+	*n = r->body ? r->body_len : 0;
+	for (i = 0; i < r->nparts; i++) {
+		const struct report_part *pt = &r->parts[i];
+
+		if (!(pt->flags & PART_TEXT) || !pt->text)
+			continue;
+		if (!main_seen && pt->len == r->body_len &&
+		    !memcmp(pt->text, r->body, pt->len)) {
+			main_seen = true; /* r->body is this part's text */
+			continue;
+		}
+		*n += pt->len + 1;
+		if (pt->len > RULES_WHOLE_MAX)
+			return true;
+	}
+	if (r->flags & REPORT_TRUNCATED)
+		return true;
+	if (*n <= RULES_WHOLE_MAX)
+		return false;
+	if (r->body_len > RULES_WHOLE_MAX)
+		return true;
+	/* quote marks do not count: the text as the pass builds it */
+	sb_init(&sb, (size_t)RULES_WHOLE_MAX + 1);
+	main_seen = !r->body;
+	if (r->body)
+		rules_whole_text(r->body, r->body_len, &sb);
+	for (i = 0; i < r->nparts && sb.len <= RULES_WHOLE_MAX; i++) {
+		const struct report_part *pt = &r->parts[i];
+
+		if (!(pt->flags & PART_TEXT) || !pt->text)
+			continue;
+		if (!main_seen && pt->len == r->body_len &&
+		    !memcmp(pt->text, r->body, pt->len)) {
+			main_seen = true;
+			continue;
+		}
+		sb_addc(&sb, '\n');
+		rules_whole_text(pt->text, pt->len, &sb);
+	}
+	over = sb.len > RULES_WHOLE_MAX;
+	sb_release(&sb);
+	return over;
+}
+
+/*
  * pipeline_judge - classify, crash identity and map for one report
  * (evidence first if not yet extracted); no database, no load
  */
@@ -411,7 +472,7 @@ int pipeline_route(struct pipeline *p, const struct report *r, time_t now,
 {
 	struct pick_section secs[SECTIONS_MAX];
 	struct pick_request rq;
-	size_t i;
+	size_t i, unread;
 	int rc = 0;
 
 	pipeline_judge(p, r, d);
@@ -465,6 +526,21 @@ int pipeline_route(struct pipeline *p, const struct report *r, time_t now,
 		d->act.reply = false;
 		snprintf(d->act.reason, sizeof(d->act.reason), "%s",
 			 PIPELINE_NO_PROBLEM);
+	}
+	if ((d->act.action == ACT_FORWARD || d->act.action == ACT_DIGEST) &&
+	    unread_text(r, &unread)) {
+		d->act.action = ACT_HOLD;
+		d->act.period = 0;
+		d->act.reply = false;
+		snprintf(
+			d->act.reason, sizeof(d->act.reason),
+			r->flags & REPORT_TRUNCATED
+				? "text longer than the rules read: %zu bytes "
+				  "kept of more (cut when parsed), limit %u; "
+				  "held for a triager"
+				: "text longer than the rules read: %zu bytes, "
+				  "limit %u; held for a triager",
+			unread, RULES_WHOLE_MAX);
 	}
 	if (thin_own_text(p, d) && d->act.action == ACT_FORWARD) {
 		d->act.action = ACT_HOLD;
