@@ -463,6 +463,42 @@ void pipeline_judge(struct pipeline *p, const struct report *r,
 }
 
 /*
+ * private_recipient - a security-looking report sent privately
+ * (act_private()): to security_address instead of the pick when it has
+ * no person; the pick's reason says where and why
+ */
+static void private_recipient(struct decision *d)
+{
+	const char *old = d->pick.reason ? d->pick.reason : "";
+	char *why;
+
+	if (d->act.private_to) {
+		why = xasprintf("%s; it looks security-sensitive (%s) and has "
+				"no person to go to: sent privately to "
+				"security_address %s instead, marked "
+				"X-Triage-Security, copied to no list",
+				old, d->act.security_why, d->act.private_to);
+		free(d->pick.addr);
+		free(d->pick.name);
+		d->pick.addr = xstrdup(d->act.private_to);
+		d->pick.name = xstrdup("");
+		d->pick.outcome = PICK_PERSON;
+	} else if (d->act.action == ACT_DIGEST) {
+		why = xasprintf("%s; it looks security-sensitive (%s): in its "
+				"person's digest, copied to no list",
+				old, d->act.security_why);
+	} else {
+		why = xasprintf(
+			"%s; it looks security-sensitive (%s): sent "
+			"privately, marked X-Triage-Security, copied to "
+			"no list",
+			old, d->act.security_why);
+	}
+	free(d->pick.reason);
+	d->pick.reason = why;
+}
+
+/*
  * pipeline_route - pick and act for one report (judged first when
  * pipeline_judge() has not run): the part that reads the loads; -1
  * when the pick could not read one
@@ -473,6 +509,7 @@ int pipeline_route(struct pipeline *p, const struct report *r, time_t now,
 	struct pick_section secs[SECTIONS_MAX];
 	struct pick_request rq;
 	size_t i, unread;
+	bool contact;
 	int rc = 0;
 
 	pipeline_judge(p, r, d);
@@ -510,16 +547,21 @@ int pipeline_route(struct pipeline *p, const struct report *r, time_t now,
 		   d->pick.outcome == PICK_PERSON ||
 			   d->pick.outcome == PICK_TO_LIST,
 		   d->pick.bug_url, &d->act);
-	act_fallback(&p->act, d->cls,
-		     p->map && d->pick.section >= 0
-			     ? map_title(p->map, (uint32_t)d->pick.section)
-			     : NULL,
-		     d->pick.outcome == PICK_TO_LIST,
-		     security_contact(p->map, d->pick.section, d->pick.addr),
-		     &d->act);
-	act_private(d->cls, d->pick.outcome == PICK_TO_LIST,
+	contact = security_contact(p->map, d->pick.section, d->pick.addr);
+	/* a security-looking report: privately, never to a list */
+	act_private(d->cls, d->pick.outcome == PICK_PERSON && !contact,
+		    config_get(p->cfg, "security_address"),
 		    d->ev ? d->ev->crash_type : NULL, r->subject, r->body,
 		    r->body_len, &d->act);
+	if (!d->act.security)
+		act_fallback(
+			&p->act, d->cls,
+			p->map && d->pick.section >= 0
+				? map_title(p->map, (uint32_t)d->pick.section)
+				: NULL,
+			d->pick.outcome == PICK_TO_LIST, contact, &d->act);
+	else
+		private_recipient(d);
 	/* no sign of a bug: a triager sees it before anyone else does */
 	if (d->no_problem && d->act.action != ACT_HOLD) {
 		d->act.action = ACT_HOLD;

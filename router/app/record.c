@@ -778,8 +778,12 @@ static int plan_route(struct audit *db, const struct pipeline *p,
 	}
 	out->state = pl->seen_again ? "digest" : state_for(d);
 	pl->forward = d->act.action == ACT_FORWARD && !pl->seen_again;
+	/*
+	 * ... but a security-looking report is not sent where its crash
+	 * group's went (that may be a list): its own private pick, or held
+	 */
 	if (pl->other && d->act.action == ACT_HOLD && !d->mapped && !d->hold &&
-	    forwarded_to(&ln->root)) {
+	    !d->act.security_why[0] && forwarded_to(&ln->root)) {
 		/* the map could not place it; its crash group does */
 		struct act_decision as_placed;
 
@@ -810,7 +814,8 @@ static int plan_route(struct audit *db, const struct pipeline *p,
 	}
 	pl->to = d->pick.addr;
 	pl->to_name = d->pick.name;
-	if (pl->other && pl->forward && forwarded_to(&ln->root)) {
+	if (pl->other && pl->forward && !d->act.security &&
+	    forwarded_to(&ln->root)) {
 		pl->to_group = true;
 		pl->to = ln->root.recipient;
 		pl->to_name = ln->root.recipient_name[0]
@@ -884,17 +889,24 @@ static int queue_forward(struct audit *db, const struct pipeline *p,
 			 const char *why, time_t now, struct record_result *out)
 {
 	const char *cc = NULL;
+	char *security = NULL;
 
 	/* the kernel's regressions list follows regressions */
 	if (d->regression.found)
 		cc = config_get(p->cfg, "regressions_list");
 	if (cc && !*cc)
 		cc = NULL;
+	/* a security-looking report goes privately: marked, no list */
+	if (d->act.security) {
+		cc = NULL;
+		security = xasprintf("yes (%s)", d->act.security_why);
+	}
 	/* X-Triage-Class: the verdict, "user; score=12.8; rules=..." */
 	out->outbox = forward_queue_cc(
 		db, id, out->report, r->raw, r->raw_len, r->sha256, pl->to,
 		pl->to_name, cc, d->class_header[0] ? d->class_header : d->cls,
-		pl->section, why, now);
+		pl->section, why, security, now);
+	free(security);
 	if (out->outbox < 0)
 		return -1;
 	if (d->act.reply && !pl->placed &&

@@ -116,4 +116,112 @@ test_expect_success 'quote marks do not count: quoted text past 1 MiB with them,
 	grep "text longer than the rules read" "$T/why33u"
 '
 
+# the private path: a state of its own, with a person-less section and a
+# regressions list a forward would copy
+cat >"$T/MAINTAINERS.sec" <<-\EOF
+	List of maintainers
+
+	8390 NETWORK DRIVERS [NE2000 and friends]
+	L:	netdev@vger.example.org
+	S:	Orphan / Obsolete
+	F:	drivers/net/ethernet/8390/
+
+	XFS FILESYSTEM
+	M:	Xavier Xfs <xavier@xfs.example.org>
+	R:	Rita Review <rita@xfs.example.org>
+	L:	linux-xfs@vger.kernel.org
+	S:	Supported
+	B:	mailto:xfs-triage@xfs.example.org
+	F:	fs/xfs/
+
+	THE REST
+	M:	Linus Torvalds <torvalds@example.org>
+	L:	linux-kernel@vger.example.org
+	S:	Buried alive in reporters
+	F:	*
+	F:	*/
+EOF
+sed -e "s|^state_dir = .*|state_dir = $T/sec|" \
+    -e "s|^maintainers = .*|maintainers = $T/MAINTAINERS.sec|" \
+	"$T/routes.conf" >"$T/sec.conf" &&
+printf "%s\n" "regressions_list = regressions@example.org" "list_fallback * forward" >>"$T/sec.conf"
+qs() { sqlite3 "$T/sec/triage.db" "$1"; }
+feeds() { TRIAGE_CONFIG="$1" TRIAGE_STATE_DIR="$T/sec" "$FILTER" <"$2" || { echo "filter failed on $2"; return 1; }; }
+# head_of ID: the head of the queued forward of report ID
+head_of() { qs "SELECT message FROM outbox WHERE report = $1 AND kind = 'forward'" | sed "/^\r\?\$/q"; }
+
+test_expect_success 'private path: a security-looking report goes to its person only, marked, no list copied' '
+	feeds "$T/sec.conf" "$C/34-xfs-kasan.eml" &&
+	id=$(qs "SELECT id FROM reports WHERE message_id = \"abuse-34.kasan@users.example\"") &&
+	test "$(qs "SELECT class, state, regression FROM reports WHERE id = $id")" = "user|forwarded|1" &&
+	test "$(qs "SELECT recipients FROM outbox WHERE report = $id")" = xfs-triage@xfs.example.org &&
+	head_of $id >"$T/head34" &&
+	grep -x "X-Triage-Security: yes (KASAN memory-safety crash)" "$T/head34" &&
+	! grep -i "^Resent-Cc:" "$T/head34" &&
+	! grep -i "regressions@" "$T/head34" &&
+	qs "SELECT reason FROM decisions WHERE report = $id" >"$T/why34" &&
+	grep "it looks security-sensitive (KASAN memory-safety crash): sent privately, marked X-Triage-Security, copied to no list" "$T/why34"
+'
+
+test_expect_success 'a regression that does not look security-sensitive still copies the regressions list' '
+	sed -e "s/abuse-34.kasan@/abuse-34b.plain@/" -e "s/^From: .*/From: Uwe <uwe@users.example>/" \
+		-e "s/BUG: KASAN: slab-use-after-free in/BUG: kernel NULL pointer dereference in/" \
+		-e "/kasan_report/d" -e "s/KASAN slab-use-after-free/NULL dereference/" -e "s/ a KASAN build gives/ it gives/" \
+		"$C/34-xfs-kasan.eml" >"$T/34b.eml" &&
+	! grep -i kasan "$T/34b.eml" &&
+	feeds "$T/sec.conf" "$T/34b.eml" &&
+	id=$(qs "SELECT id FROM reports WHERE message_id = \"abuse-34b.plain@users.example\"") &&
+	test "$(qs "SELECT state FROM reports WHERE id = $id")" = forwarded &&
+	qs "SELECT recipients FROM outbox WHERE report = $id" >"$T/rcpt34b" &&
+	grep -x regressions@example.org "$T/rcpt34b" &&
+	head_of $id >"$T/head34b" &&
+	! grep "^X-Triage-Security:" "$T/head34b"
+'
+
+test_expect_success 'private path: no person and no security_address: held, never the list' '
+	feeds "$T/sec.conf" "$C/31-list-kasan.eml" &&
+	id=$(qs "SELECT id FROM reports WHERE message_id = \"abuse-31.kasan@users.example\"") &&
+	test "$(qs "SELECT state FROM reports WHERE id = $id")" = held &&
+	test "$(qs "SELECT count(*) FROM outbox WHERE report = $id")" = 0 &&
+	qs "SELECT reason FROM decisions WHERE report = $id" >"$T/why31" &&
+	grep "security-sensitive (KASAN memory-safety crash); no person, no security_address: never published on a list, held for a triager" "$T/why31"
+'
+
+test_expect_success 'private path: no person, security_address set: sent there only, marked' '
+	cp "$T/sec.conf" "$T/sec2.conf" &&
+	echo "security_address = secteam@example.org" >>"$T/sec2.conf" &&
+	TRIAGE_CONFIG="$T/sec2.conf" "$TRIAGE" check-config >"$T/cc" &&
+	sed "s/abuse-31.kasan@/abuse-31c.kasan@/" "$C/31-list-kasan.eml" >"$T/31c.eml" &&
+	feeds "$T/sec2.conf" "$T/31c.eml" &&
+	id=$(qs "SELECT id FROM reports WHERE message_id = \"abuse-31c.kasan@users.example\"") &&
+	test "$(qs "SELECT state FROM reports WHERE id = $id")" = forwarded &&
+	test "$(qs "SELECT recipients FROM outbox WHERE report = $id")" = secteam@example.org &&
+	test "$(qs "SELECT count(*) FROM outbox WHERE recipients LIKE \"%netdev@%\"")" = 0 &&
+	head_of $id >"$T/head31c" &&
+	grep -x "X-Triage-Security: yes (KASAN memory-safety crash)" "$T/head31c" &&
+	grep -x "Resent-To: secteam@example.org" "$T/head31c" &&
+	qs "SELECT reason FROM decisions WHERE report = $id" >"$T/why31c" &&
+	grep "no person to go to: sent privately to security_address secteam@example.org instead, marked X-Triage-Security, copied to no list" "$T/why31c" &&
+	TRIAGE_CONFIG="$T/sec2.conf" TRIAGE_STATE_DIR="$T/sec" "$TRIAGE" explain "$T/31c.eml" >"$T/explain31c" &&
+	grep "^recipient *secteam@example.org" "$T/explain31c"
+'
+
+test_expect_success 'security_address is checked like every address' '
+	cp "$T/sec.conf" "$T/sec3.conf" &&
+	echo "security_address = not an address" >>"$T/sec3.conf" &&
+	test_exit 78 env TRIAGE_CONFIG="$T/sec3.conf" "$TRIAGE" check-config >"$T/cc3" 2>&1 &&
+	grep "security_address" "$T/cc3"
+'
+
+test_expect_success 'an inbound X-Triage-Security header is renamed, ours alone is on top' '
+	sed -e "s/abuse-34.kasan@/abuse-34c.kasan@/" -e "s/^From: .*/From: Wim <wim@users.example>/" \
+		-e "/^Subject: /a X-Triage-Security: no" "$C/34-xfs-kasan.eml" >"$T/34c.eml" &&
+	feeds "$T/sec.conf" "$T/34c.eml" &&
+	id=$(qs "SELECT id FROM reports WHERE message_id = \"abuse-34c.kasan@users.example\"") &&
+	qs "SELECT cast(o.message || coalesce(substr(m.raw, o.raw_offset + 1), zeroblob(0)) as blob) FROM outbox o LEFT JOIN messages m ON m.report = o.raw_report WHERE o.report = $id AND o.kind = \"forward\"" >"$T/fwd34c" &&
+	test "$(grep -c "^X-Triage-Security:" "$T/fwd34c")" = 1 &&
+	grep -x "X-Triage-Security: yes (KASAN memory-safety crash)" "$T/fwd34c" &&
+	grep -x "X-Original-Triage-Security: no" "$T/fwd34c"
+'
+
 test_done
