@@ -210,7 +210,7 @@ test_expect_success 'security_address is checked like every address' '
 	cp "$T/sec.conf" "$T/sec3.conf" &&
 	echo "security_address = not an address" >>"$T/sec3.conf" &&
 	test_exit 78 env TRIAGE_CONFIG="$T/sec3.conf" "$TRIAGE" check-config >"$T/cc3" 2>&1 &&
-	grep "security_address" "$T/cc3"
+	grep "security_address: .not an address. is not a mail address" "$T/cc3"
 '
 
 test_expect_success 'an inbound X-Triage-Security header is renamed, ours alone is on top' '
