@@ -312,12 +312,13 @@ int root_refuses_dir(const char *file)
 		dir[strlen(dir) - 1] = '\0';
 	/*
 	 * Root's own directory may be group-writable (the shared state
-	 * directory, mode 2770): its files are written by mkostemp() and
-	 * rename(), triage.db is opened only when no link
-	 * (root_refuses_link()) and SQLite opens its -wal, -shm and
-	 * journal files with O_NOFOLLOW.  Its owner, or anyone when it is
-	 * world-writable, could still swap a file for a link between
-	 * those checks and root's use: refused.
+	 * directory, mode 2770), or world-writable and sticky (/tmp):
+	 * its files are written by mkostemp() and rename(), triage.db is
+	 * opened only when no link (root_refuses_link()) and SQLite opens
+	 * its -wal, -shm and journal files with O_NOFOLLOW.  Its owner,
+	 * or anyone when it is world-writable without the sticky bit,
+	 * could still swap a file for a link between those checks and
+	 * root's use: refused.
 	 */
 	if (lstat(dir, &ls) == 0 && S_ISLNK(ls.st_mode) && ls.st_uid != 0)
 		why = "a symbolic link someone else made";
@@ -327,8 +328,9 @@ int root_refuses_dir(const char *file)
 		      : sb.st_mode & S_IWGRP
 			      ? "group-writable, owned by someone else"
 			      : "owned by someone else";
-	else if (stat(dir, &sb) == 0 && (sb.st_mode & S_IWOTH))
-		why = "world-writable";
+	else if (stat(dir, &sb) == 0 && (sb.st_mode & S_IWOTH) &&
+		 !(sb.st_mode & S_ISVTX))
+		why = "world-writable (and not sticky)";
 	if (why) {
 		error("refusing to write as root into '%s': %s (run this as "
 		      "the directory's owner, or make it root's and not "

@@ -74,10 +74,10 @@ int write_file_atomic(const char *path, const void *data, size_t len, int mode);
 /*
  * root_refuses_dir - running as root, the directory of file is a
  * symbolic link someone else made, is owned by someone else, or is
- * world-writable: whoever can write there can
+ * world-writable without the sticky bit: whoever can write there can
  * make root's writes land elsewhere.  Root's own group-writable
- * directory (the shared state directory, mode 2770) is accepted.  1 (an
- * error printed, errno EPERM), else 0.
+ * directory (the shared state directory, mode 2770) and a sticky one
+ * (/tmp) are accepted.  1 (an error printed, errno EPERM), else 0.
  */
 int root_refuses_dir(const char *file);
 /*

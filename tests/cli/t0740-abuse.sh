@@ -612,7 +612,7 @@ test_expect_success 'state dir: root refuses one someone else owns even unwritab
 	test -z "$(ls -A "$T/s10r")" &&
 	chown root "$T/s10r" && chmod 777 "$T/s10r" &&
 	test_exit 75 env TRIAGE_CONFIG="$T/routes10r.conf" TRIAGE_STATE_DIR="$T/s10r" "$FILTER" <"$C/01-report.eml" 2>"$T/err10w" &&
-	grep "refusing to write as root into .*s10r.: world-writable" "$T/err10w" &&
+	grep "refusing to write as root into .*s10r.: world-writable (and not sticky)" "$T/err10w" &&
 	test -z "$(ls -A "$T/s10r")" &&
 	chmod 2770 "$T/s10r" &&
 	env TRIAGE_CONFIG="$T/routes10r.conf" TRIAGE_STATE_DIR="$T/s10r" "$FILTER" <"$C/01-report.eml" &&
