@@ -483,10 +483,6 @@ static void private_recipient(struct decision *d)
 		d->pick.addr = xstrdup(d->act.private_to);
 		d->pick.name = xstrdup("");
 		d->pick.outcome = PICK_PERSON;
-	} else if (d->act.action == ACT_DIGEST) {
-		why = xasprintf("%s; it looks security-sensitive (%s): in its "
-				"person's digest, copied to no list",
-				old, d->act.security_why);
 	} else {
 		why = xasprintf(
 			"%s; it looks security-sensitive (%s): sent "

@@ -322,7 +322,8 @@ void act_private(const char *cls, bool person, const char *security_address,
 		return;
 	out->reply = false;
 	if (person) {
-		out->security = true;
+		/* a digest goes to its person anyway, and carries no list */
+		out->security = out->action == ACT_FORWARD;
 		return;
 	}
 	out->period = 0;

@@ -159,9 +159,9 @@ void act_fallback(const struct act_config *ac, const char *cls,
  * somewhere (out->action forward or digest), it goes
  *
  *   - to the person the pick found (person: not a list, not a security
- *     contact), privately: out->security (the caller marks the forward
- *     X-Triage-Security and copies it to no list, regressions_list
- *     included);
+ *     contact), privately: a forward is out->security (the caller marks
+ *     it X-Triage-Security and copies it to no list, regressions_list
+ *     included); a digest goes to that person as before;
  *   - else to security_address (routes.conf; NULL or "": none), as a
  *     forward: out->security and out->private_to;
  *   - else it is held for a triager to send privately.

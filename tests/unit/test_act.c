@@ -188,6 +188,13 @@ static void test_private(void **state)
 	assert_null(d.private_to);
 	assert_false(d.reply);
 	assert_string_equal(d.security_why, "KASAN memory-safety crash");
+	/* a digest to its person: as before, nothing to mark */
+	act_decide(&ac, "fuzzer", true, true, NULL, &d);
+	act_private("fuzzer", true, "sec@example.org", "KASAN", "x", "y", 1,
+		    &d);
+	assert_int_equal(d.action, ACT_DIGEST);
+	assert_false(d.security);
+	assert_null(d.private_to);
 	/* no person, security_address: forwarded there, a digest too */
 	act_decide(&ac, "fuzzer", true, true, NULL, &d);
 	assert_int_equal(d.action, ACT_DIGEST);
