@@ -138,7 +138,7 @@ int64_t forward_queue(struct audit *db, const struct router_id *id,
 		      time_t now)
 {
 	return forward_queue_cc(db, id, report, raw, raw_len, sha256, addr,
-				name, NULL, cls, section, reason, now);
+				name, NULL, cls, section, reason, NULL, now);
 }
 
 /* forward_queue_cc - forward_queue() with a second envelope recipient */
@@ -146,7 +146,7 @@ int64_t forward_queue_cc(struct audit *db, const struct router_id *id,
 			 int64_t report, const char *raw, size_t raw_len,
 			 const char *sha256, const char *addr, const char *name,
 			 const char *cc, const char *cls, const char *section,
-			 const char *reason, time_t now)
+			 const char *reason, const char *security, time_t now)
 {
 	char *rcpt = NULL, *link = NULL, tok[TOKEN_SIZE], raddr[400];
 	char msgid[1024], *copy = NULL;
@@ -202,6 +202,7 @@ int64_t forward_queue_cc(struct audit *db, const struct router_id *id,
 	h.cls = cls;
 	h.section = section;
 	h.reason = reason;
+	h.security = security;
 	/* a follow-up is tagged with its thread's first report */
 	if (audit_thread_of(db, report, &root) != 1)
 		root = report;

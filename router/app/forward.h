@@ -105,13 +105,15 @@ int64_t forward_queue(struct audit *db, const struct router_id *id,
 
 /*
  * forward_queue_cc - forward_queue(), also delivered to cc (a second
- * envelope recipient, e.g. the regressions list; NULL: none).  The
- * Resent-Message-ID stays that of the forward to addr.
+ * envelope recipient, e.g. the regressions list; NULL: none), and
+ * marked "X-Triage-Security: SECURITY" when security is not NULL (a
+ * security-looking report sent privately: the caller gives no cc).
+ * The Resent-Message-ID stays that of the forward to addr.
  */
 int64_t forward_queue_cc(struct audit *db, const struct router_id *id,
 			 int64_t report, const char *raw, size_t raw_len,
 			 const char *sha256, const char *addr, const char *name,
 			 const char *cc, const char *cls, const char *section,
-			 const char *reason, time_t now);
+			 const char *reason, const char *security, time_t now);
 
 #endif

@@ -19,6 +19,7 @@
 #include "pipeline.h"
 #include "report.h"
 #include "rules.h"
+#include "strbuf.h"
 #include "symbols.h"
 #include "util.h"
 
@@ -343,6 +344,66 @@ static bool thin_own_text(const struct pipeline *p, const struct decision *d)
 }
 
 /*
+ * unread_text - the whole-text rules pass (and the forward) would miss
+ * part of r's text: it reads RULES_WHOLE_MAX bytes of the main text,
+ * its quotes and what follows a marker, then every other text part
+ * (rules_eval.c's build_whole); *n is that text's decoded size.  A text
+ * past it could hide an AI text after 1 MiB of log, so it is never
+ * forwarded unread.  What parse itself cut (REPORT_TRUNCATED: 4 MiB of
+ * text, a gzip over it, too many parts) is unread too.  Cheap: sizes,
+ * and the exact count (quote marks removed) only past the limit.
+ */
+static bool unread_text(const struct report *r, size_t *n)
+{
+	struct strbuf sb;
+	bool main_seen = !r->body, over;
+	size_t i;
+
+	*n = r->body ? r->body_len : 0;
+	for (i = 0; i < r->nparts; i++) {
+		const struct report_part *pt = &r->parts[i];
+
+		if (!(pt->flags & PART_TEXT) || !pt->text)
+			continue;
+		if (!main_seen && pt->len == r->body_len &&
+		    !memcmp(pt->text, r->body, pt->len)) {
+			main_seen = true; /* r->body is this part's text */
+			continue;
+		}
+		*n += pt->len + 1;
+		if (pt->len > RULES_WHOLE_MAX)
+			return true;
+	}
+	if (r->flags & REPORT_TRUNCATED)
+		return true;
+	if (*n <= RULES_WHOLE_MAX)
+		return false;
+	if (r->body_len > RULES_WHOLE_MAX)
+		return true;
+	/* quote marks do not count: the text as the pass builds it */
+	sb_init(&sb, (size_t)RULES_WHOLE_MAX + 1);
+	main_seen = !r->body;
+	if (r->body)
+		rules_whole_text(r->body, r->body_len, &sb);
+	for (i = 0; i < r->nparts && sb.len <= RULES_WHOLE_MAX; i++) {
+		const struct report_part *pt = &r->parts[i];
+
+		if (!(pt->flags & PART_TEXT) || !pt->text)
+			continue;
+		if (!main_seen && pt->len == r->body_len &&
+		    !memcmp(pt->text, r->body, pt->len)) {
+			main_seen = true;
+			continue;
+		}
+		sb_addc(&sb, '\n');
+		rules_whole_text(pt->text, pt->len, &sb);
+	}
+	over = sb.len > RULES_WHOLE_MAX;
+	sb_release(&sb);
+	return over;
+}
+
+/*
  * pipeline_judge - classify, crash identity and map for one report
  * (evidence first if not yet extracted); no database, no load
  */
@@ -402,6 +463,38 @@ void pipeline_judge(struct pipeline *p, const struct report *r,
 }
 
 /*
+ * private_recipient - a security-looking report sent privately
+ * (act_private()): to security_address instead of the pick when it has
+ * no person; the pick's reason says where and why
+ */
+static void private_recipient(struct decision *d)
+{
+	const char *old = d->pick.reason ? d->pick.reason : "";
+	char *why;
+
+	if (d->act.private_to) {
+		why = xasprintf("%s; it looks security-sensitive (%s) and has "
+				"no person to go to: sent privately to "
+				"security_address %s instead, marked "
+				"X-Triage-Security, copied to no list",
+				old, d->act.security_why, d->act.private_to);
+		free(d->pick.addr);
+		free(d->pick.name);
+		d->pick.addr = xstrdup(d->act.private_to);
+		d->pick.name = xstrdup("");
+		d->pick.outcome = PICK_PERSON;
+	} else {
+		why = xasprintf(
+			"%s; it looks security-sensitive (%s): sent "
+			"privately, marked X-Triage-Security, copied to "
+			"no list",
+			old, d->act.security_why);
+	}
+	free(d->pick.reason);
+	d->pick.reason = why;
+}
+
+/*
  * pipeline_route - pick and act for one report (judged first when
  * pipeline_judge() has not run): the part that reads the loads; -1
  * when the pick could not read one
@@ -411,7 +504,8 @@ int pipeline_route(struct pipeline *p, const struct report *r, time_t now,
 {
 	struct pick_section secs[SECTIONS_MAX];
 	struct pick_request rq;
-	size_t i;
+	size_t i, unread;
+	bool contact;
 	int rc = 0;
 
 	pipeline_judge(p, r, d);
@@ -449,22 +543,42 @@ int pipeline_route(struct pipeline *p, const struct report *r, time_t now,
 		   d->pick.outcome == PICK_PERSON ||
 			   d->pick.outcome == PICK_TO_LIST,
 		   d->pick.bug_url, &d->act);
-	act_fallback(&p->act, d->cls,
-		     p->map && d->pick.section >= 0
-			     ? map_title(p->map, (uint32_t)d->pick.section)
-			     : NULL,
-		     d->pick.outcome == PICK_TO_LIST,
-		     security_contact(p->map, d->pick.section, d->pick.addr),
-		     &d->act);
-	act_private(d->cls, d->pick.outcome == PICK_TO_LIST,
+	contact = security_contact(p->map, d->pick.section, d->pick.addr);
+	/* a security-looking report: privately, never to a list */
+	act_private(d->cls, d->pick.outcome == PICK_PERSON && !contact,
+		    config_get(p->cfg, "security_address"),
 		    d->ev ? d->ev->crash_type : NULL, r->subject, r->body,
 		    r->body_len, &d->act);
+	if (!d->act.security)
+		act_fallback(
+			&p->act, d->cls,
+			p->map && d->pick.section >= 0
+				? map_title(p->map, (uint32_t)d->pick.section)
+				: NULL,
+			d->pick.outcome == PICK_TO_LIST, contact, &d->act);
+	else
+		private_recipient(d);
 	/* no sign of a bug: a triager sees it before anyone else does */
 	if (d->no_problem && d->act.action != ACT_HOLD) {
 		d->act.action = ACT_HOLD;
 		d->act.reply = false;
 		snprintf(d->act.reason, sizeof(d->act.reason), "%s",
 			 PIPELINE_NO_PROBLEM);
+	}
+	if ((d->act.action == ACT_FORWARD || d->act.action == ACT_DIGEST) &&
+	    unread_text(r, &unread)) {
+		d->act.action = ACT_HOLD;
+		d->act.period = 0;
+		d->act.reply = false;
+		snprintf(
+			d->act.reason, sizeof(d->act.reason),
+			r->flags & REPORT_TRUNCATED
+				? "text longer than the rules read: %zu bytes "
+				  "kept of more (cut when parsed), limit %u; "
+				  "held for a triager"
+				: "text longer than the rules read: %zu bytes, "
+				  "limit %u; held for a triager",
+			unread, RULES_WHOLE_MAX);
 	}
 	if (thin_own_text(p, d) && d->act.action == ACT_FORWARD) {
 		d->act.action = ACT_HOLD;

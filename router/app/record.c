@@ -578,6 +578,11 @@ out:
 	return ret;
 }
 
+/* what a stranger's fix proposed says: it silences no reminder */
+#define STRANGER_FIX                                                       \
+	" (from someone who is not one of the report's people: recorded, " \
+	"its reminders go on)"
+
 /*
  * record_other - a message that is no report (a patch, a review, a bot
  * notice ...): kept with its kind and thread, never classified, and
@@ -596,7 +601,7 @@ static int record_other(struct audit *db, const struct pipeline *p,
 	struct audit_decision dec;
 	struct audit_action a;
 	struct audit_fix fix;
-	char arg[32];
+	char arg[32], *how = NULL, *detail = NULL;
 	int ret = -1;
 
 	act_kind(&p->act, d->kind.kind, d->kind.why, &act);
@@ -613,8 +618,9 @@ static int record_other(struct audit *db, const struct pipeline *p,
 			(long long)ln->thread_root, ln->how ? ln->how : "",
 			ln->via);
 	if (ln->fix)
-		sb_addf(&why, "; a fix proposed for report #%lld",
-			(long long)ln->thread_root);
+		sb_addf(&why, "; a fix proposed for report #%lld%s",
+			(long long)ln->thread_root,
+			ln->stranger ? STRANGER_FIX : "");
 
 	memset(&links, 0, sizeof(links));
 	links.thread_root = ln->thread_root;
@@ -639,7 +645,10 @@ static int record_other(struct audit *db, const struct pipeline *p,
 		fix.source_report = out->report;
 		fix.message_id = r->message_id;
 		fix.subject = r->subject;
-		fix.how = ln->how;
+		if (ln->stranger)
+			how = xasprintf("%s" AUDIT_FIX_NOT_A_PARTY,
+					ln->how ? ln->how : "?");
+		fix.how = how ? how : ln->how;
 		snprintf(arg, sizeof(arg), "#%lld", (long long)out->report);
 		memset(&a, 0, sizeof(a));
 		a.report = ln->thread_root;
@@ -647,13 +656,18 @@ static int record_other(struct audit *db, const struct pipeline *p,
 		a.who = r->from_addr && *r->from_addr ? r->from_addr : "triage";
 		a.action = "fix-proposed";
 		a.argument = arg;
-		a.detail = r->subject;
+		if (ln->stranger)
+			detail = xasprintf("%s%s", r->subject ? r->subject : "",
+					   STRANGER_FIX);
+		a.detail = detail ? detail : r->subject;
 		if (audit_insert_fix(db, &fix, NULL) < 0 ||
 		    audit_record_action(db, &a, NULL) < 0)
 			goto out;
 	}
 	ret = 0;
 out:
+	free(how);
+	free(detail);
 	sb_release(&why);
 	return ret;
 }
@@ -764,8 +778,12 @@ static int plan_route(struct audit *db, const struct pipeline *p,
 	}
 	out->state = pl->seen_again ? "digest" : state_for(d);
 	pl->forward = d->act.action == ACT_FORWARD && !pl->seen_again;
+	/*
+	 * ... but a security-looking report is not sent where its crash
+	 * group's went (that may be a list): its own private pick, or held
+	 */
 	if (pl->other && d->act.action == ACT_HOLD && !d->mapped && !d->hold &&
-	    forwarded_to(&ln->root)) {
+	    !d->act.security_why[0] && forwarded_to(&ln->root)) {
 		/* the map could not place it; its crash group does */
 		struct act_decision as_placed;
 
@@ -796,7 +814,8 @@ static int plan_route(struct audit *db, const struct pipeline *p,
 	}
 	pl->to = d->pick.addr;
 	pl->to_name = d->pick.name;
-	if (pl->other && pl->forward && forwarded_to(&ln->root)) {
+	if (pl->other && pl->forward && !d->act.security &&
+	    forwarded_to(&ln->root)) {
 		pl->to_group = true;
 		pl->to = ln->root.recipient;
 		pl->to_name = ln->root.recipient_name[0]
@@ -870,17 +889,24 @@ static int queue_forward(struct audit *db, const struct pipeline *p,
 			 const char *why, time_t now, struct record_result *out)
 {
 	const char *cc = NULL;
+	char *security = NULL;
 
 	/* the kernel's regressions list follows regressions */
 	if (d->regression.found)
 		cc = config_get(p->cfg, "regressions_list");
 	if (cc && !*cc)
 		cc = NULL;
+	/* a security-looking report goes privately: marked, no list */
+	if (d->act.security) {
+		cc = NULL;
+		security = xasprintf("yes (%s)", d->act.security_why);
+	}
 	/* X-Triage-Class: the verdict, "user; score=12.8; rules=..." */
 	out->outbox = forward_queue_cc(
 		db, id, out->report, r->raw, r->raw_len, r->sha256, pl->to,
 		pl->to_name, cc, d->class_header[0] ? d->class_header : d->cls,
-		pl->section, why, now);
+		pl->section, why, security, now);
+	free(security);
 	if (out->outbox < 0)
 		return -1;
 	if (d->act.reply && !pl->placed &&

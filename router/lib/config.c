@@ -766,7 +766,7 @@ char *config_state_path(const struct config *cfg, const char *file)
 int config_state_refused(const struct config *cfg)
 {
 	char *path = config_state_path(cfg, "triage.db");
-	int refused = root_refuses_dir(path);
+	int refused = root_refuses_dir(path) || root_refuses_link(path);
 
 	free(path);
 	return refused ? EX_CANTCREAT : 0;

@@ -139,6 +139,7 @@ const struct config_key config_keys[] = {
 	INT("remind_after_days", "7", 1, 365, "cmd/remind.c"),
 	BOOL("remind", "no", "cmd/deliver.c"),
 	ADDR("regressions_list", NULL, "app/record.c"),
+	ADDR("security_address", NULL, "app/pipeline.c app/record.c"),
 	INT("sender_cap", "5", 0, 1000000, "app/record.c"),
 	INT("client_cap", "25", 0, 1000000, "app/record.c"),
 	/* reply commands (triage-mail(7)) */

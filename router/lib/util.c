@@ -310,13 +310,27 @@ int root_refuses_dir(const char *file)
 	/* a trailing '/' would follow the link: look at the name itself */
 	while (strlen(dir) > 1 && dir[strlen(dir) - 1] == '/')
 		dir[strlen(dir) - 1] = '\0';
+	/*
+	 * Root's own directory may be group-writable (the shared state
+	 * directory, mode 2770), or world-writable and sticky (/tmp):
+	 * its files are written by mkostemp() and rename(), triage.db is
+	 * opened only when no link (root_refuses_link()) and SQLite opens
+	 * its -wal, -shm and journal files with O_NOFOLLOW.  Its owner,
+	 * or anyone when it is world-writable without the sticky bit,
+	 * could still swap a file for a link between those checks and
+	 * root's use: refused.
+	 */
 	if (lstat(dir, &ls) == 0 && S_ISLNK(ls.st_mode) && ls.st_uid != 0)
 		why = "a symbolic link someone else made";
-	else if (stat(dir, &sb) == 0 && sb.st_uid != 0 &&
-		 (sb.st_mode & (S_IWGRP | S_IWOTH)))
+	else if (stat(dir, &sb) == 0 && sb.st_uid != 0)
 		why = sb.st_mode & S_IWOTH
 			      ? "world-writable, owned by someone else"
-			      : "group-writable, owned by someone else";
+		      : sb.st_mode & S_IWGRP
+			      ? "group-writable, owned by someone else"
+			      : "owned by someone else";
+	else if (stat(dir, &sb) == 0 && (sb.st_mode & S_IWOTH) &&
+		 !(sb.st_mode & S_ISVTX))
+		why = "world-writable (and not sticky)";
 	if (why) {
 		error("refusing to write as root into '%s': %s (run this as "
 		      "the directory's owner, or make it root's and not "
@@ -326,6 +340,19 @@ int root_refuses_dir(const char *file)
 	}
 	free(dir);
 	return why ? 1 : 0;
+}
+
+int root_refuses_link(const char *file)
+{
+	struct stat ls;
+
+	if (geteuid() != 0 || lstat(file, &ls) != 0 || !S_ISLNK(ls.st_mode))
+		return 0;
+	error("refusing to open '%s' as root: a symbolic link (whoever made "
+	      "it chooses what root writes; put the file itself there)",
+	      file);
+	errno = EPERM;
+	return 1;
 }
 
 int write_file_atomic(const char *path, const void *data, size_t len, int mode)

@@ -73,11 +73,19 @@ int read_file(const char *path, size_t max, char **out, size_t *len);
 int write_file_atomic(const char *path, const void *data, size_t len, int mode);
 /*
  * root_refuses_dir - running as root, the directory of file is a
- * symbolic link, or is owned by someone else and group- or world-
- * writable: whoever can write there can make root's writes land
- * elsewhere.  1 (an error printed, errno EPERM), else 0.
+ * symbolic link someone else made, is owned by someone else, or is
+ * world-writable without the sticky bit: whoever can write there can
+ * make root's writes land elsewhere.  Root's own group-writable
+ * directory (the shared state directory, mode 2770) and a sticky one
+ * (/tmp) are accepted.  1 (an error printed, errno EPERM), else 0.
  */
 int root_refuses_dir(const char *file);
+/*
+ * root_refuses_link - running as root, file (triage.db) is a symbolic
+ * link: SQLite would open what it names.  1 (an error printed, errno
+ * EPERM), else 0.
+ */
+int root_refuses_link(const char *file);
 bool is_dir(const char *path);
 int mkdir_p(const char *path, int mode);
 

@@ -895,6 +895,8 @@ int deliver_forward_head(const char *raw, size_t len,
 		err |= put_text(out, "X-Triage-Reason", h->reason, eol);
 	if (present(h->status))
 		err |= put_text(out, "X-Triage-Status", h->status, eol);
+	if (present(h->security))
+		err |= put_text(out, "X-Triage-Security", h->security, eol);
 	if (present(h->archive))
 		err |= put_text(out, "X-Triage-Archive", h->archive, eol);
 	if (h->report > 0) {

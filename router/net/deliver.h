@@ -143,6 +143,7 @@ struct forward_headers {
 	const char *section;	 /* X-Triage-Section, or NULL */
 	const char *reason;	 /* X-Triage-Reason, or NULL */
 	const char *status;	 /* X-Triage-Status, or NULL */
+	const char *security;	 /* X-Triage-Security, or NULL */
 	const char *archive;	 /* X-Triage-Archive (archive.h), or NULL */
 	int64_t report;		 /* X-Triage-Report and the tag; 0: none */
 	enum deliver_tag tag;	 /* when Subject gains "[triage #ID] " */

@@ -289,9 +289,9 @@ static bool has_word(const char *p, size_t len, const char *w)
 	return false;
 }
 
-void act_private(const char *cls, bool to_list, const char *crash_type,
-		 const char *subject, const char *text, size_t len,
-		 struct act_decision *out)
+void act_private(const char *cls, bool person, const char *security_address,
+		 const char *crash_type, const char *subject, const char *text,
+		 size_t len, struct act_decision *out)
 {
 	static const char *const memory[] = { "KASAN", "KMSAN", "KFENCE",
 					      "UBSAN" };
@@ -299,14 +299,16 @@ void act_private(const char *cls, bool to_list, const char *crash_type,
 					     "privilege escalation",
 					     "security" };
 	const char *why = NULL;
+	bool crash = false;
 	size_t i;
 
-	if (!to_list ||
-	    (out->action != ACT_FORWARD && out->action != ACT_DIGEST))
-		return;
+	out->security_why[0] = '\0';
+	out->security = false;
+	out->private_to = NULL;
 	for (i = 0; !why && crash_type && i < ARRAY_SIZE(memory); i++)
 		if (!strcasecmp(crash_type, memory[i]))
 			why = memory[i];
+	crash = why != NULL;
 	for (i = 0; !why && i < ARRAY_SIZE(words); i++)
 		if (has_word(subject, subject ? strlen(subject) : 0,
 			     words[i]) ||
@@ -314,15 +316,31 @@ void act_private(const char *cls, bool to_list, const char *crash_type,
 			why = words[i];
 	if (!why)
 		return;
-	out->action = ACT_HOLD;
-	out->period = 0;
+	snprintf(out->security_why, sizeof(out->security_why), "%.20s %s", why,
+		 crash ? "memory-safety crash" : "in its text");
+	if (out->action != ACT_FORWARD && out->action != ACT_DIGEST)
+		return;
 	out->reply = false;
+	if (person) {
+		/* a digest goes to its person anyway, and carries no list */
+		out->security = out->action == ACT_FORWARD;
+		return;
+	}
+	out->period = 0;
+	if (security_address && *security_address) {
+		out->action = ACT_FORWARD;
+		out->security = true;
+		out->private_to = security_address;
+		snprintf(out->reason, sizeof(out->reason),
+			 "%.12s: it looks security-sensitive (%s) and has no "
+			 "person to go to: sent privately to security_address",
+			 cls ? cls : "?", out->security_why);
+		return;
+	}
+	out->action = ACT_HOLD;
 	snprintf(out->reason, sizeof(out->reason),
-		 "%s: it looks security-sensitive (%s%s), and its only "
-		 "recipient is a public list: never published there; held for "
-		 "a triager to send privately",
-		 cls ? cls : "?", why,
-		 crash_type && !strcasecmp(crash_type, why)
-			 ? " memory-safety crash"
-			 : " in its text");
+		 "%.12s: it looks security-sensitive (%s); no person, no "
+		 "security_address: never published on a list, held for a "
+		 "triager to send privately",
+		 cls ? cls : "?", out->security_why);
 }

@@ -113,6 +113,16 @@ struct act_decision {
 	unsigned period;  /* for ACT_DIGEST */
 	bool reply;	  /* also reply to the reporter with bug_url */
 	char reason[200]; /* "ai: held for a triager (action ai hold)" */
+	/*
+	 * act_private(): why it looks security-sensitive ("KASAN
+	 * memory-safety crash", "exploit in its text"), whatever its
+	 * action, or ""; security: it is sent privately (the forward is
+	 * marked X-Triage-Security and copied to no list); private_to:
+	 * to routes.conf's security_address (borrowed), not the pick
+	 */
+	char security_why[48];
+	bool security;
+	const char *private_to;
 };
 
 void act_config_load(struct act_config *ac, const struct config *cfg);
@@ -140,17 +150,29 @@ void act_fallback(const struct act_config *ac, const char *cls,
 		  struct act_decision *out);
 
 /*
- * act_private - a report whose recipient is only a list (out->action
- * forward or digest, to_list) is held when it looks security-sensitive:
- * a memory-safety crash (KASAN, KMSAN, KFENCE, UBSAN: crash_type, as
- * evidence.h names it) or, in subject or text, "CVE-", "exploit",
- * "vulnerab", "privilege escalation" or "security".  The kernel's
- * security process is private: such a report is never published on a
- * list whatever list_fallback allows; a triager sends it privately.
+ * act_private - a report that looks security-sensitive: a memory-safety
+ * crash (KASAN, KMSAN, KFENCE, UBSAN: crash_type, as evidence.h names
+ * it) or, in subject or text, "CVE-", "exploit", "vulnerab",
+ * "privilege escalation" or "security" (out->security_why, whatever its
+ * action).  The kernel's security process is private: such a report is
+ * never published on a list, whatever list_fallback allows.  Sent
+ * somewhere (out->action forward or digest), it goes
+ *
+ *   - to the person the pick found (person: not a list, not a security
+ *     contact), privately: a forward is out->security (the caller marks
+ *     it X-Triage-Security and copies it to no list, regressions_list
+ *     included); a digest goes to that person as before;
+ *   - else to security_address (routes.conf; NULL or "": none), as a
+ *     forward: out->security and out->private_to;
+ *   - else it is held for a triager to send privately.
+ *
+ * No automatic reply to the reporter (it would point at a public bug
+ * tracker).  act_fallback() is for the rest: call it when
+ * !out->security.
  */
-void act_private(const char *cls, bool to_list, const char *crash_type,
-		 const char *subject, const char *text, size_t len,
-		 struct act_decision *out);
+void act_private(const char *cls, bool person, const char *security_address,
+		 const char *crash_type, const char *subject, const char *text,
+		 size_t len, struct act_decision *out);
 
 /*
  * act_kind - what happens to a message of a kind other than report:

@@ -435,6 +435,14 @@ int audit_record_action(struct audit *db, const struct audit_action *a,
  * thread.h), or a commit that fixed it.  Every field but report, at
  * and state may be NULL.
  */
+/*
+ * how a fix proposed by someone who is not one of the report's people
+ * ends (its reporter, recipient, its section's M: or R:, checked by
+ * authserv_id when the site names one): recorded and shown, but the
+ * report's reminders go on (anyone can write "Closes:")
+ */
+#define AUDIT_FIX_NOT_A_PARTY " (not a party)"
+
 struct audit_fix {
 	int64_t report;	       /* the report fixed */
 	int64_t at;	       /* 0: now */

@@ -620,14 +620,44 @@ static int wal_hook(void *arg, sqlite3 *sdb, const char *name, int frames)
  * until someone removed it.  A writer stops here, before anything is
  * created.
  */
+/* nofollow_path - as root, path with its directory resolved (caller
+ * frees), or NULL: not root, in memory, or the directory unresolved */
+static char *nofollow_path(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir, *real, *out;
+
+	if (geteuid() != 0 || in_memory(path) || !slash || !slash[1])
+		return NULL;
+	dir = slash == path ? xstrdup("/")
+			    : xstrndup(path, (size_t)(slash - path));
+	real = realpath(dir, NULL);
+	free(dir);
+	if (!real)
+		return NULL;
+	out = xasprintf("%s/%s", strcmp(real, "/") ? real : "", slash + 1);
+	free(real);
+	return out;
+}
+
 static int open_connection(struct audit *db, const char *path, unsigned flags)
 {
+	char *real;
 	int rc, oflags;
 
 	oflags = (flags & AUDIT_RDONLY) ? SQLITE_OPEN_READONLY
 					: SQLITE_OPEN_READWRITE;
 	oflags |= SQLITE_OPEN_NOMUTEX;
-	rc = sqlite3_open_v2(path, &db->db, oflags, NULL);
+	/*
+	 * Root: a link swapped in after root_refuses_link() looked is
+	 * refused too (SQLite's NOFOLLOW refuses a link anywhere in the
+	 * name: the directory's own links resolved first)
+	 */
+	real = nofollow_path(path);
+	if (real)
+		oflags |= SQLITE_OPEN_NOFOLLOW;
+	rc = sqlite3_open_v2(real ? real : path, &db->db, oflags, NULL);
+	free(real);
 	if (rc != SQLITE_OK) {
 		if (db->db)
 			return db_fail(db, rc, "open");
@@ -688,6 +718,9 @@ int audit_open(const char *path, unsigned flags, int busy_timeout_ms,
 	/* SQLite writes the journal and -shm files beside the database */
 	if (!(flags & AUDIT_RDONLY) && !in_memory(path) &&
 	    root_refuses_dir(path))
+		return -1;
+	/* root opens the file itself, never what a link names */
+	if (!in_memory(path) && root_refuses_link(path))
 		return -1;
 	if ((flags & AUDIT_CREATE) && !(flags & AUDIT_RDONLY) &&
 	    !in_memory(path) && create_file(path, temporary) < 0)

@@ -129,7 +129,8 @@ int audit_fixed_list(struct audit *db, int64_t since,
 /*
  * What waits for its recipient: the report's last forward went to a
  * person before ?1; it is still forwarded or approved (not fixed,
- * rejected, a duplicate); no fix is known (proposed or made); its
+ * rejected, a duplicate); no fix is known (made, or proposed by one of
+ * its people: a stranger's Closes: silences nothing); its
  * recipient never wrote in its thread; nobody said it is not theirs,
  * invalid, a duplicate or fixed since that forward.
  */
@@ -143,7 +144,9 @@ static const char sql_remind[] =
 	"   AND recipient IS NOT NULL ORDER BY at DESC, id DESC LIMIT 1)"
 	" WHERE r.state IN ('forwarded', 'approved') AND r.kind = 'report'"
 	" AND r.thread_root IS NULL AND d.at <= ?1"
-	" AND NOT EXISTS (SELECT 1 FROM fixes f WHERE f.report = r.id)"
+	" AND NOT EXISTS (SELECT 1 FROM fixes f WHERE f.report = r.id"
+	"   AND (f.state = 'fixed' OR f.how IS NULL"
+	"   OR f.how NOT LIKE '%" AUDIT_FIX_NOT_A_PARTY "'))"
 	" AND NOT EXISTS (SELECT 1 FROM reports x WHERE x.thread_root = r.id"
 	"   AND x.from_addr = d.recipient COLLATE NOCASE)"
 	" AND NOT EXISTS (SELECT 1 FROM actions a WHERE a.report = r.id"

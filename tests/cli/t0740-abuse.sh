@@ -329,7 +329,7 @@ test_expect_success 'private path: a user'"'"'s KASAN report is never published 
 	test "$(q2 "SELECT count(*) FROM outbox WHERE report = $id")" = 0 &&
 	test "$(q2 "SELECT count(*) FROM outbox WHERE recipients LIKE \"%netdev@%\"")" = 1 &&
 	q2 "SELECT reason FROM decisions WHERE report = $id" |
-		grep "it looks security-sensitive (KASAN memory-safety crash), and its only recipient is a public list: never published there" &&
+		grep "it looks security-sensitive (KASAN memory-safety crash); no person, no security_address: never published on a list, held for a triager" &&
 	sed -e "s/abuse-31.kasan@/abuse-31b.kasan@/" -e "s/^From: .*/From: Ole <ole@users.example>/" \
 		-e "s/BUG: KASAN: slab-use-after-free in/BUG: unable to handle page fault in/" \
 		-e "s/^It reproduces every time/An exploit of it is trivial; it reproduces every time/" \
@@ -601,6 +601,36 @@ test_expect_success 'state dir: every triage command refuses it as root, with on
 test_expect_success 'state dir: and a stranger'"'"'s symbolic link the same way' '
 	refused_by_all "$T/routes6.conf" "$T/s6" "a symbolic link someone else made" &&
 	test -z "$(ls -A "$T/real6")"
+'
+
+test_expect_success 'state dir: root refuses one someone else owns even unwritable by others, and a world-writable one' '
+	mkdir -m 700 "$T/s10r" && chown nobody "$T/s10r" &&
+	sed "s|^state_dir = .*|state_dir = $T/s10r|" "$T/routes.conf" >"$T/routes10r.conf" &&
+	test_exit 75 env TRIAGE_CONFIG="$T/routes10r.conf" TRIAGE_STATE_DIR="$T/s10r" "$FILTER" <"$C/01-report.eml" 2>"$T/err10" &&
+	grep "refusing to write as root into .*s10r.: owned by someone else" "$T/err10" &&
+	refused_by_all "$T/routes10r.conf" "$T/s10r" "owned by someone else" &&
+	test -z "$(ls -A "$T/s10r")" &&
+	chown root "$T/s10r" && chmod 777 "$T/s10r" &&
+	test_exit 75 env TRIAGE_CONFIG="$T/routes10r.conf" TRIAGE_STATE_DIR="$T/s10r" "$FILTER" <"$C/01-report.eml" 2>"$T/err10w" &&
+	grep "refusing to write as root into .*s10r.: world-writable (and not sticky)" "$T/err10w" &&
+	test -z "$(ls -A "$T/s10r")" &&
+	chmod 2770 "$T/s10r" &&
+	env TRIAGE_CONFIG="$T/routes10r.conf" TRIAGE_STATE_DIR="$T/s10r" "$FILTER" <"$C/01-report.eml" &&
+	test -s "$T/s10r/triage.db"
+'
+
+test_expect_success 'state dir: root never opens a triage.db that is a symbolic link' '
+	mkdir -m 2770 "$T/s11r" &&
+	sed "s|^state_dir = .*|state_dir = $T/s11r|" "$T/routes.conf" >"$T/routes11r.conf" &&
+	echo precious >"$T/victim11" &&
+	ln -s "$T/victim11" "$T/s11r/triage.db" &&
+	test_exit 75 env TRIAGE_CONFIG="$T/routes11r.conf" TRIAGE_STATE_DIR="$T/s11r" "$FILTER" <"$C/01-report.eml" 2>"$T/err11" &&
+	grep "refusing to open .*triage.db. as root: a symbolic link" "$T/err11" &&
+	test_exit 73 env TRIAGE_CONFIG="$T/routes11r.conf" TRIAGE_STATE_DIR="$T/s11r" "$TRIAGE" pending 2>"$T/err11p" &&
+	test "$(wc -l <"$T/err11p")" = 1 &&
+	grep "refusing to open .*s11r/triage.db. as root: a symbolic link" "$T/err11p" &&
+	test "$(cat "$T/victim11")" = precious &&
+	test "$(ls "$T/s11r")" = triage.db
 '
 else
 	test_skip 'not root (or no user nobody): the state directory checks for root are not tested'

@@ -166,6 +166,66 @@ static void test_list_fallback(void **state)
 	config_free(cfg);
 }
 
+/* a security-looking report: privately to its person, security_address
+ * or held; never to a list */
+static void test_private(void **state)
+{
+	static const char kasan[] = "BUG: KASAN: slab-use-after-free";
+	struct act_config ac;
+	struct act_decision d;
+
+	(void)state;
+	act_config_load(&ac, NULL);
+	ac.reply_bugtracker = true;
+	/* a person: forwarded to them, marked, no reply */
+	act_decide(&ac, "user", true, true, "https://bugzilla.example.org/",
+		   &d);
+	assert_true(d.reply);
+	act_private("user", true, NULL, "KASAN", "oops", kasan,
+		    sizeof(kasan) - 1, &d);
+	assert_int_equal(d.action, ACT_FORWARD);
+	assert_true(d.security);
+	assert_null(d.private_to);
+	assert_false(d.reply);
+	assert_string_equal(d.security_why, "KASAN memory-safety crash");
+	/* a digest to its person: as before, nothing to mark */
+	act_decide(&ac, "fuzzer", true, true, NULL, &d);
+	act_private("fuzzer", true, "sec@example.org", "KASAN", "x", "y", 1,
+		    &d);
+	assert_int_equal(d.action, ACT_DIGEST);
+	assert_false(d.security);
+	assert_null(d.private_to);
+	/* no person, security_address: forwarded there, a digest too */
+	act_decide(&ac, "fuzzer", true, true, NULL, &d);
+	assert_int_equal(d.action, ACT_DIGEST);
+	act_private("fuzzer", false, "sec@example.org", NULL,
+		    "a CVE-2026-1234 exploit", "text", 4, &d);
+	assert_int_equal(d.action, ACT_FORWARD);
+	assert_true(d.security);
+	assert_string_equal(d.private_to, "sec@example.org");
+	assert_string_equal(d.security_why, "cve- in its text");
+	assert_non_null(strstr(d.reason, "sent privately to security_address"));
+	/* neither: held, whatever it was */
+	act_decide(&ac, "user", true, true, NULL, &d);
+	act_private("user", false, "", NULL, "x", "an exploit", 10, &d);
+	assert_int_equal(d.action, ACT_HOLD);
+	assert_false(d.security);
+	assert_non_null(strstr(d.reason, "never published on a list"));
+	/* a held class stays held; why is still said */
+	act_decide(&ac, "ai", true, true, NULL, &d);
+	act_private("ai", true, "sec@example.org", "UBSAN", "x", "y", 1, &d);
+	assert_int_equal(d.action, ACT_HOLD);
+	assert_false(d.security);
+	assert_string_equal(d.security_why, "UBSAN memory-safety crash");
+	/* nothing security-looking: nothing changes */
+	act_decide(&ac, "user", true, true, NULL, &d);
+	act_private("user", false, "sec@example.org", "BUG", "xfs oops",
+		    "a NULL dereference", 18, &d);
+	assert_int_equal(d.action, ACT_FORWARD);
+	assert_false(d.security);
+	assert_string_equal(d.security_why, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -175,6 +235,7 @@ int main(void)
 		cmocka_unit_test(test_reply_only_to_trackers),
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_list_fallback),
+		cmocka_unit_test(test_private),
 	};
 
 	msg_setup("test_act", 1, false);

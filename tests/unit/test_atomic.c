@@ -135,6 +135,55 @@ static void test_missing_directory(void **state)
 	assert_int_equal(entries(), 0);
 }
 
+/*
+ * Root's own directory, even group-writable (the shared state
+ * directory, mode 2770) or a sticky one (/tmp), is accepted; one
+ * someone else owns, writable by others or not, and a world-writable one
+ * without the sticky bit are refused (issue 21)
+ */
+static void test_root_refuses_dir(void **state)
+{
+	char file[128];
+
+	(void)state;
+	if (geteuid() != 0)
+		skip(); /* the checks hold for root only */
+	snprintf(file, sizeof(file), "%s/triage.db", dir);
+	assert_int_equal(chmod(dir, 0700), 0);
+	assert_int_equal(root_refuses_dir(file), 0);
+	assert_int_equal(chmod(dir, 02770), 0);
+	assert_int_equal(root_refuses_dir(file), 0);
+	assert_int_equal(chmod(dir, 0777), 0);
+	assert_int_equal(root_refuses_dir(file), 1);
+	assert_int_equal(chmod(dir, 01777), 0); /* sticky, as /tmp */
+	assert_int_equal(root_refuses_dir(file), 0);
+	assert_int_equal(chmod(dir, 0700), 0);
+	assert_int_equal(chown(dir, 65534, (gid_t)-1), 0);
+	assert_int_equal(root_refuses_dir(file), 1);
+	assert_int_equal(chmod(dir, 0770), 0);
+	assert_int_equal(root_refuses_dir(file), 1);
+	assert_int_equal(chown(dir, 0, (gid_t)-1), 0);
+	assert_int_equal(chmod(dir, 0700), 0);
+	assert_int_equal(root_refuses_dir(file), 0);
+}
+
+/* root never opens a triage.db that is a link: it names what is written */
+static void test_root_refuses_link(void **state)
+{
+	char victim[128], file[128];
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	snprintf(file, sizeof(file), "%s/triage.db", dir);
+	assert_int_equal(root_refuses_link(file), 0); /* none yet */
+	assert_int_equal(write_file_atomic(victim, "x", 1, 0600), 0);
+	assert_int_equal(symlink(victim, file), 0);
+	assert_int_equal(root_refuses_link(file), 1);
+	assert_int_equal(root_refuses_link(victim), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -143,6 +192,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_link_at_target_is_replaced,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_directory, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_root_refuses_dir, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_root_refuses_link, setup,
 						teardown),
 	};
 
