@@ -298,7 +298,8 @@ void symbols_dirs_from_files(const struct file_list *fl, struct mod_list *ml)
 			dirs[ndirs++] = xmemdup0(f, n);
 		}
 	}
-	qsort(dirs, ndirs, sizeof(*dirs), symbols_cmp_str);
+	if (ndirs)
+		qsort(dirs, ndirs, sizeof(*dirs), symbols_cmp_str);
 	for (i = j = 0; i < ndirs; i++) {
 		if (j && !strcmp(dirs[j - 1], dirs[i])) {
 			free(dirs[i]);

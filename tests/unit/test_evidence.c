@@ -1131,6 +1131,7 @@ static void test_bugzilla_component(void **state)
 	/* not a Bugzilla mail: "Product:" lines mean nothing */
 	report_free(r);
 	r = report_new();
+	free(r->subject);
 	r->subject = xstrdup("question");
 	r->body = xstrdup(body);
 	r->body_len = strlen(body);

@@ -25,6 +25,9 @@ static struct report *msg(const char *from, const char *subject,
 	struct report *r = report_new();
 	const char *lt = strchr(from, '<');
 
+	free(r->from);
+	free(r->from_addr);
+	free(r->subject);
 	r->from = xstrdup(from);
 	r->from_addr =
 		lt ? xstrndup(lt + 1, strcspn(lt + 1, ">")) : xstrdup(from);

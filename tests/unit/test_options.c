@@ -33,17 +33,25 @@ struct vals {
 
 static struct vals *cb_vals;
 
-/* mkargv - a writable copy of the NULL-ended words, as main() gets them */
+/* mkargv - a writable copy of the NULL-ended words, as main() gets them;
+ * one block (the vector, then the words), so one free() takes all of it
+ * however parse_options() reorders the vector */
 static char **mkargv(const char *const *words, int *argc)
 {
-	char **v;
+	char **v, *w;
 	int n = 0;
+	size_t bytes = 0;
 
 	while (words[n])
-		n++;
-	v = xcalloc((size_t)n + 1, sizeof(*v));
-	for (*argc = 0; *argc < n; (*argc)++)
-		v[*argc] = xstrdup(words[*argc]);
+		bytes += strlen(words[n++]) + 1;
+	v = xcalloc(1, ((size_t)n + 1) * sizeof(*v) + bytes);
+	w = (char *)(v + n + 1);
+	for (*argc = 0; *argc < n; (*argc)++) {
+		size_t len = strlen(words[*argc]) + 1;
+
+		v[*argc] = memcpy(w, words[*argc], len);
+		w += len;
+	}
 	return v;
 }
 
@@ -109,6 +117,7 @@ static void test_parse(void **state)
 	assert_string_equal(x.list.v[1], "D2");
 	assert_int_equal(x.cb_calls, 2);
 	assert_string_equal(x.cb_arg, "always");
+	free(argv);
 }
 
 static void test_stop_at_arg(void **state)
@@ -129,6 +138,7 @@ static void test_stop_at_arg(void **state)
 	assert_null(x.file);
 	assert_string_equal(argv[0], "sub");
 	assert_string_equal(argv[1], "-f");
+	free(argv);
 }
 
 /* run - parse argv in a child; its exit status, its stdout and stderr */
@@ -191,6 +201,10 @@ static void test_help_and_errors(void **state)
 	assert_non_null(strstr(out, "--folds takes a number from 2 to 100"));
 	assert_int_equal(run(many, nm, out, sizeof(out)), EX_USAGE);
 	assert_non_null(strstr(out, "--dir: at most 3"));
+	free(help);
+	free(bad);
+	free(range);
+	free(many);
 }
 
 static void test_nearest(void **state)
