@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <jansson.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1936,6 +1937,94 @@ static void test_rows_by_description(void **state)
 	audit_close(db);
 }
 
+/* column_of - the text of SQL's one value for report id (free() it) */
+static char *column_of(struct audit *db, const char *sql, int64_t id)
+{
+	sqlite3_stmt *st;
+	char *s;
+
+	assert_int_equal(sqlite3_prepare_v2(db->db, sql, -1, &st, NULL),
+			 SQLITE_OK);
+	sqlite3_bind_int64(st, 1, id);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	s = xstrdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return s;
+}
+
+/*
+ * stored_lists_are_jansson_s - the lists test_json_lists() stored are,
+ * byte for byte, what jansson writes for the same arrays (JSON_COMPACT),
+ * and the sections list stopped at the first item past 1 MiB
+ */
+static void stored_lists_are_jansson_s(struct audit *db, int64_t id,
+				       size_t nsections)
+{
+	json_t *a = json_array(), *item;
+	char *want, *got, *why;
+	size_t len, n;
+
+	json_array_append_new(a, json_pack("{s:s, s:f, s:s}", "name", "QUOTE",
+					   "score", -1.25, "describe",
+					   "says \"hi\" \\ back\tslash\n"));
+	json_array_append_new(a,
+			      json_pack("{s:s, s:f, s:s}", "name", "BAD_UTF8",
+					"score", 1e-3, "describe", "caf? ?"));
+	json_array_append_new(a,
+			      json_pack("{s:s, s:f, s:n}", "name", "NULL_TEXT",
+					"score", 0.0, "describe"));
+	want = json_dumps(a, JSON_COMPACT);
+	got = column_of(db,
+			"SELECT rule_hits FROM classification WHERE report = ?",
+			id);
+	assert_string_equal(got, want);
+	free(got);
+	free(want);
+	json_decref(a);
+
+	a = json_array();
+	json_array_append_new(
+		a, json_pack("{s:s, s:s, s:i, s:n, s:I, s:I, s:i, s:i, s:i}",
+			     "function", "f\"x", "file", "a/\xe2\x82\xac.c",
+			     "line", 7, "module", "offset", (json_int_t)0,
+			     "size", (json_int_t)0, "inlined", 0, "unreliable",
+			     0, "from_index", 0));
+	json_array_append_new(
+		a, json_pack("{s:n, s:n, s:i, s:s, s:I, s:I, s:i, s:i, s:i}",
+			     "function", "file", "line", 0, "module", "m\x01",
+			     "offset", (json_int_t)0, "size", (json_int_t)0,
+			     "inlined", 0, "unreliable", 0, "from_index", 0));
+	want = json_dumps(a, JSON_COMPACT);
+	got = column_of(db, "SELECT frames FROM evidence WHERE report = ?", id);
+	assert_string_equal(got, want);
+	free(got);
+	free(want);
+	json_decref(a);
+
+	/* the items that fit in 1 MiB, and not one more */
+	got = column_of(db, "SELECT sections FROM reports WHERE id = ?", id);
+	len = strlen(got);
+	assert_true(len <= 1u << 20);
+	why = xmalloc(2048 + 1);
+	memset(why, 'x', 2048);
+	why[2048] = '\0';
+	item = json_pack("{s:s, s:f, s:s}", "name", "S", "score",
+			 1.0 / (double)(nsections + 1), "why", why);
+	n = json_dumpb(item, NULL, 0, JSON_COMPACT);
+	assert_true(len + 1 + n > 1u << 20);
+	/* and each item as jansson writes it */
+	a = json_loads(got, 0, NULL);
+	assert_non_null(a);
+	assert_int_equal(json_array_size(a), nsections);
+	want = json_dumps(a, JSON_COMPACT);
+	assert_string_equal(got, want);
+	free(want);
+	json_decref(a);
+	json_decref(item);
+	free(why);
+	free(got);
+}
+
 static void test_json_lists(void **state)
 {
 	static const struct audit_rule_hit hits[] = {
@@ -1994,6 +2083,7 @@ static void test_json_lists(void **state)
 	assert_true(rec.nsections > 100 && rec.nsections < ARRAY_SIZE(secs));
 	assert_true(strlen(rec.sections[0].why) < JSON_BIG);
 	assert_string_equal(rec.sections[1].name, "S");
+	stored_lists_are_jansson_s(db, id, rec.nsections);
 	audit_record_release(&rec);
 	free(big);
 	audit_close(db);
