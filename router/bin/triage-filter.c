@@ -546,6 +546,7 @@ static struct {
 	struct report *r;
 	struct config *cfg;
 	char *dbpath;
+	struct audit *db;	 /* left open when its close writes nothing */
 } oneshot __attribute__((used)); /* only written: used keeps the stores */
 
 /* filter_message - one message from fd, to its commit; 0 or EX_TEMPFAIL */
@@ -977,9 +978,10 @@ static int filter(const char *config_path)
 		filter_cleanup(&fx);
 		return ret;
 	}
-	/* the database closed; the rest stays allocated (oneshot) */
-	audit_close(fx.db);
+	/* closed when the close writes; the rest stays allocated (oneshot) */
+	audit_end(fx.db);
 	stage("db_close");
+	oneshot.db = fx.db;
 	oneshot.cfg = fx.cfg;
 	oneshot.dbpath = fx.dbpath;
 	return ret;

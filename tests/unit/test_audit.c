@@ -2128,6 +2128,74 @@ static void test_permissions_under_umask_077(void **state)
 }
 
 /*
+ * end_in_child - in a child process, as the one-shot filter: open path
+ * (AUDIT_FILTER), record report n with a raw message of bytes random
+ * bytes (0: a small one), audit_end() and _exit(); the child's status
+ */
+static int end_in_child(const char *path, int n, size_t bytes)
+{
+	int status;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct report *r = fake_report(n, NULL, "a subject");
+		struct audit *db;
+		int64_t id;
+		bool temp;
+		size_t i;
+
+		if (bytes) {
+			free(r->raw);
+			r->raw = xmalloc(bytes + 1);
+			srand(7);
+			for (i = 0; i < bytes; i++)
+				r->raw[i] = (char)(rand() & 0xff);
+			r->raw[bytes] = '\0';
+			r->raw_len = bytes;
+		}
+		if (audit_open(path, AUDIT_CREATE | AUDIT_FILTER, 0, &db,
+			       &temp) < 0)
+			_exit(2);
+		if (audit_insert_report(db, r, T0, "held", 0, &id) < 0)
+			_exit(3);
+		audit_end(db);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 100;
+}
+
+/*
+ * audit_end(): a filter's commit left in the WAL (no checkpoint due:
+ * nothing for a close to write) survives the process's end; a commit
+ * past AUDIT_FILTER_CKPT_FRAMES is checkpointed, as audit_close() does
+ */
+static void test_end_without_close(void **state)
+{
+	char *dir = scratch_path("end"), *path, *wal;
+	struct stat sb;
+
+	path = xasprintf("%s/triage.db", dir);
+	wal = xasprintf("%s-wal", path);
+	assert_int_equal(end_in_child(path, 1, 0), 0);
+	assert_int_equal(stat(wal, &sb), 0);
+	assert_true(sb.st_size > 0);
+	assert_int_equal(end_in_child(path, 2, 0), 0);
+	assert_int_equal(count_rows(path, "SELECT count(*) FROM reports"), 2);
+	/* some 170 pages: the close checkpoints and removes the WAL */
+	assert_int_equal(end_in_child(path, 3, 700000), 0);
+	assert_int_not_equal(access(wal, F_OK), 0);
+	assert_int_equal(count_rows(path, "SELECT count(*) FROM reports"), 3);
+	assert_int_equal(count_rows(path, "SELECT length(raw) FROM messages"
+					  " WHERE report = 3"),
+			 700000);
+	free(wal);
+	free(path);
+	free(dir);
+}
+
+/*
  * try_open_as_nobody - open in a child that cannot write the directory
  * (as root: switch to nobody; otherwise the directory is made 0555);
  * the child exits 10 + temporary on failure, 0 on success
@@ -2364,6 +2432,7 @@ int main(void)
 		cmocka_unit_test(test_rows_by_description),
 		cmocka_unit_test(test_json_lists),
 		cmocka_unit_test(test_permissions_under_umask_077),
+		cmocka_unit_test(test_end_without_close),
 		cmocka_unit_test(test_unwritable_is_temporary),
 		cmocka_unit_test(test_concurrent_writers),
 		cmocka_unit_test(test_savepoint),
