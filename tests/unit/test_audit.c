@@ -301,6 +301,17 @@ static void test_links(void **state)
 	assert_int_equal(audit_same_crash(db, "other", NULL, 0, &x), 0);
 	assert_int_equal(x, 0);
 	assert_int_equal(audit_same_crash(db, NULL, NULL, 0, &x), 0);
+	/* one key (an empty one is none): its own statement */
+	assert_int_equal(audit_same_crash(db, NULL, "00aa11bb22cc", 0, &x), 1);
+	assert_int_equal(x, a);
+	assert_int_equal(audit_same_crash(db, "", "00aa11bb22cc", 0, &x), 1);
+	assert_int_equal(x, a);
+	assert_int_equal(audit_same_crash(db, NULL, "00aa11bb22cc", a, &x), 0);
+	assert_int_equal(audit_same_crash(db, NULL, "ffff", 0, &x), 0);
+	assert_int_equal(audit_same_crash(db, l.crash_signature, "", 0, &x), 1);
+	assert_int_equal(x, a);
+	assert_int_equal(audit_same_crash(db, l.crash_signature, NULL, a, &x),
+			 0);
 
 	memset(&l, 0, sizeof(l));
 	l.same_crash_as = a;
