@@ -119,6 +119,12 @@ enum {
 int audit_open(const char *path, unsigned flags, int busy_timeout_ms,
 	       struct audit **out, bool *temporary);
 void audit_close(struct audit *db);
+/*
+ * audit_end - audit_close() for a process that ends right after: the
+ * close only when it has something to write (a checkpoint due, or a
+ * transaction open), else the connection is left to the process's end
+ */
+void audit_end(struct audit *db);
 bool audit_temporary(const struct audit *db);
 const char *audit_errmsg(const struct audit *db);
 int audit_set_cache(struct audit *db, unsigned cache_kib, unsigned spill_kib);

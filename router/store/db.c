@@ -819,6 +819,26 @@ void audit_close(struct audit *db)
 	free(db);
 }
 
+/*
+ * audit_end - the connection of a process that ends right after.  An
+ * AUDIT_FILTER close without a checkpoint due writes nothing: it
+ * finalizes the statements, unmaps the WAL index and closes the files,
+ * which the end of the process does at once (the kernel releases the
+ * locks with the files), and the unmap alone cost a TLB flush on every
+ * CPU.  SQLite recovers from a process that ends without closing, as
+ * from any crash; after a commit nothing is lost.  Otherwise, or with a
+ * transaction still open, audit_close().
+ */
+void audit_end(struct audit *db)
+{
+	if (!db)
+		return;
+	if (!(db->flags & AUDIT_FILTER) ||
+	    db->wal_frames >= AUDIT_FILTER_CKPT_FRAMES ||
+	    !sqlite3_get_autocommit(db->db))
+		audit_close(db);
+}
+
 /* ---- transactions -------------------------------------------------------- */
 
 static const char sql_begin[] = "BEGIN IMMEDIATE";

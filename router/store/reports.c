@@ -496,42 +496,89 @@ static json_t *json_text(const char *s)
 	return j;
 }
 
+/*
+ * A list is written as its items come: each item is dumped once, into
+ * the text, where building an array measured every item with a dump of
+ * its own and then dumped the whole array again.  The same bytes as
+ * json_dumps(array, JSON_COMPACT): '[', the items' compact dumps joined
+ * by ',', ']'.
+ */
 struct json_list {
-	json_t *a;
-	size_t len; /* its bytes so far, brackets included */
+	char *s;
+	size_t len;   /* its bytes so far, brackets included */
+	size_t alloc; /* s's size */
+	bool failed;  /* out of memory */
 };
 
 static void list_init(struct json_list *l)
 {
-	l->a = json_array();
+	l->alloc = 1024;
+	l->s = malloc(l->alloc);
+	l->failed = !l->s;
+	if (l->s)
+		l->s[0] = '[';
 	l->len = 2;
 }
 
-/* list_add - append item (stolen) when it fits; false once full */
+/* list_add - append item (freed here) when it fits; false once full */
 static bool list_add(struct json_list *l, json_t *item)
 {
-	size_t n = item && l->a ? json_dumpb(item, NULL, 0,
-					     JSON_COMPACT | JSON_ENCODE_ANY)
-				: 0;
-	size_t comma = json_array_size(l->a) ? 1 : 0;
+	size_t comma = l->len > 2 ? 1 : 0, at, n = 0, room;
+	char *s;
 
-	if (!n || l->len + comma + n > JSON_MAX ||
-	    json_array_append_new(l->a, item) < 0) {
-		if (n)
-			json_decref(item);
-		return false;
+	if (!item || l->failed)
+		goto full;
+	/* at: where the item goes, after the '[' and the items so far */
+	at = l->len - 1 + comma;
+	for (;;) {
+		/* one byte kept for the ']' that list_end() writes */
+		room = l->alloc > at + 1 ? l->alloc - at - 1 : 0;
+		n = json_dumpb(item, l->s + at, room,
+			       JSON_COMPACT | JSON_ENCODE_ANY);
+		if (!n || l->len + comma + n > JSON_MAX)
+			goto full;
+		if (n <= room)
+			break;
+		s = realloc(l->s, at + n + 1 + 1024);
+		if (!s) {
+			l->failed = true;
+			goto full;
+		}
+		l->s = s;
+		l->alloc = at + n + 1 + 1024;
 	}
+	if (comma)
+		l->s[at - 1] = ',';
 	l->len += comma + n;
+	json_decref(item);
 	return true;
+full:
+	json_decref(item);
+	return false;
 }
 
 /* list_end - the list as text (free() it), or NULL when out of memory */
 static char *list_end(struct json_list *l)
 {
-	char *s = l->a ? json_dumps(l->a, JSON_COMPACT) : NULL;
+	char *s = l->s;
 
-	json_decref(l->a);
-	l->a = NULL;
+	l->s = NULL;
+	if (l->failed) {
+		free(s);
+		return NULL;
+	}
+	/* list_add() kept room for the ']' and list_init() for both */
+	s[l->len - 1] = ']';
+	if (l->len + 1 > l->alloc) {
+		char *t = realloc(s, l->len + 1);
+
+		if (!t) {
+			free(s);
+			return NULL;
+		}
+		s = t;
+	}
+	s[l->len] = '\0';
 	return s;
 }
 

@@ -194,6 +194,20 @@ static const char sql_same_crash[] =
 	" AND same_crash_as IS NULL AND thread_root IS NULL"
 	" AND id != ?3 AND state NOT IN ('duplicate', 'rejected'))";
 
+/*
+ * the same with one key: the other's half finds nothing when its key is
+ * NULL, and one statement is half as much to prepare (most reports have
+ * a crash signature and no syzbot id)
+ */
+static const char sql_same_crash_sig[] =
+	"SELECT min(id) FROM reports WHERE crash_signature = ?1"
+	" AND same_crash_as IS NULL AND thread_root IS NULL"
+	" AND id != ?3 AND state NOT IN ('duplicate', 'rejected')";
+static const char sql_same_crash_syz[] =
+	"SELECT min(id) FROM reports WHERE syzbot_id = ?2"
+	" AND same_crash_as IS NULL AND thread_root IS NULL"
+	" AND id != ?3 AND state NOT IN ('duplicate', 'rejected')";
+
 /* audit_same_crash - the first report of the same crash, or 0 */
 int audit_same_crash(struct audit *db, const char *signature,
 		     const char *syzbot_id, int64_t self, int64_t *first)
@@ -202,12 +216,15 @@ int audit_same_crash(struct audit *db, const char *signature,
 	int rc;
 
 	*first = 0;
-	if (!db_or_null(signature) && !db_or_null(syzbot_id))
+	signature = db_or_null(signature);
+	syzbot_id = db_or_null(syzbot_id);
+	if (!signature && !syzbot_id)
 		return 0;
-	st = db_prep(db, sql_same_crash);
-	if (!st || db_bind_text(db, st, 1, db_or_null(signature)) ||
-	    db_bind_text(db, st, 2, db_or_null(syzbot_id)) ||
-	    db_bind_int(db, st, 3, self))
+	st = db_prep(db, !syzbot_id   ? sql_same_crash_sig
+			 : !signature ? sql_same_crash_syz
+				      : sql_same_crash);
+	if (!st || db_bind_text(db, st, 1, signature) ||
+	    db_bind_text(db, st, 2, syzbot_id) || db_bind_int(db, st, 3, self))
 		return -1;
 	rc = db_get_i64(db, st, "find same crash", first);
 	/* min() of no rows is NULL: no earlier report */

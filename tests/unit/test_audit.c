@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <jansson.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -300,6 +301,17 @@ static void test_links(void **state)
 	assert_int_equal(audit_same_crash(db, "other", NULL, 0, &x), 0);
 	assert_int_equal(x, 0);
 	assert_int_equal(audit_same_crash(db, NULL, NULL, 0, &x), 0);
+	/* one key (an empty one is none): its own statement */
+	assert_int_equal(audit_same_crash(db, NULL, "00aa11bb22cc", 0, &x), 1);
+	assert_int_equal(x, a);
+	assert_int_equal(audit_same_crash(db, "", "00aa11bb22cc", 0, &x), 1);
+	assert_int_equal(x, a);
+	assert_int_equal(audit_same_crash(db, NULL, "00aa11bb22cc", a, &x), 0);
+	assert_int_equal(audit_same_crash(db, NULL, "ffff", 0, &x), 0);
+	assert_int_equal(audit_same_crash(db, l.crash_signature, "", 0, &x), 1);
+	assert_int_equal(x, a);
+	assert_int_equal(audit_same_crash(db, l.crash_signature, NULL, a, &x),
+			 0);
 
 	memset(&l, 0, sizeof(l));
 	l.same_crash_as = a;
@@ -1936,6 +1948,94 @@ static void test_rows_by_description(void **state)
 	audit_close(db);
 }
 
+/* column_of - the text of SQL's one value for report id (free() it) */
+static char *column_of(struct audit *db, const char *sql, int64_t id)
+{
+	sqlite3_stmt *st;
+	char *s;
+
+	assert_int_equal(sqlite3_prepare_v2(db->db, sql, -1, &st, NULL),
+			 SQLITE_OK);
+	sqlite3_bind_int64(st, 1, id);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	s = xstrdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return s;
+}
+
+/*
+ * stored_lists_are_jansson_s - the lists test_json_lists() stored are,
+ * byte for byte, what jansson writes for the same arrays (JSON_COMPACT),
+ * and the sections list stopped at the first item past 1 MiB
+ */
+static void stored_lists_are_jansson_s(struct audit *db, int64_t id,
+				       size_t nsections)
+{
+	json_t *a = json_array(), *item;
+	char *want, *got, *why;
+	size_t len, n;
+
+	json_array_append_new(a, json_pack("{s:s, s:f, s:s}", "name", "QUOTE",
+					   "score", -1.25, "describe",
+					   "says \"hi\" \\ back\tslash\n"));
+	json_array_append_new(a,
+			      json_pack("{s:s, s:f, s:s}", "name", "BAD_UTF8",
+					"score", 1e-3, "describe", "caf? ?"));
+	json_array_append_new(a,
+			      json_pack("{s:s, s:f, s:n}", "name", "NULL_TEXT",
+					"score", 0.0, "describe"));
+	want = json_dumps(a, JSON_COMPACT);
+	got = column_of(db,
+			"SELECT rule_hits FROM classification WHERE report = ?",
+			id);
+	assert_string_equal(got, want);
+	free(got);
+	free(want);
+	json_decref(a);
+
+	a = json_array();
+	json_array_append_new(
+		a, json_pack("{s:s, s:s, s:i, s:n, s:I, s:I, s:i, s:i, s:i}",
+			     "function", "f\"x", "file", "a/\xe2\x82\xac.c",
+			     "line", 7, "module", "offset", (json_int_t)0,
+			     "size", (json_int_t)0, "inlined", 0, "unreliable",
+			     0, "from_index", 0));
+	json_array_append_new(
+		a, json_pack("{s:n, s:n, s:i, s:s, s:I, s:I, s:i, s:i, s:i}",
+			     "function", "file", "line", 0, "module", "m\x01",
+			     "offset", (json_int_t)0, "size", (json_int_t)0,
+			     "inlined", 0, "unreliable", 0, "from_index", 0));
+	want = json_dumps(a, JSON_COMPACT);
+	got = column_of(db, "SELECT frames FROM evidence WHERE report = ?", id);
+	assert_string_equal(got, want);
+	free(got);
+	free(want);
+	json_decref(a);
+
+	/* the items that fit in 1 MiB, and not one more */
+	got = column_of(db, "SELECT sections FROM reports WHERE id = ?", id);
+	len = strlen(got);
+	assert_true(len <= 1u << 20);
+	why = xmalloc(2048 + 1);
+	memset(why, 'x', 2048);
+	why[2048] = '\0';
+	item = json_pack("{s:s, s:f, s:s}", "name", "S", "score",
+			 1.0 / (double)(nsections + 1), "why", why);
+	n = json_dumpb(item, NULL, 0, JSON_COMPACT);
+	assert_true(len + 1 + n > 1u << 20);
+	/* and each item as jansson writes it */
+	a = json_loads(got, 0, NULL);
+	assert_non_null(a);
+	assert_int_equal(json_array_size(a), nsections);
+	want = json_dumps(a, JSON_COMPACT);
+	assert_string_equal(got, want);
+	free(want);
+	json_decref(a);
+	json_decref(item);
+	free(why);
+	free(got);
+}
+
 static void test_json_lists(void **state)
 {
 	static const struct audit_rule_hit hits[] = {
@@ -1994,6 +2094,7 @@ static void test_json_lists(void **state)
 	assert_true(rec.nsections > 100 && rec.nsections < ARRAY_SIZE(secs));
 	assert_true(strlen(rec.sections[0].why) < JSON_BIG);
 	assert_string_equal(rec.sections[1].name, "S");
+	stored_lists_are_jansson_s(db, id, rec.nsections);
 	audit_record_release(&rec);
 	free(big);
 	audit_close(db);
@@ -2035,6 +2136,74 @@ static void test_permissions_under_umask_077(void **state)
 	free(path);
 	free(wal);
 	free(shm);
+}
+
+/*
+ * end_in_child - in a child process, as the one-shot filter: open path
+ * (AUDIT_FILTER), record report n with a raw message of bytes random
+ * bytes (0: a small one), audit_end() and _exit(); the child's status
+ */
+static int end_in_child(const char *path, int n, size_t bytes)
+{
+	int status;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct report *r = fake_report(n, NULL, "a subject");
+		struct audit *db;
+		int64_t id;
+		bool temp;
+		size_t i;
+
+		if (bytes) {
+			free(r->raw);
+			r->raw = xmalloc(bytes + 1);
+			srand(7);
+			for (i = 0; i < bytes; i++)
+				r->raw[i] = (char)(rand() & 0xff);
+			r->raw[bytes] = '\0';
+			r->raw_len = bytes;
+		}
+		if (audit_open(path, AUDIT_CREATE | AUDIT_FILTER, 0, &db,
+			       &temp) < 0)
+			_exit(2);
+		if (audit_insert_report(db, r, T0, "held", 0, &id) < 0)
+			_exit(3);
+		audit_end(db);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 100;
+}
+
+/*
+ * audit_end(): a filter's commit left in the WAL (no checkpoint due:
+ * nothing for a close to write) survives the process's end; a commit
+ * past AUDIT_FILTER_CKPT_FRAMES is checkpointed, as audit_close() does
+ */
+static void test_end_without_close(void **state)
+{
+	char *dir = scratch_path("end"), *path, *wal;
+	struct stat sb;
+
+	path = xasprintf("%s/triage.db", dir);
+	wal = xasprintf("%s-wal", path);
+	assert_int_equal(end_in_child(path, 1, 0), 0);
+	assert_int_equal(stat(wal, &sb), 0);
+	assert_true(sb.st_size > 0);
+	assert_int_equal(end_in_child(path, 2, 0), 0);
+	assert_int_equal(count_rows(path, "SELECT count(*) FROM reports"), 2);
+	/* some 170 pages: the close checkpoints and removes the WAL */
+	assert_int_equal(end_in_child(path, 3, 700000), 0);
+	assert_int_not_equal(access(wal, F_OK), 0);
+	assert_int_equal(count_rows(path, "SELECT count(*) FROM reports"), 3);
+	assert_int_equal(count_rows(path, "SELECT length(raw) FROM messages"
+					  " WHERE report = 3"),
+			 700000);
+	free(wal);
+	free(path);
+	free(dir);
 }
 
 /*
@@ -2274,6 +2443,7 @@ int main(void)
 		cmocka_unit_test(test_rows_by_description),
 		cmocka_unit_test(test_json_lists),
 		cmocka_unit_test(test_permissions_under_umask_077),
+		cmocka_unit_test(test_end_without_close),
 		cmocka_unit_test(test_unwritable_is_temporary),
 		cmocka_unit_test(test_concurrent_writers),
 		cmocka_unit_test(test_savepoint),
