@@ -3,7 +3,7 @@
 """eval-real - the real filter over real list mail, judged against hand labels
 
 usage: tools/eval-real.py [--bin DIR] [--maintainers FILE] [--kernel-tree DIR]
-                          [--model FILE] [--json OUT] [--show N]
+                          [--model FILE | --no-model] [--json OUT] [--show N]
                           SET...
 
 Each SET is NAME=PART:LABELS:DIR: PART is "tuning" or "held-out", LABELS a
@@ -13,7 +13,9 @@ directory is absent is skipped with a note.
 
 Every message of a set goes through triage-filter, oldest Date first, into
 one fresh state directory per set (threads join within a set), with the
-Linux MAINTAINERS, the symbol index of the kernel tree and the model.
+Linux MAINTAINERS, the symbol index of the kernel tree and the model:
+--model FILE as the site's STATE_DIR/model.bin, else the one shipped
+with the rules (what a new site runs), or none with --no-model.
 Then each labelled message is looked up by Message-ID in the database and
 compared with its label:
 
@@ -99,6 +101,8 @@ def prepare_state(args, tmp):
         # the stream is fed in seconds: a per-sender cap per 24 hours
         # would hold a list's regular posters, which is no judgment
         f.write('sender_cap = 0\n')
+        if args.no_model:
+            f.write('shipped_model = no\n')
     env = dict(os.environ, TRIAGE_CONFIG=conf, TRIAGE_STATE_DIR=base,
                LC_ALL='C')
     env.pop('TRIAGE_NOW', None)
@@ -276,6 +280,8 @@ def main():
     ap.add_argument('--maintainers', required=True)
     ap.add_argument('--kernel-tree', default='')
     ap.add_argument('--model', default='')
+    ap.add_argument('--no-model', action='store_true',
+                    help='the rules alone (shipped_model = no)')
     ap.add_argument('--json', default='')
     ap.add_argument('--show', type=int, default=15)
     ap.add_argument('--keep', action='store_true',

@@ -122,7 +122,7 @@ const struct config_key config_keys[] = {
 	PATH("kernel_tree", NULL, "cmd/update.c"),
 	PATH("rules_dir", NULL, "stages/classify.c"),
 	PATH("local_rules", SYSCONFDIR "/local.rules", "stages/classify.c"),
-	BOOL("shipped_model", "no", "stages/classify.c"),
+	BOOL("shipped_model", "yes", "stages/classify.c"),
 	INT("own_text_min_lines", "5", 0, 1000, "app/pipeline.c"),
 
 	/* identity and forwarding */

@@ -172,8 +172,8 @@ struct ruleset *classify_load(const char *dir, const char *local);
 const char *classify_rules_dir(const struct config *cfg);
 const char *classify_local_rules(const struct config *cfg);
 /*
- * the shipped model, RULES_DIR/model.bin, when routes.conf says
- * shipped_model = yes and it is readable (caller frees), else NULL:
+ * the shipped model, RULES_DIR/model.bin, unless routes.conf says
+ * shipped_model = no, when it is readable (caller frees), else NULL:
  * pipeline_open() loads it when STATE_DIR has no model.bin
  */
 #define CLASSIFY_DEFAULT_MODEL "model.bin"

@@ -1070,6 +1070,9 @@ static void test_shipped_refuted_and_model(void **state)
 	const double ai90[CLASS_N] = {
 		[CLASS_USER] = 0.05, [CLASS_FUZZER] = 0.05, [CLASS_AI] = 0.90
 	};
+	const double ai60[CLASS_N] = {
+		[CLASS_USER] = 0.3, [CLASS_FUZZER] = 0.1, [CLASS_AI] = 0.60
+	};
 	const char *body =
 		"After upgrading my laptop to 6.12.9 the nvme drive times out "
 		"every boot.\n\n[   12.345678] nvme nvme0: I/O tag 12 "
@@ -1120,6 +1123,23 @@ static void test_shipped_refuted_and_model(void **state)
 	verdict_release(&v);
 	assert_int_equal(cls, CLASS_USER);
 	report_free(r);
+	/*
+	 * one refuted name (a typo, perhaps) and a model that is not sure:
+	 * the model's 50-80 % bin needs a second tell, so not ai
+	 */
+	ev_free(ev);
+	ev = ev_new();
+	r = mk_report("From: M <m@example.org>",
+		      "The nvme drive times out.\n\n"
+		      "nvme_pci_requeue_locked() drops the request before "
+		      "nvme_poll_cq() sees it.\n");
+	assert_int_equal(classify_report(rs, r, ev, ai60, &v), 0);
+	cls = v.cls;
+	assert_true(verdict_has(&v, "AI_UNKNOWN_FUNCTION"));
+	assert_false(verdict_has(&v, "MODEL_AI_50"));
+	verdict_release(&v);
+	assert_int_not_equal(cls, CLASS_AI);
+	report_free(r);
 
 	ev_free(ev);
 	rules_free(rs);
@@ -1128,6 +1148,49 @@ static void test_shipped_refuted_and_model(void **state)
 	assert_int_equal(system(cmd), 0);
 	free(cmd);
 	free(idx);
+}
+
+/*
+ * the model's ai vote needs the rules' own AI evidence: alone (a genuine
+ * list report the model reads as 90 % ai) it moves nothing; beside a
+ * strong AI rule it still counts
+ */
+static void test_shipped_model_needs_evidence(void **state)
+{
+	struct ruleset *rs = shipped();
+	struct evidence *ev = ev_new();
+	struct report *r;
+	struct verdict v;
+	const double ai90[CLASS_N] = {
+		[CLASS_USER] = 0.05, [CLASS_FUZZER] = 0.05, [CLASS_AI] = 0.90
+	};
+	int cls;
+
+	(void)state;
+	r = mk_report("From: S <s@example.org>",
+		      "The console on the second UART stays silent after "
+		      "resume until the port is reopened; the first port "
+		      "works.\n");
+	assert_int_equal(classify_report(rs, r, ev, ai90, &v), 0);
+	cls = v.cls;
+	assert_false(verdict_has(&v, "MODEL_AI_80"));
+	verdict_release(&v);
+	assert_int_equal(cls, CLASS_USER);
+	report_free(r);
+	/* a strong AI rule (nothing reproduced) and the model: ai */
+	r = mk_report("From: S <s@example.org>",
+		      "The console on the second UART stays silent after "
+		      "resume until the port is reopened.  I have not been "
+		      "able to reproduce this on real hardware yet.\n");
+	assert_int_equal(classify_report(rs, r, ev, ai90, &v), 0);
+	cls = v.cls;
+	assert_true(verdict_has(&v, "AI_NOT_REPRODUCED"));
+	assert_true(verdict_has(&v, "MODEL_AI_80"));
+	verdict_release(&v);
+	assert_int_equal(cls, CLASS_AI);
+	report_free(r);
+	ev_free(ev);
+	rules_free(rs);
 }
 
 int main(void)
@@ -1152,6 +1215,7 @@ int main(void)
 		cmocka_unit_test(test_shipped_bots),
 		cmocka_unit_test(test_shipped_ai_and_user),
 		cmocka_unit_test(test_shipped_refuted_and_model),
+		cmocka_unit_test(test_shipped_model_needs_evidence),
 	};
 
 	msg_setup("test_classify", 1, false);
