@@ -864,10 +864,11 @@ static bool prose_line(const char *s, size_t l)
 	return true;
 }
 
-/* prose - the text's prose lines (prose_line()), joined */
+/* prose - the text's prose lines (prose_line()), joined; each ends in
+ * '\n', the last one too when the text does not: len + 2 bytes */
 static char *prose(const char *text, size_t len, size_t *out_len)
 {
-	char *out = xmalloc(len + 1);
+	char *out = xmalloc(len + 2);
 	const char *p = text, *end = text + len;
 	size_t n = 0;
 
