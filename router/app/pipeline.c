@@ -306,6 +306,11 @@ static bool no_sign_of_a_bug(const struct pipeline *p, const struct report *r,
 			     const struct decision *d)
 {
 	const struct rules_params *rp = rules_params(p->rules);
+	/* the signs are the rules': the model's vote says the text reads
+	 * like users' reports (a question, a plan in the first person), not
+	 * that anyone hit a bug */
+	double signs =
+		d->verdict.score[CLASS_USER] - d->verdict.model[CLASS_USER];
 
 	if (d->kind.kind != KIND_REPORT || d->kind.reply ||
 	    d->verdict.cls != CLASS_USER || d->verdict.certain ||
@@ -315,10 +320,10 @@ static bool no_sign_of_a_bug(const struct pipeline *p, const struct report *r,
 	 * its hardware: user rules worth three times the threshold) is a
 	 * report that asks for help */
 	if (d->kind.question)
-		return d->verdict.score[CLASS_USER] <
+		return signs <
 		       QUESTION_USER_EVIDENCE * rp->threshold[CLASS_USER];
 	/* a bug filed in a tracker, a regression a developer reports */
-	if (d->verdict.score[CLASS_USER] >= rp->threshold[CLASS_USER] ||
+	if (signs >= rp->threshold[CLASS_USER] ||
 	    !strcmp(d->kind.problem, "a filed bug") ||
 	    (!strncmp(d->kind.problem, "subject", 7) && kernel_person(p, r)))
 		return false;

@@ -190,4 +190,44 @@ test_expect_success 'a question is held, unless it shows the asker'\''s machine 
 	test "$(q "select class, state from reports where message_id = \"seer@example.com\"")" = "user|forwarded"
 '
 
+# model_only_user JSON: explain --json says user, and only the model's
+# pseudo-rules (MODEL_USER_*) fired
+model_only_user() {
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+names = [r["name"] for r in d["rules"] or []]
+assert d["class"] == "user", d["class"]
+assert names and all(n.startswith("MODEL_USER_") for n in names), names' "$1"
+}
+
+# plan N: a stranger's plan for ext4, no sign of a bug
+plan() {
+	printf "From: Pat Planner <pat%s@users.example>\nTo: bugs@example.org\nSubject: ext4: journal layout for our cluster %s\nMessage-ID: <plan%s@example.com>\nDate: Mon, 30 Nov 2026 10:00:00 +0000\n\nThe cluster runs ext4 with an external journal on nvme devices.\nThe journal is one nvme for six disks, with data=ordered.\nMirroring the journal device as well is the plan.\n" \
+		"$1" "$1" "$1"
+}
+
+test_expect_success 'the model'\''s vote alone is no sign of a bug: such a message is held' '
+	for c in fuzzer ai; do
+		mkdir -p "$T/plans/$c" &&
+		for f in "$SRC/tests/corpus/classify/$c"/*.eml; do
+			b=$(basename "$f" .eml) &&
+			cp "$f" "$T/plans/$c/$b.eml" &&
+			sed "s/^\(Message-I[Dd]: *<\)/\1copy-/" "$f" >"$T/plans/$c/$b-copy.eml" || return 1
+		done || return 1
+	done &&
+	mkdir -p "$T/plans/user" &&
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		plan "$i" >"$T/plans/user/p$i.eml" || return 1
+	done &&
+	"$TRIAGE" train --dir "$T/plans" --output "$T/state/model.bin" --no-cv >"$T/out" &&
+	plan 11 >"$T/plan.eml" &&
+	"$TRIAGE" explain --json "$T/plan.eml" >"$T/explain.json" &&
+	model_only_user "$T/explain.json" &&
+	"$FILTER" <"$T/plan.eml" &&
+	test "$(q "select class, state from reports where message_id = \"plan11@example.com\"")" = "user|held" &&
+	q "select d.reason from decisions d join reports r on r.id = d.report where r.message_id = \"plan11@example.com\"" |
+		grep -q "^no sign of a bug anyone hit" &&
+	rm "$T/state/model.bin" "$T/state/model.bin.sources"
+'
+
 test_done
