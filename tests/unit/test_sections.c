@@ -387,6 +387,8 @@ static void test_prefix_names_a_driver(void **state)
 	sections_for_report(map, ev, NULL, 0, &l);
 	assert_string_equal(title(&l, 0), "USB ATTACHED SCSI");
 	section_list_release(&l);
+	free(ev->subject_chain);
+	ev->subject_chain = NULL;
 	ev_del(ev);
 }
 
