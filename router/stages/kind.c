@@ -3,6 +3,7 @@
  * kind - what a message is (see kind.h)
  */
 #include <ctype.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <strings.h>
 
 #include "kind.h"
+#include "litset.h"
 #include "problem.h"
 #include "report.h"
 #include "util.h"
@@ -504,32 +506,41 @@ static bool changelog_line(const char *p, const char *e)
 }
 
 /*
- * crash_line - a line only a kernel's crash prints, wherever a log
- * prefix ("[  155.08] ", "Nov 14 11:48:11 host kernel: ") puts it: the
- * message carries a crash its sender saw, whatever its subject says
+ * crash_marks - the lines only a kernel's crash prints, wherever a log
+ * prefix ("[  155.08] ", "Nov 14 11:48:11 host kernel: ") puts them: the
+ * message carries a crash its sender saw, whatever its subject says.
+ * One litset pass a line (litset.h), as the evidence scan reads its
+ * markers, not a memmem() per mark.
  */
+static const char *const crash_marks[] = {
+	"Call Trace:",
+	"BUG: ",
+	"Oops: ",
+	"WARNING: CPU: ",
+	"Kernel panic - not syncing",
+	"general protection fault",
+	"Unable to handle kernel ",
+	"kernel BUG at ",
+	"KASAN: ",
+	"UBSAN: ",
+};
+static struct litset crash_set;
+static pthread_once_t crash_once = PTHREAD_ONCE_INIT;
+
+static void crash_set_init(void)
+{
+	litset_init(&crash_set, false);
+	litset_add_all(&crash_set, crash_marks, ARRAY_SIZE(crash_marks), 0);
+}
+
+/* crash_line - a crash mark in the first 400 bytes of the line */
 static bool crash_line(const char *p, const char *e)
 {
-	static const char *const marks[] = {
-		"Call Trace:",
-		"BUG: ",
-		"Oops: ",
-		"WARNING: CPU: ",
-		"Kernel panic - not syncing",
-		"general protection fault",
-		"Unable to handle kernel ",
-		"kernel BUG at ",
-		"KASAN: ",
-		"UBSAN: ",
-	};
-	size_t i, n = (size_t)(e - p);
+	size_t n = (size_t)(e - p);
 
-	if (n > 400)
-		n = 400;
-	for (i = 0; i < ARRAY_SIZE(marks); i++)
-		if (memmem(p, n, marks[i], strlen(marks[i])))
-			return true;
-	return false;
+	if (pthread_once(&crash_once, crash_set_init))
+		die("kind: pthread_once failed");
+	return litset_any(&crash_set, p, n < 400 ? n : 400);
 }
 
 static void scan_line(const char *p, const char *e, struct own_scan *s,
