@@ -314,17 +314,27 @@ int root_refuses_dir(const char *file)
 {
 	char *dir;
 	struct stat ls, sb;
-	const char *why = NULL, *fix;
+	const char *why = NULL, *fix, *base = strrchr(file, '/');
+	bool db;
 
 	if (geteuid() != 0)
 		return 0;
 	dir = dir_of(file);
+	/*
+	 * The state directory, known by its database: SQLite makes the
+	 * -wal, -shm and journal beside it, and uses such a file someone
+	 * made there first, sticky bit or not
+	 */
+	db = !strcmp(base ? base + 1 : file, "triage.db");
 	/*
 	 * Root writes only into a directory nobody else can write: its
 	 * own, not writable by others, nor by its group unless that is
 	 * root's group too (issue 21).  Whoever else can write there
 	 * could swap a file for a link between root's checks and its use
 	 * of it, or leave a file (a -wal) root would read as its own.
+	 * A sticky one (/tmp) is left to other files root writes (by
+	 * mkostemp() and rename(): nobody else can rename or remove them),
+	 * not to the state directory.
 	 * The triage commands, run as root in a directory someone else
 	 * owns, first become its owner (root_become_dir_owner()); the
 	 * filter, run by the MTA, never is root.
@@ -340,7 +350,8 @@ int root_refuses_dir(const char *file)
 			      : "owned by someone else";
 	else if (stat(dir, &sb) == 0 &&
 		 ((sb.st_mode & S_IWOTH) ||
-		  ((sb.st_mode & S_IWGRP) && sb.st_gid != 0))) {
+		  ((sb.st_mode & S_IWGRP) && sb.st_gid != 0)) &&
+		 (db || !(sb.st_mode & S_ISVTX))) {
 		why = sb.st_mode & S_IWOTH ? "root's, world-writable"
 					   : "root's, group-writable";
 		fix = "chown it to a dedicated user (e.g. 'chown triage'), "

@@ -78,7 +78,8 @@ int write_file_atomic(const char *path, const void *data, size_t len, int mode);
  * not root's (the old shared state directory, root:triage mode 2770;
  * issue 21): whoever can write there can make root's writes land
  * elsewhere.  Root's own directory writable by root (and the root
- * group) alone is accepted.  1 (an error printed, saying how to fix
+ * group) alone is accepted, and a sticky one (/tmp) for any file but
+ * the database, triage.db (SQLite uses a -wal someone made there).  1 (an error printed, saying how to fix
  * it, errno EPERM), else 0.
  */
 int root_refuses_dir(const char *file);

@@ -140,12 +140,12 @@ static void test_missing_directory(void **state)
  * Root writes only into a directory nobody else can write: its own,
  * writable by root (and root's group) alone.  Root's directory writable
  * by another group (the old shared state directory, root:triage 2770)
- * or by anyone (sticky or not), one someone else owns, writable by
- * others or not, are refused (issue 21)
+ * or by anyone, one someone else owns, writable by others or not, are
+ * refused; a sticky one (/tmp) for any file but the database (issue 21)
  */
 static void test_root_refuses_dir(void **state)
 {
-	char file[128];
+	char file[128], other[128];
 
 	(void)state;
 	if (geteuid() != 0)
@@ -166,8 +166,15 @@ static void test_root_refuses_dir(void **state)
 	assert_int_equal(chown(dir, 0, 0), 0);
 	assert_int_equal(chmod(dir, 0777), 0);
 	assert_int_equal(root_refuses_dir(file), 1);
-	assert_int_equal(chmod(dir, 01777), 0); /* sticky, as /tmp */
+	assert_int_equal(chmod(dir, 01777), 0);	     /* sticky, as /tmp */
+	assert_int_equal(root_refuses_dir(file), 1); /* never the database */
+	snprintf(other, sizeof(other), "%s/maintainers.idx", dir);
+	assert_int_equal(root_refuses_dir(other), 0); /* mkostemp, rename */
+	assert_int_equal(chown(dir, 0, 65534), 0);
+	assert_int_equal(chmod(dir, 03770), 0);
 	assert_int_equal(root_refuses_dir(file), 1);
+	assert_int_equal(root_refuses_dir(other), 0);
+	assert_int_equal(chown(dir, 0, 0), 0);
 	assert_int_equal(chmod(dir, 0700), 0);
 	assert_int_equal(chown(dir, 65534, (gid_t)-1), 0);
 	assert_int_equal(root_refuses_dir(file), 1);
