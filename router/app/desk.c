@@ -497,6 +497,68 @@ int64_t desk_forward(struct audit *db, const struct router_id *rid,
 			     now);
 }
 
+int64_t desk_forward_private(struct audit *db, const struct router_id *rid,
+			     const struct audit_record *rec, const char *addr,
+			     const char *name, const char *cls,
+			     const char *section, const char *reason,
+			     const char *security, time_t now)
+{
+	struct audit_decision d;
+
+	if (!rec->raw)
+		return error("report %lld: the message was not read",
+			     (long long)rec->id);
+	if (!addr_valid(addr))
+		return error("recipient '%s' is not a valid address", addr);
+	memset(&d, 0, sizeof(d));
+	d.at = now;
+	d.action = "forward";
+	d.recipient = addr;
+	d.recipient_name = name;
+	d.reason = reason;
+	d.candidates = "";
+	if (audit_insert_decision(db, rec->id, &d, NULL) < 0)
+		return -1;
+	return forward_queue_cc(db, rid, rec->id, rec->raw, rec->raw_len,
+				rec->sha256, addr, name, NULL, cls, section,
+				reason, security, now);
+}
+
+/*
+ * The words act_private() and the pipeline's private_recipient() put in
+ * the reason: "it looks security-sensitive (WHY)", then "; no person"
+ * when it was held for want of a person, ": sent privately" or " and
+ * has no person to go to: sent privately to security_address" when it
+ * went (or was to go) privately.
+ */
+#define SECURITY_MARK "it looks security-sensitive ("
+
+enum desk_security desk_security(const struct audit_record *rec, char *why,
+				 size_t size)
+{
+	size_t i;
+
+	if (size)
+		*why = '\0';
+	for (i = rec->ndecisions; i-- > 0;) {
+		const char *reason = rec->decisions[i].reason;
+		const char *at = reason ? strstr(reason, SECURITY_MARK) : NULL;
+		const char *end;
+
+		if (!at)
+			continue;
+		at += strlen(SECURITY_MARK);
+		end = strchr(at, ')');
+		if (!end)
+			continue;
+		if (size)
+			snprintf(why, size, "%.*s", (int)(end - at), at);
+		return starts_with(end, "); no person") ? DESK_SECURITY_NOBODY
+							: DESK_SECURITY_PRIVATE;
+	}
+	return DESK_SECURITY_NONE;
+}
+
 #define FOLLOWUPS_MAX 256 /* held follow-ups sent along with one root */
 
 struct followups {

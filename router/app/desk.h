@@ -147,6 +147,34 @@ int64_t desk_forward(struct audit *db, const struct router_id *rid,
 		     const char *reason, const char *candidates, time_t now);
 const char *desk_class_header(const struct audit_record *rec);
 /*
+ * desk_forward_private - desk_forward(), the forward marked
+ * "X-Triage-Security: SECURITY" and copied to no list (a report that
+ * looks security-sensitive, approved to a person or security_address)
+ */
+int64_t desk_forward_private(struct audit *db, const struct router_id *rid,
+			     const struct audit_record *rec, const char *addr,
+			     const char *name, const char *cls,
+			     const char *section, const char *reason,
+			     const char *security, time_t now);
+/*
+ * desk_security - what the filter decided about rec's looking
+ * security-sensitive (act_private(), said in its decision's reason):
+ * DESK_SECURITY_NONE, it did not; DESK_SECURITY_PRIVATE, it was sent
+ * (or picked to go) privately to a person or security_address, the
+ * recorded recipient; DESK_SECURITY_NOBODY, it had no person to go to
+ * and was held: its recorded recipient, if any, is a section's list or
+ * a security contact, where it must never go.  why gets the reason's
+ * words ("KASAN memory-safety crash"), cut to size.
+ */
+enum desk_security {
+	DESK_SECURITY_NONE,
+	DESK_SECURITY_PRIVATE,
+	DESK_SECURITY_NOBODY,
+};
+
+enum desk_security desk_security(const struct audit_record *rec, char *why,
+				 size_t size);
+/*
  * desk_forward_followups - after a thread's root was forwarded to addr
  * (approve, reroute): its follow-ups that waited with it (held) go to
  * addr too, in the caller's transaction, each as a follow-up decision

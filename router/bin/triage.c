@@ -216,9 +216,29 @@ static bool asks_help(int argc, char **argv)
 }
 
 /*
+ * become_state_owner - run as root, a command that uses the state
+ * directory becomes its owner first when that is another user (the
+ * install's 'triage' user), before anything there is opened: root never
+ * writes into a directory someone else can write (issue 21)
+ */
+static int become_state_owner(struct cmd_ctx *ctx)
+{
+	char *path;
+	int rc;
+
+	if (geteuid() != 0)
+		return 0;
+	path = config_state_path(cmd_config(ctx), "triage.db");
+	rc = root_become_dir_owner(path);
+	free(path);
+	return rc < 0 ? EX_NOPERM : 0;
+}
+
+/*
  * run - one command, in this program or in the one it is linked into;
- * run as root, a command that uses the state directory first checks it,
- * here for all of them, so that a refused one (a stranger's link, a
+ * run as root, a command that uses the state directory first becomes
+ * the directory's owner when that is someone else, then checks it, here
+ * for all of them, so that a refused one (a stranger's link, root's
  * directory others can write) is one message and one status, 73
  */
 static int run(const struct command *c, int argc, char **argv,
@@ -227,7 +247,8 @@ static int run(const struct command *c, int argc, char **argv,
 	int ret;
 
 	if (uses_state(c) && !asks_help(argc, argv) &&
-	    (ret = cmd_state_dir(ctx)) != 0)
+	    ((ret = become_state_owner(ctx)) != 0 ||
+	     (ret = cmd_state_dir(ctx)) != 0))
 		return ret;
 	if (!c->fn)
 		return run_elsewhere(c, argc, argv, ctx->config_path);

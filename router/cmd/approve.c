@@ -19,6 +19,12 @@
  *	A duplicate is refused (approve the original), as is a report
  *	already forwarded (unless --to: a copy to ADDR) and a report that
  *	has nobody to go to (unmapped: use --to or 'triage reroute').
+ *	A report the filter held because it looks security-sensitive and
+ *	had no person to go to (its recorded recipient is a list or a
+ *	security contact) goes to security_address when routes.conf has
+ *	one, and is otherwise refused ('triage reroute ID ADDR' is the
+ *	private path), as is --to naming that recipient; a forward of a
+ *	security-looking report is marked X-Triage-Security.
  *	After the commits, with 'transport = sendmail', the queued mail is
  *	sent at once; otherwise 'triage deliver' sends it.
  *
@@ -47,6 +53,7 @@ struct approve {
 	struct cmd_bulk b; /* first: one() casts */
 	struct router_id rid;
 	const char *to;
+	const char *security_address; /* routes.conf's, or NULL */
 };
 
 /* chosen_why - why the pick stage chose addr, from the candidates */
@@ -107,9 +114,14 @@ static int resend(struct approve *a, const struct audit_record *r)
 	return audit_commit(a->b.db) < 0 ? -1 : CMD_BULK_DONE;
 }
 
-/* forward - the report (and the follow-ups that waited) to addr */
+/*
+ * forward - the report (and the follow-ups that waited) to addr;
+ * security: it looks security-sensitive, the forward is marked so
+ * ("yes (WHY)") and copied to no list
+ */
 static int forward(struct approve *a, const struct audit_record *r,
-		   const char *addr, const char *name, const char *why)
+		   const char *addr, const char *name, const char *why,
+		   const char *security)
 {
 	const char *section = r->nsections ? r->sections[0].name : NULL;
 	char *reason = why ? xasprintf("approved by %s; %s", a->b.who, why)
@@ -121,8 +133,12 @@ static int forward(struct approve *a, const struct audit_record *r,
 	if (cmd_bulk_action(&a->b, r, addr, reason) < 0 ||
 	    cmd_leave_digest(&a->b, r) < 0)
 		goto out;
-	oid = desk_forward(a->b.db, &a->rid, r, addr, name,
-			   desk_class_header(r), section, reason, "", a->b.now);
+	oid = security ? desk_forward_private(a->b.db, &a->rid, r, addr, name,
+					      desk_class_header(r), section,
+					      reason, security, a->b.now)
+		       : desk_forward(a->b.db, &a->rid, r, addr, name,
+				      desk_class_header(r), section, reason, "",
+				      a->b.now);
 	if (oid < 0)
 		goto out;
 	a->b.queued++;
@@ -156,7 +172,8 @@ static int approve_one(struct cmd_bulk *b, const struct audit_record *r)
 	const struct audit_decision *d = cmd_recipient(r);
 	const char *addr = a->to, *name = NULL;
 	long long id = (long long)r->id;
-	char *why = NULL;
+	char *why = NULL, *security = NULL, sec_why[64];
+	enum desk_security sec;
 	int rc;
 
 	if (!strcmp(r->state, "duplicate")) {
@@ -183,7 +200,26 @@ static int approve_one(struct cmd_bulk *b, const struct audit_record *r)
 		      id, mimetext_unsendable(r->raw, r->raw_len));
 		return CMD_BULK_REFUSED;
 	}
-	if (!addr) {
+	sec = desk_security(r, sec_why, sizeof(sec_why));
+	if (sec == DESK_SECURITY_NOBODY &&
+	    (addr ? d && !strcasecmp(d->recipient, addr)
+		  : !(a->security_address && *a->security_address))) {
+		/* its recipient is a list or a security contact: never */
+		error("approve %lld: it looks security-sensitive (%s) and had "
+		      "no person to go to: never sent to %s%s; 'triage reroute "
+		      "%lld ADDR' sends it privately to a person (or set "
+		      "security_address)",
+		      id, sec_why, d ? d->recipient : "a list",
+		      d ? " (a list or a security contact)" : "", id);
+		return CMD_BULK_REFUSED;
+	}
+	if (sec == DESK_SECURITY_NOBODY && !addr) {
+		addr = a->security_address;
+		why = xasprintf("it looks security-sensitive (%s) and has no "
+				"person to go to: sent privately to "
+				"security_address",
+				sec_why);
+	} else if (!addr) {
 		if (!d) {
 			error("approve %lld: nobody to send it to (%s); use --to ADDR or 'triage reroute %lld SECTION'",
 			      id, r->nsections ? "no recipient" : "unmapped",
@@ -196,7 +232,10 @@ static int approve_one(struct cmd_bulk *b, const struct audit_record *r)
 	} else if (d && !strcasecmp(d->recipient, addr)) {
 		name = d->recipient_name;
 	}
-	rc = forward(a, r, addr, name, why);
+	if (sec != DESK_SECURITY_NONE)
+		security = xasprintf("yes (%s)", sec_why);
+	rc = forward(a, r, addr, name, why, security);
+	free(security);
 	free(why);
 	return rc;
 }
@@ -227,5 +266,6 @@ int cmd_approve(int argc, char **argv, struct cmd_ctx *ctx)
 	a.b.one = approve_one;
 	if (router_id_load(&a.rid, cmd_config(ctx)) < 0)
 		return EX_CONFIG;
+	a.security_address = config_get(cmd_config(ctx), "security_address");
 	return cmd_bulk(ctx, &a.b, argv, argc);
 }

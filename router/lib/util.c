@@ -4,7 +4,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,16 +295,11 @@ int read_file(const char *path, size_t max, char **out, size_t *len)
  * included, never what it points to.  The directory is synced after
  * the rename, so that the new name survives a crash.
  */
-int root_refuses_dir(const char *file)
+/* dir_of - file's directory, with no trailing '/' (caller frees) */
+static char *dir_of(const char *file)
 {
 	char *dir = xstrdup(file), *slash = strrchr(dir, '/');
-	struct stat ls, sb;
-	const char *why = NULL;
 
-	if (geteuid() != 0) {
-		free(dir);
-		return 0;
-	}
 	if (slash)
 		*(slash == dir ? slash + 1 : slash) = '\0';
 	else
@@ -310,16 +307,39 @@ int root_refuses_dir(const char *file)
 	/* a trailing '/' would follow the link: look at the name itself */
 	while (strlen(dir) > 1 && dir[strlen(dir) - 1] == '/')
 		dir[strlen(dir) - 1] = '\0';
+	return dir;
+}
+
+int root_refuses_dir(const char *file)
+{
+	char *dir;
+	struct stat ls, sb;
+	const char *why = NULL, *fix, *base = strrchr(file, '/');
+	bool db;
+
+	if (geteuid() != 0)
+		return 0;
+	dir = dir_of(file);
 	/*
-	 * Root's own directory may be group-writable (the shared state
-	 * directory, mode 2770), or world-writable and sticky (/tmp):
-	 * its files are written by mkostemp() and rename(), triage.db is
-	 * opened only when no link (root_refuses_link()) and SQLite opens
-	 * its -wal, -shm and journal files with O_NOFOLLOW.  Its owner,
-	 * or anyone when it is world-writable without the sticky bit,
-	 * could still swap a file for a link between those checks and
-	 * root's use: refused.
+	 * The state directory, known by its database: SQLite makes the
+	 * -wal, -shm and journal beside it, and uses such a file someone
+	 * made there first, sticky bit or not
 	 */
+	db = !strcmp(base ? base + 1 : file, "triage.db");
+	/*
+	 * Root writes only into a directory nobody else can write: its
+	 * own, not writable by others, nor by its group unless that is
+	 * root's group too (issue 21).  Whoever else can write there
+	 * could swap a file for a link between root's checks and its use
+	 * of it, or leave a file (a -wal) root would read as its own.
+	 * A sticky one (/tmp) is left to other files root writes (by
+	 * mkostemp() and rename(): nobody else can rename or remove them),
+	 * not to the state directory.
+	 * The triage commands, run as root in a directory someone else
+	 * owns, first become its owner (root_become_dir_owner()); the
+	 * filter, run by the MTA, never is root.
+	 */
+	fix = "run this as the directory's owner";
 	if (lstat(dir, &ls) == 0 && S_ISLNK(ls.st_mode) && ls.st_uid != 0)
 		why = "a symbolic link someone else made";
 	else if (stat(dir, &sb) == 0 && sb.st_uid != 0)
@@ -328,18 +348,94 @@ int root_refuses_dir(const char *file)
 		      : sb.st_mode & S_IWGRP
 			      ? "group-writable, owned by someone else"
 			      : "owned by someone else";
-	else if (stat(dir, &sb) == 0 && (sb.st_mode & S_IWOTH) &&
-		 !(sb.st_mode & S_ISVTX))
-		why = "world-writable (and not sticky)";
+	else if (stat(dir, &sb) == 0 &&
+		 ((sb.st_mode & S_IWOTH) ||
+		  ((sb.st_mode & S_IWGRP) && sb.st_gid != 0)) &&
+		 (db || !(sb.st_mode & S_ISVTX))) {
+		why = sb.st_mode & S_IWOTH ? "root's, world-writable"
+					   : "root's, group-writable";
+		fix = "chown it to a dedicated user (e.g. 'chown triage'), "
+		      "whom the triage commands run as root then become, "
+		      "or make it writable by root alone";
+	}
 	if (why) {
-		error("refusing to write as root into '%s': %s (run this as "
-		      "the directory's owner, or make it root's and not "
-		      "writable by others)",
-		      dir, why);
+		error("refusing to write as root into '%s': %s (%s)", dir, why,
+		      fix);
 		errno = EPERM;
 	}
 	free(dir);
 	return why ? 1 : 0;
+}
+
+/* root_groups - owner's groups, gid first, never root's (0) */
+static int root_groups(const struct passwd *pw, gid_t gid, gid_t *groups,
+		       int max)
+{
+	gid_t all[256];
+	int n = (int)ARRAY_SIZE(all), i, k = 0;
+
+	groups[k++] = gid;
+	if (!pw || getgrouplist(pw->pw_name, gid, all, &n) < 0)
+		return k;
+	for (i = 0; i < n && k < max; i++)
+		if (all[i] != 0 && all[i] != gid)
+			groups[k++] = all[i];
+	return k;
+}
+
+int root_become_dir_owner(const char *file)
+{
+	struct stat ls, sb;
+	struct passwd *pw;
+	gid_t groups[64];
+	char *dir;
+	uid_t uid;
+	gid_t gid;
+	int n;
+
+	if (geteuid() != 0)
+		return 0;
+	dir = dir_of(file);
+	/* a stranger's link is refused (root_refuses_dir()), not followed */
+	if ((lstat(dir, &ls) == 0 && S_ISLNK(ls.st_mode) && ls.st_uid != 0) ||
+	    stat(dir, &sb) != 0 || sb.st_uid == 0) {
+		free(dir);
+		return 0;
+	}
+	uid = sb.st_uid;
+	pw = getpwuid(uid);
+	/* the directory's group, or its owner's when that is root's */
+	gid = sb.st_gid != 0 ? sb.st_gid : pw ? pw->pw_gid : 0;
+	if (gid == 0) {
+		error("refusing to become the owner of '%s' (uid %lu): its "
+		      "group is root's; chgrp it to the triagers' group",
+		      dir, (unsigned long)uid);
+		free(dir);
+		errno = EPERM;
+		return -1;
+	}
+	n = root_groups(pw, gid, groups, (int)ARRAY_SIZE(groups));
+	if (setgroups((size_t)n, groups) < 0 || setgid(gid) < 0 ||
+	    setuid(uid) < 0) {
+		error("cannot become the owner of '%s' (uid %lu, gid %lu): %s",
+		      dir, (unsigned long)uid, (unsigned long)gid,
+		      strerror(errno));
+		free(dir);
+		return -1;
+	}
+	/* checked: root is gone for good */
+	if (setuid(0) == 0 || seteuid(0) == 0 || setgid(0) == 0 ||
+	    getuid() != uid || geteuid() != uid || getgid() != gid ||
+	    getegid() != gid) {
+		error("became uid %lu for '%s', but root could come back: "
+		      "stopping",
+		      (unsigned long)uid, dir);
+		free(dir);
+		errno = EPERM;
+		return -1;
+	}
+	free(dir);
+	return 1;
 }
 
 int root_refuses_link(const char *file)

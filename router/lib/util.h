@@ -72,14 +72,30 @@ char *xasprintf(const char *fmt, ...) PRINTF_LIKE(1, 2);
 int read_file(const char *path, size_t max, char **out, size_t *len);
 int write_file_atomic(const char *path, const void *data, size_t len, int mode);
 /*
- * root_refuses_dir - running as root, the directory of file is a
- * symbolic link someone else made, is owned by someone else, or is
- * world-writable without the sticky bit: whoever can write there can
- * make root's writes land elsewhere.  Root's own group-writable
- * directory (the shared state directory, mode 2770) and a sticky one
- * (/tmp) are accepted.  1 (an error printed, errno EPERM), else 0.
+ * root_refuses_dir - running as root, the directory of file is one
+ * someone else can write: a symbolic link someone else made, owned by
+ * someone else, or root's but writable by others or by a group that is
+ * not root's (the old shared state directory, root:triage mode 2770;
+ * issue 21): whoever can write there can make root's writes land
+ * elsewhere.  Root's own directory writable by root (and the root
+ * group) alone is accepted, and a sticky one (/tmp) for any file but
+ * the database, triage.db (SQLite uses a -wal someone made there).  1 (an error printed, saying how to fix
+ * it, errno EPERM), else 0.
  */
 int root_refuses_dir(const char *file);
+/*
+ * root_become_dir_owner - running as root, the directory of file is
+ * owned by another user (and is no symbolic link someone else made):
+ * become that user, for good, before anything is opened there: the
+ * supplementary groups set to the owner's (never root's), the group to
+ * the directory's (the owner's primary when the directory's is root's),
+ * then the user, each checked, and root checked to be gone (setuid(0)
+ * fails).  1 when it became the owner, 0 when nothing was to be done
+ * (not root, root's own directory, no such directory, a stranger's
+ * link: root_refuses_dir() says), -1 on failure (an error printed;
+ * the caller stops).
+ */
+int root_become_dir_owner(const char *file);
 /*
  * root_refuses_link - running as root, file (triage.db) is a symbolic
  * link: SQLite would open what it names.  1 (an error printed, errno

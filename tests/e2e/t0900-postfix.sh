@@ -209,8 +209,10 @@ setup() {
 	rm -rf "$VAR" "$LIBEXEC"
 	install -d -m 755 "$LIBEXEC" "$VAR" "$VAR/classifiers" || return 1
 	install -m 755 "$FILTER" "$LIBEXEC/triage-filter" || return 1
-	# the state directory the MTA's user and the triagers share
-	install -d -o root -g triage -m 2770 "$STATE" || return 1
+	# the state directory the MTA's user and the triagers share: the
+	# triage user's (root's commands become that user; root refuses
+	# its own directory a group can write)
+	install -d -o triage -g triage -m 2770 "$STATE" || return 1
 	install -d -o nobody -m 755 "$DUMP" || return 1
 	install -m 644 "$MSGS/MAINTAINERS" "$VAR/MAINTAINERS" &&
 		cp -R "$E2E/tree" "$VAR/tree" &&
@@ -294,7 +296,8 @@ test_expect_success 'set up Postfix, the triage user and the SMTP peer' '
 	cat "$T/setup.log" &&
 	postfix status &&
 	test "$(stat -c %U "$ALIASES.db")" = triage &&
-	test "$(stat -c %a:%G "$STATE")" = 2770:triage
+	test "$(stat -c %a:%U:%G "$STATE")" = 2770:triage:triage &&
+	test "$(stat -c %U "$STATE/maintainers.idx")" = triage
 '
 
 # ---- a genuine user report is forwarded ----------------------------------
@@ -415,7 +418,7 @@ test_expect_success 'the same message sent again: recorded as a duplicate, not f
 
 R="$MSGS/retry.eml"
 R_ID=$(msgid "$R")
-chmod 0700 "$STATE"
+chmod 0 "$STATE" # not even its owner, the filter's user, can write it
 send retry "$R" lee@example.org
 test_expect_success 'database not writable: exit 75 and one line, Postfix defers and keeps the message' '
 	track retry "$R" && ended retry deferred &&

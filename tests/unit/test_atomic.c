@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -136,27 +137,44 @@ static void test_missing_directory(void **state)
 }
 
 /*
- * Root's own directory, even group-writable (the shared state
- * directory, mode 2770) or a sticky one (/tmp), is accepted; one
- * someone else owns, writable by others or not, and a world-writable one
- * without the sticky bit are refused (issue 21)
+ * Root writes only into a directory nobody else can write: its own,
+ * writable by root (and root's group) alone.  Root's directory writable
+ * by another group (the old shared state directory, root:triage 2770)
+ * or by anyone, one someone else owns, writable by others or not, are
+ * refused; a sticky one (/tmp) for any file but the database (issue 21)
  */
 static void test_root_refuses_dir(void **state)
 {
-	char file[128];
+	char file[128], other[128];
 
 	(void)state;
 	if (geteuid() != 0)
 		skip(); /* the checks hold for root only */
 	snprintf(file, sizeof(file), "%s/triage.db", dir);
+	assert_int_equal(chown(dir, 0, 0), 0);
 	assert_int_equal(chmod(dir, 0700), 0);
 	assert_int_equal(root_refuses_dir(file), 0);
-	assert_int_equal(chmod(dir, 02770), 0);
+	assert_int_equal(chmod(dir, 0755), 0);
 	assert_int_equal(root_refuses_dir(file), 0);
+	assert_int_equal(chmod(dir, 02770), 0); /* root's group: root's */
+	assert_int_equal(root_refuses_dir(file), 0);
+	assert_int_equal(chown(dir, 0, 65534), 0); /* a triagers' group */
+	assert_int_equal(chmod(dir, 02770), 0);
+	assert_int_equal(root_refuses_dir(file), 1);
+	assert_int_equal(chmod(dir, 02750), 0);
+	assert_int_equal(root_refuses_dir(file), 0);
+	assert_int_equal(chown(dir, 0, 0), 0);
 	assert_int_equal(chmod(dir, 0777), 0);
 	assert_int_equal(root_refuses_dir(file), 1);
-	assert_int_equal(chmod(dir, 01777), 0); /* sticky, as /tmp */
-	assert_int_equal(root_refuses_dir(file), 0);
+	assert_int_equal(chmod(dir, 01777), 0);	     /* sticky, as /tmp */
+	assert_int_equal(root_refuses_dir(file), 1); /* never the database */
+	snprintf(other, sizeof(other), "%s/maintainers.idx", dir);
+	assert_int_equal(root_refuses_dir(other), 0); /* mkostemp, rename */
+	assert_int_equal(chown(dir, 0, 65534), 0);
+	assert_int_equal(chmod(dir, 03770), 0);
+	assert_int_equal(root_refuses_dir(file), 1);
+	assert_int_equal(root_refuses_dir(other), 0);
+	assert_int_equal(chown(dir, 0, 0), 0);
 	assert_int_equal(chmod(dir, 0700), 0);
 	assert_int_equal(chown(dir, 65534, (gid_t)-1), 0);
 	assert_int_equal(root_refuses_dir(file), 1);
@@ -165,6 +183,74 @@ static void test_root_refuses_dir(void **state)
 	assert_int_equal(chown(dir, 0, (gid_t)-1), 0);
 	assert_int_equal(chmod(dir, 0700), 0);
 	assert_int_equal(root_refuses_dir(file), 0);
+}
+
+/*
+ * become - in a child: root_become_dir_owner(file) and what it left:
+ * "RC UID GID" and whether root came back ("root" / "gone"), the child
+ * writing the line to fd
+ */
+static void become(const char *file, char *out, size_t size)
+{
+	int fds[2];
+	pid_t pid;
+	ssize_t n;
+
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char line[128];
+		int rc = root_become_dir_owner(file);
+
+		snprintf(line, sizeof(line), "%d %lu %lu %s %d", rc,
+			 (unsigned long)geteuid(), (unsigned long)getegid(),
+			 setuid(0) == 0 ? "root" : "gone",
+			 root_refuses_dir(file));
+		n = write(fds[1], line, strlen(line));
+		_exit(n < 0);
+	}
+	close(fds[1]);
+	n = read(fds[0], out, size - 1);
+	out[n > 0 ? n : 0] = '\0';
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+}
+
+/*
+ * Root in a directory another user owns becomes that user, for good,
+ * with the directory's group (the owner's own when the directory's is
+ * root's); root's own directory and a stranger's link leave it root
+ */
+static void test_root_becomes_owner(void **state)
+{
+	char file[192], link[160], got[128];
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	snprintf(file, sizeof(file), "%s/triage.db", dir);
+	assert_int_equal(chmod(dir, 02770), 0);
+	assert_int_equal(chown(dir, 65534, 65534), 0);
+	become(file, got, sizeof(got));
+	assert_string_equal(got, "1 65534 65534 gone 0");
+	assert_int_equal(chown(dir, 65534, 0), 0); /* nobody's own group */
+	become(file, got, sizeof(got));
+	assert_string_equal(got, "1 65534 65534 gone 0");
+	assert_int_equal(chown(dir, 0, 0), 0); /* root's: nothing to do */
+	assert_int_equal(chmod(dir, 0700), 0);
+	become(file, got, sizeof(got));
+	assert_string_equal(got, "0 0 0 root 0");
+	/* a link nobody made to a directory nobody owns: refused, as root */
+	snprintf(link, sizeof(link), "%s.link", dir);
+	assert_int_equal(chown(dir, 65534, 65534), 0);
+	assert_int_equal(symlink(dir, link), 0);
+	assert_int_equal(lchown(link, 65534, 65534), 0);
+	snprintf(file, sizeof(file), "%s/triage.db", link);
+	become(file, got, sizeof(got));
+	assert_int_equal(unlink(link), 0);
+	assert_string_equal(got, "0 0 0 root 1");
+	assert_int_equal(chown(dir, 0, 0), 0);
 }
 
 /* root never opens a triage.db that is a link: it names what is written */
@@ -196,6 +282,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_root_refuses_dir, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_root_refuses_link, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_root_becomes_owner, setup,
 						teardown),
 	};
 

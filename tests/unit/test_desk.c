@@ -283,6 +283,52 @@ static void test_forward(void **state)
 	audit_close(db);
 }
 
+/*
+ * The filter's words for a security-looking report (act_private(),
+ * pipeline.c) tell approve where it may go: held for want of a person
+ * (its recipient a list), sent privately, or not security at all; the
+ * newest decision that says so counts (issue 21)
+ */
+static void test_security(void **state)
+{
+	struct audit_decision d[2];
+	struct audit_record rec;
+	char why[64];
+
+	(void)state;
+	memset(&rec, 0, sizeof(rec));
+	memset(d, 0, sizeof(d));
+	rec.decisions = d;
+	assert_int_equal(desk_security(&rec, why, sizeof(why)),
+			 DESK_SECURITY_NONE);
+	assert_string_equal(why, "");
+	rec.ndecisions = 1;
+	d[0].reason = "user: forwarded to the section's person";
+	assert_int_equal(desk_security(&rec, why, sizeof(why)),
+			 DESK_SECURITY_NONE);
+	d[0].reason = "user: it looks security-sensitive (KASAN memory-safety "
+		      "crash); no person, no security_address: never published "
+		      "on a list, held for a triager to send privately";
+	assert_int_equal(desk_security(&rec, why, sizeof(why)),
+			 DESK_SECURITY_NOBODY);
+	assert_string_equal(why, "KASAN memory-safety crash");
+	d[0].reason = "M: xavier; it looks security-sensitive (cve- in its "
+		      "text): sent privately, marked X-Triage-Security, copied "
+		      "to no list";
+	assert_int_equal(desk_security(&rec, why, sizeof(why)),
+			 DESK_SECURITY_PRIVATE);
+	assert_string_equal(why, "cve- in its text");
+	/* the newest that says it counts; a cut buffer stays a string */
+	rec.ndecisions = 2;
+	d[1].reason = "user: it looks security-sensitive (exploit in its "
+		      "text); no person, no security_address";
+	assert_int_equal(desk_security(&rec, why, 8), DESK_SECURITY_NOBODY);
+	assert_string_equal(why, "exploit");
+	d[1].reason = NULL;
+	assert_int_equal(desk_security(&rec, why, sizeof(why)),
+			 DESK_SECURITY_PRIVATE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -295,6 +341,7 @@ int main(void)
 		cmocka_unit_test(test_candidates),
 		cmocka_unit_test(test_status_exit),
 		cmocka_unit_test(test_forward),
+		cmocka_unit_test(test_security),
 	};
 
 	msg_setup("test_desk", 1, false);
