@@ -468,6 +468,31 @@ void pipeline_judge(struct pipeline *p, const struct report *r,
 }
 
 /*
+ * security_hold_mark - a held report that looks security-sensitive and
+ * whose recorded recipient is no private person (a list, a security
+ * contact) says so in its reason, as act_private() says it for one held
+ * for want of a person: whatever held it (its class, no sign of a bug,
+ * unread or thin text), 'triage approve' reads the mark (desk_security())
+ * and never sends it to that recipient (issue 21)
+ */
+static void security_hold_mark(struct decision *d, bool person)
+{
+	static const char mark[] = "it looks security-sensitive (";
+	size_t n = strlen(d->act.reason), need;
+
+	if (d->act.action != ACT_HOLD || !d->act.security_why[0] || person ||
+	    strstr(d->act.reason, mark))
+		return;
+	/* the mark whole, the reason before it cut if it must be */
+	need = strlen("; ") + strlen(mark) + strlen(d->act.security_why) +
+	       strlen("); no person") + 1;
+	if (n + need > sizeof(d->act.reason))
+		n = sizeof(d->act.reason) - need;
+	snprintf(d->act.reason + n, sizeof(d->act.reason) - n,
+		 "; %s%s); no person", mark, d->act.security_why);
+}
+
+/*
  * private_recipient - a security-looking report sent privately
  * (act_private()): to security_address instead of the pick when it has
  * no person; the pick's reason says where and why
@@ -595,6 +620,7 @@ int pipeline_route(struct pipeline *p, const struct report *r, time_t now,
 			d->rest_lines,
 			config_int(p->cfg, "own_text_min_lines"));
 	}
+	security_hold_mark(d, d->pick.outcome == PICK_PERSON && !contact);
 	return rc;
 }
 

@@ -112,7 +112,7 @@ struct act_decision {
 	enum act_action action;
 	unsigned period;  /* for ACT_DIGEST */
 	bool reply;	  /* also reply to the reporter with bug_url */
-	char reason[200]; /* "ai: held for a triager (action ai hold)" */
+	char reason[320]; /* "ai: held for a triager (action ai hold)" */
 	/*
 	 * act_private(): why it looks security-sensitive ("KASAN
 	 * memory-safety crash", "exploit in its text"), whatever its

@@ -107,6 +107,24 @@ test_expect_success 'reroute to a person stays the private path' '
 	test "$(q "SELECT recipients FROM outbox WHERE report = 3")" = xavier@xfs.example.org
 '
 
+test_expect_success 'held for its class, a security report to a list is guarded too' '
+	sed -e "s/abuse-31.kasan@/abuse-31u.kasan@/" -e "s/^From: .*/From: Uwe <uwe@users.example>/" \
+		"$C/31-list-kasan.eml" >"$T/31u.eml" &&
+	cp "$T/routes.conf" "$T/userhold.conf" &&
+	echo "action user hold" >>"$T/userhold.conf" &&
+	TRIAGE_CONFIG="$T/userhold.conf" "$FILTER" <"$T/31u.eml" &&
+	id=$(id_of abuse-31u.kasan@users.example) &&
+	test "$(q "SELECT state FROM reports WHERE id = $id")" = held &&
+	test "$(q "SELECT recipient FROM decisions WHERE report = $id")" = netdev@vger.example.org &&
+	q "SELECT reason FROM decisions WHERE report = $id" >"$T/whyu" &&
+	grep "^user: held for a triager" "$T/whyu" &&
+	grep "it looks security-sensitive (KASAN memory-safety crash); no person" "$T/whyu" &&
+	n=$(q "SELECT count(*) FROM outbox") &&
+	test_exit 65 "$TRIAGE" approve "$id" 2>"$T/erru" &&
+	grep "approve $id: it looks security-sensitive (KASAN memory-safety crash) and had no person to go to: never sent to netdev@vger.example.org" "$T/erru" &&
+	test "$(q "SELECT count(*) FROM outbox")" = "$n"
+'
+
 test_expect_success 'a report that does not look security-sensitive is approved to its list as before' '
 	sed -e "s/abuse-31.kasan@/abuse-31p.plain@/" -e "s/^From: .*/From: Pia <pia@users.example>/" \
 		-e "s/KASAN: slab-use-after-free/kernel NULL pointer dereference/g" -e "/kasan/Id" \
