@@ -273,20 +273,50 @@ void act_fallback(const struct act_config *ac, const char *cls,
 		 cls ? cls : "?", cls ? cls : "*");
 }
 
-/* has_word - [p, p + len) holds w (lower case), in any case */
-static bool has_word(const char *p, size_t len, const char *w)
+static unsigned char fold(unsigned char c)
 {
-	size_t n = strlen(w), i, j;
+	return c >= 'A' && c <= 'Z' ? (unsigned char)(c - 'A' + 'a') : c;
+}
 
-	for (i = 0; p && len >= n && i <= len - n; i++) {
-		for (j = 0;
-		     j < n && (char)tolower((unsigned char)p[i + j]) == w[j];
-		     j++)
-			;
-		if (j == n)
-			return true;
+/*
+ * words_in - the set of words w[0..nw) (lower case, two letters or
+ * more, nw <= 8) that [p, p + len) holds, in any ASCII case, as bit k
+ * for w[k]; the scan stops once w[0] is found (no later word can come
+ * first).  One pass over the text, looking further only where a word's
+ * first two letters are.
+ */
+static unsigned words_in(const char *p, size_t len, const char *const *w,
+			 size_t nw)
+{
+	unsigned char first[256] = { 0 };
+	size_t wlen[8], i, j, k, n;
+	unsigned found = 0, m;
+
+	for (k = 0; k < nw && k < 8; k++) {
+		wlen[k] = strlen(w[k]);
+		first[(unsigned char)w[k][0]] |= (unsigned char)(1u << k);
+		if (w[k][0] >= 'a' && w[k][0] <= 'z')
+			first[(unsigned char)w[k][0] - 'a' + 'A'] |=
+				(unsigned char)(1u << k);
 	}
-	return false;
+	for (i = 0; p && i < len && !(found & 1); i++) {
+		m = first[(unsigned char)p[i]] & ~found;
+		while (m) {
+			k = (size_t)__builtin_ctz(m);
+			m &= m - 1;
+			n = wlen[k];
+			if (n > len - i || fold((unsigned char)p[i + 1]) !=
+						   (unsigned char)w[k][1])
+				continue;
+			for (j = 2; j < n && fold((unsigned char)p[i + j]) ==
+						     (unsigned char)w[k][j];
+			     j++)
+				;
+			if (j >= n)
+				found |= 1u << k;
+		}
+	}
+	return found;
 }
 
 void act_private(const char *cls, bool person, const char *security_address,
@@ -309,11 +339,17 @@ void act_private(const char *cls, bool person, const char *security_address,
 		if (!strcasecmp(crash_type, memory[i]))
 			why = memory[i];
 	crash = why != NULL;
-	for (i = 0; !why && i < ARRAY_SIZE(words); i++)
-		if (has_word(subject, subject ? strlen(subject) : 0,
-			     words[i]) ||
-		    has_word(text, len, words[i]))
-			why = words[i];
+	_Static_assert(ARRAY_SIZE(words) <= 8, "words_in() takes 8 words");
+	if (!why) {
+		unsigned found =
+			words_in(subject, subject ? strlen(subject) : 0, words,
+				 ARRAY_SIZE(words));
+
+		if (!(found & 1))
+			found |= words_in(text, len, words, ARRAY_SIZE(words));
+		if (found)
+			why = words[__builtin_ctz(found)];
+	}
 	if (!why)
 		return;
 	snprintf(out->security_why, sizeof(out->security_why), "%.20s %s", why,

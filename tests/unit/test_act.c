@@ -226,6 +226,49 @@ static void test_private(void **state)
 	assert_string_equal(d.security_why, "");
 }
 
+/* which security word act_private() names: the first of its list found
+ * in the subject or the text, in any case, anywhere up to the last byte */
+static const char *why_of(const char *subject, const char *text)
+{
+	static struct act_decision d;
+	struct act_config ac;
+
+	act_config_load(&ac, NULL);
+	act_decide(&ac, "user", true, true, NULL, &d);
+	act_private("user", true, NULL, NULL, subject, text,
+		    text ? strlen(text) : 0, &d);
+	return d.security_why;
+}
+
+static void test_private_words(void **state)
+{
+	(void)state;
+	/* the list's order decides, not the place in the text */
+	assert_string_equal(why_of("a security hole", "an EXPLOIT for it"),
+			    "exploit in its text");
+	assert_string_equal(why_of("Vulnerable", "see CVE-2026-1"),
+			    "cve- in its text");
+	assert_string_equal(why_of("x", "Privilege Escalation, security"),
+			    "privilege escalation in its text");
+	/* a word that ends the text; one cut short by its end */
+	assert_string_equal(why_of("x", "the last word: security"),
+			    "security in its text");
+	assert_string_equal(why_of("x", "vulnera"), "");
+	assert_string_equal(why_of("Securit", "y"), "");
+	/* a first letter repeated before the word; no subject, no text */
+	assert_string_equal(why_of(NULL, "eexexploit"), "exploit in its text");
+	assert_string_equal(why_of("sssecurity", NULL), "security in its text");
+	assert_string_equal(why_of(NULL, NULL), "");
+	/* not the word: "cve" without its dash, "privilege  escalation" */
+	assert_string_equal(why_of("cve 1", "privilege  escalation"), "");
+	/* bytes past ASCII fold to nothing */
+	assert_string_equal(why_of("\xc5\x9b"
+				   "ecurity",
+				   "\xd0\xb5"
+				   "xploit"),
+			    "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -236,6 +279,7 @@ int main(void)
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_list_fallback),
 		cmocka_unit_test(test_private),
+		cmocka_unit_test(test_private_words),
 	};
 
 	msg_setup("test_act", 1, false);
