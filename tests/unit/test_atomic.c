@@ -200,13 +200,28 @@ static void become(const char *file, char *out, size_t size)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		char line[128];
-		int rc = root_become_dir_owner(file);
+		char line[256], sup[96] = "";
+		int rc = root_become_dir_owner(file), i, ng;
+		uid_t ru, eu, su;
+		gid_t rg, eg, sg, groups[32];
 
-		snprintf(line, sizeof(line), "%d %lu %lu %s %d", rc,
+		/* every id, and the supplementary groups: no root among them */
+		ng = getgroups((int)(sizeof(groups) / sizeof(groups[0])),
+			       groups);
+		for (i = 0; i < ng && strlen(sup) + 12 < sizeof(sup); i++)
+			snprintf(sup + strlen(sup), sizeof(sup) - strlen(sup),
+				 "%s%lu", i ? "," : "",
+				 (unsigned long)groups[i]);
+		if (getresuid(&ru, &eu, &su) || getresgid(&rg, &eg, &sg))
+			_exit(2);
+		snprintf(line, sizeof(line),
+			 "%d %lu %lu %s %d|r%lu.%lu.%lu g%lu.%lu.%lu s%s", rc,
 			 (unsigned long)geteuid(), (unsigned long)getegid(),
 			 setuid(0) == 0 ? "root" : "gone",
-			 root_refuses_dir(file));
+			 root_refuses_dir(file), (unsigned long)ru,
+			 (unsigned long)eu, (unsigned long)su,
+			 (unsigned long)rg, (unsigned long)eg,
+			 (unsigned long)sg, sup);
 		n = write(fds[1], line, strlen(line));
 		_exit(n < 0);
 	}
@@ -233,14 +248,19 @@ static void test_root_becomes_owner(void **state)
 	assert_int_equal(chmod(dir, 02770), 0);
 	assert_int_equal(chown(dir, 65534, 65534), 0);
 	become(file, got, sizeof(got));
-	assert_string_equal(got, "1 65534 65534 gone 0");
+	/* real, effective and saved ids all the owner's; root's groups gone */
+	assert_string_equal(
+		got,
+		"1 65534 65534 gone 0|r65534.65534.65534 g65534.65534.65534 s65534");
 	assert_int_equal(chown(dir, 65534, 0), 0); /* nobody's own group */
 	become(file, got, sizeof(got));
-	assert_string_equal(got, "1 65534 65534 gone 0");
+	assert_string_equal(
+		got,
+		"1 65534 65534 gone 0|r65534.65534.65534 g65534.65534.65534 s65534");
 	assert_int_equal(chown(dir, 0, 0), 0); /* root's: nothing to do */
 	assert_int_equal(chmod(dir, 0700), 0);
 	become(file, got, sizeof(got));
-	assert_string_equal(got, "0 0 0 root 0");
+	assert_true(!strncmp(got, "0 0 0 root 0|r0.0.0 g0.0.0 s", 27));
 	/* a link nobody made to a directory nobody owns: refused, as root */
 	snprintf(link, sizeof(link), "%s.link", dir);
 	assert_int_equal(chown(dir, 65534, 65534), 0);
@@ -249,7 +269,7 @@ static void test_root_becomes_owner(void **state)
 	snprintf(file, sizeof(file), "%s/triage.db", link);
 	become(file, got, sizeof(got));
 	assert_int_equal(unlink(link), 0);
-	assert_string_equal(got, "0 0 0 root 1");
+	assert_true(!strncmp(got, "0 0 0 root 1|r0.0.0 g0.0.0 s", 27));
 	assert_int_equal(chown(dir, 0, 0), 0);
 }
 
