@@ -246,9 +246,14 @@ static int run(const struct command *c, int argc, char **argv,
 {
 	int ret;
 
-	if (uses_state(c) && !asks_help(argc, argv) &&
+	/*
+	 * root drops first, whatever the arguments: a "-h" is also a
+	 * note's text or a reason ("triage note 1 -h"); only the
+	 * directory's check is left out when the command asks for help
+	 */
+	if (uses_state(c) &&
 	    ((ret = become_state_owner(ctx)) != 0 ||
-	     (ret = cmd_state_dir(ctx)) != 0))
+	     (!asks_help(argc, argv) && (ret = cmd_state_dir(ctx)) != 0)))
 		return ret;
 	if (!c->fn)
 		return run_elsewhere(c, argc, argv, ctx->config_path);
