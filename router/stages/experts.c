@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdint.h>
@@ -1015,25 +1016,52 @@ int experts_git_log(const char *dir, const char *const *args, size_t nargs,
 	return ret;
 }
 
+/*
+ * trusted_repo - "safe.directory=DIR" (DIR made absolute) when the
+ * repository at dir belongs to root or to us, else NULL (caller frees).
+ * A triage command run as root becomes the state directory's owner
+ * first (issue 21), and git then refuses root's own tree (/usr/src/linux)
+ * as "dubious ownership"; root's tree is no stranger's, so git is told
+ * to trust it.  A tree another user owns stays refused: its config
+ * (hooks, core.fsmonitor) would run as us.
+ */
+static char *trusted_repo(const char *dir)
+{
+	char real[PATH_MAX], gitdir[PATH_MAX + 8];
+	struct stat st;
+
+	if (!realpath(dir, real) || stat(real, &st) < 0 ||
+	    (st.st_uid != 0 && st.st_uid != geteuid()))
+		return NULL;
+	snprintf(gitdir, sizeof(gitdir), "%s/.git", real);
+	if (lstat(gitdir, &st) == 0 && st.st_uid != 0 && st.st_uid != geteuid())
+		return NULL;
+	return xasprintf("safe.directory=%s", real);
+}
+
 int experts_git_run(const char *dir, const char *const *args, size_t nargs,
 		    experts_line_fn fn, void *arg)
 {
 	static const char *const head[] = {
-		"git", "-C", NULL, "-c", "core.quotePath=false",
+		"git", "-C", NULL, "-c", "core.quotePath=false", "-c", NULL,
 	};
 	const char **argv;
+	char *safe = trusted_repo(dir);
 	int fds[2], status, ret;
+	size_t i, nhead = safe ? ARRAY_SIZE(head) : ARRAY_SIZE(head) - 2;
 	pid_t pid;
-	size_t i;
 
-	argv = xcalloc(ARRAY_SIZE(head) + nargs + 1, sizeof(*argv));
-	for (i = 0; i < ARRAY_SIZE(head); i++)
+	argv = xcalloc(nhead + nargs + 1, sizeof(*argv));
+	for (i = 0; i < nhead; i++)
 		argv[i] = head[i];
 	argv[2] = dir;
+	if (safe)
+		argv[6] = safe;
 	for (i = 0; i < nargs; i++)
-		argv[ARRAY_SIZE(head) + i] = args[i];
+		argv[nhead + i] = args[i];
 	if (pipe2(fds, O_CLOEXEC) < 0) {
 		free(argv);
+		free(safe);
 		return error("pipe: %s", strerror(errno));
 	}
 	fflush(NULL);
@@ -1042,6 +1070,7 @@ int experts_git_run(const char *dir, const char *const *args, size_t nargs,
 		close(fds[0]);
 		close(fds[1]);
 		free(argv);
+		free(safe);
 		return error("fork: %s", strerror(errno));
 	}
 	if (pid == 0) {
@@ -1056,6 +1085,7 @@ int experts_git_run(const char *dir, const char *const *args, size_t nargs,
 		_exit(127);
 	}
 	free(argv);
+	free(safe);
 	close(fds[1]);
 	ret = experts_read_lines(fds[0], fn, arg);
 	close(fds[0]);

@@ -99,6 +99,32 @@ test_expect_success 'root: root'"'"'s own directory nobody else can write (0755)
 	test "$(stat -c %U "$T/mine/triage.db")" = root
 '
 
+test_expect_success 'root: a "-h" that is a note'"'"'s text is no help request: root still becomes the owner' '
+	TRIAGE_CONFIG="$T/st.conf" "$TRIAGE" note 1 -h >"$T/note.h" &&
+	test "$(sqlite3 "$T/st/triage.db" "SELECT count(*) FROM actions WHERE action = \"note\" AND detail = \"-h\"")" = 1 &&
+	test "$(root_files st)" = 0
+'
+
+test_expect_success 'root: experts import --git of root'"'"'s tree works after the drop (git trusts a root-owned repository)' '
+	if ! command -v git >/dev/null; then
+		echo "# git is not installed: the git case is not run" && return 0
+	fi &&
+	mkdir -p "$T/repo/fs/xfs" && echo x >"$T/repo/fs/xfs/xfs_inode.c" &&
+	(cd "$T/repo" && export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null &&
+	 git init -q && git add -A &&
+	 git -c user.name=Alice -c user.email=alice@example.org commit -q -m "xfs: a fix
+
+Reviewed-by: Bob <bob@example.org>") &&
+	test "$(stat -c %U "$T/repo/.git")" = root &&
+	TRIAGE_CONFIG="$T/st.conf" "$TRIAGE" experts import --git "$T/repo" --since all >"$T/imp.root" &&
+	grep "^experts: 1 commits" "$T/imp.root" &&
+	test "$(root_files st)" = 0 &&
+	mkdir "$T/theirs" && cp -a "$T/repo/." "$T/theirs/" && chown -R 12345 "$T/theirs" &&
+	test_exit 66 env TRIAGE_CONFIG="$T/st.conf" "$TRIAGE" experts import --git "$T/theirs" --since all 2>"$T/imp.theirs" &&
+	grep "dubious ownership" "$T/imp.theirs" &&
+	grep "git log in .*theirs. failed" "$T/imp.theirs"
+'
+
 test_expect_success 'not root: the owner runs the same commands as before (no check of root'"'"'s applies)' '
 	as_nobody env TRIAGE_CONFIG="$T/st.conf" "$TRIAGE" update >"$T/update.nobody" &&
 	as_nobody env TRIAGE_CONFIG="$T/st.conf" "$TRIAGE" pending >"$T/pending.nobody" &&
