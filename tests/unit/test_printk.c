@@ -2,7 +2,8 @@
 /*
  * test_printk - the printk format index: which calls are log calls,
  * formats normalized, an index built from a small fake tree, log lines
- * matched against it, a damaged or older index refused
+ * matched against it, a damaged or older index refused, and the
+ * evidence stage keeping the matches of a report's lines
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,7 +17,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "evidence.h"
+#include "maintainers.h"
+#include "map.h"
 #include "printk.h"
+#include "report.h"
+#include "sections.h"
 #include "tree_scratch.h"
 #include "util.h"
 
@@ -28,19 +34,33 @@ static bool is_call(const char *name)
 static void test_log_calls(void **state)
 {
 	static const char *const yes[] = {
-		"printk",	  "pr_err",	     "pr_warn_once",
-		"pr_err_ratelimited", "dev_err",	     "dev_err_probe",
-		"netdev_warn",	  "drm_err",	     "DRM_DEV_ERROR",
-		"btrfs_err_rl",	  "btrfs_err_in_rcu", "ext4_error_inode",
-		"ext4_msg",	  "xfs_alert_tag",   "ath11k_warn",
-		"IWL_ERR",	  "WARN",	     "WARN_ONCE",
-		"dev_WARN_ONCE",  "panic",	     "bt_dev_err",
+		"printk",
+		"pr_err",
+		"pr_warn_once",
+		"pr_err_ratelimited",
+		"dev_err",
+		"dev_err_probe",
+		"netdev_warn",
+		"drm_err",
+		"DRM_DEV_ERROR",
+		"btrfs_err_rl",
+		"btrfs_err_in_rcu",
+		"ext4_error_inode",
+		"ext4_msg",
+		"xfs_alert_tag",
+		"ath11k_warn",
+		"IWL_ERR",
+		"WARN",
+		"WARN_ONCE",
+		"dev_WARN_ONCE",
+		"panic",
+		"bt_dev_err",
 		"dev_printk",
 	};
 	static const char *const no[] = {
-		"pr_debug", "pr_devel",	 "dev_dbg",	"pr_cont",
-		"seq_printf", "snprintf", "sprintf",	"WARN_ON",
-		"WARN_ON_ONCE", "err",	 "info",	"drm_WARN_ON",
+		"pr_debug",	"pr_devel", "dev_dbg", "pr_cont",
+		"seq_printf",	"snprintf", "sprintf", "WARN_ON",
+		"WARN_ON_ONCE", "err",	    "info",    "drm_WARN_ON",
 		"trace_printk",
 	};
 	size_t i;
@@ -145,7 +165,8 @@ static struct printk_index *build(char dir[TREE_DIR_MAX], char **idx)
 	tree_make(dir, "triage-printk");
 	tree_write(dir, "fs/btrfs/disk-io.c", disk_io);
 	tree_write(dir, "drivers/usb/core/hub.c", hub);
-	tree_write(dir, "drivers/usb/core/hub.h", "/* pr_err(\"in a header\"); */\n");
+	tree_write(dir, "drivers/usb/core/hub.h",
+		   "/* pr_err(\"in a header\"); */\n");
 	tree_write(dir, "drivers/net/wireless/ath/ath11k/wmi.c", wmi);
 	tree_write(dir, "drivers/foo/foo.c", foo);
 	tree_write(dir, "tools/perf/perf.c", tools);
@@ -199,17 +220,19 @@ static void test_build_and_match(void **state)
 	size_t n;
 
 	(void)state;
-	match_one(pk,
-		  "BTRFS error (device sda1): parent transid verify failed on logical 30408704 mirror 1 wanted 17 found 15",
-		  "btrfs_err_rl", "fs/btrfs/disk-io.c", 1);
+	match_one(
+		pk,
+		"BTRFS error (device sda1): parent transid verify failed on logical 30408704 mirror 1 wanted 17 found 15",
+		"btrfs_err_rl", "fs/btrfs/disk-io.c", 1);
 	match_one(pk, "usb 1-2: device descriptor read/64, error -71",
 		  "dev_err", "drivers/usb/core/hub.c", 1);
 	match_one(pk,
 		  "usb 1-3: new high-speed USB device number 5 using xhci_hcd",
 		  "dev_info", "drivers/usb/core/hub.c", 1);
-	match_one(pk,
-		  "ath11k_pci 0000:03:00.0: failed to send WMI_PDEV_SET_PARAM cmd",
-		  "ath11k_warn", "drivers/net/wireless/ath/ath11k/wmi.c", 1);
+	match_one(
+		pk,
+		"ath11k_pci 0000:03:00.0: failed to send WMI_PDEV_SET_PARAM cmd",
+		"ath11k_warn", "drivers/net/wireless/ath/ath11k/wmi.c", 1);
 	/* adjacent literals joined, a macro between them any text */
 	match_one(pk, "foo: firmware crashed at 12", "printk",
 		  "drivers/foo/foo.c", 1);
@@ -279,11 +302,11 @@ static void test_cache(void **state)
 	assert_int_equal(n, 1);
 	assert_int_equal(c.reused, 1);
 	/* no match is remembered too */
-	assert_int_equal(printk_match_cached(pk, &c, lines[3],
-					     strlen(lines[3]), hits, 4),
+	assert_int_equal(printk_match_cached(pk, &c, lines[3], strlen(lines[3]),
+					     hits, 4),
 			 0);
-	assert_int_equal(printk_match_cached(pk, &c, lines[4],
-					     strlen(lines[4]), hits, 4),
+	assert_int_equal(printk_match_cached(pk, &c, lines[4], strlen(lines[4]),
+					     hits, 4),
 			 0);
 	assert_int_equal(c.reused, 2);
 	printk_free(pk);
@@ -338,6 +361,148 @@ static void test_damaged(void **state)
 	tree_remove(dir);
 }
 
+static struct report *report_of(const char *body)
+{
+	struct report *r = report_new();
+
+	free(r->subject);
+	r->subject = xstrdup("usb stopped working");
+	r->body = xstrdup(body);
+	r->body_len = strlen(body);
+	return r;
+}
+
+static void test_evidence(void **state)
+{
+	char dir[TREE_DIR_MAX], *idx;
+	struct printk_index *pk = build(dir, &idx);
+	struct report *r = report_of(
+		"After the update my disk is gone:\n"
+		"\n"
+		"Dec 05 09:12:01 host kernel: usb 1-2: device descriptor read/64, error -71\n"
+		"[   12.345678] usb 1-2: device descriptor read/64, error -110\n"
+		"> foo: firmware crashed at 3\n"
+		"[   13.000000] ath11k_pci 0000:03:00.0: failed to allocate ring buffer -12\n");
+	struct evidence *ev;
+	size_t i;
+
+	(void)state;
+	ev = evidence_extract_logs(r, pk);
+	assert_int_equal(ev->nlog_matches, 2);
+	assert_string_equal(ev->log_matches[0].call, "dev_err");
+	assert_int_equal(ev->log_matches[0].lines, 2);
+	assert_int_equal(ev->log_matches[0].nfiles, 1);
+	assert_string_equal(ev->log_matches[0].files[0],
+			    "drivers/usb/core/hub.c");
+	assert_true(ev->log_matches[0].share == 1.0);
+	/* the quoted line is no console output: its 18 constants are not
+	 * enough (EVIDENCE_LOG_PROSE_MIN) */
+	assert_int_equal(ev->log_matches[1].total, 2);
+	for (i = 0; i < 2; i++)
+		assert_true(
+			starts_with(ev->log_matches[1].files[i], "drivers/"));
+	evidence_free(ev);
+	/* without the index, nothing */
+	ev = evidence_extract(r);
+	assert_int_equal(ev->nlog_matches, 0);
+	evidence_free(ev);
+	report_free(r);
+	/* a line that is no console output needs EVIDENCE_LOG_PROSE_MIN
+	 * constants: "failed to allocate ring buffer" has 26, "lost the
+	 * link" 11, enough on the console only */
+	r = report_of("The failed to allocate ring buffer 3 message.\n"
+		      "and we lost the link 3 times\n"
+		      "[    1.000000] foo 0000:00:01.0: lost the link 3\n");
+	ev = evidence_extract_logs(r, pk);
+	assert_int_equal(ev->nlog_matches, 2);
+	assert_int_equal(ev->log_matches[0].total, 2);
+	assert_int_equal(ev->log_matches[1].lines, 1);
+	assert_string_equal(ev->log_matches[1].call, "dev_err");
+	evidence_free(ev);
+	report_free(r);
+	printk_free(pk);
+	free(idx);
+	tree_remove(dir);
+}
+
+static const char maintainers[] =
+	"BTRFS FILE SYSTEM\nM:\tb <b@k.org>\nF:\tfs/btrfs/\n"
+	"MODULE SUPPORT\nM:\tm <m@k.org>\nF:\tkernel/module/\n"
+	"USB SUBSYSTEM\nM:\tg <g@k.org>\nF:\tdrivers/usb/\n"
+	"QUALCOMM ATH11K WIRELESS DRIVER\nM:\tj <j@k.org>\n"
+	"F:\tdrivers/net/wireless/ath/ath11k/\n"
+	"FOO DRIVER\nM:\tf <f@k.org>\nF:\tdrivers/foo/\n"
+	"THE REST\nM:\tl <l@k.org>\nF:\t*\nF:\t*/\n";
+
+/* sections_of - the ranked sections of a report with body */
+static void sections_of(const struct printk_index *pk, const struct map *map,
+			const char *body, struct section_list *out)
+{
+	struct report *r = report_of(body);
+	struct evidence *ev = evidence_extract_logs(r, pk);
+
+	sections_for_report(map, ev, r->body, r->body_len, out);
+	evidence_free(ev);
+	report_free(r);
+}
+
+static void test_sections(void **state)
+{
+	char dir[TREE_DIR_MAX], *idx;
+	struct printk_index *pk = build(dir, &idx);
+	struct maintainers m;
+	struct section_list l;
+	struct map *map;
+
+	(void)state;
+	maintainers_init(&m);
+	maintainers_parse(&m, maintainers, strlen(maintainers), "MAINTAINERS");
+	map = map_compile(&m, NULL);
+	maintainers_release(&m);
+	assert_non_null(map);
+	/* a log line and nothing else: the file that prints it */
+	sections_of(
+		pk, map,
+		"BTRFS error (device sda1): parent transid verify failed on logical 30408704 mirror 1 wanted 17 found 15\n",
+		&l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(map_title(map, l.v[0].section),
+			    "BTRFS FILE SYSTEM");
+	assert_string_equal(
+		l.v[0].why,
+		"log line matches btrfs_err_rl() format in fs/btrfs/disk-io.c 0.20");
+	section_list_release(&l);
+	/* a format two files print: half each */
+	sections_of(
+		pk, map,
+		"[    1.000000] foo 0000:00:01.0: failed to allocate ring buffer -12\n",
+		&l);
+	assert_int_equal(l.n, 2);
+	assert_true(l.v[0].score > 0.0999 && l.v[0].score < 0.1001);
+	assert_true(l.v[1].score > 0.0999 && l.v[1].score < 0.1001);
+	section_list_release(&l);
+	/* an info line says what ran: a third; "Modules linked in:" comes
+	 * with every crash: nothing */
+	sections_of(
+		pk, map,
+		"[    1.000000] usb 1-3: new high-speed USB device number 5 using xhci_hcd\n"
+		"[    1.000000] Modules linked in: xfs btrfs\n",
+		&l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(map_title(map, l.v[0].section), "USB SUBSYSTEM");
+	assert_true(l.v[0].score > 0.0666 && l.v[0].score < 0.0667);
+	section_list_release(&l);
+	/* no index, no signal */
+	sections_of(NULL, map,
+		    "usb 1-2: device descriptor read/64, error -71\n", &l);
+	assert_int_equal(l.n, 0);
+	section_list_release(&l);
+	map_free(map);
+	printk_free(pk);
+	free(idx);
+	tree_remove(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -346,6 +511,8 @@ int main(void)
 		cmocka_unit_test(test_build_and_match),
 		cmocka_unit_test(test_cache),
 		cmocka_unit_test(test_damaged),
+		cmocka_unit_test(test_evidence),
+		cmocka_unit_test(test_sections),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
