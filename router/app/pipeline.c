@@ -17,6 +17,7 @@
 #include "map.h"
 #include "model.h"
 #include "pipeline.h"
+#include "printk.h"
 #include "report.h"
 #include "rules.h"
 #include "strbuf.h"
@@ -83,6 +84,11 @@ int pipeline_open(struct pipeline *p, const struct config *cfg)
 	}
 	if (!p->syms)
 		note_missing(p, "no symbol index");
+	/* the log formats: optional, no note when absent (check-config) */
+	if ((path = state_file(cfg, "printk.idx"))) {
+		p->printk = printk_open(path);
+		free(path);
+	}
 
 	p->rules = classify_open(cfg);
 	if (!p->rules)
@@ -116,9 +122,9 @@ int pipeline_open(struct pipeline *p, const struct config *cfg)
 size_t pipeline_inputs(const struct config *cfg, char **paths, size_t max)
 {
 	static const char *const state[] = {
-		"maintainers.idx",     "crashlog.rx",	 "symbols.idx",
-		CLASSIFY_SNAPSHOT,     "model.bin",	 "experts.idx",
-		"experts.idx.commits", CLASSIFY_HISTORY,
+		"maintainers.idx", "crashlog.rx",	  "symbols.idx",
+		"printk.idx",	   CLASSIFY_SNAPSHOT,	  "model.bin",
+		"experts.idx",	   "experts.idx.commits", CLASSIFY_HISTORY,
 	};
 	const char *dir = classify_rules_dir(cfg);
 	const char *local = classify_local_rules(cfg);
@@ -155,6 +161,7 @@ void pipeline_close(struct pipeline *p)
 {
 	map_free(p->map);
 	symbols_free(p->syms);
+	printk_free(p->printk);
 	rules_free(p->rules);
 	model_free(p->model);
 	experts_free(p->experts);
@@ -203,7 +210,7 @@ void pipeline_evidence(struct pipeline *p, const struct report *r,
 {
 	if (d->ev)
 		return;
-	d->ev = evidence_extract(r);
+	d->ev = evidence_extract_logs(r, p->printk);
 	if (p->syms)
 		symbols_resolve(p->syms, d->ev);
 	regression_from_report(r, &d->regression);

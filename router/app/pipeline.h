@@ -15,6 +15,7 @@
  *
  *	  STATE_DIR/maintainers.idx   map (else the 'maintainers' text)
  *	  STATE_DIR/symbols.idx       symbol index           (optional)
+ *	  STATE_DIR/printk.idx        kernel log formats     (optional)
  *	  rules_dir, local_rules      classifier rules
  *	  STATE_DIR/model.bin         statistical model      (optional)
  *	  STATE_DIR/experts.idx       Reviewed-by experts    (optional)
@@ -61,6 +62,7 @@ struct model;
 struct report;
 struct ruleset;
 struct symbols;
+struct printk_index;
 
 struct strbuf;
 
@@ -68,6 +70,7 @@ struct pipeline {
 	const struct config *cfg;
 	struct map *map;
 	struct symbols *syms;
+	struct printk_index *printk; /* NULL: no log lines matched */
 	struct ruleset *rules;
 	struct model *model;
 	struct experts *experts;

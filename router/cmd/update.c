@@ -13,7 +13,10 @@
  *	  patterns against the source tree ('tree') when one is given,
  *	  and writes STATE_DIR/maintainers.idx.
  *	- symbols: scans a kernel source tree ('kernel_tree') for function
- *	  definitions and writes STATE_DIR/symbols.idx (symbols.h).
+ *	  definitions and writes STATE_DIR/symbols.idx (symbols.h), and
+ *	  for the formats of its log calls, written to
+ *	  STATE_DIR/printk.idx (printk.h); with --output, only the
+ *	  symbol index.
  *
  *	Options choose the parts: --maintainers, --overlay and --tree the
  *	first, --kernel-tree the second.  Without any of them, every part
@@ -32,6 +35,7 @@
 #include "crashlog.h"
 #include "config.h"
 #include "maintainers.h"
+#include "printk.h"
 #include "map.h"
 #include "symbols.h"
 #include "util.h"
@@ -81,6 +85,18 @@ static int update_symbols(const char *tree, const char *out)
 		return EX_CANTCREAT;
 	printf("symbols: %zu functions (%zu names) from %zu files of %s -> %s (%.1f s)\n",
 	       st.functions, st.names, st.files, tree, out, st.seconds);
+	return 0;
+}
+
+static int update_printk(const char *tree, const char *out)
+{
+	struct printk_stats st;
+
+	if (printk_build(tree, out, &st) < 0)
+		return EX_CANTCREAT;
+	printf("printk formats: %zu formats (%zu log calls, %zu words) from %zu files of %s -> %s (%zu KB, %.1f s)\n",
+	       st.formats, st.calls, st.words, st.files, tree, out,
+	       st.bytes / 1024, st.seconds);
 	return 0;
 }
 
@@ -216,6 +232,13 @@ int cmd_update(int argc, char **argv, struct cmd_ctx *ctx)
 		free(out);
 		if (!ret)
 			ret = r;
+		if (!output && !r) {
+			out = output_path(cfg, NULL, "printk.idx");
+			r = out ? update_printk(ktree, out) : EX_CANTCREAT;
+			free(out);
+			if (!ret)
+				ret = r;
+		}
 	}
 	/* The rule snapshot follows the rule files: refresh it whenever the
 	 * state is updated in place; so do the crash-log patterns, which

@@ -19,6 +19,7 @@
 #include "evidence.h"
 #include "kind.h"
 #include "prefixes.h"
+#include "printk.h"
 #include "hash.h"
 #include "litset.h"
 #include "report.h"
@@ -367,6 +368,8 @@ struct scan {
 	int numbered;	  /* numbered lines seen in that window */
 	char *distro;	  /* a distro version seen anywhere */
 	struct hlist text_files, text_functions, modules, named;
+	const struct printk_index *pk; /* the log formats, or NULL */
+	struct printk_cache *pk_cache;
 };
 
 static void set_str(char **dst, const char *s, size_t len)
@@ -1256,6 +1259,67 @@ static void scan_line(struct scan *sc, const char *s, size_t len)
 	}
 }
 
+/*
+ * log_line - the kernel log formats a line matches (printk.h); a line
+ * that is not console output needs EVIDENCE_LOG_PROSE_MIN constant
+ * characters matched
+ */
+static void log_line(struct scan *sc, const char *s, size_t len, bool console)
+{
+	struct printk_hit hits[4];
+	struct evidence *ev = sc->ev;
+	size_t n, i, k;
+
+	if (len < PRINTK_CONST_MIN)
+		return;
+	n = printk_match_cached(sc->pk, sc->pk_cache, s, len, hits,
+				ARRAY_SIZE(hits));
+	if (!n || hits[0].nconst <
+			  (console ? PRINTK_CONST_MIN : EVIDENCE_LOG_PROSE_MIN))
+		return;
+	for (i = 0; i < n; i++) {
+		struct log_match *m = NULL;
+		const char *files[PRINTK_FILES_MAX];
+
+		for (k = 0; k < ev->nlog_matches; k++)
+			if (ev->log_matches[k].format == hits[i].format)
+				m = &ev->log_matches[k];
+		if (!m && ev->nlog_matches >= EVIDENCE_LOG_MAX) {
+			/* full: an error or a warning takes an info line's
+			 * place (a boot log's first lines are info) */
+			if (printk_level(sc->pk, hits[i].format) == PRINTK_INFO)
+				continue;
+			for (k = 0; k < ev->nlog_matches && !m; k++)
+				if (ev->log_matches[k].level == PRINTK_INFO)
+					m = &ev->log_matches[k];
+			if (!m)
+				continue;
+			free(m->call);
+			list_free(m->files, m->nfiles);
+			memset(m, 0, sizeof(*m));
+		} else if (!m) {
+			if (!ev->log_matches)
+				ev->log_matches =
+					xcalloc(EVIDENCE_LOG_MAX,
+						sizeof(*ev->log_matches));
+			m = &ev->log_matches[ev->nlog_matches++];
+		}
+		if (!m->call) {
+			m->format = hits[i].format;
+			m->call = xstrdup(printk_call(sc->pk, m->format));
+			m->level = printk_level(sc->pk, m->format);
+			m->nfiles = printk_files(sc->pk, m->format, files,
+						 ARRAY_SIZE(files), &m->total);
+			m->files = xcalloc(m->nfiles + 1, sizeof(*m->files));
+			for (k = 0; k < m->nfiles; k++)
+				m->files[k] = xstrdup(files[k]);
+		}
+		m->lines++;
+		if (1.0 / (double)n > m->share)
+			m->share = 1.0 / (double)n;
+	}
+}
+
 static void scan_text(struct scan *sc, const char *text, size_t len)
 {
 	const char *p = text, *end = text + len;
@@ -1271,6 +1335,8 @@ static void scan_text(struct scan *sc, const char *text, size_t len)
 			sc->ev->dmesg_timestamps = true;
 		scan_line(sc, body, l);
 		text_names(sc, body, l, console);
+		if (sc->pk)
+			log_line(sc, body, l, console);
 		p = nl ? nl + 1 : end;
 	}
 }
@@ -1393,7 +1459,8 @@ static void take_crash(struct evidence *ev, const char *text, size_t len)
 	crashlog_scan_free(scan);
 }
 
-static struct evidence *extract(const char *text, size_t len)
+static struct evidence *extract(const char *text, size_t len,
+				const struct printk_index *pk)
 {
 	struct evidence *ev = xcalloc(1, sizeof(*ev));
 	struct scan sc;
@@ -1402,6 +1469,9 @@ static struct evidence *extract(const char *text, size_t len)
 		die("evidence: pthread_once failed");
 	memset(&sc, 0, sizeof(sc));
 	sc.ev = ev;
+	sc.pk = pk;
+	if (pk)
+		sc.pk_cache = xcalloc(1, sizeof(*sc.pk_cache));
 	hlist_init(&sc.text_files, &ev->text_files, &ev->ntext_files);
 	hlist_init(&sc.text_functions, &ev->text_functions,
 		   &ev->ntext_functions);
@@ -1435,6 +1505,7 @@ static struct evidence *extract(const char *text, size_t len)
 		ev->distro_kernel = xstrdup(ev->kernel_version);
 	}
 	free(sc.distro);
+	free(sc.pk_cache);
 	if (ev->hardware)
 		ev->hw_virtual = virtual_hardware(ev->hardware);
 	evidence_finish(ev);
@@ -1444,7 +1515,7 @@ static struct evidence *extract(const char *text, size_t len)
 /* evidence_extract_text - the evidence in a bare log or mail body */
 struct evidence *evidence_extract_text(const char *text, size_t len)
 {
-	return extract(text ? text : "", text ? len : 0);
+	return extract(text ? text : "", text ? len : 0, NULL);
 }
 
 /* ---- subjects ------------------------------------------------------------ */
@@ -1711,6 +1782,12 @@ static bool same_text(const struct report_part *part, const char *body,
 /* evidence_extract - the evidence in every text part of a report */
 struct evidence *evidence_extract(const struct report *r)
 {
+	return evidence_extract_logs(r, NULL);
+}
+
+struct evidence *evidence_extract_logs(const struct report *r,
+				       const struct printk_index *pk)
+{
 	struct strbuf sb = STRBUF_INIT(EVIDENCE_TEXT_MAX);
 	struct evidence *ev;
 	const char *from = r->from_addr ? r->from_addr : "";
@@ -1741,7 +1818,7 @@ struct evidence *evidence_extract(const struct report *r)
 			break;
 		}
 	}
-	ev = extract(sb.buf ? sb.buf : "", sb.len);
+	ev = extract(sb.buf ? sb.buf : "", sb.len, pk);
 	sb_release(&sb);
 	if (c_attachment)
 		ev->reproducer |= REPRO_C;
@@ -1805,6 +1882,11 @@ void evidence_free(struct evidence *ev)
 	list_free(ev->recipients, ev->nrecipients);
 	free(ev->bz_product);
 	free(ev->bz_component);
+	for (i = 0; i < ev->nlog_matches; i++) {
+		free(ev->log_matches[i].call);
+		list_free(ev->log_matches[i].files, ev->log_matches[i].nfiles);
+	}
+	free(ev->log_matches);
 	free(ev);
 }
 

@@ -46,11 +46,33 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define EVIDENCE_TEXT_MAX (1u << 20)
 #define EVIDENCE_LIST_MAX 64
+#define EVIDENCE_LOG_MAX  16 /* log formats kept */
+/* constant characters a format needs to match a line that is not
+ * console output (no stamp, no journal prefix): prose says "failed to
+ * resume" or "buffer overflow detected" as often as a driver does */
+#define EVIDENCE_LOG_PROSE_MIN 24
 
 struct report;
+struct printk_index;
+
+/*
+ * a kernel log format (printk.h) that lines of the text match: the
+ * call that prints it and the files that do
+ */
+struct log_match {
+	uint32_t format; /* its id in the index */
+	char *call;	 /* "pr_err" */
+	char **files;	 /* "fs/btrfs/disk-io.c" (at most PRINTK_FILES_MAX) */
+	size_t nfiles;
+	unsigned total; /* files that print it (> nfiles: no list kept) */
+	unsigned lines; /* lines of the text that matched it */
+	double share;	/* 1 / the formats a line matched equally, at most */
+	char level; /* PRINTK_ERR, PRINTK_WARN, PRINTK_INFO, PRINTK_UNKNOWN */
+};
 
 struct frame {
 	char *function;	      /* "xfs_iget_cache_hit" */
@@ -146,6 +168,15 @@ struct evidence {
 	 * in nf_tables_dumpreset_rules"), by the symbol index: syzbot's
 	 * own guilty frame, its generic frames skipped; or NULL */
 	char *title_file;
+	/*
+	 * the kernel log formats its lines match (printk.h), when the
+	 * index was given (evidence_extract_logs()): the lines with their
+	 * console stamp, journal prefix and quote markers removed, at
+	 * least PRINTK_CONST_MIN constant characters matched on console
+	 * output, EVIDENCE_LOG_PROSE_MIN elsewhere; most telling first
+	 */
+	struct log_match *log_matches;
+	size_t nlog_matches;
 	/* a Bugzilla bug's product and component ("Drivers", "USB"), from
 	 * X-Bugzilla-Product/-Component or a "[Bug N]" mail's lines */
 	char *bz_product;
@@ -157,6 +188,10 @@ char *evidence_subject_prefix(const char *subject);
 
 /* lifecycle */
 struct evidence *evidence_extract(const struct report *r);
+/* evidence_extract_logs - the same, with the log formats of pk (NULL:
+ * none) matched against every line */
+struct evidence *evidence_extract_logs(const struct report *r,
+				       const struct printk_index *pk);
 struct evidence *evidence_extract_text(const char *text, size_t len);
 void evidence_free(struct evidence *ev);
 

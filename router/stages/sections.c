@@ -13,6 +13,7 @@
 #include "evidence.h"
 #include "map.h"
 #include "prefixes.h"
+#include "printk.h"
 #include "sections.h"
 #include "util.h"
 
@@ -44,6 +45,21 @@
 #define W_ADDR_PERSON	0.5
 #define W_ADDR_REVIEWER 0.3
 #define W_ADDR_CC	0.75 /* in Cc rather than To */
+/*
+ * a kernel log line the text carries matches a format of the index
+ * (printk.h): the files that print it share the weight; all lines give
+ * a section at most W_LOG_POOL.  Weak: the file that printed a line is
+ * often not where the fault is (a RAID error under a failing NVMe
+ * disk, the USB core's line about an xHCI controller); at 0.45 it cost
+ * tuning reports as many top-1 answers as it won, at 0.2 it only breaks
+ * ties and names a section when nothing else does.
+ */
+#define W_LOG	   0.2
+#define W_LOG_POOL 0.4
+/* an info line (pr_info(), dev_notice() ...): what ran, not what broke */
+#define W_LOG_INFO (W_LOG / 3)
+/* printk() without a KERN_* level */
+#define W_LOG_UNKNOWN (W_LOG / 2)
 /* the least evidence of its own that lets a section inherit */
 #define W_NESTED_MIN 0.25
 #define PREFIX_MAX   64
@@ -89,6 +105,7 @@ enum pool {
 	POOL_FRAMES, /* stack frames: many callers in one framework (net/core,
 		      * fs/) say once that the path went through it, and not
 		      * more than the guilty file says where it broke */
+	POOL_LOG,    /* log lines that match a format of the source */
 	POOL_N,
 };
 
@@ -164,7 +181,7 @@ enum credit_kind {
 static const double pool_cap[POOL_N] = {
 	[POOL_TEXT] = W_TEXT,	       [POOL_LIST] = W_ADDR_LIST,
 	[POOL_PERSON] = W_ADDR_PERSON, [POOL_NAMED] = W_TEXT,
-	[POOL_FRAMES] = 1.0,
+	[POOL_FRAMES] = 1.0,	       [POOL_LOG] = W_LOG_POOL,
 };
 
 static void credit_pool(struct acc *a, uint32_t section, double w,
@@ -760,6 +777,76 @@ static void credit_names(struct acc *a, const struct map *map,
 }
 
 /*
+ * log_printer - a file whose log lines come with every crash or every
+ * boot, whatever broke: the register dump (arch/.../process*.c, um/),
+ * "Modules linked in:" (kernel/module/), the hung-task and watchdog
+ * reports, show_mem()'s memory report, an architecture's boot code
+ */
+static bool log_printer(const char *f)
+{
+	static const char *const arch_parts[] = { "/kernel/process", "/um/",
+						  "/boot/",
+						  "/kernel/dumpstack" };
+	static const char *const core[] = {
+		"kernel/module/",
+		"kernel/hung_task.c",
+		"kernel/watchdog",
+		/* the memory report of an OOM or an allocation failure */
+		"mm/show_mem.c",
+		"mm/swap_state.c",
+	};
+	const char *slash;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(core); i++)
+		if (starts_with(f, core[i]))
+			return true;
+	if (!starts_with(f, "arch/") || !(slash = strchr(f + 5, '/')))
+		return false;
+	for (i = 0; i < ARRAY_SIZE(arch_parts); i++)
+		if (starts_with(slash, arch_parts[i]))
+			return true;
+	return false;
+}
+
+/*
+ * credit_logs - the log lines that match a format of the source: each
+ * file that prints it takes W_LOG over the files that do (a format
+ * printed in many files says little of where), times the share of a
+ * line that matched several formats equally, times its level's weight
+ * (an info line says what ran, not what broke); generic files (lib/,
+ * the allocators, the crash printers: crashlog_guilty_ignored(),
+ * log_printer()) say nothing of the subsystem, as in frames
+ */
+static void credit_logs(struct acc *a, const struct map *map,
+			const struct evidence *ev)
+{
+	char shown[SECTION_WHY_MAX];
+	size_t i, k;
+
+	for (i = 0; i < ev->nlog_matches; i++) {
+		const struct log_match *m = &ev->log_matches[i];
+		double w = m->level == PRINTK_INFO	? W_LOG_INFO
+			   : m->level == PRINTK_UNKNOWN ? W_LOG_UNKNOWN
+							: W_LOG;
+
+		if (!m->nfiles || m->total > m->nfiles || w <= 0)
+			continue;
+		w *= m->share / (double)m->total;
+		for (k = 0; k < m->nfiles; k++) {
+			const char *f = m->files[k];
+
+			if (crashlog_guilty_ignored(f) || log_printer(f))
+				continue;
+			snprintf(shown, sizeof(shown), "%s() format in %s",
+				 m->call, f);
+			credit_path_as(a, map, f, shown, weigh(f, w),
+				       "log line matches", POOL_LOG);
+		}
+	}
+}
+
+/*
  * inherit - a section strictly inside another (map_umbrellas()) that
  * has evidence of its own takes the umbrella's broad credit too (its
  * lists, people, component, subject prefix): "USB SUBSYSTEM" by the
@@ -1023,6 +1110,7 @@ void sections_for_report_site(const struct map *map, const struct config *cfg,
 	}
 	if (ev) {
 		credit_names(&a, map, ev);
+		credit_logs(&a, map, ev);
 		credit_addresses(&a, map, ev);
 	}
 	inherit(&a, map);

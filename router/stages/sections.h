@@ -33,6 +33,13 @@
  *	  a person (M:, B:) in To: / Cc:         0.5 / 0.375, times the share
  *	    (R: 0.3 / 0.225); all lists give a section at most 0.4, all
  *	    people at most 0.5
+ *	  a log line matching a format of the    0.2 over the files that
+ *	    tree's log calls (printk.h)            print it (none past 8),
+ *	                                           a third for an info line,
+ *	                                           half for a bare printk(),
+ *	                                           at most 0.4 a section;
+ *	                                           not the crash and boot
+ *	                                           printers (sections.c)
  *	  the Bugzilla product/component         0.5 (bzcomponent.h)
  *	  K: keywords found in the text          0.15 each, never alone;
  *	    in the prose lines only (not logs, build or shell command
