@@ -223,6 +223,17 @@ static void candidates(const struct pick_result *res, struct strbuf *cand)
 			res->cand[i].why ? res->cand[i].why : "");
 }
 
+/* public_target - desk_public_target(), security_address aside */
+static const char *public_target(const struct action_ctx *a, const char *addr)
+{
+	const char *secaddr =
+		a->cfg ? config_get(a->cfg, "security_address") : NULL;
+
+	if (secaddr && *secaddr && !strcasecmp(addr, secaddr))
+		return NULL;
+	return desk_public_target(a->map, addr);
+}
+
 int action_reroute(struct action_ctx *a, const struct audit_record *r,
 		   int section, const char *addr, const char *note)
 {
@@ -230,11 +241,16 @@ int action_reroute(struct action_ctx *a, const struct audit_record *r,
 	struct strbuf cand = STRBUF_INIT(CANDIDATES_MAX);
 	const char *name = NULL, *title = NULL;
 	long long id = (long long)r->id;
-	char *reason = NULL;
+	char *reason = NULL, *private = NULL, *security = NULL;
+	const char *sec = desk_security(r), *what = NULL;
+	const char *secaddr =
+		a->cfg ? config_get(a->cfg, "security_address") : NULL;
 	int64_t oid;
 	int nfu, rc, ret = -1;
 	unsigned kept = 0;
 
+	if (secaddr && !*secaddr)
+		secaddr = NULL;
 	memset(&res, 0, sizeof(res));
 	if (!strcmp(r->state, "duplicate")) {
 		sb_addf(a->err,
@@ -266,6 +282,31 @@ int action_reroute(struct action_ctx *a, const struct audit_record *r,
 		}
 		addr = res.addr;
 		name = res.name;
+		if (sec && !a->force &&
+		    (res.outcome != PICK_PERSON ||
+		     (what = public_target(a, addr)))) {
+			if (!secaddr) {
+				sb_addf(a->err,
+					"%s %lld: it looks security-sensitive "
+					"(%s): %s has no person to send it to "
+					"privately (%s is %s) and there is no "
+					"security_address; 'triage reroute "
+					"%lld ADDR' with a person's address "
+					"(--force if you mean it)",
+					a->verb, id, sec, title, addr,
+					what ? what : "a MAINTAINERS list", id);
+				ret = ACTION_REFUSED;
+				goto out;
+			}
+			addr = secaddr;
+			name = NULL;
+			private =
+				xasprintf("; it looks security-sensitive (%s) "
+					  "and %s has no person to send it "
+					  "to: sent privately to "
+					  "security_address",
+					  sec, title);
+		}
 		reason = xasprintf("%s by %s to %s%s%s; %s",
 				   !strcmp(a->verb, "reroute") ? "rerouted"
 							       : a->verb,
@@ -273,17 +314,38 @@ int action_reroute(struct action_ctx *a, const struct audit_record *r,
 				   note ? note : "", res.reason);
 		candidates(&res, &cand);
 	} else {
+		if (sec && !a->force && (what = public_target(a, addr))) {
+			sb_addf(a->err,
+				"%s %lld: it looks security-sensitive (%s): "
+				"never sent to %s (%s); give a person's "
+				"address (--force if you mean it)",
+				a->verb, id, sec, addr, what);
+			ret = ACTION_REFUSED;
+			goto out;
+		}
 		reason = xasprintf("rerouted by %s to %s", a->who, addr);
 		title = r->nsections ? r->sections[0].name : NULL;
 	}
+	if (private) {
+		char *both = xasprintf("%s%s", reason, private);
+
+		free(reason);
+		reason = both;
+	}
+	if (sec)
+		security = xasprintf("yes (%s)", sec);
 	if (action_record(a, r, "reroute", section >= 0 ? title : addr,
 			  reason) < 0 ||
 	    cancel_forwards(a, r) < 0 || action_leave_digest(a, r) < 0 ||
 	    (section >= 0 &&
 	     audit_set_section(a->db, r->id, title, reason) < 0))
 		goto out;
-	oid = desk_forward(a->db, a->rid, r, addr, name, desk_class_header(r),
-			   title, reason, sb_str(&cand), a->now);
+	oid = security ? desk_forward_private(a->db, a->rid, r, addr, name,
+					      desk_class_header(r), title,
+					      reason, security, a->now)
+		       : desk_forward(a->db, a->rid, r, addr, name,
+				      desk_class_header(r), title, reason,
+				      sb_str(&cand), a->now);
 	if (oid < 0)
 		goto out;
 	/* the follow-ups that waited with it (held) go along */
@@ -294,7 +356,10 @@ int action_reroute(struct action_ctx *a, const struct audit_record *r,
 		goto out;
 	a->queued += 1 + (unsigned)nfu;
 	sb_addf(a->out, "%s %lld: forwarded to %s (%s; outbox %lld)\n", a->verb,
-		id, addr, section >= 0 ? res.reason : "address given",
+		id, addr,
+		private	       ? "security_address: the section has no person"
+		: section >= 0 ? res.reason
+			       : "address given",
 		(long long)oid);
 	if (kept)
 		sb_addf(a->out,
@@ -306,6 +371,8 @@ out:
 	pick_result_release(&res);
 	sb_release(&cand);
 	free(reason);
+	free(private);
+	free(security);
 	return ret;
 }
 

@@ -39,6 +39,7 @@
 #ifndef TRIAGE_ACTIONS_H
 #define TRIAGE_ACTIONS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -68,6 +69,7 @@ struct action_ctx {
 	time_t now;
 	struct strbuf *out, *err;
 	unsigned queued; /* messages queued (for desk_drain()) */
+	bool force;	 /* reroute: past the security guard (--force) */
 };
 
 int action_find_section(const struct map *map, const char *name,
@@ -83,7 +85,12 @@ int action_leave_digest(struct action_ctx *a, const struct audit_record *r);
 /*
  * action_reroute - r (read with AUDIT_GET_RAW) to map section (>= 0) or
  * to addr (section -1), in the caller's transaction (not committed);
- * note: what is added to the logged reason ("gave it back"), or NULL
+ * note: what is added to the logged reason ("gave it back"), or NULL.
+ * A report the filter found security-sensitive (desk_security()) goes
+ * to no MAINTAINERS list nor security contact (desk_public_target()):
+ * a section resolves to a person of it, else to security_address, else
+ * the reroute is refused; an address that is one is refused; unless
+ * a->force.  Its forward is marked X-Triage-Security.
  */
 int action_reroute(struct action_ctx *a, const struct audit_record *r,
 		   int section, const char *addr, const char *note);

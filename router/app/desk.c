@@ -19,6 +19,7 @@
 #include "desk.h"
 #include "outbox.h"
 #include "forward.h"
+#include "map.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -524,39 +525,60 @@ int64_t desk_forward_private(struct audit *db, const struct router_id *rid,
 				reason, security, now);
 }
 
-/*
- * The words act_private() and the pipeline's private_recipient() put in
- * the reason: "it looks security-sensitive (WHY)", then "; no person"
- * when it was held for want of a person, ": sent privately" or " and
- * has no person to go to: sent privately to security_address" when it
- * went (or was to go) privately.
- */
-#define SECURITY_MARK "it looks security-sensitive ("
-
-enum desk_security desk_security(const struct audit_record *rec, char *why,
-				 size_t size)
+const char *desk_security(const struct audit_record *rec)
 {
-	size_t i;
+	const char *why = rec->ndecisions ? rec->decisions[0].security : NULL;
 
-	if (size)
-		*why = '\0';
-	for (i = rec->ndecisions; i-- > 0;) {
-		const char *reason = rec->decisions[i].reason;
-		const char *at = reason ? strstr(reason, SECURITY_MARK) : NULL;
-		const char *end;
+	return why && *why ? why : NULL;
+}
 
-		if (!at)
-			continue;
-		at += strlen(SECURITY_MARK);
-		end = strchr(at, ')');
-		if (!end)
-			continue;
-		if (size)
-			snprintf(why, size, "%.*s", (int)(end - at), at);
-		return starts_with(end, "); no person") ? DESK_SECURITY_NOBODY
-							: DESK_SECURITY_PRIVATE;
+/* names - value (a MAINTAINERS entry: "addr", "Name <addr>", "addr (x)") is addr */
+static bool names(const char *value, const char *addr)
+{
+	size_t n = strlen(addr);
+	const char *at;
+
+	for (at = value; n && (at = strcasestr(at, addr)); at++) {
+		char before = at == value ? ' ' : at[-1], after = at[n];
+
+		if (strchr(" \t<:", before) &&
+		    (!after || strchr(" \t>(,", after)))
+			return true;
 	}
-	return DESK_SECURITY_NONE;
+	return false;
+}
+
+const char *desk_public_target(const struct map *map, const char *addr)
+{
+	uint32_t s, i, nsec, n;
+
+	if (!strncasecmp(addr, "security@", 9))
+		return "a security contact";
+	if (!map)
+		return "unchecked: no MAINTAINERS map to tell a list from a "
+		       "person";
+	nsec = map_nsections(map);
+	for (s = 0; s < nsec; s++) {
+		bool contact = false, named = false, list = false;
+
+		n = map_nentries(map, s);
+		for (i = 0; i < n; i++) {
+			char tag = map_entry_tag(map, s, i);
+			const char *v = map_entry_value(map, s, i);
+
+			if (tag == 'F' && strstr(v, "security-bugs"))
+				contact = true;
+			else if (strchr("LMR", tag) && names(v, addr)) {
+				named = true;
+				list |= tag == 'L';
+			}
+		}
+		if (named && contact)
+			return "a security contact";
+		if (list)
+			return "a MAINTAINERS list";
+	}
+	return NULL;
 }
 
 #define FOLLOWUPS_MAX 256 /* held follow-ups sent along with one root */

@@ -157,23 +157,22 @@ int64_t desk_forward_private(struct audit *db, const struct router_id *rid,
 			     const char *section, const char *reason,
 			     const char *security, time_t now);
 /*
- * desk_security - what the filter decided about rec's looking
- * security-sensitive (act_private(), said in its decision's reason):
- * DESK_SECURITY_NONE, it did not; DESK_SECURITY_PRIVATE, it was sent
- * (or picked to go) privately to a person or security_address, the
- * recorded recipient; DESK_SECURITY_NOBODY, it had no person to go to
- * and was held: its recorded recipient, if any, is a section's list or
- * a security contact, where it must never go.  why gets the reason's
- * words ("KASAN memory-safety crash"), cut to size.
+ * desk_security - why the filter found rec security-sensitive ("KASAN
+ * memory-safety crash"), from its first (the filter's) decision's
+ * security column, or NULL when it did not: data the filter wrote,
+ * never a reason's words (which carry a sender's From or subject), nor
+ * a later decision (issue 21)
  */
-enum desk_security {
-	DESK_SECURITY_NONE,
-	DESK_SECURITY_PRIVATE,
-	DESK_SECURITY_NOBODY,
-};
-
-enum desk_security desk_security(const struct audit_record *rec, char *why,
-				 size_t size);
+const char *desk_security(const struct audit_record *rec);
+struct map;
+/*
+ * desk_public_target - where a security-looking report must never go:
+ * addr is a MAINTAINERS L: list ("a MAINTAINERS list") or a security
+ * contact ("security@...", or a person or list of a section that lists
+ * Documentation/process/security-bugs.rst); without a map, every
+ * address but a security@ one is unchecked and said so; NULL: a person
+ */
+const char *desk_public_target(const struct map *map, const char *addr);
 /*
  * desk_forward_followups - after a thread's root was forwarded to addr
  * (approve, reroute): its follow-ups that waited with it (held) go to

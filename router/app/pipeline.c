@@ -479,8 +479,10 @@ void pipeline_judge(struct pipeline *p, const struct report *r,
  * whose recorded recipient is no private person (a list, a security
  * contact) says so in its reason, as act_private() says it for one held
  * for want of a person: whatever held it (its class, no sign of a bug,
- * unread or thin text), 'triage approve' reads the mark (desk_security())
- * and never sends it to that recipient (issue 21)
+ * unread or thin text).  Words for a human only: approve and reroute
+ * read the verdict from the decision's security column (record.c,
+ * desk_security()), never from a reason a sender's From can fill
+ * (issue 21).
  */
 static void security_hold_mark(struct decision *d, bool person)
 {

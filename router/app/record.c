@@ -516,6 +516,8 @@ static int record_followup(struct audit *db, const struct pipeline *p,
 	dec.recipient = forward ? root->recipient : NULL;
 	dec.recipient_name = forward ? root->recipient_name : NULL;
 	dec.reason = sb_str(&reason);
+	/* a stranger's follow-up, classified like new mail: its own verdict */
+	dec.security = d->act.security_why[0] ? d->act.security_why : NULL;
 	if (audit_insert_decision(db, out->report, &dec, NULL) < 0)
 		goto out;
 	if (forward) {
@@ -1008,6 +1010,11 @@ int record_decision(struct audit *db, const struct pipeline *p,
 	}
 	sb_adds(&why, sb_str(&cap_why));
 	dec.reason = sb_str(&why);
+	/*
+	 * whether it looks security-sensitive, as data (act_private()),
+	 * whatever its action: held for its size or class too (issue 21)
+	 */
+	dec.security = d->act.security_why[0] ? d->act.security_why : NULL;
 	if (audit_insert_decision(db, out->report, &dec, NULL) < 0)
 		goto out;
 	if (pl.forward &&

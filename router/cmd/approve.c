@@ -3,7 +3,7 @@
  * triage approve - forward held reports now, or resend failed ones
  *
  * DESCRIPTION
- *	triage approve [--to ADDR] ID...
+ *	triage approve [--force] [--to ADDR] ID...
  *
  *	For each report, in its own transaction: a held report (or one
  *	waiting for a digest, or a rejected one) is forwarded to the
@@ -19,12 +19,15 @@
  *	A duplicate is refused (approve the original), as is a report
  *	already forwarded (unless --to: a copy to ADDR) and a report that
  *	has nobody to go to (unmapped: use --to or 'triage reroute').
- *	A report the filter held because it looks security-sensitive and
- *	had no person to go to (its recorded recipient is a list or a
- *	security contact) goes to security_address when routes.conf has
- *	one, and is otherwise refused ('triage reroute ID ADDR' is the
- *	private path), as is --to naming that recipient; a forward of a
- *	security-looking report is marked X-Triage-Security.
+ *	A report the filter found security-sensitive (its first decision's
+ *	security column: data, never a reason's words) never goes to a
+ *	MAINTAINERS list or a security contact (desk_public_target()),
+ *	whether recorded or given with --to: without --to it goes to its
+ *	recorded recipient when that is a person, else to security_address
+ *	when routes.conf has one, and is refused otherwise ('triage
+ *	reroute ID ADDR' with a person's address is the private path);
+ *	--force sends it all the same.  Its forward is marked
+ *	X-Triage-Security and copied to no list.
  *	After the commits, with 'transport = sendmail', the queued mail is
  *	sent at once; otherwise 'triage deliver' sends it.
  *
@@ -45,6 +48,7 @@
 #include "deliver.h"
 #include "desk.h"
 #include "forward.h"
+#include "map.h"
 #include "mimetext.h"
 #include "strbuf.h"
 #include "util.h"
@@ -54,6 +58,10 @@ struct approve {
 	struct router_id rid;
 	const char *to;
 	const char *security_address; /* routes.conf's, or NULL */
+	bool force;		      /* --force: no security guard */
+	struct cmd_ctx *ctx;
+	struct map *map; /* opened for the first security-looking report */
+	bool map_tried;
 };
 
 /* chosen_why - why the pick stage chose addr, from the candidates */
@@ -69,6 +77,61 @@ static char *chosen_why(const struct audit_decision *d, const char *addr)
 			why = xstrdup(cv[i].why);
 	desk_candidates_free(cv, n);
 	return why;
+}
+
+/* public_target - desk_public_target(), the map opened once, lazily */
+static const char *public_target(struct approve *a, const char *addr)
+{
+	if (a->security_address && !strcasecmp(addr, a->security_address))
+		return NULL;
+	if (!a->map_tried) {
+		a->map_tried = true;
+		a->map = cmd_open_map(a->ctx, NULL, NULL, NULL);
+	}
+	return desk_public_target(a->map, addr);
+}
+
+/*
+ * private_target - where a report that looks security-sensitive (sec:
+ * why, from the filter's own decision) may go: --to ADDR, or the
+ * recorded recipient d, when neither is a list nor a security contact
+ * (public_target()); else security_address (no --to); else refused
+ * (CMD_BULK_REFUSED), naming 'triage reroute ID ADDR'.  0 when *addr is
+ * set.
+ */
+static int private_target(struct approve *a, const struct audit_record *r,
+			  const struct audit_decision *d, const char **addr,
+			  const char **name, char **why, const char *sec)
+{
+	long long id = (long long)r->id;
+	const char *to = *addr ? *addr : d ? d->recipient : NULL;
+	const char *what = to ? public_target(a, to) : NULL;
+
+	if (to && !what) {
+		*addr = to;
+		if (d && !strcasecmp(d->recipient, to)) {
+			*name = d->recipient_name;
+			if (!a->to)
+				*why = chosen_why(d, to);
+		}
+		return 0;
+	}
+	if (!a->to && a->security_address && *a->security_address) {
+		*addr = a->security_address;
+		*why = xasprintf("it looks security-sensitive (%s) and has no "
+				 "person to go to: sent privately to "
+				 "security_address",
+				 sec);
+		return 0;
+	}
+	/* a list or a security contact: never, but with --force */
+	error("approve %lld: it looks security-sensitive (%s) and had no "
+	      "person to go to: never sent to %s%s%s%s; 'triage reroute %lld "
+	      "ADDR' with a person's address sends it privately (or set "
+	      "security_address; --force if you mean it)",
+	      id, sec, to ? to : "a list", what ? " (" : "", what ? what : "",
+	      what ? ")" : "", id);
+	return CMD_BULK_REFUSED;
 }
 
 /* requeue - send the report's failed forwards again; how many */
@@ -172,8 +235,8 @@ static int approve_one(struct cmd_bulk *b, const struct audit_record *r)
 	const struct audit_decision *d = cmd_recipient(r);
 	const char *addr = a->to, *name = NULL;
 	long long id = (long long)r->id;
-	char *why = NULL, *security = NULL, sec_why[64];
-	enum desk_security sec;
+	char *why = NULL, *security = NULL;
+	const char *sec;
 	int rc;
 
 	if (!strcmp(r->state, "duplicate")) {
@@ -200,25 +263,11 @@ static int approve_one(struct cmd_bulk *b, const struct audit_record *r)
 		      id, mimetext_unsendable(r->raw, r->raw_len));
 		return CMD_BULK_REFUSED;
 	}
-	sec = desk_security(r, sec_why, sizeof(sec_why));
-	if (sec == DESK_SECURITY_NOBODY &&
-	    (addr ? d && !strcasecmp(d->recipient, addr)
-		  : !(a->security_address && *a->security_address))) {
-		/* its recipient is a list or a security contact: never */
-		error("approve %lld: it looks security-sensitive (%s) and had "
-		      "no person to go to: never sent to %s%s; 'triage reroute "
-		      "%lld ADDR' sends it privately to a person (or set "
-		      "security_address)",
-		      id, sec_why, d ? d->recipient : "a list",
-		      d ? " (a list or a security contact)" : "", id);
-		return CMD_BULK_REFUSED;
-	}
-	if (sec == DESK_SECURITY_NOBODY && !addr) {
-		addr = a->security_address;
-		why = xasprintf("it looks security-sensitive (%s) and has no "
-				"person to go to: sent privately to "
-				"security_address",
-				sec_why);
+	sec = desk_security(r);
+	if (sec && !a->force) {
+		rc = private_target(a, r, d, &addr, &name, &why, sec);
+		if (rc)
+			return rc;
 	} else if (!addr) {
 		if (!d) {
 			error("approve %lld: nobody to send it to (%s); use --to ADDR or 'triage reroute %lld SECTION'",
@@ -232,8 +281,8 @@ static int approve_one(struct cmd_bulk *b, const struct audit_record *r)
 	} else if (d && !strcasecmp(d->recipient, addr)) {
 		name = d->recipient_name;
 	}
-	if (sec != DESK_SECURITY_NONE)
-		security = xasprintf("yes (%s)", sec_why);
+	if (sec)
+		security = xasprintf("yes (%s)", sec);
 	rc = forward(a, r, addr, name, why, security);
 	free(security);
 	free(why);
@@ -243,12 +292,17 @@ static int approve_one(struct cmd_bulk *b, const struct audit_record *r)
 /* cmd_approve - forward held reports, resend failed ones */
 int cmd_approve(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const char *const usage[] = { "triage approve [--to ADDR] ID...",
-					     NULL };
+	static const char *const usage[] = {
+		"triage approve [--force] [--to ADDR] ID...", NULL
+	};
 	struct approve a;
+	int ret;
 	const struct opt opts[] = {
 		OPT_STRING(0, "to", &a.to, "ADDR",
 			   "forward to ADDR instead of the recipient picked"),
+		OPT_BOOL(0, "force", &a.force,
+			 "send a security-looking report to a list or a "
+			 "security contact all the same"),
 		OPT_END(),
 	};
 
@@ -267,5 +321,8 @@ int cmd_approve(int argc, char **argv, struct cmd_ctx *ctx)
 	if (router_id_load(&a.rid, cmd_config(ctx)) < 0)
 		return EX_CONFIG;
 	a.security_address = config_get(cmd_config(ctx), "security_address");
-	return cmd_bulk(ctx, &a.b, argv, argc);
+	a.ctx = ctx;
+	ret = cmd_bulk(ctx, &a.b, argv, argc);
+	map_free(a.map);
+	return ret;
 }

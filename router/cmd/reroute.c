@@ -3,7 +3,7 @@
  * triage reroute - forward reports to another section or address
  *
  * DESCRIPTION
- *	triage reroute ID... SECTION|ADDR
+ *	triage reroute [--force] ID... SECTION|ADDR
  *
  *	The last argument is where the reports go: an address, or a
  *	MAINTAINERS section title (any case, or a part of one title:
@@ -21,6 +21,12 @@
  *	there), a forward decision is recorded and the new forward is
  *	queued; the report's state becomes forwarded.  With 'transport =
  *	sendmail' the mail is sent at once.
+ *
+ *	A report the filter found security-sensitive goes to no
+ *	MAINTAINERS list nor security contact (action_reroute()): a
+ *	section resolves to a person of it, else security_address, else
+ *	it is refused, as is such an address; --force sends it all the
+ *	same.
  *
  *	Exit status as for approve; an unknown section is EX_DATAERR.
  */
@@ -48,6 +54,9 @@ struct reroute {
 	struct pick_config *pick;
 	int section;	    /* map section, or -1 for an address */
 	const char *target; /* section title or address */
+	bool force;	    /* --force: past the security guard */
+	bool map_tried;	    /* an address: the map opened when needed */
+	struct cmd_ctx *ctx;
 };
 
 /* reroute_one - action_reroute() (actions.h), the CLI's way */
@@ -58,8 +67,14 @@ static int reroute_one(struct cmd_bulk *b, const struct audit_record *r)
 	struct action_ctx a;
 	int rc, ret = -1;
 
+	/* an address: the map tells a list from a person (security) */
+	if (!rr->map && !rr->map_tried && desk_security(r)) {
+		rr->map_tried = true;
+		rr->map = cmd_open_map(rr->ctx, NULL, NULL, NULL);
+	}
 	memset(&a, 0, sizeof(a));
 	a.db = b->db;
+	a.force = rr->force;
 	a.cfg = b->cfg;
 	a.rid = &rr->rid;
 	a.map = rr->map;
@@ -87,14 +102,20 @@ static int reroute_one(struct cmd_bulk *b, const struct audit_record *r)
 int cmd_reroute(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	static const char *const usage[] = {
-		"triage reroute ID... SECTION|ADDR", NULL
+		"triage reroute [--force] ID... SECTION|ADDR", NULL
 	};
-	static const struct opt opts[] = { OPT_END() };
 	struct reroute rr;
+	const struct opt opts[] = {
+		OPT_BOOL(0, "force", &rr.force,
+			 "send a security-looking report to a list or a "
+			 "security contact all the same"),
+		OPT_END(),
+	};
 	struct config *cfg;
 	int ret;
 
 	memset(&rr, 0, sizeof(rr));
+	rr.ctx = ctx;
 	rr.section = -1;
 	argc = parse_options(argc, argv, opts, usage, 0);
 	if (argc < 2)

@@ -102,7 +102,7 @@ struct audit_links;
 struct report;
 struct evidence;
 
-#define AUDIT_SCHEMA_VERSION	 11
+#define AUDIT_SCHEMA_VERSION	 12
 #define AUDIT_BUSY_TIMEOUT_MS	 5000
 #define AUDIT_LEASE_SECONDS	 600 /* default: see audit_outbox_claim_due() */
 #define AUDIT_FILTER_CKPT_FRAMES 128 /* AUDIT_FILTER: checkpoint on close */
@@ -302,6 +302,11 @@ struct audit_decision {
 	const char *recipient_name;
 	const char *reason;
 	const char *candidates; /* "address score why\n" per candidate */
+	/*
+	 * the filter found the report security-sensitive: why ("KASAN
+	 * memory-safety crash"); NULL, it did not (or not the filter's)
+	 */
+	const char *security;
 };
 
 int audit_insert_decision(struct audit *db, int64_t report,

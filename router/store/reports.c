@@ -842,6 +842,11 @@ static const char sql_ins_decision[] =
 	"INSERT INTO decisions (report, at, action, recipient,"
 	" recipient_name, reason, candidates) VALUES (?1, ?2, ?3, ?4,"
 	" ?5, coalesce(?6, ''), coalesce(?7, ''))";
+/* the same with its security verdict (schema 12 on) */
+static const char sql_ins_decision_security[] =
+	"INSERT INTO decisions (report, at, action, recipient,"
+	" recipient_name, reason, candidates, security) VALUES (?1, ?2, ?3,"
+	" ?4, ?5, coalesce(?6, ''), coalesce(?7, ''), ?8)";
 
 /* audit_insert_decision - what act decided, with the candidates */
 int audit_insert_decision(struct audit *db, int64_t report,
@@ -853,7 +858,8 @@ int audit_insert_decision(struct audit *db, int64_t report,
 		       ARRAY_SIZE(decision_actions)))
 		return db_bad(db, "invalid decision '%s'",
 			      d->action ? d->action : "");
-	st = db_prep(db, sql_ins_decision);
+	st = db_prep(db, d->security ? sql_ins_decision_security
+				     : sql_ins_decision);
 	if (!st || db_bind_int(db, st, 1, report) ||
 	    db_bind_int(db, st, 2, db_now(d->at)) ||
 	    db_bind_text(db, st, 3, d->action) ||
@@ -861,6 +867,7 @@ int audit_insert_decision(struct audit *db, int64_t report,
 	    db_bind_text(db, st, 5, d->recipient_name) ||
 	    db_bind_text(db, st, 6, d->reason) ||
 	    db_bind_text(db, st, 7, d->candidates) ||
+	    (d->security && db_bind_text(db, st, 8, d->security)) ||
 	    db_step(db, st, "insert decision") < 0)
 		return -1;
 	if (id)

@@ -144,7 +144,8 @@ static const struct db_row section_row =
 
 static const char sql_get_decisions[] =
 	"SELECT id, at, action, recipient, recipient_name, reason,"
-	" candidates FROM decisions WHERE report = ?1 ORDER BY at, id";
+	" candidates, security FROM decisions WHERE report = ?1"
+	" ORDER BY at, id";
 static const struct db_col decision_cols[] = {
 	DB_COL(struct audit_decision, I64, id),
 	DB_COL(struct audit_decision, I64, at),
@@ -153,6 +154,7 @@ static const struct db_col decision_cols[] = {
 	DB_COL(struct audit_decision, TEXT, recipient_name),
 	DB_COL(struct audit_decision, TEXT, reason),
 	DB_COL(struct audit_decision, TEXT, candidates),
+	DB_COL(struct audit_decision, TEXT, security),
 };
 static const struct db_row decision_row =
 	DB_ROW(struct audit_decision, decision_cols);

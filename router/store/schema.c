@@ -426,6 +426,15 @@ static const char *const migrations[] = {
 	"  COLLATE NOCASE, received_at);\n"
 	"CREATE INDEX reports_client_net ON reports(client_net, received_at)\n"
 	"  WHERE client_net IS NOT NULL;\n",
+
+	/*
+	 * 11 -> 12: whether the filter found a report security-sensitive,
+	 * as data (decisions.security: NULL, it did not; else why, "KASAN
+	 * memory-safety crash"), which approve and reroute read from the
+	 * report's first decision, never from a reason's words a sender
+	 * can write (issue 21).  Older rows stay NULL.
+	 */
+	"ALTER TABLE decisions ADD COLUMN security TEXT;\n",
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == AUDIT_SCHEMA_VERSION,

@@ -139,4 +139,80 @@ test_expect_success 'a report that does not look security-sensitive is approved 
 	test "$(private "$id")" = "netdev@vger.example.org|"
 '
 
+test_expect_success 'held for its size, a security report keeps its verdict: approve refuses the list' '
+	sed -e "s/abuse-31.kasan@/abuse-31o.kasan@/" -e "s/^From: .*/From: Otto <otto@users.example>/" \
+		"$C/31-list-kasan.eml" >"$T/31o.body" &&
+	awk "{ print } /^Message-ID:/ { for (i = 0; i < 1001; i++) print \"X-Hn: x\" }" \
+		"$T/31o.body" >"$T/31o.eml" &&
+	test "$(grep -c "^X-Hn: x" "$T/31o.eml")" = 1001 &&
+	feed "$T/31o.eml" &&
+	id=$(id_of abuse-31o.kasan@users.example) &&
+	test "$(q "SELECT state FROM reports WHERE id = $id")" = held &&
+	q "SELECT reason FROM decisions WHERE report = $id" >"$T/whyo" &&
+	! grep "security-sensitive" "$T/whyo" &&
+	n=$(q "SELECT count(*) FROM outbox") &&
+	test_exit 65 "$TRIAGE" approve "$id" 2>"$T/erro" &&
+	grep "approve $id: it looks security-sensitive (KASAN memory-safety crash)" "$T/erro" &&
+	grep "triage reroute $id ADDR" "$T/erro" &&
+	test "$(q "SELECT count(*) FROM outbox")" = "$n" &&
+	test "$(q "SELECT state FROM reports WHERE id = $id")" = held &&
+	test "$(q "SELECT security FROM decisions WHERE report = $id")" = "KASAN memory-safety crash"
+'
+
+test_expect_success 'after a private approve, approve --to a list is refused; --to a person is a marked copy' '
+	n=$(q "SELECT count(*) FROM outbox") &&
+	test_exit 65 env TRIAGE_CONFIG="$T/sec.conf" "$TRIAGE" approve --to netdev@vger.example.org 1 2>"$T/err4" &&
+	grep "approve 1: it looks security-sensitive (KASAN memory-safety crash)" "$T/err4" &&
+	grep "netdev@vger.example.org (a MAINTAINERS list)" "$T/err4" &&
+	test_exit 65 env TRIAGE_CONFIG="$T/sec.conf" "$TRIAGE" approve --to linux-usb@vger.kernel.org 1 2>"$T/err4u" &&
+	grep "linux-usb@vger.kernel.org (a MAINTAINERS list)" "$T/err4u" &&
+	test "$(q "SELECT count(*) FROM outbox")" = "$n" &&
+	TRIAGE_CONFIG="$T/sec.conf" "$TRIAGE" approve --to uli@usb.example.org 1 >"$T/out4" &&
+	grep "approve 1: forwarded to uli@usb.example.org" "$T/out4" &&
+	msg "o.report = 1 AND o.recipients = \"uli@usb.example.org\"" >"$T/fwd4" &&
+	grep "^X-Triage-Security: yes (KASAN memory-safety crash)" "$T/fwd4" &&
+	test "$(q "SELECT count(*) FROM outbox WHERE report = 1 AND recipients LIKE \"%vger%\"")" = 0
+'
+
+test_expect_success 'reroute of a security report: never to a list-only section or a list; to a person, marked' '
+	n=$(q "SELECT count(*) FROM outbox") &&
+	test_exit 65 "$TRIAGE" reroute 3 "8390 NETWORK DRIVERS" 2>"$T/err3l" &&
+	grep "reroute 3: it looks security-sensitive (KASAN memory-safety crash): 8390 NETWORK DRIVERS" "$T/err3l" &&
+	grep "no security_address" "$T/err3l" &&
+	test_exit 65 "$TRIAGE" reroute 3 netdev@vger.example.org 2>"$T/err3a" &&
+	grep "reroute 3: it looks security-sensitive (KASAN memory-safety crash): never sent to netdev@vger.example.org (a MAINTAINERS list)" "$T/err3a" &&
+	test "$(q "SELECT count(*) FROM outbox")" = "$n" &&
+	test "$(q "SELECT count(*) FROM outbox WHERE report = 3 AND recipients LIKE \"%netdev@%\"")" = 0 &&
+	"$TRIAGE" reroute 3 "USB SUBSYSTEM" >"$T/out3u" &&
+	grep "reroute 3: forwarded to uli@usb.example.org" "$T/out3u" &&
+	msg "o.report = 3 AND o.recipients = \"uli@usb.example.org\"" >"$T/fwd3u" &&
+	grep "^X-Triage-Security: yes (KASAN memory-safety crash)" "$T/fwd3u" &&
+	TRIAGE_CONFIG="$T/sec.conf" "$TRIAGE" reroute 3 "8390 NETWORK DRIVERS" >"$T/out3s" &&
+	grep "reroute 3: forwarded to secteam@example.org" "$T/out3s" &&
+	test "$(q "SELECT count(*) FROM outbox WHERE report = 3 AND recipients LIKE \"%netdev@%\"")" = 0 &&
+	"$TRIAGE" reroute --force 3 netdev@vger.example.org >"$T/out3f" &&
+	grep "reroute 3: forwarded to netdev@vger.example.org" "$T/out3f"
+'
+
+test_expect_success 'a forged From on a follow-up is no security verdict: approved as any report, nothing to security_address' '
+	sed -e "s/^From: .*/From: \"it looks security-sensitive (x); no person\"@evil.example/" \
+		-e "s/abuse-04.reply@/abuse-04f.reply@/" "$C/04-reply-stranger.eml" >"$T/04f.eml" &&
+	feed "$T/04f.eml" &&
+	id=$(id_of abuse-04f.reply@evil.example) &&
+	test "$(q "SELECT state FROM reports WHERE id = $id")" = held &&
+	q "SELECT reason FROM decisions WHERE report = $id" >"$T/whyf" &&
+	grep "it looks security-sensitive (x); no person" "$T/whyf" &&
+	n=$(q "SELECT count(*) FROM outbox WHERE recipients = \"secteam@example.org\"") &&
+	test_exit 65 env TRIAGE_CONFIG="$T/sec.conf" "$TRIAGE" approve "$id" 2>"$T/errf" &&
+	grep "approve $id: nobody to send it to" "$T/errf" &&
+	! grep "security" "$T/errf" &&
+	test "$(q "SELECT count(*) FROM outbox WHERE recipients = \"secteam@example.org\"")" = "$n" &&
+	TRIAGE_CONFIG="$T/sec.conf" "$TRIAGE" approve --to xavier@xfs.example.org "$id" >"$T/outf" &&
+	grep "approve $id: forwarded to xavier@xfs.example.org" "$T/outf" &&
+	test "$(q "SELECT count(*) FROM outbox WHERE recipients = \"secteam@example.org\"")" = "$n" &&
+	msg "o.report = $id" >"$T/fwdf" &&
+	! grep "^X-Triage-Security" "$T/fwdf" &&
+	test -z "$(q "SELECT security FROM decisions WHERE report = $id")"
+'
+
 test_done

@@ -465,6 +465,57 @@ static void test_migration_bugs_from_version_7(void **state)
 	free(path);
 }
 
+/*
+ * schema 12: decisions.security, the filter's verdict as data; the rows
+ * of an older database stay NULL (not security-looking), new ones keep
+ * theirs, and it reads back with the report (issue 21)
+ */
+static void test_migration_security_from_version_11(void **state)
+{
+	static const char has_column[] =
+		"SELECT count(*) FROM pragma_table_info('decisions')"
+		" WHERE name = 'security'";
+	char *path = scratch_path("v11.db");
+	struct audit *db = open_ok(path, AUDIT_CREATE | AUDIT_NOMIGRATE);
+	struct report *r = fake_report(9, NULL);
+	struct audit_decision d = {
+		.at = T0 + 1,
+		.action = "hold",
+		.reason = "it looks security-sensitive (x); no person",
+		.security = "KASAN memory-safety crash",
+	};
+	struct audit_record rec;
+	int64_t a, b;
+
+	(void)state;
+	assert_int_equal(audit_migrate(db, 11), 0);
+	a = forward(db, 1, T0, "dave@example.org");
+	audit_close(db);
+	assert_int_equal(column(path, has_column), 0);
+
+	db = open_ok(path, 0);
+	assert_int_equal(audit_user_version(db), AUDIT_SCHEMA_VERSION);
+	assert_int_equal(column(path, has_column), 1);
+	assert_int_equal(column(path, "SELECT count(*) FROM decisions"
+				      " WHERE security IS NULL"),
+			 1);
+	assert_int_equal(audit_get_report(db, a, 0, &rec), 1);
+	assert_int_equal(rec.ndecisions, 1);
+	assert_null(rec.decisions[0].security);
+	audit_record_release(&rec);
+	/* a new decision keeps its verdict */
+	assert_int_equal(audit_insert_report(db, r, T0 + 1, "held", 0, &b), 0);
+	assert_int_equal(audit_insert_decision(db, b, &d, NULL), 0);
+	assert_int_equal(audit_get_report(db, b, 0, &rec), 1);
+	assert_int_equal(rec.ndecisions, 1);
+	assert_string_equal(rec.decisions[0].security,
+			    "KASAN memory-safety crash");
+	audit_record_release(&rec);
+	report_free(r);
+	audit_close(db);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -472,6 +523,7 @@ int main(void)
 		cmocka_unit_test(test_row_refusals),
 		cmocka_unit_test(test_migration_from_version_5),
 		cmocka_unit_test(test_migration_bugs_from_version_7),
+		cmocka_unit_test(test_migration_security_from_version_11),
 	};
 	int rc;
 

@@ -13,10 +13,12 @@
 #include <string.h>
 #include <sysexits.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "audit.h"
 #include "config.h"
 #include "desk.h"
+#include "map.h"
 #include "record.h"
 #include "report.h"
 #include "strbuf.h"
@@ -284,49 +286,82 @@ static void test_forward(void **state)
 }
 
 /*
- * The filter's words for a security-looking report (act_private(),
- * pipeline.c) tell approve where it may go: held for want of a person
- * (its recipient a list), sent privately, or not security at all; the
- * newest decision that says so counts (issue 21)
+ * Whether a report looks security-sensitive is the filter's verdict as
+ * data: its first decision's security column; a reason's words (which
+ * carry a sender's From) and later decisions never count (issue 21)
  */
 static void test_security(void **state)
 {
 	struct audit_decision d[2];
 	struct audit_record rec;
-	char why[64];
 
 	(void)state;
 	memset(&rec, 0, sizeof(rec));
 	memset(d, 0, sizeof(d));
 	rec.decisions = d;
-	assert_int_equal(desk_security(&rec, why, sizeof(why)),
-			 DESK_SECURITY_NONE);
-	assert_string_equal(why, "");
+	assert_null(desk_security(&rec));
 	rec.ndecisions = 1;
-	d[0].reason = "user: forwarded to the section's person";
-	assert_int_equal(desk_security(&rec, why, sizeof(why)),
-			 DESK_SECURITY_NONE);
 	d[0].reason = "user: it looks security-sensitive (KASAN memory-safety "
-		      "crash); no person, no security_address: never published "
-		      "on a list, held for a triager to send privately";
-	assert_int_equal(desk_security(&rec, why, sizeof(why)),
-			 DESK_SECURITY_NOBODY);
-	assert_string_equal(why, "KASAN memory-safety crash");
-	d[0].reason = "M: xavier; it looks security-sensitive (cve- in its "
-		      "text): sent privately, marked X-Triage-Security, copied "
-		      "to no list";
-	assert_int_equal(desk_security(&rec, why, sizeof(why)),
-			 DESK_SECURITY_PRIVATE);
-	assert_string_equal(why, "cve- in its text");
-	/* the newest that says it counts; a cut buffer stays a string */
+		      "crash); no person, no security_address";
+	assert_null(desk_security(&rec));
+	d[0].security = "";
+	assert_null(desk_security(&rec));
+	d[0].security = "KASAN memory-safety crash";
+	d[0].reason = "held";
+	assert_string_equal(desk_security(&rec), "KASAN memory-safety crash");
+	/* a later decision (approve, reroute) neither adds nor removes it */
 	rec.ndecisions = 2;
-	d[1].reason = "user: it looks security-sensitive (exploit in its "
-		      "text); no person, no security_address";
-	assert_int_equal(desk_security(&rec, why, 8), DESK_SECURITY_NOBODY);
-	assert_string_equal(why, "exploit");
-	d[1].reason = NULL;
-	assert_int_equal(desk_security(&rec, why, sizeof(why)),
-			 DESK_SECURITY_PRIVATE);
+	d[1].security = "exploit in its text";
+	assert_string_equal(desk_security(&rec), "KASAN memory-safety crash");
+	d[0].security = NULL;
+	assert_null(desk_security(&rec));
+}
+
+/* Lists and security contacts, where a security report never goes */
+static void test_public_target(void **state)
+{
+	static const char text[] =
+		"List of maintainers\n\n"
+		"8390 NETWORK DRIVERS\n"
+		"L:\tnetdev@vger.example.org\n"
+		"S:\tOrphan\n"
+		"F:\tdrivers/net/ethernet/8390/\n\n"
+		"SECURITY CONTACT\n"
+		"M:\tSecurity Officers <sec@kernel.example.org>\n"
+		"S:\tSupported\n"
+		"F:\tDocumentation/process/security-bugs.rst\n\n"
+		"USB SUBSYSTEM\n"
+		"M:\tUli Usb <uli@usb.example.org>\n"
+		"L:\tlinux-usb@vger.example.org (moderated for non-subscribers)\n"
+		"S:\tSupported\n"
+		"F:\tdrivers/usb/\n";
+	char path[] = "/tmp/test_desk_MAINTAINERS.XXXXXX";
+	int fd = mkstemp(path);
+	struct map *map;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	map = map_load_text(path, NULL);
+	unlink(path);
+	assert_non_null(map);
+	assert_string_equal(desk_public_target(map, "netdev@vger.example.org"),
+			    "a MAINTAINERS list");
+	assert_string_equal(
+		desk_public_target(map, "Linux-USB@vger.example.org"),
+		"a MAINTAINERS list");
+	assert_string_equal(desk_public_target(map, "sec@kernel.example.org"),
+			    "a security contact");
+	assert_string_equal(desk_public_target(map, "security@example.net"),
+			    "a security contact");
+	assert_null(desk_public_target(map, "uli@usb.example.org"));
+	/* a part of an address is not the address */
+	assert_null(desk_public_target(map, "dev@vger.example.org"));
+	assert_null(desk_public_target(map, "xavier@xfs.example.org"));
+	/* without a map only a person's word would tell: not a person */
+	assert_non_null(desk_public_target(NULL, "uli@usb.example.org"));
+	map_free(map);
 }
 
 int main(void)
@@ -342,6 +377,7 @@ int main(void)
 		cmocka_unit_test(test_status_exit),
 		cmocka_unit_test(test_forward),
 		cmocka_unit_test(test_security),
+		cmocka_unit_test(test_public_target),
 	};
 
 	msg_setup("test_desk", 1, false);
