@@ -340,12 +340,10 @@ int action_reroute(struct action_ctx *a, const struct audit_record *r,
 	    (section >= 0 &&
 	     audit_set_section(a->db, r->id, title, reason) < 0))
 		goto out;
-	oid = security ? desk_forward_private(a->db, a->rid, r, addr, name,
-					      desk_class_header(r), title,
-					      reason, security, a->now)
-		       : desk_forward(a->db, a->rid, r, addr, name,
-				      desk_class_header(r), title, reason,
-				      sb_str(&cand), a->now);
+	/* a security-looking report's decision names no candidates */
+	oid = desk_forward(a->db, a->rid, r, addr, name, desk_class_header(r),
+			   title, reason, security ? "" : sb_str(&cand),
+			   security, a->now);
 	if (oid < 0)
 		goto out;
 	/* the follow-ups that waited with it (held) go along */

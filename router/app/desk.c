@@ -475,7 +475,8 @@ void desk_candidates_free(struct desk_candidate *v, size_t n)
 int64_t desk_forward(struct audit *db, const struct router_id *rid,
 		     const struct audit_record *rec, const char *addr,
 		     const char *name, const char *cls, const char *section,
-		     const char *reason, const char *candidates, time_t now)
+		     const char *reason, const char *candidates,
+		     const char *security, time_t now)
 {
 	struct audit_decision d;
 
@@ -491,33 +492,6 @@ int64_t desk_forward(struct audit *db, const struct router_id *rid,
 	d.recipient_name = name;
 	d.reason = reason;
 	d.candidates = candidates;
-	if (audit_insert_decision(db, rec->id, &d, NULL) < 0)
-		return -1;
-	return forward_queue(db, rid, rec->id, rec->raw, rec->raw_len,
-			     rec->sha256, addr, name, cls, section, reason,
-			     now);
-}
-
-int64_t desk_forward_private(struct audit *db, const struct router_id *rid,
-			     const struct audit_record *rec, const char *addr,
-			     const char *name, const char *cls,
-			     const char *section, const char *reason,
-			     const char *security, time_t now)
-{
-	struct audit_decision d;
-
-	if (!rec->raw)
-		return error("report %lld: the message was not read",
-			     (long long)rec->id);
-	if (!addr_valid(addr))
-		return error("recipient '%s' is not a valid address", addr);
-	memset(&d, 0, sizeof(d));
-	d.at = now;
-	d.action = "forward";
-	d.recipient = addr;
-	d.recipient_name = name;
-	d.reason = reason;
-	d.candidates = "";
 	if (audit_insert_decision(db, rec->id, &d, NULL) < 0)
 		return -1;
 	return forward_queue_cc(db, rid, rec->id, rec->raw, rec->raw_len,

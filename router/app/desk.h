@@ -129,7 +129,10 @@ void desk_candidates_free(struct desk_candidate *v, size_t n);
  * Forwarding from the desk (approve, reroute): desk_forward() records a
  * forward decision (so that it counts toward the recipient's load, as
  * the filter's do) and queues the forward with forward_queue()
- * (forward.h), in the caller's transaction; returns the outbox id or -1.
+ * (forward.h), in the caller's transaction; returns the outbox id or -1;
+ * security, when not NULL, marks it "X-Triage-Security: SECURITY" (a
+ * report that looks security-sensitive, sent to a person or
+ * security_address; a desk forward is copied to no list either way).
  * The router's identity comes from router_id_load().  desk_class_header()
  * is the X-Triage-Class value for a recorded report: the classifier's
  * header, or the triager's class when a reclassify changed it.
@@ -144,18 +147,9 @@ struct router_id;
 int64_t desk_forward(struct audit *db, const struct router_id *rid,
 		     const struct audit_record *rec, const char *addr,
 		     const char *name, const char *cls, const char *section,
-		     const char *reason, const char *candidates, time_t now);
+		     const char *reason, const char *candidates,
+		     const char *security, time_t now);
 const char *desk_class_header(const struct audit_record *rec);
-/*
- * desk_forward_private - desk_forward(), the forward marked
- * "X-Triage-Security: SECURITY" and copied to no list (a report that
- * looks security-sensitive, approved to a person or security_address)
- */
-int64_t desk_forward_private(struct audit *db, const struct router_id *rid,
-			     const struct audit_record *rec, const char *addr,
-			     const char *name, const char *cls,
-			     const char *section, const char *reason,
-			     const char *security, time_t now);
 /*
  * desk_security - why the filter found rec security-sensitive ("KASAN
  * memory-safety crash"), from its first (the filter's) decision's

@@ -196,12 +196,9 @@ static int forward(struct approve *a, const struct audit_record *r,
 	if (cmd_bulk_action(&a->b, r, addr, reason) < 0 ||
 	    cmd_leave_digest(&a->b, r) < 0)
 		goto out;
-	oid = security ? desk_forward_private(a->b.db, &a->rid, r, addr, name,
-					      desk_class_header(r), section,
-					      reason, security, a->b.now)
-		       : desk_forward(a->b.db, &a->rid, r, addr, name,
-				      desk_class_header(r), section, reason, "",
-				      a->b.now);
+	oid = desk_forward(a->b.db, &a->rid, r, addr, name,
+			   desk_class_header(r), section, reason, "", security,
+			   a->b.now);
 	if (oid < 0)
 		goto out;
 	a->b.queued++;

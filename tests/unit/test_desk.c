@@ -248,11 +248,11 @@ static void test_forward(void **state)
 
 	/* an invalid address is refused before anything is written */
 	assert_int_equal(desk_forward(db, &rid, &rec, "bad address", NULL,
-				      "user", NULL, "r", "", 2000),
+				      "user", NULL, "r", "", NULL, 2000),
 			 -1);
 	oid = desk_forward(db, &rid, &rec, "alice@x.example", "Alice A",
 			   "ai; score=7.0", "XFS FILESYSTEM", "approved by me",
-			   "", 2000);
+			   "", NULL, 2000);
 	assert_true(oid > 0);
 	assert_int_equal(audit_load(db, "alice@x.example", 1500), 1);
 	assert_int_equal(audit_outbox_claim_due(db, 2000, 60, false, &it), 1);
