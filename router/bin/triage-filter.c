@@ -693,6 +693,8 @@ out_pipeline:
 		return ret;
 	}
 	decision_release(&d);
+	if (!fx->resident)
+		pipeline_close(p);
 out:
 	stage("free");
 	report_free(r);
@@ -909,6 +911,7 @@ static int resident(const char *config_path, const char *sock, unsigned n,
  * pages fault in one by one as before; the block is address space,
  * never touched.
  */
+#ifndef __SANITIZE_ADDRESS__
 static void *below_huge; /* kept: the process ends with its message */
 
 static void heap_on_huge_pages(void)
@@ -941,6 +944,7 @@ static void heap_on_huge_pages(void)
 	if (below_huge && top < a && a < e)
 		madvise((void *)a, e - a, MADV_HUGEPAGE);
 }
+#endif
 
 /* filter - the one-shot filter: one message, then the process ends */
 static int filter(const char *config_path)

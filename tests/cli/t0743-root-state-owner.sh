@@ -22,6 +22,9 @@ if [ "$(id -u)" != 0 ] || ! id nobody >/dev/null 2>&1 || ! command -v setpriv >/
 	test_done
 fi
 need_tools "root's state directory is not tested" sqlite3
+# nobody runs the programs and reads what they read: public copies
+test_public_copy tests/data classifiers tests/corpus/abuse
+C="$SRC/tests/corpus/abuse"
 routes_conf triage@example.org
 NU=$(id -u nobody) && NG=$(id -g nobody)
 # as_nobody CMD...: CMD as the user nobody, its own group alone

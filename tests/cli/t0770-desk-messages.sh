@@ -145,6 +145,8 @@ else
 fi
 
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+# the login runs a public copy of triage (the clone may be private)
+test_public_copy
 test_expect_success 'a login not in the group: permission denied, 77' '
 	chmod 0750 "$T/state" && chmod 0711 "$T" &&
 	test_exit 77 setpriv --reuid=65534 --regid=65534 --clear-groups \
