@@ -253,10 +253,14 @@ static int run(const struct command *c, int argc, char **argv,
 	 */
 	if (uses_state(c) &&
 	    ((ret = become_state_owner(ctx)) != 0 ||
-	     (!asks_help(argc, argv) && (ret = cmd_state_dir(ctx)) != 0)))
+	     (!asks_help(argc, argv) && (ret = cmd_state_dir(ctx)) != 0))) {
+		config_free(ctx->cfg);
 		return ret;
-	if (!c->fn)
+	}
+	if (!c->fn) {
+		config_free(ctx->cfg);
 		return run_elsewhere(c, argc, argv, ctx->config_path);
+	}
 	optind = 0; /* reset getopt for the command */
 	ret = c->fn(argc, argv, ctx);
 	config_free(ctx->cfg);
