@@ -45,6 +45,12 @@
 /* statement slots per connection: a power of two, twice the statements */
 #define DB_STMT_SLOTS 256
 
+/*
+ * forward_counts' slot: a forward at time t counts in slot t / 900
+ * rounded down (schema.c, 12 -> 13; desk.c's loads; reports.c)
+ */
+#define AUDIT_LOAD_SLOT 900
+
 struct db_stmt {
 	const char *sql; /* the key: the address of a static text */
 	sqlite3_stmt *st;
@@ -57,6 +63,7 @@ struct audit {
 	int busy_timeout_ms;
 	int wal_frames;	 /* frames in the WAL after our last commit */
 	int ckpt_frames; /* ... when we last checkpointed: see wal_hook() */
+	int schema;	 /* its user_version, read at open, after migrating */
 	bool temporary;
 	char errmsg[512];
 	struct db_stmt stmt[DB_STMT_SLOTS];
