@@ -685,7 +685,6 @@ static int check_version(struct audit *db, unsigned flags)
 
 	if (v < 0)
 		return -1;
-	db->schema = v;
 	if (v > AUDIT_SCHEMA_VERSION)
 		return db_bad(db,
 			      "schema version %d is newer than this program's "

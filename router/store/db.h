@@ -47,7 +47,7 @@
 
 /*
  * forward_counts' slot: a forward at time t counts in slot t / 900
- * rounded down (schema.c, 12 -> 13; desk.c's loads; reports.c)
+ * rounded down (schema.c, 12 -> 13, its triggers; desk.c's loads)
  */
 #define AUDIT_LOAD_SLOT 900
 
@@ -63,7 +63,6 @@ struct audit {
 	int busy_timeout_ms;
 	int wal_frames;	 /* frames in the WAL after our last commit */
 	int ckpt_frames; /* ... when we last checkpointed: see wal_hook() */
-	int schema;	 /* its user_version, read at open, after migrating */
 	bool temporary;
 	char errmsg[512];
 	struct db_stmt stmt[DB_STMT_SLOTS];

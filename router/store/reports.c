@@ -971,63 +971,33 @@ static const char sql_ins_decision_security[] =
 	" recipient_name, reason, candidates, security) VALUES (?1, ?2, ?3,"
 	" ?4, ?5, coalesce(?6, ''), coalesce(?7, ''), ?8)";
 
-/* a forward counted in its recipient's quarter hour (schema 13) */
-static const char sql_count_forward[] =
-	"INSERT INTO forward_counts VALUES (?1, ?2, 1)"
-	" ON CONFLICT DO UPDATE SET n = n + 1";
-
-/* count_forward - one more forward to recipient at time at */
-static int count_forward(struct audit *db, const char *recipient, int64_t at)
-{
-	int64_t slot = at / AUDIT_LOAD_SLOT;
-	sqlite3_stmt *st;
-
-	if (at % AUDIT_LOAD_SLOT < 0)
-		slot--; /* rounded down, as the migration does */
-	st = db_prep(db, sql_count_forward);
-	if (!st || db_bind_text(db, st, 1, recipient) ||
-	    db_bind_int(db, st, 2, slot))
-		return -1;
-	return db_step(db, st, "count forward");
-}
-
 /*
- * audit_insert_decision - what act decided, with the candidates; a
- * forward counted in forward_counts in the same transaction (a
- * savepoint when the caller has none open)
+ * audit_insert_decision - what act decided, with the candidates (a
+ * forward counted in forward_counts by its trigger, schema 13)
  */
 int audit_insert_decision(struct audit *db, int64_t report,
 			  const struct audit_decision *d, int64_t *id)
 {
-	int64_t at = db_now(d->at), row;
-	bool counted = db->schema >= 13 && d->recipient &&
-		       !strcmp(d->action, "forward");
-	bool own = false;
 	sqlite3_stmt *st;
 
 	if (!db_one_of(d->action, decision_actions,
 		       ARRAY_SIZE(decision_actions)))
 		return db_bad(db, "invalid decision '%s'",
 			      d->action ? d->action : "");
-	if (counted && db_txn_enter(db, &own) < 0)
-		return -1;
 	st = db_prep(db, d->security ? sql_ins_decision_security
 				     : sql_ins_decision);
 	if (!st || db_bind_int(db, st, 1, report) ||
-	    db_bind_int(db, st, 2, at) || db_bind_text(db, st, 3, d->action) ||
+	    db_bind_int(db, st, 2, db_now(d->at)) ||
+	    db_bind_text(db, st, 3, d->action) ||
 	    db_bind_text(db, st, 4, d->recipient) ||
 	    db_bind_text(db, st, 5, d->recipient_name) ||
 	    db_bind_text(db, st, 6, d->reason) ||
 	    db_bind_text(db, st, 7, d->candidates) ||
 	    (d->security && db_bind_text(db, st, 8, d->security)) ||
 	    db_step(db, st, "insert decision") < 0)
-		return counted ? db_txn_leave(db, own, -1) : -1;
-	row = sqlite3_last_insert_rowid(db->db);
-	if (counted &&
-	    db_txn_leave(db, own, count_forward(db, d->recipient, at)) < 0)
 		return -1;
 	if (id)
-		*id = row;
+		*id = sqlite3_last_insert_rowid(db->db);
 	return 0;
 }
 

@@ -517,6 +517,16 @@ static void test_migration_security_from_version_11(void **state)
 	free(path);
 }
 
+/* sql_on - run text on the database at path, in a connection of its own */
+static void sql_on(const char *path, const char *text)
+{
+	sqlite3 *s;
+
+	assert_int_equal(sqlite3_open(path, &s), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(s, text, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(s);
+}
+
 /*
  * load_ok - audit_pick_load() since day and week against the forwards
  * to addr counted in decisions itself (any case)
@@ -545,9 +555,9 @@ static void load_ok(struct audit *db, const char *path, const char *addr,
 /*
  * schema 13: forward_counts, a recipient's forwards per quarter hour,
  * filled from an older database's decisions by the migration and kept
- * by every forward inserted after it; the loads the pick reads from it
- * are the forwards in decisions, from a slot's start or from any
- * other time
+ * by every forward inserted after it, and by any SQL that moves,
+ * re-addresses or deletes one; the loads the pick reads from it are the
+ * forwards in decisions, from a slot's start or from any other time
  */
 static void test_migration_forward_counts_from_version_12(void **state)
 {
@@ -600,6 +610,23 @@ static void test_migration_forward_counts_from_version_12(void **state)
 	for (i = 0; i < 20; i++)
 		load_ok(db, path, "dave@example.org", s0 + i * 811,
 			s0 - 86400 + i * 113);
+
+	/* decisions moved in time, re-addressed or deleted by SQL */
+	sql_on(path, "UPDATE decisions SET at = at - 86400"
+		     " WHERE id % 3 = 0");
+	sql_on(path, "UPDATE decisions SET recipient = 'ted@example.org'"
+		     " WHERE id % 5 = 0");
+	sql_on(path, "UPDATE decisions SET action = 'hold' WHERE id % 7 = 0");
+	sql_on(path, "DELETE FROM decisions WHERE id % 11 = 0");
+	assert_int_equal(column(path, sum),
+			 column(path, "SELECT count(*) FROM decisions WHERE"
+				      " action = 'forward'"));
+	for (i = 0; i < 20; i++) {
+		load_ok(db, path, "dave@example.org", s0 + i * 811,
+			s0 - 86400 + i * 113);
+		load_ok(db, path, "ted@example.org", s0 + i * 811,
+			s0 - 2 * 86400 + i * 113);
+	}
 	audit_close(db);
 	free(path);
 }
