@@ -102,7 +102,7 @@ struct audit_links;
 struct report;
 struct evidence;
 
-#define AUDIT_SCHEMA_VERSION	 12
+#define AUDIT_SCHEMA_VERSION	 13
 #define AUDIT_BUSY_TIMEOUT_MS	 5000
 #define AUDIT_LEASE_SECONDS	 600 /* default: see audit_outbox_claim_due() */
 #define AUDIT_FILTER_CKPT_FRAMES 128 /* AUDIT_FILTER: checkpoint on close */
@@ -663,8 +663,8 @@ int audit_related(struct audit *db, int64_t id, int64_t group,
 long audit_load(struct audit *db, const char *recipient, int64_t since);
 /*
  * audit_pick_load - pick's load callback (pick.h): forwards to addr
- * since day_start (*day) and since week_start (*week), counted in one
- * index range; 0, or -1 when the query failed (printed): the pick then
+ * since day_start (*day) and since week_start (*week), summed from the
+ * per-quarter-hour counts of forward_counts (schema 13); 0, or -1 when the query failed (printed): the pick then
  * fails, and so does what was to record it, so that a database error
  * never reads as "no load" and a cap never fails open.
  * .load = audit_pick_load, .load_ctx = db.  A caller that records the

@@ -45,6 +45,12 @@
 /* statement slots per connection: a power of two, twice the statements */
 #define DB_STMT_SLOTS 256
 
+/*
+ * forward_counts' slot: a forward at time t counts in slot t / 900
+ * rounded down (schema.c, 12 -> 13, its triggers; desk.c's loads)
+ */
+#define AUDIT_LOAD_SLOT 900
+
 struct db_stmt {
 	const char *sql; /* the key: the address of a static text */
 	sqlite3_stmt *st;

@@ -569,12 +569,47 @@ int audit_corrections(struct audit *db,
 /* ---- loads --------------------------------------------------------------- */
 
 /*
- * One range of decisions_forwarded for both counts: the pick asks for
- * every candidate, and a busy recipient has hundreds a week.
+ * A recipient's forwards since day and since week (schema 13): the
+ * quarter hours from the first slot that starts at or after each,
+ * summed in forward_counts (at most 672 rows a week, whatever the
+ * forwards), and only for a time that starts no slot (never a local
+ * midnight) the forwards before that slot's start, read from
+ * decisions_forwarded.  Both used to be counted there alone: a row
+ * read per forward of the week.
  */
 static const char sql_load[] =
-	"SELECT count(*) FILTER (WHERE at >= ?2), count(*) FROM decisions"
-	" WHERE recipient = ?1 AND at >= min(?2, ?3) AND action = 'forward'";
+	"SELECT coalesce(sum(n) FILTER (WHERE slot >= ?2), 0),"
+	" coalesce(sum(n) FILTER (WHERE slot >= ?3), 0) FROM forward_counts"
+	" WHERE recipient = ?1 AND slot >= min(?2, ?3)";
+static const char sql_load_part[] =
+	"SELECT count(*) FROM decisions WHERE recipient = ?1"
+	" AND action = 'forward' AND at >= ?2 AND at < ?3";
+
+/* next_slot - the first forward_counts slot that starts at t or after */
+static int64_t next_slot(int64_t t)
+{
+	int64_t q = t / AUDIT_LOAD_SLOT, r = t % AUDIT_LOAD_SLOT;
+
+	return r > 0 ? q + 1 : q; /* division truncates toward zero */
+}
+
+/* load_part - add the forwards from t to its next slot's start to *n */
+static int load_part(struct audit *db, const char *recipient, int64_t t,
+		     long *n)
+{
+	int64_t end = next_slot(t) * AUDIT_LOAD_SLOT, k;
+	sqlite3_stmt *st;
+
+	if (end == t)
+		return 0;
+	st = db_prep(db, sql_load_part);
+	if (!st || db_bind_text(db, st, 1, recipient) ||
+	    db_bind_int(db, st, 2, t) || db_bind_int(db, st, 3, end) ||
+	    db_get_i64(db, st, "load", &k) != 1)
+		return -1;
+	*n += (long)k;
+	return 0;
+}
 
 /* load - forwards to recipient since day and since week; 0 or -1 */
 static int load(struct audit *db, const char *recipient, int64_t day,
@@ -583,8 +618,11 @@ static int load(struct audit *db, const char *recipient, int64_t day,
 	sqlite3_stmt *st = db_prep(db, sql_load);
 
 	if (!st || db_bind_text(db, st, 1, recipient) ||
-	    db_bind_int(db, st, 2, day) || db_bind_int(db, st, 3, week) ||
-	    db_get(db, st, "load", &pair_row, n, NULL) != 1)
+	    db_bind_int(db, st, 2, next_slot(day)) ||
+	    db_bind_int(db, st, 3, next_slot(week)) ||
+	    db_get(db, st, "load", &pair_row, n, NULL) != 1 ||
+	    load_part(db, recipient, day, &n->a) < 0 ||
+	    load_part(db, recipient, week, &n->b) < 0)
 		return -1;
 	return 0;
 }

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <jansson.h>
 #include <zlib.h>
 
 #include "db.h"
@@ -464,49 +463,22 @@ int audit_set_state(struct audit *db, int64_t report, const char *state,
  * Per-report lists (frames, files, rule hits, sections) are JSON arrays
  * in one column: one bound value instead of one row (and one B-tree
  * insert) per item, which is what the per-message process can afford.
- * jansson writes them; SQLite's json_each() reads them back, in C and in
- * SQL.  Their strings are untrusted text: cut to JSON_STR_MAX bytes
- * (between characters) and, unless valid UTF-8, with '?' for every byte
- * of 0x80 or more.  A list keeps the items that fit in JSON_MAX bytes.
+ * Written here, straight into the text, the same bytes as jansson's
+ * json_dumps(array, JSON_COMPACT) (test_json_lists compares them): no
+ * jansson object built per item and dumped.  SQLite's json_each() reads
+ * them back, in C and in SQL.  Their strings are untrusted text: cut to
+ * JSON_STR_MAX bytes (between characters) and, unless valid UTF-8, with
+ * '?' for every byte of 0x80 or more.  A list keeps the items that fit
+ * in JSON_MAX bytes.
  */
 #define JSON_MAX     (1u << 20) /* bytes of one list; later items dropped */
 #define JSON_STR_MAX 2048	/* bytes of one string; the rest cut */
 
-/* json_text - s as a bounded JSON string (NULL: null); NULL on error */
-static json_t *json_text(const char *s)
-{
-	size_t len, n, i;
-	char *ascii;
-	json_t *j;
-
-	if (!s)
-		return json_null();
-	len = strlen(s);
-	n = len < JSON_STR_MAX ? len : JSON_STR_MAX;
-	while (n < len && ((unsigned char)s[n] & 0xc0) == 0x80)
-		n++;
-	if (utf8_valid(s, len) && (j = json_stringn(s, n)))
-		return j;
-	ascii = xmemdup0(s, n);
-	for (i = 0; i < n; i++)
-		if ((unsigned char)ascii[i] >= 0x80)
-			ascii[i] = '?';
-	j = json_stringn(ascii, n);
-	free(ascii);
-	return j;
-}
-
-/*
- * A list is written as its items come: each item is dumped once, into
- * the text, where building an array measured every item with a dump of
- * its own and then dumped the whole array again.  The same bytes as
- * json_dumps(array, JSON_COMPACT): '[', the items' compact dumps joined
- * by ',', ']'.
- */
 struct json_list {
 	char *s;
-	size_t len;   /* its bytes so far, brackets included */
+	size_t len;   /* its bytes so far: '[' and the items */
 	size_t alloc; /* s's size */
+	size_t item;  /* len before the item being written */
 	bool failed;  /* out of memory */
 };
 
@@ -517,44 +489,182 @@ static void list_init(struct json_list *l)
 	l->failed = !l->s;
 	if (l->s)
 		l->s[0] = '[';
-	l->len = 2;
+	l->len = 1;
+	l->item = 1;
 }
 
-/* list_add - append item (freed here) when it fits; false once full */
-static bool list_add(struct json_list *l, json_t *item)
+/* put - append n bytes, with room for the ']' and NUL list_end() adds */
+static void put(struct json_list *l, const char *p, size_t n)
 {
-	size_t comma = l->len > 2 ? 1 : 0, at, n = 0, room;
 	char *s;
+	size_t want;
 
-	if (!item || l->failed)
-		goto full;
-	/* at: where the item goes, after the '[' and the items so far */
-	at = l->len - 1 + comma;
-	for (;;) {
-		/* one byte kept for the ']' that list_end() writes */
-		room = l->alloc > at + 1 ? l->alloc - at - 1 : 0;
-		n = json_dumpb(item, l->s + at, room,
-			       JSON_COMPACT | JSON_ENCODE_ANY);
-		if (!n || l->len + comma + n > JSON_MAX)
-			goto full;
-		if (n <= room)
-			break;
-		s = realloc(l->s, at + n + 1 + 1024);
+	if (l->failed)
+		return;
+	if (l->len + n + 2 > l->alloc) {
+		want = l->alloc * 2 > l->len + n + 2 ? l->alloc * 2
+						     : l->len + n + 2 + 1024;
+		s = realloc(l->s, want);
 		if (!s) {
 			l->failed = true;
-			goto full;
+			return;
 		}
 		l->s = s;
-		l->alloc = at + n + 1 + 1024;
+		l->alloc = want;
 	}
-	if (comma)
-		l->s[at - 1] = ',';
-	l->len += comma + n;
-	json_decref(item);
+	memcpy(l->s + l->len, p, n);
+	l->len += n;
+}
+
+static void put_c(struct json_list *l, char c)
+{
+	put(l, &c, 1);
+}
+
+/*
+ * put_text - s as a bounded JSON string (NULL: null), escaped as
+ * jansson escapes: '"', '\\' and the control characters, those with a
+ * short form by it, the others as \u00XX
+ */
+static void put_text(struct json_list *l, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t len, n, i, run;
+	bool ascii;
+
+	if (!s) {
+		put(l, "null", 4);
+		return;
+	}
+	len = strlen(s);
+	n = len < JSON_STR_MAX ? len : JSON_STR_MAX;
+	while (n < len && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n++;
+	ascii = !utf8_valid(s, len);
+	put_c(l, '"');
+	for (i = 0; i < n; i = run) {
+		unsigned char c = (unsigned char)s[i];
+		char esc[6] = { '\\', 'u', '0', '0', 0, 0 };
+
+		/* the bytes that need nothing, in one piece */
+		for (run = i; run < n; run++) {
+			c = (unsigned char)s[run];
+			if (c < 0x20 || c == '"' || c == '\\' ||
+			    (ascii && c >= 0x80))
+				break;
+		}
+		put(l, s + i, run - i);
+		if (run == n)
+			break;
+		run++;
+		switch (c) {
+		case '"':
+			put(l, "\\\"", 2);
+			break;
+		case '\\':
+			put(l, "\\\\", 2);
+			break;
+		case '\b':
+			put(l, "\\b", 2);
+			break;
+		case '\f':
+			put(l, "\\f", 2);
+			break;
+		case '\n':
+			put(l, "\\n", 2);
+			break;
+		case '\r':
+			put(l, "\\r", 2);
+			break;
+		case '\t':
+			put(l, "\\t", 2);
+			break;
+		default:
+			if (c >= 0x80) {
+				put_c(l, '?');
+				break;
+			}
+			esc[4] = hex[c >> 4];
+			esc[5] = hex[c & 15];
+			put(l, esc, 6);
+		}
+	}
+	put_c(l, '"');
+}
+
+static void put_int(struct json_list *l, long long v)
+{
+	char buf[32];
+	int n = snprintf(buf, sizeof(buf), "%lld", v);
+
+	put(l, buf, (size_t)n);
+}
+
+/*
+ * put_real - v as jansson writes a real: "%.17g", with ".0" added when
+ * that has neither '.' nor 'e', and an exponent without '+' or leading
+ * zeros; not finite: 0.0 (JSON has no such number)
+ */
+static void put_real(struct json_list *l, double v)
+{
+	char buf[40], *e, *start, *end;
+	size_t n;
+
+	if (!isfinite(v))
+		v = 0.0;
+	n = (size_t)snprintf(buf, sizeof(buf) - 3, "%.17g", v);
+	if (!strchr(buf, '.') && !strchr(buf, 'e')) {
+		memcpy(buf + n, ".0", 3);
+		n += 2;
+	}
+	e = strchr(buf, 'e');
+	if (e) {
+		start = e + 1;
+		end = start + 1;
+		if (*start == '-')
+			start++;
+		while (*end == '0')
+			end++;
+		if (end != start) {
+			memmove(start, end, n - (size_t)(end - buf) + 1);
+			n -= (size_t)(end - start);
+		}
+	}
+	put(l, buf, n);
+}
+
+/* put_key - ,"key": (the first key without the comma) */
+static void put_key(struct json_list *l, const char *key, bool first)
+{
+	if (!first)
+		put_c(l, ',');
+	put_c(l, '"');
+	put(l, key, strlen(key));
+	put(l, "\":", 2);
+}
+
+/* item_begin - the next item's start: a ',' after the items so far */
+static void item_begin(struct json_list *l)
+{
+	l->item = l->len;
+	if (l->len > 1)
+		put_c(l, ',');
+}
+
+/*
+ * item_end - keep the item written since item_begin() when the list
+ * with it and its ']' fits in JSON_MAX bytes; false (the item undone)
+ * when it does not or memory ran out: the list ends there
+ */
+static bool item_end(struct json_list *l)
+{
+	if (l->failed)
+		return false;
+	if (l->len + 1 > JSON_MAX) {
+		l->len = l->item;
+		return false;
+	}
 	return true;
-full:
-	json_decref(item);
-	return false;
 }
 
 /* list_end - the list as text (free() it), or NULL when out of memory */
@@ -567,18 +677,9 @@ static char *list_end(struct json_list *l)
 		free(s);
 		return NULL;
 	}
-	/* list_add() kept room for the ']' and list_init() for both */
-	s[l->len - 1] = ']';
-	if (l->len + 1 > l->alloc) {
-		char *t = realloc(s, l->len + 1);
-
-		if (!t) {
-			free(s);
-			return NULL;
-		}
-		s = t;
-	}
-	s[l->len] = '\0';
+	/* put() kept room for both */
+	s[l->len] = ']';
+	s[l->len + 1] = '\0';
 	return s;
 }
 
@@ -588,21 +689,15 @@ static char *strings_json(char *const *v, size_t n)
 	size_t i;
 
 	list_init(&l);
-	for (i = 0; i < n; i++)
-		if (v[i] && !list_add(&l, json_text(v[i])))
+	for (i = 0; i < n; i++) {
+		if (!v[i])
+			continue;
+		item_begin(&l);
+		put_text(&l, v[i]);
+		if (!item_end(&l))
 			break;
+	}
 	return list_end(&l);
-}
-
-static json_t *frame_json(const struct frame *f)
-{
-	return json_pack("{s:o, s:o, s:i, s:o, s:I, s:I, s:i, s:i, s:i}",
-			 "function", json_text(f->function), "file",
-			 json_text(f->file), "line", f->line, "module",
-			 json_text(f->module), "offset", (json_int_t)f->offset,
-			 "size", (json_int_t)f->size, "inlined",
-			 (int)f->inlined, "unreliable", (int)f->unreliable,
-			 "from_index", (int)f->from_index);
 }
 
 static char *frames_json(const struct frame *f, size_t n)
@@ -611,9 +706,31 @@ static char *frames_json(const struct frame *f, size_t n)
 	size_t i;
 
 	list_init(&l);
-	for (i = 0; i < n; i++)
-		if (!list_add(&l, frame_json(&f[i])))
+	for (i = 0; i < n; i++) {
+		item_begin(&l);
+		put_c(&l, '{');
+		put_key(&l, "function", true);
+		put_text(&l, f[i].function);
+		put_key(&l, "file", false);
+		put_text(&l, f[i].file);
+		put_key(&l, "line", false);
+		put_int(&l, f[i].line);
+		put_key(&l, "module", false);
+		put_text(&l, f[i].module);
+		put_key(&l, "offset", false);
+		put_int(&l, (long long)f[i].offset);
+		put_key(&l, "size", false);
+		put_int(&l, (long long)f[i].size);
+		put_key(&l, "inlined", false);
+		put_int(&l, f[i].inlined);
+		put_key(&l, "unreliable", false);
+		put_int(&l, f[i].unreliable);
+		put_key(&l, "from_index", false);
+		put_int(&l, f[i].from_index);
+		put_c(&l, '}');
+		if (!item_end(&l))
 			break;
+	}
 	return list_end(&l);
 }
 
@@ -651,10 +768,16 @@ static char *scored_json(const struct scored *s, const void *v, size_t n)
 		memcpy(&name, p + s->name, sizeof(name));
 		memcpy(&score, p + s->score, sizeof(score));
 		memcpy(&text, p + s->text, sizeof(text));
-		if (!list_add(&l, json_pack("{s:o, s:f, s:o}", "name",
-					    json_text(name), "score",
-					    isfinite(score) ? score : 0.0,
-					    s->key, json_text(text))))
+		item_begin(&l);
+		put_c(&l, '{');
+		put_key(&l, "name", true);
+		put_text(&l, name);
+		put_key(&l, "score", false);
+		put_real(&l, score);
+		put_key(&l, s->key, false);
+		put_text(&l, text);
+		put_c(&l, '}');
+		if (!item_end(&l))
 			break;
 	}
 	return list_end(&l);
@@ -848,7 +971,10 @@ static const char sql_ins_decision_security[] =
 	" recipient_name, reason, candidates, security) VALUES (?1, ?2, ?3,"
 	" ?4, ?5, coalesce(?6, ''), coalesce(?7, ''), ?8)";
 
-/* audit_insert_decision - what act decided, with the candidates */
+/*
+ * audit_insert_decision - what act decided, with the candidates (a
+ * forward counted in forward_counts by its trigger, schema 13)
+ */
 int audit_insert_decision(struct audit *db, int64_t report,
 			  const struct audit_decision *d, int64_t *id)
 {

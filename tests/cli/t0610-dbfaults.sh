@@ -159,8 +159,8 @@ test_expect_success 'an exclusive locking_mode connection: 75, then once' '
 '
 
 # corrupt_index NAME - the database checkpointed, then the root page of
-# index NAME overwritten: reading the index is SQLITE_CORRUPT, while a
-# row its WHERE leaves out is written to the table as before
+# index (or WITHOUT ROWID table) NAME overwritten: reading it is
+# SQLITE_CORRUPT, while a row that does not go in it is written as before
 corrupt_index() {
 	python3 - "$DB" "$1" <<-\PY
 	import sqlite3, sys
@@ -176,16 +176,16 @@ corrupt_index() {
 	PY
 }
 
-# The pick reads each candidate's load from decisions_forwarded.  Held
-# reports (action user hold) still pick, and their decisions are not in
-# that partial index: with the load read as 0 after the error, the
+# The pick reads each candidate's load from forward_counts (schema 13).
+# Held reports (action user hold) still pick, and their decisions are
+# not counted there: with the load read as 0 after the error, the
 # report would be recorded and the filter would exit 0.
 test_expect_success 'the pick cannot read a load (a corrupt index): 75, then recorded once' '
 	write_conf "$T/routes.conf" "db_busy_timeout = 500" "action user hold" &&
 	make_messages "$T/pl" 1 pl &&
 	q "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null &&
 	cp "$DB" "$T/good.db" &&
-	corrupt_index decisions_forwarded &&
+	corrupt_index forward_counts &&
 	deferred "$T/pl/pl.0.eml" &&
 	grep -q "load: database disk image is malformed" "$T/stderr" &&
 	deferred "$T/pl/pl.0.eml" &&

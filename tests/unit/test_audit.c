@@ -1760,13 +1760,15 @@ static void test_pick_load_query_fails(void **state)
 	assert_int_equal(res.cand[0].day, 1);
 	pick_result_release(&res);
 
-	exec_on(path, "ALTER TABLE decisions RENAME TO decisions_gone");
+	/* the loads are read from forward_counts (schema 13) */
+	exec_on(path,
+		"ALTER TABLE forward_counts RENAME TO forward_counts_gone");
 	assert_int_equal(
 		audit_pick_load(db, "chandan@example.org", 0, 0, &day, &week),
 		-1);
 	assert_int_equal(day, 0);
 	assert_int_equal(week, 0);
-	assert_non_null(strstr(audit_errmsg(db), "decisions"));
+	assert_non_null(strstr(audit_errmsg(db), "forward_counts"));
 	assert_int_equal(pick_recipient(&rq, &res), -1);
 	assert_int_equal(res.outcome, PICK_NOBODY);
 	assert_null(res.addr);
@@ -1984,6 +1986,20 @@ static void stored_lists_are_jansson_s(struct audit *db, int64_t id,
 	json_array_append_new(a,
 			      json_pack("{s:s, s:f, s:n}", "name", "NULL_TEXT",
 					"score", 0.0, "describe"));
+	json_array_append_new(a, json_pack("{s:s, s:f, s:s}", "name", "REALS",
+					   "score", 1e20, "describe",
+					   "\x01\x1f\x7f\b\f\r"));
+	json_array_append_new(a, json_pack("{s:s, s:f, s:s}", "name", "TINY",
+					   "score", -1.5e-7, "describe",
+					   "\xe2\x82\xac"));
+	json_array_append_new(a, json_pack("{s:s, s:f, s:s}", "name", "THIRD",
+					   "score", 1.0 / 3, "describe", ""));
+	json_array_append_new(a, json_pack("{s:s, s:f, s:s}", "name", "WHOLE",
+					   "score", 3.0, "describe", "/"));
+	/* not finite: stored as 0 (JSON has no such number) */
+	json_array_append_new(a,
+			      json_pack("{s:s, s:f, s:s}", "name", "NOT_FINITE",
+					"score", 0.0, "describe", "x"));
 	want = json_dumps(a, JSON_COMPACT);
 	got = column_of(db,
 			"SELECT rule_hits FROM classification WHERE report = ?",
@@ -2042,6 +2058,12 @@ static void test_json_lists(void **state)
 		{ "QUOTE", -1.25, "says \"hi\" \\ back\tslash\n" },
 		{ "BAD_UTF8", 1e-3, "caf\xc3 \xff" },
 		{ "NULL_TEXT", 0, NULL },
+		/* reals as jansson writes them, and every control byte */
+		{ "REALS", 1e20, "\x01\x1f\x7f\b\f\r" },
+		{ "TINY", -1.5e-7, "\xe2\x82\xac" },
+		{ "THIRD", 1.0 / 3, "" },
+		{ "WHOLE", 3.0, "/" },
+		{ "NOT_FINITE", 1.0 / 0.0, "x" },
 	};
 	struct audit *db = mem_db();
 	struct audit_classification c = { .class = "ai",
@@ -2081,7 +2103,12 @@ static void test_json_lists(void **state)
 	assert_null(rec.evidence->frames[1].function);
 	assert_string_equal(rec.evidence->frames[1].module, "m\x01");
 	assert_int_equal(rec.evidence->nfiles, 0);
-	assert_int_equal(rec.classification->nhits, 3);
+	assert_int_equal(rec.classification->nhits, 8);
+	assert_true(rec.classification->hits[3].score == 1e20);
+	assert_true(rec.classification->hits[4].score == -1.5e-7);
+	assert_true(rec.classification->hits[5].score == 1.0 / 3);
+	assert_string_equal(rec.classification->hits[3].describe,
+			    "\x01\x1f\x7f\b\f\r");
 	assert_string_equal(rec.classification->hits[0].describe,
 			    "says \"hi\" \\ back\tslash\n");
 	assert_true(rec.classification->hits[0].score == -1.25);

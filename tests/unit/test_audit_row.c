@@ -2,7 +2,8 @@
 /*
  * test_audit_row - a report row written once (audit_insert_report_row)
  * is the row the INSERT and its later UPDATEs leave; schema 5 -> 6
- * (decisions_recipient dropped) upgrades a database in place
+ * (decisions_recipient dropped) upgrades a database in place, and so
+ * do the later migrations (12 -> 13: forward_counts)
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -516,6 +517,120 @@ static void test_migration_security_from_version_11(void **state)
 	free(path);
 }
 
+/* sql_on - run text on the database at path, in a connection of its own */
+static void sql_on(const char *path, const char *text)
+{
+	sqlite3 *s;
+
+	assert_int_equal(sqlite3_open(path, &s), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(s, text, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(s);
+}
+
+/*
+ * load_ok - audit_pick_load() since day and week against the forwards
+ * to addr counted in decisions itself (any case)
+ */
+static void load_ok(struct audit *db, const char *path, const char *addr,
+		    int64_t day, int64_t week)
+{
+	char *q;
+	unsigned d, w;
+
+	assert_int_equal(
+		audit_pick_load(db, addr, (time_t)day, (time_t)week, &d, &w),
+		0);
+	q = xasprintf("SELECT count(*) FROM decisions WHERE action ="
+		      " 'forward' AND recipient = '%s' AND at >= %lld",
+		      addr, (long long)day);
+	assert_int_equal(d, column(path, q));
+	free(q);
+	q = xasprintf("SELECT count(*) FROM decisions WHERE action ="
+		      " 'forward' AND recipient = '%s' AND at >= %lld",
+		      addr, (long long)week);
+	assert_int_equal(w, column(path, q));
+	free(q);
+}
+
+/*
+ * schema 13: forward_counts, a recipient's forwards per quarter hour,
+ * filled from an older database's decisions by the migration and kept
+ * by every forward inserted after it, and by any SQL that moves,
+ * re-addresses or deletes one; the loads the pick reads from it are the
+ * forwards in decisions, from a slot's start or from any other time
+ */
+static void test_migration_forward_counts_from_version_12(void **state)
+{
+	static const char sum[] =
+		"SELECT coalesce(sum(n), 0) FROM forward_counts";
+	static const char rows[] = "SELECT count(*) FROM forward_counts";
+	char *path = scratch_path("v12.db");
+	struct audit *db = open_ok(path, AUDIT_CREATE | AUDIT_NOMIGRATE);
+	/* a slot's start, as a local midnight is */
+	const int64_t s0 = (T0 / 900) * 900;
+	int n = 1, i;
+
+	(void)state;
+	assert_int_equal(audit_migrate(db, 12), 0);
+	/* two in one quarter hour, in two cases; one in the next; a hold */
+	forward(db, n++, s0, "dave@example.org");
+	forward(db, n++, s0 + 899, "DAVE@example.org");
+	forward(db, n++, s0 + 900, "dave@example.org");
+	forward(db, n++, s0 + 5, "ted@example.org");
+	forward(db, n++, s0 + 6, NULL);
+	audit_close(db);
+	assert_int_equal(column(path, "SELECT count(*) FROM sqlite_schema"
+				      " WHERE name = 'forward_counts'"),
+			 0);
+
+	db = open_ok(path, 0);
+	assert_int_equal(audit_user_version(db), AUDIT_SCHEMA_VERSION);
+	assert_int_equal(column(path, sum), 4);
+	assert_int_equal(column(path, rows), 3);
+	assert_int_equal(column(path, "SELECT n FROM forward_counts WHERE"
+				      " recipient = 'dave@example.org'"
+				      " ORDER BY slot LIMIT 1"),
+			 2);
+	load_ok(db, path, "dave@example.org", s0, s0);
+	load_ok(db, path, "dave@example.org", s0 + 900, s0);
+	/* from inside a quarter hour: its forwards after that time only */
+	load_ok(db, path, "dave@example.org", s0 + 1, s0 - 3 * 86400 + 7);
+	load_ok(db, path, "dave@example.org", s0 + 899, s0 + 1);
+	load_ok(db, path, "Ted@example.org", s0 + 6, s0 + 5);
+
+	/* forwards after the migration are counted as they go in */
+	for (i = 0; i < 40; i++)
+		forward(db, n++, s0 + 1000 + i * 377,
+			i % 3 ? "dave@example.org" : "Dave@Example.ORG");
+	forward(db, n++, s0 + 2000, NULL);
+	assert_int_equal(column(path, sum), 44);
+	assert_int_equal(column(path, sum),
+			 column(path, "SELECT count(*) FROM decisions WHERE"
+				      " action = 'forward'"));
+	for (i = 0; i < 20; i++)
+		load_ok(db, path, "dave@example.org", s0 + i * 811,
+			s0 - 86400 + i * 113);
+
+	/* decisions moved in time, re-addressed or deleted by SQL */
+	sql_on(path, "UPDATE decisions SET at = at - 86400"
+		     " WHERE id % 3 = 0");
+	sql_on(path, "UPDATE decisions SET recipient = 'ted@example.org'"
+		     " WHERE id % 5 = 0");
+	sql_on(path, "UPDATE decisions SET action = 'hold' WHERE id % 7 = 0");
+	sql_on(path, "DELETE FROM decisions WHERE id % 11 = 0");
+	assert_int_equal(column(path, sum),
+			 column(path, "SELECT count(*) FROM decisions WHERE"
+				      " action = 'forward'"));
+	for (i = 0; i < 20; i++) {
+		load_ok(db, path, "dave@example.org", s0 + i * 811,
+			s0 - 86400 + i * 113);
+		load_ok(db, path, "ted@example.org", s0 + i * 811,
+			s0 - 2 * 86400 + i * 113);
+	}
+	audit_close(db);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -524,6 +639,7 @@ int main(void)
 		cmocka_unit_test(test_migration_from_version_5),
 		cmocka_unit_test(test_migration_bugs_from_version_7),
 		cmocka_unit_test(test_migration_security_from_version_11),
+		cmocka_unit_test(test_migration_forward_counts_from_version_12),
 	};
 	int rc;
 
