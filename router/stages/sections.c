@@ -1190,6 +1190,32 @@ static int cmp_rank(const void *x, const void *y)
 }
 
 /*
+ * rank_sections - best first (cmp_rank()), each with its "why"; K:
+ * keywords never decide alone: a section with nothing else goes
+ */
+static void rank_sections(struct acc *a, const struct map *map)
+{
+	struct rank *rank = xcalloc(a->n + 1, sizeof(*rank));
+	size_t i, n;
+
+	for (i = 0, n = 0; i < a->n; i++) {
+		if (a->specific[i] <= 0 && a->broad[i] <= 0)
+			continue;
+		format_why(&a->v[i], a->parts[i]);
+		rank[n].v = a->v[i];
+		rank[n].specific = a->specific[i];
+		rank[n].breadth = breadth(map, a->v[i].section);
+		n++;
+	}
+	a->n = n;
+	if (a->n)
+		qsort(rank, a->n, sizeof(*rank), cmp_rank);
+	for (i = 0; i < a->n; i++)
+		a->v[i] = rank[i].v;
+	free(rank);
+}
+
+/*
  * prose_line - a line a person wrote: not console output or a stack
  * frame, not a build or shell command line ("make CC=clang ...",
  * "$ ..."), not a diff, config or link line.  K: keywords are matched
@@ -1276,9 +1302,8 @@ void sections_for_report_site(const struct map *map, const struct config *cfg,
 			      size_t text_len, struct section_list *out)
 {
 	struct acc a = { NULL, NULL, NULL, NULL, NULL, 0, 0 };
-	struct rank *rank;
 	double wf = W_FRAME, wt = W_TEXT, guilty_w = W_GUILTY;
-	size_t i, n;
+	size_t i;
 
 	/*
 	 * syzkaller's rule keeps the first file it saw when every file was
@@ -1398,24 +1423,7 @@ void sections_for_report_site(const struct map *map, const struct config *cfg,
 		credit_addresses(&a, map, ev);
 	}
 	inherit(&a, map);
-	/* K: keywords never decide alone: a section with nothing else
-	 * goes */
-	rank = xcalloc(a.n + 1, sizeof(*rank));
-	for (i = 0, n = 0; i < a.n; i++) {
-		if (a.specific[i] <= 0 && a.broad[i] <= 0)
-			continue;
-		format_why(&a.v[i], a.parts[i]);
-		rank[n].v = a.v[i];
-		rank[n].specific = a.specific[i];
-		rank[n].breadth = breadth(map, a.v[i].section);
-		n++;
-	}
-	a.n = n;
-	if (a.n)
-		qsort(rank, a.n, sizeof(*rank), cmp_rank);
-	for (i = 0; i < a.n; i++)
-		a.v[i] = rank[i].v;
-	free(rank);
+	rank_sections(&a, map);
 	if (a.n > SECTIONS_MAX)
 		a.n = SECTIONS_MAX;
 	free(a.parts);
