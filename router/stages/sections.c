@@ -3,6 +3,7 @@
  * sections - the map stage for a report (see sections.h)
  */
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,7 +182,7 @@ enum credit_kind {
 static const double pool_cap[POOL_N] = {
 	[POOL_TEXT] = W_TEXT,	       [POOL_LIST] = W_ADDR_LIST,
 	[POOL_PERSON] = W_ADDR_PERSON, [POOL_NAMED] = W_TEXT,
-	[POOL_FRAMES] = 1.0,	       [POOL_LOG] = W_LOG_POOL,
+	[POOL_FRAMES] = W_GUILTY / 2,  [POOL_LOG] = W_LOG_POOL,
 };
 
 static void credit_pool(struct acc *a, uint32_t section, double w,
@@ -382,8 +383,227 @@ static bool title_matches(const char *title, const char *p)
 }
 
 /*
+ * code_depth - the depth of a section's broadest F: pattern outside
+ * Documentation/ (shallowest() when it has none): how much of the tree
+ * a section a prefix may name holds
+ */
+static size_t code_depth(const struct map *map, uint32_t sec)
+{
+	uint32_t i, n = map_nentries(map, sec);
+	size_t best = SIZE_MAX;
+
+	for (i = 0; i < n; i++) {
+		const char *v = map_entry_value(map, sec, i);
+		size_t len = strlen(v), d;
+
+		if (map_entry_tag(map, sec, i) != 'F' || !len ||
+		    starts_with(v, "Documentation/"))
+			continue;
+		d = count_char(v, len, '/') + (v[len - 1] != '/');
+		if (d < best)
+			best = d;
+	}
+	return best == SIZE_MAX ? shallowest(map, sec) : best;
+}
+
+/* path_depth - the depth of the deepest pattern of a section (not THE
+ * REST) that owns path; -1 when none does */
+static int path_depth(const struct map *map, const char *path)
+{
+	struct map_hit hits[MAP_MAX_HITS];
+	size_t n = map_lookup(map, path, hits, ARRAY_SIZE(hits)), i;
+	int best = -1;
+
+	for (i = 0; i < n; i++)
+		if (!sections_is_catchall(map, hits[i].section) &&
+		    hits[i].depth > best)
+			best = hits[i].depth;
+	return best;
+}
+
+static bool credit_prefix(struct acc *a, const struct map *map,
+			  const char *prefix, double weight, const char *label);
+
+/*
+ * pattern_parts_depth - the depth of F: pattern v when its last name is
+ * the last of parts (a directory, a .c/.h file, or a directory's "*")
+ * and at least one other part comes before it, in order, as a whole
+ * component ("arch/x86/kernel/cpu/mce/" and its "*" for "x86", "mce";
+ * "drivers/net/ethernet/microsoft/mana/" for "net", "mana"); -1 when
+ * not
+ */
+static int pattern_parts_depth(const char *v, const char *const *parts,
+			       size_t nparts)
+{
+	char buf[256], *comp[32], *q;
+	size_t len = strlen(v), n = 0, k, j, from, matched = 0;
+
+	if (nparts < 2 || len >= sizeof(buf) ||
+	    starts_with(v, "Documentation/"))
+		return -1;
+	memcpy(buf, v, len + 1);
+	if (len >= 2 && !strcmp(buf + len - 2, "/*"))
+		buf[len -= 2] = '\0';
+	while (len && buf[len - 1] == '/')
+		buf[--len] = '\0';
+	if (len > 2 && buf[len - 2] == '.' &&
+	    (buf[len - 1] == 'c' || buf[len - 1] == 'h'))
+		buf[len -= 2] = '\0';
+	if (strpbrk(buf, "*?[]\\"))
+		return -1;
+	for (q = buf; q && n < ARRAY_SIZE(comp);) {
+		comp[n++] = q;
+		q = strchr(q, '/');
+		if (q)
+			*q++ = '\0';
+	}
+	if (!n || strcasecmp(comp[n - 1], parts[nparts - 1]))
+		return -1;
+	/* the earlier parts in order; one a tree has no directory for
+	 * ("wifi", "ASoC") is passed over */
+	for (j = 0, from = 0; j + 1 < nparts; j++)
+		for (k = from; k + 1 < n; k++)
+			if (!strcasecmp(comp[k], parts[j])) {
+				matched++;
+				from = k + 1;
+				break;
+			}
+	return matched ? (int)n : -1;
+}
+
+/*
+ * credit_parts_in_tree - names that are no path of the tree but name a
+ * directory or file deeper in it, its last name with one before it:
+ * the prefix "x86/mce" is arch/x86/kernel/cpu/mce/, "drm/i915"
+ * drivers/gpu/drm/i915/, the chain "net: mana" the driver of
+ * drivers/net/ethernet/microsoft/mana/ (not the RDMA driver of
+ * drivers/infiniband/hw/mana/).  The sections with the shallowest such
+ * F: pattern share the weight; more than PREFIX_TIES of them name none.
+ */
+static bool credit_parts_in_tree(struct acc *a, const struct map *map,
+				 const char *const *parts, size_t nparts,
+				 double weight, const char *why)
+{
+	uint32_t best[PREFIX_TIES], s, e, ns = map_nsections(map);
+	size_t nbest = 0, ntied = 0, k;
+	int depth = INT_MAX, d;
+
+	if (nparts < 2 || strlen(parts[nparts - 1]) < 3)
+		return false;
+	for (s = 0; s < ns; s++) {
+		uint32_t ne = map_nentries(map, s);
+
+		for (e = 0, d = -1; e < ne && d < 0; e++)
+			if (map_entry_tag(map, s, e) == 'F')
+				d = pattern_parts_depth(
+					map_entry_value(map, s, e), parts,
+					nparts);
+		if (d < 0 || d > depth || sections_is_catchall(map, s))
+			continue;
+		if (d < depth) {
+			depth = d;
+			nbest = ntied = 0;
+		}
+		ntied++;
+		if (nbest < PREFIX_TIES)
+			best[nbest++] = s;
+	}
+	if (!nbest || ntied > PREFIX_TIES)
+		return false;
+	for (k = 0; k < nbest; k++)
+		credit_as(a, best[k], weight / (double)nbest, why, C_SPECIFIC);
+	return true;
+}
+
+/* split - s cut at each sep into at most max parts (in place) */
+static size_t split(char *s, const char *sep, const char **parts, size_t max)
+{
+	size_t n = 0, l = strlen(sep);
+	char *q;
+
+	while (s && *s && n < max) {
+		parts[n++] = s;
+		q = strstr(s, sep);
+		if (q) {
+			*q = '\0';
+			q += l;
+		}
+		s = q;
+	}
+	return n;
+}
+
+/*
+ * credit_path_prefix - a prefix with a "/": the file ("mm/slub" is
+ * mm/slub.c), the directory ("net/can" is net/can/) or the path itself,
+ * whichever a deeper pattern owns.  When no pattern covers all of it
+ * ("x86/mce", "drm/i915" are no paths; "net/mlx5" only reaches net/),
+ * a pattern deeper in the tree with those names (credit_parts_in_tree())
+ * or else its parts name the subsystem as a chain's components do, the
+ * most specific first; the path's own sections are the last resort.
+ */
+static bool credit_path_prefix(struct acc *a, const struct map *map,
+			       const char *p, double weight, const char *label)
+{
+	/* shown as written ("net/mana:"), not as the path tried */
+	char *forms[3], *shown = xasprintf("\"%s:\"", p);
+	char parts[PREFIX_MAX], *slash;
+	int best = -1, depth = -1, d, k;
+	size_t ncomp = count_char(p, strlen(p), '/') + 1;
+	bool ok = false;
+
+	/* the directory first: at equal depth its own pattern ("lib/crypto/"
+	 * of CRYPTO API) says more than a glob ("lib/" and a "*") that happens to
+	 * take a file of that name */
+	forms[0] = xasprintf("%s/x.c", p);
+	forms[1] = xasprintf("%s.c", p);
+	forms[2] = xstrdup(p);
+	for (k = 0; k < 3; k++) {
+		d = path_depth(map, forms[k]);
+		if (d > depth) {
+			depth = d;
+			best = k;
+		}
+	}
+	if (best >= 0 && (size_t)depth >= ncomp)
+		ok = credit_path_as(a, map, forms[best], shown, weight, label,
+				    POOL_NONE);
+	if (!ok) {
+		const char *names[PREFIX_CHAIN_MAX];
+		char why[SECTION_WHY_MAX];
+		size_t n;
+
+		snprintf(parts, sizeof(parts), "%s", p);
+		n = split(parts, "/", names, ARRAY_SIZE(names));
+		snprintf(why, sizeof(why), "%s %s", label, shown);
+		ok = credit_parts_in_tree(a, map, names, n, weight, why);
+	}
+	snprintf(parts, sizeof(parts), "%s", p);
+	while (!ok && (slash = strrchr(parts, '/'))) {
+		ok = slash[1] &&
+		     credit_prefix(a, map, slash + 1, weight, label);
+		*slash = '\0';
+		if (!ok && !strchr(parts, '/') && *parts && best < 0)
+			ok = credit_prefix(a, map, parts, weight, label);
+	}
+	if (!ok && best >= 0)
+		ok = credit_path_as(a, map, forms[best], shown, weight, label,
+				    POOL_NONE);
+	for (k = 0; k < 3; k++)
+		free(forms[k]);
+	free(shown);
+	return ok;
+}
+
+/*
  * credit_prefix - a subject prefix names a subsystem: as a path when it
- * has a "/", else by title or list, preferring the broadest section
+ * has a "/" (credit_path_prefix()), else by title or list, preferring
+ * the broadest section: the shallowest code, then the fewest words in
+ * the title ("iio" is IIO SUBSYSTEM AND DRIVERS, drivers/iio/, not IIO
+ * MULTIPLEXER); a directory named so that is broader than any such
+ * section wins ("ata" is drivers/ata/, LIBATA, not ATA OVER ETHERNET);
+ * a name more than PREFIX_TIES sections answer to equally (a vendor:
+ * "qcom") names none
  */
 static bool credit_prefix(struct acc *a, const struct map *map,
 			  const char *prefix, double weight, const char *label)
@@ -391,28 +611,15 @@ static bool credit_prefix(struct acc *a, const struct map *map,
 	char p[PREFIX_MAX], why[SECTION_WHY_MAX];
 	uint32_t s, best[PREFIX_TIES], lists[LIST_SECTIONS_MAX];
 	size_t best_words = SIZE_MAX, best_depth = SIZE_MAX, nbest = 0, k;
+	size_t ntied = 0;
 	bool list_best = false;
 	int pass;
 
 	if (strlen(prefix) >= sizeof(p) || !*prefix)
 		return false;
 	snprintf(p, sizeof(p), "%s", prefix);
-	if (strchr(p, '/')) {
-		/* shown as written ("net/mana:"), not as the path tried */
-		char *q = xasprintf("%s.c", p), *d = xasprintf("%s/x.c", p);
-		char *shown = xasprintf("\"%s:\"", p);
-		bool ok = credit_path_as(a, map, q, shown, weight, label,
-					 POOL_NONE) ||
-			  credit_path_as(a, map, d, shown, weight, label,
-					 POOL_NONE) ||
-			  credit_path_as(a, map, p, shown, weight, label,
-					 POOL_NONE);
-
-		free(q);
-		free(d);
-		free(shown);
-		return ok;
-	}
+	if (strchr(p, '/'))
+		return credit_path_prefix(a, map, p, weight, label);
 	/*
 	 * Titles first; a list match counts 8 words more, so it can only
 	 * win over a title of more than 9 words: the lists are read only
@@ -444,40 +651,71 @@ static bool credit_prefix(struct acc *a, const struct map *map,
 				    !title_matches(title, p))
 					continue;
 				words = title_words(title);
-			} else {
-				if (title_matches(title, p))
+				/* the broadest code first, then the
+				 * fewest words; sections equal in both
+				 * share the weight ("Bluetooth:" is
+				 * BLUETOOTH SUBSYSTEM's prefix as much as
+				 * BLUETOOTH DRIVERS') */
+				depth = code_depth(map, s);
+				if (depth < best_depth ||
+				    (depth == best_depth &&
+				     words < best_words)) {
+					best_words = words;
+					best_depth = depth;
+					nbest = ntied = 0;
+				} else if (depth != best_depth ||
+					   words != best_words) {
 					continue;
-				words = title_words(title) + 8;
+				}
+				ntied++;
+				if (nbest < PREFIX_TIES)
+					best[nbest++] = s;
+				continue;
 			}
+			if (title_matches(title, p))
+				continue;
+			words = title_words(title) + 8;
 			/*
-			 * Fewest words, then the shallowest F: pattern;
-			 * sections equal in both share the weight
-			 * ("Bluetooth:" is BLUETOOTH SUBSYSTEM's prefix
-			 * as much as BLUETOOTH DRIVERS')
+			 * Fewest words, then the shallowest F: pattern
 			 */
 			depth = shallowest(map, s);
 			/* a list's sections: the broadest first ("kbuild:"
 			 * is KERNEL BUILD's Makefile before KCONFIG's
 			 * scripts/kconfig/, though that title is shorter) */
-			if (pass == 1 && list_best && depth != best_depth) {
+			if (list_best && depth != best_depth) {
 				if (depth > best_depth)
 					continue;
 				best_words = SIZE_MAX;
 			}
 			if (words < best_words ||
 			    (words == best_words && depth < best_depth)) {
-				list_best = pass == 1;
+				list_best = true;
 				best_words = words;
 				best_depth = depth;
-				nbest = 0;
+				nbest = ntied = 0;
 			} else if (words != best_words || depth != best_depth) {
 				continue;
 			}
+			ntied++;
 			if (nbest < PREFIX_TIES)
 				best[nbest++] = s;
 		}
 	}
 	snprintf(why, sizeof(why), "%s \"%s:\"", label, p);
+	if (ntied > PREFIX_TIES)
+		nbest = 0;
+	if (nbest && !list_best) {
+		/* a directory of that name holding more of the tree */
+		uint32_t dir[PREFIX_TIES];
+		size_t nd, tied;
+
+		nd = strlen(p) >= 3 ? map_file_named(map, p, dir,
+						     ARRAY_SIZE(dir), &tied)
+				    : 0;
+		if (nd && tied <= PREFIX_TIES &&
+		    code_depth(map, dir[0]) < best_depth)
+			nbest = 0;
+	}
 	if (!nbest)
 		return credit_file_named(a, map, p, false, weight, why);
 	for (k = 0; k < nbest; k++)
@@ -496,20 +734,21 @@ static void credit_chain(struct acc *a, const struct map *map,
 			 const char *label)
 {
 	const char *comp[PREFIX_CHAIN_MAX];
-	size_t n = 0, k;
-	char *copy = chain ? xstrdup(chain) : NULL, *p = copy, *sep;
+	size_t n, k;
+	char *copy = chain ? xstrdup(chain) : NULL;
+	char why[SECTION_WHY_MAX];
 
-	while (p && n < ARRAY_SIZE(comp)) {
-		comp[n++] = p;
-		sep = strstr(p, ": ");
-		if (!sep)
-			break;
-		*sep = '\0';
-		p = sep + 2;
-	}
-	for (k = n; k-- > 1;)
+	n = split(copy, ": ", comp, ARRAY_SIZE(comp));
+	for (k = n; k-- > 1;) {
+		/* "net: mana" is drivers/net/.../mana/ before a "mana"
+		 * elsewhere; a component with a "/" is a path of its own */
+		snprintf(why, sizeof(why), "%s \"%s:\"", label, comp[k]);
+		if (!strchr(comp[k], '/') &&
+		    credit_parts_in_tree(a, map, comp, k + 1, weight, why))
+			goto out;
 		if (credit_prefix(a, map, comp[k], weight, label))
 			goto out;
+	}
 	if (first || n)
 		credit_prefix(a, map, first ? first : comp[0], weight, label);
 out:
@@ -653,25 +892,23 @@ static void credit_addresses(struct acc *a, const struct map *map,
  * generic_path - core code a driver's trace or text passes through
  * (the device model, IRQ and entry code, the IOMMU and DMA glue,
  * netlink) beyond what syzkaller's guilty-file rules skip: it says
- * less than the driver beside it, so it counts half
+ * less than the driver beside it, so it counts half.  The device model
+ * is drivers/base/'s own files: its directories are subsystems of their
+ * own (regmap, firmware_loader, power) that a fault may well be in.
  */
 static bool generic_path(const char *f)
 {
 	static const char *const core[] = {
-		"drivers/base/",
-		"kernel/irq/",
-		"kernel/dma/",
-		"drivers/iommu/",
-		"net/netlink/",
-		"kernel/entry/",
-		"arch/x86/entry/",
-		"arch/x86/kernel/irq",
-		"arch/arm64/kernel/entry",
-		"kernel/power/main.c",
-		"drivers/acpi/osl.c",
+		"kernel/irq/",	       "kernel/dma/",
+		"drivers/iommu/",      "net/netlink/",
+		"kernel/entry/",       "arch/x86/entry/",
+		"arch/x86/kernel/irq", "arch/arm64/kernel/entry",
+		"kernel/power/main.c", "drivers/acpi/osl.c",
 	};
 	size_t i;
 
+	if (starts_with(f, "drivers/base/"))
+		return !strchr(f + strlen("drivers/base/"), '/');
 	for (i = 0; i < ARRAY_SIZE(core); i++)
 		if (starts_with(f, core[i]))
 			return true;
@@ -897,13 +1134,85 @@ static void format_why(struct section_score *v, const struct part *p)
 	}
 }
 
-static int cmp_score(const void *x, const void *y)
+/*
+ * breadth - how much of the tree a section's broadest code pattern
+ * holds, smaller is broader: get_maintainer.pl's depth, a directory
+ * broader than a file as deep ("fs/overlayfs/" before
+ * "fs/backing-file.c")
+ */
+static size_t breadth(const struct map *map, uint32_t sec)
 {
-	const struct section_score *a = x, *b = y;
+	uint32_t i, n = map_nentries(map, sec);
+	size_t best = SIZE_MAX;
 
-	if (a->score != b->score)
-		return a->score < b->score ? 1 : -1;
-	return a->section < b->section ? -1 : a->section > b->section;
+	for (i = 0; i < n; i++) {
+		const char *v = map_entry_value(map, sec, i);
+		size_t len = strlen(v), d;
+
+		if (map_entry_tag(map, sec, i) != 'F' || !len ||
+		    starts_with(v, "Documentation/"))
+			continue;
+		d = count_char(v, len, '/') + (v[len - 1] != '/');
+		d = 2 * d - (v[len - 1] == '/');
+		if (d < best)
+			best = d;
+	}
+	return best;
+}
+
+/* a section being ranked: its score and what breaks a tie */
+struct rank {
+	struct section_score v;
+	double specific;
+	size_t breadth;
+};
+
+/*
+ * cmp_rank - the higher score first (equal within rounding); at equal
+ * scores the one with more evidence of its own (paths, drivers,
+ * functions, log lines: a file named in the text over a list the
+ * report was sent to), then the broader one (two sections of one list
+ * and nothing else: the list's subsystem, KERNEL BUILD's Makefile
+ * before KCONFIG's scripts/kconfig/), then MAINTAINERS order
+ */
+static int cmp_rank(const void *x, const void *y)
+{
+	const struct rank *a = x, *b = y;
+
+	if (a->v.score > b->v.score + 1e-9 || a->v.score < b->v.score - 1e-9)
+		return a->v.score < b->v.score ? 1 : -1;
+	if (a->specific > b->specific + 1e-9 ||
+	    a->specific < b->specific - 1e-9)
+		return a->specific < b->specific ? 1 : -1;
+	if (a->breadth != b->breadth)
+		return a->breadth < b->breadth ? -1 : 1;
+	return a->v.section < b->v.section ? -1 : a->v.section > b->v.section;
+}
+
+/*
+ * rank_sections - best first (cmp_rank()), each with its "why"; K:
+ * keywords never decide alone: a section with nothing else goes
+ */
+static void rank_sections(struct acc *a, const struct map *map)
+{
+	struct rank *rank = xcalloc(a->n + 1, sizeof(*rank));
+	size_t i, n;
+
+	for (i = 0, n = 0; i < a->n; i++) {
+		if (a->specific[i] <= 0 && a->broad[i] <= 0)
+			continue;
+		format_why(&a->v[i], a->parts[i]);
+		rank[n].v = a->v[i];
+		rank[n].specific = a->specific[i];
+		rank[n].breadth = breadth(map, a->v[i].section);
+		n++;
+	}
+	a->n = n;
+	if (a->n)
+		qsort(rank, a->n, sizeof(*rank), cmp_rank);
+	for (i = 0; i < a->n; i++)
+		a->v[i] = rank[i].v;
+	free(rank);
 }
 
 /*
@@ -994,7 +1303,7 @@ void sections_for_report_site(const struct map *map, const struct config *cfg,
 {
 	struct acc a = { NULL, NULL, NULL, NULL, NULL, 0, 0 };
 	double wf = W_FRAME, wt = W_TEXT, guilty_w = W_GUILTY;
-	size_t i, n;
+	size_t i;
 
 	/*
 	 * syzkaller's rule keeps the first file it saw when every file was
@@ -1114,17 +1423,7 @@ void sections_for_report_site(const struct map *map, const struct config *cfg,
 		credit_addresses(&a, map, ev);
 	}
 	inherit(&a, map);
-	/* K: keywords never decide alone: a section with nothing else
-	 * goes */
-	for (i = 0, n = 0; i < a.n; i++) {
-		if (a.specific[i] <= 0 && a.broad[i] <= 0)
-			continue;
-		format_why(&a.v[i], a.parts[i]);
-		a.v[n++] = a.v[i];
-	}
-	a.n = n;
-	if (a.n)
-		qsort(a.v, a.n, sizeof(*a.v), cmp_score);
+	rank_sections(&a, map);
 	if (a.n > SECTIONS_MAX)
 		a.n = SECTIONS_MAX;
 	free(a.parts);

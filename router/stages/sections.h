@@ -46,22 +46,35 @@
  *	    lines, diffs, config or link lines)
  *
  *	Generic core code a driver's trace or text passes through (the
- *	device model drivers/base/, kernel/irq/, kernel/dma/, entry code,
- *	drivers/iommu/, net/netlink/) counts half as a frame, a path or a
- *	name in the text: the driver beside it says more.
+ *	device model, drivers/base/'s own files; kernel/irq/, kernel/dma/,
+ *	entry code, drivers/iommu/, net/netlink/) counts half as a frame,
+ *	a path or a name in the text: the driver beside it says more.  All
+ *	the frames of one section give it at most half the guilty file's
+ *	weight (0.75): a caller framework says once that the path went
+ *	through it.
  *
  *	Within one path's sections the most specific gets the full weight
  *	and each broader one half of the one before, so "fs/xfs/x.c"
  *	counts for XFS FILESYSTEM, not for THE REST; a section strictly
  *	inside another that owns the path (map_umbrellas()) is more
  *	specific than it whatever get_maintainer.pl's depth says.  A
- *	subject prefix maps as a path when it has a "/" ("mm/slub" tries
- *	mm/slub.c and mm/slub/), else through section titles ("XFS
+ *	subject prefix maps as a path when it has a "/" ("mm/slub" is
+ *	mm/slub.c, "net/can" net/can/: whichever a deeper pattern owns),
+ *	or as a directory deeper in the tree with those names ("x86/mce"
+ *	is arch/x86/kernel/cpu/mce/), else through section titles ("XFS
  *	FILESYSTEM") and list names ("linux-xfs@"), preferring the
- *	broadest such section (the fewest words: "USB SUBSYSTEM" for
- *	"usb"; then the shallowest F:).  In a crash report, generic paths
- *	are skipped among the files named in the text too (they come from
- *	the allocation/free traces).
+ *	broadest such section (the shallowest code, then the fewest
+ *	words: "USB SUBSYSTEM" for "usb", "IIO SUBSYSTEM AND DRIVERS" for
+ *	"iio"; a directory of that name broader than any title, "ata" for
+ *	drivers/ata/; a name more than four sections share, none).  A
+ *	chain's component under an earlier one names its directory there
+ *	first ("net: mana" is drivers/net/.../mana/).  In a crash report,
+ *	generic paths are skipped among the files named in the text too
+ *	(they come from the allocation/free traces).
+ *
+ *	Equal scores rank the section with more evidence of its own
+ *	(paths, drivers, functions, log lines) first, then the broader
+ *	one (of two sections of one list: the list's subsystem).
  *
  *	An address's share (map_address()) is the part of its sections a
  *	section covers, the whole for the list's own section; the index

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,6 +70,29 @@ static const char *fixture =
 	"LINUX-NEXT TREE\nM:\tsr <sr@k.org>\nL:\tlinux-next@vger.kernel.org\n"
 	"MEMORY TIERING\nM:\tmt <mt@k.org>\nL:\tlinux-mm@kvack.org\n"
 	"L:\tlinux-kernel@vger.kernel.org\nF:\tmm/memory-tiers.c\n"
+	"SOUND USB\nM:\tsu <su@k.org>\nF:\tsound/usb/\n"
+	"X86 ARCHITECTURE (32-BIT AND 64-BIT)\nM:\tx8 <x8@k.org>\n"
+	"F:\tarch/x86/\n"
+	"X86 MCE INFRASTRUCTURE\nM:\tmc <mc@k.org>\n"
+	"F:\tarch/x86/kernel/cpu/mce/*\n"
+	"IIO SUBSYSTEM AND DRIVERS\nM:\tio <io@k.org>\nF:\tdrivers/iio/\n"
+	"IIO MULTIPLEXER\nM:\tim <im@k.org>\n"
+	"F:\tdrivers/iio/multiplexer/iio-mux.c\n"
+	"ATA OVER ETHERNET (AOE) DRIVER\nM:\tao <ao@k.org>\n"
+	"F:\tdrivers/block/aoe/\n"
+	"LIBATA SUBSYSTEM\nM:\tla <la@k.org>\nF:\tdrivers/ata/\n"
+	"MICROSOFT MANA RDMA DRIVER\nM:\tmr <mr@k.org>\n"
+	"F:\tdrivers/infiniband/hw/mana/\n"
+	"HYPER-V CORE AND DRIVERS\nM:\thv <hv@k.org>\n"
+	"F:\tdrivers/net/ethernet/microsoft/\n"
+	"F:\tdrivers/net/ethernet/microsoft/mana/\n"
+	"ACME ONE\nF:\tdrivers/acme1/\n"
+	"ACME TWO\nF:\tdrivers/acme2/\n"
+	"ACME THREE\nF:\tdrivers/acme3/\n"
+	"ACME FOUR\nF:\tdrivers/acme4/\n"
+	"ACME FIVE\nF:\tdrivers/acme5/\n"
+	"REGISTER MAP ABSTRACTION\nM:\trg <rg@k.org>\n"
+	"F:\tdrivers/base/regmap/\n"
 	"THE REST\nM:\tl <l@k.org>\nL:\tlinux-kernel@vger.kernel.org\n"
 	"F:\t*\nF:\t*/\n";
 
@@ -449,7 +473,8 @@ static void test_frames_pooled_under_guilty(void **state)
 	sections_for_report(map, ev, NULL, 0, &l);
 	assert_string_equal(title(&l, 0), "USB ATTACHED SCSI");
 	assert_string_equal(title(&l, 1), "XFS FILESYSTEM");
-	assert_true(fabs(l.v[1].score - 1.0) < 1e-6);
+	/* four callers in one filesystem: at most half the guilty file */
+	assert_true(fabs(l.v[1].score - 0.75) < 1e-6);
 	section_list_release(&l);
 	ev_del(ev);
 }
@@ -887,6 +912,125 @@ static void test_named_drivers_and_functions(void **state)
 	ev_del(ev);
 }
 
+/* prefix_top - the first section for a subject prefix and chain */
+static const char *prefix_top(const char *prefix, const char *chain, char *why,
+			      size_t size)
+{
+	struct evidence *ev = ev_new(NULL, NULL, 0);
+	struct section_list l;
+	static char top[128];
+
+	ev->subject_prefix = xstrdup(prefix);
+	ev->subject_chain = chain ? xstrdup(chain) : NULL;
+	sections_for_report(map, ev, NULL, 0, &l);
+	snprintf(top, sizeof(top), "%s", title(&l, 0));
+	if (why)
+		snprintf(why, size, "%s", l.n ? l.v[0].why : "");
+	section_list_release(&l);
+	free(ev->subject_chain);
+	ev_del(ev);
+	return top;
+}
+
+/*
+ * A prefix names the broadest section of that name: the shallowest code
+ * before the fewest words, a directory of that name before a title that
+ * holds less of the tree; a name several sections share equally (a
+ * vendor's) names none
+ */
+static void test_prefix_broadest_code(void **state)
+{
+	(void)state;
+	/* IIO MULTIPLEXER has fewer words, drivers/iio/ more code */
+	assert_string_equal(prefix_top("iio", "iio: imu: foo9000", NULL, 0),
+			    "IIO SUBSYSTEM AND DRIVERS");
+	/* "ATA OVER ETHERNET" is the only title; drivers/ata/ is broader */
+	assert_string_equal(prefix_top("ata", NULL, NULL, 0),
+			    "LIBATA SUBSYSTEM");
+	assert_string_equal(prefix_top("x86", NULL, NULL, 0),
+			    "X86 ARCHITECTURE (32-BIT AND 64-BIT)");
+	assert_string_equal(prefix_top("acme", "arm: acme", NULL, 0), "(none)");
+}
+
+/*
+ * A prefix with a "/": the directory when a deeper pattern owns it than
+ * the file ("sound/usb" is sound/usb/, not a sound/usb.c of sound/);
+ * names that are no path of the tree but a directory deeper in it
+ * ("x86/mce"), and a chain whose component is such a directory under
+ * an earlier one ("net: mana")
+ */
+static void test_prefix_paths_in_tree(void **state)
+{
+	char why[SECTION_WHY_MAX];
+
+	(void)state;
+	assert_string_equal(prefix_top("sound/usb", NULL, why, sizeof(why)),
+			    "SOUND USB");
+	assert_non_null(strstr(why, "subject prefix \"sound/usb:\" 0.60"));
+	assert_string_equal(prefix_top("mm/slub", NULL, NULL, 0),
+			    "SLAB ALLOCATOR");
+	assert_string_equal(prefix_top("x86/mce", NULL, why, sizeof(why)),
+			    "X86 MCE INFRASTRUCTURE");
+	assert_non_null(strstr(why, "subject prefix \"x86/mce:\" 0.60"));
+	/* drivers/infiniband/hw/mana/ is shallower, but not under net */
+	assert_string_equal(prefix_top("net", "net: mana", why, sizeof(why)),
+			    "HYPER-V CORE AND DRIVERS");
+	assert_non_null(strstr(why, "subject prefix \"mana:\" 0.60"));
+	assert_string_equal(prefix_top("RDMA", "RDMA: mana", NULL, 0),
+			    "MICROSOFT MANA RDMA DRIVER");
+}
+
+/*
+ * Equal scores: the section with evidence of its own (a path in the
+ * text) before one the report was only sent to (its list); two of one
+ * list and nothing else: the broader one, the list's subsystem
+ */
+static void test_ties(void **state)
+{
+	const char *files[] = { "mm/memory-tiers.c" };
+	struct evidence *ev = ev_new(NULL, files, 1);
+	struct section_list l;
+
+	(void)state;
+	add_recipient(ev, "linux-xfs@vger.kernel.org", true);
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_true(fabs(l.v[0].score - l.v[1].score) < 1e-9);
+	assert_string_equal(title(&l, 0), "MEMORY TIERING");
+	assert_string_equal(title(&l, 1), "XFS FILESYSTEM");
+	section_list_release(&l);
+	del_recipients(ev);
+	ev_del(ev);
+
+	ev = ev_new(NULL, NULL, 0);
+	add_recipient(ev, "linux-kbuild@vger.kernel.org", true);
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_int_equal(l.n, 2);
+	assert_string_equal(
+		title(&l, 0),
+		"KERNEL BUILD + files below scripts/ (unless maintained elsewhere)");
+	assert_string_equal(title(&l, 1), "KCONFIG");
+	section_list_release(&l);
+	del_recipients(ev);
+	ev_del(ev);
+}
+
+/* drivers/base/'s directories are subsystems, not the device model */
+static void test_regmap_is_no_core(void **state)
+{
+	struct evidence *ev =
+		ev_new("drivers/base/regmap/regmap-irq.c", NULL, 0);
+	struct section_list l;
+
+	(void)state;
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "REGISTER MAP ABSTRACTION");
+	assert_true(fabs(l.v[0].score - 1.5) < 1e-9);
+	assert_string_equal(title(&l, 1), "DRIVER CORE");
+	assert_true(fabs(l.v[1].score - 0.75) < 1e-9);
+	section_list_release(&l);
+	ev_del(ev);
+}
+
 static void test_catchall(void **state)
 {
 	assert_true(sections_is_catchall(
@@ -921,6 +1065,10 @@ int main(void)
 		cmocka_unit_test(test_recipients_name_the_section),
 		cmocka_unit_test(test_inside_the_umbrella),
 		cmocka_unit_test(test_text_paths_count_once),
+		cmocka_unit_test(test_prefix_broadest_code),
+		cmocka_unit_test(test_prefix_paths_in_tree),
+		cmocka_unit_test(test_ties),
+		cmocka_unit_test(test_regmap_is_no_core),
 	};
 
 	msg_setup("test_sections", 1, false);
