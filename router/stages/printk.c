@@ -5,10 +5,14 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "hash.h"
 #include "hashmap.h"
@@ -25,39 +29,97 @@
 #define WORD_MIN   3
 #define LINE_WORDS 64 /* words of a line read, at most */
 
+/*
+ * The index: a header, then the filter a lookup reads whole at its
+ * first line (a Bloom filter of the anchor words and of each format's
+ * (anchor, second word) pair, and the bucket directory), the buckets
+ * (for each: its anchors and their runs of entries, read with one
+ * pread()), the formats, their file references, the texts and the
+ * paths.  A lookup reads the filter once, a bucket per anchor the line
+ * may have, and the text of the few formats whose words the line has.
+ */
 struct pk_header {
 	char magic[8];
 	uint32_t version, endian, size;
-	uint32_t nformats, nfiles, nslots, nids, nrefs;
-	uint32_t off_slots, off_ids, off_masks, off_formats, off_refs,
-		off_pathidx;
-	uint32_t off_text, text_size, off_paths, paths_size;
-	uint32_t scanned, calls;
+	uint32_t nformats, nfiles, nanchors, bloom_log2, buckets_log2;
+	uint32_t off_bloom, off_dir, off_area, area_size, off_formats;
+	uint32_t off_details, details_size, off_paths, paths_size;
+	uint32_t scanned, calls, tree; /* tree: offset in the paths */
+	uint32_t built_lo, built_hi;   /* time of the build */
 };
 
-struct pk_slot {
-	uint32_t hash, first, count; /* count 0: empty */
+/* a bucket: struct pk_bucket, its anchors, then their entries */
+struct pk_bucket {
+	uint32_t nanchors, pad;
 };
 
+struct pk_anchor {
+	uint32_t hash, count; /* its entries */
+	uint32_t off;	      /* of the first, in the bucket */
+	uint32_t pad;
+};
+
+/* one format filed under an anchor: what a lookup checks, then its text
+ * (len bytes and a NUL, the entry padded to 8 bytes) */
+struct pk_entry {
+	uint64_t mask;	      /* its words (word_bit()) */
+	uint32_t id;	      /* format id */
+	uint32_t w2, w3;      /* hashes of two more of its words, or 0 */
+	uint16_t nconst, len; /* constant characters; text length */
+};
+
+/* where a format's details are: formats[id] */
 struct pk_format {
-	uint32_t text, call; /* offsets into the text */
-	uint32_t refs;	     /* first file id in refs[] */
-	uint16_t nrefs;	     /* file ids kept (<= PRINTK_FILES_MAX) */
-	uint16_t nconst;
-	uint32_t total; /* files that print it */
-	char level;	/* PRINTK_ERR ... of its most severe call */
-	char pad[3];
+	uint32_t off, size; /* of its struct pk_detail, in the details */
+};
+
+/* a format's details: then its text, call and paths, each with a NUL */
+struct pk_detail {
+	uint32_t total;	 /* files that print it */
+	uint16_t npaths; /* paths kept (<= PRINTK_FILES_MAX) */
+	char level;	 /* PRINTK_ERR ... of its most severe call */
+	char pad;
+};
+
+#define DETAIL_MAX 65536 /* a larger detail is damage */
+
+#define BLOOM_MIN	10 /* log2 of the filter's bits */
+#define BLOOM_MAX	28
+#define BUCKETS_MIN	4
+#define BUCKETS_MAX	24
+#define BUCKET_READ_MAX (4u << 20) /* a bucket larger is damage */
+#define PK_BUCKETS	64	   /* buckets kept (least recently used) */
+#define PK_KEPT		64	   /* formats whose strings are handed out */
+
+struct pk_bcache {
+	uint32_t b1; /* bucket + 1, 0: empty */
+	uint32_t size;
+	unsigned long used;
+	unsigned char *data;
+};
+
+struct pk_kept {
+	uint32_t id1;
+	char *text, *call;
+	char *paths[PRINTK_FILES_MAX];
+	size_t npaths;
+	unsigned total;
+	char level;
 };
 
 struct printk_index {
-	const char *base;
+	int fd;
 	size_t size;
-	const struct pk_header *h;
-	const struct pk_slot *slots;
-	const uint32_t *ids, *refs, *pathidx;
-	const uint64_t *masks; /* beside ids: the words of the format */
-	const struct pk_format *formats;
-	const char *text, *paths;
+	struct pk_header h;
+	unsigned char *filter; /* the Bloom filter, then the directory */
+	const uint32_t *dir;
+	bool loaded, broken, warned;
+	struct pk_bcache buckets[PK_BUCKETS];
+	unsigned long tick;
+	struct pk_kept kept[PK_KEPT];
+	unsigned kept_next;
+	unsigned long reads, bytes;
+	char *tree; /* the tree it was built from */
 };
 
 /* ---- names and formats --------------------------------------------------- */
@@ -335,6 +397,7 @@ struct bformat {
 	uint16_t nconst;
 	char level;
 	uint32_t anchor; /* hash of its rarest word */
+	uint32_t w2, w3; /* hashes of the next rarest two, or 0 */
 	uint64_t mask;	 /* its words (word_bit()) */
 	uint32_t next;	 /* the format after it in its anchor's run */
 };
@@ -358,9 +421,11 @@ struct build {
 	struct bword *w;
 	size_t nw, aw;
 	size_t calls, scanned;
-	uint32_t cur; /* the format being counted */
-	uint32_t best, best_df, best_len;
+	uint32_t cur;	  /* the format being counted */
+	uint32_t best[3]; /* word ids, rarest first (UINT32_MAX: none) */
 	uint32_t fileid;
+	char *tree_abs; /* the tree, absolute */
+	time_t built;
 };
 
 static bool text_equal(const void *data, uint32_t id, const void *key)
@@ -714,34 +779,60 @@ static void df_word(void *ctx, const char *w, size_t n)
 	}
 }
 
+/* rarer - word x is rarer than word y (fewer formats have it; of two
+ * as rare, the longer; of two as long, the first seen) */
+static bool rarer(const struct build *b, uint32_t x, uint32_t y)
+{
+	return y == UINT32_MAX || b->w[x].df < b->w[y].df ||
+	       (b->w[x].df == b->w[y].df && b->w[x].len > b->w[y].len);
+}
+
 static void best_word(void *ctx, const char *w, size_t n)
 {
 	struct build *b = ctx;
 	struct wkey k = { w, n };
 	uint32_t h = hash_mem(w, n), id = hashmap_get(&b->wmap, h, &k);
-
-	const struct bword *wd;
+	int i, at;
 
 	if (id == HASHMAP_NONE)
 		return;
-	wd = &b->w[id];
-	if (wd->df > b->best_df || (wd->df == b->best_df && n <= b->best_len))
+	for (i = 0; i < 3; i++)
+		if (b->best[i] == id)
+			return;
+	for (at = 0; at < 3 && !rarer(b, id, b->best[at]); at++)
+		;
+	if (at == 3)
 		return;
-	b->best_df = wd->df;
-	b->best_len = (uint32_t)n;
-	b->best = id;
+	for (i = 2; i > at; i--)
+		b->best[i] = b->best[i - 1];
+	b->best[at] = id;
 }
 
-/* choose - the word format i is filed under */
+/* word_hash - the hash of word id, 0 for none */
+static uint32_t word_hash(const struct build *b, uint32_t id)
+{
+	return id == UINT32_MAX ? 0 : b->w[id].hash;
+}
+
+/* choose - the word format i is filed under, and the next rarest two
+ * (a lookup checks the line has them before it reads the format) */
 static void choose(struct build *b, size_t i)
 {
 	const char *t = b->text.buf + b->f[i].text;
 
-	b->best_df = UINT32_MAX;
-	b->best_len = 0;
-	b->best = UINT32_MAX;
+	b->best[0] = b->best[1] = b->best[2] = UINT32_MAX;
 	for_words(t, strlen(t), best_word, b);
-	b->f[i].anchor = b->best;
+	/* every kept format has a word (printk_normalize()) */
+	b->f[i].anchor = word_hash(b, b->best[0]);
+	b->f[i].w2 = word_hash(b, b->best[1]);
+	b->f[i].w3 = word_hash(b, b->best[2]);
+	/* a word of the same hash as the anchor says nothing more */
+	if (b->f[i].w3 == b->f[i].anchor)
+		b->f[i].w3 = 0;
+	if (b->f[i].w2 == b->f[i].anchor) {
+		b->f[i].w2 = b->f[i].w3;
+		b->f[i].w3 = 0;
+	}
 }
 
 /*
@@ -767,82 +858,205 @@ static void anchors(struct build *b)
 	for (i = 0; i < b->nf; i++) {
 		const char *t = b->text.buf + b->f[i].text;
 
-		/* every kept format has a word (printk_normalize()) */
-		b->f[i].anchor = b->f[i].anchor != UINT32_MAX
-					 ? b->w[b->f[i].anchor].hash
-					 : 0;
 		b->f[i].mask = 0;
 		for_words(t, strlen(t), mask_word, &b->f[i].mask);
 	}
 }
 
-struct slotb {
-	uint32_t hash, head, count;
+/* mix64 - a 64-bit finalizer (splitmix64's): the filter's bits */
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+/* the filter's keys: an anchor word, a format's (anchor, second word)
+ * pair (0: it has one word) */
+#define KEY_ANCHOR 0x9e3779b9u
+static uint64_t key_of(uint32_t anchor, uint32_t w)
+{
+	return mix64(((uint64_t)anchor << 32) | w);
+}
+
+static void bloom_set(unsigned char *bits, unsigned lb, uint64_t k)
+{
+	uint32_t m = (uint32_t)((1ull << lb) - 1), a = (uint32_t)k & m,
+		 c = (uint32_t)(k >> 32) & m;
+
+	bits[a >> 3] |= (unsigned char)(1u << (a & 7));
+	bits[c >> 3] |= (unsigned char)(1u << (c & 7));
+}
+
+static bool bloom_has(const unsigned char *bits, unsigned lb, uint64_t k)
+{
+	uint32_t m = (uint32_t)((1ull << lb) - 1), a = (uint32_t)k & m,
+		 c = (uint32_t)(k >> 32) & m;
+
+	return (bits[a >> 3] & (1u << (a & 7))) &&
+	       (bits[c >> 3] & (1u << (c & 7)));
+}
+
+/* bucket_of - the bucket of an anchor's hash (of 1 << lb buckets) */
+static uint32_t bucket_of(uint32_t h, unsigned lb)
+{
+	return (uint32_t)(((uint64_t)h * 0x9e3779b97f4a7c15ull) >> (64 - lb));
+}
+
+struct order {
+	uint32_t bucket, anchor, id;
 };
+
+/* by bucket, then anchor; a run lists its formats newest first */
+static int cmp_order(const void *x, const void *y)
+{
+	const struct order *a = x, *c = y;
+
+	if (a->bucket != c->bucket)
+		return a->bucket < c->bucket ? -1 : 1;
+	if (a->anchor != c->anchor)
+		return a->anchor < c->anchor ? -1 : 1;
+	return a->id > c->id ? -1 : a->id < c->id;
+}
+
+/* pad8 - zeros to the next multiple of 8 */
+static void pad8(struct strbuf *sb)
+{
+	static const char zero[8];
+
+	if (sb->len % 8 && sb_add(sb, zero, 8 - sb->len % 8) < 0)
+		die("printk index too large");
+}
+
+static void add(struct strbuf *sb, const void *p, size_t n)
+{
+	if (sb_add(sb, p, n) < 0)
+		die("printk index too large");
+}
+
+/* put_bucket - the formats ord[i..end) of one bucket into area */
+static void put_bucket(struct build *b, const struct order *ord, size_t i,
+		       size_t end, struct strbuf *area, unsigned char *bloom,
+		       unsigned lbloom)
+{
+	struct pk_bucket bh = { 0, 0 };
+	struct pk_anchor an;
+	size_t base = area->len, at, k;
+
+	for (k = i; k < end; k++)
+		bh.nanchors += k == i || ord[k].anchor != ord[k - 1].anchor;
+	add(area, &bh, sizeof(bh));
+	at = area->len;
+	memset(&an, 0, sizeof(an));
+	for (k = 0; k < bh.nanchors; k++)
+		add(area, &an, sizeof(an));
+	for (k = i; k < end; k++) {
+		const struct bformat *f = &b->f[ord[k].id];
+		const char *t = b->text.buf + f->text;
+		struct pk_entry e;
+
+		if (k == i || ord[k].anchor != ord[k - 1].anchor) {
+			an.hash = ord[k].anchor;
+			an.count = 0;
+			an.off = (uint32_t)(area->len - base);
+			bloom_set(bloom, lbloom, key_of(an.hash, KEY_ANCHOR));
+		}
+		memset(&e, 0, sizeof(e));
+		e.mask = f->mask;
+		e.id = ord[k].id;
+		e.w2 = f->w2;
+		e.w3 = f->w3;
+		e.nconst = f->nconst;
+		e.len = (uint16_t)strlen(t);
+		add(area, &e, sizeof(e));
+		add(area, t, (size_t)e.len + 1);
+		pad8(area);
+		bloom_set(bloom, lbloom, key_of(f->anchor, f->w2));
+		an.count++;
+		if (k + 1 == end || ord[k + 1].anchor != an.hash) {
+			memcpy(area->buf + at, &an, sizeof(an));
+			at += sizeof(an);
+		}
+	}
+}
+
+/* put_detail - format i's details (struct pk_detail, its text, call
+ * and paths) */
+static void put_detail(struct build *b, size_t i, struct strbuf *d)
+{
+	const struct bformat *f = &b->f[i];
+	struct pk_detail dt;
+	uint32_t r;
+
+	memset(&dt, 0, sizeof(dt));
+	dt.total = f->total;
+	dt.npaths = (uint16_t)(f->total > PRINTK_FILES_MAX ? 0 : f->total);
+	dt.level = f->level;
+	add(d, &dt, sizeof(dt));
+	add(d, b->text.buf + f->text, strlen(b->text.buf + f->text) + 1);
+	add(d, b->text.buf + f->call, strlen(b->text.buf + f->call) + 1);
+	for (r = 0; r < dt.npaths; r++)
+		add(d, b->paths[f->files[r]],
+		    strlen(b->paths[f->files[r]]) + 1);
+	pad8(d);
+}
 
 static int write_index(struct build *b, const char *out, size_t *bytes,
 		       size_t *nanchors)
 {
 	struct strbuf img = STRBUF_INIT(UINT32_MAX / 2);
-	struct strbuf paths = STRBUF_INIT(UINT32_MAX / 2);
+	struct strbuf area = STRBUF_INIT(UINT32_MAX / 2);
+	struct strbuf details = STRBUF_INIT(UINT32_MAX / 2);
 	struct pk_header h;
-	struct pk_slot *slots;
 	struct pk_format *fm = xcalloc(b->nf + 1, sizeof(*fm));
-	uint32_t *ids = xcalloc(b->nf + 1, sizeof(*ids));
-	uint64_t *masks = xcalloc(b->nf + 1, sizeof(*masks));
-	uint32_t *refs = xcalloc(b->nf * PRINTK_FILES_MAX + 1, sizeof(*refs));
-	uint32_t *pathidx = xcalloc(b->npaths + 1, sizeof(*pathidx));
-	size_t i, nslots = 16, nrefs = 0, nids = 0, used = 0;
+	struct order *ord = xcalloc(b->nf + 1, sizeof(*ord));
+	uint32_t *dir;
+	unsigned char *bloom;
+	unsigned lbloom = BLOOM_MIN, lbuckets = BUCKETS_MIN;
+	size_t i, k, used = 0, nbuckets, nextb = 0;
 	int ret;
 
-	/* slots: a power of two, at most half full */
-	while (nslots < 2 * (b->nw + 1))
-		nslots *= 2;
-	slots = xcalloc(nslots, sizeof(*slots));
+	/* the anchors: distinct hashes */
 	for (i = 0; i < b->nf; i++) {
-		size_t s = b->f[i].anchor & (nslots - 1);
-
-		while (slots[s].count && slots[s].hash != b->f[i].anchor)
-			s = (s + 1) & (nslots - 1);
-		if (!slots[s].count) {
-			slots[s].hash = b->f[i].anchor;
-			used++;
-			/* first: the head of the run as a list, for now */
-			slots[s].first = UINT32_MAX;
-		}
-		b->f[i].next = slots[s].first;
-		slots[s].first = (uint32_t)i;
-		slots[s].count++;
+		ord[i].anchor = b->f[i].anchor;
+		ord[i].id = (uint32_t)i;
+		ord[i].bucket = 0;
 	}
-	for (i = 0; i < nslots; i++) {
-		uint32_t k = slots[i].first, start = (uint32_t)nids;
+	qsort(ord, b->nf, sizeof(*ord), cmp_order);
+	for (i = 0; i < b->nf; i++)
+		used += !i || ord[i].anchor != ord[i - 1].anchor;
+	/* some 8 anchors a bucket: a bucket is one read of a few KB */
+	while (lbuckets < BUCKETS_MAX && (used >> lbuckets) > 8)
+		lbuckets++;
+	/* some 10 bits a key, two bits each: 3% of false positives */
+	while (lbloom < BLOOM_MAX && (1ull << lbloom) < 8 * (used + b->nf))
+		lbloom++;
+	nbuckets = (size_t)1 << lbuckets;
+	for (i = 0; i < b->nf; i++)
+		ord[i].bucket = bucket_of(ord[i].anchor, lbuckets);
+	qsort(ord, b->nf, sizeof(*ord), cmp_order);
+	bloom = xcalloc((size_t)1 << (lbloom - 3), 1);
+	dir = xcalloc(nbuckets + 1, sizeof(*dir));
+	for (i = 0; i < b->nf;) {
+		size_t end = i;
+		uint32_t bk = ord[i].bucket;
 
-		if (!slots[i].count)
-			continue;
-		for (; k != UINT32_MAX; k = b->f[k].next) {
-			masks[nids] = b->f[k].mask;
-			ids[nids++] = k;
-		}
-		slots[i].first = start;
+		while (end < b->nf && ord[end].bucket == bk)
+			end++;
+		for (k = nextb; k <= bk; k++)
+			dir[k] = (uint32_t)area.len;
+		nextb = (size_t)bk + 1;
+		put_bucket(b, ord, i, end, &area, bloom, lbloom);
+		i = end;
 	}
+	for (k = nextb; k <= nbuckets; k++)
+		dir[k] = (uint32_t)area.len;
 	for (i = 0; i < b->nf; i++) {
-		const struct bformat *f = &b->f[i];
-		uint32_t k, kept = f->total > PRINTK_FILES_MAX ? 0 : f->total;
-
-		fm[i].text = f->text;
-		fm[i].call = f->call;
-		fm[i].refs = (uint32_t)nrefs;
-		fm[i].nrefs = (uint16_t)kept;
-		fm[i].nconst = f->nconst;
-		fm[i].total = f->total;
-		fm[i].level = f->level;
-		for (k = 0; k < kept; k++)
-			refs[nrefs++] = f->files[k];
-	}
-	for (i = 0; i < b->npaths; i++) {
-		pathidx[i] = (uint32_t)paths.len;
-		if (sb_add(&paths, b->paths[i], strlen(b->paths[i]) + 1) < 0)
-			die("printk index too large");
+		fm[i].off = (uint32_t)details.len;
+		put_detail(b, i, &details);
+		fm[i].size = (uint32_t)details.len - fm[i].off;
 	}
 	memset(&h, 0, sizeof(h));
 	memcpy(h.magic, PK_MAGIC, 8);
@@ -850,43 +1064,43 @@ static int write_index(struct build *b, const char *out, size_t *bytes,
 	h.endian = PK_ENDIAN;
 	h.nformats = (uint32_t)b->nf;
 	h.nfiles = (uint32_t)b->npaths;
-	h.nslots = (uint32_t)nslots;
-	h.nids = (uint32_t)nids;
-	h.nrefs = (uint32_t)nrefs;
+	h.nanchors = (uint32_t)used;
+	h.bloom_log2 = lbloom;
+	h.buckets_log2 = lbuckets;
 	h.scanned = (uint32_t)b->scanned;
 	h.calls = (uint32_t)b->calls;
-	if (sb_add(&img, &h, sizeof(h)) < 0)
-		die("out of memory");
-	h.off_slots =
-		img_place(&img, slots, nslots * sizeof(*slots), "printk index");
-	h.off_ids = img_place(&img, ids, nids * sizeof(*ids), "printk index");
-	h.off_masks =
-		img_place(&img, masks, nids * sizeof(*masks), "printk index");
+	h.built_lo = (uint32_t)((uint64_t)b->built & 0xffffffffu);
+	h.built_hi = (uint32_t)((uint64_t)b->built >> 32);
+	h.tree = 0;
+	add(&img, &h, sizeof(h));
+	/* the filter and the directory: one read */
+	h.off_bloom = img_place(&img, bloom, (size_t)1 << (lbloom - 3),
+				"printk index");
+	h.off_dir = (uint32_t)img.len;
+	add(&img, dir, (nbuckets + 1) * sizeof(*dir));
+	h.off_area = img_place(&img, area.buf ? area.buf : "", area.len,
+			       "printk index");
+	h.area_size = (uint32_t)area.len;
 	h.off_formats =
 		img_place(&img, fm, b->nf * sizeof(*fm), "printk index");
-	h.off_refs =
-		img_place(&img, refs, nrefs * sizeof(*refs), "printk index");
-	h.off_pathidx = img_place(&img, pathidx, b->npaths * sizeof(*pathidx),
-				  "printk index");
-	h.off_text = img_place(&img, b->text.buf ? b->text.buf : "",
-			       b->text.len + 1, "printk index");
-	h.text_size = (uint32_t)b->text.len + 1;
-	h.off_paths = img_place(&img, paths.buf ? paths.buf : "", paths.len + 1,
+	h.off_details = img_place(&img, details.buf ? details.buf : "",
+				  details.len, "printk index");
+	h.details_size = (uint32_t)details.len;
+	h.off_paths = img_place(&img, b->tree_abs, strlen(b->tree_abs) + 1,
 				"printk index");
-	h.paths_size = (uint32_t)paths.len + 1;
+	h.paths_size = (uint32_t)strlen(b->tree_abs) + 1;
 	h.size = (uint32_t)img.len;
 	memcpy(img.buf, &h, sizeof(h));
 	ret = write_file_atomic(out, img.buf, img.len, 0644);
 	*bytes = img.len;
 	*nanchors = used;
 	sb_release(&img);
-	sb_release(&paths);
-	free(slots);
+	sb_release(&area);
+	sb_release(&details);
+	free(bloom);
+	free(dir);
+	free(ord);
 	free(fm);
-	free(ids);
-	free(masks);
-	free(refs);
-	free(pathidx);
 	return ret;
 }
 
@@ -900,12 +1114,17 @@ int printk_build(const char *tree, const char *out, struct printk_stats *st)
 
 	memset(&b, 0, sizeof(b));
 	b.tree = tree;
+	b.tree_abs = realpath(tree, NULL);
+	if (!b.tree_abs)
+		b.tree_abs = xstrdup(tree);
+	b.built = time(NULL);
 	sb_init(&b.text, UINT32_MAX / 2);
 	sb_init(&b.words, UINT32_MAX / 2);
 	walk(&b, tree, "");
 	if (!b.npaths) {
 		error("no .c files in '%s'", tree);
 		free(b.paths);
+		free(b.tree_abs);
 		sb_release(&b.text);
 		return -1;
 	}
@@ -940,6 +1159,7 @@ int printk_build(const char *tree, const char *out, struct printk_stats *st)
 	for (i = 0; i < b.npaths; i++)
 		free(b.paths[i]);
 	free(b.paths);
+	free(b.tree_abs);
 	free(b.f);
 	free(b.w);
 	sb_release(&b.text);
@@ -949,130 +1169,314 @@ int printk_build(const char *tree, const char *out, struct printk_stats *st)
 
 /* ---- reading ------------------------------------------------------------- */
 
-static bool check(const struct pk_header *h, size_t size, const char *base)
+/* damaged - note once that the index is damaged: it matches nothing */
+static void damaged(struct printk_index *pk)
 {
-	return h->size == size && h->nslots && !(h->nslots & (h->nslots - 1)) &&
-	       img_range_ok(size, h->off_slots, h->nslots,
-			    sizeof(struct pk_slot), 4) &&
-	       img_range_ok(size, h->off_ids, h->nids, 4, 4) &&
-	       img_range_ok(size, h->off_masks, h->nids, 8, 8) &&
-	       img_range_ok(size, h->off_formats, h->nformats,
-			    sizeof(struct pk_format), 4) &&
-	       img_range_ok(size, h->off_refs, h->nrefs, 4, 4) &&
-	       img_range_ok(size, h->off_pathidx, h->nfiles, 4, 4) &&
-	       h->text_size &&
-	       img_range_ok(size, h->off_text, h->text_size, 1, 1) &&
-	       h->paths_size &&
-	       img_range_ok(size, h->off_paths, h->paths_size, 1, 1) &&
-	       base[h->off_text + h->text_size - 1] == '\0' &&
-	       base[h->off_paths + h->paths_size - 1] == '\0';
+	pk->broken = true;
+	if (!pk->warned)
+		warn("printk index damaged; run 'triage update --kernel-tree DIR'");
+	pk->warned = true;
 }
 
-/* printk_open - map an index printk_build() wrote */
+/* mut - the caches of a const index */
+static struct printk_index *mut(const struct printk_index *pk)
+{
+	return (struct printk_index *)pk;
+}
+
+/* rd - n bytes at off into buf; false past the end or on error */
+static bool rd(const struct printk_index *pk, uint64_t off, size_t n, void *buf)
+{
+	struct printk_index *w = mut(pk);
+
+	if (off > pk->size || n > pk->size - off)
+		return false;
+	w->reads++;
+	w->bytes += n;
+	return pread(pk->fd, buf, n, (off_t)off) == (ssize_t)n;
+}
+
+static bool check(const struct pk_header *h, size_t size)
+{
+	size_t bloom, nb;
+
+	if (h->size != size || h->bloom_log2 < BLOOM_MIN ||
+	    h->bloom_log2 > BLOOM_MAX || h->buckets_log2 < BUCKETS_MIN ||
+	    h->buckets_log2 > BUCKETS_MAX)
+		return false;
+	bloom = (size_t)1 << (h->bloom_log2 - 3);
+	nb = ((size_t)1 << h->buckets_log2) + 1;
+	return img_range_ok(size, h->off_bloom, bloom, 1, 8) &&
+	       h->off_dir == h->off_bloom + bloom &&
+	       img_range_ok(size, h->off_dir, nb, 4, 4) &&
+	       img_range_ok(size, h->off_area, h->area_size, 1, 8) &&
+	       img_range_ok(size, h->off_formats, h->nformats,
+			    sizeof(struct pk_format), 4) &&
+	       img_range_ok(size, h->off_details, h->details_size, 1, 8) &&
+	       h->paths_size &&
+	       img_range_ok(size, h->off_paths, h->paths_size, 1, 1) &&
+	       h->tree < h->paths_size;
+}
+
+/* printk_open - open an index printk_build() wrote: its header is read
+ * and checked; lookups read the rest with pread() (printk.h) */
 struct printk_index *printk_open(const char *path)
 {
 	struct printk_index *pk;
-	const struct pk_header *h;
-	size_t size;
-	const char *p = img_map(path, "printk index", 8, UINT32_MAX, &size);
+	struct pk_header h;
+	struct stat st;
+	ssize_t got;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (!p)
+	if (fd < 0) {
+		error("cannot open printk index '%s': %s", path,
+		      strerror(errno));
 		return NULL;
-	h = (const void *)p;
-	if (size < 8 || memcmp(p, PK_MAGIC, 8) != 0) {
+	}
+	memset(&h, 0, sizeof(h));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < 8 ||
+	    (uint64_t)st.st_size > UINT32_MAX ||
+	    (got = pread(fd, &h, sizeof(h), 0)) < 8 ||
+	    memcmp(h.magic, PK_MAGIC, 8) != 0) {
 		error("'%s': not a triage printk index", path);
-		img_unmap((void *)p, size);
+		close(fd);
 		return NULL;
 	}
-	if (size < sizeof(*h) || h->version != PRINTK_VERSION ||
-	    h->endian != PK_ENDIAN) {
-		/* size first: a cut header's fields are not read */
-		if (size < sizeof(*h))
-			error("'%s': corrupt printk index; run 'triage update --kernel-tree DIR'",
-			      path);
-		else
-			error("'%s': printk index format %u is not %u; run 'triage update --kernel-tree DIR'",
-			      path, h->version, PRINTK_VERSION);
-		img_unmap((void *)p, size);
+	/* an older format first: its header may be shorter */
+	if (got >= 16 &&
+	    (h.version != PRINTK_VERSION || h.endian != PK_ENDIAN)) {
+		error("'%s': printk index format %u is not %u; run 'triage update --kernel-tree DIR'",
+		      path, h.version, PRINTK_VERSION);
+		close(fd);
 		return NULL;
 	}
-	if (!check(h, size, p)) {
+	if ((size_t)got < sizeof(h) || !check(&h, (size_t)st.st_size)) {
 		error("'%s': corrupt printk index; run 'triage update --kernel-tree DIR'",
 		      path);
-		img_unmap((void *)p, size);
+		close(fd);
 		return NULL;
 	}
 	pk = xcalloc(1, sizeof(*pk));
-	pk->base = p;
-	pk->size = size;
+	pk->fd = fd;
+	pk->size = (size_t)st.st_size;
 	pk->h = h;
-	pk->slots = (const void *)(p + h->off_slots);
-	pk->ids = (const void *)(p + h->off_ids);
-	pk->masks = (const void *)(p + h->off_masks);
-	pk->formats = (const void *)(p + h->off_formats);
-	pk->refs = (const void *)(p + h->off_refs);
-	pk->pathidx = (const void *)(p + h->off_pathidx);
-	pk->text = p + h->off_text;
-	pk->paths = p + h->off_paths;
 	return pk;
+}
+
+static void kept_clear(struct pk_kept *k)
+{
+	size_t i;
+
+	free(k->text);
+	free(k->call);
+	for (i = 0; i < k->npaths; i++)
+		free(k->paths[i]);
+	memset(k, 0, sizeof(*k));
 }
 
 void printk_free(struct printk_index *pk)
 {
+	size_t i;
+
 	if (!pk)
 		return;
-	img_unmap((void *)pk->base, pk->size);
+	close(pk->fd);
+	free(pk->filter);
+	for (i = 0; i < PK_BUCKETS; i++)
+		free(pk->buckets[i].data);
+	for (i = 0; i < PK_KEPT; i++)
+		kept_clear(&pk->kept[i]);
+	free(pk->tree);
 	free(pk);
 }
 
 size_t printk_nformats(const struct printk_index *pk)
 {
-	return pk ? pk->h->nformats : 0;
+	return pk ? pk->h.nformats : 0;
 }
 
-static const char *text_at(const struct printk_index *pk, uint32_t off)
+/* printk_about - what printk_open() read of the index (printk.h) */
+void printk_about(const struct printk_index *pk, struct printk_about *a)
 {
-	return off < pk->h->text_size ? pk->text + off : "";
+	memset(a, 0, sizeof(*a));
+	a->version = pk->h.version;
+	a->formats = pk->h.nformats;
+	a->files = pk->h.nfiles;
+	a->scanned = pk->h.scanned;
+	a->calls = pk->h.calls;
+	a->bytes = pk->size;
+	a->built = (int64_t)(((uint64_t)pk->h.built_hi << 32) | pk->h.built_lo);
+	if (!pk->tree) {
+		char buf[PATH_MAX];
+		size_t n = pk->h.paths_size - pk->h.tree;
+
+		if (n > sizeof(buf))
+			n = sizeof(buf);
+		if (rd(pk, (uint64_t)pk->h.off_paths + pk->h.tree, n, buf) &&
+		    memchr(buf, '\0', n))
+			mut(pk)->tree = xstrdup(buf);
+	}
+	a->tree = pk->tree ? pk->tree : "";
+}
+
+void printk_io(const struct printk_index *pk, unsigned long *reads,
+	       unsigned long *bytes)
+{
+	*reads = pk ? pk->reads : 0;
+	*bytes = pk ? pk->bytes : 0;
+}
+
+/* load - the filter and the directory, at the first lookup */
+static bool load(const struct printk_index *pk)
+{
+	struct printk_index *w = mut(pk);
+	size_t bloom, nb, i;
+	const uint32_t *dir;
+
+	if (pk->loaded)
+		return !pk->broken;
+	w->loaded = true;
+	bloom = (size_t)1 << (pk->h.bloom_log2 - 3);
+	nb = (size_t)1 << pk->h.buckets_log2;
+	w->filter = xmalloc(bloom + (nb + 1) * 4);
+	if (!rd(pk, pk->h.off_bloom, bloom + (nb + 1) * 4, w->filter)) {
+		damaged(w);
+		return false;
+	}
+	dir = (const uint32_t *)(const void *)(w->filter + bloom);
+	/* the buckets in order, inside the area, each a whole header */
+	for (i = 0; i < nb; i++)
+		if (dir[i] > dir[i + 1] || dir[i] % 8 ||
+		    dir[i + 1] - dir[i] > BUCKET_READ_MAX)
+			break;
+	if (i < nb || dir[nb] > pk->h.area_size) {
+		damaged(w);
+		return false;
+	}
+	w->dir = dir;
+	return true;
+}
+
+/* bucket - bucket bk read (kept: the least recently used goes); its size
+ * in *size, NULL when empty or unreadable */
+static const unsigned char *bucket(const struct printk_index *pk, uint32_t bk,
+				   uint32_t *size)
+{
+	struct printk_index *w = mut(pk);
+	struct pk_bcache *c = NULL;
+	uint32_t off = pk->dir[bk], n = pk->dir[bk + 1] - off;
+	size_t i;
+
+	*size = n;
+	if (n < sizeof(struct pk_bucket))
+		return NULL;
+	w->tick++;
+	for (i = 0; i < PK_BUCKETS; i++) {
+		if (pk->buckets[i].b1 == bk + 1) {
+			w->buckets[i].used = w->tick;
+			return pk->buckets[i].data;
+		}
+		if (!c || pk->buckets[i].used < c->used)
+			c = &w->buckets[i];
+	}
+	free(c->data);
+	c->data = xmalloc(n);
+	c->b1 = 0;
+	if (!rd(pk, (uint64_t)pk->h.off_area + off, n, c->data)) {
+		damaged(w);
+		return NULL;
+	}
+	c->b1 = bk + 1;
+	c->size = n;
+	c->used = w->tick;
+	return c->data;
+}
+
+/* kept - format id's details, read whole for the caller (the last
+ * PK_KEPT formats asked are kept) */
+static const struct pk_kept *kept(const struct printk_index *pk, uint32_t id)
+{
+	struct printk_index *w = mut(pk);
+	struct pk_kept *k;
+	struct pk_format f;
+	struct pk_detail dt;
+	char *buf, *p, *end;
+	size_t i;
+
+	for (i = 0; i < PK_KEPT; i++)
+		if (pk->kept[i].id1 == id + 1)
+			return &pk->kept[i];
+	if (id >= pk->h.nformats ||
+	    !rd(pk, pk->h.off_formats + (uint64_t)id * sizeof(f), sizeof(f),
+		&f))
+		return NULL;
+	if (f.size < sizeof(dt) + 2 || f.size > DETAIL_MAX ||
+	    f.off > pk->h.details_size || f.size > pk->h.details_size - f.off) {
+		damaged(w);
+		return NULL;
+	}
+	buf = xmalloc(f.size + 1);
+	if (!rd(pk, (uint64_t)pk->h.off_details + f.off, f.size, buf)) {
+		free(buf);
+		damaged(w);
+		return NULL;
+	}
+	buf[f.size] = '\0';
+	memcpy(&dt, buf, sizeof(dt));
+	k = &w->kept[w->kept_next++ % PK_KEPT];
+	kept_clear(k);
+	k->id1 = id + 1;
+	k->level = dt.level;
+	k->total = dt.total;
+	/* the text, the call, the paths: each ends in the detail */
+	p = buf + sizeof(dt);
+	end = buf + f.size;
+	k->text = xstrdup(p);
+	p += strlen(p) + 1;
+	k->call = xstrdup(p < end ? p : "");
+	p += strlen(p) + 1;
+	for (i = 0; i < dt.npaths && i < PRINTK_FILES_MAX && p < end; i++) {
+		k->paths[k->npaths++] = xstrdup(p);
+		p += strlen(p) + 1;
+	}
+	free(buf);
+	return k;
 }
 
 const char *printk_call(const struct printk_index *pk, uint32_t id)
 {
-	return id < pk->h->nformats ? text_at(pk, pk->formats[id].call) : "";
+	const struct pk_kept *k = kept(pk, id);
+
+	return k && k->call ? k->call : "";
 }
 
 char printk_level(const struct printk_index *pk, uint32_t id)
 {
-	return id < pk->h->nformats ? pk->formats[id].level : PRINTK_UNKNOWN;
+	const struct pk_kept *k = kept(pk, id);
+
+	return k ? k->level : PRINTK_UNKNOWN;
 }
 
 const char *printk_text(const struct printk_index *pk, uint32_t id)
 {
-	return id < pk->h->nformats ? text_at(pk, pk->formats[id].text) : "";
+	const struct pk_kept *k = kept(pk, id);
+
+	return k && k->text ? k->text : "";
 }
 
 size_t printk_files(const struct printk_index *pk, uint32_t id,
 		    const char **paths, size_t max, unsigned *total)
 {
-	const struct pk_format *f;
-	size_t i, n = 0;
+	const struct pk_kept *k = kept(pk, id);
+	size_t i;
 
 	*total = 0;
-	if (id >= pk->h->nformats)
+	if (!k)
 		return 0;
-	f = &pk->formats[id];
-	*total = f->total;
-	for (i = 0; i < f->nrefs && n < max; i++) {
-		uint32_t r = f->refs + (uint32_t)i, fid;
-
-		if (r >= pk->h->nrefs)
-			break;
-		fid = pk->refs[r];
-		if (fid >= pk->h->nfiles ||
-		    pk->pathidx[fid] >= pk->h->paths_size)
-			continue;
-		paths[n++] = pk->paths + pk->pathidx[fid];
-	}
-	return n;
+	*total = k->total;
+	for (i = 0; i < k->npaths && i < max; i++)
+		paths[i] = k->paths[i];
+	return i;
 }
 
 /* find - needle (n > 0 bytes) in s: a line is short, and memmem()'s
@@ -1137,31 +1541,96 @@ static size_t add_hit(struct printk_hit *hits, size_t nhits, size_t max,
 	return nhits;
 }
 
-/* try_slot - the formats filed under slot sl */
-static size_t try_slot(const struct printk_index *pk, const struct pk_slot *sl,
-		       uint64_t words, const char *line, size_t len,
-		       struct printk_hit *hits, size_t nhits, size_t max,
-		       unsigned *best)
+/* a line's words: their hashes, and the mask of them all */
+struct line_words {
+	uint32_t word[LINE_WORDS];
+	size_t n;
+	uint64_t mask;
+};
+
+static bool has_word(const struct line_words *lw, uint32_t h)
 {
-	uint32_t r, end;
+	size_t i;
 
-	/* a damaged slot is not followed outside the ids */
-	if (sl->first > pk->h->nids || sl->count > pk->h->nids - sl->first)
+	for (i = 0; i < lw->n; i++)
+		if (lw->word[i] == h)
+			return true;
+	return false;
+}
+
+/* maybe - the filter says a format filed under the line's word k may
+ * have all its words checked: the anchor is one, and a format's pair
+ * (the anchor, another word of the line or none) is one */
+static bool maybe(const struct printk_index *pk, const struct line_words *lw,
+		  size_t k)
+{
+	uint32_t a = lw->word[k];
+	unsigned lb = pk->h.bloom_log2;
+	size_t j;
+
+	if (!bloom_has(pk->filter, lb, key_of(a, KEY_ANCHOR)))
+		return false;
+	if (bloom_has(pk->filter, lb, key_of(a, 0)))
+		return true;
+	for (j = 0; j < lw->n; j++)
+		if (j != k && bloom_has(pk->filter, lb, key_of(a, lw->word[j])))
+			return true;
+	return false;
+}
+
+/* try_anchor - the formats filed under the line's word k */
+static size_t try_anchor(const struct printk_index *pk,
+			 const struct line_words *lw, size_t k,
+			 const char *line, size_t len, struct printk_hit *hits,
+			 size_t nhits, size_t max, unsigned *best)
+{
+	uint32_t h = lw->word[k], size, i, na;
+	const unsigned char *b =
+		bucket(pk, bucket_of(h, pk->h.buckets_log2), &size);
+	struct pk_bucket bh;
+	struct pk_anchor an;
+	size_t at;
+
+	if (!b)
 		return nhits;
-	for (r = sl->first, end = sl->first + sl->count; r < end; r++) {
-		const struct pk_format *f;
-		uint32_t id;
+	memcpy(&bh, b, sizeof(bh));
+	na = bh.nanchors;
+	if (na > (size - sizeof(bh)) / sizeof(an)) {
+		damaged(mut(pk));
+		return nhits;
+	}
+	for (i = 0; i < na; i++) {
+		memcpy(&an, b + sizeof(bh) + i * sizeof(an), sizeof(an));
+		if (an.hash == h)
+			break;
+	}
+	if (i == na)
+		return nhits;
+	/* each entry is checked inside the bucket before it is read */
+	for (at = an.off, i = 0; i < an.count; i++) {
+		struct pk_entry e;
+		const char *t;
 
+		if (at > size || size - at < sizeof(e)) {
+			damaged(mut(pk));
+			break;
+		}
+		memcpy(&e, b + at, sizeof(e));
+		t = (const char *)b + at + sizeof(e);
+		if ((size_t)e.len + 1 > size - at - sizeof(e) || t[e.len]) {
+			damaged(mut(pk));
+			break;
+		}
+		at += (sizeof(e) + e.len + 1 + 7) & ~(size_t)7;
 		/* a word of the format that the line lacks: no match */
-		if (pk->masks[r] & ~words)
+		if ((e.mask & ~lw->mask) || (e.w2 && !has_word(lw, e.w2)) ||
+		    (e.w3 && !has_word(lw, e.w3)))
 			continue;
-		id = pk->ids[r];
-		if (id >= pk->h->nformats)
+		if (e.nconst < *best || e.nconst > len ||
+		    e.id >= pk->h.nformats)
 			continue;
-		f = &pk->formats[id];
-		if (f->nconst >= *best && f->nconst <= len &&
-		    matches(text_at(pk, f->text), line, len))
-			nhits = add_hit(hits, nhits, max, best, id, f->nconst);
+		if (matches(t, line, len))
+			nhits = add_hit(hits, nhits, max, best, e.id, e.nconst);
 	}
 	return nhits;
 }
@@ -1170,16 +1639,15 @@ static size_t try_slot(const struct printk_index *pk, const struct pk_slot *sl,
 size_t printk_match(const struct printk_index *pk, const char *line, size_t len,
 		    struct printk_hit *hits, size_t max)
 {
-	uint32_t word[LINE_WORDS];
-	uint64_t words = 0;
-	size_t nwords = 0, nhits = 0, i = 0, j, k, t;
+	struct line_words lw;
+	size_t nhits = 0, i = 0, j, k, t;
 	unsigned best = 0;
-	uint32_t mask;
 
-	if (!pk || !max || !pk->h->nformats)
+	if (!pk || !max || !pk->h.nformats || !load(pk))
 		return 0;
-	/* the line's words: their hashes, and the mask of them all */
-	while (i < len && nwords < LINE_WORDS) {
+	lw.n = 0;
+	lw.mask = 0;
+	while (i < len && lw.n < LINE_WORDS) {
 		uint32_t h = FNV32_BASIS;
 
 		if (!word_char((unsigned char)line[i])) {
@@ -1190,30 +1658,18 @@ size_t printk_match(const struct printk_index *pk, const char *line, size_t len,
 			h = hash_step(h, (unsigned char)line[j]);
 		if (j - i >= WORD_MIN) {
 			/* a word again: its formats are tried once */
-			for (t = 0; t < nwords && word[t] != h; t++)
+			for (t = 0; t < lw.n && lw.word[t] != h; t++)
 				;
-			if (t == nwords)
-				word[nwords++] = h;
-			words |= word_bit(h);
+			if (t == lw.n)
+				lw.word[lw.n++] = h;
+			lw.mask |= word_bit(h);
 		}
 		i = j;
 	}
-	mask = pk->h->nslots - 1;
-	for (k = 0; k < nwords; k++) {
-		uint32_t s = word[k] & mask, probes;
-
-		for (probes = 0; probes <= mask; s = (s + 1) & mask, probes++) {
-			const struct pk_slot *sl = &pk->slots[s];
-
-			if (!sl->count)
-				break;
-			if (sl->hash != word[k])
-				continue;
-			nhits = try_slot(pk, sl, words, line, len, hits, nhits,
-					 max, &best);
-			break;
-		}
-	}
+	for (k = 0; k < lw.n && !pk->broken; k++)
+		if (maybe(pk, &lw, k))
+			nhits = try_anchor(pk, &lw, k, line, len, hits, nhits,
+					   max, &best);
 	return nhits;
 }
 
@@ -1246,7 +1702,7 @@ size_t printk_match_cached(const struct printk_index *pk,
 	uint64_t sh;
 	size_t i, k, n;
 
-	if (!pk || !max || !pk->h->nformats)
+	if (!pk || !max || !pk->h.nformats)
 		return 0;
 	sh = shape(line, len);
 	for (i = 0; i < PRINTK_CACHE; i++) {
@@ -1256,9 +1712,9 @@ size_t printk_match_cached(const struct printk_index *pk,
 		for (k = 0; k < c->n[i]; k++) {
 			uint32_t id = c->hits[i][k].format;
 
-			if (id >= pk->h->nformats ||
-			    !matches(text_at(pk, pk->formats[id].text), line,
-				     len))
+			const struct pk_kept *kp = kept(pk, id);
+
+			if (!kp || !kp->text || !matches(kp->text, line, len))
 				break;
 		}
 		if (k < c->n[i])

@@ -47,16 +47,27 @@
  *	PRINTK_FILES_MAX (the caller weighs, sections.h).
  *
  *	The index (STATE_DIR/printk.idx, format PRINTK_VERSION) is one
- *	image (image.h): a header, an open-addressed table of word hashes
- *	to runs of format ids, the formats (text, call name, files), the
- *	file ids and the paths; written atomically.  printk_open() checks
- *	the header and every array's range; each lookup checks each offset
- *	it follows, so a damaged index yields no match, never a read
- *	outside it.
+ *	image (image.h), written atomically: a header; a Bloom filter of
+ *	the anchor words and of each format's pair of its two rarest
+ *	words, and a directory of buckets of anchors; the buckets (each
+ *	its anchors and their runs of entries: a format's word mask, two
+ *	more of its word hashes, its text's offset and length); the
+ *	formats (text, call name, files); the paths, and the tree it was
+ *	built from.  The filter reads nothing through a mapping: a mapped
+ *	file brings whole page-cache folios (up to 2 MB each) into the
+ *	resident set for one byte read.  printk_open() reads and checks the
+ *	header (an index of another format is refused: 'triage update'
+ *	rebuilds it); the first lookup reads the filter and directory
+ *	(some 300 KB for Linux), and a line then costs a read of a bucket
+ *	(a few KB, the last PK_BUCKETS kept) for each of its words the
+ *	filter passes, and of the text of each format whose words the
+ *	line has.  Every offset is checked before it is followed, so a
+ *	damaged index yields no match, never a read outside it.
  *
  * Ownership:
  *	struct printk_index is the caller's; printk_free().  Strings
- *	returned point into the mapped index.
+ *	returned are the index's: valid until printk_free() or until
+ *	strings of 64 other formats are asked for (copy them).
  *
  * Errors:
  *	printk_build() returns -1 after printing why; printk_open() prints
@@ -70,7 +81,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PRINTK_VERSION	 1
+#define PRINTK_VERSION	 2
 #define PRINTK_CONST_MIN 10 /* constant characters a format needs */
 #define PRINTK_FILES_MAX 8  /* paths kept of a format */
 #define PRINTK_WILD	 '\001'
@@ -97,6 +108,19 @@ int printk_build(const char *tree, const char *out, struct printk_stats *st);
 struct printk_index *printk_open(const char *path);
 void printk_free(struct printk_index *pk);
 size_t printk_nformats(const struct printk_index *pk);
+
+/* what an open index says of itself (triage check-config) */
+struct printk_about {
+	unsigned version;
+	size_t formats, files, scanned, calls, bytes;
+	int64_t built;	  /* seconds since the epoch */
+	const char *tree; /* absolute; valid until printk_free() */
+};
+void printk_about(const struct printk_index *pk, struct printk_about *a);
+
+/* printk_io - the reads lookups made of the index, and their bytes */
+void printk_io(const struct printk_index *pk, unsigned long *reads,
+	       unsigned long *bytes);
 
 /*
  * printk_log_call - name (len bytes) is a log call's (exported for

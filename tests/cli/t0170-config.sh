@@ -124,4 +124,27 @@ test_expect_success 'usage errors exit 64 with the usage; a bad number is named'
 	grep -q "folds takes a number from 2 to 100, not '\''1'\''" "$T/err"
 '
 
+# The printk format index is state, not configuration: check-config says
+# whether the filter has one, from what and when, or what its absence
+# costs; an older or damaged one is named, and the status stays 0.
+test_expect_success 'check-config reports the printk index: none, built, an older format' '
+	"$TRIAGE" check-config >"$T/out" 2>"$T/err" &&
+	test_cmp /dev/null "$T/err" &&
+	grep -q "^$TRIAGE_STATE_DIR/printk.idx: none: log lines name no source file; .triage update --kernel-tree DIR. builds it$" "$T/out" &&
+	mkdir -p "$T/tree/drivers/foo" &&
+	printf "%s\n" "void f(struct device *d)" "{" \
+		"	dev_err(d, \"firmware handshake timed out after %d ms\\n\", 5);" \
+		"	dev_warn(d, \"link training failed on lane %d\\n\", 2);" "}" \
+		>"$T/tree/drivers/foo/foo.c" &&
+	"$TRIAGE" update --kernel-tree "$T/tree" >"$T/upd" &&
+	tree=$(cd "$T/tree" && pwd -P) &&
+	"$TRIAGE" check-config >"$T/out" 2>"$T/err" &&
+	test_cmp /dev/null "$T/err" &&
+	grep -q "^$TRIAGE_STATE_DIR/printk.idx: 2 printk formats (format [0-9]*) from 1 files of $tree, built 20[0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9] UTC$" "$T/out" &&
+	printf "\001\000\000\000" | dd of="$TRIAGE_STATE_DIR/printk.idx" bs=1 seek=8 conv=notrunc 2>/dev/null &&
+	"$TRIAGE" check-config >"$T/out" 2>"$T/err" &&
+	grep -q "printk.idx: not used: log lines name no source file; .triage update --kernel-tree DIR. rebuilds it$" "$T/out" &&
+	grep -q "printk index format 1 is not [0-9]*; run .triage update --kernel-tree DIR.$" "$T/err"
+'
+
 test_done

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "evidence.h"
@@ -361,6 +362,135 @@ static void test_damaged(void **state)
 	tree_remove(dir);
 }
 
+/* the previous format (1: one mapped image) is refused, never misread:
+ * 'triage update' rebuilds it */
+static void test_older_format(void **state)
+{
+	char dir[TREE_DIR_MAX], *idx, *old;
+	struct printk_index *pk = build(dir, &idx);
+	char *buf;
+	size_t len;
+	uint32_t v = 1;
+
+	(void)state;
+	printk_free(pk);
+	assert_int_equal(read_file(idx, 1 << 20, &buf, &len), 0);
+	old = xasprintf("%s/old.idx", dir);
+	memcpy(buf + 8, &v, 4);
+	write_bytes(old, buf, len);
+	assert_null(printk_open(old));
+	free(buf);
+	free(old);
+	free(idx);
+	tree_remove(dir);
+}
+
+/*
+ * A lookup reads little: opening reads the header only, the first line
+ * the filter (one read), a line then one bucket per word the filter
+ * passes (kept: a line again reads nothing), and a matched format's
+ * details one record and one detail, kept for the caller.  A mapping
+ * brought every page-cache folio it touched into the resident set.
+ */
+static void test_few_reads(void **state)
+{
+	char dir[TREE_DIR_MAX], *idx;
+	struct printk_index *pk = build(dir, &idx);
+	struct printk_hit hits[4];
+	const char *files[PRINTK_FILES_MAX];
+	const char *line = "usb 1-2: device descriptor read/64, error -71";
+	const char *none = "nothing of the kernel here, only prose 3";
+	unsigned long reads, bytes, r0;
+	unsigned total;
+
+	(void)state;
+	printk_io(pk, &reads, &bytes);
+	assert_int_equal(reads, 0);
+	assert_int_equal(printk_match(pk, none, strlen(none), hits, 4), 0);
+	printk_io(pk, &reads, &bytes);
+	assert_int_equal(reads, 1);
+	r0 = reads;
+	assert_int_equal(printk_match(pk, line, strlen(line), hits, 4), 1);
+	printk_io(pk, &reads, &bytes);
+	assert_true(reads > r0 && reads <= r0 + 2);
+	r0 = reads;
+	assert_int_equal(printk_match(pk, line, strlen(line), hits, 4), 1);
+	printk_io(pk, &reads, &bytes);
+	assert_int_equal(reads, r0);
+	assert_string_equal(printk_call(pk, hits[0].format), "dev_err");
+	printk_io(pk, &reads, &bytes);
+	assert_int_equal(reads, r0 + 2);
+	assert_int_equal(printk_level(pk, hits[0].format), PRINTK_ERR);
+	assert_string_equal(printk_text(pk, hits[0].format),
+			    "device descriptor read/64, error \001");
+	assert_int_equal(printk_files(pk, hits[0].format, files,
+				      PRINTK_FILES_MAX, &total),
+			 1);
+	assert_string_equal(files[0], "drivers/usb/core/hub.c");
+	printk_io(pk, &reads, &bytes);
+	assert_int_equal(reads, r0 + 2);
+	printk_free(pk);
+	free(idx);
+	tree_remove(dir);
+}
+
+/* what the index says of itself: formats, files, tree, when built */
+static void test_about(void **state)
+{
+	char dir[TREE_DIR_MAX], *idx, *real;
+	time_t t0 = time(NULL);
+	struct printk_index *pk = build(dir, &idx);
+	struct printk_about a;
+
+	(void)state;
+	printk_about(pk, &a);
+	assert_int_equal(a.version, PRINTK_VERSION);
+	assert_int_equal(a.formats, 9);
+	assert_int_equal(a.scanned, 5);
+	real = realpath(dir, NULL);
+	assert_non_null(real);
+	assert_string_equal(a.tree, real);
+	assert_true(a.built >= (int64_t)t0 && a.built <= (int64_t)time(NULL));
+	free(real);
+	printk_free(pk);
+	free(idx);
+	tree_remove(dir);
+}
+
+/* a damaged bucket, behind a sound header: no match, no read outside */
+static void test_damaged_bucket(void **state)
+{
+	char dir[TREE_DIR_MAX], *idx, *bad;
+	struct printk_index *pk = build(dir, &idx);
+	const char *line = "usb 1-2: device descriptor read/64, error -71";
+	struct printk_hit hits[4];
+	uint32_t off, size;
+	char *buf;
+	size_t len, i;
+
+	(void)state;
+	printk_free(pk);
+	assert_int_equal(read_file(idx, 1 << 20, &buf, &len), 0);
+	bad = xasprintf("%s/bad.idx", dir);
+	/* the buckets' area: its offset and size in the header */
+	memcpy(&off, buf + 48, 4);
+	memcpy(&size, buf + 52, 4);
+	assert_true(size > 0 && off + size <= len);
+	for (i = 0; i < 3; i++) {
+		memset(buf + off, i == 0 ? 0xff : i == 1 ? 0x01 : 0x7f, size);
+		write_bytes(bad, buf, len);
+		pk = printk_open(bad);
+		assert_non_null(pk);
+		assert_int_equal(printk_match(pk, line, strlen(line), hits, 4),
+				 0);
+		printk_free(pk);
+	}
+	free(buf);
+	free(bad);
+	free(idx);
+	tree_remove(dir);
+}
+
 static struct report *report_of(const char *body)
 {
 	struct report *r = report_new();
@@ -511,6 +641,10 @@ int main(void)
 		cmocka_unit_test(test_build_and_match),
 		cmocka_unit_test(test_cache),
 		cmocka_unit_test(test_damaged),
+		cmocka_unit_test(test_older_format),
+		cmocka_unit_test(test_few_reads),
+		cmocka_unit_test(test_about),
+		cmocka_unit_test(test_damaged_bucket),
 		cmocka_unit_test(test_evidence),
 		cmocka_unit_test(test_sections),
 	};
