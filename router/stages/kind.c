@@ -673,6 +673,32 @@ static bool bugspray_new(const struct report *r, bool reply)
 	return false;
 }
 
+/*
+ * noreply_sender - a sender that takes no answer: "noreply@",
+ * "no-reply@", "do-not-reply@", "donotreply@", "mailer-daemon@" (build
+ * services' notices, webinar invitations).  Nobody who hit a bug writes
+ * from an address that cannot be answered: on the tuning labels every
+ * such new message is a bot notice or spam (Launchpad's recipe-build
+ * mail, a video-call service's invitations), none a report.
+ */
+static bool noreply_sender(const char *addr)
+{
+	static const char *const locals[] = {
+		"noreply",	"no-reply",	"no_reply",	 "donotreply",
+		"do-not-reply", "do_not_reply", "mailer-daemon",
+	};
+	const char *at = strchr(addr, '@');
+	size_t i, n;
+
+	if (!at)
+		return false;
+	n = (size_t)(at - addr);
+	for (i = 0; i < ARRAY_SIZE(locals); i++)
+		if (n == strlen(locals[i]) && !strncasecmp(addr, locals[i], n))
+			return true;
+	return false;
+}
+
 /* decide_bot - the bots whose mail is never a new user report */
 static bool decide_bot(const struct report *r, const char *tags,
 		       unsigned replies, struct kind_result *k)
@@ -690,6 +716,11 @@ static bool decide_bot(const struct report *r, const char *tags,
 	    report_header(r, "X-GitHub-Recipient") ||
 	    report_header(r, "X-GitHub-Reason")) {
 		decide(k, KIND_BOT, "GitHub notification mail from %s", a);
+		return true;
+	}
+	if (noreply_sender(a)) {
+		decide(k, KIND_BOT,
+		       "sent from %s, an address that takes no reply", a);
 		return true;
 	}
 	if (addr_is(a, "syzbot", "syzkaller.appspotmail.com")) {
@@ -953,10 +984,41 @@ static bool names_nothing(const struct report *r)
 static bool question_subject(const char *rest)
 {
 	static const char *const asks[] = {
-		"need help", "help needed",	 "help:",
-		"help with", "help request",	 "clarification",
-		"question:", "request for help", "need to understand",
-		"how to ",   "how do ",		 "how can ",
+		"need help",
+		"help needed",
+		"help:",
+		"help with",
+		"help request",
+		"clarification",
+		"question:",
+		"request for help",
+		"need to understand",
+		"how to ",
+		"how do ",
+		"how can ",
+		/* a subject that opens as a question asks one, with or
+		 * without its "?" (a subject cut at 75 columns loses it):
+		 * "Is it true that ...", "Do we want to ...", "What is the
+		 * best way to ..."; on the tuning labels no new report
+		 * opens so, 17 discussions do */
+		"is it ",
+		"is there ",
+		"are there ",
+		"does ",
+		"do we ",
+		"do you ",
+		"do i ",
+		"can i ",
+		"can we ",
+		"can you ",
+		"could ",
+		"why ",
+		"what ",
+		"which ",
+		"where ",
+		"should ",
+		"would ",
+		"how ",
 	};
 	size_t i, n = strlen(rest);
 
@@ -967,6 +1029,64 @@ static bool question_subject(const char *rest)
 	for (i = 0; i < ARRAY_SIZE(asks); i++)
 		if (!strncasecmp(rest, asks[i], strlen(asks[i])))
 			return true;
+	return false;
+}
+
+/* words - the whitespace-separated words of [p, e) */
+static size_t words(const char *p, const char *e)
+{
+	size_t n = 0;
+	bool in = false;
+
+	for (; p < e; p++) {
+		bool sp = isspace((unsigned char)*p);
+
+		n += !sp && !in;
+		in = !sp;
+	}
+	return n;
+}
+
+/*
+ * first_sentence_asks - the sender's own text opens with a question:
+ * its first sentence, greeting lines ("Hi all,", "Hello Jens") left
+ * out, ends in '?' ("is there really an NVMe/IB target in use?", "Just
+ * wondering if that was intended?").  A reporter opens with what
+ * happened; on the tuning labels 21 new discussions open with a
+ * question and 4 new reports do.  Read within the first OPENING_MAX
+ * bytes of the sentence; an abbreviation's '.' ends it (no question).
+ * Junk that names nothing of the kernel is not asked about so: its
+ * opening question ("Looking for a reliable supplier?") keeps it spam.
+ */
+#define OPENING_MAX 300
+static bool first_sentence_asks(const struct report *r)
+{
+	const char *p = r->body, *end, *e, *q;
+	size_t got = 0;
+
+	if (!p)
+		return false;
+	end = p + (r->body_len < SCAN_MAX ? r->body_len : SCAN_MAX);
+	for (; p < end && got < OPENING_MAX; p = e + 1) {
+		e = memchr(p, '\n', (size_t)(end - p));
+		if (!e)
+			e = end;
+		if (p < e && *p == '>')
+			return false; /* a reply's quote comes first */
+		if (words(p, e) == 0) {
+			if (got)
+				return false; /* a paragraph without an end */
+			continue;
+		}
+		if (!got && words(p, e) <= 3)
+			continue; /* a greeting */
+		for (q = p; q < e && got < OPENING_MAX; q++, got++)
+			if ((*q == '.' || *q == '?' || *q == '!') &&
+			    (q + 1 == e || isspace((unsigned char)q[1])))
+				return *q == '?';
+		if (e == end)
+			break;
+	}
 	return false;
 }
 
@@ -1205,7 +1325,9 @@ void kind_classify(const struct report *r, struct kind_result *k)
 	}
 	k->names_nothing = names_nothing(r);
 	k->question = question_subject(rest) ||
-		      (any_tag(tags, is_question_tag) && !k->diff);
+		      (any_tag(tags, is_question_tag) && !k->diff) ||
+		      (!k->names_nothing && !k->diff && !own.crash &&
+		       first_sentence_asks(r));
 	problem_scan(r, rest, k);
 	if (!k->problem_stated && !k->diff && tool_found(r)) {
 		k->problem_stated = true;

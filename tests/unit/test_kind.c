@@ -235,6 +235,18 @@ static void test_bots(void **state)
 			"Re: [PATCH net] foo: fix", "p@example.com",
 			"This patch was applied\n"),
 		    KIND_BOT);
+	/* a sender that takes no reply: a build service, an invitation */
+	expect_kind(
+		msg("noreply@builds.example.org",
+		    "[recipe build #40123] of ~team foo-daily in focal: Dependency wait",
+		    NULL,
+		    "Status: Dependency wait\nArchitecture: amd64\n"
+		    "The build failed: libfoo-dev is missing.\n"),
+		KIND_BOT);
+	expect_kind(msg("Video Meetings <no-reply@meet.example.com>",
+			"Reminder: kernel drivers sync starts in 1 hour", NULL,
+			"Join the webinar about the usb driver updates.\n"),
+		    KIND_BOT);
 	expect_kind(msg("Someone <noreply@github.com>",
 			"[bluez/bluez] 1b7e68: doc: add a footnote", NULL,
 			"Branch: refs/heads/master\n"),
@@ -286,11 +298,11 @@ static void test_bugzilla(void **state)
 	expect_kind(r, KIND_REPORT);
 }
 
-/* question_of - whether kind_classify() reads the subject as a question */
-static bool question_of(const char *subject)
+/* asks - whether kind_classify() reads a new message as a question */
+static bool asks(const char *subject, const char *body)
 {
-	struct report *r = msg("Some User <user@example.org>", subject, NULL,
-			       "My laptop hangs since the upgrade.\n");
+	struct report *r =
+		msg("Some User <user@example.org>", subject, NULL, body);
 	struct kind_result k;
 	bool q;
 
@@ -301,15 +313,48 @@ static bool question_of(const char *subject)
 	return q;
 }
 
+/* question_of - whether kind_classify() reads the subject as a question */
+static bool question_of(const char *subject)
+{
+	return asks(subject, "My laptop hangs since the upgrade.\n");
+}
+
 static void test_questions(void **state)
 {
 	(void)state;
+	/* the sender's own text opens with a question */
+	assert_true(asks("NVMe over InfiniBand targets",
+			 "Hi,\n\nis there really an NVMe/IB target anyone "
+			 "runs in production?\nThe configfs accepts the "
+			 "address type.\n"));
+	assert_true(asks("nvme-cli: a fix only on the stable branch",
+			 "Keith,\nThe commit abc only landed in the 1.11 "
+			 "branch, was that\nintended?\n"));
+	/* junk that names nothing of the kernel stays junk */
+	assert_false(asks("Partnership offer",
+			  "Dear sir,\n\nAre you looking for a reliable "
+			  "supplier of office chairs? We ship worldwide.\n"));
+	/* ... not when it opens with what happened, or with a crash */
+	assert_false(asks("eMMC stops answering",
+			  "Hello all,\n\nMy eMMC stops responding after a "
+			  "year of uptime. Any ideas?\n"));
+	assert_false(
+		asks("hub dies on resume",
+		     "[   12.345678] BUG: kernel NULL pointer dereference\n"
+		     "Call Trace:\n\nWhy does this happen?\n"));
 	assert_true(
 		question_of("Does io_uring_enter have anti-deadlock magic?"));
 	assert_true(question_of("statx fails on a fixed file? "));
 	assert_true(question_of("Need help increasing raid scan speed"));
 	assert_true(question_of("[Help Needed] MMC stops working"));
 	assert_true(question_of("Clarification on SD card power-off"));
+	/* a subject that opens as a question, its "?" cut or never
+	 * written */
+	assert_true(question_of("Is it true that the watchdog keeps running"));
+	assert_true(
+		question_of("Do we want to clear drvdata when probe fails"));
+	assert_true(question_of("What is the best way to grow a raid1 array"));
+	assert_false(question_of("Whatever the port, the dock link drops"));
 	assert_false(question_of("xhci_hcd dies on resume from suspend"));
 	assert_false(question_of("[BUG] rtw89: is the firmware crashing"));
 }
