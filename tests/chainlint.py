@@ -595,6 +595,12 @@ class Parser:
         progs = [w.raw for w in words if not re.match(r"^[A-Za-z_][A-Za-z_0-9]*=", w.raw)]
         for p in progs[:1]:
             self.lx.commands.add(p)
+        # a function named as an argument runs too ("test_wait 10 warm",
+        # "test_exit 1 fresh"): any plain word that is a function's name
+        # is linted as one (lint_script keeps only the functions' names)
+        for w in progs[1:]:
+            if re.match(r"^[A-Za-z_][A-Za-z_0-9]*$", w):
+                self.lx.commands.add(w)
         return progs[:1] + [p for p in progs[1:] if PROGRAMS.match(p)]
 
     def expect_op(self, op):

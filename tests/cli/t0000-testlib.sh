@@ -158,6 +158,16 @@ test_expect_success 'a pipe that hides the exit status of the program is refused
 	grep -q "the exit status of \"\$TRIAGE\" is lost in a pipe" "$T/run.out"
 '
 
+test_expect_success 'a function a test runs through a wrapper (test_wait 1 f) is linted too' '
+	c=$(copy) &&
+	add_test "$c" "	test_wait 1 twice" &&
+	sed "/^test_expect_success .added/i twice() {\\n\\ttrue\\n\\ttrue\\n}\\n" "$c" >"$c.new" &&
+	mv "$c.new" "$c" &&
+	grep -q "^twice() {" "$c" &&
+	fails 1 "$c" &&
+	grep -q "broken &&-chain: a newline before this command in a { } group (function twice, which a test runs)" "$T/run.out"
+'
+
 test_expect_success 'a chain that goes on in the background, or after ||, is refused' '
 	c=$(copy) &&
 	add_test "$c" "	false && sleep 1 &
