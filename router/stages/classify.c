@@ -278,15 +278,6 @@ static double hook_syzbot_report(const struct rules_input *in,
 	return in->evidence && in->evidence->syzbot;
 }
 
-static double hook_symbol_index(const struct rules_input *in,
-				const struct rules_text *t,
-				const struct rules_args *a)
-{
-	(void)t;
-	(void)a;
-	return in->symbols != NULL;
-}
-
 static const char *check_words(const struct rules_args *a)
 {
 	int i;
@@ -699,7 +690,6 @@ const struct rules_hook classify_hooks[] = {
 	  false },
 	{ "dmesg_timestamps", ANY, 0, 0, NULL, hook_dmesg_timestamps, false },
 	{ "syzbot_report", ANY, 0, 0, NULL, hook_syzbot_report, false },
-	{ "symbol_index", ANY, 0, 0, NULL, hook_symbol_index, false },
 	{ "attachment_named", ANY, 1, RULES_MAX_ARGS, check_words,
 	  hook_attachment_named, false },
 	{ "model", ANY, 3, 3, check_model, hook_model, false },
@@ -718,8 +708,6 @@ const struct rules_hook classify_hooks[] = {
 	  false },
 	{ "false_trace", TEXT, 0, 3, check_counts, classify_hook_false_trace,
 	  false },
-	{ "claims_verified", TEXT, 0, 3, check_counts,
-	  classify_hook_claims_verified, false },
 };
 
 const size_t classify_nhooks = ARRAY_SIZE(classify_hooks);

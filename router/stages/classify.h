@@ -68,9 +68,6 @@
  *	  kernel_version_given()    a kernel version the reporter ran
  *	  dmesg_timestamps()        timestamped dmesg lines
  *	  syzbot_report()           a syzbot report or a reply to one
- *	  symbol_index()            the rules have a kernel symbol index
- *	                            (rules_set_symbols()): claims can be
- *	                            checked
  *	  attachment_named(word...) an attachment whose file name contains
  *	                            one of the words (any case)
  *	  cvss_impact_template([n]) n+ (1) distinct CVSS/CWE/"Attack Vector"/
@@ -93,14 +90,6 @@
  *	                            symbol index does not know and could
  *	                            (needs rules_set_symbols(); in
  *	                            classify_symbols.c)
- *	  claims_verified([n[, f[, r]]])  the claims of a system that ran
- *	                            (a frame's file, line and caller,
- *	                            CONFIG_, sysctl, parameter, ioctl,
- *	                            commit) that the tree confirms, when n+
- *	                            (5) were checked and of all the
- *	                            report's checks at most f (1), or a
- *	                            share r (0.05), failed
- *	                            (classify_symbols.c)
  *
  *	The words cvss_impact_template(), theoretical_language(),
  *	llm_headings() and first_person_observation() look for are rules
@@ -239,12 +228,5 @@ double classify_hook_false_claims(const struct rules_input *in,
 double classify_hook_false_trace(const struct rules_input *in,
 				 const struct rules_text *t,
 				 const struct rules_args *args);
-/*
- * and the one that counts the claims the tree confirms: what holds of
- * the trace and the facts cited, when enough were checked and few failed
- */
-double classify_hook_claims_verified(const struct rules_input *in,
-				     const struct rules_text *t,
-				     const struct rules_args *args);
 
 #endif

@@ -32,14 +32,6 @@
  *	characters, not a userspace/libc or syzkaller name (pthread_,
  *	syz_, __x64_sys_ prefixes ...).  Each distinct name counts once;
  *	at most UNKNOWN_MAX_NAMES names are looked up.
- *
- *	claims_verified() is the other side of the same checks: the claims
- *	the tree can confirm about a system that ran (a frame in the file
- *	and at the line it cites, its caller calling it, a CONFIG_ option,
- *	sysctl, module parameter, ioctl or commit that exists) hold.  Not
- *	counted: a name that exists (anyone can cite one), quoted source
- *	(anyone can copy it) and func+0xOFF/0xSIZE (consistent within the
- *	report, not checked against the tree).
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -55,12 +47,6 @@
 #define UNKNOWN_MAX_NAMES 64
 #define UNKNOWN_NAME_MAX  80
 #define UNKNOWN_MAX_PAIRS 256
-
-/* the kinds of claim claims_verified() counts (see above) */
-#define VERIFY_KINDS                                                          \
-	((1u << CLAIM_FILE) | (1u << CLAIM_LINE) | (1u << CLAIM_CALLS) |      \
-	 (1u << CLAIM_KCONFIG) | (1u << CLAIM_SYSCTL) | (1u << CLAIM_PARAM) | \
-	 (1u << CLAIM_IOCTL) | (1u << CLAIM_COMMIT))
 
 /* classify_hook_unknown_functions - see the file comment */
 double classify_hook_unknown_functions(const struct rules_input *in,
@@ -202,41 +188,4 @@ double classify_hook_false_trace(const struct rules_input *in,
 				  (unsigned)min_failed, ratio)
 		       ? (double)claims_failed(c, CLAIMS_TRACE)
 		       : 0;
-}
-
-/*
- * classify_hook_claims_verified - claims_verified(MIN_CHECKS, MAX_FAILED,
- * MAX_RATIO): the claims of VERIFY_KINDS that hold, when at least
- * MIN_CHECKS (5) of them were checked against the tree and of all the
- * report's checks at most MAX_FAILED (1), or at most MAX_RATIO (0.05) of
- * them, failed; else 0 (never without a symbol index)
- */
-double classify_hook_claims_verified(const struct rules_input *in,
-				     const struct rules_text *t,
-				     const struct rules_args *args)
-{
-	unsigned long min_checks = 5, max_failed = 1;
-	double ratio = 0.05;
-	unsigned k, checks = 0, failed;
-	struct claims local;
-	const struct claims *c;
-
-	if (!t || !in->symbols)
-		return 0;
-	if (args->argc > 0 && parse_ulong(args->argv[0], &min_checks) < 0)
-		min_checks = 5;
-	if (args->argc > 1 && parse_ulong(args->argv[1], &max_failed) < 0)
-		max_failed = 1;
-	if (args->argc > 2)
-		ratio = strtod(args->argv[2], NULL);
-	c = claims_get(in->claims, &local, t->text, t->len, in->evidence,
-		       in->symbols, in->history);
-	for (k = 0; k < CLAIM_NKINDS; k++)
-		if (VERIFY_KINDS & (1u << k))
-			checks += c->checks_kind[k];
-	failed = claims_failed(c, VERIFY_KINDS);
-	if (!checks || checks < min_checks || failed > checks ||
-	    (c->failed > max_failed && (double)c->failed > ratio * c->checks))
-		return 0;
-	return (double)(checks - failed);
 }

@@ -1112,11 +1112,7 @@ static void test_shipped_refuted_and_model(void **state)
 	verdict_release(&v);
 	assert_int_equal(cls, CLASS_AI);
 	report_free(r);
-	/*
-	 * every function real, but nothing of a system that ran the tree
-	 * can confirm: the log is text the model read, and at 99 % it
-	 * outweighs it (test_shipped_checked_claims: a trace that holds)
-	 */
+	/* every function real: the model alone does not outweigh the log */
 	r = mk_report("From: M <m@example.org>",
 		      "After upgrading my laptop to 6.12.9 the nvme drive "
 		      "times out every boot.\n\n[   12.345678] nvme nvme0: "
@@ -1124,9 +1120,8 @@ static void test_shipped_refuted_and_model(void **state)
 	assert_int_equal(classify_report(rs, r, ev, ai99, &v), 0);
 	cls = v.cls;
 	assert_false(verdict_has(&v, "AI_REFUTED_AND_MODEL"));
-	assert_true(verdict_has(&v, "MODEL_AI_UNCHECKED"));
 	verdict_release(&v);
-	assert_int_equal(cls, CLASS_AI);
+	assert_int_equal(cls, CLASS_USER);
 	report_free(r);
 	/*
 	 * one refuted name (a typo, perhaps) and a model that is not sure:
@@ -1198,245 +1193,6 @@ static void test_shipped_model_needs_evidence(void **state)
 	rules_free(rs);
 }
 
-/* a tree of three functions, each calling the one above it */
-static struct symbols *chain_tree(char *dir)
-{
-	struct symbols *sym;
-	char *src, *idx;
-	FILE *f;
-
-	assert_non_null(mkdtemp(dir));
-	src = xasprintf("%s/drivers", dir);
-	assert_int_equal(mkdir(src, 0700), 0);
-	free(src);
-	src = xasprintf("%s/drivers/chain.c", dir);
-	f = fopen(src, "w");
-	assert_non_null(f);
-	fputs("int chain_leaf(void)\n{\n\treturn 0;\n}\n"
-	      "int chain_mid(void)\n{\n\treturn chain_leaf();\n}\n"
-	      "int chain_top(void)\n{\n\treturn chain_mid();\n}\n",
-	      f);
-	fclose(f);
-	free(src);
-	idx = xasprintf("%s/symbols.idx", dir);
-	assert_int_equal(symbols_build(dir, idx, NULL), 0);
-	sym = symbols_open(idx);
-	assert_non_null(sym);
-	free(idx);
-	return sym;
-}
-
-static void rm_tree(const char *dir)
-{
-	char *cmd = xasprintf("rm -rf %s", dir);
-
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
-}
-
-/* the trace chain_leaf <- chain_mid <- chain_top, each line in its body */
-static void chain_frames(struct frame *f)
-{
-	static const char *const names[] = { "chain_leaf", "chain_mid",
-					     "chain_top" };
-	int i;
-
-	memset(f, 0, 3 * sizeof(*f));
-	for (i = 0; i < 3; i++) {
-		f[i].function = (char *)names[i];
-		f[i].file = (char *)"drivers/chain.c";
-		f[i].line = 3 + 4 * i;
-	}
-}
-
-/*
- * claims_verified() counts the claims of a system that ran that hold
- * (a frame's file, line and caller): 5 or more checked, and of all the
- * checks one failed at most, or 1 in 20
- */
-static void test_claims_verified(void **state)
-{
-	char dir[] = "/tmp/test_classify.XXXXXX";
-	struct symbols *sym = chain_tree(dir);
-	struct frame f[3];
-	struct evidence ev;
-	struct claims_memo memo;
-	struct rules_input in = { NULL, &ev, NULL, NULL, NULL, NULL };
-	struct rules_args a = { 0 };
-	struct text *x = mk_text("a trace");
-
-	(void)state;
-	memset(&ev, 0, sizeof(ev));
-	chain_frames(f);
-	ev.frames = f;
-	ev.nframes = 3;
-	/* no index: nothing is confirmed */
-	assert_true(classify_hook_claims_verified(&in, &x->t, &a) == 0);
-	in.symbols = sym;
-	/* 3 files, 3 lines and 2 calls hold */
-	assert_true(classify_hook_claims_verified(&in, &x->t, &a) == 8);
-	a.argc = 1;
-	a.argv[0] = "9";
-	assert_true(classify_hook_claims_verified(&in, &x->t, &a) == 0);
-	a.argc = 0;
-	/* the counts, as a memo holds them */
-	in.claims = &memo;
-	memset(&memo, 0, sizeof(memo));
-	memo.done = true;
-	memo.c.checks = memo.c.checks_kind[CLAIM_CALLS] = 5;
-	assert_true(classify_hook_claims_verified(&in, &x->t, &a) == 5);
-	memo.c.checks = memo.c.checks_kind[CLAIM_CALLS] = 4;
-	assert_true(classify_hook_claims_verified(&in, &x->t, &a) == 0);
-	/* sizes, quoted code and names that exist confirm nothing */
-	memo.c.checks_kind[CLAIM_SIZE] = 20;
-	memo.c.checks_kind[CLAIM_QUOTE] = 3;
-	memo.c.checks_kind[CLAIM_EXISTS] = 9;
-	memo.c.checks = 36;
-	assert_true(classify_hook_claims_verified(&in, &x->t, &a) == 0);
-	/* one false claim of 6 (an invented name): still verified */
-	memset(&memo.c, 0, sizeof(memo.c));
-	memo.c.checks_kind[CLAIM_LINE] = 5;
-	memo.c.checks_kind[CLAIM_EXISTS] = 1;
-	memo.c.failed_kind[CLAIM_EXISTS] = 1;
-	memo.c.checks = 6;
-	memo.c.failed = 1;
-	assert_true(classify_hook_claims_verified(&in, &x->t, &a) == 5);
-	/* two: no longer */
-	memo.c.checks_kind[CLAIM_FILE] = 1;
-	memo.c.failed_kind[CLAIM_FILE] = 1;
-	memo.c.checks = 7;
-	memo.c.failed = 2;
-	assert_true(classify_hook_claims_verified(&in, &x->t, &a) == 0);
-	/* two of a 40-frame trace's 80 checks (version drift): verified */
-	memo.c.checks_kind[CLAIM_LINE] = 40;
-	memo.c.checks_kind[CLAIM_CALLS] = 39;
-	memo.c.checks = 81;
-	assert_true(classify_hook_claims_verified(&in, &x->t, &a) == 79);
-	a.argc = 3;
-	a.argv[0] = "5";
-	a.argv[1] = "1";
-	a.argv[2] = "0.01";
-	assert_true(classify_hook_claims_verified(&in, &x->t, &a) == 0);
-	assert_null(check("claims_verified", 3, "5", "1", "0.05"));
-	assert_non_null(check("claims_verified", 1, "x"));
-
-	free_text(x);
-	symbols_free(sym);
-	rm_tree(dir);
-}
-
-/*
- * the fusion of the model and the claims (issue 22): a fabricated log
- * the model reads as ai at 99 % is ai; the same report with a trace the
- * tree confirms is user, and the model beside one refuted name does not
- * change that
- */
-static void test_shipped_checked_claims(void **state)
-{
-	char dir[] = "/tmp/test_classify.XXXXXX";
-	struct symbols *sym = chain_tree(dir);
-	struct ruleset *rs = shipped();
-	struct evidence *ev = ev_new();
-	struct frame f[3];
-	struct report *r;
-	struct verdict v;
-	const double ai99[CLASS_N] = {
-		[CLASS_USER] = 0.005, [CLASS_FUZZER] = 0.005, [CLASS_AI] = 0.99
-	};
-	const double ai96[CLASS_N] = {
-		[CLASS_USER] = 0.02, [CLASS_FUZZER] = 0.02, [CLASS_AI] = 0.96
-	};
-	const double ai90[CLASS_N] = {
-		[CLASS_USER] = 0.05, [CLASS_FUZZER] = 0.05, [CLASS_AI] = 0.90
-	};
-	const char *body =
-		"After upgrading my ThinkPad to 6.12.9 the chain driver "
-		"oopses every boot.\n\n[   12.345678] BUG: kernel NULL "
-		"pointer dereference\n[   12.345679] Call Trace:\n";
-	int cls;
-
-	(void)state;
-	ev->hardware = xstrdup("LENOVO 21KC/21KC, BIOS N3YET61W 04/01/2024");
-	ev->distro_kernel = xstrdup("6.12.9-arch1-1");
-	ev->kernel_version = xstrdup("6.12.9-arch1-1");
-	ev->dmesg_timestamps = true;
-	r = mk_report("From: M <m@example.org>", body);
-
-	/* no symbol index: nothing could be checked, the log stands */
-	assert_int_equal(classify_report(rs, r, ev, ai99, &v), 0);
-	cls = v.cls;
-	assert_false(verdict_has(&v, "MODEL_AI_UNCHECKED"));
-	verdict_release(&v);
-	assert_int_equal(cls, CLASS_USER);
-	rules_set_symbols(rs, sym);
-
-	/* no trace to check: the sure model outweighs the log */
-	assert_int_equal(classify_report(rs, r, ev, ai99, &v), 0);
-	cls = v.cls;
-	assert_true(verdict_has(&v, "MODEL_AI_UNCHECKED"));
-	verdict_release(&v);
-	assert_int_equal(cls, CLASS_AI);
-	assert_int_equal(classify_report(rs, r, ev, ai96, &v), 0);
-	cls = v.cls;
-	assert_true(verdict_has(&v, "MODEL_AI_UNCHECKED"));
-	verdict_release(&v);
-	assert_int_equal(cls, CLASS_AI);
-	/* below 95 % it does not */
-	assert_int_equal(classify_report(rs, r, ev, ai90, &v), 0);
-	cls = v.cls;
-	assert_false(verdict_has(&v, "MODEL_AI_UNCHECKED"));
-	verdict_release(&v);
-	assert_int_equal(cls, CLASS_USER);
-
-	/* a trace whose files, lines and calls the tree confirms: user */
-	chain_frames(f);
-	ev->frames = f;
-	ev->nframes = 3;
-	assert_int_equal(classify_report(rs, r, ev, ai99, &v), 0);
-	cls = v.cls;
-	assert_false(verdict_has(&v, "MODEL_AI_UNCHECKED"));
-	assert_false(verdict_has(&v, "MODEL_AI_99"));
-	verdict_release(&v);
-	assert_int_equal(cls, CLASS_USER);
-	report_free(r);
-
-	/* and one invented name beside it (a typo?): still user */
-	r = mk_report("From: M <m@example.org>",
-		      "After upgrading my ThinkPad to 6.12.9 the chain "
-		      "driver oopses every boot; chain_frobnicate() looks "
-		      "wrong.\n\n[   12.345678] BUG: kernel NULL pointer "
-		      "dereference\n");
-	assert_int_equal(classify_report(rs, r, ev, ai99, &v), 0);
-	cls = v.cls;
-	assert_true(verdict_has(&v, "AI_UNKNOWN_FUNCTION"));
-	assert_false(verdict_has(&v, "AI_REFUTED_AND_MODEL"));
-	assert_false(verdict_has(&v, "MODEL_AI_UNCHECKED"));
-	verdict_release(&v);
-	assert_int_equal(cls, CLASS_USER);
-	report_free(r);
-
-	/* the chain invented (top does not call leaf, nor leaf top): ai */
-	f[0].function = (char *)"chain_top";
-	f[0].line = 11;
-	f[2].function = (char *)"chain_leaf";
-	f[2].line = 3;
-	f[1].function = (char *)"chain_mid";
-	r = mk_report("From: M <m@example.org>", body);
-	assert_int_equal(classify_report(rs, r, ev, ai99, &v), 0);
-	cls = v.cls;
-	assert_true(verdict_has(&v, "MODEL_AI_UNCHECKED"));
-	verdict_release(&v);
-	assert_int_equal(cls, CLASS_AI);
-	report_free(r);
-
-	ev->frames = NULL;
-	ev->nframes = 0;
-	ev_free(ev);
-	rules_free(rs);
-	symbols_free(sym);
-	rm_tree(dir);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1460,8 +1216,6 @@ int main(void)
 		cmocka_unit_test(test_shipped_ai_and_user),
 		cmocka_unit_test(test_shipped_refuted_and_model),
 		cmocka_unit_test(test_shipped_model_needs_evidence),
-		cmocka_unit_test(test_claims_verified),
-		cmocka_unit_test(test_shipped_checked_claims),
 	};
 
 	msg_setup("test_classify", 1, false);
