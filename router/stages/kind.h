@@ -103,7 +103,10 @@ struct kind_result {
 				 * wrong (problem.h), or a filed bug */
 	char problem[64];	/* what said so: "subject: hangs", ... */
 	bool question;		/* a new message that asks: its subject
-				 * ends in "?" or asks for help */
+				 * ends in "?", opens as a question or
+				 * asks for help, or its own text's first
+				 * sentence asks (a text that names the
+				 * kernel, with no crash and no diff) */
 	struct kind_ref refs[KIND_REFS_MAX];
 	size_t nrefs;
 };
