@@ -383,11 +383,13 @@ static bool title_matches(const char *title, const char *p)
 }
 
 /*
- * code_depth - the depth of a section's broadest F: pattern outside
- * Documentation/ (shallowest() when it has none): how much of the tree
- * a section a prefix may name holds
+ * breadth - how much of the tree a section's broadest code pattern
+ * (F: outside Documentation/) holds, smaller is broader:
+ * get_maintainer.pl's depth d as 2d, a directory 2d - 1 (broader than a
+ * file as deep: "fs/overlayfs/" before "fs/backing-file.c"); SIZE_MAX
+ * when it has none
  */
-static size_t code_depth(const struct map *map, uint32_t sec)
+static size_t breadth(const struct map *map, uint32_t sec)
 {
 	uint32_t i, n = map_nentries(map, sec);
 	size_t best = SIZE_MAX;
@@ -400,10 +402,24 @@ static size_t code_depth(const struct map *map, uint32_t sec)
 		    starts_with(v, "Documentation/"))
 			continue;
 		d = count_char(v, len, '/') + (v[len - 1] != '/');
+		d = 2 * d - (v[len - 1] == '/');
 		if (d < best)
 			best = d;
 	}
-	return best == SIZE_MAX ? shallowest(map, sec) : best;
+	return best;
+}
+
+/*
+ * code_depth - the depth of a section's broadest F: pattern outside
+ * Documentation/ (shallowest() when it has none): how much of the tree
+ * a section a prefix may name holds; breadth()'s order, a directory and
+ * a file as deep the same
+ */
+static size_t code_depth(const struct map *map, uint32_t sec)
+{
+	size_t b = breadth(map, sec);
+
+	return b == SIZE_MAX ? shallowest(map, sec) : (b + 1) / 2;
 }
 
 /* path_depth - the depth of the deepest pattern of a section (not THE
@@ -1132,32 +1148,6 @@ static void format_why(struct section_score *v, const struct part *p)
 			break;
 		len += (size_t)n;
 	}
-}
-
-/*
- * breadth - how much of the tree a section's broadest code pattern
- * holds, smaller is broader: get_maintainer.pl's depth, a directory
- * broader than a file as deep ("fs/overlayfs/" before
- * "fs/backing-file.c")
- */
-static size_t breadth(const struct map *map, uint32_t sec)
-{
-	uint32_t i, n = map_nentries(map, sec);
-	size_t best = SIZE_MAX;
-
-	for (i = 0; i < n; i++) {
-		const char *v = map_entry_value(map, sec, i);
-		size_t len = strlen(v), d;
-
-		if (map_entry_tag(map, sec, i) != 'F' || !len ||
-		    starts_with(v, "Documentation/"))
-			continue;
-		d = count_char(v, len, '/') + (v[len - 1] != '/');
-		d = 2 * d - (v[len - 1] == '/');
-		if (d < best)
-			best = d;
-	}
-	return best;
 }
 
 /* a section being ranked: its score and what breaks a tie */
