@@ -25,28 +25,23 @@ fi
 
 # As root, modes do not stop us: run the filter as nobody, as Postfix does.
 # nobody may not read the source tree (a clone in a private directory):
-# it runs a copy of the filter and reads copies of what it needs, in the
-# scratch directory, which it may traverse.
+# test_public_copy gives it copies of the filter and of what it reads in
+# $T/pub, which it may traverse.
 AS=
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
    id nobody >/dev/null 2>&1; then
 	AS="setpriv --reuid=nobody --regid=$(id -g nobody) --clear-groups"
 fi
 
-FAULTS_MAINTAINERS="$T/pub/MAINTAINERS"
-FAULTS_RULES="$T/pub/classifiers"
-test_setup 'what the filter reads, where nobody may read it; 8 reports' '
-	chmod 711 "$T" &&
-	mkdir "$T/pub" &&
-	cp "$FILTER" "$T/pub/triage-filter" &&
-	cp "$SRC/tests/data/MAINTAINERS.kernel" "$T/pub/MAINTAINERS" &&
-	cp -R "$SRC/classifiers" "$T/pub/classifiers" &&
-	chmod -R a+rX "$T/pub" &&
+test_public_copy tests/data/MAINTAINERS.kernel classifiers \
+	tests/corpus/explain/0001-user-xfs-oops.eml
+FAULTS_MAINTAINERS="$SRC/tests/data/MAINTAINERS.kernel"
+FAULTS_RULES="$SRC/classifiers"
+test_setup '8 reports and a routes.conf the user nobody may read' '
 	make_messages "$T/msgs" 8 f &&
 	write_conf "$T/routes.conf" "db_busy_timeout = 500" &&
 	chmod 644 "$T/routes.conf"
 '
-FILTER="$T/pub/triage-filter"
 
 # deferred MSG [ENV...] - the filter defers MSG: 75, one line, no stdout
 deferred() {
