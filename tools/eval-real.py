@@ -24,9 +24,11 @@ compared with its label:
               as a report of their own (a new assignment); a follow-up
               that joined a known report and went to its recipient
               with the thread is counted apart
-  class       first reports: precision/recall per class (uncertain is
-              a miss for recall, not a prediction); the genuine user
-              reports held for a triager instead of forwarded
+  class       first reports: accuracy over the labelled classes and
+              precision/recall per class (uncertain is a miss for
+              accuracy and recall, not a prediction); the genuine user
+              reports held for a triager instead of forwarded, and
+              those classed ai (a genuine user must never be)
   section     first reports: the recorded section is one of the label's
               equally good sections (top-1); one of them is among the
               first three sections the router found (top-3); no section
@@ -252,6 +254,11 @@ def judge(rows, got, show):
     held = sum(1 for g in users if g['state'] == 'held')
     res['user reports held for a triager'] = held
     res['user reports held share'] = ratio(held, len(users))
+    res['user reports classed ai'] = sum(1 for r, g in reports
+                                         if r['class'] == 'user' and
+                                         g['cls'] == 'ai')
+    res['class accuracy'] = ratio(sum(tp.values()),
+                                  sum(true[c] for c in CLASSES))
     for c in CLASSES:
         res['%s precision' % c] = ratio(tp[c], pred[c])
         res['%s recall' % c] = ratio(tp[c], true[c])
