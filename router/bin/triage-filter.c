@@ -964,7 +964,13 @@ static void heap_on_huge_pages(void)
 /* filter - the one-shot filter: one message, then the process ends */
 static int filter(const char *config_path)
 {
-	struct filter fx;
+	/*
+	 * Static, zero as the process starts: 18 KB (the resident
+	 * filter's watch lists among it) that a memset() on the stack
+	 * wrote whole, a page fault per 4 KB page, where a one-shot run
+	 * touches a few fields.  The process runs this once.
+	 */
+	static struct filter fx;
 	int ret;
 
 	/*
@@ -989,7 +995,6 @@ static int filter(const char *config_path)
 	 */
 	sqlmem_install();
 #endif
-	memset(&fx, 0, sizeof(fx));
 	if (filter_setup(&fx, config_path) < 0)
 		return EX_TEMPFAIL;
 	ret = filter_message(&fx, 0);
