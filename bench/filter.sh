@@ -348,14 +348,23 @@ echo "                           after $BIG 2 MB reports more: VmRSS $1 KiB (ano
 echo "forwards to the busiest recipient (resident): $(sqlite3 "$B/state-res/triage.db" "SELECT count(*) FROM decisions WHERE action = 'forward' GROUP BY recipient ORDER BY 1 DESC LIMIT 1")"
 [ -s "$B/resident.log" ] && sed 's/^/resident log: /' "$B/resident.log" | head -5
 echo "stage breakdown, median CPU us of $PROF runs (start = exec + loader before main):"
-sed -n 's/.*profile us: //p' "$B/prof" | tr -d ';' >"$B/prof.kv"
-line=
-for k in $(head -1 "$B/prof.kv" | tr ' ' '\n' | sed -n 's/=.*//p'); do
-	v=$(tr ' ' '\n' <"$B/prof.kv" | sed -n "s/^$k=//p" | sort -n |
-		awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
-	line="$line $k=$v"
-done
-echo " $line"
+sed -n 's/.*profile us: //p' "$B/prof" | sed 's/; faults:.*//' | tr -d ';' >"$B/prof.kv"
+sed -n 's/.*; faults: //p' "$B/prof" >"$B/prof.flt"
+# medians KV-FILE: each key's median over the lines of KV-FILE
+medians() {
+	line=
+	for k in $(head -1 "$1" | tr ' ' '\n' | sed -n 's/=.*//p'); do
+		v=$(tr ' ' '\n' <"$1" | sed -n "s/^$k=//p" | sort -n |
+			awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+		line="$line $k=$v"
+	done
+	echo " $line"
+}
+medians "$B/prof.kv"
+if [ -s "$B/prof.flt" ]; then
+	echo "page faults of each stage, median of $PROF runs (on a virtual machine that shadows page tables, each costs several microseconds):"
+	medians "$B/prof.flt"
+fi
 
 [ -z "$irline" ] || echo "$irline"
 echo "forwards to the busiest recipient: $(sqlite3 "$B/state/triage.db" "SELECT count(*) FROM decisions WHERE action = 'forward' GROUP BY recipient ORDER BY 1 DESC LIMIT 1")"

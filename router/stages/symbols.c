@@ -979,6 +979,13 @@ static const unsigned char *ids(const struct symbols *s)
 	return buf;
 }
 
+/* kept_block - where the cache keeps its block k */
+static unsigned char *kept_block(const struct symbols *s, unsigned k)
+{
+	return s->chunk[k / BLOCK_CHUNK] +
+	       (size_t)(k % BLOCK_CHUNK) * BLOCK_SIZE;
+}
+
 /*
  * block - block i: in place, or read (the last BLOCK_CACHE read are
  * kept: a caller's and a callee's blocks alternate, and a call list
@@ -989,6 +996,7 @@ static const unsigned char *block(const struct symbols *s, uint32_t i)
 {
 	uint64_t off = s->h->off_blocks + (uint64_t)i * BLOCK_SIZE;
 	struct symbols *w = mut(s);
+	unsigned char **chunk;
 	unsigned k;
 
 	if (s->base)
@@ -997,26 +1005,28 @@ static const unsigned char *block(const struct symbols *s, uint32_t i)
 		corrupt(s);
 		return NULL;
 	}
-	if (!s->block) {
-		/* pages are touched as blocks are read: 4 KB a block */
-		w->block = xmalloc((size_t)BLOCK_CACHE * BLOCK_SIZE);
+	if (!s->slot) {
 		w->slot = xmalloc((size_t)s->h->nblocks * sizeof(*s->slot));
 		memset(w->slot, 0xff, (size_t)s->h->nblocks * sizeof(*s->slot));
 	}
 	if (s->slot[i] >= 0)
-		return s->block + (size_t)s->slot[i] * BLOCK_SIZE;
+		return kept_block(s, (unsigned)s->slot[i]);
 	k = w->block_next;
 	w->block_next = (k + 1) % BLOCK_CACHE;
 	if (w->block_no[k] >= 0)
 		w->slot[w->block_no[k]] = -1;
 	w->block_no[k] = -1;
-	if (!rd(s, off, BLOCK_SIZE, s->block + (size_t)k * BLOCK_SIZE)) {
+	/* pages are touched as blocks are read: 4 KB a block */
+	chunk = &w->chunk[k / BLOCK_CHUNK];
+	if (!*chunk)
+		*chunk = xmalloc((size_t)BLOCK_CHUNK * BLOCK_SIZE);
+	if (!rd(s, off, BLOCK_SIZE, kept_block(s, k))) {
 		corrupt(s);
 		return NULL;
 	}
 	w->block_no[k] = i;
 	w->slot[i] = (int16_t)k;
-	return s->block + (size_t)k * BLOCK_SIZE;
+	return kept_block(s, k);
 }
 
 /* sep_cmp - a separator (NUL-terminated) against name[0..len) */

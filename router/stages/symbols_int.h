@@ -33,8 +33,10 @@
 #define PATH_READ     256  /* pread(): the first read of a path */
 #define PATH_MAX_LEN  4096
 #define BLOCK_CACHE   512  /* pread(): blocks kept (a 40-frame trace's) */
+#define BLOCK_CHUNK   32   /* pread(): blocks allocated at a time */
 #define LIST_CACHE    4096 /* pread(): call lists kept (by offset) */
 #define CALLS_UNKNOWN 2u   /* a body calls a name the index lacks */
+_Static_assert(BLOCK_CACHE % BLOCK_CHUNK == 0, "the cache in whole chunks");
 
 /* Ranking levels (symbols.h): lower is better. */
 enum {
@@ -89,8 +91,14 @@ struct symbols {
 	unsigned char *top_buf;
 	const unsigned char *ids; /* the blocks' first ids (pread: read once) */
 	unsigned char *ids_buf;
-	/* pread(): the last BLOCK_CACHE blocks read, and their numbers */
-	unsigned char *block;
+	/*
+	 * pread(): the last BLOCK_CACHE blocks read, and their numbers;
+	 * kept in chunks of BLOCK_CHUNK blocks, each allocated when the
+	 * cache first reaches it: a message reads some ten blocks, and a
+	 * 2 MB cache allocated whole took as much of the one-shot
+	 * filter's heap (a second huge page, zeroed, for 40 KB used)
+	 */
+	unsigned char *chunk[BLOCK_CACHE / BLOCK_CHUNK];
 	int64_t block_no[BLOCK_CACHE];
 	int16_t *slot; /* per block: where it is kept, or -1 */
 	unsigned block_next;

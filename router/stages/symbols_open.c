@@ -182,7 +182,8 @@ void symbols_free(struct symbols *s)
 		for (i = 0; i < LIST_CACHE; i++)
 			free(s->lists[i].data);
 	free(s->lists);
-	free(s->block);
+	for (i = 0; i < BLOCK_CACHE / BLOCK_CHUNK; i++)
+		free(s->chunk[i]);
 	free(s->slot);
 	free(s);
 }
