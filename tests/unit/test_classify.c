@@ -1249,6 +1249,50 @@ static void test_shipped_model_98_alone(void **state)
 	rules_free(rs);
 }
 
+/*
+ * a report with a patch (a diff against the tree): the model alone, at
+ * 99 %, does not make it ai; the same text without the patch is ai
+ */
+static void test_shipped_model_patch(void **state)
+{
+	struct ruleset *rs = shipped();
+	struct evidence *ev = ev_new();
+	struct report *r;
+	struct verdict v;
+	const double ai995[CLASS_N] = {
+		[CLASS_USER] = 0.003, [CLASS_FUZZER] = 0.002, [CLASS_AI] = 0.995
+	};
+	const char *text =
+		"The bounds check of the inline data in "
+		"nvmet_rdma_map_sgl_inline() wraps for a large offset.\n";
+	char *body;
+	int cls;
+
+	(void)state;
+	r = mk_report("From: S <s@example.org>", text);
+	assert_int_equal(classify_report(rs, r, ev, ai995, &v), 0);
+	cls = v.cls;
+	assert_true(verdict_has(&v, "MODEL_AI_99"));
+	verdict_release(&v);
+	assert_int_equal(cls, CLASS_AI);
+	report_free(r);
+	body = xasprintf("%s\n--- a/drivers/nvme/target/rdma.c\n"
+			 "+++ b/drivers/nvme/target/rdma.c\n"
+			 "@@ -1,3 +1,3 @@\n-\tif (off + len > size)\n"
+			 "+\tif (len > size || off > size - len)\n",
+			 text);
+	r = mk_report("From: S <s@example.org>", body);
+	assert_int_equal(classify_report(rs, r, ev, ai995, &v), 0);
+	cls = v.cls;
+	assert_false(verdict_has(&v, "MODEL_AI_99"));
+	verdict_release(&v);
+	assert_int_equal(cls, CLASS_USER);
+	report_free(r);
+	free(body);
+	ev_free(ev);
+	rules_free(rs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1273,6 +1317,7 @@ int main(void)
 		cmocka_unit_test(test_shipped_refuted_and_model),
 		cmocka_unit_test(test_shipped_model_needs_evidence),
 		cmocka_unit_test(test_shipped_model_98_alone),
+		cmocka_unit_test(test_shipped_model_patch),
 	};
 
 	msg_setup("test_classify", 1, false);
