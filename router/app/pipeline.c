@@ -17,6 +17,7 @@
 #include "map.h"
 #include "model.h"
 #include "pipeline.h"
+#include "problem.h"
 #include "printk.h"
 #include "report.h"
 #include "rules.h"
@@ -262,7 +263,13 @@ static bool security_contact(const struct map *map, int sec, const char *addr)
  * subject says what went wrong and whose text names the kernel's code
  * (a path, a driver or a function the indexes know: names_kernel_code())
  * are not held for want of a user's signs: on the tuning labels that
- * released 18 terse genuine reports for 3 non-reports.  On the bugs alias such mail is mostly a
+ * released 18 terse genuine reports for 3 non-reports.  Nor is one whose
+ * own subject tag calls it a bug ("[BUG] ...", "[report] ..."), or whose
+ * subject says that something failed (a failure word, not a topic word
+ * such as "issue" or "missing", or a regression's time: "Since 6.18.x
+ * ...") while a first-person sentence or a pasted message of its text
+ * tells a problem (problem.h): on the four tuning report parts that
+ * released 12 held genuine user reports and no non-report.  On the bugs alias such mail is mostly a
  * question, a plan or an announcement; the few genuine reports among
  * them keep their class and wait for a triager (pending) instead of
  * reaching a maintainer as a bug.
@@ -309,6 +316,15 @@ static bool names_kernel_code(const struct evidence *ev)
 	return false;
 }
 
+/* subject_says_failure - r's subject (its tags left out) says that
+ * something failed (problem.h) */
+static bool subject_says_failure(const struct report *r)
+{
+	const char *rest = kind_subject_rest(r->subject ? r->subject : "");
+
+	return problem_failure_in_phrase(rest, strlen(rest), NULL, 0);
+}
+
 static bool no_sign_of_a_bug(const struct pipeline *p, const struct report *r,
 			     const struct decision *d)
 {
@@ -335,6 +351,19 @@ static bool no_sign_of_a_bug(const struct pipeline *p, const struct report *r,
 	    (!strncmp(d->kind.problem, "subject", 7) && kernel_person(p, r)))
 		return false;
 	if (!strncmp(d->kind.problem, "subject", 7) && names_kernel_code(d->ev))
+		return false;
+	/* the sender's own subject tag calls it a bug ("[BUG linux-next]
+	 * nconfig: ...", "[report] xconfig ... issue"), and the text tells
+	 * of it or of the kernel's code, or the subject names a subsystem */
+	if (!strncmp(d->kind.problem, "subject tag", 11) &&
+	    (problem_in_text(r->body, r->body_len, NULL, 0) ||
+	     names_kernel_code(d->ev) || (d->ev && d->ev->subject_prefix)))
+		return false;
+	/* the subject says that something failed, not only a topic word
+	 * ("... compilation fails", "ubi2 error: ...", "... not working",
+	 * "Since 6.18.x ..."), and the writer's own text tells it too */
+	if (subject_says_failure(r) &&
+	    problem_in_text(r->body, r->body_len, NULL, 0))
 		return false;
 	return true;
 }
