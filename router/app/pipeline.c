@@ -255,9 +255,12 @@ static bool security_contact(const struct map *map, int sec, const char *addr)
  * neither its subject nor a first-person sentence says that anything
  * went wrong (problem.h); or it asks a question (kind.h) and holds no
  * crash, unless the user rules reached three times their threshold (a
- * log, a distribution kernel, the machine): a question names a problem
- * as often as a report does, and "my", "after upgrading" alone fit a
- * help request as well.
+ * log, a distribution kernel, the machine) or it pastes three lines or
+ * more of the kernel's log (dmesg, the journal: problem_log_lines()):
+ * a question names a problem as often as a report does, and "my",
+ * "after upgrading" alone fit a help request as well.  On the four
+ * tuning report parts the log released 3 held genuine user reports and
+ * no non-report (no held discussion pastes the kernel's log).
  * A bug filed in a tracker, a MAINTAINERS person's report whose
  * subject says what went wrong (kernel_person()), and a report whose
  * subject says what went wrong and whose text names the kernel's code
@@ -296,6 +299,8 @@ static bool kernel_person(const struct pipeline *p, const struct report *r)
 }
 
 #define QUESTION_USER_EVIDENCE 3
+/* ... or the kernel's log lines it pasted (problem.h) */
+#define QUESTION_LOG_LINES 3
 
 /* names_kernel_code - the text names a path, or a driver or function
  * the symbol index places in a file */
@@ -343,8 +348,10 @@ static bool no_sign_of_a_bug(const struct pipeline *p, const struct report *r,
 	 * its hardware: user rules worth three times the threshold) is a
 	 * report that asks for help */
 	if (d->kind.question)
-		return signs <
-		       QUESTION_USER_EVIDENCE * rp->threshold[CLASS_USER];
+		return signs < QUESTION_USER_EVIDENCE *
+				       rp->threshold[CLASS_USER] &&
+		       problem_log_lines(r->body, r->body_len) <
+			       QUESTION_LOG_LINES;
 	/* a bug filed in a tracker, a regression a developer reports */
 	if (signs >= rp->threshold[CLASS_USER] ||
 	    !strcmp(d->kind.problem, "a filed bug") ||

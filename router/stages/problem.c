@@ -3,6 +3,7 @@
  * problem.c - does a message say that something went wrong (problem.h)
  */
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -379,4 +380,59 @@ bool problem_in_text(const char *text, size_t len, char *what, size_t size)
 			break;
 	}
 	return false;
+}
+
+/*
+ * journal_line - a kernel line of the journal or syslog: "Feb  5
+ * 14:51:03 host kernel: ...", "2026-02-05 14:51:03 kernel: ...",
+ * "2026-02-05T14:51:03+01:00 host kernel: ..."
+ */
+static bool journal_line(const char *p, const char *e)
+{
+	static const char k[] = " kernel: ";
+	const char *q, *lim;
+
+	if (e - p < 20 || !((isupper((unsigned char)p[0]) &&
+			     islower((unsigned char)p[1]) && p[3] == ' ') ||
+			    (isdigit((unsigned char)p[0]) &&
+			     isdigit((unsigned char)p[3]) && p[4] == '-')))
+		return false;
+	lim = e - p > 80 ? p + 80 : e;
+	/* its time, "14:51:03", then " kernel: " */
+	for (q = p; q + 8 <= lim; q++)
+		if (isdigit((unsigned char)q[0]) && q[2] == ':' &&
+		    isdigit((unsigned char)q[4]) && q[5] == ':' &&
+		    isdigit((unsigned char)q[7]))
+			break;
+	for (; q + sizeof(k) - 1 <= lim; q++)
+		if (!memcmp(q, k, sizeof(k) - 1))
+			return true;
+	return false;
+}
+
+unsigned problem_log_lines(const char *text, size_t len)
+{
+	const char *p = text, *end, *e;
+	unsigned n = 0;
+
+	if (!text)
+		return 0;
+	end = text + (len < PROBLEM_SCAN_MAX ? len : PROBLEM_SCAN_MAX);
+	for (; p < end; p = e + 1) {
+		e = memchr(p, '\n', (size_t)(end - p));
+		if (!e)
+			e = end;
+		if (signature_line(p, e) ||
+		    (e - p >= 27 &&
+		     !memcmp(p, "-----Original Message-----", 26)))
+			break;
+		while (p < e && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p < e && *p != '>' &&
+		    (dmesg_line(p, e) || journal_line(p, e)) && n < UINT_MAX)
+			n++;
+		if (e == end)
+			break;
+	}
+	return n;
 }

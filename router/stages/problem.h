@@ -62,4 +62,12 @@ bool problem_failure_in_phrase(const char *s, size_t len, char *what,
  */
 bool problem_in_text(const char *text, size_t len, char *what, size_t size);
 
+/*
+ * problem_log_lines - the kernel log lines the writer pasted in
+ * text[0..len): a dmesg line ("[   12.345678] ...") or the journal's
+ * or syslog's ("Feb  5 14:51:03 host kernel: ..."); quoted lines and
+ * the signature left out
+ */
+unsigned problem_log_lines(const char *text, size_t len);
+
 #endif

@@ -222,6 +222,15 @@ test_expect_success 'a question is held, unless it shows the asker'\''s machine 
 	test "$(q "select class, state from reports where message_id = \"seer@example.com\"")" = "user|forwarded"
 '
 
+test_expect_success 'a question that pastes the kernel'\''s log (three lines or more) is not held for want of signs' '
+	ask logq "ext4: critical target error?" \
+		"After a reboot I found in kern.log:\n\n2026-02-05 14:56:44 kernel: sd 3:0:0:0: [sdg] tag#88 FAILED Result: hostbyte=DID_OK\n2026-02-05 14:56:44 kernel: sd 3:0:0:0: [sdg] tag#88 Sense Key : Illegal Request\n2026-02-05 14:56:44 kernel: critical target error, dev sdg, sector 27160 op 0x3:(DISCARD)\n\nA media error is implausible on this virtual disk. Maybe an ext4 problem?" &&
+	test "$(q "select class, state from reports where message_id = \"logq@example.com\"")" = "user|forwarded" &&
+	ask logq2 "ext4: critical target error?" \
+		"After a reboot I found in kern.log:\n\n2026-02-05 14:56:44 kernel: sd 3:0:0:0: [sdg] tag#88 FAILED Result: hostbyte=DID_OK\n2026-02-05 14:56:44 kernel: critical target error, dev sdg, sector 27160 op 0x3:(DISCARD)\n\nA media error is implausible on this virtual disk. Maybe an ext4 problem?" &&
+	test "$(q "select class, state from reports where message_id = \"logq2@example.com\"")" = "user|held"
+'
+
 # model_only_user JSON: explain --json says user, and only the model's
 # pseudo-rules (MODEL_USER_*) fired
 model_only_user() {

@@ -169,6 +169,41 @@ static void test_failure(void **state)
 	assert_false(problem_failure_in_phrase(NULL, 0, NULL, 0));
 }
 
+static unsigned log_lines(const char *s)
+{
+	return problem_log_lines(s, strlen(s));
+}
+
+static void test_log_lines(void **state)
+{
+	(void)state;
+	/* dmesg, the journal, syslog */
+	assert_int_equal(
+		log_lines("After reboot I found:\n"
+			  "[    4.705255] EDAC MC0: Giving out device\n"
+			  "  [ 4976.027119] mmc0: Timeout waiting for hardware "
+			  "interrupt.\n"
+			  "2026-02-05 14:56:44 kernel: critical target error, "
+			  "dev sdg\n"
+			  "2026-02-05T14:56:44+01:00 fex kernel: sd 3:0:0:0: "
+			  "[sdg] tag#88 FAILED\n"
+			  "Feb  5 14:56:44 fex kernel: sd 3:0:0:0: [sdg] "
+			  "Attached SCSI disk\n"
+			  "Any idea?\n"),
+		5);
+	/* quoted lines and the signature are not the writer's */
+	assert_int_equal(log_lines("> [    4.705255] EDAC MC0: Giving out\n"
+				   "Thanks\n-- \n"
+				   "[    4.705255] EDAC MC0: Giving out\n"),
+			 0);
+	/* prose with a time, a kernel word, a bracket */
+	assert_int_equal(log_lines("Feb 5 at 14:56 the kernel: it hung.\n"
+				   "2026-02-05 14:56:44 the kernel paniced\n"
+				   "[sdg] tag#88\n"),
+			 0);
+	assert_int_equal(problem_log_lines(NULL, 0), 0);
+}
+
 static void test_bounds(void **state)
 {
 	char what[4];
@@ -202,6 +237,7 @@ int main(void)
 		cmocka_unit_test(test_subject),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_failure),
+		cmocka_unit_test(test_log_lines),
 		cmocka_unit_test(test_bounds),
 	};
 
