@@ -17,6 +17,7 @@
 #include "map.h"
 #include "model.h"
 #include "pipeline.h"
+#include "problem.h"
 #include "printk.h"
 #include "report.h"
 #include "rules.h"
@@ -254,15 +255,24 @@ static bool security_contact(const struct map *map, int sec, const char *addr)
  * neither its subject nor a first-person sentence says that anything
  * went wrong (problem.h); or it asks a question (kind.h) and holds no
  * crash, unless the user rules reached three times their threshold (a
- * log, a distribution kernel, the machine): a question names a problem
- * as often as a report does, and "my", "after upgrading" alone fit a
- * help request as well.
+ * log, a distribution kernel, the machine) or it pastes three lines or
+ * more of the kernel's log (dmesg, the journal: problem_log_lines()):
+ * a question names a problem as often as a report does, and "my",
+ * "after upgrading" alone fit a help request as well.  On the four
+ * tuning report parts the log released 3 held genuine user reports and
+ * no non-report (no held discussion pastes the kernel's log).
  * A bug filed in a tracker, a MAINTAINERS person's report whose
  * subject says what went wrong (kernel_person()), and a report whose
  * subject says what went wrong and whose text names the kernel's code
  * (a path, a driver or a function the indexes know: names_kernel_code())
  * are not held for want of a user's signs: on the tuning labels that
- * released 18 terse genuine reports for 3 non-reports.  On the bugs alias such mail is mostly a
+ * released 18 terse genuine reports for 3 non-reports.  Nor is one whose
+ * own subject tag calls it a bug ("[BUG] ...", "[report] ..."), or whose
+ * subject says that something failed (a failure word, not a topic word
+ * such as "issue" or "missing", or a regression's time: "Since 6.18.x
+ * ...") while a first-person sentence or a pasted message of its text
+ * tells a problem (problem.h): on the four tuning report parts that
+ * released 12 held genuine user reports and no non-report.  On the bugs alias such mail is mostly a
  * question, a plan or an announcement; the few genuine reports among
  * them keep their class and wait for a triager (pending) instead of
  * reaching a maintainer as a bug.
@@ -289,6 +299,8 @@ static bool kernel_person(const struct pipeline *p, const struct report *r)
 }
 
 #define QUESTION_USER_EVIDENCE 3
+/* ... or the kernel's log lines it pasted (problem.h) */
+#define QUESTION_LOG_LINES 3
 
 /* names_kernel_code - the text names a path, or a driver or function
  * the symbol index places in a file */
@@ -309,6 +321,15 @@ static bool names_kernel_code(const struct evidence *ev)
 	return false;
 }
 
+/* subject_says_failure - r's subject (its tags left out) says that
+ * something failed (problem.h) */
+static bool subject_says_failure(const struct report *r)
+{
+	const char *rest = kind_subject_rest(r->subject ? r->subject : "");
+
+	return problem_failure_in_phrase(rest, strlen(rest), NULL, 0);
+}
+
 static bool no_sign_of_a_bug(const struct pipeline *p, const struct report *r,
 			     const struct decision *d)
 {
@@ -327,14 +348,29 @@ static bool no_sign_of_a_bug(const struct pipeline *p, const struct report *r,
 	 * its hardware: user rules worth three times the threshold) is a
 	 * report that asks for help */
 	if (d->kind.question)
-		return signs <
-		       QUESTION_USER_EVIDENCE * rp->threshold[CLASS_USER];
+		return signs < QUESTION_USER_EVIDENCE *
+				       rp->threshold[CLASS_USER] &&
+		       problem_log_lines(r->body, r->body_len) <
+			       QUESTION_LOG_LINES;
 	/* a bug filed in a tracker, a regression a developer reports */
 	if (signs >= rp->threshold[CLASS_USER] ||
 	    !strcmp(d->kind.problem, "a filed bug") ||
 	    (!strncmp(d->kind.problem, "subject", 7) && kernel_person(p, r)))
 		return false;
 	if (!strncmp(d->kind.problem, "subject", 7) && names_kernel_code(d->ev))
+		return false;
+	/* the sender's own subject tag calls it a bug ("[BUG linux-next]
+	 * nconfig: ...", "[report] xconfig ... issue"), and the text tells
+	 * of it or of the kernel's code, or the subject names a subsystem */
+	if (!strncmp(d->kind.problem, "subject tag", 11) &&
+	    (problem_in_text(r->body, r->body_len, NULL, 0) ||
+	     names_kernel_code(d->ev) || (d->ev && d->ev->subject_prefix)))
+		return false;
+	/* the subject says that something failed, not only a topic word
+	 * ("... compilation fails", "ubi2 error: ...", "... not working",
+	 * "Since 6.18.x ..."), and the writer's own text tells it too */
+	if (subject_says_failure(r) &&
+	    problem_in_text(r->body, r->body_len, NULL, 0))
 		return false;
 	return true;
 }

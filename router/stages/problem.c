@@ -3,6 +3,7 @@
  * problem.c - does a message say that something went wrong (problem.h)
  */
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,16 @@ static const char *const problem_words[] = {
 	"regressed", "regression", "regressions", "slow",	  "stuck",
 	"timeout",   "timeouts",   "unexpected",  "unexpectedly", "unstable",
 	"unusable",  "warns",	   "wrong",	  "wrongly",
+};
+
+/* problem words that name a topic as often as a failure: "Issues in man
+ * pages of btrfs-progs", "Missing PCI ID for ...", "RAID 5 ... slow
+ * speeds", "bug tracking"; problem_failure_in_phrase() leaves them out
+ * (sorted: bsearch) */
+static const char *const topic_words[] = {
+	"bug",	    "buggy",   "bugs",	   "drop",    "dropping", "drops",
+	"ignored",  "issue",   "issues",   "missing", "prevent",  "prevented",
+	"prevents", "problem", "problems", "slow",    "timeout",  "timeouts",
 };
 
 /* problem stems: crashes, freezing, corrupted, disconnects ... */
@@ -94,6 +105,8 @@ struct sentence {
 	bool person;   /* a first-person word */
 	bool problem;  /* a problem word or pair */
 	bool hit_now;  /* ... the word just read */
+	bool failure;  /* only a word that says something failed counts
+			* (topic_words left out) */
 	bool log;      /* a kernel message: "EXT4-fs error (device",
 			* "failed: -110", a dmesg line */
 	char what[64]; /* the problem, as "prev word" */
@@ -101,7 +114,10 @@ struct sentence {
 
 static void sentence_reset(struct sentence *s)
 {
+	bool failure = s->failure;
+
 	memset(s, 0, sizeof(*s));
+	s->failure = failure;
 }
 
 static void word_end(struct sentence *s)
@@ -115,6 +131,10 @@ static void word_end(struct sentence *s)
 		if (in_list(s->word, first_person, ARRAY_SIZE(first_person)))
 			s->person = true;
 		hit = problem_word(s->prev, s->word);
+		if (hit && s->failure && hit == s->word &&
+		    sorted_words_has(topic_words, ARRAY_SIZE(topic_words),
+				     s->word))
+			hit = NULL;
 		s->hit_now = hit != NULL;
 		if (hit && !s->problem) {
 			s->problem = true;
@@ -214,13 +234,98 @@ bool problem_in_phrase(const char *str, size_t len, char *what, size_t size)
 {
 	struct sentence s;
 
-	sentence_reset(&s);
+	memset(&s, 0, sizeof(s));
 	if (len > PROBLEM_SCAN_MAX)
 		len = PROBLEM_SCAN_MAX;
 	if (!str || !feed(&s, str, str + len, false))
 		return false;
 	copy_what(&s, what, size);
 	return true;
+}
+
+static bool word_start(const char *str, const char *p)
+{
+	return p == str || !isalnum((unsigned char)p[-1]);
+}
+
+static const char *skip_spaces(const char *p, const char *e)
+{
+	while (p < e && *p == ' ')
+		p++;
+	return p;
+}
+
+/*
+ * regression_time - at p (just after "since " or "after "): a kernel
+ * version ("6.18.x", "v6.12", "linux-6.14", "kernel 6.1"), a commit
+ * ("commit 992a9df41ad7", "992a9df41ad7": seven hex digits or more), or
+ * an upgrade ("upgrading to ...")
+ */
+static bool regression_time(const char *p, const char *e)
+{
+	static const char *const skip[] = { "commit ", "kernel ", "linux-",
+					    "linux ", "v" };
+	const char *q;
+	size_t i, hex = 0, digits = 0;
+
+	if (has_prefix_ci(p, e, "upgrad"))
+		return true;
+	for (i = 0; i < ARRAY_SIZE(skip); i++)
+		if (has_prefix_ci(p, e, skip[i]))
+			p = skip_spaces(p + strlen(skip[i]), e);
+	if (p < e && isdigit((unsigned char)*p) && p + 2 < e && p[1] == '.' &&
+	    isdigit((unsigned char)p[2]))
+		return true;
+	if (p + 1 < e && isdigit((unsigned char)*p) &&
+	    isdigit((unsigned char)p[1]) && p + 3 < e && p[2] == '.' &&
+	    isdigit((unsigned char)p[3]))
+		return true;
+	for (q = p; q < e && isxdigit((unsigned char)*q); q++) {
+		hex++;
+		digits += isdigit((unsigned char)*q) != 0;
+	}
+	return hex >= 7 && digits && (q == e || !isalnum((unsigned char)*q));
+}
+
+/* "since 6.18", "after commit 992a9df41ad7", "after upgrading" */
+static bool regression_in_phrase(const char *str, size_t len, char *what,
+				 size_t size)
+{
+	static const char *const words[] = { "since ", "after " };
+	const char *e = str + len, *p;
+	size_t i;
+
+	for (p = str; p < e; p++)
+		for (i = 0; i < ARRAY_SIZE(words); i++)
+			if (word_start(str, p) &&
+			    has_prefix_ci(p, e, words[i]) &&
+			    regression_time(
+				    skip_spaces(p + strlen(words[i]), e), e)) {
+				if (what && size)
+					snprintf(what, size, "%.*s",
+						 (int)strlen(words[i]) - 1,
+						 words[i]);
+				return true;
+			}
+	return false;
+}
+
+bool problem_failure_in_phrase(const char *str, size_t len, char *what,
+			       size_t size)
+{
+	struct sentence s;
+
+	memset(&s, 0, sizeof(s));
+	s.failure = true;
+	if (!str)
+		return false;
+	if (len > PROBLEM_SCAN_MAX)
+		len = PROBLEM_SCAN_MAX;
+	if (feed(&s, str, str + len, false)) {
+		copy_what(&s, what, size);
+		return true;
+	}
+	return regression_in_phrase(str, len, what, size);
 }
 
 /* "-- " (or "--"), trailing blanks aside: the signature follows */
@@ -237,7 +342,7 @@ bool problem_in_text(const char *text, size_t len, char *what, size_t size)
 	struct sentence s;
 	bool stamp;
 
-	sentence_reset(&s);
+	memset(&s, 0, sizeof(s));
 	if (!text)
 		return false;
 	end = text + (len < PROBLEM_SCAN_MAX ? len : PROBLEM_SCAN_MAX);
@@ -275,4 +380,59 @@ bool problem_in_text(const char *text, size_t len, char *what, size_t size)
 			break;
 	}
 	return false;
+}
+
+/*
+ * journal_line - a kernel line of the journal or syslog: "Feb  5
+ * 14:51:03 host kernel: ...", "2026-02-05 14:51:03 kernel: ...",
+ * "2026-02-05T14:51:03+01:00 host kernel: ..."
+ */
+static bool journal_line(const char *p, const char *e)
+{
+	static const char k[] = " kernel: ";
+	const char *q, *lim;
+
+	if (e - p < 20 || !((isupper((unsigned char)p[0]) &&
+			     islower((unsigned char)p[1]) && p[3] == ' ') ||
+			    (isdigit((unsigned char)p[0]) &&
+			     isdigit((unsigned char)p[3]) && p[4] == '-')))
+		return false;
+	lim = e - p > 80 ? p + 80 : e;
+	/* its time, "14:51:03", then " kernel: " */
+	for (q = p; q + 8 <= lim; q++)
+		if (isdigit((unsigned char)q[0]) && q[2] == ':' &&
+		    isdigit((unsigned char)q[4]) && q[5] == ':' &&
+		    isdigit((unsigned char)q[7]))
+			break;
+	for (; q + sizeof(k) - 1 <= lim; q++)
+		if (!memcmp(q, k, sizeof(k) - 1))
+			return true;
+	return false;
+}
+
+unsigned problem_log_lines(const char *text, size_t len)
+{
+	const char *p = text, *end, *e;
+	unsigned n = 0;
+
+	if (!text)
+		return 0;
+	end = text + (len < PROBLEM_SCAN_MAX ? len : PROBLEM_SCAN_MAX);
+	for (; p < end; p = e + 1) {
+		e = memchr(p, '\n', (size_t)(end - p));
+		if (!e)
+			e = end;
+		if (signature_line(p, e) ||
+		    (e - p >= 27 &&
+		     !memcmp(p, "-----Original Message-----", 26)))
+			break;
+		while (p < e && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p < e && *p != '>' &&
+		    (dmesg_line(p, e) || journal_line(p, e)) && n < UINT_MAX)
+			n++;
+		if (e == end)
+			break;
+	}
+	return n;
 }

@@ -46,9 +46,28 @@
 bool problem_in_phrase(const char *s, size_t len, char *what, size_t size);
 
 /*
+ * problem_failure_in_phrase - problem_in_phrase(), but only a word that
+ * says something failed ("fails", "error", "broken", "not working",
+ * "crash" ...): "issue", "problem", "bug", "missing", "slow", "timeout"
+ * name a topic as often ("Issues in man pages", "Missing PCI ID for
+ * ...", "slow speeds") and do not count; a regression's time counts:
+ * "since 6.18.x", "after commit 992a9df41ad7", "after upgrading"
+ */
+bool problem_failure_in_phrase(const char *s, size_t len, char *what,
+			       size_t size);
+
+/*
  * problem_in_text - a sentence of text[0..len) in the first person
  * that names a problem; quoted lines and the signature left out
  */
 bool problem_in_text(const char *text, size_t len, char *what, size_t size);
+
+/*
+ * problem_log_lines - the kernel log lines the writer pasted in
+ * text[0..len): a dmesg line ("[   12.345678] ...") or the journal's
+ * or syslog's ("Feb  5 14:51:03 host kernel: ..."); quoted lines and
+ * the signature left out
+ */
+unsigned problem_log_lines(const char *text, size_t len);
 
 #endif

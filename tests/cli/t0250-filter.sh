@@ -166,6 +166,38 @@ test_expect_success 'a stranger whose subject states the problem and whose text 
 	test "$(q "select class, state from reports where message_id = \"terse2@example.com\"")" = "user|held"
 '
 
+# say ID SUBJECT BODY: a stranger's new message to the ext4 list, no user
+# rule's sign in it
+say() {
+	printf "From: Kai Kernel <kai@users.example>\nTo: bugs@example.org\nCc: linux-ext4@vger.kernel.org\nSubject: %s\nMessage-ID: <%s@example.com>\nDate: Mon, 30 Nov 2026 09:10:00 +0000\n\n%b\n" \
+		"$2" "$1" "$3" >"$T/$1.eml" &&
+	"$FILTER" <"$T/$1.eml"
+}
+said() { q "select class || \"|\" || state from reports where message_id = \"$1@example.com\""; }
+
+test_expect_success 'a subject that says something failed, a text that tells it: not held for want of signs' '
+	say fails "ext4: online resize fails on a 2 TiB volume" \
+		"Hello,\n\nresize2fs on the mounted volume stops half way. We hit it on two machines: the resize fails every time.\n\nThe same resize offline works." &&
+	test "$(said fails)" = "user|forwarded" &&
+	say since "Since 6.18.x e2fsck finds orphan inodes at every boot" \
+		"Hello,\n\nwe see e2fsck fix the ext4 orphan list on the root volume, and entries are missing." &&
+	test "$(said since)" = "user|forwarded" &&
+	say tagged "[BUG] ext4: orphan list not cleared on remount" \
+		"If the orphan file feature is off, remount leaves the list as it was." &&
+	test "$(said tagged)" = "user|forwarded" &&
+	say topic "ext4: issues with quota on big volumes" \
+		"Hello,\n\nI see one problem in planning ext4 quotas for a cluster of big volumes." &&
+	test "$(said topic)" = "user|held" &&
+	say untold "ext4: online resize fails on a 2 TiB volume" \
+		"Hello,\n\nresize2fs on the mounted ext4 volume stops half way, and the same resize offline works." &&
+	test "$(said untold)" = "user|held" &&
+	say payment "Payment failed - action required" \
+		"Dear customer, your payment failed. Please confirm your card at our portal today." &&
+	test "$(said payment)" = "user|held" &&
+	q "select d.reason from decisions d join reports r on r.id = d.report where r.message_id = \"payment@example.com\"" |
+		grep -q "^no sign of a bug anyone hit"
+'
+
 # ask ID SUBJECT BODY: a stranger's new message whose subject asks
 ask() {
 	printf "From: Ann Asker <ann@users.example>\nTo: bugs@example.org\nSubject: %s\nMessage-ID: <%s@example.com>\nDate: Mon, 30 Nov 2026 09:30:00 +0000\n\n%b\n" \
@@ -188,6 +220,15 @@ test_expect_success 'a question is held, unless it shows the asker'\''s machine 
 	printf "From: Sam Seer <sam@users.example>\nTo: bugs@example.org\nSubject: ext4: lookups broken in big directories\nMessage-ID: <seer@example.com>\nDate: Mon, 30 Nov 2026 09:40:00 +0000\n\nI am seeing failed lookups in big ext4 directories since the htree change.\n" >"$T/seer.eml" &&
 	"$FILTER" <"$T/seer.eml" &&
 	test "$(q "select class, state from reports where message_id = \"seer@example.com\"")" = "user|forwarded"
+'
+
+test_expect_success 'a question that pastes the kernel'\''s log (three lines or more) is not held for want of signs' '
+	ask logq "ext4: critical target error?" \
+		"After a reboot I found in kern.log:\n\n2026-02-05 14:56:44 kernel: sd 3:0:0:0: [sdg] tag#88 FAILED Result: hostbyte=DID_OK\n2026-02-05 14:56:44 kernel: sd 3:0:0:0: [sdg] tag#88 Sense Key : Illegal Request\n2026-02-05 14:56:44 kernel: critical target error, dev sdg, sector 27160 op 0x3:(DISCARD)\n\nA media error is implausible on this virtual disk. Maybe an ext4 problem?" &&
+	test "$(q "select class, state from reports where message_id = \"logq@example.com\"")" = "user|forwarded" &&
+	ask logq2 "ext4: critical target error?" \
+		"After a reboot I found in kern.log:\n\n2026-02-05 14:56:44 kernel: sd 3:0:0:0: [sdg] tag#88 FAILED Result: hostbyte=DID_OK\n2026-02-05 14:56:44 kernel: critical target error, dev sdg, sector 27160 op 0x3:(DISCARD)\n\nA media error is implausible on this virtual disk. Maybe an ext4 problem?" &&
+	test "$(q "select class, state from reports where message_id = \"logq2@example.com\"")" = "user|held"
 '
 
 # model_only_user JSON: explain --json says user, and only the model's

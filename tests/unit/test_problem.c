@@ -117,6 +117,93 @@ static void test_text(void **state)
 			  NULL, 0));
 }
 
+static bool failure(const char *s, char *what, size_t size)
+{
+	return problem_failure_in_phrase(s, strlen(s), what, size);
+}
+
+static void test_failure(void **state)
+{
+	char what[32];
+
+	(void)state;
+	/* a subject that says something failed */
+	assert_true(failure("Out of tree module build fails without the "
+			    "python helpers",
+			    what, sizeof(what)));
+	assert_string_equal(what, "fails");
+	assert_true(failure("ubi0 error: ubi_wl_get_peb: no free PEBs", what,
+			    sizeof(what)));
+	assert_string_equal(what, "error");
+	assert_true(failure("Resume of \"btrfs balance\" not working", what,
+			    sizeof(what)));
+	assert_string_equal(what, "not working");
+	assert_true(
+		failure("scrub marked inconsistent after a crash", NULL, 0));
+	/* a regression's time: a version, a commit, an upgrade */
+	assert_true(failure("Since 6.18.x make deb-pkg does not strip modules",
+			    what, sizeof(what)));
+	assert_string_equal(what, "since");
+	assert_true(failure("module signing gone after commit 0a1b2c3d4e5f",
+			    what, sizeof(what)));
+	assert_string_equal(what, "after");
+	assert_true(failure("headset mic silent after 6a7b8c9d0e1f", NULL, 0));
+	assert_true(failure("touchpad dead after upgrading to Linux-6.19", NULL,
+			    0));
+	assert_true(failure("no audio since v6.12", NULL, 0));
+	/* a topic word names a topic as often as a failure */
+	assert_true(
+		phrase("Issues in the man pages of the raid tools", NULL, 0));
+	assert_false(
+		failure("Issues in the man pages of the raid tools", NULL, 0));
+	assert_false(failure("Missing PCI ID for a new board?", NULL, 0));
+	assert_false(failure("RAID 5 on modern drives, slow speeds", NULL, 0));
+	assert_false(failure("xconfig problem with a comment entry", NULL, 0));
+	assert_false(failure("ata timeout exceptions", NULL, 0));
+	/* "since" and "after" without a version, a commit or an upgrade */
+	assert_false(failure("Status since the last meeting", NULL, 0));
+	assert_false(failure("Plans after 2026", NULL, 0));
+	assert_false(failure("cleanup after abc", NULL, 0));
+	assert_false(failure("aftermath since v", NULL, 0));
+	assert_false(failure("", NULL, 0));
+	assert_false(problem_failure_in_phrase(NULL, 0, NULL, 0));
+}
+
+static unsigned log_lines(const char *s)
+{
+	return problem_log_lines(s, strlen(s));
+}
+
+static void test_log_lines(void **state)
+{
+	(void)state;
+	/* dmesg, the journal, syslog */
+	assert_int_equal(
+		log_lines("After reboot I found:\n"
+			  "[    4.705255] EDAC MC0: Giving out device\n"
+			  "  [ 4976.027119] mmc0: Timeout waiting for hardware "
+			  "interrupt.\n"
+			  "2026-02-05 14:56:44 kernel: critical target error, "
+			  "dev sdg\n"
+			  "2026-02-05T14:56:44+01:00 fex kernel: sd 3:0:0:0: "
+			  "[sdg] tag#88 FAILED\n"
+			  "Feb  5 14:56:44 fex kernel: sd 3:0:0:0: [sdg] "
+			  "Attached SCSI disk\n"
+			  "Any idea?\n"),
+		5);
+	/* quoted lines and the signature are not the writer's */
+	assert_int_equal(log_lines("> [    4.705255] EDAC MC0: Giving out\n"
+				   "Thanks\n-- \n"
+				   "[    4.705255] EDAC MC0: Giving out\n"),
+			 0);
+	/* prose with a time, a kernel word, a bracket */
+	assert_int_equal(log_lines("Feb 5 at 14:56 the kernel: it hung.\n"
+				   "2026-02-05 14:56:44 the kernel paniced\n"
+				   "[sdg] tag#88\n"),
+			 0);
+	assert_int_equal(problem_log_lines(NULL, 0), 0);
+}
+
 static void test_bounds(void **state)
 {
 	char what[4];
@@ -149,6 +236,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_subject),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_failure),
+		cmocka_unit_test(test_log_lines),
 		cmocka_unit_test(test_bounds),
 	};
 
