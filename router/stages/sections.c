@@ -1157,6 +1157,7 @@ struct rank {
 	struct section_score v;
 	double specific;
 	size_t breadth;
+	bool capped; /* a pool of its evidence reached its cap */
 };
 
 /*
@@ -1181,6 +1182,59 @@ static int cmp_rank(const void *x, const void *y)
 	return a->v.section < b->v.section ? -1 : a->v.section > b->v.section;
 }
 
+static bool same(double x, double y)
+{
+	return x - y < 1e-9 && y - x < 1e-9;
+}
+
+/*
+ * inner_first - at equal scores and equal evidence of their own, a
+ * section strictly inside another (map_umbrellas()) comes before it:
+ * "uas" in the subject and "usb-storage" in the text give USB ATTACHED
+ * SCSI (drivers/usb/storage/uas.c) and USB MASS STORAGE (all of
+ * drivers/usb/storage/, uas.c at half) the same, and the report is
+ * about the driver inside.  Not where a pool's cap made them equal (a
+ * dozen sound modules in the text: SOUND, ASoC and SOF all at the
+ * cap), nor for sections of one list with nothing of their own: there
+ * cmp_rank()'s order stands (the broader, the list's subsystem).
+ */
+static void inner_first(struct rank *r, size_t n, const struct map *map)
+{
+	size_t pass, i;
+	bool moved = true;
+
+	for (pass = 0; moved && pass < n; pass++) {
+		moved = false;
+		for (i = 1; i < n; i++) {
+			struct rank t;
+
+			if (!same(r[i].v.score, r[i - 1].v.score) ||
+			    !same(r[i].specific, r[i - 1].specific) ||
+			    r[i].specific <= 0 || r[i].capped ||
+			    r[i - 1].capped ||
+			    !is_umbrella(map, r[i].v.section,
+					 r[i - 1].v.section))
+				continue;
+			t = r[i];
+			r[i] = r[i - 1];
+			r[i - 1] = t;
+			moved = true;
+		}
+	}
+}
+
+/* capped - whether a pool of a section's own evidence reached its cap */
+static bool capped(const struct acc *a, size_t i)
+{
+	int p;
+
+	for (p = 0; p < POOL_N; p++)
+		if (p != POOL_LIST && p != POOL_PERSON &&
+		    a->pool[i][p] >= pool_cap[p] - 1e-9)
+			return true;
+	return false;
+}
+
 /*
  * rank_sections - best first (cmp_rank()), each with its "why"; K:
  * keywords never decide alone: a section with nothing else goes
@@ -1197,11 +1251,13 @@ static void rank_sections(struct acc *a, const struct map *map)
 		rank[n].v = a->v[i];
 		rank[n].specific = a->specific[i];
 		rank[n].breadth = breadth(map, a->v[i].section);
+		rank[n].capped = capped(a, i);
 		n++;
 	}
 	a->n = n;
 	if (a->n)
 		qsort(rank, a->n, sizeof(*rank), cmp_rank);
+	inner_first(rank, a->n, map);
 	for (i = 0; i < a->n; i++)
 		a->v[i] = rank[i].v;
 	free(rank);

@@ -1023,6 +1023,73 @@ static void test_ties(void **state)
 	ev_del(ev);
 }
 
+static void set_named(struct evidence *ev, const char *const *names,
+		      const char *const *files, size_t n, size_t nsubject)
+{
+	size_t i;
+
+	for (i = 0; i < ev->nnamed; i++) {
+		free(ev->named[i]);
+		free(ev->named_files[i]);
+	}
+	free(ev->named);
+	free(ev->named_files);
+	ev->named = ev->named_files = NULL;
+	ev->nnamed = ev->nnamed_subject = 0;
+	if (!n)
+		return;
+	ev->named = xcalloc(n, sizeof(char *));
+	ev->named_files = xcalloc(n, sizeof(char *));
+	for (i = 0; i < n; i++) {
+		ev->named[i] = xstrdup(names[i]);
+		ev->named_files[i] = xstrdup(files[i]);
+	}
+	ev->nnamed = n;
+	ev->nnamed_subject = nsubject;
+}
+
+/*
+ * "uas" in the subject, "usb-storage" in the text: the storage
+ * directory's section has both (uas.c at half), UAS the one at full;
+ * equal scores, and the driver inside comes before its umbrella.  Not
+ * where a pool's cap made the scores equal: three sound modules in the
+ * text, two of sound/usb/, give SOUND USB and SOUND CORE the cap
+ * each, and the broader stays first.
+ */
+static void test_tie_inner_first(void **state)
+{
+	static const char *const uas[] = { "uas", "usb-storage" };
+	static const char *const uas_files[] = { "drivers/usb/storage/uas.c",
+						 "drivers/usb/storage/usb.c" };
+	static const char *const snd[] = { "snd_usb_audio", "snd_usbmidi_lib",
+					   "snd_pcm" };
+	static const char *const snd_files[] = { "sound/usb/card.c",
+						 "sound/usb/midi.c",
+						 "sound/core/pcm.c" };
+	struct evidence *ev = ev_new(NULL, NULL, 0);
+	struct section_list l;
+
+	(void)state;
+	set_named(ev, uas, uas_files, 2, 1);
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_true(l.n >= 2);
+	assert_true(fabs(l.v[0].score - l.v[1].score) < 1e-9);
+	assert_string_equal(title(&l, 0), "USB ATTACHED SCSI");
+	assert_string_equal(title(&l, 1), "USB STORAGE DRIVER");
+	section_list_release(&l);
+
+	set_named(ev, snd, snd_files, 3, 0);
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_true(l.n >= 2);
+	assert_true(fabs(l.v[0].score - 0.4) < 1e-9);
+	assert_true(fabs(l.v[1].score - 0.4) < 1e-9);
+	assert_string_equal(title(&l, 0), "SOUND CORE");
+	assert_string_equal(title(&l, 1), "SOUND USB");
+	section_list_release(&l);
+	set_named(ev, NULL, NULL, 0, 0);
+	ev_del(ev);
+}
+
 /*
  * A test robot's build error in a file new in the tree it built (no
  * F: holds it), mailed to the tree's list and llvm@: the tree's T:
@@ -1115,6 +1182,7 @@ int main(void)
 		cmocka_unit_test(test_prefix_broadest_code),
 		cmocka_unit_test(test_prefix_paths_in_tree),
 		cmocka_unit_test(test_ties),
+		cmocka_unit_test(test_tie_inner_first),
 		cmocka_unit_test(test_robot_tree),
 		cmocka_unit_test(test_regmap_is_no_core),
 	};
