@@ -742,14 +742,33 @@ static bool credit_prefix(struct acc *a, const struct map *map,
 }
 
 /*
+ * driver_in_subject - name is a driver the subject names that the
+ * symbol index places in a file ("hid-sensor-hub"): credit_names()
+ * gives that file the subject's weight
+ */
+static bool driver_in_subject(const struct evidence *ev, const char *name)
+{
+	size_t i;
+
+	for (i = 0; ev && ev->named_files && i < ev->nnamed_subject; i++)
+		if (ev->named_files[i] && !strcasecmp(ev->named[i], name) &&
+		    !crashlog_guilty_ignored(ev->named_files[i]))
+			return true;
+	return false;
+}
+
+/*
  * credit_chain - a prefix chain ("wifi: mac80211") from its most
  * specific end: the first component that names a section gets the
  * weight (MAC80211, not NETWORKING DRIVERS (WIRELESS)); first, when
- * given, stands for the chain's first component
+ * given, stands for the chain's first component.  A component that is
+ * a driver of the subject (ev: driver_in_subject()) ends the walk: its
+ * file speaks for the chain ("IIO: hid-sensor-hub: ..." is the HID
+ * sensor hub's, not IIO's, whichever way the reporter filed it).
  */
 static void credit_chain(struct acc *a, const struct map *map,
-			 const char *chain, const char *first, double weight,
-			 const char *label)
+			 const struct evidence *ev, const char *chain,
+			 const char *first, double weight, const char *label)
 {
 	const char *comp[PREFIX_CHAIN_MAX];
 	size_t n, k;
@@ -765,6 +784,8 @@ static void credit_chain(struct acc *a, const struct map *map,
 		    credit_parts_in_tree(a, map, comp, k + 1, weight, why))
 			goto out;
 		if (credit_prefix(a, map, comp[k], weight, label))
+			goto out;
+		if (driver_in_subject(ev, comp[k]))
 			goto out;
 	}
 	if (first || n)
@@ -1470,7 +1491,7 @@ void sections_for_report_site(const struct map *map, const struct config *cfg,
 			  "tree merged in linux-next"))
 		;
 	else if (ev && (ev->subject_prefix || ev->subject_chain))
-		credit_chain(&a, map, ev->subject_chain, ev->subject_prefix,
+		credit_chain(&a, map, ev, ev->subject_chain, ev->subject_prefix,
 			     ev->syzbot && ev->guilty_file ? W_PREFIX / 2
 							   : W_PREFIX,
 			     "subject prefix");
@@ -1486,7 +1507,7 @@ void sections_for_report_site(const struct map *map, const struct config *cfg,
 	}
 	/* a bot's report that names only the commit it blames */
 	if (ev && ev->culprit_chain)
-		credit_chain(&a, map, ev->culprit_chain, NULL, W_CULPRIT,
+		credit_chain(&a, map, NULL, ev->culprit_chain, NULL, W_CULPRIT,
 			     "prefix of the culprit commit");
 	if (text && text_len)
 		credit_robot_tree(&a, map, text, text_len);

@@ -1091,6 +1091,40 @@ static void test_tie_inner_first(void **state)
 }
 
 /*
+ * "iio: hid-sensor-hub: ...": the chain's driver is the HID sensor
+ * hub's file; the broader component the reporter put first (the
+ * device's kind) names no section of its own beside it
+ */
+static void test_chain_driver_speaks(void **state)
+{
+	static const char *const names[] = { "hid-sensor-hub" };
+	static const char *const files[] = { "drivers/hid/hid-sensor-hub.c" };
+	struct evidence *ev = ev_new(NULL, NULL, 0);
+	struct section_list l;
+
+	(void)state;
+	ev->subject_prefix = xstrdup("iio");
+	ev->subject_chain = xstrdup("iio: hid-sensor-hub");
+	set_named(ev, names, files, 1, 1);
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(title(&l, 0), "HID CORE LAYER");
+	assert_non_null(strstr(l.v[0].why, "driver in the subject: "
+					   "hid-sensor-hub"));
+	section_list_release(&l);
+	/* named in the prose only: the chain's first component stands */
+	ev->nnamed_subject = 0;
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "IIO SUBSYSTEM AND DRIVERS");
+	assert_non_null(strstr(l.v[0].why, "subject prefix \"iio:\" 0.60"));
+	section_list_release(&l);
+	set_named(ev, NULL, NULL, 0, 0);
+	free(ev->subject_chain);
+	ev->subject_chain = NULL;
+	ev_del(ev);
+}
+
+/*
  * A test robot's build error in a file new in the tree it built (no
  * F: holds it), mailed to the tree's list and llvm@: the tree's T:
  * section, not the compiler's; linux-next names no section
@@ -1183,6 +1217,7 @@ int main(void)
 		cmocka_unit_test(test_prefix_paths_in_tree),
 		cmocka_unit_test(test_ties),
 		cmocka_unit_test(test_tie_inner_first),
+		cmocka_unit_test(test_chain_driver_speaks),
 		cmocka_unit_test(test_robot_tree),
 		cmocka_unit_test(test_regmap_is_no_core),
 	};
