@@ -1404,6 +1404,46 @@ static void credit_robot_tree(struct acc *a, const struct map *map,
 }
 
 /*
+ * config_value_only - the text names path only as a kernel config
+ * option's value (CONFIG_MODULE_SIG_KEY="certs/signing_key.pem", an
+ * initramfs source, a firmware directory): the build's setting, which
+ * a config dump carries whatever broke.  A path the text does not hold
+ * (an attachment's) is kept.
+ */
+static bool config_value_only(const char *text, size_t len, const char *f)
+{
+	size_t n = strlen(f);
+	const char *p = text, *end = text + len, *hit;
+	bool seen = false;
+
+	if (!text || !n)
+		return false;
+	while (p < end && (hit = memmem(p, (size_t)(end - p), f, n))) {
+		const char *b = hit, *q = hit, *c;
+
+		while (b > text && b[-1] != '\n')
+			b--;
+		while (b < hit && (*b == ' ' || *b == '\t' || *b == '>'))
+			b++;
+		/* CONFIG_FOO=" or CONFIG_FOO= right before the path */
+		if (q > b && q[-1] == '"')
+			q--;
+		if (!(q > b && q[-1] == '='))
+			return false;
+		q--;
+		if (q - b < 8 || strncmp(b, "CONFIG_", 7))
+			return false;
+		for (c = b + 7; c < q; c++)
+			if (!isupper((unsigned char)*c) &&
+			    !isdigit((unsigned char)*c) && *c != '_')
+				return false;
+		seen = true;
+		p = hit + n;
+	}
+	return seen;
+}
+
+/*
  * sections_for_report - rank the sections a report belongs to
  *
  * text (may be NULL) is searched for K: keywords, in its prose lines
@@ -1472,6 +1512,8 @@ void sections_for_report_site(const struct map *map, const struct config *cfg,
 			 * it (allocation and free stacks): generic ones are
 			 * noise there, as they are in frames. */
 			if (ev->title && crashlog_guilty_ignored(f))
+				continue;
+			if (config_value_only(text, text_len, f))
 				continue;
 			credit_path_as(&a, map, f, f, weigh(f, wt),
 				       "path named in text:", POOL_TEXT);

@@ -99,6 +99,7 @@ static const char *fixture =
 	"T:\tgit https://github.com/zorp/zorp-net.git\nF:\tnet/zorp/\n"
 	"LLVM BUILD\nM:\tll <ll@k.org>\nL:\tllvm@lists.linux.dev\n"
 	"F:\tscripts/llvm/\n"
+	"CERTIFICATE HANDLING\nM:\tch <ch@k.org>\nF:\tcerts/\n"
 	"NEXT TREE\nM:\tnx <nx@k.org>\n"
 	"T:\tgit git://git.kernel.org/pub/scm/linux/kernel/git/next/"
 	"linux-next.git\n"
@@ -1125,6 +1126,48 @@ static void test_chain_driver_speaks(void **state)
 }
 
 /*
+ * A config dump in the text names the signing key's path as an
+ * option's value: the build's setting, no sign of where it broke; the
+ * same path in the reporter's own words counts
+ */
+static void test_config_value_path(void **state)
+{
+	static const char dump[] =
+		"Since 6.18 the modules of the rpm are not signed.\n"
+		"   CONFIG_MODULE_SIG=y\n"
+		"   CONFIG_MODULE_SIG_KEY=\"certs/signing_key.pem\"\n"
+		"> CONFIG_MODULE_SIG_KEY=certs/signing_key.pem\n";
+	static const char prose[] =
+		"CONFIG_MODULE_SIG_KEY=\"certs/signing_key.pem\"\n"
+		"and certs/signing_key.pem is regenerated on every build.\n";
+	const char *files[] = { "certs/signing_key.pem" };
+	struct evidence *ev = ev_new(NULL, files, 1);
+	struct section_list l;
+	size_t i;
+
+	(void)state;
+	add_recipient(ev, "linux-kbuild@vger.kernel.org", true);
+	sections_for_report(map, ev, dump, strlen(dump), &l);
+	assert_true(l.n >= 1);
+	assert_string_equal(
+		title(&l, 0),
+		"KERNEL BUILD + files below scripts/ (unless maintained elsewhere)");
+	assert_true(map_find_section(map, "CERTIFICATE HANDLING") >= 0);
+	for (i = 0; i < l.n; i++)
+		assert_string_not_equal(title(&l, i), "CERTIFICATE HANDLING");
+	section_list_release(&l);
+	sections_for_report(map, ev, prose, strlen(prose), &l);
+	assert_string_equal(title(&l, 0), "CERTIFICATE HANDLING");
+	section_list_release(&l);
+	/* a path the body does not hold (an attachment's) is kept */
+	sections_for_report(map, ev, "see the attached log\n", 21, &l);
+	assert_string_equal(title(&l, 0), "CERTIFICATE HANDLING");
+	section_list_release(&l);
+	del_recipients(ev);
+	ev_del(ev);
+}
+
+/*
  * A test robot's build error in a file new in the tree it built (no
  * F: holds it), mailed to the tree's list and llvm@: the tree's T:
  * section, not the compiler's; linux-next names no section
@@ -1218,6 +1261,7 @@ int main(void)
 		cmocka_unit_test(test_ties),
 		cmocka_unit_test(test_tie_inner_first),
 		cmocka_unit_test(test_chain_driver_speaks),
+		cmocka_unit_test(test_config_value_path),
 		cmocka_unit_test(test_robot_tree),
 		cmocka_unit_test(test_regmap_is_no_core),
 	};
