@@ -283,3 +283,53 @@ char *prefix_merged_tree(const char *subject)
 		return NULL;
 	return xmemdup0(p, (size_t)(e - p));
 }
+
+char *prefix_git_url(const char *v, size_t len)
+{
+	static const char *const scheme[] = { "git://", "https://", "http://" };
+	const char *e = v + len, *p = NULL;
+	size_t i, n;
+
+	while (v < e && (*v == ' ' || *v == '\t'))
+		v++;
+	/* "git git://...": a T: line names the kind of tree first */
+	if (e - v > 4 && !strncmp(v, "git ", 4))
+		v = skip_blanks(v + 4);
+	for (i = 0; i < ARRAY_SIZE(scheme) && !p; i++)
+		if ((size_t)(e - v) > strlen(scheme[i]) &&
+		    !strncasecmp(v, scheme[i], strlen(scheme[i])))
+			p = v + strlen(scheme[i]);
+	if (!p)
+		return NULL;
+	for (n = 0; p + n < e && !isspace((unsigned char)p[n]) && n < 256; n++)
+		;
+	if (n >= 256)
+		return NULL;
+	while (n && p[n - 1] == '/')
+		n--;
+	if (n > 4 && !strncmp(p + n - 4, ".git", 4))
+		n -= 4;
+	if (!n || !memchr(p, '/', n))
+		return NULL;
+	return xmemdup0(p, n);
+}
+
+char *prefix_robot_tree(const char *text, size_t len)
+{
+	const char *p = text, *end, *e;
+
+	if (!text)
+		return NULL;
+	end = text + (len < PREFIX_SCAN_MAX ? len : PREFIX_SCAN_MAX);
+	for (; p < end; p = e + 1) {
+		e = memchr(p, '\n', (size_t)(end - p));
+		if (!e)
+			e = end;
+		if (e - p > 6 && !strncmp(p, "tree:", 5) &&
+		    (p[5] == ' ' || p[5] == '\t'))
+			return prefix_git_url(p + 5, (size_t)(e - p - 5));
+		if (e == end)
+			break;
+	}
+	return NULL;
+}

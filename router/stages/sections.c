@@ -39,6 +39,8 @@
  * "ext4_find_extent:936:"): all of them at most W_TEXT a section */
 #define W_NAMED_TEXT 0.3
 #define W_FUNC_TEXT  0.3
+/* the tree a test robot built: its sections' own, like a list */
+#define W_ROBOT_TREE 0.3
 /* the Bugzilla component the bug was filed under: broad, like a list */
 #define W_COMPONENT 0.5
 /* To/Cc: an address's weight, times the share its section covers */
@@ -740,14 +742,33 @@ static bool credit_prefix(struct acc *a, const struct map *map,
 }
 
 /*
+ * driver_in_subject - name is a driver the subject names that the
+ * symbol index places in a file ("hid-sensor-hub"): credit_names()
+ * gives that file the subject's weight
+ */
+static bool driver_in_subject(const struct evidence *ev, const char *name)
+{
+	size_t i;
+
+	for (i = 0; ev && ev->named_files && i < ev->nnamed_subject; i++)
+		if (ev->named_files[i] && !strcasecmp(ev->named[i], name) &&
+		    !crashlog_guilty_ignored(ev->named_files[i]))
+			return true;
+	return false;
+}
+
+/*
  * credit_chain - a prefix chain ("wifi: mac80211") from its most
  * specific end: the first component that names a section gets the
  * weight (MAC80211, not NETWORKING DRIVERS (WIRELESS)); first, when
- * given, stands for the chain's first component
+ * given, stands for the chain's first component.  A component that is
+ * a driver of the subject (ev: driver_in_subject()) ends the walk: its
+ * file speaks for the chain ("IIO: hid-sensor-hub: ..." is the HID
+ * sensor hub's, not IIO's, whichever way the reporter filed it).
  */
 static void credit_chain(struct acc *a, const struct map *map,
-			 const char *chain, const char *first, double weight,
-			 const char *label)
+			 const struct evidence *ev, const char *chain,
+			 const char *first, double weight, const char *label)
 {
 	const char *comp[PREFIX_CHAIN_MAX];
 	size_t n, k;
@@ -763,6 +784,8 @@ static void credit_chain(struct acc *a, const struct map *map,
 		    credit_parts_in_tree(a, map, comp, k + 1, weight, why))
 			goto out;
 		if (credit_prefix(a, map, comp[k], weight, label))
+			goto out;
+		if (driver_in_subject(ev, comp[k]))
 			goto out;
 	}
 	if (first || n)
@@ -1155,6 +1178,7 @@ struct rank {
 	struct section_score v;
 	double specific;
 	size_t breadth;
+	bool capped; /* a pool of its evidence reached its cap */
 };
 
 /*
@@ -1179,6 +1203,59 @@ static int cmp_rank(const void *x, const void *y)
 	return a->v.section < b->v.section ? -1 : a->v.section > b->v.section;
 }
 
+static bool same(double x, double y)
+{
+	return x - y < 1e-9 && y - x < 1e-9;
+}
+
+/*
+ * inner_first - at equal scores and equal evidence of their own, a
+ * section strictly inside another (map_umbrellas()) comes before it:
+ * "uas" in the subject and "usb-storage" in the text give USB ATTACHED
+ * SCSI (drivers/usb/storage/uas.c) and USB MASS STORAGE (all of
+ * drivers/usb/storage/, uas.c at half) the same, and the report is
+ * about the driver inside.  Not where a pool's cap made them equal (a
+ * dozen sound modules in the text: SOUND, ASoC and SOF all at the
+ * cap), nor for sections of one list with nothing of their own: there
+ * cmp_rank()'s order stands (the broader, the list's subsystem).
+ */
+static void inner_first(struct rank *r, size_t n, const struct map *map)
+{
+	size_t pass, i;
+	bool moved = true;
+
+	for (pass = 0; moved && pass < n; pass++) {
+		moved = false;
+		for (i = 1; i < n; i++) {
+			struct rank t;
+
+			if (!same(r[i].v.score, r[i - 1].v.score) ||
+			    !same(r[i].specific, r[i - 1].specific) ||
+			    r[i].specific <= 0 || r[i].capped ||
+			    r[i - 1].capped ||
+			    !is_umbrella(map, r[i].v.section,
+					 r[i - 1].v.section))
+				continue;
+			t = r[i];
+			r[i] = r[i - 1];
+			r[i - 1] = t;
+			moved = true;
+		}
+	}
+}
+
+/* capped - whether a pool of a section's own evidence reached its cap */
+static bool capped(const struct acc *a, size_t i)
+{
+	int p;
+
+	for (p = 0; p < POOL_N; p++)
+		if (p != POOL_LIST && p != POOL_PERSON &&
+		    a->pool[i][p] >= pool_cap[p] - 1e-9)
+			return true;
+	return false;
+}
+
 /*
  * rank_sections - best first (cmp_rank()), each with its "why"; K:
  * keywords never decide alone: a section with nothing else goes
@@ -1195,11 +1272,13 @@ static void rank_sections(struct acc *a, const struct map *map)
 		rank[n].v = a->v[i];
 		rank[n].specific = a->specific[i];
 		rank[n].breadth = breadth(map, a->v[i].section);
+		rank[n].capped = capped(a, i);
 		n++;
 	}
 	a->n = n;
 	if (a->n)
 		qsort(rank, a->n, sizeof(*rank), cmp_rank);
+	inner_first(rank, a->n, map);
 	for (i = 0; i < a->n; i++)
 		a->v[i] = rank[i].v;
 	free(rank);
@@ -1275,10 +1354,100 @@ static char *prose(const char *text, size_t len, size_t *out_len)
 }
 
 /*
+ * credit_robot_tree - the tree a test robot built ("tree:
+ * https://github.com/ceph/ceph-client.git tls-tracing-only") is the
+ * T: tree of the sections it serves: a build error in a file new in
+ * that tree maps to no F:, and the robot's Cc (llvm@ for every clang
+ * build) names other subsystems.  Sections with code of their own only
+ * (not LINUX-NEXT TREE, not THE REST's mainline), and a tree more than
+ * PREFIX_TIES sections share (net-next, tip) names none.
+ */
+static void credit_robot_tree(struct acc *a, const struct map *map,
+			      const char *text, size_t len)
+{
+	char *tree = prefix_robot_tree(text, len);
+	uint32_t secs[PREFIX_TIES + 1], s, ns = 0, n, i;
+	char why[SECTION_WHY_MAX];
+
+	if (!tree)
+		return;
+	for (s = 0; s < map_nsections(map) && ns <= PREFIX_TIES; s++) {
+		bool held = false, code = false;
+
+		if (sections_is_catchall(map, s))
+			continue;
+		n = map_nentries(map, s);
+		for (i = 0; i < n; i++) {
+			char tag = map_entry_tag(map, s, i);
+			const char *v;
+			char *u;
+
+			if (tag == 'F')
+				code = true;
+			if (tag != 'T' || held)
+				continue;
+			v = map_entry_value(map, s, i);
+			u = prefix_git_url(v, strlen(v));
+			held = u && !strcasecmp(u, tree);
+			free(u);
+		}
+		if (held && code)
+			secs[ns++] = s;
+	}
+	if (ns && ns <= PREFIX_TIES) {
+		snprintf(why, sizeof(why), "the test robot built tree %s",
+			 tree);
+		for (i = 0; i < ns; i++)
+			credit_as(a, secs[i], W_ROBOT_TREE, why, C_BROAD);
+	}
+	free(tree);
+}
+
+/*
+ * config_value_only - the text names path only as a kernel config
+ * option's value (CONFIG_MODULE_SIG_KEY="certs/signing_key.pem", an
+ * initramfs source, a firmware directory): the build's setting, which
+ * a config dump carries whatever broke.  A path the text does not hold
+ * (an attachment's) is kept.
+ */
+static bool config_value_only(const char *text, size_t len, const char *f)
+{
+	size_t n = strlen(f);
+	const char *p = text, *end = text + len, *hit;
+	bool seen = false;
+
+	if (!text || !n)
+		return false;
+	while (p < end && (hit = memmem(p, (size_t)(end - p), f, n))) {
+		const char *b = hit, *q = hit, *c;
+
+		while (b > text && b[-1] != '\n')
+			b--;
+		while (b < hit && (*b == ' ' || *b == '\t' || *b == '>'))
+			b++;
+		/* CONFIG_FOO=" or CONFIG_FOO= right before the path */
+		if (q > b && q[-1] == '"')
+			q--;
+		if (!(q > b && q[-1] == '='))
+			return false;
+		q--;
+		if (q - b < 8 || strncmp(b, "CONFIG_", 7))
+			return false;
+		for (c = b + 7; c < q; c++)
+			if (!isupper((unsigned char)*c) &&
+			    !isdigit((unsigned char)*c) && *c != '_')
+				return false;
+		seen = true;
+		p = hit + n;
+	}
+	return seen;
+}
+
+/*
  * sections_for_report - rank the sections a report belongs to
  *
  * text (may be NULL) is searched for K: keywords, in its prose lines
- * only (prose_line()).
+ * only (prose_line()), and for a test robot's "tree:" line.
  */
 void sections_for_report(const struct map *map, const struct evidence *ev,
 			 const char *text, size_t text_len,
@@ -1344,6 +1513,8 @@ void sections_for_report_site(const struct map *map, const struct config *cfg,
 			 * noise there, as they are in frames. */
 			if (ev->title && crashlog_guilty_ignored(f))
 				continue;
+			if (config_value_only(text, text_len, f))
+				continue;
 			credit_path_as(&a, map, f, f, weigh(f, wt),
 				       "path named in text:", POOL_TEXT);
 			wt = wt - W_STEP < W_TEXT_MIN ? W_TEXT_MIN
@@ -1362,7 +1533,7 @@ void sections_for_report_site(const struct map *map, const struct config *cfg,
 			  "tree merged in linux-next"))
 		;
 	else if (ev && (ev->subject_prefix || ev->subject_chain))
-		credit_chain(&a, map, ev->subject_chain, ev->subject_prefix,
+		credit_chain(&a, map, ev, ev->subject_chain, ev->subject_prefix,
 			     ev->syzbot && ev->guilty_file ? W_PREFIX / 2
 							   : W_PREFIX,
 			     "subject prefix");
@@ -1378,8 +1549,10 @@ void sections_for_report_site(const struct map *map, const struct config *cfg,
 	}
 	/* a bot's report that names only the commit it blames */
 	if (ev && ev->culprit_chain)
-		credit_chain(&a, map, ev->culprit_chain, NULL, W_CULPRIT,
+		credit_chain(&a, map, NULL, ev->culprit_chain, NULL, W_CULPRIT,
 			     "prefix of the culprit commit");
+	if (text && text_len)
+		credit_robot_tree(&a, map, text, text_len);
 	if (text && text_len) {
 		struct map_hit hits[MAP_MAX_HITS];
 		size_t plen, nk;

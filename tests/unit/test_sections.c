@@ -93,6 +93,16 @@ static const char *fixture =
 	"ACME FIVE\nF:\tdrivers/acme5/\n"
 	"REGISTER MAP ABSTRACTION\nM:\trg <rg@k.org>\n"
 	"F:\tdrivers/base/regmap/\n"
+	"ZORP CLIENT\nM:\tac <ac@k.org>\nL:\tzorp-devel@vger.kernel.org\n"
+	"T:\tgit https://github.com/zorp/zorp-client.git\nF:\tfs/zorp/\n"
+	"ZORP NET\nM:\tan <an@k.org>\nL:\tzorp-devel@vger.kernel.org\n"
+	"T:\tgit https://github.com/zorp/zorp-net.git\nF:\tnet/zorp/\n"
+	"LLVM BUILD\nM:\tll <ll@k.org>\nL:\tllvm@lists.linux.dev\n"
+	"F:\tscripts/llvm/\n"
+	"CERTIFICATE HANDLING\nM:\tch <ch@k.org>\nF:\tcerts/\n"
+	"NEXT TREE\nM:\tnx <nx@k.org>\n"
+	"T:\tgit git://git.kernel.org/pub/scm/linux/kernel/git/next/"
+	"linux-next.git\n"
 	"THE REST\nM:\tl <l@k.org>\nL:\tlinux-kernel@vger.kernel.org\n"
 	"F:\t*\nF:\t*/\n";
 
@@ -1014,6 +1024,187 @@ static void test_ties(void **state)
 	ev_del(ev);
 }
 
+static void set_named(struct evidence *ev, const char *const *names,
+		      const char *const *files, size_t n, size_t nsubject)
+{
+	size_t i;
+
+	for (i = 0; i < ev->nnamed; i++) {
+		free(ev->named[i]);
+		free(ev->named_files[i]);
+	}
+	free(ev->named);
+	free(ev->named_files);
+	ev->named = ev->named_files = NULL;
+	ev->nnamed = ev->nnamed_subject = 0;
+	if (!n)
+		return;
+	ev->named = xcalloc(n, sizeof(char *));
+	ev->named_files = xcalloc(n, sizeof(char *));
+	for (i = 0; i < n; i++) {
+		ev->named[i] = xstrdup(names[i]);
+		ev->named_files[i] = xstrdup(files[i]);
+	}
+	ev->nnamed = n;
+	ev->nnamed_subject = nsubject;
+}
+
+/*
+ * "uas" in the subject, "usb-storage" in the text: the storage
+ * directory's section has both (uas.c at half), UAS the one at full;
+ * equal scores, and the driver inside comes before its umbrella.  Not
+ * where a pool's cap made the scores equal: three sound modules in the
+ * text, two of sound/usb/, give SOUND USB and SOUND CORE the cap
+ * each, and the broader stays first.
+ */
+static void test_tie_inner_first(void **state)
+{
+	static const char *const uas[] = { "uas", "usb-storage" };
+	static const char *const uas_files[] = { "drivers/usb/storage/uas.c",
+						 "drivers/usb/storage/usb.c" };
+	static const char *const snd[] = { "snd_usb_audio", "snd_usbmidi_lib",
+					   "snd_pcm" };
+	static const char *const snd_files[] = { "sound/usb/card.c",
+						 "sound/usb/midi.c",
+						 "sound/core/pcm.c" };
+	struct evidence *ev = ev_new(NULL, NULL, 0);
+	struct section_list l;
+
+	(void)state;
+	set_named(ev, uas, uas_files, 2, 1);
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_true(l.n >= 2);
+	assert_true(fabs(l.v[0].score - l.v[1].score) < 1e-9);
+	assert_string_equal(title(&l, 0), "USB ATTACHED SCSI");
+	assert_string_equal(title(&l, 1), "USB STORAGE DRIVER");
+	section_list_release(&l);
+
+	set_named(ev, snd, snd_files, 3, 0);
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_true(l.n >= 2);
+	assert_true(fabs(l.v[0].score - 0.4) < 1e-9);
+	assert_true(fabs(l.v[1].score - 0.4) < 1e-9);
+	assert_string_equal(title(&l, 0), "SOUND CORE");
+	assert_string_equal(title(&l, 1), "SOUND USB");
+	section_list_release(&l);
+	set_named(ev, NULL, NULL, 0, 0);
+	ev_del(ev);
+}
+
+/*
+ * "iio: hid-sensor-hub: ...": the chain's driver is the HID sensor
+ * hub's file; the broader component the reporter put first (the
+ * device's kind) names no section of its own beside it
+ */
+static void test_chain_driver_speaks(void **state)
+{
+	static const char *const names[] = { "hid-sensor-hub" };
+	static const char *const files[] = { "drivers/hid/hid-sensor-hub.c" };
+	struct evidence *ev = ev_new(NULL, NULL, 0);
+	struct section_list l;
+
+	(void)state;
+	ev->subject_prefix = xstrdup("iio");
+	ev->subject_chain = xstrdup("iio: hid-sensor-hub");
+	set_named(ev, names, files, 1, 1);
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(title(&l, 0), "HID CORE LAYER");
+	assert_non_null(strstr(l.v[0].why, "driver in the subject: "
+					   "hid-sensor-hub"));
+	section_list_release(&l);
+	/* named in the prose only: the chain's first component stands */
+	ev->nnamed_subject = 0;
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "IIO SUBSYSTEM AND DRIVERS");
+	assert_non_null(strstr(l.v[0].why, "subject prefix \"iio:\" 0.60"));
+	section_list_release(&l);
+	set_named(ev, NULL, NULL, 0, 0);
+	free(ev->subject_chain);
+	ev->subject_chain = NULL;
+	ev_del(ev);
+}
+
+/*
+ * A config dump in the text names the signing key's path as an
+ * option's value: the build's setting, no sign of where it broke; the
+ * same path in the reporter's own words counts
+ */
+static void test_config_value_path(void **state)
+{
+	static const char dump[] =
+		"Since 6.18 the modules of the rpm are not signed.\n"
+		"   CONFIG_MODULE_SIG=y\n"
+		"   CONFIG_MODULE_SIG_KEY=\"certs/signing_key.pem\"\n"
+		"> CONFIG_MODULE_SIG_KEY=certs/signing_key.pem\n";
+	static const char prose[] =
+		"CONFIG_MODULE_SIG_KEY=\"certs/signing_key.pem\"\n"
+		"and certs/signing_key.pem is regenerated on every build.\n";
+	const char *files[] = { "certs/signing_key.pem" };
+	struct evidence *ev = ev_new(NULL, files, 1);
+	struct section_list l;
+	size_t i;
+
+	(void)state;
+	add_recipient(ev, "linux-kbuild@vger.kernel.org", true);
+	sections_for_report(map, ev, dump, strlen(dump), &l);
+	assert_true(l.n >= 1);
+	assert_string_equal(
+		title(&l, 0),
+		"KERNEL BUILD + files below scripts/ (unless maintained elsewhere)");
+	assert_true(map_find_section(map, "CERTIFICATE HANDLING") >= 0);
+	for (i = 0; i < l.n; i++)
+		assert_string_not_equal(title(&l, i), "CERTIFICATE HANDLING");
+	section_list_release(&l);
+	sections_for_report(map, ev, prose, strlen(prose), &l);
+	assert_string_equal(title(&l, 0), "CERTIFICATE HANDLING");
+	section_list_release(&l);
+	/* a path the body does not hold (an attachment's) is kept */
+	sections_for_report(map, ev, "see the attached log\n", 21, &l);
+	assert_string_equal(title(&l, 0), "CERTIFICATE HANDLING");
+	section_list_release(&l);
+	del_recipients(ev);
+	ev_del(ev);
+}
+
+/*
+ * A test robot's build error in a file new in the tree it built (no
+ * F: holds it), mailed to the tree's list and llvm@: the tree's T:
+ * section, not the compiler's; linux-next names no section
+ */
+static void test_robot_tree(void **state)
+{
+	static const char text[] =
+		"tree:   https://github.com/zorp/zorp-client.git tracing\n"
+		"head:   6b738aa5f6bb2343f8277d318ff1e9ea9289212c\n"
+		"commit: 4dbfb9232bb3bff162418ee08fe5379af0bcab48 [7/10] "
+		"phase I\n"
+		"config: s390-allmodconfig\n"
+		"compiler: clang version 18.1.8\n"
+		"All errors (new ones prefixed by >>):\n"
+		">> include/linux/zorp/zorp_ser.h:115:16: error: static "
+		"assertion failed\n";
+	static const char next[] =
+		"tree:   https://git.kernel.org/pub/scm/linux/kernel/git/next/"
+		"linux-next.git master\n";
+	struct evidence *ev = ev_new(NULL, NULL, 0);
+	struct section_list l;
+
+	(void)state;
+	add_recipient(ev, "zorp-devel@vger.kernel.org", false);
+	add_recipient(ev, "llvm@lists.linux.dev", false);
+	sections_for_report(map, ev, text, strlen(text), &l);
+	assert_string_equal(title(&l, 0), "ZORP CLIENT");
+	assert_non_null(strstr(l.v[0].why, "the test robot built tree "
+					   "github.com/zorp/zorp-client 0.30"));
+	section_list_release(&l);
+	sections_for_report(map, ev, next, strlen(next), &l);
+	assert_string_equal(title(&l, 0), "LLVM BUILD");
+	section_list_release(&l);
+	del_recipients(ev);
+	ev_del(ev);
+}
+
 /* drivers/base/'s directories are subsystems, not the device model */
 static void test_regmap_is_no_core(void **state)
 {
@@ -1068,6 +1259,10 @@ int main(void)
 		cmocka_unit_test(test_prefix_broadest_code),
 		cmocka_unit_test(test_prefix_paths_in_tree),
 		cmocka_unit_test(test_ties),
+		cmocka_unit_test(test_tie_inner_first),
+		cmocka_unit_test(test_chain_driver_speaks),
+		cmocka_unit_test(test_config_value_path),
+		cmocka_unit_test(test_robot_tree),
 		cmocka_unit_test(test_regmap_is_no_core),
 	};
 
