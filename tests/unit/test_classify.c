@@ -1293,6 +1293,84 @@ static void test_shipped_model_patch(void **state)
 	rules_free(rs);
 }
 
+/*
+ * issue 20: what a tool found, relayed by a person, is the fuzzer/tool
+ * class; the rules alone (no model, no evidence) must say so.  The
+ * reports are composed after real ones of the tuning lists.
+ */
+static void test_shipped_tool_output(void **state)
+{
+	struct ruleset *rs = shipped();
+	struct evidence *ev = ev_new();
+	char hdr[VERDICT_HEADER_MAX];
+	/* a userspace tool built with AddressSanitizer and fed an input */
+	const char *asan =
+		"Hello maintainers! I have found a SEGV in foo-restore.c\n\n"
+		"It occurs on the following line:\n"
+		"*strchr(line, '\\n') = '\\0';\n\nOutput:\n\n"
+		"==1234==ERROR: AddressSanitizer: SEGV on unknown address "
+		"0x000000000000 (pc 0x5f3c49f0cfcd bp 0x7ffe7f3ebb60 sp "
+		"0x7ffe7f3eb940 T0)\n"
+		"    #0 0x5f3c49f0cfcd in main /src/foo-restore.c:79:26\n"
+		"SUMMARY: AddressSanitizer: SEGV /src/foo-restore.c:79:26 in "
+		"main\n==1234==ABORTING\n\n"
+		"Reproduction:\nprintf '0' | ./foo-restore\n";
+	/* a graphics CI's regression, bisected, relayed by its engineer */
+	const char *ci =
+		"Hello,\n\nThis mail is regarding a regression we are seeing "
+		"in our CI runs on linux-next.\n\nSince next-20250708 the "
+		"power management test fails:\n\n"
+		"(kms_pm:5821) CRITICAL: Failed assertion: write(fd, "
+		"\"min_power\\n\", 10) == 10\n(kms_pm:5821) CRITICAL: Last "
+		"errno: 95, Operation not supported\n\nAfter bisecting the "
+		"tree, the following patch seems to be the culprit.\n";
+	/* a crash in syzkaller's executor, nothing else said */
+	const char *syz =
+		"Hi there,\n\nWe found an out-of-bounds write in "
+		"foo_pio_sector(), which can cause the kernel to crash.\n\n"
+		"[   80.519176] BUG: kernel NULL pointer dereference, address: "
+		"0000000000000030\n"
+		"[   80.547027] CPU: 0 PID: 195 Comm: syz-executor Not tainted "
+		"6.1.0-rc7 #774\n";
+	/* frames mutated and injected over the air by a fuzzing harness */
+	const char *harness =
+		"Injecting mutated 802.11 management frames via a monitor "
+		"mode interface crashes the firmware of the card.\n\n"
+		"Tools: fuzz_wifi_bridge.py loads seed frames, applies "
+		"byte-level mutation and injects them; the fuzzing run "
+		"triggers a firmware error every few minutes.\n";
+	/* a user's own system: none of these words makes it a tool's */
+	const char *user =
+		"After upgrading to 6.12 my laptop no longer resumes: the "
+		"screen stays black. We probably need to add this selection "
+		"of options to the CI. The kernel flags the device as broken "
+		"after resume.\n";
+
+	(void)state;
+	assert_int_equal(
+		classify_text(rs, "From: A <a@example.org>", asan, ev, hdr),
+		CLASS_FUZZER);
+	assert_non_null(strstr(hdr, "FUZZ_USERSPACE_SANITIZER"));
+	assert_int_equal(
+		classify_text(rs, "From: B <b@example.org>", ci, ev, hdr),
+		CLASS_FUZZER);
+	assert_non_null(strstr(hdr, "FUZZ_CI_RELAYED"));
+	assert_int_equal(
+		classify_text(rs, "From: D <d@example.org>", syz, ev, hdr),
+		CLASS_FUZZER);
+	assert_non_null(strstr(hdr, "FUZZ_SYZ_EXECUTOR"));
+	assert_int_equal(
+		classify_text(rs, "From: E <e@example.org>", harness, ev, hdr),
+		CLASS_FUZZER);
+	assert_non_null(strstr(hdr, "FUZZ_FUZZING_SETUP"));
+	assert_int_equal(
+		classify_text(rs, "From: F <f@example.org>", user, ev, hdr),
+		CLASS_USER);
+	assert_null(strstr(hdr, "FUZZ_"));
+	ev_free(ev);
+	rules_free(rs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1318,6 +1396,7 @@ int main(void)
 		cmocka_unit_test(test_shipped_model_needs_evidence),
 		cmocka_unit_test(test_shipped_model_98_alone),
 		cmocka_unit_test(test_shipped_model_patch),
+		cmocka_unit_test(test_shipped_tool_output),
 	};
 
 	msg_setup("test_classify", 1, false);
