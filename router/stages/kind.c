@@ -635,6 +635,40 @@ static bool patch_attached(const struct report *r)
 	return false;
 }
 
+/*
+ * patch_attached_signed - an attachment that is a patch as git makes it
+ * (a *.patch or *.diff file, text/x-patch or text/x-diff, holding a diff
+ * and a Signed-off-by): "Enable Mute LED for Lenovo platform" with
+ * 0001-ALSA-hda-....patch attached is a patch sent the way some vendors
+ * and newcomers send them, not a report; a reporter's debug diff
+ * carries no Signed-off-by.  The caller leaves a message whose subject
+ * says what went wrong to be a report: "m_can: bus-off recovery
+ * issue", its analysis in the text and the fix its reporter tried
+ * attached.
+ */
+static bool patch_attached_signed(const struct report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nparts; i++) {
+		const struct report_part *pt = &r->parts[i];
+		const char *f = pt->filename;
+		size_t n = pt->len < SCAN_MAX ? pt->len : SCAN_MAX;
+
+		if (!pt->text ||
+		    !((pt->mime_type &&
+		       (!strcmp(pt->mime_type, "text/x-patch") ||
+			!strcmp(pt->mime_type, "text/x-diff"))) ||
+		      (f && (ends_with(f, ".patch") || ends_with(f, ".diff")))))
+			continue;
+		if (memmem(pt->text, n, "Signed-off-by:", 14) &&
+		    (memmem(pt->text, n, "diff --git ", 11) ||
+		     memmem(pt->text, n, "\n+++ ", 5)))
+			return true;
+	}
+	return false;
+}
+
 /* ---- the decision ------------------------------------------------------- */
 
 static bool bugzilla_mail(const struct report *r)
@@ -796,6 +830,192 @@ static bool stable_subject(const char *rest, const char *subj)
 		strstr(rest, "-stable tree") || strstr(rest, "stable tree"));
 }
 
+/* commit_id - a git commit id in s: 8 to 40 hex digits, a digit and a
+ * letter among them, not inside a word ("5037b342825d", not "deadbeef") */
+static bool commit_id(const char *s)
+{
+	const char *p = s, *q;
+	bool digit, letter;
+
+	for (; *p; p = q) {
+		q = p;
+		digit = letter = false;
+		while (isxdigit((unsigned char)*q)) {
+			digit |= isdigit((unsigned char)*q) != 0;
+			letter |= isalpha((unsigned char)*q) != 0;
+			q++;
+		}
+		if (q - p >= 8 && q - p <= 40 && digit && letter &&
+		    (p == s || !isalnum((unsigned char)p[-1])) &&
+		    !isalnum((unsigned char)*q))
+			return true;
+		if (q == p)
+			q++;
+		else
+			while (isalnum((unsigned char)*q))
+				q++;
+	}
+	return false;
+}
+
+/* stable_target - s names a stable tree: "stable", "LTS", a release
+ * ("6.18", "v5.10", "5.15.y") */
+static bool stable_target(const char *s)
+{
+	const char *p;
+
+	for (p = s; *p; p++) {
+		const char *v = p;
+
+		if (p > s && isalnum((unsigned char)p[-1]))
+			continue;
+		if (!strncasecmp(p, "stable", 6) ||
+		    (!strncasecmp(p, "lts", 3) &&
+		     !isalpha((unsigned char)p[3])))
+			return true;
+		if (*v == 'v' || *v == 'V')
+			v++;
+		/* "6.18", "v5.10": one or two digits, a dot, a digit */
+		if (isdigit((unsigned char)v[0]) &&
+		    ((v[1] == '.' && isdigit((unsigned char)v[2])) ||
+		     (isdigit((unsigned char)v[1]) && v[2] == '.' &&
+		      isdigit((unsigned char)v[3]))))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * backport_request - a new message that asks a stable tree to take an
+ * upstream commit: "Please apply 5037b342825d ... to stable kernels
+ * v5.10 - v6.18", "Please cherry-pick 5aa58c3a572b (...) to 6.18",
+ * "Please backport f6b079629bec (...) to stable".  The request and the
+ * commit are in its subject or its opening lines, the commit within
+ * BACKPORT_NEAR bytes of the request, and a stable tree or a release
+ * is named: stable-tree traffic, whatever the commit fixes
+ * (a report that mentions a fix to backport tells what it hit first).
+ */
+#define BACKPORT_OPENING 800
+#define BACKPORT_NEAR	 64 /* bytes from the request to its commit */
+static bool backport_request(const struct report *r)
+{
+	static const char *const asks[] = {
+		"please apply",	      "please backport", "please cherry-pick",
+		"please cherry pick", "please queue",	 "please pick",
+		"to cherry-pick",     "be backported",	 "be queued",
+	};
+	char text[BACKPORT_OPENING + 256 + 2];
+	size_t i, n, own = r->body ? r->body_len : 0;
+	const char *subj = r->subject ? r->subject : "";
+
+	n = strlen(subj) < 256 ? strlen(subj) : 256;
+	memcpy(text, subj, n);
+	text[n++] = '\n';
+	if (own > BACKPORT_OPENING)
+		own = BACKPORT_OPENING;
+	memcpy(text + n, r->body ? r->body : "", own);
+	n += own;
+	text[n] = '\0';
+	for (i = 0; i < n; i++)
+		if (!text[i])
+			text[i] = ' ';
+	if (!stable_target(text))
+		return false;
+	/* "Apply <sha> to 5.15" opens a subject; "apply" alone elsewhere
+	 * is any sentence's */
+	if (!strncasecmp(kind_subject_rest(subj), "apply ", 6) &&
+	    commit_id(kind_subject_rest(subj)))
+		return true;
+	for (i = 0; i < ARRAY_SIZE(asks); i++) {
+		const char *p = text, *q;
+
+		while ((q = strcasestr(p, asks[i]))) {
+			char near[BACKPORT_NEAR + 1];
+			size_t m = strlen(q);
+
+			/* the commit follows the request closely */
+			if (m > BACKPORT_NEAR)
+				m = BACKPORT_NEAR;
+			memcpy(near, q, m);
+			near[m] = '\0';
+			if (commit_id(near))
+				return true;
+			p = q + 1;
+		}
+	}
+	return false;
+}
+
+/*
+ * tool_name - one word that names a userspace tool by the suffix its
+ * project carries: "nvme-cli", "nvmetcli", "mmc-utils", "btrfs-progs",
+ * "xfsprogs", "i2c-tools"
+ */
+static bool tool_name(const char *t, size_t len)
+{
+	static const char *const suffix[] = { "cli", "progs", "-utils",
+					      "-tools" };
+	size_t i, j, n;
+
+	if (len < 4 || len > 40)
+		return false;
+	for (j = 0; j < len; j++)
+		if (!isalnum((unsigned char)t[j]) && t[j] != '-' && t[j] != '_')
+			return false;
+	for (i = 0; i < ARRAY_SIZE(suffix); i++) {
+		n = strlen(suffix[i]);
+		if (len > n && !strncasecmp(t + len - n, suffix[i], n))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * tool_subject - a subject about a userspace tool, not the kernel: a tag
+ * "[nvme-cli]", "[i2c-tools]" or a title that opens "mmc-utils: ...",
+ * "nvmetcli: ...".  The kernel's lists carry their tools' questions and
+ * proposals; a kernel bug a tool hit names the kernel part first
+ * ("nvmet: Kernel oops during nvmetcli 'make test'").
+ */
+static bool tool_subject(const char *tags, const char *rest)
+{
+	const char *colon = strchr(rest, ':');
+
+	if (any_tag(tags, tool_name))
+		return true;
+	return colon && tool_name(rest, (size_t)(colon - rest));
+}
+
+static size_t words(const char *p, const char *e);
+
+/*
+ * list_business - a subject about the list or the trees, not about a
+ * bug: a (un)subscribe request sent to the list ("subscribe
+ * linux-raid", "linux-wireless+subscribe@vger.kernel.org"), linux-next's
+ * merge notices ("linux-next: manual merge of the kbuild tree with the
+ * origin tree", its fix-up diff included) and its "Fixes tag needs
+ * work in the X tree"
+ */
+static bool list_business(const char *rest)
+{
+	const char *p = rest;
+	size_t n;
+
+	if (!strncasecmp(p, "un", 2))
+		p += 2;
+	if (!strncasecmp(p, "subscribe", 9) &&
+	    (p[9] == '\0' || isspace((unsigned char)p[9])) &&
+	    words(rest, rest + strlen(rest)) <= 3)
+		return true;
+	n = strcspn(rest, " \t");
+	if (memmem(rest, n, "+subscribe@", 11) ||
+	    memmem(rest, n, "+unsubscribe@", 13))
+		return true;
+	return !strncasecmp(rest, "linux-next: manual merge of ", 28) ||
+	       strcasestr(rest, "fixes tag needs ") ||
+	       strcasestr(rest, "fixes tags need ");
+}
+
 /* ---- mail that names nothing of the kernel ---------------------------- */
 
 /* how far into the text the kernel's words are looked for */
@@ -889,10 +1109,10 @@ static size_t list_footer(const char *text, size_t len)
 	return len;
 }
 
-/* names_kernel - the text names a word of the kernel's world or code;
- * in a link ("https://.../seminar_25") or an address ("j_doe@") only a
- * word counts, not a code-like token */
-static bool names_kernel(const char *text, size_t len)
+/* names_kernel - the text names a word of the kernel's world (unless
+ * code_only) or code; in a link ("https://.../seminar_25") or an address
+ * ("j_doe@") only a word counts, not a code-like token */
+static bool names_kernel(const char *text, size_t len, bool code_only)
 {
 	const char *p = text, *end = text + list_footer(text, len);
 	const char *url_end = text;
@@ -919,7 +1139,7 @@ static bool names_kernel(const char *text, size_t len)
 		if (s >= url_end && !(p < end && *p == '@') &&
 		    code_like(s, (size_t)(p - s), p < end ? p : NULL))
 			return true;
-		if ((size_t)(p - s) >= sizeof(w))
+		if (code_only || (size_t)(p - s) >= sizeof(w))
 			continue;
 		for (k = 0; s + k < p; k++)
 			w[k] = (char)tolower((unsigned char)s[k]);
@@ -954,7 +1174,8 @@ static bool names_nothing(const struct report *r)
 
 	if (len < 20)
 		return false;
-	if (names_kernel(r->body, len < SPAM_SCAN_MAX ? len : SPAM_SCAN_MAX))
+	if (names_kernel(r->body, len < SPAM_SCAN_MAX ? len : SPAM_SCAN_MAX,
+			 false))
 		return false;
 	/* the report in an attachment ("I attached the report") */
 	for (i = 0; i < r->nparts; i++) {
@@ -965,12 +1186,106 @@ static bool names_nothing(const struct report *r)
 				return false; /* unread: a triager decides */
 			continue;
 		}
-		if (names_kernel(pt->text, pt->len < SPAM_SCAN_MAX
-						   ? pt->len
-						   : SPAM_SCAN_MAX))
+		if (names_kernel(pt->text,
+				 pt->len < SPAM_SCAN_MAX ? pt->len
+							 : SPAM_SCAN_MAX,
+				 false))
 			return false;
 	}
 	return true;
+}
+
+/* word_in - s holds w (lower case) as whole words, any case */
+static bool word_in(const char *s, const char *w)
+{
+	size_t n = strlen(w);
+	const char *p;
+
+	for (p = s; (p = strcasestr(p, w)); p++)
+		if ((p == s || !isalpha((unsigned char)p[-1])) &&
+		    !isalpha((unsigned char)p[n]))
+			return true;
+	return false;
+}
+
+/*
+ * sells - a new message that sells, begs or scams in the words of money
+ * and trade: at least SELLS_MIN of sells_words in its subject and own
+ * text (list footer left out), and no code-like token at all (no
+ * identifier, hex number or call: names_kernel()).  The kernel words of
+ * such mail are its wares ("Used MICRON SSD 7300 PRO, Quantity 400,
+ * price $100 EACH") or its bait ("a transaction of $10 million into your
+ * bank account"), which names_nothing() counts as the kernel's; a
+ * report that names no code does not talk money three ways.
+ */
+#define SELLS_MIN      3
+#define SELLS_SCAN_MAX (16u << 10)
+static bool sells(const struct report *r, const char *subj)
+{
+	static const char *const sells_words[] = {
+		"bank account",
+		"million",
+		"usd",
+		"price",
+		"quantity",
+		"for sale",
+		"wts",
+		"buyer",
+		"invoice",
+		"payment",
+		"purchase order",
+		"quotation",
+		"request for quote",
+		"proposal",
+		"investment",
+		"investors",
+		"funds",
+		"lucrative",
+		"beneficiary",
+		"inheritance",
+		"my dear",
+		"dear friend",
+		"god",
+		"blessed",
+		"discount",
+		"seo",
+		"marketing",
+		"webinar",
+		"casino",
+		"loan",
+		"bitcoin",
+		"new order",
+		"receipt",
+		"transaction",
+		"business",
+		"partnership",
+		"offer",
+		"whatsapp",
+		"reply for more",
+	};
+	size_t len = r->body ? r->body_len : 0, n, i, hits = 0;
+	char *t;
+
+	if (len < 20)
+		return false;
+	if (len > SELLS_SCAN_MAX)
+		len = SELLS_SCAN_MAX;
+	len = list_footer(r->body, len);
+	if (names_kernel(r->body, len, true))
+		return false;
+	n = strlen(subj) < 256 ? strlen(subj) : 256;
+	t = xmalloc(n + len + 2);
+	memcpy(t, subj, n);
+	t[n] = '\n';
+	memcpy(t + n + 1, r->body, len);
+	t[n + 1 + len] = '\0';
+	for (i = 0; i < n + 1 + len; i++)
+		if (!t[i])
+			t[i] = ' ';
+	for (i = 0; i < ARRAY_SIZE(sells_words) && hits < SELLS_MIN; i++)
+		hits += word_in(t, sells_words[i]);
+	free(t);
+	return hits >= SELLS_MIN;
 }
 
 /*
@@ -990,6 +1305,7 @@ static bool question_subject(const char *rest)
 		"help with",
 		"help request",
 		"clarification",
+		"request for assistance",
 		"question:",
 		"request for help",
 		"need to understand",
@@ -1091,6 +1407,57 @@ static bool first_sentence_asks(const struct report *r)
 }
 
 /*
+ * says_it_asks - the sender's own text says that it asks, in the first
+ * person, wherever it does: "I have a question, isn't dev_dbg() the
+ * reason ...", "I wonder why the block layer ...", "What do I need to
+ * change for the build to ...".  A reporter tells what happened and may
+ * end with "Any ideas?"; one who says that a question is what the mail
+ * is for sent a question (a help request weighs its log: kind.h).
+ * Quoted lines do not count; read within TEXT_ASKS_MAX bytes.
+ */
+#define TEXT_ASKS_MAX (8u << 10)
+static bool says_it_asks(const struct report *r)
+{
+	static const char *const says[] = {
+		"i have a question", "i have some questions",
+		"my question is",    "i wonder why",
+		"i wonder if",	     "i was wondering",
+		"does anyone know",  "how can i ",
+		"what do i need to",
+	};
+	size_t len = r->body ? r->body_len : 0, i;
+	const char *p, *end, *e, *q;
+
+	if (!r->body)
+		return false;
+	if (len > TEXT_ASKS_MAX)
+		len = TEXT_ASKS_MAX;
+	end = r->body + len;
+	for (p = r->body; p < end; p = e + 1) {
+		e = memchr(p, '\n', (size_t)(end - p));
+		if (!e)
+			e = end;
+		if (p < e && *p != '>')
+			for (q = p; q < e; q++) {
+				char c = (char)tolower((unsigned char)*q);
+
+				if (c != 'i' && c != 'm' && c != 'd' &&
+				    c != 'h' && c != 'w')
+					continue;
+				if (q > p && isalpha((unsigned char)q[-1]))
+					continue;
+				for (i = 0; i < ARRAY_SIZE(says); i++)
+					if (says[i][0] == c &&
+					    has_prefix_ci(q, e, says[i]))
+						return true;
+			}
+		if (e == end)
+			break;
+	}
+	return false;
+}
+
+/*
  * tool_found - the sender's text says a tool found it ("found by our
  * static analysis tool", "a new kernel bug found by our tool", "found
  * with syzkaller"): a finding reported, even when its subject asks
@@ -1152,6 +1519,42 @@ static void problem_scan(const struct report *r, const char *rest,
 }
 
 /*
+ * introduces_series - the sender's own text opens by presenting its
+ * patches: "this series ties up a few more loose ends", "this patch
+ * against Jens' tree gets rid of ...", "These patches add ...": a cover
+ * letter git send-email sent without a "0/N" tag, a diffstat or a
+ * version log.  Read within the first SERIES_OPENING bytes.
+ */
+#define SERIES_OPENING 600
+static bool introduces_series(const struct report *r)
+{
+	static const char *const says[] = {
+		"this series",		 "this patch series",
+		"this patchset",	 "this patch set",
+		"this patch against",	 "these patches",
+		"the following patches", "the following series",
+	};
+	size_t len = r->body ? r->body_len : 0, i;
+	const char *p, *end;
+
+	if (!r->body)
+		return false;
+	if (len > SERIES_OPENING)
+		len = SERIES_OPENING;
+	end = r->body + len;
+	for (p = r->body; p < end; p++) {
+		if (*p != 't' && *p != 'T')
+			continue;
+		if (p > r->body && isalpha((unsigned char)p[-1]))
+			continue;
+		for (i = 0; i < ARRAY_SIZE(says); i++)
+			if (has_prefix_ci(p, end, says[i]))
+				return true;
+	}
+	return false;
+}
+
+/*
  * decide_patch - a patch, a cover letter or a review, by the subject's
  * tags and the sender's own text (a diff, a Signed-off-by, a diffstat,
  * a version log); false when it is none of them
@@ -1210,6 +1613,55 @@ static bool decide_patch(struct kind_result *k, const char *tags,
 	return false;
 }
 
+/*
+ * decide_new - what a new message (no reply) that is no patch by its
+ * tags or own text is, when its request, its attachment, its opening
+ * or its subject says it: stable traffic, a patch, a cover letter, spam
+ * or discussion; false when none of them
+ */
+static bool decide_new(const struct report *r, struct kind_result *k,
+		       const char *subj, const char *tags,
+		       const struct own_scan *o)
+{
+	const char *rest = kind_subject_rest(subj);
+
+	if (!o->crash && backport_request(r)) {
+		decide(k, KIND_STABLE, "%s",
+		       "a new message that asks a stable tree to take a commit");
+		return true;
+	}
+	if (!k->diff && !o->crash && !o->bisect &&
+	    !problem_in_phrase(rest, strlen(rest), NULL, 0) &&
+	    introduces_series(r)) {
+		decide(k, KIND_COVER, "%s",
+		       "a new message without a diff whose text presents its series (\"this series ...\"): a cover letter");
+		return true;
+	}
+	if (!o->crash && !problem_in_phrase(rest, strlen(rest), NULL, 0) &&
+	    patch_attached_signed(r)) {
+		decide(k, KIND_PATCH, "%s",
+		       "a new message with a patch attached (a diff with a Signed-off-by)");
+		return true;
+	}
+	if (!k->diff && !o->crash && sells(r, subj)) {
+		decide(k, KIND_SPAM, "%s",
+		       "a new message in the words of money and trade, naming no code");
+		return true;
+	}
+	if (!o->crash && list_business(rest)) {
+		decide(k, KIND_DISCUSSION,
+		       "subject \"%.100s\": the list's or the trees' business",
+		       rest);
+		return true;
+	}
+	if (!k->diff && !o->crash && tool_subject(tags, rest)) {
+		decide(k, KIND_DISCUSSION,
+		       "subject \"%.100s\": about a userspace tool", subj);
+		return true;
+	}
+	return false;
+}
+
 void kind_classify(const struct report *r, struct kind_result *k)
 {
 	static const char *const problem[] = {
@@ -1230,6 +1682,7 @@ void kind_classify(const struct report *r, struct kind_result *k)
 		"rebased",	   "proposal",	  "plan",     "plans",
 		"roadmap",	   "fyi",	  "status",   "update on",
 		"missing signoff", "request for", "guidance", "advice",
+		"meetup",	   "psa",
 	};
 	const char *subj = r->subject ? r->subject : "";
 	const char *rest = kind_subject_rest(subj);
@@ -1299,6 +1752,8 @@ void kind_classify(const struct report *r, struct kind_result *k)
 			       "a reply (In-Reply-To, References or Re:)");
 		return;
 	}
+	if (decide_new(r, k, subj, tags, &own))
+		return;
 	if (any_tag(tags, is_problem_tag)) {
 		k->problem_stated = true;
 		snprintf(k->problem, sizeof(k->problem), "subject tag [%.40s]",
@@ -1327,7 +1782,7 @@ void kind_classify(const struct report *r, struct kind_result *k)
 	k->question = question_subject(rest) ||
 		      (any_tag(tags, is_question_tag) && !k->diff) ||
 		      (!k->names_nothing && !k->diff && !own.crash &&
-		       first_sentence_asks(r));
+		       (first_sentence_asks(r) || says_it_asks(r)));
 	problem_scan(r, rest, k);
 	if (!k->problem_stated && !k->diff && tool_found(r)) {
 		k->problem_stated = true;

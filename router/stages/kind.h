@@ -24,17 +24,32 @@
  *	             request, stable-tree traffic (FAILED: patch, AUTOSEL,
  *	             "[PATCH 6.6 012/345]"), a patch, a cover letter
  *	             ("0/N"), a reply to any of those (a review);
- *	  body       a diff with a Signed-off-by in the sender's own text
- *	             is a patch whatever its subject; a reply is a
- *	             follow-up;
- *	  otherwise  a new message with words of a problem, or without
- *	             words of an announcement or question, is a report;
+ *	  body       a new message that asks a stable tree to take a
+ *	             commit ("Please apply 5037b342825d to v5.10 -
+ *	             v6.18") is stable traffic; a diff with a
+ *	             Signed-off-by in the sender's own text is a patch
+ *	             whatever its subject, and so is a new message with
+ *	             such a patch attached whose subject states no
+ *	             problem; a new message without a diff whose
+ *	             opening presents its series ("this series ties up
+ *	             ...") is a cover letter; a reply is a follow-up;
+ *	  otherwise  a new message without a crash that talks money and
+ *	             trade three ways and names no code is spam; one
+ *	             whose subject is the list's or the trees' business
+ *	             ("subscribe linux-raid", "linux-next: manual merge
+ *	             of ...") or about a userspace tool ("[nvme-cli]
+ *	             ...", "mmc-utils: ...") is discussion; one with
+ *	             words of a problem, or without words of an
+ *	             announcement or question, is a report;
  *	             announcements, questions and plans are discussion.
  *
  *	Spam is what the site's own filter marked ("X-Spam-Flag: YES" or
  *	"X-Spam-Status: Yes" set by the MTA): a sender can only bury its
- *	own mail that way.  Junk that passed the filter is a report
- *	without evidence, which classification holds as uncertain.
+ *	own mail that way.  Of the junk that passed the filter, a new
+ *	message that sells or scams (above), or whose text names nothing
+ *	of the kernel and neither says what went wrong nor asks, is spam;
+ *	the rest is a report without evidence, which classification
+ *	holds as uncertain.
  *
  *	The reason names the header or line that decided, for 'triage
  *	explain' and the log.  The trailers that say what a patch fixes
@@ -105,8 +120,10 @@ struct kind_result {
 	bool question;		/* a new message that asks: its subject
 				 * ends in "?", opens as a question or
 				 * asks for help, or its own text's first
-				 * sentence asks (a text that names the
-				 * kernel, with no crash and no diff) */
+				 * sentence asks or the text says it asks
+				 * ("I have a question", "I wonder why": a
+				 * text that names the kernel, with no
+				 * crash and no diff) */
 	struct kind_ref refs[KIND_REFS_MAX];
 	size_t nrefs;
 };

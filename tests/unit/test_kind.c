@@ -116,6 +116,18 @@ static void test_patches(void **state)
 		    "old setup breaks with zoned devices.\n\n"
 		    "Changes since v2:\n - fix the error table in xfs/438\n"),
 		KIND_COVER);
+	/* nor a version log: its text presents the series */
+	expect_kind(msg("A Developer <dev@example.com>",
+			"a few more namespace scanning cleanups", NULL,
+			"Hi all,\n\nthis series ties up a few more loose "
+			"ends in the namespace scanning code.\n"),
+		    KIND_COVER);
+	/* ... not a report that blames a series */
+	expect_kind(msg("Some User <user@example.org>",
+			"namespace scanning hangs since 6.18", NULL,
+			"Hi all,\n\nsince this series was merged the scan "
+			"never ends.\n"),
+		    KIND_REPORT);
 	/* a kernel's version is no series' ("Changes since v6.1: ...") */
 	expect_kind(msg("Some User <user@example.org>",
 			"suspend fails on my laptop", NULL,
@@ -327,9 +339,26 @@ static void test_questions(void **state)
 			 "Hi,\n\nis there really an NVMe/IB target anyone "
 			 "runs in production?\nThe configfs accepts the "
 			 "address type.\n"));
-	assert_true(asks("nvme-cli: a fix only on the stable branch",
+	assert_true(asks("a fix only on the stable branch",
 			 "Keith,\nThe commit abc only landed in the 1.11 "
 			 "branch, was that\nintended?\n"));
+	/* ... or says, further on, that it asks */
+	assert_true(asks("nvmem: core: use device_register",
+			 "I stumbled over commit 0a1b2c3d4e5f in "
+			 "driver-core-next.\n\nI have a question, isn't "
+			 "dev_dbg() the reason for the split?\n"));
+	assert_true(asks("bio size is limited to the readahead size",
+			 "Hi all, I wonder why the block layer builds no bio "
+			 "larger than the readahead size.\n\nThe target is "
+			 "an NVMe-oF SSD.\n"));
+	/* not in a quote, nor with a crash */
+	assert_false(asks("bio size is limited to the readahead size",
+			  "> I wonder why the block layer builds no bio "
+			  "larger than that.\nThe target is an NVMe-oF SSD; "
+			  "buffered reads are slow.\n"));
+	assert_false(asks("hub dies on resume",
+			  "BUG: kernel NULL pointer dereference\nCall Trace:"
+			  "\n\nI wonder why this happens.\n"));
 	/* junk that names nothing of the kernel stays junk */
 	assert_false(asks("Partnership offer",
 			  "Dear sir,\n\nAre you looking for a reliable "
@@ -348,6 +377,8 @@ static void test_questions(void **state)
 	assert_true(question_of("Need help increasing raid scan speed"));
 	assert_true(question_of("[Help Needed] MMC stops working"));
 	assert_true(question_of("Clarification on SD card power-off"));
+	assert_true(question_of("Request for assistance: Error on rerun of "
+				"the conversion after an interruption"));
 	/* a subject that opens as a question, its "?" cut or never
 	 * written */
 	assert_true(question_of("Is it true that the watchdog keeps running"));
@@ -357,6 +388,175 @@ static void test_questions(void **state)
 	assert_false(question_of("Whatever the port, the dock link drops"));
 	assert_false(question_of("xhci_hcd dies on resume from suspend"));
 	assert_false(question_of("[BUG] rtw89: is the firmware crashing"));
+}
+
+static void test_tool_subjects(void **state)
+{
+	(void)state;
+	/* a userspace tool's question or proposal, by its subject */
+	expect_kind(msg("A Developer <dev@example.com>",
+			"[nvme-cli] a fix only on the stable branch", NULL,
+			"Keith,\nThe commit 0a1b2c3d4e5f only landed in the "
+			"1.11 branch. Was that intended?\n"),
+		    KIND_DISCUSSION);
+	expect_kind(msg("Some User <user@example.org>",
+			"mmc-utils: completion of error handling", NULL,
+			"Hi,\n\nmany calls ignore the error returned by "
+			"ioctl(); I would check each one.\n"),
+		    KIND_DISCUSSION);
+	expect_kind(
+		msg("Some User <user@example.org>",
+		    "nvmetcli: unable to run clear", NULL,
+		    "# ./nvmetcli clear\nPermissionError: [Errno 1] "
+		    "Operation not permitted: '/sys/kernel/config/nvmet'\n"),
+		KIND_DISCUSSION);
+	/* ... but a kernel crash the tool set off is a report */
+	expect_kind(msg("Some User <user@example.org>",
+			"nvmetcli: clear oopses the kernel", NULL,
+			"BUG: kernel NULL pointer dereference, address: 0\n"
+			"Call Trace:\n nvmet_port_release+0x1c/0x40\n"),
+		    KIND_REPORT);
+	expect_kind(msg("Some User <user@example.org>",
+			"nvmet: oops during nvmetcli's tests", NULL,
+			"Running make test in nvmetcli, the target oopses "
+			"in nvmet_port_release().\n"),
+		    KIND_REPORT);
+}
+
+static void test_list_business(void **state)
+{
+	(void)state;
+	expect_kind(msg("Some User <user@example.org>", "subscribe linux-raid",
+			NULL, "subscribe linux-raid\n"),
+		    KIND_DISCUSSION);
+	expect_kind(msg("Some User <user@example.org>",
+			"linux-wireless+subscribe@vger.kernel.org", NULL,
+			"please add me\n"),
+		    KIND_DISCUSSION);
+	expect_kind(
+		msg("A Developer <dev@example.com>",
+		    "linux-next: manual merge of the kbuild tree with the origin tree",
+		    NULL,
+		    "Hi all,\n\nToday's linux-next merge of the kbuild tree "
+		    "got a conflict in:\n\n  scripts/Makefile.build\n\n"
+		    "diff --cc scripts/Makefile.build\n"
+		    "--- a/scripts/Makefile.build\n"
+		    "+++ b/scripts/Makefile.build\n"),
+		KIND_DISCUSSION);
+	expect_kind(msg("A Developer <dev@example.com>",
+			"Fixes tags need work in the crypto-current tree", NULL,
+			"In commit 0a1b2c3d4e5f the Fixes tag has a wrong "
+			"subject.\n"),
+		    KIND_DISCUSSION);
+	expect_kind(msg("A Developer <dev@example.com>",
+			"BlueZ Face-to-Face Meetup - Nice, May 30-31", NULL,
+			"We will meet to discuss the next BlueZ release.\n"),
+		    KIND_DISCUSSION);
+	expect_kind(msg("A Developer <dev@example.com>",
+			"PSA: this list has moved to new infrastructure", NULL,
+			"No action is required from subscribers.\n"),
+		    KIND_DISCUSSION);
+	/* ... not a report that names the list's words */
+	expect_kind(msg("Some User <user@example.org>",
+			"subscribe to uevents hangs the machine", NULL,
+			"Since 6.18 udevadm monitor hangs the machine.\n"),
+		    KIND_REPORT);
+	expect_kind(msg("Some User <user@example.org>",
+			"linux-next: build failure after merge of the kbuild "
+			"tree",
+			NULL,
+			"scripts/Makefile.build:12: *** missing separator. "
+			"Stop.\n"),
+		    KIND_REPORT);
+}
+
+static void test_backport_requests(void **state)
+{
+	(void)state;
+	/* a request that a stable tree take a commit */
+	expect_kind(msg("Some User <user@example.org>",
+			"btrfs: fix a deadlock waiting for a transaction", NULL,
+			"Dear stable maintainers,\n\nPlease apply "
+			"0a1b2c3d4e5f60718293 to stable kernels v5.10 - "
+			"v6.18.\n\nIt fixes a lock-up we have seen a few "
+			"times.\n"),
+		    KIND_STABLE);
+	expect_kind(msg("A Developer <dev@example.com>",
+			"Please backport 0a1b2c3d4e5f (\"foo: zero the shared "
+			"page\") to stable",
+			NULL,
+			"Hi,\n\nit has no Cc: stable tag; it fixes an "
+			"information leak.\n"),
+		    KIND_STABLE);
+	expect_kind(msg("A Developer <dev@example.com>",
+			"Apply 0a1b2c3d4e5f to 5.15, 6.1 and 6.6", NULL,
+			"Hi stable folks,\n\nit fixes a -Wuninitialized "
+			"error with clang-21.\n"),
+		    KIND_STABLE);
+	/* ... not a regression report that names its culprit */
+	expect_kind(msg("Some User <user@example.org>",
+			"laptop does not resume since 6.6.58", NULL,
+			"Since 6.6.58 my laptop does not resume; reverting "
+			"0a1b2c3d4e5f fixes it.\n"),
+		    KIND_REPORT);
+	expect_kind(msg("Some User <user@example.org>",
+			"ext4: hang in the journal on 6.18", NULL,
+			"Please apply some thought to this: ext4 hangs in "
+			"jbd2 since 6.18, bisected to 0a1b2c3d4e5f.\n"),
+		    KIND_REPORT);
+}
+
+/* with_patch - r with an attachment named name holding text */
+static struct report *with_patch(struct report *r, const char *name,
+				 const char *text)
+{
+	struct report_part *pt = report_add_part(r);
+
+	pt->mime_type = xstrdup("text/x-patch");
+	pt->filename = xstrdup(name);
+	pt->text = xstrdup(text);
+	pt->len = strlen(pt->text);
+	pt->flags = PART_TEXT | PART_ATTACHMENT;
+	return r;
+}
+
+static void test_attached_patches(void **state)
+{
+	static const char debug_diff[] = "--- a/drivers/net/can/m_can/m_can.c\n"
+					 "+++ b/drivers/net/can/m_can/m_can.c\n"
+					 "@@ -10,7 +10,7 @@\n";
+	char signed_diff[512];
+
+	(void)state;
+	snprintf(signed_diff, sizeof(signed_diff), "%s%s",
+		 "From: A Vendor <dev@example.com>\n"
+		 "Subject: [PATCH] ALSA: hda: enable the mute LED\n\n"
+		 "Signed-off-by: A Vendor <dev@example.com>\n---\n",
+		 "diff --git a/sound/pci/hda/x.c b/sound/pci/hda/x.c\n"
+		 "--- a/sound/pci/hda/x.c\n+++ b/sound/pci/hda/x.c\n");
+	/* a patch sent as an attachment, as git makes it */
+	expect_kind(with_patch(msg("A Vendor <dev@example.com>",
+				   "Enable the mute LED for a new laptop", NULL,
+				   "Hi Takashi,\n\nthe attached patch enables "
+				   "the mute LED.\n"),
+			       "0001-ALSA-hda-enable-the-mute-LED.patch",
+			       signed_diff),
+		    KIND_PATCH);
+	/* ... not a reporter's debug diff, nor a report with its fix */
+	expect_kind(with_patch(msg("Some User <user@example.org>",
+				   "m_can: bus-off recovery", NULL,
+				   "Hi,\n\nthe interface stops sending after a "
+				   "long bus-off; the attached diff helps.\n"),
+			       "debug.diff", debug_diff),
+		    KIND_REPORT);
+	expect_kind(
+		with_patch(msg("Some User <user@example.org>",
+			       "m_can: bus-off recovery issue", NULL,
+			       "Hi,\n\nthe interface stops sending after a "
+			       "long bus-off; the attached patch fixes it.\n"),
+			   "0001-m_can-bus-off-recovery-fix.patch",
+			   signed_diff),
+		KIND_REPORT);
 }
 
 static void test_new_messages(void **state)
@@ -617,6 +817,45 @@ static void expect_problem_at(struct report *r, const char *want, int line)
 	report_free(r);
 }
 
+static void test_sells(void **state)
+{
+	(void)state;
+	/* hardware for sale: its wares are kernel words, but it sells */
+	expect_kind(msg("Exceptional PC <support@example.com>",
+			"WTS Available laptops and memory", NULL,
+			"Hello,\n\nLooking for a buyer for the following "
+			"items.\n\nUsed SSD 3.84TB U.2 NVMe\nQuantity 400, "
+			"price $100 EACH\n"),
+		    KIND_SPAM);
+	/* an advance-fee scam that asks: no question of the kernel's */
+	expect_kind(msg("A Banker <banker@example.com>",
+			"Are you still on this email?", NULL,
+			"i need your interest over a transaction of $10 "
+			"million. The fund will be sent into your bank "
+			"account.\n\nI wait your respond?\n"),
+		    KIND_SPAM);
+	expect_kind(msg("An Investor <ir@example.com>",
+			"Thematic Funds Letter Of Intent", NULL,
+			"Having been referred to your investment by my team, "
+			"we would be honored to review your projects for our "
+			"investors.\n"),
+		    KIND_SPAM);
+	/* ... not a report that talks money twice, nor one with code */
+	expect_kind(msg("Some User <user@example.org>",
+			"laptops hang at suspend after the update", NULL,
+			"Our business runs 400 of these laptops; since the "
+			"update each one hangs at suspend, and the price is a "
+			"lost day.\n"),
+		    KIND_REPORT);
+	expect_kind(msg("Some User <user@example.org>",
+			"btrfs: transaction aborts on a busy server", NULL,
+			"Our business server aborts a transaction each night; "
+			"the price of a restore is high and the offer of a "
+			"new disk did not help:\nbtrfs_commit_transaction "
+			"returned -28\n"),
+		    KIND_REPORT);
+}
+
 static void test_problem_stated(void **state)
 {
 	(void)state;
@@ -701,7 +940,12 @@ int main(void)
 		cmocka_unit_test(test_bugzilla),
 		cmocka_unit_test(test_new_messages),
 		cmocka_unit_test(test_questions),
+		cmocka_unit_test(test_tool_subjects),
+		cmocka_unit_test(test_list_business),
+		cmocka_unit_test(test_backport_requests),
+		cmocka_unit_test(test_attached_patches),
 		cmocka_unit_test(test_names_nothing),
+		cmocka_unit_test(test_sells),
 		cmocka_unit_test(test_problem_stated),
 		cmocka_unit_test(test_trailers),
 		cmocka_unit_test(test_tags),
