@@ -30,7 +30,7 @@
 struct item {
 	int64_t id, received_at;
 	char *section, *subject, *from;
-	char *message_id, *syzbot_id; /* set by examine() */
+	char *message_id, *syzbot_id; /* set by item_links() */
 };
 
 struct items {
@@ -157,11 +157,34 @@ static int cmp_section(const void *a, const void *b)
 	return strcmp(x->section, y->section);
 }
 
+/*
+ * item_links - what a digest links a report by: its own Message-ID (mail
+ * only: the archive's page) and, when syzbot reported it, the crash's
+ * page
+ */
+static int item_links(struct audit *db, struct item *x,
+		      const struct audit_record *rec)
+{
+	struct audit_links l;
+	int rc;
+
+	if (rec->message_id && *rec->message_id && rec->source &&
+	    !strcmp(rec->source, "mail"))
+		x->message_id = xstrdup(rec->message_id);
+	rc = audit_get_links(db, x->id, &l);
+	if (rc < 0)
+		return -1;
+	if (rc == 1 && l.syzbot_id && *l.syzbot_id)
+		x->syzbot_id = xstrdup(l.syzbot_id);
+	if (rc == 1)
+		audit_links_release(&l);
+	return 0;
+}
+
 /* examine - whether a digest listed the report already, and its title */
 static int examine(struct audit *db, struct item *x, bool *listed, char **title)
 {
 	struct audit_record rec;
-	struct audit_links l;
 	size_t i;
 	int rc = audit_get_report(db, x->id, 0, &rec);
 
@@ -174,19 +197,9 @@ static int examine(struct audit *db, struct item *x, bool *listed, char **title)
 			*listed = true;
 	if (rec.evidence && rec.evidence->title)
 		*title = xstrdup(rec.evidence->title);
-	if (rec.message_id && *rec.message_id && rec.source &&
-	    !strcmp(rec.source, "mail"))
-		x->message_id = xstrdup(rec.message_id);
+	rc = item_links(db, x, &rec);
 	audit_record_release(&rec);
-	/* the crash's own page, when syzbot reported it */
-	rc = audit_get_links(db, x->id, &l);
-	if (rc < 0)
-		return -1;
-	if (rc == 1 && l.syzbot_id && *l.syzbot_id)
-		x->syzbot_id = xstrdup(l.syzbot_id);
-	if (rc == 1)
-		audit_links_release(&l);
-	return 0;
+	return rc;
 }
 
 /* digest_collect - what the next digest of a section (or of each) holds */
@@ -682,13 +695,21 @@ static int recompose(struct audit *db, const struct config *cfg, int64_t outbox,
 			goto out;
 		if (!rc)
 			continue;
+		memset(&x, 0, sizeof(x));
 		x.id = rec.id;
 		x.received_at = rec.received_at;
 		x.section = s.section;
 		x.subject = (char *)(rec.subject ? rec.subject : "");
 		x.from = (char *)(rec.from_display ? rec.from_display : "");
-		add_to_group(&s, &x, rec.evidence ? rec.evidence->title : NULL);
+		rc = item_links(db, &x, &rec);
+		if (!rc)
+			add_to_group(&s, &x,
+				     rec.evidence ? rec.evidence->title : NULL);
+		free(x.message_id);
+		free(x.syzbot_id);
 		audit_record_release(&rec);
+		if (rc < 0)
+			goto out;
 	}
 	qsort(s.groups, s.ngroups, sizeof(*s.groups), cmp_group);
 	if (digest_compose(&s, &rid, to, (time_t)created, &msg) < 0)

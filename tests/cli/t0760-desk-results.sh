@@ -95,6 +95,8 @@ test_expect_success 'a report leaves a digest queued but not sent' '
 	grep -q "^reclassify 4: taken out of the queued digest (outbox $o; 1 report left in it)\$" "$T/out" &&
 	sql "SELECT message FROM outbox WHERE id = $o" >"$T/after" &&
 	! grep -q "reports* 4" "$T/after" && grep -q "report 5\$" "$T/after" &&
+	grep -q "^   https://syzkaller.appspot.com/bug?extid=77aa88bb99cc00dd\$" "$T/before" &&
+	grep -q "^   https://syzkaller.appspot.com/bug?extid=77aa88bb99cc00dd\$" "$T/after" &&
 	grep -q "^Subject: \\[fuzzer digest\\] XFS FILESYSTEM: 1 report, 1 crash title\$" "$T/after" &&
 	test "$(grep "^Message-ID" "$T/before")" = "$(grep "^Message-ID" "$T/after")" &&
 	test "$(sql "SELECT state FROM outbox WHERE id = $o")" = queued &&
