@@ -35,6 +35,12 @@ WARN = -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes \
        -Wno-unused-parameter
 ifdef DEVELOPER
 WARN += -Werror
+# a developer's build fills every uninitialised automatic variable with a
+# pattern (0xfe bytes): reading one fails the same way on every run and
+# with either compiler, where a release build reads whatever the stack
+# held (NULLs hid recompose()'s uninitialised item from gcc's builds;
+# clang's crashed in t0760)
+CFLAGS += -ftrivial-auto-var-init=pattern
 endif
 ifdef SANITIZE
 CFLAGS += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all \
