@@ -63,22 +63,4 @@ char *prefix_syz_fs(const char *text, size_t len);
  */
 char *prefix_merged_tree(const char *subject);
 
-/*
- * prefix_git_url - a git tree's address as MAINTAINERS' T: lines and a
- * test robot's "tree:" line both give it, without its scheme, ".git"
- * or trailing '/' ("git git://git.kernel.org/.../dtor/input.git" and
- * "https://git.kernel.org/.../dtor/input.git" ->
- * "git.kernel.org/.../dtor/input"), in a new string, or NULL when v
- * is no git:// or http(s):// address
- */
-char *prefix_git_url(const char *v, size_t len);
-
-/*
- * prefix_robot_tree - the tree a kernel test robot's report was built
- * from, its line "tree:   https://github.com/ceph/ceph-client.git
- * BRANCH" (prefix_git_url() form), in a new string, or NULL; reads at
- * most PREFIX_SCAN_MAX bytes
- */
-char *prefix_robot_tree(const char *text, size_t len);
-
 #endif

@@ -39,8 +39,6 @@
  * "ext4_find_extent:936:"): all of them at most W_TEXT a section */
 #define W_NAMED_TEXT 0.3
 #define W_FUNC_TEXT  0.3
-/* the tree a test robot built: its sections' own, like a list */
-#define W_ROBOT_TREE 0.3
 /* the Bugzilla component the bug was filed under: broad, like a list */
 #define W_COMPONENT 0.5
 /* To/Cc: an address's weight, times the share its section covers */
@@ -1354,56 +1352,6 @@ static char *prose(const char *text, size_t len, size_t *out_len)
 }
 
 /*
- * credit_robot_tree - the tree a test robot built ("tree:
- * https://github.com/ceph/ceph-client.git tls-tracing-only") is the
- * T: tree of the sections it serves: a build error in a file new in
- * that tree maps to no F:, and the robot's Cc (llvm@ for every clang
- * build) names other subsystems.  Sections with code of their own only
- * (not LINUX-NEXT TREE, not THE REST's mainline), and a tree more than
- * PREFIX_TIES sections share (net-next, tip) names none.
- */
-static void credit_robot_tree(struct acc *a, const struct map *map,
-			      const char *text, size_t len)
-{
-	char *tree = prefix_robot_tree(text, len);
-	uint32_t secs[PREFIX_TIES + 1], s, ns = 0, n, i;
-	char why[SECTION_WHY_MAX];
-
-	if (!tree)
-		return;
-	for (s = 0; s < map_nsections(map) && ns <= PREFIX_TIES; s++) {
-		bool held = false, code = false;
-
-		if (sections_is_catchall(map, s))
-			continue;
-		n = map_nentries(map, s);
-		for (i = 0; i < n; i++) {
-			char tag = map_entry_tag(map, s, i);
-			const char *v;
-			char *u;
-
-			if (tag == 'F')
-				code = true;
-			if (tag != 'T' || held)
-				continue;
-			v = map_entry_value(map, s, i);
-			u = prefix_git_url(v, strlen(v));
-			held = u && !strcasecmp(u, tree);
-			free(u);
-		}
-		if (held && code)
-			secs[ns++] = s;
-	}
-	if (ns && ns <= PREFIX_TIES) {
-		snprintf(why, sizeof(why), "the test robot built tree %s",
-			 tree);
-		for (i = 0; i < ns; i++)
-			credit_as(a, secs[i], W_ROBOT_TREE, why, C_BROAD);
-	}
-	free(tree);
-}
-
-/*
  * config_value_only - the text names path only as a kernel config
  * option's value (CONFIG_MODULE_SIG_KEY="certs/signing_key.pem", an
  * initramfs source, a firmware directory): the build's setting, which
@@ -1447,7 +1395,7 @@ static bool config_value_only(const char *text, size_t len, const char *f)
  * sections_for_report - rank the sections a report belongs to
  *
  * text (may be NULL) is searched for K: keywords, in its prose lines
- * only (prose_line()), and for a test robot's "tree:" line.
+ * only (prose_line()).
  */
 void sections_for_report(const struct map *map, const struct evidence *ev,
 			 const char *text, size_t text_len,
@@ -1551,8 +1499,6 @@ void sections_for_report_site(const struct map *map, const struct config *cfg,
 	if (ev && ev->culprit_chain)
 		credit_chain(&a, map, NULL, ev->culprit_chain, NULL, W_CULPRIT,
 			     "prefix of the culprit commit");
-	if (text && text_len)
-		credit_robot_tree(&a, map, text, text_len);
 	if (text && text_len) {
 		struct map_hit hits[MAP_MAX_HITS];
 		size_t plen, nk;

@@ -152,41 +152,6 @@ static void test_merged_tree(void **state)
 	expect_tree(NULL, NULL);
 }
 
-static void expect_robot(const char *text, const char *want)
-{
-	expect_str(prefix_robot_tree(text, strlen(text)), want);
-}
-
-/*
- * The tree a test robot's report was built from, as a T: line gives
- * it: scheme, "git " kind, ".git" and a trailing '/' go
- */
-static void test_robot_tree(void **state)
-{
-	const char *t = "git git://git.kernel.org/pub/scm/linux/kernel/git/"
-			"dtor/input.git";
-
-	(void)state;
-	expect_robot("Hi Dmitry,\n\nFYI, the error/warning was bisected to "
-		     "this commit.\n\ntree:   https://git.kernel.org/pub/scm/"
-		     "linux/kernel/git/dtor/input.git next\nhead:   "
-		     "0123456789abcdef\n",
-		     "git.kernel.org/pub/scm/linux/kernel/git/dtor/input");
-	expect_str(prefix_git_url(t, strlen(t)),
-		   "git.kernel.org/pub/scm/linux/kernel/git/dtor/input");
-	expect_robot("tree:\thttps://github.com/acme/acme-client.git/\n",
-		     "github.com/acme/acme-client");
-	expect_robot("tree:   https://github.com/acme/acme-client.git",
-		     "github.com/acme/acme-client");
-	/* quoted, not an address, no path, no tree line */
-	expect_robot("> tree:   https://github.com/acme/acme-client.git\n",
-		     NULL);
-	expect_robot("tree: the one I built\n", NULL);
-	expect_robot("tree: https://example.org\n", NULL);
-	expect_robot("head:   0123456789abcdef\n", NULL);
-	assert_null(prefix_robot_tree(NULL, 0));
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -194,7 +159,6 @@ int main(void)
 		cmocka_unit_test(test_culprit),
 		cmocka_unit_test(test_syz_fs),
 		cmocka_unit_test(test_merged_tree),
-		cmocka_unit_test(test_robot_tree),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1167,44 +1167,6 @@ static void test_config_value_path(void **state)
 	ev_del(ev);
 }
 
-/*
- * A test robot's build error in a file new in the tree it built (no
- * F: holds it), mailed to the tree's list and llvm@: the tree's T:
- * section, not the compiler's; linux-next names no section
- */
-static void test_robot_tree(void **state)
-{
-	static const char text[] =
-		"tree:   https://github.com/zorp/zorp-client.git tracing\n"
-		"head:   6b738aa5f6bb2343f8277d318ff1e9ea9289212c\n"
-		"commit: 4dbfb9232bb3bff162418ee08fe5379af0bcab48 [7/10] "
-		"phase I\n"
-		"config: s390-allmodconfig\n"
-		"compiler: clang version 18.1.8\n"
-		"All errors (new ones prefixed by >>):\n"
-		">> include/linux/zorp/zorp_ser.h:115:16: error: static "
-		"assertion failed\n";
-	static const char next[] =
-		"tree:   https://git.kernel.org/pub/scm/linux/kernel/git/next/"
-		"linux-next.git master\n";
-	struct evidence *ev = ev_new(NULL, NULL, 0);
-	struct section_list l;
-
-	(void)state;
-	add_recipient(ev, "zorp-devel@vger.kernel.org", false);
-	add_recipient(ev, "llvm@lists.linux.dev", false);
-	sections_for_report(map, ev, text, strlen(text), &l);
-	assert_string_equal(title(&l, 0), "ZORP CLIENT");
-	assert_non_null(strstr(l.v[0].why, "the test robot built tree "
-					   "github.com/zorp/zorp-client 0.30"));
-	section_list_release(&l);
-	sections_for_report(map, ev, next, strlen(next), &l);
-	assert_string_equal(title(&l, 0), "LLVM BUILD");
-	section_list_release(&l);
-	del_recipients(ev);
-	ev_del(ev);
-}
-
 /* drivers/base/'s directories are subsystems, not the device model */
 static void test_regmap_is_no_core(void **state)
 {
@@ -1262,7 +1224,6 @@ int main(void)
 		cmocka_unit_test(test_tie_inner_first),
 		cmocka_unit_test(test_chain_driver_speaks),
 		cmocka_unit_test(test_config_value_path),
-		cmocka_unit_test(test_robot_tree),
 		cmocka_unit_test(test_regmap_is_no_core),
 	};
 
