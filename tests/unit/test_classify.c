@@ -1203,9 +1203,10 @@ static void test_shipped_tool_output(void **state)
 	struct ruleset *rs = shipped();
 	struct evidence *ev = ev_new();
 	char hdr[VERDICT_HEADER_MAX];
-	/* a userspace tool built with AddressSanitizer and fed an input */
+	/* a userspace tool built with AddressSanitizer and fuzzed */
 	const char *asan =
-		"Hello maintainers! I have found a SEGV in foo-restore.c\n\n"
+		"Hello maintainers! Fuzzing foo-restore with AFL++ found a "
+		"SEGV in foo-restore.c\n\n"
 		"It occurs on the following line:\n"
 		"*strchr(line, '\\n') = '\\0';\n\nOutput:\n\n"
 		"==1234==ERROR: AddressSanitizer: SEGV on unknown address "
@@ -1239,6 +1240,15 @@ static void test_shipped_tool_output(void **state)
 		"Tools: fuzz_wifi_bridge.py loads seed frames, applies "
 		"byte-level mutation and injects them; the fuzzing run "
 		"triggers a firmware error every few minutes.\n";
+	/* a user who rebuilt a crashing daemon with ASan to see why */
+	const char *rebuilt =
+		"bluetoothd crashes every time I pair my headphones since "
+		"the upgrade to 6.18. I rebuilt bluez with -fsanitize=address "
+		"to see why, and got:\n\n"
+		"==12345==ERROR: AddressSanitizer: heap-use-after-free on "
+		"address 0x602000000010\n"
+		"    #0 0x55d0c0 in device_free src/device.c:812\n"
+		"I can test patches.\n";
 	/* a user's own system: none of these words makes it a tool's */
 	const char *user =
 		"After upgrading to 6.12 my laptop no longer resumes: the "
@@ -1249,6 +1259,10 @@ static void test_shipped_tool_output(void **state)
 	(void)state;
 	assert_int_equal(
 		classify_text(rs, "From: A <a@example.org>", asan, ev, hdr),
+		CLASS_FUZZER);
+	assert_non_null(strstr(hdr, "FUZZ_USERSPACE_SANITIZER"));
+	assert_int_not_equal(
+		classify_text(rs, "From: G <g@example.org>", rebuilt, ev, hdr),
 		CLASS_FUZZER);
 	assert_non_null(strstr(hdr, "FUZZ_USERSPACE_SANITIZER"));
 	assert_int_equal(
