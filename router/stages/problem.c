@@ -4,6 +4,7 @@
  */
 #include <ctype.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -336,6 +337,19 @@ static bool signature_line(const char *p, const char *e)
 	return e - p == 2 && p[0] == '-' && p[1] == '-';
 }
 
+/*
+ * own_text_ends - the line p..e ends the writer's own text: the
+ * signature's "-- ", or Outlook's "-----Original Message-----" (26
+ * bytes, a line of its own or with "\r" or blanks after it)
+ */
+static bool own_text_ends(const char *p, const char *e)
+{
+	static const char om[] = "-----Original Message-----";
+
+	return signature_line(p, e) || (e - p >= (ptrdiff_t)sizeof(om) - 1 &&
+					!memcmp(p, om, sizeof(om) - 1));
+}
+
 bool problem_in_text(const char *text, size_t len, char *what, size_t size)
 {
 	const char *p = text, *end, *e;
@@ -350,9 +364,7 @@ bool problem_in_text(const char *text, size_t len, char *what, size_t size)
 		e = memchr(p, '\n', (size_t)(end - p));
 		if (!e)
 			e = end;
-		if (signature_line(p, e) ||
-		    (e - p >= 27 &&
-		     !memcmp(p, "-----Original Message-----", 26)))
+		if (own_text_ends(p, e))
 			break;
 		/* a quoted line is someone else's; a blank one ends */
 		if (p == e || *p == '>' || *p == '\r') {
@@ -422,9 +434,7 @@ unsigned problem_log_lines(const char *text, size_t len)
 		e = memchr(p, '\n', (size_t)(end - p));
 		if (!e)
 			e = end;
-		if (signature_line(p, e) ||
-		    (e - p >= 27 &&
-		     !memcmp(p, "-----Original Message-----", 26)))
+		if (own_text_ends(p, e))
 			break;
 		while (p < e && (*p == ' ' || *p == '\t'))
 			p++;

@@ -115,6 +115,10 @@ static void test_text(void **state)
 			  NULL, 0));
 	assert_false(text("Thanks\n--\nMy company: broken things repaired\n",
 			  NULL, 0));
+	/* nor what follows Outlook's "-----Original Message-----" line */
+	assert_false(text("Thanks.\n-----Original Message-----\n"
+			  "I get a crash on boot\n",
+			  NULL, 0));
 }
 
 static bool failure(const char *s, char *what, size_t size)
@@ -195,6 +199,16 @@ static void test_log_lines(void **state)
 	assert_int_equal(log_lines("> [    4.705255] EDAC MC0: Giving out\n"
 				   "Thanks\n-- \n"
 				   "[    4.705255] EDAC MC0: Giving out\n"),
+			 0);
+	/* nor is what follows Outlook's "-----Original Message-----" line,
+	 * as mail gives it (LF) or with its CR */
+	assert_int_equal(log_lines("Any idea?\n-----Original Message-----\n"
+				   "[    1.000000] usb 1-1: new device\n"
+				   "[    2.000000] usb 1-1: reset\n"
+				   "[    3.000000] usb 1-1: gone\n"),
+			 0);
+	assert_int_equal(log_lines("-----Original Message-----\r\n"
+				   "[    1.000000] usb 1-1: new device\n"),
 			 0);
 	/* prose with a time, a kernel word, a bracket */
 	assert_int_equal(log_lines("Feb 5 at 14:56 the kernel: it hung.\n"
