@@ -20,7 +20,14 @@
 # scratch directory (build/train-stage) and read there.  The list of the
 # items used (Message-ID, class, where) goes to classifiers/model-items.tsv.
 # The held-out sets (split "held-out", tests/real/lists.tsv,
-# tests/real/held-reports.tsv) are never read.
+# tests/real/held-reports.tsv, held-reports2.tsv) are never read, and a
+# training item whose Message-ID one of them names (a message cross-posted
+# to a tuning list and a held-out one, or both in ../shared/corpus/reports
+# and in a real-mail set) is left out: every held-out measurement ('make
+# eval', whose split is classifiers/split.tsv and tests/corpus/train/
+# split.tsv, and 'make eval-real') judges a model that never saw its
+# messages.  Message-IDs are compared without <> and in lower case; only
+# the Message-ID columns of the held-out files are read.
 set -eu
 shared=${TRIAGE_SHARED:-../shared}
 real=${REAL_MAIL:-/work/real-mail}
@@ -45,6 +52,13 @@ done
 for d in "$shared/corpus/reports" $(for s in $real_sets; do echo "$real/$s"; done); do
 	[ -d "$d" ] || { echo "$0: no $d (tests/real/README: tools/fetch-real-mail.sh)" >&2; exit 66; }
 done
+# the held-out sets, by file: tests/real (every row) and the split files
+# (the rows marked held-out); only their Message-ID column is read
+held_sets="tests/real/held-reports.tsv tests/real/held-reports2.tsv
+tests/real/lists.tsv classifiers/split.tsv tests/corpus/train/split.tsv"
+for f in $held_sets; do
+	[ -f "$f" ] || { echo "$0: no $f: cannot tell the held-out messages" >&2; exit 66; }
+done
 abs() { (cd "$1" && pwd -P); }
 shared=$(abs "$shared") real=$(abs "$real") train=$(abs tests/corpus/train)
 stage=build/train-stage
@@ -61,6 +75,30 @@ link() {
 	printf '%s\t%s\t%s\tno\t\n' "$name" "$2" "$4" >>"$stage/index.tsv"
 	printf '%s\t%s\t%s\n' "$3" "$2" "$4" >>"$tmp_items"
 }
+# held.lst: normalised Message-ID<TAB>the held-out set naming it
+for f in $held_sets; do
+	case $f in
+	*/split.tsv) awk -F'\t' -v f="$f" '!/^#/ && $2 == "held-out" { print $1 "\t" f ":held-out" }' "$f" ;;
+	*) grep -v '^#' "$f" | tail -n +2 | awk -F'\t' -v f="$f" '{ print $1 "\t" f }' ;;
+	esac
+done | awk -F'\t' -v OFS='\t' '{
+	id = tolower($1); gsub(/^[ <]+|[> ]+$/, "", id)
+	if (id != "") print id, $2 }' >"$stage/held.lst"
+[ -s "$stage/held.lst" ] || { echo "$0: no held-out Message-ID read" >&2; exit 65; }
+# drop_held LIST WHERE: keep the items (ID<TAB>class<TAB>where) of LIST
+# whose Message-ID no held-out set names; each one left out goes to
+# skipped.tsv (its where prefixed with WHERE)
+drop_held() {
+	awk -F'\t' -v OFS='\t' -v skipped="$stage/skipped.tsv" -v at="$2" '
+		NR == FNR { if ($1 in why) why[$1] = why[$1] ", " $2
+			    else why[$1] = $2
+			    next }
+		{ id = tolower($1); gsub(/^[ <]+|[> ]+$/, "", id)
+		  if (id in why) { print $1, $2, at $3, why[id] >>skipped; next }
+		  print }' "$stage/held.lst" "$1" >"$1.kept" &&
+	mv "$1.kept" "$1"
+}
+: >"$stage/skipped.tsv"
 printf 'file\tclass\tsource\twrapped\tnotes\n' >"$stage/index.tsv"
 printf '# the training items of %s (tools/train-model.sh): Message-ID, class, where\n' "$out" >"$tmp_items"
 # shared corpus: tuning part (split columns: id, part, dir, file, class)
@@ -68,6 +106,7 @@ grep -v '^#' classifiers/split.tsv | while IFS='	' read -r id part dir file cls 
 	[ "$part" = tune ] || continue
 	echo "$id	$cls	$dir/$file"
 done >"$stage/shared.lst"
+drop_held "$stage/shared.lst" shared:corpus/
 while IFS='	' read -r id cls where; do
 	link "$shared/corpus/$where" "$cls" "$id" "shared:corpus/$where"
 done <"$stage/shared.lst"
@@ -79,6 +118,7 @@ for set in $real_sets; do
 		echo "$id	$cls	$set/$list/$file"
 	done
 done >"$stage/real.lst"
+drop_held "$stage/real.lst" real-mail:
 while IFS='	' read -r id cls where; do
 	link "$real/$where" "$cls" "$id" "real-mail:$where"
 done <"$stage/real.lst"
@@ -87,9 +127,22 @@ grep -v '^#' tests/corpus/train/split.tsv | while IFS='	' read -r id part file c
 	[ "$part" = tune ] || continue
 	echo "$id	$cls	$file"
 done >"$stage/train.lst"
+drop_held "$stage/train.lst" tests/corpus/train/
 while IFS='	' read -r id cls where; do
 	link "$train/$where" "$cls" "$id" "tests/corpus/train/$where"
 done <"$stage/train.lst"
+# what was left out, and why
+nskip=$(grep -c . "$stage/skipped.tsv" || :)
+echo "skipped $nskip training items whose Message-ID a held-out set names"
+if [ "$nskip" -gt 0 ]; then
+	cut -f4 "$stage/skipped.tsv" | sort | uniq -c | while read -r c what; do
+		echo "  $c held out in $what"
+	done
+	while IFS='	' read -r id cls where what; do
+		echo "  $where ($cls): Message-ID <$id> is held out in $what"
+	done <"$stage/skipped.tsv"
+fi
+printf '# %s items left out: their Message-ID is held out (tests/real/held-reports*.tsv, lists.tsv, the held-out part of classifiers/split.tsv or tests/corpus/train/split.tsv)\n' "$nskip" >>"$tmp_items"
 # the model: logistic regression, the default of 'triage train'
 "$triage" train --dir "$stage" --output "$out" --bits 16 --no-cv --force
 # a site model's record of its base data; the shipped one has none
