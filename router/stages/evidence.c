@@ -889,6 +889,97 @@ static size_t named_word(const char *s, const char *p, const char *end,
 }
 
 /*
+ * capital_word - a driver's name as a subject or a sentence writes it
+ * in capitals: "UAS" (uas), "XHCI", "USB4", or with a capital and a
+ * generation, "Thunderbolt-5" (thunderbolt), "Wifi-6": its lower-case
+ * form in out (the generation dropped), the length of the word in the
+ * text in *len; 0 when it is no such word.  All capitals but for digits,
+ * "_" and "-", three letters or more, not a report's tag or an English
+ * word; the symbol index keeps those that name a module or a driver's
+ * directory (symbols_resolve()).
+ */
+static size_t capital_word(const char *s, const char *p, const char *end,
+			   char *out, size_t size, size_t *len)
+{
+	static const char *const common[] = {
+		"bug",	  "rfc",    "patch",	  "warning",  "error",
+		"null",	  "fail",   "failed",	  "help",     "the",
+		"and",	  "not",    "for",	  "new",      "issue",
+		"oops",	  "panic",  "regression", "question", "report",
+		"build",  "crash",  "hang",	  "all",      "with",
+		"from",	  "does",   "can",	  "after",    "before",
+		"broken", "stable", "next",	  "fix",      "urgent",
+		"info",
+	};
+	const char *q = p, *gen = NULL;
+	size_t n, letters = 0, i;
+	bool lower = false;
+
+	*len = 0;
+	if (p > s && (is_alnum(p[-1]) || strchr("/._-@=+<", p[-1])))
+		return 0;
+	if (!(*p >= 'A' && *p <= 'Z'))
+		return 0;
+	for (; q < end && (is_alnum(*q) || *q == '_' || *q == '-'); q++) {
+		if (*q == '-' && q + 1 < end && is_digit(q[1]) && !gen)
+			gen = q;
+		else if (gen && !is_digit(*q))
+			return 0;
+		lower |= *q >= 'a' && *q <= 'z';
+		letters += (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z');
+	}
+	if (q < end && (strchr("/@(+", *q) ||
+			(*q == '.' && q + 1 < end && is_alnum(q[1]))))
+		return 0;
+	n = (size_t)((gen ? gen : q) - p);
+	/* "Thunderbolt-5": a capital and a generation; "Unreliable" is not */
+	if ((lower && (!gen || p[1] < 'a' || p[1] > 'z')) || letters < 3 ||
+	    n < 3 || n >= size || n > 32 || p[n - 1] == '-' || p[n - 1] == '_')
+		return 0;
+	for (i = 0; i < n; i++)
+		out[i] = (char)tolower((unsigned char)p[i]);
+	out[n] = '\0';
+	for (i = 0; i < ARRAY_SIZE(common); i++)
+		if (!strcmp(out, common[i]))
+			return 0;
+	*len = (size_t)(q - p);
+	return n;
+}
+
+/*
+ * configurator - "menuconfig", "xconfig": a word that may name a make
+ * target of Kconfig's configurators (the symbol index knows which,
+ * from scripts/kconfig/Makefile)
+ */
+static bool configurator(const char *p, size_t n)
+{
+	return n > 6 && !memcmp(p + n - 6, "config", 6);
+}
+
+/* after_make - "make xconfig", "make O=out ARCH=arm menuconfig" */
+static bool after_make(const char *s, const char *p)
+{
+	const char *b = p, *w;
+
+	for (;;) {
+		while (b > s && b[-1] == ' ')
+			b--;
+		for (w = b; w > s && w[-1] != ' '; w--)
+			;
+		while (w < b && !is_alnum(*w))
+			w++; /* "`make" */
+		if (w == b)
+			return false;
+		if (b - w == 4 && !memcmp(w, "make", 4))
+			return true;
+		/* variables set on the command line */
+		if (!memchr(w, '=', (size_t)(b - w)))
+			return false;
+		b = w;
+	}
+}
+
+/*
  * called_driver - "the hidraw driver", "hidraw module", "module
  * btusb": a plain word a person calls a driver or a module
  */
@@ -949,12 +1040,22 @@ static void text_names(struct scan *sc, const char *s, size_t len, bool console)
 		return;
 	for (p = s; p < end; p++) {
 		bool marked;
-		size_t n = named_word(s, p, end, &marked);
+		size_t n = named_word(s, p, end, &marked), wlen;
+		char low[40];
 
 		/* "ext4_find_extent:936:" is a function (error_functions()) */
-		if (n && (marked || called_driver(s, p, n, end)) &&
+		if (n &&
+		    (marked || called_driver(s, p, n, end) ||
+		     (configurator(p, n) && after_make(s, p))) &&
 		    !(p + n + 1 < end && p[n] == ':' && is_digit(p[n + 1])))
 			hlist_add(&sc->named, p, n);
+		/* in capitals, when called a driver: "the UAS driver" */
+		if (!n &&
+		    (n = capital_word(s, p, end, low, sizeof(low), &wlen))) {
+			if (called_driver(s, p, wlen, end))
+				hlist_add(&sc->named, low, n);
+			n = wlen;
+		}
 		if (n)
 			p += n - 1;
 	}
@@ -1633,11 +1734,18 @@ static void subject_names(struct evidence *ev, const char *subject)
 	hlist_init(&h, &ev->named, &ev->nnamed);
 	for (p = s; p < end; p++) {
 		bool marked;
-		size_t n = named_word(s, p, end, &marked);
+		size_t n = named_word(s, p, end, &marked), len;
+		char low[40];
 
 		if (n && (marked || (p[n] == ':' && prefix_position(s, p)) ||
-			  called_driver(s, p, n, end)))
+			  called_driver(s, p, n, end) || configurator(p, n)))
 			hlist_add(&h, p, n);
+		/* "UAS", "Thunderbolt-5": a subject writes names so */
+		if (!n &&
+		    (n = capital_word(s, p, end, low, sizeof(low), &len))) {
+			hlist_add(&h, low, n);
+			n = len;
+		}
 		if (n)
 			p += n - 1;
 	}

@@ -992,6 +992,52 @@ static void test_named_drivers(void **state)
 	report_free(r);
 }
 
+/*
+ * Names in capitals: a subject's "UAS", "USB4", "Thunderbolt-5" (its
+ * generation dropped), lower case; not tags, English words in capitals
+ * or a capitalised word.  In prose only when called a driver.
+ * Configurator targets: a subject's word, "make xconfig" in prose.
+ */
+static void test_named_capitals_and_configurators(void **state)
+{
+	static const char body[] =
+		"The XHCI host is fine but the UAS driver, which resets, see\n"
+		"CVE-2024-1234.  Run make O=out xconfig or `make nconfig`;\n"
+		"gconfig alone is not named; make olddefconfig is a\n"
+		"candidate the symbol index does not know.\n";
+	struct report *r = report_new();
+	struct evidence *ev;
+	size_t i;
+	bool seen[4] = { false };
+
+	(void)state;
+	free(r->subject);
+	r->subject = xstrdup("[BUG] Unreliable UAS from A-DATA on USB4 and "
+			     "Thunderbolt-5, NOT in menuconfig");
+	r->body = xstrdup(body);
+	r->body_len = strlen(body);
+	ev = evidence_extract(r);
+	assert_int_equal(ev->nnamed_subject, 5);
+	assert_string_equal(ev->named[0], "uas");
+	assert_string_equal(ev->named[1], "a-data");
+	assert_string_equal(ev->named[2], "usb4");
+	assert_string_equal(ev->named[3], "thunderbolt");
+	assert_string_equal(ev->named[4], "menuconfig");
+	for (i = ev->nnamed_subject; i < ev->nnamed; i++) {
+		seen[0] |= !strcmp(ev->named[i], "xconfig");
+		seen[1] |= !strcmp(ev->named[i], "nconfig");
+		assert_string_not_equal(ev->named[i], "xhci");
+		assert_string_not_equal(ev->named[i], "gconfig");
+		assert_string_not_equal(ev->named[i], "cve");
+	}
+	assert_true(seen[0]);
+	assert_true(seen[1]);
+	/* xconfig, nconfig, olddefconfig; "uas" again: one entry */
+	assert_int_equal(ev->nnamed, 8);
+	evidence_free(ev);
+	report_free(r);
+}
+
 /* a compiler's "error:" in a test robot's subject names no driver */
 static void test_subject_names_compiler_line(void **state)
 {
@@ -1250,6 +1296,7 @@ int main(void)
 		cmocka_unit_test(test_trailer_nul),
 		cmocka_unit_test(test_recipients),
 		cmocka_unit_test(test_named_drivers),
+		cmocka_unit_test(test_named_capitals_and_configurators),
 		cmocka_unit_test(test_subject_names_compiler_line),
 		cmocka_unit_test(test_tree_roots_and_journal),
 		cmocka_unit_test(test_device_prefixes),
