@@ -993,9 +993,9 @@ static void test_named_drivers(void **state)
 }
 
 /*
- * Names in capitals: a subject's "UAS", "USB4", "Thunderbolt-5" (its
- * generation dropped), lower case; not tags, English words in capitals
- * or a capitalised word.  In prose only when called a driver.
+ * Names in capitals: a subject's "UAS:", "USB4", "Thunderbolt-5" (its
+ * generation dropped), lower case; not tags, English words in capitals,
+ * a capitalised word or a plain acronym ("RTC": the subsystem's).  In prose only when called a driver.
  * Configurator targets: a subject's word, "make xconfig" in prose.
  */
 static void test_named_capitals_and_configurators(void **state)
@@ -1012,8 +1012,8 @@ static void test_named_capitals_and_configurators(void **state)
 
 	(void)state;
 	free(r->subject);
-	r->subject = xstrdup("[BUG] Unreliable UAS from A-DATA on USB4 and "
-			     "Thunderbolt-5, NOT in menuconfig");
+	r->subject = xstrdup("[BUG] UAS: Unreliable from A-DATA on USB4 and "
+			     "Thunderbolt-5, NOT in menuconfig; RTC fails");
 	r->body = xstrdup(body);
 	r->body_len = strlen(body);
 	ev = evidence_extract(r);
@@ -1030,6 +1030,8 @@ static void test_named_capitals_and_configurators(void **state)
 		assert_string_not_equal(ev->named[i], "gconfig");
 		assert_string_not_equal(ev->named[i], "cve");
 	}
+	for (i = 0; i < ev->nnamed_subject; i++)
+		assert_string_not_equal(ev->named[i], "rtc");
 	assert_true(seen[0]);
 	assert_true(seen[1]);
 	/* xconfig, nconfig, olddefconfig; "uas" again: one entry */
