@@ -1740,13 +1740,12 @@ static void subject_names(struct evidence *ev, const char *subject)
 		if (n && (marked || (p[n] == ':' && prefix_position(s, p)) ||
 			  called_driver(s, p, n, end) || configurator(p, n)))
 			hlist_add(&h, p, n);
-		/* "Thunderbolt-5", "USB4", "UAS:", "the UAS driver": as a
-		 * word in lower case; a plain acronym ("USB", "RTC") is the
-		 * subsystem's, not a driver's */
+		/* "Thunderbolt-5", "USB4", "the UAS driver": as a word in
+		 * lower case; a plain acronym ("USB", "RTC", "HID: amd_sfh:")
+		 * is the subsystem's, not a driver's */
 		if (!n &&
 		    (n = capital_word(s, p, end, low, sizeof(low), &len))) {
 			if (strcspn(p, "0123456789_-") < len ||
-			    (p[len] == ':' && prefix_position(s, p)) ||
 			    called_driver(s, p, len, end))
 				hlist_add(&h, low, n);
 			n = len;

@@ -993,7 +993,7 @@ static void test_named_drivers(void **state)
 }
 
 /*
- * Names in capitals: a subject's "UAS:", "USB4", "Thunderbolt-5" (its
+ * Names in capitals: a subject's "UAS driver", "USB4", "Thunderbolt-5" (its
  * generation dropped), lower case; not tags, English words in capitals,
  * a capitalised word or a plain acronym ("RTC": the subsystem's).  In prose only when called a driver.
  * Configurator targets: a subject's word, "make xconfig" in prose.
@@ -1012,7 +1012,7 @@ static void test_named_capitals_and_configurators(void **state)
 
 	(void)state;
 	free(r->subject);
-	r->subject = xstrdup("[BUG] UAS: Unreliable from A-DATA on USB4 and "
+	r->subject = xstrdup("[BUG] HID: the UAS driver on A-DATA, USB4 and "
 			     "Thunderbolt-5, NOT in menuconfig; RTC fails");
 	r->body = xstrdup(body);
 	r->body_len = strlen(body);
@@ -1030,8 +1030,10 @@ static void test_named_capitals_and_configurators(void **state)
 		assert_string_not_equal(ev->named[i], "gconfig");
 		assert_string_not_equal(ev->named[i], "cve");
 	}
-	for (i = 0; i < ev->nnamed_subject; i++)
+	for (i = 0; i < ev->nnamed_subject; i++) {
 		assert_string_not_equal(ev->named[i], "rtc");
+		assert_string_not_equal(ev->named[i], "hid");
+	}
 	assert_true(seen[0]);
 	assert_true(seen[1]);
 	/* xconfig, nconfig, olddefconfig; "uas" again: one entry */
