@@ -993,87 +993,6 @@ static void test_named_drivers(void **state)
 }
 
 /*
- * Names in capitals: a subject's "UAS driver", "USB4", "Thunderbolt-5" (its
- * generation dropped), lower case; not tags, English words in capitals,
- * a capitalised word or a plain acronym ("RTC": the subsystem's).  In prose only when called a driver.
- * Configurator targets: a subject's word, "make xconfig" in prose.
- */
-static void test_named_capitals_and_configurators(void **state)
-{
-	static const char body[] =
-		"The XHCI host is fine but the UAS driver, which resets, see\n"
-		"CVE-2024-1234.  Run make O=out xconfig or `make nconfig`;\n"
-		"gconfig alone is not named; make olddefconfig is a\n"
-		"candidate the symbol index does not know.\n";
-	struct report *r = report_new();
-	struct evidence *ev;
-	size_t i;
-	bool seen[4] = { false };
-
-	(void)state;
-	free(r->subject);
-	r->subject = xstrdup("[BUG] HID: the UAS driver on A-DATA, USB4 and "
-			     "Thunderbolt-5, NOT in menuconfig; RTC fails");
-	r->body = xstrdup(body);
-	r->body_len = strlen(body);
-	ev = evidence_extract(r);
-	assert_int_equal(ev->nnamed_subject, 5);
-	assert_string_equal(ev->named[0], "uas");
-	assert_string_equal(ev->named[1], "a-data");
-	assert_string_equal(ev->named[2], "usb4");
-	assert_string_equal(ev->named[3], "thunderbolt");
-	assert_string_equal(ev->named[4], "menuconfig");
-	for (i = ev->nnamed_subject; i < ev->nnamed; i++) {
-		seen[0] |= !strcmp(ev->named[i], "xconfig");
-		seen[1] |= !strcmp(ev->named[i], "nconfig");
-		assert_string_not_equal(ev->named[i], "xhci");
-		assert_string_not_equal(ev->named[i], "gconfig");
-		assert_string_not_equal(ev->named[i], "cve");
-	}
-	for (i = 0; i < ev->nnamed_subject; i++) {
-		assert_string_not_equal(ev->named[i], "rtc");
-		assert_string_not_equal(ev->named[i], "hid");
-	}
-	assert_true(seen[0]);
-	assert_true(seen[1]);
-	/* xconfig, nconfig, olddefconfig; "uas" again: one entry */
-	assert_int_equal(ev->nnamed, 8);
-	evidence_free(ev);
-	report_free(r);
-}
-
-/* a compiler's "error:" in a test robot's subject names no driver */
-static void test_subject_names_compiler_line(void **state)
-{
-	struct report *r = report_new();
-	struct evidence *ev;
-	size_t i;
-
-	(void)state;
-	free(r->subject);
-	r->subject = xstrdup(
-		"[netfilter-nf:testing 7/9] include/net/ip6_fib.h:663:33: "
-		"error: invalid storage class for function 'fib6_rules_init'");
-	r->body = xstrdup("All errors (new ones prefixed by >>):\n");
-	r->body_len = strlen(r->body);
-	ev = evidence_extract(r);
-	for (i = 0; i < ev->nnamed_subject; i++)
-		assert_string_not_equal(ev->named[i], "error");
-	evidence_free(ev);
-	/* a commit title quoted in the subject: its prefixes are names */
-	free(r->subject);
-	r->subject = xstrdup("[Bug report]: \"i2c: muxes: pca954x: Use reset "
-			     "controller only\" makes I2C break");
-	ev = evidence_extract(r);
-	assert_int_equal(ev->nnamed_subject, 3);
-	assert_string_equal(ev->named[0], "i2c");
-	assert_string_equal(ev->named[1], "muxes");
-	assert_string_equal(ev->named[2], "pca954x");
-	evidence_free(ev);
-	report_free(r);
-}
-
-/*
  * Paths under the top of an unpacked tree ("linux-6.14/", "linux/")
  * are the tree's; journal lines are console output (device lines)
  */
@@ -1300,8 +1219,6 @@ int main(void)
 		cmocka_unit_test(test_trailer_nul),
 		cmocka_unit_test(test_recipients),
 		cmocka_unit_test(test_named_drivers),
-		cmocka_unit_test(test_named_capitals_and_configurators),
-		cmocka_unit_test(test_subject_names_compiler_line),
 		cmocka_unit_test(test_tree_roots_and_journal),
 		cmocka_unit_test(test_device_prefixes),
 		cmocka_unit_test(test_dotdot_paths),
