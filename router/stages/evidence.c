@@ -933,27 +933,6 @@ static void hardware_line(struct scan *sc, const char *s, size_t len, bool dmi)
 /* ---- lines --------------------------------------------------------------- */
 
 /*
- * journal_prefix - the length of a journal's or syslog's prefix:
- * "kernel: " (journalctl -o cat, pastes from "journalctl -k"),
- * "Dec 05 09:12:01 host kernel: ", "2024-12-05T09:12:01+01:00 host
- * kernel: "; 0 when none
- */
-static size_t journal_prefix(const char *s, size_t l)
-{
-	const char *k;
-
-	if (l >= 8 && !memcmp(s, "kernel: ", 8))
-		return 8;
-	if (l < 20 ||
-	    !((s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'a' && s[1] <= 'z' &&
-	       s[3] == ' ') ||
-	      (is_digit(s[0]) && is_digit(s[3]) && s[4] == '-')) ||
-	    !(k = mem_find(s, l < 80 ? l : 80, " kernel: ")))
-		return 0;
-	return (size_t)(k - s) + 9;
-}
-
-/*
  * line_body - strip quote markers, indentation, a journal prefix and a
  * console stamp; console: the line is console output (either of those)
  */
@@ -977,7 +956,7 @@ static const char *line_body(const char *s, size_t *len, bool *stamp,
 		break;
 	}
 	/* journal lines are console output, with or without a stamp */
-	k = journal_prefix(s, l);
+	k = crashlog_journal_prefix(s, l);
 	journal = k > 0;
 	s += k;
 	l -= k;
