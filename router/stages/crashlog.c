@@ -266,16 +266,36 @@ static size_t unwrap(struct cline *lines, size_t n, char ***owned,
 	return o;
 }
 
-/* syslog_like - "Oct  1 12:" or "2024-10-01T" starts the line */
-static bool syslog_like(const char *s, size_t len)
+/*
+ * crashlog_journal_prefix - see crashlog.h.  Byte compares only: a
+ * line costs a look at its first bytes unless it starts with a date.
+ */
+size_t crashlog_journal_prefix(const char *s, size_t len)
 {
-	if (len < 11)
-		return false;
-	if (s[0] >= 'A' && s[0] <= 'Z' && s[3] == ' ' && s[6] == ' ' &&
-	    s[9] == ':')
-		return true;
-	return is_digit(s[0]) && is_digit(s[3]) && s[4] == '-' && s[7] == '-' &&
-	       s[10] == 'T';
+	static const char *const marks[] = { " kernel: ", " [kernel] " };
+	size_t lim = len < 80 ? len : 80, t, i, m;
+
+	if (len >= 8 && !memcmp(s, "kernel: ", 8))
+		return 8;
+	/* "Dec  5 " or "2024-12-05" */
+	if (len < 20 ||
+	    !((s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'a' && s[1] <= 'z' &&
+	       s[2] >= 'a' && s[2] <= 'z' && s[3] == ' ') ||
+	      (is_digit(s[0]) && is_digit(s[3]) && s[4] == '-')))
+		return 0;
+	/* its time, "09:12:01" */
+	for (t = 4; t + 8 <= lim; t++)
+		if (is_digit(s[t]) && s[t + 2] == ':' && is_digit(s[t + 4]) &&
+		    s[t + 5] == ':' && is_digit(s[t + 7]))
+			break;
+	for (i = t + 8; i < lim; i++)
+		for (m = 0; m < ARRAY_SIZE(marks); m++) {
+			size_t l = strlen(marks[m]);
+
+			if (l <= lim - i && !memcmp(s + i, marks[m], l))
+				return i + l;
+		}
+	return 0;
 }
 
 /*
@@ -333,12 +353,7 @@ static struct cline *normalise(struct rx *x, const char *text, size_t len,
 		}
 		/* "Oct  1 12:00:00 host kernel: " from syslog or journalctl;
 		 * "kernel: " alone from "journalctl -o cat" */
-		skip = l > 8 && !memcmp(s, "kernel: ", 8) ? 8 : 0;
-		if (!skip && l > 20 && syslog_like(s, l) &&
-		    (memmem(s, l < 80 ? l : 80, " kernel: ", 9) ||
-		     memmem(s, l < 80 ? l : 80, " [kernel] ", 10)) &&
-		    rx_search(x, cl_g.syslog, s, l, 0))
-			skip = rx_ov(x)[1];
+		skip = crashlog_journal_prefix(s, l);
 		if (skip) {
 			uint64_t ctx = CTX_CONSOLE;
 

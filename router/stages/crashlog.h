@@ -4,7 +4,7 @@
  *
  * DESCRIPTION
  *	Part of the evidence stage (evidence.c is its only user besides
- *	the tests).  crashlog_parse() finds the first kernel crash report
+ *	the tests, and problem.c of crashlog_journal_prefix()).  crashlog_parse() finds the first kernel crash report
  *	in a console log or a mail body and returns what syzkaller's Linux
  *	reporter would make of it: the crash title ("KASAN: use-after-free
  *	Read in foo"), the report text extracted from the log, the stack
@@ -130,5 +130,22 @@ bool crashlog_parse_frame(const char *line, size_t len, struct frame *f);
 
 /* crashlog_crash_type - the crash_type word for a title */
 const char *crashlog_crash_type(const char *title);
+
+/*
+ * crashlog_journal_prefix - the length of the prefix the journal or
+ * syslog puts before a kernel line, 0 when s[0..len) has none: "kernel: "
+ * alone ("journalctl -o cat", pastes of "journalctl -k"), or a date, its
+ * time and then "kernel: " or "[kernel] " within the first 80 bytes,
+ * whatever stands between (a host, fractions of a second, a zone):
+ *	"Dec  5 09:12:01 host kernel: "
+ *	"Dec 05 09:12:01.123456 host kernel: "	(journalctl -o short-precise)
+ *	"2024-12-05T09:12:01+01:00 host kernel: "
+ *	"2024-12-05 09:12:01 kernel: "
+ * The one reading of that line shape for crashlog, evidence.c (console
+ * lines, device lines) and problem.c (a report's log lines).  A dated
+ * prefix is longer than "kernel: " alone; prose that names a time
+ * without seconds ("Feb 5 at 14:56 the kernel: it hung") has none.
+ */
+size_t crashlog_journal_prefix(const char *s, size_t len);
 
 #endif

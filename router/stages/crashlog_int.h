@@ -195,7 +195,6 @@ struct crashlog_state {
 	pcre2_code *rewrite[ARRAY_SIZE(cl_title_rewrites)];
 	pcre2_code *line_ignore[ARRAY_SIZE(cl_guilty_line_ignores)];
 	pcre2_code *corrupted_line;
-	pcre2_code *syslog;
 	struct pat *title_re, *report_re;
 };
 

@@ -306,9 +306,6 @@ static void compile_stack(struct stack_def *st)
 	litset_add_all(&st->skipset, st->skip, i, 0);
 }
 
-static const char syslog_re[] =
-	"^(?:[A-Z][a-z]{2} [ 0-9][0-9] [0-9]{2}:[0-9]{2}:[0-9]{2}|[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.+-]+)(?: [^ ]+)? (?:kernel:|\\[kernel\\]) ";
-
 static void crashlog_init(void)
 {
 	size_t i, n;
@@ -360,7 +357,6 @@ static void crashlog_init(void)
 	litset_add(&cl_g.lineset, "irqs", MK_IGN_IRQ);
 	litset_add(&cl_g.lineset, "Register r", MK_IGN_REG);
 	litset_add(&cl_g.lineset, ", at: ", MK_IGN_AT);
-	cl_g.syslog = rx_compile(syslog_re);
 }
 
 /*
@@ -639,10 +635,6 @@ int crashlog_save_patterns(const char *path)
 		cl_ensure_oops(&cl_oopses[i]);
 	cl_ensure_common();
 	C.recording = false;
-	/* compiled by crashlog_init(), before the recording began */
-	ALLOC_GROW(C.rec, C.nrec, C.arec);
-	C.rec[C.nrec].text = xstrdup(syslog_re);
-	C.rec[C.nrec++].code = cl_g.syslog;
 	/* written sorted and unique, so that loading need not sort */
 	qsort(C.rec, C.nrec, sizeof(*C.rec), cmp_cached);
 	ent = xcalloc(C.nrec + 1, sizeof(*ent));

@@ -6,8 +6,9 @@
  * The crash is crashlog.c's business; this file finds the facts around
  * it in one pass over the lines of the text (quote markers and console
  * prefixes removed): kernel version and taint, hardware, reproducers,
- * bisection, trailers, source paths and functions named in prose.
- * Everything is plain byte scanning; no regular expression runs here.
+ * bisection, trailers, source paths and functions named in prose; which
+ * words may name a driver or a module is names.c's to say.  Everything
+ * is plain byte scanning; no regular expression runs here.
  */
 #include <ctype.h>
 #include <pthread.h>
@@ -18,6 +19,7 @@
 #include "crashlog.h"
 #include "evidence.h"
 #include "kind.h"
+#include "names.h"
 #include "prefixes.h"
 #include "printk.h"
 #include "hash.h"
@@ -861,103 +863,18 @@ static void error_functions(struct scan *sc, const char *s, size_t len)
 	}
 }
 
-/*
- * named_word - a word that may be a driver's or module's name: lower
- * case letters, digits, "_" and "-", a letter first, 3 to 32 long, not
- * inside a path, an address or a file name (those are read as such)
- */
-static size_t named_word(const char *s, const char *p, const char *end,
-			 bool *marked)
+/* named_add - one candidate name (names.h), kept once */
+static void named_add(void *ctx, const char *name, size_t len)
 {
-	const char *q = p;
-
-	*marked = false;
-	if (p > s && (is_alnum(p[-1]) || strchr("/._-@=+<", p[-1])))
-		return 0;
-	if (!(*p >= 'a' && *p <= 'z'))
-		return 0;
-	for (; q < end && ((*q >= 'a' && *q <= 'z') || is_digit(*q) ||
-			   *q == '_' || *q == '-');
-	     q++)
-		*marked |= is_digit(*q) || *q == '_' || *q == '-';
-	if (q - p < 3 || q - p > 32 || q[-1] == '-' || q[-1] == '_')
-		return 0;
-	if (q < end && (strchr("/@(+", *q) || (*q >= 'A' && *q <= 'Z') ||
-			(*q == '.' && q + 1 < end && is_alnum(q[1]))))
-		return 0;
-	return (size_t)(q - p);
+	hlist_add(ctx, name, len);
 }
 
-/*
- * called_driver - "the hidraw driver", "hidraw module", "module
- * btusb": a plain word a person calls a driver or a module
- */
-static bool called_driver(const char *s, const char *p, size_t n,
-			  const char *end)
-{
-	static const char *const nouns[] = { "driver", "module" };
-	/* "the driver", "driver for", "module is": not names */
-	static const char *const words[] = {
-		"the",	   "this",   "that",  "these",	"those",   "some",
-		"any",	   "each",   "every", "which",	"new",	   "old",
-		"our",	   "your",   "its",   "their",	"same",	   "other",
-		"another", "kernel", "linux", "for",	"and",	   "was",
-		"has",	   "had",    "not",   "with",	"from",	   "but",
-		"does",	   "did",    "will",  "should", "can",	   "fails",
-		"failed",  "loaded", "code",  "name",	"version",
-	};
-	const char *q = p + n, *b = p;
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(words); i++)
-		if (strlen(words[i]) == n && !memcmp(p, words[i], n))
-			return false;
-
-	if (q < end && *q == ' ')
-		q++;
-	while (b > s && b[-1] == ' ')
-		b--;
-	for (i = 0; i < ARRAY_SIZE(nouns); i++) {
-		size_t l = strlen(nouns[i]);
-
-		if (q > p + n && (size_t)(end - q) >= l &&
-		    !memcmp(q, nouns[i], l) &&
-		    (q + l == end || !is_alnum(q[l]) || q[l] == 's'))
-			return true;
-		if (b < p && (size_t)(b - s) >= l &&
-		    !memcmp(b - l, nouns[i], l) &&
-		    (b - l == s || !is_alnum(*(b - l - 1))))
-			return true;
-	}
-	return false;
-}
-
-/*
- * text_names - a prose line's words that look like module names
- * ("rtw89", "hid-mcp2221", "ucsi_acpi": a digit, "_" or "-" in them;
- * plain words are English).  Not console output, stack frames or the
- * "Modules linked in:" list: those name every module loaded.  A plain
- * word counts when called a driver or module (called_driver()).
- */
+/* text_names - a prose line's words that may name a driver or a module
+ * (names.h); not console output: it names every driver that printed */
 static void text_names(struct scan *sc, const char *s, size_t len, bool console)
 {
-	const char *end = s + len, *p;
-
-	if (console || mem_find(s, len, "+0x") ||
-	    mem_find(s, len, "Modules linked in") ||
-	    sc->ev->nnamed >= EVIDENCE_LIST_MAX)
-		return;
-	for (p = s; p < end; p++) {
-		bool marked;
-		size_t n = named_word(s, p, end, &marked);
-
-		/* "ext4_find_extent:936:" is a function (error_functions()) */
-		if (n && (marked || called_driver(s, p, n, end)) &&
-		    !(p + n + 1 < end && p[n] == ':' && is_digit(p[n + 1])))
-			hlist_add(&sc->named, p, n);
-		if (n)
-			p += n - 1;
-	}
+	if (!console && sc->ev->nnamed < EVIDENCE_LIST_MAX)
+		names_in_line(s, len, named_add, &sc->named);
 }
 
 /* ---- hardware ---------------------------------------------------------- */
@@ -1016,27 +933,6 @@ static void hardware_line(struct scan *sc, const char *s, size_t len, bool dmi)
 /* ---- lines --------------------------------------------------------------- */
 
 /*
- * journal_prefix - the length of a journal's or syslog's prefix:
- * "kernel: " (journalctl -o cat, pastes from "journalctl -k"),
- * "Dec 05 09:12:01 host kernel: ", "2024-12-05T09:12:01+01:00 host
- * kernel: "; 0 when none
- */
-static size_t journal_prefix(const char *s, size_t l)
-{
-	const char *k;
-
-	if (l >= 8 && !memcmp(s, "kernel: ", 8))
-		return 8;
-	if (l < 20 ||
-	    !((s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'a' && s[1] <= 'z' &&
-	       s[3] == ' ') ||
-	      (is_digit(s[0]) && is_digit(s[3]) && s[4] == '-')) ||
-	    !(k = mem_find(s, l < 80 ? l : 80, " kernel: ")))
-		return 0;
-	return (size_t)(k - s) + 9;
-}
-
-/*
  * line_body - strip quote markers, indentation, a journal prefix and a
  * console stamp; console: the line is console output (either of those)
  */
@@ -1060,7 +956,7 @@ static const char *line_body(const char *s, size_t *len, bool *stamp,
 		break;
 	}
 	/* journal lines are console output, with or without a stamp */
-	k = journal_prefix(s, l);
+	k = crashlog_journal_prefix(s, l);
 	journal = k > 0;
 	s += k;
 	l -= k;
@@ -1582,48 +1478,11 @@ char *evidence_subject_prefix(const char *subject)
 }
 
 /*
- * subject_names - the subject's words that may name a driver: those
- * with a digit, "_" or "-" ("rtw89", "hid-mcp2221", "ucsi_acpi"), any
- * in the leading "word: " prefixes ("iwlegacy: ...") or called a driver
- * or module;
+ * subject_names - the subject's words that may name a driver (names.h),
  * before the text's, which they precede in named[]
  */
-/*
- * prefix_position - p starts a word of the subject's leading chain of
- * "word: " prefixes ("wifi: rtw89: ..."): after the tags, nothing but
- * such words before it.  "include/net/ip6_fib.h:663:33: error: ..." has
- * none: "error" there is a compiler's word, not a driver's name.  A
- * commit title quoted in the subject starts a chain of its own.
- */
-static bool chain_reaches(const char *q, const char *p)
-{
-	while (q < p) {
-		while (q < p && (isalnum((unsigned char)*q) || *q == '_' ||
-				 *q == '-' || *q == '/'))
-			q++;
-		if (q + 2 > p || q[0] != ':' || q[1] != ' ')
-			return false;
-		q += 2;
-	}
-	return q == p;
-}
-
-static bool prefix_position(const char *subject, const char *p)
-{
-	const char *rest = kind_subject_title(subject), *q;
-
-	if (chain_reaches(rest, p))
-		return true;
-	/* a commit's title quoted in the subject ("\"i2c: muxes: pca954x:
-	 * ...\" breaks I2C"): its own chain */
-	for (q = p; q > rest && q[-1] != '"' && q[-1] != '\''; q--)
-		;
-	return q > rest && chain_reaches(q, p);
-}
-
 static void subject_names(struct evidence *ev, const char *subject)
 {
-	const char *s = subject ? subject : "", *end = s + strlen(s), *p;
 	char **old = ev->named;
 	size_t nold = ev->nnamed, i;
 	struct hlist h;
@@ -1631,16 +1490,7 @@ static void subject_names(struct evidence *ev, const char *subject)
 	ev->named = NULL;
 	ev->nnamed = 0;
 	hlist_init(&h, &ev->named, &ev->nnamed);
-	for (p = s; p < end; p++) {
-		bool marked;
-		size_t n = named_word(s, p, end, &marked);
-
-		if (n && (marked || (p[n] == ':' && prefix_position(s, p)) ||
-			  called_driver(s, p, n, end)))
-			hlist_add(&h, p, n);
-		if (n)
-			p += n - 1;
-	}
+	names_in_subject(subject, named_add, &h);
 	ev->nnamed_subject = ev->nnamed;
 	for (i = 0; i < nold; i++)
 		hlist_add(&h, old[i], strlen(old[i]));

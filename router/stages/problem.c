@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crashlog.h"
 #include "problem.h"
 #include "util.h"
 
@@ -395,31 +396,15 @@ bool problem_in_text(const char *text, size_t len, char *what, size_t size)
 }
 
 /*
- * journal_line - a kernel line of the journal or syslog: "Feb  5
- * 14:51:03 host kernel: ...", "2026-02-05 14:51:03 kernel: ...",
- * "2026-02-05T14:51:03+01:00 host kernel: ..."
+ * journal_line - a kernel line of the journal or syslog with its date
+ * and time ("Feb  5 14:51:03 host kernel: ...", "2026-02-05 14:51:03
+ * kernel: ...", crashlog.h); "kernel: " alone may start prose ("kernel:
+ * 6.12.1") and makes no log line here
  */
 static bool journal_line(const char *p, const char *e)
 {
-	static const char k[] = " kernel: ";
-	const char *q, *lim;
-
-	if (e - p < 20 || !((isupper((unsigned char)p[0]) &&
-			     islower((unsigned char)p[1]) && p[3] == ' ') ||
-			    (isdigit((unsigned char)p[0]) &&
-			     isdigit((unsigned char)p[3]) && p[4] == '-')))
-		return false;
-	lim = e - p > 80 ? p + 80 : e;
-	/* its time, "14:51:03", then " kernel: " */
-	for (q = p; q + 8 <= lim; q++)
-		if (isdigit((unsigned char)q[0]) && q[2] == ':' &&
-		    isdigit((unsigned char)q[4]) && q[5] == ':' &&
-		    isdigit((unsigned char)q[7]))
-			break;
-	for (; q + sizeof(k) - 1 <= lim; q++)
-		if (!memcmp(q, k, sizeof(k) - 1))
-			return true;
-	return false;
+	return crashlog_journal_prefix(p, (size_t)(e - p)) >
+	       sizeof("kernel: ") - 1;
 }
 
 unsigned problem_log_lines(const char *text, size_t len)

@@ -137,6 +137,34 @@ static void add_module(const char *text, const char *mkpath, size_t dirlen,
 }
 
 /*
+ * configurators - "menuconfig-prog := mconf" of scripts/kconfig/Makefile:
+ * the configurator front ends ("make menuconfig", "xconfig", ...) are
+ * scripts/kconfig/'s, as reports about them name them.  Only those:
+ * the batch targets (oldconfig, allmodconfig, defconfig) are a step of
+ * every build report, about the code that fails, not about Kconfig; and
+ * "config" itself is a plain word.
+ */
+static void configurators(const char *text, const char *mkpath, size_t dirlen,
+			  struct mod_list *ml)
+{
+	const char *p;
+
+	for (p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		const char *e = p;
+
+		while ((*e >= 'a' && *e <= 'z') || (*e >= '0' && *e <= '9'))
+			e++;
+		if (e - p <= 6 || e - p > SYMBOLS_NAME_MAX - 8 ||
+		    strncmp(e - 6, "config", 6) || strncmp(e, "-prog", 5))
+			continue;
+		ALLOC_GROW(ml->v, ml->n, ml->alloc);
+		ml->v[ml->n].name = xasprintf("module:%.*s", (int)(e - p), p);
+		ml->v[ml->n].path = xasprintf("%.*s/", (int)dirlen, mkpath);
+		ml->n++;
+	}
+}
+
+/*
  * modules_from_makefile - "obj-$(CONFIG_BT_HCIBTUSB) += btusb.o": the
  * module btusb is btusb.c of that directory, or the directory itself
  * when it is made of several objects (xfs-y += ...)
@@ -154,6 +182,8 @@ void symbols_modules_from_makefile(const char *root, const char *mkpath,
 		return;
 	}
 	free(full);
+	if (!strcmp(mkpath, "scripts/kconfig/Makefile"))
+		configurators(text, mkpath, dirlen, ml);
 	/* join continuation lines */
 	for (p = text; (p = strstr(p, "\\\n"));)
 		p[0] = p[1] = ' ';

@@ -309,7 +309,12 @@ static void test_journal_prefixes(void **state)
 		"---[ end trace 0000000000000000 ]---",
 	};
 	static const char *const prefixes[] = {
-		"", "kernel: ", "Dec 05 09:12:01 box kernel: "
+		"",
+		"kernel: ",
+		"Dec 05 09:12:01 box kernel: ",
+		"Dec  5 09:12:01.123456 box kernel: ",
+		"2024-12-05 09:12:01 kernel: ",
+		"2024-12-05T09:12:01.123456+01:00 box kernel: ",
 	};
 	char *want = NULL;
 	size_t p, i;
@@ -335,11 +340,56 @@ static void test_journal_prefixes(void **state)
 	free(want);
 }
 
+/* The journal's and syslog's prefixes of a kernel line, and prose that
+ * only looks like one */
+static void test_journal_prefix_shapes(void **state)
+{
+	static const struct {
+		const char *line;
+		size_t want;
+	} t[] = {
+		{ "kernel: usb 1-1: reset", 8 },
+		{ "kernel: ", 8 },
+		{ "Dec 05 09:12:01 box kernel: usb 1-1: reset", 28 },
+		{ "Dec  5 09:12:01 kernel: usb 1-1: reset", 24 },
+		{ "Dec 05 09:12:01.123456 box kernel: usb 1-1: reset", 35 },
+		{ "2024-12-05T09:12:01+01:00 box kernel: usb 1-1: reset", 38 },
+		{ "2024-12-05 09:12:01 kernel: usb 1-1: reset", 28 },
+		{ "Oct  1 12:00:00 box [kernel] usb 1-1: reset", 29 },
+		/* no seconds, no date, no kernel, too far, too short */
+		{ "Feb 5 at 14:56 the kernel: it hung.", 0 },
+		{ "Yesterday 09:12:01 box kernel: usb 1-1: reset", 0 },
+		{ "Dec 05 09:12:01 box systemd[1]: Started foo.service", 0 },
+		{ "Dec 05 09:12:01 box-with-a-very-long-name-that-goes-on-and-"
+		  "on-and-on-and-on kernel: x",
+		  0 },
+		{ "Dec 05 kernel: x", 0 },
+		{ "DEC 05 09:12:01 box kernel: usb 1-1: reset", 0 },
+		{ "the kernel: 6.12.1", 0 },
+		{ "", 0 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		size_t len = strlen(t[i].line);
+		/* a buffer of the line's length: no NUL to stop at */
+		char *copy = xmalloc(len + 1);
+
+		memcpy(copy, t[i].line, len);
+		if (crashlog_journal_prefix(copy, len) != t[i].want)
+			fail_msg("%s: %zu, not %zu", t[i].line,
+				 crashlog_journal_prefix(copy, len), t[i].want);
+		free(copy);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pattern_file),
 		cmocka_unit_test(test_journal_prefixes),
+		cmocka_unit_test(test_journal_prefix_shapes),
 		/* after it: this one compiles patterns in this process */
 		cmocka_unit_test(test_crash_in_long_log),
 	};

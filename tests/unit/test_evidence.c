@@ -992,37 +992,6 @@ static void test_named_drivers(void **state)
 	report_free(r);
 }
 
-/* a compiler's "error:" in a test robot's subject names no driver */
-static void test_subject_names_compiler_line(void **state)
-{
-	struct report *r = report_new();
-	struct evidence *ev;
-	size_t i;
-
-	(void)state;
-	free(r->subject);
-	r->subject = xstrdup(
-		"[netfilter-nf:testing 7/9] include/net/ip6_fib.h:663:33: "
-		"error: invalid storage class for function 'fib6_rules_init'");
-	r->body = xstrdup("All errors (new ones prefixed by >>):\n");
-	r->body_len = strlen(r->body);
-	ev = evidence_extract(r);
-	for (i = 0; i < ev->nnamed_subject; i++)
-		assert_string_not_equal(ev->named[i], "error");
-	evidence_free(ev);
-	/* a commit title quoted in the subject: its prefixes are names */
-	free(r->subject);
-	r->subject = xstrdup("[Bug report]: \"i2c: muxes: pca954x: Use reset "
-			     "controller only\" makes I2C break");
-	ev = evidence_extract(r);
-	assert_int_equal(ev->nnamed_subject, 3);
-	assert_string_equal(ev->named[0], "i2c");
-	assert_string_equal(ev->named[1], "muxes");
-	assert_string_equal(ev->named[2], "pca954x");
-	evidence_free(ev);
-	report_free(r);
-}
-
 /*
  * Paths under the top of an unpacked tree ("linux-6.14/", "linux/")
  * are the tree's; journal lines are console output (device lines)
@@ -1250,7 +1219,6 @@ int main(void)
 		cmocka_unit_test(test_trailer_nul),
 		cmocka_unit_test(test_recipients),
 		cmocka_unit_test(test_named_drivers),
-		cmocka_unit_test(test_subject_names_compiler_line),
 		cmocka_unit_test(test_tree_roots_and_journal),
 		cmocka_unit_test(test_device_prefixes),
 		cmocka_unit_test(test_dotdot_paths),

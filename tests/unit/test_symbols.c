@@ -885,6 +885,43 @@ static void test_modules_from_makefiles(void **state)
 }
 
 /*
+ * The configurator front ends of scripts/kconfig/Makefile ("make
+ * xconfig") are scripts/kconfig/'s; not the batch targets, which every
+ * build report runs, nor the word "config"
+ */
+static void test_modules_configurators(void **state)
+{
+	char *idx = make_tree();
+	struct symbols *s;
+	struct symbols_stats st;
+
+	write_text("scripts/kconfig/Makefile",
+		   "config-prog\t:= conf\n"
+		   "menuconfig-prog\t:= mconf\n"
+		   "xconfig-prog\t:= qconf\n"
+		   "simple-targets := oldconfig allmodconfig \\\n"
+		   "\tolddefconfig\n"
+		   "PHONY += savedefconfig defconfig\n");
+	write_text("scripts/kconfig/conf.c", "int main(void) { }\n");
+	write_text("drivers/foo/Makefile", "nconfig-prog := nconf\n");
+	write_text("drivers/foo/foo.c", "void foo(void) { }\n");
+	assert_int_equal(symbols_build(tmpdir, idx, &st), 0);
+	s = open_index(idx);
+	assert_non_null(s);
+	assert_string_equal(files(s, "module:menuconfig"), "scripts/kconfig/");
+	assert_string_equal(files(s, "module:xconfig"), "scripts/kconfig/");
+	assert_string_equal(files(s, "module:config"), "");
+	assert_string_equal(files(s, "module:oldconfig"), "");
+	assert_string_equal(files(s, "module:allmodconfig"), "");
+	assert_string_equal(files(s, "module:defconfig"), "");
+	/* another Makefile's variables name no configurator */
+	assert_string_equal(files(s, "module:nconfig"), "");
+	symbols_free(s);
+	free(idx);
+	remove_tree();
+}
+
+/*
  * Directories: a driver as reports name it ("rtw89") when its modules
  * have other names; only a name one directory of the tree has, under
  * drivers/, sound/, net/ or fs/
@@ -1301,6 +1338,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scan_forms),
 		cmocka_unit_test(test_modules_from_makefiles),
+		cmocka_unit_test(test_modules_configurators),
 		cmocka_unit_test(test_modules_from_directories),
 		cmocka_unit_test(test_facts),
 		cmocka_unit_test(test_scan_unbalanced_input),

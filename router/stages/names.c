@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * names - the words of a report that may name a driver or a module (see
+ * names.h)
+ *
+ * Plain byte scanning over one line or the subject; the symbol index,
+ * not this file, says which candidates name something.
+ */
+#include <ctype.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "kind.h"
+#include "names.h"
+#include "util.h"
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool is_alnum(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9');
+}
+
+/*
+ * named_word - a word that may be a driver's or module's name: lower
+ * case letters, digits, "_" and "-", a letter first, 3 to 32 long, not
+ * inside a path, an address or a file name (those are read as such)
+ */
+static size_t named_word(const char *s, const char *p, const char *end,
+			 bool *marked)
+{
+	const char *q = p;
+
+	*marked = false;
+	if (p > s && (is_alnum(p[-1]) || strchr("/._-@=+<", p[-1])))
+		return 0;
+	if (!(*p >= 'a' && *p <= 'z'))
+		return 0;
+	for (; q < end && ((*q >= 'a' && *q <= 'z') || is_digit(*q) ||
+			   *q == '_' || *q == '-');
+	     q++)
+		*marked |= is_digit(*q) || *q == '_' || *q == '-';
+	if (q - p < 3 || q - p > NAMES_WORD_MAX || q[-1] == '-' || q[-1] == '_')
+		return 0;
+	if (q < end && (strchr("/@(+", *q) || (*q >= 'A' && *q <= 'Z') ||
+			(*q == '.' && q + 1 < end && is_alnum(q[1]))))
+		return 0;
+	return (size_t)(q - p);
+}
+
+/*
+ * capital_word - a driver's name as a subject or a sentence writes it
+ * in capitals: "UAS" (uas), "XHCI", "USB4", or with a capital and a
+ * generation, "Thunderbolt-5" (thunderbolt), "Wifi-6": its lower-case
+ * form in out (the generation dropped), the length of the word in the
+ * text in *len; 0 when it is no such word.  All capitals but for digits,
+ * "_" and "-", three letters or more, not a report's tag or an English
+ * word; the symbol index keeps those that name a module or a driver's
+ * directory (symbols_resolve()).
+ */
+static size_t capital_word(const char *s, const char *p, const char *end,
+			   char *out, size_t size, size_t *len)
+{
+	static const char *const common[] = {
+		"bug",	  "rfc",    "patch",	  "warning",  "error",
+		"null",	  "fail",   "failed",	  "help",     "the",
+		"and",	  "not",    "for",	  "new",      "issue",
+		"oops",	  "panic",  "regression", "question", "report",
+		"build",  "crash",  "hang",	  "all",      "with",
+		"from",	  "does",   "can",	  "after",    "before",
+		"broken", "stable", "next",	  "fix",      "urgent",
+		"info",
+	};
+	const char *q = p, *gen = NULL;
+	size_t n, letters = 0, i;
+	bool lower = false;
+
+	*len = 0;
+	if (p > s && (is_alnum(p[-1]) || strchr("/._-@=+<", p[-1])))
+		return 0;
+	if (!(*p >= 'A' && *p <= 'Z'))
+		return 0;
+	for (; q < end && (is_alnum(*q) || *q == '_' || *q == '-'); q++) {
+		if (*q == '-' && q + 1 < end && is_digit(q[1]) && !gen)
+			gen = q;
+		else if (gen && !is_digit(*q))
+			return 0;
+		lower |= *q >= 'a' && *q <= 'z';
+		letters += (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z');
+	}
+	if (q < end && (strchr("/@(+", *q) ||
+			(*q == '.' && q + 1 < end && is_alnum(q[1]))))
+		return 0;
+	n = (size_t)((gen ? gen : q) - p);
+	/* "Thunderbolt-5": a capital and a generation; "Unreliable" is not */
+	if ((lower && (!gen || p[1] < 'a' || p[1] > 'z')) || letters < 3 ||
+	    n < 3 || n >= size || n > NAMES_WORD_MAX || p[n - 1] == '-' ||
+	    p[n - 1] == '_')
+		return 0;
+	for (i = 0; i < n; i++)
+		out[i] = (char)tolower((unsigned char)p[i]);
+	out[n] = '\0';
+	for (i = 0; i < ARRAY_SIZE(common); i++)
+		if (!strcmp(out, common[i]))
+			return 0;
+	*len = (size_t)(q - p);
+	return n;
+}
+
+/*
+ * configurator - "menuconfig", "xconfig": a word that may name a make
+ * target of Kconfig's configurators (the symbol index knows which,
+ * from scripts/kconfig/Makefile)
+ */
+static bool configurator(const char *p, size_t n)
+{
+	return n > 6 && !memcmp(p + n - 6, "config", 6);
+}
+
+/* after_make - "make xconfig", "make O=out ARCH=arm menuconfig" */
+static bool after_make(const char *s, const char *p)
+{
+	const char *b = p, *w;
+
+	for (;;) {
+		while (b > s && b[-1] == ' ')
+			b--;
+		for (w = b; w > s && w[-1] != ' '; w--)
+			;
+		while (w < b && !is_alnum(*w))
+			w++; /* "`make" */
+		if (w == b)
+			return false;
+		if (b - w == 4 && !memcmp(w, "make", 4))
+			return true;
+		/* variables set on the command line */
+		if (!memchr(w, '=', (size_t)(b - w)))
+			return false;
+		b = w;
+	}
+}
+
+/*
+ * called_driver - "the hidraw driver", "hidraw module", "module
+ * btusb": a plain word a person calls a driver or a module
+ */
+static bool called_driver(const char *s, const char *p, size_t n,
+			  const char *end)
+{
+	static const char *const nouns[] = { "driver", "module" };
+	/* "the driver", "driver for", "module is": not names */
+	static const char *const words[] = {
+		"the",	   "this",   "that",  "these",	"those",   "some",
+		"any",	   "each",   "every", "which",	"new",	   "old",
+		"our",	   "your",   "its",   "their",	"same",	   "other",
+		"another", "kernel", "linux", "for",	"and",	   "was",
+		"has",	   "had",    "not",   "with",	"from",	   "but",
+		"does",	   "did",    "will",  "should", "can",	   "fails",
+		"failed",  "loaded", "code",  "name",	"version",
+	};
+	const char *q = p + n, *b = p;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(words); i++)
+		if (strlen(words[i]) == n && !memcmp(p, words[i], n))
+			return false;
+
+	if (q < end && *q == ' ')
+		q++;
+	while (b > s && b[-1] == ' ')
+		b--;
+	for (i = 0; i < ARRAY_SIZE(nouns); i++) {
+		size_t l = strlen(nouns[i]);
+
+		if (q > p + n && (size_t)(end - q) >= l &&
+		    !memcmp(q, nouns[i], l) &&
+		    (q + l == end || !is_alnum(q[l]) || q[l] == 's'))
+			return true;
+		if (b < p && (size_t)(b - s) >= l &&
+		    !memcmp(b - l, nouns[i], l) &&
+		    (b - l == s || !is_alnum(*(b - l - 1))))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * prefix_position - p starts a word of the subject's leading chain of
+ * "word: " prefixes ("wifi: rtw89: ..."): after the tags, nothing but
+ * such words before it.  "include/net/ip6_fib.h:663:33: error: ..." has
+ * none: "error" there is a compiler's word, not a driver's name.  A
+ * commit title quoted in the subject starts a chain of its own.
+ */
+static bool chain_reaches(const char *q, const char *p)
+{
+	while (q < p) {
+		while (q < p && (isalnum((unsigned char)*q) || *q == '_' ||
+				 *q == '-' || *q == '/'))
+			q++;
+		if (q + 2 > p || q[0] != ':' || q[1] != ' ')
+			return false;
+		q += 2;
+	}
+	return q == p;
+}
+
+static bool prefix_position(const char *subject, const char *p)
+{
+	const char *rest = kind_subject_title(subject), *q;
+
+	if (chain_reaches(rest, p))
+		return true;
+	/* a commit's title quoted in the subject ("\"i2c: muxes: pca954x:
+	 * ...\" breaks I2C"): its own chain */
+	for (q = p; q > rest && q[-1] != '"' && q[-1] != '\''; q--)
+		;
+	return q > rest && chain_reaches(q, p);
+}
+
+/*
+ * names_in_line - a prose line's candidates; not a stack frame's line or
+ * "Modules linked in": those name every module loaded
+ */
+void names_in_line(const char *s, size_t len, names_add_fn *add, void *ctx)
+{
+	const char *end = s + len, *p;
+
+	if (memmem(s, len, "+0x", 3) || memmem(s, len, "Modules linked in", 17))
+		return;
+	for (p = s; p < end; p++) {
+		bool marked;
+		size_t n = named_word(s, p, end, &marked), wlen;
+		char low[NAMES_WORD_MAX + 8];
+
+		/* "ext4_find_extent:936:" is a function's error prefix */
+		if (n &&
+		    (marked || called_driver(s, p, n, end) ||
+		     (configurator(p, n) && after_make(s, p))) &&
+		    !(p + n + 1 < end && p[n] == ':' && is_digit(p[n + 1])))
+			add(ctx, p, n);
+		/* in capitals, when called a driver: "the UAS driver" */
+		if (!n &&
+		    (n = capital_word(s, p, end, low, sizeof(low), &wlen))) {
+			if (called_driver(s, p, wlen, end))
+				add(ctx, low, n);
+			n = wlen;
+		}
+		if (n)
+			p += n - 1;
+	}
+}
+
+void names_in_subject(const char *subject, names_add_fn *add, void *ctx)
+{
+	const char *s = subject ? subject : "", *end = s + strlen(s), *p;
+
+	for (p = s; p < end; p++) {
+		bool marked;
+		size_t n = named_word(s, p, end, &marked), len;
+		char low[NAMES_WORD_MAX + 8];
+
+		if (n && (marked || (p[n] == ':' && prefix_position(s, p)) ||
+			  called_driver(s, p, n, end) || configurator(p, n)))
+			add(ctx, p, n);
+		/* "Thunderbolt-5", "USB4", "the UAS driver": as a word in
+		 * lower case; a plain acronym ("USB", "RTC", "HID: amd_sfh:")
+		 * is the subsystem's, not a driver's */
+		if (!n &&
+		    (n = capital_word(s, p, end, low, sizeof(low), &len))) {
+			if (strcspn(p, "0123456789_-") < len ||
+			    called_driver(s, p, len, end))
+				add(ctx, low, n);
+			n = len;
+		}
+		if (n)
+			p += n - 1;
+	}
+}

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_names - the words of a subject and of a prose line that may name
+ * a driver or a module: marked words, words called a driver, a subject's
+ * prefix chain, words in capitals, configurators' make targets; what is
+ * no candidate, and every word read within its buffer
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "names.h"
+#include "strbuf.h"
+#include "util.h"
+
+/* the candidates joined by ",", in the order passed */
+struct got {
+	char buf[1024];
+	size_t n;
+};
+
+static void collect(void *ctx, const char *name, size_t len)
+{
+	struct got *g = ctx;
+
+	assert_true(len > 0 && len <= NAMES_WORD_MAX);
+	assert_true(g->n + len + 2 < sizeof(g->buf));
+	if (g->n)
+		g->buf[g->n++] = ',';
+	memcpy(g->buf + g->n, name, len);
+	g->n += len;
+	g->buf[g->n] = '\0';
+}
+
+/* the line is copied to a buffer of its own length (no NUL): a read past
+ * its end is the sanitizer's to catch */
+static const char *line(struct got *g, const char *s)
+{
+	size_t len = strlen(s);
+	char *copy = xmalloc(len ? len : 1);
+
+	memcpy(copy, s, len);
+	g->n = 0;
+	g->buf[0] = '\0';
+	names_in_line(copy, len, collect, g);
+	free(copy);
+	return g->buf;
+}
+
+static const char *subject(struct got *g, const char *s)
+{
+	g->n = 0;
+	g->buf[0] = '\0';
+	names_in_subject(s, collect, g);
+	return g->buf;
+}
+
+/*
+ * Prose: words with a digit, "_" or "-", words called a driver or a
+ * module; not paths, file names, function calls, English words, a
+ * function's error prefix, stack frames or the module list
+ */
+static void test_prose(void **state)
+{
+	struct got g;
+
+	(void)state;
+	assert_string_equal(
+		line(&g,
+		     "Since 6.14-rc1 the touchpad behind hid-mcp2221 stops"),
+		"hid-mcp2221");
+	assert_string_equal(line(&g, "ucsi_acpi reports nothing.  See "
+				     "drivers/usb/typec/ucsi/ucsi.c"),
+			    "ucsi_acpi");
+	assert_string_equal(
+		line(&g, "and amd_sfh_hid.ko; calling foo_bar() helps; x86_64"),
+		"x86_64");
+	assert_string_equal(line(&g, "EXT4-fs error (device sda1): "
+				     "ext4_find_extent:936: inode #2"),
+			    "sda1");
+	assert_string_equal(line(&g, "the hidraw driver, module btusb and "
+				     "nouveau drivers; the"),
+			    "hidraw,btusb,nouveau");
+	assert_string_equal(line(&g, "driver is old, some module is new"), "");
+	assert_string_equal(line(&g, "Modules linked in: snd_hda_intel btusb"),
+			    "");
+	assert_string_equal(line(&g, " ? some_func+0x12/0x30 [rtw89_core]"),
+			    "");
+	assert_string_equal(line(&g, "mail me at rtw89_dev@example.org or "
+				     "see https://x.org/rtw89-b"),
+			    "");
+	assert_string_equal(line(&g, ""), "");
+}
+
+/*
+ * Words in capitals: in prose only when called a driver ("XHCI" in a
+ * sentence is the subsystem's acronym), lower case, a generation
+ * dropped; not tags or English words in capitals
+ */
+static void test_capitals(void **state)
+{
+	struct got g;
+
+	(void)state;
+	assert_string_equal(line(&g, "The XHCI host is fine but the UAS "
+				     "driver, which resets, see"),
+			    "uas");
+	assert_string_equal(line(&g, "CVE-2024-1234 and the NULL driver"), "");
+	assert_string_equal(line(&g, "the Thunderbolt-5 driver, the Wifi "
+				     "driver, the Unreliable driver"),
+			    "thunderbolt");
+	assert_string_equal(line(&g, "the BUG module, the URGENT driver"), "");
+	/* a word longer than a name: none, and nothing read past it */
+	assert_string_equal(
+		line(&g, "the ABCDEFGHIJKLMNOPQRSTUVWXYZABCDEFG driver"), "");
+	assert_string_equal(
+		line(&g, "the ABCDEFGHIJKLMNOPQRSTUVWXYZABCDEF driver"),
+		"abcdefghijklmnopqrstuvwxyzabcdef");
+	assert_string_equal(line(&g, "the UAS"), "");
+	assert_string_equal(line(&g, "UAS driver"), "uas");
+}
+
+/*
+ * A configurator's make target ("menuconfig", "xconfig"): in prose after
+ * "make" and the variables set on its command line, in a subject
+ * anywhere
+ */
+static void test_configurators(void **state)
+{
+	struct got g;
+
+	(void)state;
+	assert_string_equal(line(&g, "Run make O=out xconfig or `make "
+				     "nconfig`;"),
+			    "xconfig,nconfig");
+	assert_string_equal(line(&g, "make ARCH=arm CROSS_COMPILE=x- "
+				     "menuconfig"),
+			    "menuconfig");
+	assert_string_equal(line(&g, "gconfig alone is not named"), "");
+	assert_string_equal(line(&g, "make -j8 xconfig: a flag is no variable"),
+			    "");
+	assert_string_equal(line(&g, "xconfig"), "");
+	assert_string_equal(line(&g, "make config"), "");
+	assert_string_equal(subject(&g, "crash in menuconfig search"),
+			    "menuconfig");
+	assert_string_equal(subject(&g, "my config is lost"), "");
+}
+
+/*
+ * A subject: marked words, the leading chain of "word: " prefixes (and a
+ * quoted commit title's), words in capitals when marked or called a
+ * driver; not a plain acronym, not a compiler's "error:"
+ */
+static void test_subjects(void **state)
+{
+	struct got g;
+
+	(void)state;
+	/* the leading "word: " prefixes are names; "new:" later is not;
+	 * "Wifi-6" is "wifi" again (passed each time: the caller keeps it
+	 * once) */
+	assert_string_equal(
+		subject(&g,
+			"[BUG] wifi: iwlegacy: rtw89 fails, Wifi-6 and new: gone"),
+		"wifi,iwlegacy,rtw89,wifi");
+	assert_string_equal(subject(&g, "[BUG] HID: the UAS driver on A-DATA, "
+					"USB4 and Thunderbolt-5, NOT in "
+					"menuconfig; RTC fails"),
+			    "uas,a-data,usb4,thunderbolt,menuconfig");
+	assert_string_equal(subject(&g, "HID: amd_sfh: no sensors"), "amd_sfh");
+	assert_string_equal(subject(&g, "USB stops after resume"), "");
+	assert_string_equal(
+		subject(&g, "[netfilter-nf:testing 7/9] "
+			    "include/net/ip6_fib.h:663:33: error: invalid "
+			    "storage class for function 'fib6_rules_init'"),
+		"netfilter-nf,fib6_rules_init"); /* marked; "error" not */
+	assert_string_equal(subject(&g, "[Bug report]: \"i2c: muxes: pca954x: "
+					"Use reset controller only\" makes "
+					"I2C break"),
+			    "i2c,muxes,pca954x");
+	assert_string_equal(subject(&g, NULL), "");
+	assert_string_equal(subject(&g, ""), "");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_prose),
+		cmocka_unit_test(test_capitals),
+		cmocka_unit_test(test_configurators),
+		cmocka_unit_test(test_subjects),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
