@@ -113,6 +113,9 @@ static const char *fixture =
 	"L:\tlinux-widget@vger.kernel.org\nF:\tdrivers/hid/hid-widget-*\n"
 	"GADGET CORE\nM:\tgc <gc@k.org>\nL:\tlinux-kernel@vger.kernel.org\n"
 	"F:\tdrivers/gadget/\n"
+	"CRYPTO API\nM:\tcr <cr@k.org>\nF:\tcrypto/\n"
+	"SECURITY SUBSYSTEM\nM:\tsy <sy@k.org>\nF:\tsecurity/\n"
+	"LANDLOCK SECURITY MODULE\nM:\tlk <lk@k.org>\nF:\tsecurity/landlock/\n"
 	"THE REST\nM:\tl <l@k.org>\nL:\tlinux-kernel@vger.kernel.org\n"
 	"F:\t*\nF:\t*/\n";
 
@@ -1285,6 +1288,64 @@ static void test_regmap_is_no_core(void **state)
 	ev_del(ev);
 }
 
+/*
+ * security/security.c is the LSM hook layer every module's trace passes
+ * through: it counts half, like the other core glue (generic_path()),
+ * and the module the trace is in comes first
+ */
+static void test_lsm_hooks_are_core(void **state)
+{
+	const char *files[] = { "security/landlock/fs.c",
+				"security/security.c" };
+	struct evidence *ev = ev_new(NULL, files, 2);
+	struct section_list l;
+
+	(void)state;
+	ev->frames = xcalloc(2, sizeof(*ev->frames));
+	ev->frames[0].file = xstrdup("security/landlock/fs.c");
+	ev->frames[1].file = xstrdup("security/security.c");
+	ev->nframes = 2;
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "LANDLOCK SECURITY MODULE");
+	assert_true(fabs(l.v[0].score - 0.5) < 1e-9);
+	/* landlock's frame at half, security.c's 0.45 halved */
+	assert_string_equal(title(&l, 1), "SECURITY SUBSYSTEM");
+	assert_true(fabs(l.v[1].score - 0.475) < 1e-9);
+	section_list_release(&l);
+	ev_del(ev);
+}
+
+/*
+ * library code a subsystem calls counts half where it is the guilty
+ * file: the mmap lock's wrappers, an algorithm's
+ * generic C implementation; the rest of mm/ and crypto/ in full
+ */
+static void test_library_guilty_counts_half(void **state)
+{
+	static const struct {
+		const char *file, *section;
+		double w;
+	} c[] = {
+		{ "mm/mmap_lock.c", "MEMORY MANAGEMENT", 0.75 },
+		{ "mm/mprotect.c", "MEMORY MANAGEMENT", 1.5 },
+		{ "crypto/xxhash_generic.c", "CRYPTO API", 0.75 },
+		{ "crypto/shash.c", "CRYPTO API", 1.5 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		struct evidence *ev = ev_new(c[i].file, NULL, 0);
+		struct section_list l;
+
+		sections_for_report(map, ev, NULL, 0, &l);
+		assert_string_equal(title(&l, 0), c[i].section);
+		assert_true(fabs(l.v[0].score - c[i].w) < 1e-9);
+		section_list_release(&l);
+		ev_del(ev);
+	}
+}
+
 static void test_catchall(void **state)
 {
 	assert_true(sections_is_catchall(
@@ -1328,6 +1389,8 @@ int main(void)
 		cmocka_unit_test(test_regmap_is_no_core),
 		cmocka_unit_test(test_toolchain_list_from_build_line),
 		cmocka_unit_test(test_bugzilla_component_list_sibling),
+		cmocka_unit_test(test_lsm_hooks_are_core),
+		cmocka_unit_test(test_library_guilty_counts_half),
 	};
 
 	msg_setup("test_sections", 1, false);
