@@ -63,7 +63,9 @@
 #define W_LOG_UNKNOWN (W_LOG / 2)
 /* the least evidence of its own that lets a section inherit */
 #define W_NESTED_MIN 0.25
-#define PREFIX_MAX   64
+/* a toolchain's list or people, when only a build line names it */
+#define W_TOOLCHAIN 0.25
+#define PREFIX_MAX  64
 
 /* sections_is_catchall - only "*" and "*" + "/" patterns, like THE REST */
 int sections_is_catchall(const struct map *map, uint32_t section)
@@ -871,8 +873,27 @@ static void credit_list_named(struct acc *a, const struct map *map,
 			    POOL_LIST);
 }
 
+/* in_set - whether sec is one of set[0..n) */
+static bool in_set(const uint32_t *set, size_t n, uint32_t sec)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (set[i] == sec)
+			return true;
+	return false;
+}
+
+/*
+ * credit_addresses (the lists and people, above): toolchain[0..ntool) are the sections of the
+ * compiler a build line names and the prose does not (toolchain_of()):
+ * a test robot Cc's the compiler's list on every build it made with it,
+ * so that list and its people say how the kernel was built, not what
+ * broke, and count W_TOOLCHAIN of their weight
+ */
 static void credit_addresses(struct acc *a, const struct map *map,
-			     const struct evidence *ev)
+			     const struct evidence *ev,
+			     const uint32_t *toolchain, size_t ntool)
 {
 	struct map_addr_hit hits[MAP_ADDR_SECTIONS_MAX];
 	char why[SECTION_WHY_MAX];
@@ -881,7 +902,13 @@ static void credit_addresses(struct acc *a, const struct map *map,
 	for (i = 0; i < ev->nrecipients; i++) {
 		bool to = i < ev->nrecipients_to;
 
+		bool tool_list = false;
+
 		n = map_address(map, ev->recipients[i], hits, ARRAY_SIZE(hits));
+		for (k = 0; k < n; k++)
+			if (hits[k].tag == 'L' &&
+			    in_set(toolchain, ntool, hits[k].section))
+				tool_list = true;
 		if (!n && !(ev->bz_product && ev->bz_component)) {
 			snprintf(why, sizeof(why),
 				 "list or patchwork project named %s in %s",
@@ -909,6 +936,14 @@ static void credit_addresses(struct acc *a, const struct map *map,
 				w *= 0.5;
 			snprintf(why, sizeof(why), "%c: %s in %s", hits[k].tag,
 				 ev->recipients[i], to ? "To" : "Cc");
+			if (tool_list ||
+			    in_set(toolchain, ntool, hits[k].section)) {
+				w *= W_TOOLCHAIN;
+				snprintf(why, sizeof(why),
+					 "%c: %s in %s (the build's compiler)",
+					 hits[k].tag, ev->recipients[i],
+					 to ? "To" : "Cc");
+			}
 			/* a list, and the person of a whole subsystem,
 			 * are the subsystem's: a section inside inherits
 			 * them; a person of this section only is its own
@@ -928,10 +963,15 @@ static void credit_addresses(struct acc *a, const struct map *map,
 /*
  * generic_path - core code a driver's trace or text passes through
  * (the device model, IRQ and entry code, the IOMMU and DMA glue,
- * netlink) beyond what syzkaller's guilty-file rules skip: it says
- * less than the driver beside it, so it counts half.  The device model
- * is drivers/base/'s own files: its directories are subsystems of their
- * own (regmap, firmware_loader, power) that a fault may well be in.
+ * netlink, the LSM hooks every security module's trace passes:
+ * security/security.c) beyond what syzkaller's guilty-file rules skip:
+ * it says less than the driver beside it, so it counts half.  So do
+ * the library code a subsystem calls: the mmap lock's wrappers (a
+ * lockdep chain names them whoever took the lock), and an algorithm's generic C
+ * implementation (crypto/xxhash_generic.c under btrfs's checksum).
+ * The device model is drivers/base/'s own files: its directories are
+ * subsystems of their own (regmap, firmware_loader, power) that a
+ * fault may well be in.
  */
 static bool generic_path(const char *f)
 {
@@ -941,11 +981,15 @@ static bool generic_path(const char *f)
 		"kernel/entry/",       "arch/x86/entry/",
 		"arch/x86/kernel/irq", "arch/arm64/kernel/entry",
 		"kernel/power/main.c", "drivers/acpi/osl.c",
+		"security/security.c", "mm/mmap_lock.c",
 	};
 	size_t i;
 
 	if (starts_with(f, "drivers/base/"))
 		return !strchr(f + strlen("drivers/base/"), '/');
+	if (starts_with(f, "crypto/") && !strchr(f + strlen("crypto/"), '/') &&
+	    ends_with(f, "_generic.c"))
+		return true;
 	for (i = 0; i < ARRAY_SIZE(core); i++)
 		if (starts_with(f, core[i]))
 			return true;
@@ -1155,6 +1199,79 @@ static void inherit(struct acc *a, const struct map *map)
 	free(add);
 }
 
+/* lists_addr - whether section sec has addr among its L: lines */
+static bool lists_addr(const struct map *map, uint32_t sec, const char *addr)
+{
+	uint32_t e, ne = map_nentries(map, sec);
+
+	for (e = 0; e < ne; e++)
+		if (map_entry_tag(map, sec, e) == 'L' &&
+		    listed_as(map_entry_value(map, sec, e), addr))
+			return true;
+	return false;
+}
+
+/* catchall_list - addr is a catch-all section's list (LKML: THE REST) */
+static bool catchall_list(const struct map *map, const char *addr)
+{
+	uint32_t s, ns = map_nsections(map);
+
+	for (s = 0; s < ns; s++)
+		if (lists_addr(map, s, addr) && sections_is_catchall(map, s))
+			return true;
+	return false;
+}
+
+/*
+ * component_siblings - a Bugzilla component is the reporter's pick from
+ * a coarse menu ("Drivers/USB"), and the bug goes to the component's
+ * list.  A section on that list with evidence of its own (a driver the
+ * text names: "thunderbolt" under Drivers/USB) is the specific owner
+ * the menu had no entry for: it takes the component's credit, as a
+ * section strictly inside does (inherit()).  Never by a catch-all
+ * list (LKML).
+ */
+static void component_siblings(struct acc *a, const struct map *map,
+			       uint32_t comp, const char *comp_why)
+{
+	double *add = xcalloc(a->n + 1, sizeof(*add));
+	char why[SECTION_WHY_MAX];
+	uint32_t e, ne = map_nentries(map, comp);
+	size_t i;
+
+	for (e = 0; e < ne; e++) {
+		const char *v = map_entry_value(map, comp, e);
+		char addr[256];
+		size_t l;
+
+		if (map_entry_tag(map, comp, e) != 'L' || !v)
+			continue;
+		l = strcspn(v, " \t");
+		if (!l || l >= sizeof(addr))
+			continue;
+		memcpy(addr, v, l);
+		addr[l] = '\0';
+		if (catchall_list(map, addr))
+			continue;
+		for (i = 0; i < a->n; i++) {
+			uint32_t sec = a->v[i].section;
+
+			if (add[i] > 0 || sec == comp ||
+			    a->specific[i] < W_NESTED_MIN ||
+			    is_umbrella(map, sec, comp) ||
+			    !lists_addr(map, sec, addr))
+				continue;
+			add[i] = W_COMPONENT;
+			snprintf(why, sizeof(why),
+				 "on the list of %.80s: %.80s", comp_why, addr);
+			note(a, i, W_COMPONENT, why);
+		}
+	}
+	for (i = 0; i < a->n; i++)
+		a->v[i].score += add[i];
+	free(add);
+}
+
 /* why - the strongest contributions with their weights */
 static void format_why(struct section_score *v, const struct part *p)
 {
@@ -1283,9 +1400,33 @@ static void rank_sections(struct acc *a, const struct map *map)
 }
 
 /*
+ * build_line - a line that says how the kernel was built: a test
+ * robot's "compiler: clang version 17", "make CC=clang ...", LLVM=1
+ */
+static bool build_line(const char *s, size_t l)
+{
+	static const char *const build[] = { "CC=", "LLVM=", "CROSS_COMPILE" };
+	size_t i;
+
+	while (l && (*s == ' ' || *s == '\t' || *s == '>')) {
+		s++;
+		l--;
+	}
+	if ((l >= 9 && !strncasecmp(s, "compiler:", 9)) ||
+	    (l >= 5 && !strncmp(s, "make ", 5)) ||
+	    (l >= 7 && !strncmp(s, "$ make ", 7)))
+		return true;
+	for (i = 0; i < ARRAY_SIZE(build); i++)
+		if (memmem(s, l, build[i], strlen(build[i])))
+			return true;
+	return false;
+}
+
+/*
  * prose_line - a line a person wrote: not console output or a stack
  * frame, not a build or shell command line ("make CC=clang ...",
- * "$ ..."), not a diff, config or link line.  K: keywords are matched
+ * "$ ..."), nor one that says how it was built (build_line()), not a
+ * diff, config or link line.  K: keywords are matched
  * in these only: "CC=clang" in a build line names no subsystem.
  */
 static bool prose_line(const char *s, size_t l)
@@ -1313,7 +1454,7 @@ static bool prose_line(const char *s, size_t l)
 		s++;
 		l--;
 	}
-	if (!l)
+	if (!l || build_line(s, l))
 		return false;
 	/* "+foo"/"-foo" of a diff, not "- a point" of a list */
 	if (((*s == '+' || *s == '-') && (l == 1 || s[1] != ' ')) ||
@@ -1327,9 +1468,10 @@ static bool prose_line(const char *s, size_t l)
 	return true;
 }
 
-/* prose - the text's prose lines (prose_line()), joined; each ends in
+/* lines_where - the text's lines keep() accepts, joined; each ends in
  * '\n', the last one too when the text does not: len + 2 bytes */
-static char *prose(const char *text, size_t len, size_t *out_len)
+static char *lines_where(const char *text, size_t len,
+			 bool (*keep)(const char *, size_t), size_t *out_len)
 {
 	char *out = xmalloc(len + 2);
 	const char *p = text, *end = text + len;
@@ -1339,7 +1481,7 @@ static char *prose(const char *text, size_t len, size_t *out_len)
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
 
-		if (prose_line(p, l)) {
+		if (keep(p, l)) {
 			memcpy(out + n, p, l);
 			n += l;
 			out[n++] = '\n';
@@ -1349,6 +1491,39 @@ static char *prose(const char *text, size_t len, size_t *out_len)
 	out[n] = '\0';
 	*out_len = n;
 	return out;
+}
+
+/* prose - the text's prose lines (prose_line()) */
+static char *prose(const char *text, size_t len, size_t *out_len)
+{
+	return lines_where(text, len, prose_line, out_len);
+}
+
+/*
+ * toolchain_of - the sections whose K: keywords a build line matches
+ * (build_line(): "compiler: clang version 17") and the prose does not
+ * (prose_hits[0..nprose)): the compiler that built the kernel, which
+ * the report is not about when its own words never name it.  Up to max
+ * into out; their number returned.
+ */
+static size_t toolchain_of(const struct map *map, const char *text, size_t len,
+			   const struct map_hit *prose_hits, size_t nprose,
+			   uint32_t *out, size_t max)
+{
+	struct map_hit hits[MAP_MAX_HITS];
+	size_t blen, nb, i, j, n = 0;
+	char *bt = lines_where(text, len, build_line, &blen);
+
+	nb = blen ? map_keywords(map, bt, blen, hits, ARRAY_SIZE(hits)) : 0;
+	free(bt);
+	for (i = 0; i < nb && n < max; i++) {
+		for (j = 0; j < nprose; j++)
+			if (prose_hits[j].section == hits[i].section)
+				break;
+		if (j == nprose && !in_set(out, n, hits[i].section))
+			out[n++] = hits[i].section;
+	}
+	return n;
 }
 
 /*
@@ -1410,7 +1585,10 @@ void sections_for_report_site(const struct map *map, const struct config *cfg,
 {
 	struct acc a = { NULL, NULL, NULL, NULL, NULL, 0, 0 };
 	double wf = W_FRAME, wt = W_TEXT, guilty_w = W_GUILTY;
-	size_t i;
+	uint32_t toolchain[MAP_MAX_HITS];
+	size_t i, ntool = 0;
+	int bz_sec = -1;
+	char bz_why[SECTION_WHY_MAX] = "";
 
 	/*
 	 * syzkaller's rule keeps the first file it saw when every file was
@@ -1507,6 +1685,8 @@ void sections_for_report_site(const struct map *map, const struct config *cfg,
 		nk = plen ? map_keywords(map, pt, plen, hits, ARRAY_SIZE(hits))
 			  : 0;
 		free(pt);
+		ntool = toolchain_of(map, text, text_len, hits, nk, toolchain,
+				     ARRAY_SIZE(toolchain));
 
 		for (i = 0; i < nk; i++)
 			if (!sections_is_catchall(map, hits[i].section))
@@ -1519,18 +1699,20 @@ void sections_for_report_site(const struct map *map, const struct config *cfg,
 		int sec = t ? map_find_section(map, t) : -1;
 
 		if (sec >= 0) {
-			char why[SECTION_WHY_MAX];
-
-			snprintf(why, sizeof(why), "Bugzilla %s/%s",
+			snprintf(bz_why, sizeof(bz_why), "Bugzilla %s/%s",
 				 ev->bz_product, ev->bz_component);
-			credit_as(&a, (uint32_t)sec, W_COMPONENT, why, C_BROAD);
+			credit_as(&a, (uint32_t)sec, W_COMPONENT, bz_why,
+				  C_BROAD);
+			bz_sec = sec;
 		}
 	}
 	if (ev) {
 		credit_names(&a, map, ev);
 		credit_logs(&a, map, ev);
-		credit_addresses(&a, map, ev);
+		credit_addresses(&a, map, ev, toolchain, ntool);
 	}
+	if (bz_sec >= 0)
+		component_siblings(&a, map, (uint32_t)bz_sec, bz_why);
 	inherit(&a, map);
 	rank_sections(&a, map);
 	if (a.n > SECTIONS_MAX)

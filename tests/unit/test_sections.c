@@ -103,6 +103,19 @@ static const char *fixture =
 	"NEXT TREE\nM:\tnx <nx@k.org>\n"
 	"T:\tgit git://git.kernel.org/pub/scm/linux/kernel/git/next/"
 	"linux-next.git\n"
+	"GCC TOOLCHAIN\nM:\tgt <gt@k.org>\nL:\ttoolchain@lists.example.org\n"
+	"F:\tscripts/gcc/\nK:\t\\b(?i:gcc)\\b\n"
+	"GCC PLUGINS\nM:\tgp <gp@k.org>\nL:\ttoolchain@lists.example.org\n"
+	"F:\tscripts/gcc-plugins/\n"
+	"WIDGET SUBSYSTEM\nM:\tws <ws@k.org>\nL:\tlinux-widget@vger.kernel.org\n"
+	"L:\tlinux-kernel@vger.kernel.org\nF:\tdrivers/widget/\n"
+	"WIDGET SENSOR HUB\nM:\twh <wh@k.org>\nL:\tlinux-knob@vger.kernel.org\n"
+	"L:\tlinux-widget@vger.kernel.org\nF:\tdrivers/hid/hid-widget-*\n"
+	"GADGET CORE\nM:\tgc <gc@k.org>\nL:\tlinux-kernel@vger.kernel.org\n"
+	"F:\tdrivers/gadget/\n"
+	"CRYPTO API\nM:\tcr <cr@k.org>\nF:\tcrypto/\n"
+	"SECURITY SUBSYSTEM\nM:\tsy <sy@k.org>\nF:\tsecurity/\n"
+	"LANDLOCK SECURITY MODULE\nM:\tlk <lk@k.org>\nF:\tsecurity/landlock/\n"
 	"THE REST\nM:\tl <l@k.org>\nL:\tlinux-kernel@vger.kernel.org\n"
 	"F:\t*\nF:\t*/\n";
 
@@ -640,6 +653,97 @@ static void del_recipients(struct evidence *ev)
 	free(ev->recipients);
 	ev->recipients = NULL;
 	ev->nrecipients = ev->nrecipients_to = 0;
+}
+
+/*
+ * A test robot Cc's its compiler's list on every build it made with that
+ * compiler: where only a build line ("compiler: gcc version 14") names
+ * the toolchain, its list counts a quarter, for every section on it;
+ * where the report's own words name it, in full
+ */
+static void test_toolchain_list_from_build_line(void **state)
+{
+	struct evidence *ev = ev_new(NULL, NULL, 0);
+	struct section_list l;
+	const char *build = "fs/zorp/inode.c:12:3: error: bad cast\n"
+			    "compiler: gcc version 14.2.0\n"
+			    "reproduce:\n  make W=1 fs/zorp/\n";
+	const char *said = "Building with gcc 14 breaks here.\n"
+			   "compiler: gcc version 14.2.0\n";
+
+	(void)state;
+	add_recipient(ev, "toolchain@lists.example.org", true);
+	add_recipient(ev, "zorp-devel@vger.kernel.org", false);
+	sections_for_report(map, ev, build, strlen(build), &l);
+	assert_true(l.n >= 4);
+	/* zorp-devel in Cc: 0.4 * 0.75 / 2 each */
+	assert_true(!strncmp(title(&l, 0), "ZORP", 4));
+	assert_true(fabs(l.v[0].score - 0.15) < 1e-3);
+	assert_true(!strncmp(title(&l, 1), "ZORP", 4));
+	assert_true(!strncmp(title(&l, 2), "GCC ", 4));
+	/* the toolchain list in To: 0.4 and 0.2 by its share, a quarter
+	 * of it, shown; no K: keyword from a build line */
+	assert_string_equal(title(&l, 2), "GCC TOOLCHAIN");
+	assert_true(fabs(l.v[2].score - 0.1) < 1e-3);
+	assert_string_equal(l.v[2].why, "L: toolchain@lists.example.org in To "
+					"(the build's compiler) 0.10");
+	assert_string_equal(title(&l, 3), "GCC PLUGINS");
+	assert_true(fabs(l.v[3].score - 0.05) < 1e-3);
+	section_list_release(&l);
+
+	/* the reporter's own prose names gcc: the list counts in full,
+	 * and the K: keyword adds its own */
+	sections_for_report(map, ev, said, strlen(said), &l);
+	assert_string_equal(title(&l, 0), "GCC TOOLCHAIN");
+	assert_true(fabs(l.v[0].score - 0.55) < 1e-3);
+	assert_string_equal(title(&l, 1), "GCC PLUGINS");
+	assert_true(fabs(l.v[1].score - 0.2) < 1e-3);
+	section_list_release(&l);
+	del_recipients(ev);
+	ev_del(ev);
+}
+
+/*
+ * A Bugzilla component is a coarse menu: a section on the component's
+ * list with evidence of its own (a file the text names) takes the
+ * component's credit, as a section inside it would; a section that
+ * shares only a catch-all list (LKML) with it does not
+ */
+static void test_bugzilla_component_list_sibling(void **state)
+{
+	const char *files[] = { "drivers/hid/hid-widget-hub.c",
+				"drivers/gadget/core.c" };
+	struct evidence *ev = ev_new(NULL, files, 2);
+	struct section_list l;
+	struct config *cfg;
+
+	(void)state;
+	ev->bz_product = xstrdup("Drivers");
+	ev->bz_component = xstrdup("Widget");
+	cfg = config_parse(
+		"bugzilla_component Drivers Widget \"WIDGET SUBSYSTEM\"\n",
+		"routes.conf");
+	assert_non_null(cfg);
+	assert_int_equal(config_report(cfg, 0), 0);
+	sections_for_report_site(map, cfg, ev, NULL, 0, &l);
+	assert_int_equal(l.n, 4);
+	assert_string_equal(title(&l, 0), "WIDGET SENSOR HUB");
+	/* 0.4 for its file, 0.5 for the component's list */
+	assert_true(fabs(l.v[0].score - 0.9) < 1e-3);
+	assert_non_null(strstr(l.v[0].why,
+			       "on the list of Bugzilla Drivers/Widget: "
+			       "linux-widget@vger.kernel.org 0.50"));
+	assert_string_equal(title(&l, 1), "WIDGET SUBSYSTEM");
+	assert_true(fabs(l.v[1].score - 0.5) < 1e-3);
+	/* LKML is THE REST's: no sibling by it */
+	assert_string_equal(title(&l, 2), "GADGET CORE");
+	assert_true(fabs(l.v[2].score - 0.35) < 1e-3);
+	assert_string_equal(title(&l, 3), "HID CORE LAYER");
+	section_list_release(&l);
+	config_free(cfg);
+	free(ev->bz_product);
+	free(ev->bz_component);
+	ev_del(ev);
 }
 
 /*
@@ -1184,6 +1288,64 @@ static void test_regmap_is_no_core(void **state)
 	ev_del(ev);
 }
 
+/*
+ * security/security.c is the LSM hook layer every module's trace passes
+ * through: it counts half, like the other core glue (generic_path()),
+ * and the module the trace is in comes first
+ */
+static void test_lsm_hooks_are_core(void **state)
+{
+	const char *files[] = { "security/landlock/fs.c",
+				"security/security.c" };
+	struct evidence *ev = ev_new(NULL, files, 2);
+	struct section_list l;
+
+	(void)state;
+	ev->frames = xcalloc(2, sizeof(*ev->frames));
+	ev->frames[0].file = xstrdup("security/landlock/fs.c");
+	ev->frames[1].file = xstrdup("security/security.c");
+	ev->nframes = 2;
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "LANDLOCK SECURITY MODULE");
+	assert_true(fabs(l.v[0].score - 0.5) < 1e-9);
+	/* landlock's frame at half, security.c's 0.45 halved */
+	assert_string_equal(title(&l, 1), "SECURITY SUBSYSTEM");
+	assert_true(fabs(l.v[1].score - 0.475) < 1e-9);
+	section_list_release(&l);
+	ev_del(ev);
+}
+
+/*
+ * library code a subsystem calls counts half where it is the guilty
+ * file: the mmap lock's wrappers, an algorithm's
+ * generic C implementation; the rest of mm/ and crypto/ in full
+ */
+static void test_library_guilty_counts_half(void **state)
+{
+	static const struct {
+		const char *file, *section;
+		double w;
+	} c[] = {
+		{ "mm/mmap_lock.c", "MEMORY MANAGEMENT", 0.75 },
+		{ "mm/mprotect.c", "MEMORY MANAGEMENT", 1.5 },
+		{ "crypto/xxhash_generic.c", "CRYPTO API", 0.75 },
+		{ "crypto/shash.c", "CRYPTO API", 1.5 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		struct evidence *ev = ev_new(c[i].file, NULL, 0);
+		struct section_list l;
+
+		sections_for_report(map, ev, NULL, 0, &l);
+		assert_string_equal(title(&l, 0), c[i].section);
+		assert_true(fabs(l.v[0].score - c[i].w) < 1e-9);
+		section_list_release(&l);
+		ev_del(ev);
+	}
+}
+
 static void test_catchall(void **state)
 {
 	assert_true(sections_is_catchall(
@@ -1225,6 +1387,10 @@ int main(void)
 		cmocka_unit_test(test_chain_driver_speaks),
 		cmocka_unit_test(test_config_value_path),
 		cmocka_unit_test(test_regmap_is_no_core),
+		cmocka_unit_test(test_toolchain_list_from_build_line),
+		cmocka_unit_test(test_bugzilla_component_list_sibling),
+		cmocka_unit_test(test_lsm_hooks_are_core),
+		cmocka_unit_test(test_library_guilty_counts_half),
 	};
 
 	msg_setup("test_sections", 1, false);
