@@ -393,14 +393,16 @@ static int followup_state(struct audit *db, const struct pipeline *p,
 	if (ln->hold) {
 		out->state = "held";
 		sb_addf(reason, "; held: %s", ln->hold);
-	} else if (stranger && (!d->cls || strcmp(d->cls, "user") ||
-				d->verdict.score[CLASS_USER] <= 0)) {
-		/* user by default (no rule fired) is no evidence of one */
-		out->state = "held";
-		sb_adds(reason,
-			d->cls && !strcmp(d->cls, "user")
-				? " without a user rule; held for a triager"
-				: "; held for a triager");
+	} else if (stranger) {
+		/*
+		 * anyone can answer a report whose Message-ID is public ("me
+		 * too", a maintainer's question, a reviewer's note): it is
+		 * recorded with the report, which it is part of, and is no
+		 * new report (no verdict, no recipient); the report's own
+		 * thread is no channel to its recipient
+		 */
+		out->state = "recorded";
+		sb_adds(reason, ": recorded with the report, not sent on");
 	} else if (root->recipient[0] && r->from_addr &&
 		   !strcasecmp(r->from_addr, root->recipient)) {
 		out->state = "held";
@@ -417,13 +419,12 @@ static int followup_state(struct audit *db, const struct pipeline *p,
 			"; the report went to the list %s, which this reply "
 			"does not name: not published, held for a triager",
 			root->recipient);
-	} else if (forwarded_to(root) && (stranger || from_reporter) &&
+	} else if (forwarded_to(root) && from_reporter &&
 		   (capped = sender_capped(db, p, r, now, reason)) != 0) {
 		/*
-		 * a stranger's follow-up is new mail, and a reporter's own
-		 * is anyone's mail too: once one report went out, its thread
-		 * must not be an open channel to the maintainer.  The
-		 * section's people are not capped.
+		 * a reporter's own follow-up is anyone's mail too: once one
+		 * report went out, its thread must not be an open channel
+		 * to the maintainer.  The section's people are not capped.
 		 */
 		if (capped < 0)
 			return -1;
@@ -466,8 +467,6 @@ static int record_followup(struct audit *db, const struct pipeline *p,
 	struct audit_links links;
 	struct audit_decision dec;
 	struct audit_action act;
-	struct audit_classification c;
-	struct audit_rule_hit *hits = NULL;
 	char arg[32];
 	unsigned ran;
 	bool queued;
@@ -477,17 +476,16 @@ static int record_followup(struct audit *db, const struct pipeline *p,
 	sb_addf(&reason, "follow-up to report #%lld (%s %s)",
 		(long long)root->id, ln->how ? ln->how : "thread", ln->via);
 	if (ln->stranger && !ln->hold) {
-		/* not the report's people: what a new report would be */
+		/* not the report's people: a follow-up all the same */
 		stranger = true;
-		sb_addf(&reason, "; from %s, %s: classified %s like new mail",
+		sb_addf(&reason, "; from %s, %s",
 			r->from_addr && *r->from_addr ? r->from_addr : "?",
 			ln->unverified
 				? "one of the report's people by its From "
 				  "alone, which a subject anyone can write "
 				  "brought and no authserv_id checks"
 				: "not the report's reporter, recipient or "
-				  "section",
-			d->cls ? d->cls : "uncertain");
+				  "section");
 	}
 	if (followup_state(db, p, r, d, now, stranger, &reason, &forward, out) <
 	    0)
@@ -500,24 +498,14 @@ static int record_followup(struct audit *db, const struct pipeline *p,
 	row.state = out->state;
 	row.kind = kind_name(KIND_FOLLOWUP);
 	row.links = &links;
-	if (stranger) {
-		row.class = d->cls;
-		hits = classification_of(d, d->model_voted ? "model.bin" : NULL,
-					 now, &c);
-		c.class_stored = true;
-	}
-	if (insert_report(db, p, r, &row, d, &out->report) < 0 ||
-	    (stranger && audit_insert_classification(db, out->report, &c) < 0))
+	if (insert_report(db, p, r, &row, d, &out->report) < 0)
 		goto out;
 	memset(&dec, 0, sizeof(dec));
 	dec.at = now;
-	/* a stranger's follow-up sent on counts toward the recipient's cap */
-	dec.action = stranger && forward ? "forward" : "follow-up";
+	dec.action = "follow-up";
 	dec.recipient = forward ? root->recipient : NULL;
 	dec.recipient_name = forward ? root->recipient_name : NULL;
 	dec.reason = sb_str(&reason);
-	/* a stranger's follow-up, classified like new mail: its own verdict */
-	dec.security = d->act.security_why[0] ? d->act.security_why : NULL;
 	if (audit_insert_decision(db, out->report, &dec, NULL) < 0)
 		goto out;
 	if (forward) {
@@ -574,7 +562,6 @@ static int record_followup(struct audit *db, const struct pipeline *p,
 	}
 	ret = 0;
 out:
-	free(hits);
 	sb_release(&reason);
 	sb_release(&why);
 	return ret;

@@ -502,8 +502,8 @@ static void message_kind(const struct report *r, const char *hold,
 
 /*
  * route_locked - under the write lock: the pick, act and crash group of
- * a new report, a stranger's follow-up judged like one, what a known
- * follow-up adds; -1 on a database error (the caller rolls back)
+ * a new report, what a known follow-up adds; -1 on a database error
+ * (the caller rolls back)
  */
 static int route_locked(struct audit *db, struct pipeline *p,
 			const struct report *r, struct decision *d, time_t now)
@@ -515,17 +515,10 @@ static int route_locked(struct audit *db, struct pipeline *p,
 		/* a new report of a known crash joins its first report */
 		if (!d->hold && link_crash(db, d, &d->link) < 0)
 			return -1;
-	} else if (d->kind.kind == KIND_FOLLOWUP && d->link.thread_root &&
-		   d->link.stranger) {
-		/*
-		 * Anyone can answer a report whose Message-ID is public: a
-		 * stranger's follow-up is classified like new mail, and
-		 * only a user's is sent on (record_followup())
-		 */
-		if (pipeline_route(p, r, now, d) < 0)
-			return -1;
 	} else if (d->kind.kind == KIND_FOLLOWUP && d->link.thread_root) {
-		/* what a follow-up adds to its report */
+		/* what a follow-up adds to its report, whoever wrote it: a
+		 * stranger's is recorded with it, not sent on
+		 * (record_followup()) */
 		pipeline_evidence(p, r, d);
 	}
 	if (d->hold && d->kind.kind == KIND_REPORT) {
@@ -642,10 +635,7 @@ static int filter_message(struct filter *fx, int fd)
 		goto out_pipeline;
 	}
 	stage("thread");
-	/* a stranger's follow-up is judged like new mail (below) */
-	if (d.kind.kind == KIND_REPORT ||
-	    (d.kind.kind == KIND_FOLLOWUP && d.link.thread_root &&
-	     d.link.stranger))
+	if (d.kind.kind == KIND_REPORT)
 		pipeline_judge(p, r, &d);
 	stage("judge");
 

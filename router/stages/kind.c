@@ -324,10 +324,11 @@ static bool is_cover_tag(const char *t, size_t len)
 static bool is_discussion_tag(const char *t, size_t len)
 {
 	static const char *const w[] = {
-		"announce", "ann",	  "rfc",      "topic",
-		"lsf/mm",   "lsf/mm/bpf", "question", "discuss",
-		"fyi",	    "agenda",	  "cfp",      "help",
-		"query",    "idea",	  "proposal", "feature request",
+		"announce",	"ann",	      "rfc",	  "topic",
+		"lsf/mm",	"lsf/mm/bpf", "question", "discuss",
+		"fyi",		"agenda",     "cfp",	  "help",
+		"query",	"idea",	      "proposal", "feature request",
+		"announcement", "q",
 	};
 	size_t i;
 
@@ -337,12 +338,38 @@ static bool is_discussion_tag(const char *t, size_t len)
 	return false;
 }
 
+/*
+ * talk_prefix - a subject that opens with a discussion tag's word
+ * written without its brackets: "RFC: FC-NVMe boot from SAN", "RFC
+ * systemd-sysext ...", "ANN: SETools 4.6.0", "Proposal: ...".  The
+ * question words are left out: a question is weighed later (kind.h).
+ */
+static bool talk_prefix(const char *rest)
+{
+	static const char *const w[] = {
+		"rfc",	"ann", "announce", "announcement", "proposal",
+		"idea", "fyi", "cfp",	   "psa",
+	};
+	size_t i, n;
+
+	for (i = 0; i < ARRAY_SIZE(w); i++) {
+		n = strlen(w[i]);
+		if (strncasecmp(rest, w[i], n))
+			continue;
+		/* "RFC:" or "RFC " (RFC is an acronym, never a word's start:
+		 * "RFCOMM"); the others only with their colon */
+		if (rest[n] == ':' || (!strcmp(w[i], "rfc") && rest[n] == ' '))
+			return true;
+	}
+	return false;
+}
+
 /* a question: "[QUESTION] Order-4 allocation failures on reads" asks
  * about a failure, and is a report when its subject says so */
 static bool is_question_tag(const char *t, size_t len)
 {
 	return tag_word(t, len, "question") || tag_word(t, len, "help") ||
-	       tag_word(t, len, "query");
+	       tag_word(t, len, "query") || tag_word(t, len, "q");
 }
 
 /*
@@ -1016,6 +1043,32 @@ static bool list_business(const char *rest)
 	       strcasestr(rest, "fixes tags need ");
 }
 
+/*
+ * list_command - a new message whose whole own text is a list command
+ * ("subscribe", "unsubscribe linux-raid"), under any subject or none:
+ * mail for the list server sent to the list
+ */
+static bool list_command(const struct report *r)
+{
+	char line[64];
+	const char *p = r->body, *end;
+	size_t n;
+
+	if (!p)
+		return false;
+	end = p + r->body_len;
+	while (p < end && isspace((unsigned char)*p))
+		p++;
+	n = (size_t)(end - p);
+	while (n && isspace((unsigned char)p[n - 1]))
+		n--;
+	if (!n || n >= sizeof(line) || words(p, p + n) > 3)
+		return false;
+	memcpy(line, p, n);
+	line[n] = '\0';
+	return list_business(line);
+}
+
 /* ---- mail that names nothing of the kernel ---------------------------- */
 
 /* how far into the text the kernel's words are looked for */
@@ -1648,7 +1701,7 @@ static bool decide_new(const struct report *r, struct kind_result *k,
 		       "a new message in the words of money and trade, naming no code");
 		return true;
 	}
-	if (!o->crash && list_business(rest)) {
+	if (!o->crash && (list_business(rest) || list_command(r))) {
 		decide(k, KIND_DISCUSSION,
 		       "subject \"%.100s\": the list's or the trees' business",
 		       rest);
@@ -1683,6 +1736,18 @@ void kind_classify(const struct report *r, struct kind_result *k)
 		"roadmap",	   "fyi",	  "status",   "update on",
 		"missing signoff", "request for", "guidance", "advice",
 		"meetup",	   "psa",
+	};
+	/*
+	 * ... and these, in a message that names something of the kernel
+	 * (junk invites and inquires too, and stays spam): an invitation
+	 * to a review or an event, a volunteer's goodbye, the bounces of
+	 * MAINTAINERS addresses, an idea put to the list, an Outlook
+	 * "Recall:" of an earlier message
+	 */
+	static const char *const talk_named[] = {
+		"invitation", "goodbye", "bouncing maintainer",
+		"suggestion", "ideas",	 "inquiry",
+		"recall:",
 	};
 	const char *subj = r->subject ? r->subject : "";
 	const char *rest = kind_subject_rest(subj);
@@ -1771,7 +1836,9 @@ void kind_classify(const struct report *r, struct kind_result *k)
 	if (((any_tag(tags, is_discussion_tag) &&
 	      !(any_tag(tags, is_question_tag) && !k->diff &&
 		problem_in_phrase(rest, strlen(rest), NULL, 0))) ||
-	     (any_word(rest, talk, ARRAY_SIZE(talk)) &&
+	     ((talk_prefix(rest) || any_word(rest, talk, ARRAY_SIZE(talk)) ||
+	       (any_word(rest, talk_named, ARRAY_SIZE(talk_named)) &&
+		!names_nothing(r))) &&
 	      !any_word(rest, problem, ARRAY_SIZE(problem)))) &&
 	    !(!k->diff && (own.crash || tool_found(r)))) {
 		decide(k, KIND_DISCUSSION,

@@ -41,7 +41,14 @@
  *	             ...", "mmc-utils: ...") is discussion; one with
  *	             words of a problem, or without words of an
  *	             announcement or question, is a report;
- *	             announcements, questions and plans are discussion.
+ *	             announcements, questions and plans are discussion,
+ *	             and so are, when the subject names no problem, a
+ *	             tag's word opening it unbracketed ("RFC: ...",
+ *	             "ANN: ..."), an invitation, a goodbye, bouncing
+ *	             maintainers, an idea, an Outlook "Recall:" (these
+ *	             in a message that names the kernel: junk invites
+ *	             too), and a message whose whole text is a list
+ *	             command ("subscribe").
  *
  *	Spam is what the site's own filter marked ("X-Spam-Flag: YES" or
  *	"X-Spam-Status: Yes" set by the MTA): a sender can only bury its

@@ -199,7 +199,7 @@ test_expect_success 'a forged From on a follow-up is no security verdict: approv
 		-e "s/abuse-04.reply@/abuse-04f.reply@/" "$C/04-reply-stranger.eml" >"$T/04f.eml" &&
 	feed "$T/04f.eml" &&
 	id=$(id_of abuse-04f.reply@evil.example) &&
-	test "$(q "SELECT state FROM reports WHERE id = $id")" = held &&
+	test "$(q "SELECT state FROM reports WHERE id = $id")" = recorded &&
 	q "SELECT reason FROM decisions WHERE report = $id" >"$T/whyf" &&
 	grep "it looks security-sensitive (x); no person" "$T/whyf" &&
 	n=$(q "SELECT count(*) FROM outbox WHERE recipients = \"secteam@example.org\"") &&

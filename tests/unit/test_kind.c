@@ -470,6 +470,103 @@ static void test_list_business(void **state)
 		    KIND_REPORT);
 }
 
+/*
+ * announcements, proposals and the list's own business said without a
+ * bracketed tag: a tag's word opening the subject with its colon ("RFC:",
+ * "ANN:"), an invitation, a goodbye, bouncing MAINTAINERS addresses, an
+ * idea, an Outlook recall, a bare "subscribe" under an empty subject;
+ * never a report that says what went wrong, nor junk that names nothing
+ */
+static void test_talk_without_tags(void **state)
+{
+	(void)state;
+	expect_kind(msg("A Developer <dev@example.com>",
+			"RFC: booting from a fabrics target", NULL,
+			"Hi all,\n\nI would like to discuss how the nvme "
+			"driver could find its boot namespace.\n"),
+		    KIND_DISCUSSION);
+	expect_kind(msg("A Developer <dev@example.com>",
+			"RFC sysext image context mounts", NULL,
+			"I propose a new policy statement for the mounts of "
+			"extension images in the kernel.\n"),
+		    KIND_DISCUSSION);
+	expect_kind(msg("A Maintainer <maint@example.com>",
+			"ANN: policy tools 4.7.0", NULL,
+			"A new release of the policy tools is available; it "
+			"needs kernel 6.1 or later.\n"),
+		    KIND_DISCUSSION);
+	expect_kind(
+		msg("A Maintainer <maint@example.com>",
+		    "[ANNOUNCEMENT] Plumbers: Observability microconference",
+		    NULL,
+		    "The call for proposals for the kernel tracing "
+		    "track is open.\n"),
+		KIND_DISCUSSION);
+	expect_kind(msg("A Developer <dev@example.com>",
+			"[Q] call_rcu in module exit", NULL,
+			"Is rcu_barrier() needed before the driver module "
+			"unloads?\n"),
+		    KIND_DISCUSSION);
+	expect_kind(msg("A Standards Body <tc@example.org>",
+			"Invitation to comment on the virtio 1.5 draft", NULL,
+			"The virtio committee invites the kernel driver "
+			"developers to review the draft.\n"),
+		    KIND_DISCUSSION);
+	expect_kind(msg("A Volunteer <vol@example.org>",
+			"linux: Goodbye from a community volunteer", NULL,
+			"After years of kernel bug triage I am stepping "
+			"down.\n"),
+		    KIND_DISCUSSION);
+	expect_kind(msg("A Robot Keeper <keeper@example.org>",
+			"Bouncing maintainers: Some One, Other One", NULL,
+			"The MAINTAINERS addresses of the watchdog driver "
+			"bounce; should they be removed?\n"),
+		    KIND_DISCUSSION);
+	expect_kind(msg("A User <user@example.org>",
+			"Ideas for a RAIDZ-like layout in the filesystem", NULL,
+			"What if the kernel kept a parity block per extent "
+			"on the btrfs device?\n"),
+		    KIND_DISCUSSION);
+	expect_kind(msg("A User <user@example.org>",
+			"Recall: eeprom: why is the i2c write limit 128 bytes",
+			NULL,
+			"The sender would like to recall the message about "
+			"the at24 driver.\n"),
+		    KIND_DISCUSSION);
+	expect_kind(
+		msg("A User <user@example.org>", "", NULL, "\nsubscribe\n\n"),
+		KIND_DISCUSSION);
+	expect_kind(msg("A User <user@example.org>", "", NULL,
+			"unsubscribe linux-mmc\n"),
+		    KIND_DISCUSSION);
+	/* ... but not a report: its problem, its crash, a word only begun */
+	expect_kind(msg("A User <user@example.org>",
+			"RFC: nvme timeout after resume", NULL,
+			"My laptop's nvme driver times out after resume.\n"),
+		    KIND_REPORT);
+	expect_kind(msg("A User <user@example.org>",
+			"RFCOMM connection to my headset drops every minute",
+			NULL,
+			"Since 6.12 the bluetooth rfcomm link to my headset "
+			"drops.\n"),
+		    KIND_REPORT);
+	expect_kind(msg("A User <user@example.org>",
+			"Suggestion: the ext4 mount oopses", NULL,
+			"BUG: kernel NULL pointer dereference, address: 0\n"
+			"Call Trace:\n ext4_fill_super+0x1c/0x40\n"),
+		    KIND_REPORT);
+	expect_kind(msg("A User <user@example.org>", "", NULL,
+			"subscribe me, my usb disk disconnects all the "
+			"time on the xhci controller\n"),
+		    KIND_REPORT);
+	/* ... and junk that invites, naming nothing of the kernel, is spam */
+	expect_kind(msg("Procurement <tenders@example.net>",
+			"Invitation to register as an approved vendor", NULL,
+			"Dear Sir,\nour company invites you to register "
+			"for the tender of next year.\n"),
+		    KIND_SPAM);
+}
+
 static void test_backport_requests(void **state)
 {
 	(void)state;
@@ -942,6 +1039,7 @@ int main(void)
 		cmocka_unit_test(test_questions),
 		cmocka_unit_test(test_tool_subjects),
 		cmocka_unit_test(test_list_business),
+		cmocka_unit_test(test_talk_without_tags),
 		cmocka_unit_test(test_backport_requests),
 		cmocka_unit_test(test_attached_patches),
 		cmocka_unit_test(test_names_nothing),
