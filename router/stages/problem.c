@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <limits.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,18 +21,19 @@
  * "xconfig problem with 'comment'"): on the tuning labels 48 new reports
  * and 7 discussions carry such a subject word */
 static const char *const problem_words[] = {
-	"anymore",   "breaks",	   "broke",	  "broken",	  "bug",
-	"buggy",     "bugs",	   "drop",	  "dropped",	  "dropping",
-	"drops",     "fail",	   "failed",	  "failing",	  "fails",
-	"failure",   "failures",   "garbage",	  "hang",	  "hanging",
-	"hangs",     "hung",	   "ignored",	  "inconsistent", "instability",
-	"issue",     "issues",	   "leak",	  "leaked",	  "leaking",
-	"leaks",     "lockup",	   "lockups",	  "lost",	  "missing",
-	"oops",	     "panic",	   "panics",	  "prevent",	  "prevented",
-	"prevents",  "problem",	   "problems",	  "reboot",	  "reboots",
-	"regressed", "regression", "regressions", "slow",	  "stuck",
-	"timeout",   "timeouts",   "unexpected",  "unexpectedly", "unstable",
-	"unusable",  "warns",	   "wrong",	  "wrongly",
+	"anymore",	"breakage",    "breakages", "breaks",	  "broke",
+	"broken",	"bug",	       "buggy",	    "bugs",	  "drop",
+	"dropped",	"dropping",    "drops",	    "fail",	  "failed",
+	"failing",	"fails",       "failure",   "failures",	  "garbage",
+	"hang",		"hanging",     "hangs",	    "hung",	  "ignored",
+	"inconsistent", "instability", "issue",	    "issues",	  "leak",
+	"leaked",	"leaking",     "leaks",	    "lockup",	  "lockups",
+	"lost",		"missing",     "oops",	    "panic",	  "panics",
+	"prevent",	"prevented",   "prevents",  "problem",	  "problems",
+	"reboot",	"reboots",     "regressed", "regression", "regressions",
+	"slow",		"stuck",       "timeout",   "timeouts",	  "unexpected",
+	"unexpectedly", "unstable",    "unusable",  "warns",	  "wrong",
+	"wrongly",
 };
 
 /* problem words that name a topic as often as a failure: "Issues in man
@@ -111,6 +113,11 @@ struct sentence {
 			* (topic_words left out) */
 	bool log;      /* a kernel message: "EXT4-fs error (device",
 			* "failed: -110", a dmesg line */
+	bool commit;   /* names a commit: "commit e879a0d9cb08" */
+	size_t hex;    /* the word so far is this many hex digits
+			* (SIZE_MAX: it is not hex) ... */
+	bool digit;    /* ... one a digit */
+	bool alpha;    /* ... and one a letter */
 	char what[64]; /* the problem, as "prev word" */
 };
 
@@ -122,16 +129,54 @@ static void sentence_reset(struct sentence *s)
 	s->failure = failure;
 }
 
+/* hex_byte - track whether the word read so far is a hex number */
+static void hex_byte(struct sentence *s, char c)
+{
+	if (s->hex == SIZE_MAX)
+		return;
+	if (!isxdigit((unsigned char)c)) {
+		s->hex = SIZE_MAX;
+		return;
+	}
+	s->hex++;
+	if (isdigit((unsigned char)c))
+		s->digit = true;
+	else
+		s->alpha = true;
+}
+
+/* commit_id - the word just read is a commit's hash: 7 to 40 hex
+ * digits, a digit and a letter among them ("e879a0d9cb08"; not
+ * "1234567"), and the word before it is "commit" */
+static bool commit_id(const struct sentence *s)
+{
+	return !strcmp(s->prev, "commit") && s->hex >= 7 && s->hex <= 40 &&
+	       s->digit && s->alpha;
+}
+
+static void hex_reset(struct sentence *s)
+{
+	s->hex = 0;
+	s->digit = s->alpha = false;
+}
+
 static void word_end(struct sentence *s)
 {
 	const char *hit;
 
 	if (!s->n)
 		return;
+	/* "commit e879a0d9cb08 breaks the test": a regression's culprit
+	 * named, as a writer who hit it names it (a full hash is longer
+	 * than any word kept) */
+	if (commit_id(s))
+		s->commit = true;
+	hex_reset(s);
 	if (s->n < WORD_MAX) {
 		s->word[s->n] = '\0';
 		if (in_list(s->word, first_person, ARRAY_SIZE(first_person)))
 			s->person = true;
+
 		hit = problem_word(s->prev, s->word);
 		if (hit && s->failure && hit == s->word &&
 		    sorted_words_has(topic_words, ARRAY_SIZE(topic_words),
@@ -183,6 +228,7 @@ static bool feed(struct sentence *s, const char *p, const char *e,
 		char c = word_byte(p, e, &skip);
 
 		if (c) {
+			hex_byte(s, c);
 			if (s->n < WORD_MAX - 1)
 				s->word[s->n++] = c;
 			else
@@ -196,7 +242,8 @@ static bool feed(struct sentence *s, const char *p, const char *e,
 				   (*p == ' ' && p + 1 < e && p[1] == '(')))
 			s->log = true;
 		s->hit_now = false;
-		if (s->problem && (s->person || s->log || !need_person))
+		if (s->problem &&
+		    (s->person || s->log || s->commit || !need_person))
 			return true;
 		/* ". ", "? ", "! " end a sentence */
 		if ((*p == '.' || *p == '?' || *p == '!') &&
@@ -205,7 +252,7 @@ static bool feed(struct sentence *s, const char *p, const char *e,
 		p++;
 	}
 	word_end(s);
-	return s->problem && (s->person || s->log || !need_person);
+	return s->problem && (s->person || s->log || s->commit || !need_person);
 }
 
 /* dmesg_line - "[   12.345678] ..." */

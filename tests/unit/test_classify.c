@@ -1285,6 +1285,89 @@ static void test_shipped_tool_output(void **state)
 	rules_free(rs);
 }
 
+/*
+ * issue 20: what a checker, a script or a harness found is the tool
+ * class, though nothing ran on anyone's system; a user's failed build
+ * is the user's
+ */
+static void test_shipped_checker_findings(void **state)
+{
+	struct ruleset *rs = shipped();
+	struct evidence *ev = ev_new();
+	char hdr[VERDICT_HEADER_MAX];
+	/* a static check the writer runs, the code it flagged quoted */
+	const char *check =
+		"Hi all,\n\nI have been running a small static check for "
+		"list_for_each_entry past-the-end patterns. The check flagged "
+		"foo_ep_dequeue() in drivers/usb/gadget/udc/foo_udc.c, around "
+		"line 691:\n\n"
+		"\tlist_for_each_entry(req, &ep->queue, queue) {\n"
+		"\t\tif (&req->req == _req) {\n"
+		"\t\t\tlist_del_init(&req->queue);\n"
+		"\t\t\tbreak;\n\t\t}\n\t}\n"
+		"\tif (&req->req != _req)\n\t\trc = -EINVAL;\n\n"
+		"Do you consider this a defect worth fixing?\n";
+	/* a userspace library's function fed by a reproducer's main() */
+	const char *harness =
+		"Hello maintainers! I have found a global buffer overflow in "
+		"util.c, in parse_mask(): it writes p[16].\n\n"
+		"==4013==ERROR: AddressSanitizer: global-buffer-overflow on "
+		"address 0x55972a77b5f0\n"
+		"WRITE of size 1 at 0x55972a77b5f0 thread T0\n"
+		"    #0 0x559729dd1d12 in parse_mask /src/pkg/util.c:368:15\n"
+		"    #1 0x559729dcfdc2 in main /src/pkg/reproduction.c:40:5\n";
+	/* a script's listing of the tree */
+	const char *listing =
+		"The bug entry includes a Perl script and a shell script. "
+		"This is the edited result of running them.\n\n"
+		"FOO_HOLES ---\narch/arm/mach-foo/Kconfig:7:\tselect FOO_HOLES\n\n"
+		"BAR_ERRATA ---\narch/arm/mach-bar/Kconfig:33:\tselect "
+		"BAR_ERRATA\n\nBAZ_MBOX ---\narch/arm64/Kconfig.platforms:375:"
+		"\tselect BAZ_MBOX\n\nQUX_FCH ---\nsound/soc/qux/Kconfig:11:"
+		"\tselect QUX_FCH\nsound/soc/qux/Kconfig:48:\tselect QUX_FCH\n";
+	/* a model of Kconfig in an SMT solver */
+	const char *formal =
+		"Hi Arnd,\n\nMy SMT model for Kconfig is complete. It detected "
+		"2 type errors in arch/Kconfig: two int options are used "
+		"directly as conditions for defaults.\n";
+	/* a user's randconfig build that fails to link */
+	const char *build =
+		"I played with make randconfig and got a link error with "
+		"CONFIG_FOO_HAPTIC=m and CONFIG_FOO_TOUCH=y.\n\n"
+		"  LD      .tmp_vmlinux1\n"
+		"ld: vmlinux.o: in function `mt_probe':\n"
+		"foo-touch.c:(.text+0xbff996): undefined reference to "
+		"`foo_haptic_init'\n"
+		"make[2]: *** [scripts/Makefile.vmlinux:72: "
+		"vmlinux.unstripped] Error 1\n";
+
+	(void)state;
+	assert_int_equal(
+		classify_text(rs, "From: A <a@example.org>", check, ev, hdr),
+		CLASS_FUZZER);
+	assert_non_null(strstr(hdr, "FUZZ_CHECKER_CODE_FINDING"));
+	assert_non_null(strstr(hdr, "FUZZ_STATIC_TOOL"));
+	assert_int_equal(
+		classify_text(rs, "From: B <b@example.org>", harness, ev, hdr),
+		CLASS_FUZZER);
+	assert_non_null(strstr(hdr, "FUZZ_SANITIZER_HARNESS"));
+	assert_int_equal(
+		classify_text(rs, "From: C <c@example.org>", listing, ev, hdr),
+		CLASS_FUZZER);
+	assert_non_null(strstr(hdr, "FUZZ_SCRIPT_LISTING"));
+	assert_int_equal(
+		classify_text(rs, "From: D <d@example.org>", formal, ev, hdr),
+		CLASS_FUZZER);
+	assert_non_null(strstr(hdr, "FUZZ_FORMAL_TOOL"));
+	assert_int_equal(
+		classify_text(rs, "From: E <e@example.org>", build, ev, hdr),
+		CLASS_USER);
+	assert_non_null(strstr(hdr, "USER_BUILD_LOG"));
+	assert_null(strstr(hdr, "FUZZ_"));
+	ev_free(ev);
+	rules_free(rs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1309,6 +1392,7 @@ int main(void)
 		cmocka_unit_test(test_shipped_refuted_and_model),
 		cmocka_unit_test(test_shipped_model_needs_evidence),
 		cmocka_unit_test(test_shipped_tool_output),
+		cmocka_unit_test(test_shipped_checker_findings),
 	};
 
 	msg_setup("test_classify", 1, false);

@@ -41,6 +41,8 @@ static void test_subject(void **state)
 			   what, sizeof(what)));
 	assert_string_equal(what, "doesn't work");
 	assert_true(phrase("wifi regression", NULL, 0));
+	assert_true(phrase("LVM2 test breakage", what, sizeof(what)));
+	assert_string_equal(what, "breakage");
 	assert_true(phrase("Partition lost", NULL, 0));
 	/* "issue" and "problem" are how most reporters name theirs: on
 	 * the tuning labels 38 new reports and 6 discussions carry one in
@@ -91,6 +93,25 @@ static void test_text(void **state)
 	assert_true(text("hci0: command 0x0c03 tx timeout: resetting\n", what,
 			 sizeof(what)));
 	assert_string_equal(what, "timeout");
+	/* a sentence that names the culprit commit (issue 20), as a
+	 * full or an abbreviated hash */
+	assert_true(text("Hi\n\nThe commit e879a0d9cb086c8e52ce6c04e5bfa63825a"
+			 "6213c breaks the test\nshell/lvcreate-large-raid.sh "
+			 "in the lvm2 testsuite.\n",
+			 what, sizeof(what)));
+	assert_string_equal(what, "breaks");
+	assert_true(text("Since commit 4064b9827063 the counters are wrong.\n",
+			 NULL, 0));
+	/* ... not a commit's message, nor a number that is not one */
+	assert_false(text("The commit message breaks the 75-column limit.\n",
+			  NULL, 0));
+	assert_false(
+		text("Commit 1234567 of the plan fails nobody.\n", NULL, 0));
+	assert_false(
+		text("The value deadbeef01 breaks the parser.\n", NULL, 0));
+	/* the commit and the problem in different sentences */
+	assert_false(text("See commit e879a0d9cb08. The docs are wrong.\n",
+			  NULL, 0));
 	/* a dmesg line does not lend its kernel to the next sentence */
 	assert_false(text("[    1.000000] usb 1-2: new device\n"
 			  "The documentation is missing\n",
@@ -144,6 +165,7 @@ static void test_failure(void **state)
 	assert_string_equal(what, "not working");
 	assert_true(
 		failure("scrub marked inconsistent after a crash", NULL, 0));
+	assert_true(failure("LVM2 test breakage", NULL, 0));
 	/* a regression's time: a version, a commit, an upgrade */
 	assert_true(failure("Since 6.18.x make deb-pkg does not strip modules",
 			    what, sizeof(what)));
