@@ -287,14 +287,38 @@ static bool def_is(const struct def *e, const char *name, size_t n)
 	return e->len == n && !memcmp(e->name, name, n);
 }
 
+static int cmp_def(const void *a, const void *b)
+{
+	const struct def *x = a, *y = b;
+
+	return strcmp(x->name, y->name);
+}
+
+/* find_def - the first definition named name[0..n) (ds sorted), or -1 */
+static long find_def(const struct defs *ds, const char *name, size_t n)
+{
+	size_t lo = 0, hi = ds->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int r = strncmp(ds->v[mid].name, name, n);
+
+		if (r < 0 || (r == 0 && ds->v[mid].len < n))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ds->n && def_is(&ds->v[lo], name, n) ? (long)lo : -1;
+}
+
 /*
  * reach - mark the definitions the ones marked at depth d name in their
  * bodies (a call, or a function passed as a value: either may be
- * inlined); returns how many were newly marked
+ * inlined); returns how many were newly marked (ds sorted by name)
  */
 static size_t reach(struct defs *ds, unsigned char d)
 {
-	size_t i, j, marked = 0;
+	size_t i, marked = 0;
 
 	for (i = 0; i < ds->n; i++) {
 		const struct def *e = &ds->v[i];
@@ -304,6 +328,7 @@ static size_t reach(struct defs *ds, unsigned char d)
 			continue;
 		while (p < end) {
 			const char *b;
+			long j;
 
 			if (!name_char(*p) || isdigit((unsigned char)*p)) {
 				p++;
@@ -311,9 +336,11 @@ static size_t reach(struct defs *ds, unsigned char d)
 			}
 			for (b = p; p < end && name_char(*p); p++)
 				;
-			for (j = 0; j < ds->n; j++)
-				if (!ds->v[j].depth &&
-				    def_is(&ds->v[j], b, (size_t)(p - b))) {
+			for (j = find_def(ds, b, (size_t)(p - b));
+			     j >= 0 && (size_t)j < ds->n &&
+			     def_is(&ds->v[j], b, (size_t)(p - b));
+			     j++)
+				if (!ds->v[j].depth) {
 					ds->v[j].depth = d + 1;
 					marked++;
 				}
@@ -377,6 +404,8 @@ static int check_site(const struct symbols *s, const struct site *st, char *why,
 		return 0;
 	}
 	symbols_scan_defs(text, tlen, add_def, &ds);
+	if (ds.n)
+		qsort(ds.v, ds.n, sizeof(*ds.v), cmp_def);
 	/* inlining stays within the file: what the function reaches there */
 	for (i = 0; i < ds.n; i++)
 		if (def_is(&ds.v[i], st->func, fn))
