@@ -82,7 +82,7 @@ static const char *const claim_kinds[CLAIM_NKINDS] = {
 	[CLAIM_LINE] = "lines",	     [CLAIM_CALLS] = "calls",
 	[CLAIM_QUOTE] = "quotes",    [CLAIM_SYSCTL] = "sysctls",
 	[CLAIM_PARAM] = "params",    [CLAIM_IOCTL] = "ioctls",
-	[CLAIM_COMMIT] = "commits",
+	[CLAIM_COMMIT] = "commits",  [CLAIM_SITE] = "sites",
 };
 
 static json_t *tree_version_json(unsigned v)

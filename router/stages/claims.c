@@ -59,7 +59,10 @@
  *	- sysctl names, module parameters and ioctls (CLAIM_SYSCTL,
  *	  CLAIM_PARAM, CLAIM_IOCTL, claims_facts.c) the report cites exist;
  *	- commit ids (CLAIM_COMMIT, claims_commits.c) a report cites are in
- *	  the history 'triage experts import' read, with their subjects.
+ *	  the history 'triage experts import' read, with their subjects;
+ *	- the site of a "WARNING: ... at fs/x.c:LINE func+0x" or "kernel
+ *	  BUG at fs/x.c:LINE!" line (CLAIM_SITE, claims_site.c) is in that
+ *	  function or one it calls, for a report of the tree's release.
  *
  *	What the tree is too old to know is not checked but counted
  *	(newer): a name whose driver prefix has no function in the tree,
@@ -938,6 +941,7 @@ void claims_check_history(const char *text, size_t len,
 	older = older || newer_kernel(ev, s);
 	claims_check_quotes(c, text, len, s, older);
 	claims_check_facts(c, text, len, s, older);
+	claims_check_sites(c, text, len, ev, s);
 }
 
 const struct claims *claims_get(struct claims_memo *m, struct claims *local,

@@ -43,6 +43,15 @@ void claims_check_facts(struct claims *c, const char *text, size_t len,
 void claims_check_commits(struct claims *c, const char *text, size_t len,
 			  const struct evidence *ev, const struct history *h);
 
+/*
+ * claims_check_sites - the file:line of a "WARNING: ... at" or "kernel
+ * BUG at" line is in the function it names, or in one that function
+ * calls, for a report of the tree's own release (claims_site.c)
+ */
+struct evidence;
+void claims_check_sites(struct claims *c, const char *text, size_t len,
+			const struct evidence *ev, const struct symbols *s);
+
 /* claims_name_char - a character of a C name */
 bool claims_name_char(char ch);
 

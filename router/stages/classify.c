@@ -708,6 +708,8 @@ const struct rules_hook classify_hooks[] = {
 	  false },
 	{ "false_trace", TEXT, 0, 3, check_counts, classify_hook_false_trace,
 	  false },
+	{ "false_sites", TEXT, 0, 1, check_counts, classify_hook_false_sites,
+	  false },
 };
 
 const size_t classify_nhooks = ARRAY_SIZE(classify_hooks);

@@ -228,5 +228,9 @@ double classify_hook_false_claims(const struct rules_input *in,
 double classify_hook_false_trace(const struct rules_input *in,
 				 const struct rules_text *t,
 				 const struct rules_args *args);
+/* false_sites(MIN_FAILED): failed WARNING/BUG sites (classify_symbols.c) */
+double classify_hook_false_sites(const struct rules_input *in,
+				 const struct rules_text *t,
+				 const struct rules_args *args);
 
 #endif

@@ -189,3 +189,27 @@ double classify_hook_false_trace(const struct rules_input *in,
 		       ? (double)claims_failed(c, CLAIMS_TRACE)
 		       : 0;
 }
+
+/*
+ * classify_hook_false_sites - false_sites(MIN_FAILED): the WARNING and
+ * BUG sites claims.c found outside the function they name, when at
+ * least MIN_FAILED (default 1), else 0
+ */
+double classify_hook_false_sites(const struct rules_input *in,
+				 const struct rules_text *t,
+				 const struct rules_args *args)
+{
+	unsigned long min_failed = 1;
+	struct claims local;
+	const struct claims *c;
+
+	if (!t || !in->symbols)
+		return 0;
+	if (args->argc > 0 && parse_ulong(args->argv[0], &min_failed) < 0)
+		min_failed = 1;
+	c = claims_get(in->claims, &local, t->text, t->len, in->evidence,
+		       in->symbols, in->history);
+	return c->failed_kind[CLAIM_SITE] >= min_failed
+		       ? (double)c->failed_kind[CLAIM_SITE]
+		       : 0;
+}

@@ -30,6 +30,34 @@ static void write_text(const char *rel, const char *text)
 	tree_write(tmpdir, rel, text);
 }
 
+/*
+ * fs/ext4/warn.c: warn_helper (lines 1-4) that warn_outer (65-68)
+ * calls, warn_other (129-132) that nothing calls, warn_cb (193-196)
+ * that warn_register (197-200) passes as a value; blank lines between
+ */
+static void write_warn_c(void)
+{
+	static const char *const parts[] = {
+		"static void warn_helper(int x)\n{\n\tWARN_ON(x);\n}\n",
+		"int warn_outer(void)\n{\n\twarn_helper(1);\n}\n",
+		"int warn_other(void)\n{\n\treturn 0;\n}\n",
+		("static int warn_cb(void)\n{\n\treturn WARN_ON(1);\n}\n"
+		 "int warn_register(void)\n{\n\treturn reg(warn_cb);\n}\n"),
+	};
+	char *buf = xmalloc(4096), *w = buf;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(parts); i++) {
+		if (i) {
+			memset(w, '\n', 60);
+			w += 60;
+		}
+		w = stpcpy(w, parts[i]);
+	}
+	write_text("fs/ext4/warn.c", buf);
+	free(buf);
+}
+
 static int setup(void **state)
 {
 	char *idx, *far;
@@ -67,6 +95,7 @@ static int setup(void **state)
 		   "}\n"
 		   "void ext4_unlock_irqrestore(void)\n{\n}\n"
 		   "void perf_trace_ext4(void)\n{\n}\n");
+	write_warn_c();
 	far = xmalloc(1300);
 	memset(far, '\n', 1201);
 	strcpy(far + 1201, "int ext4_far(void)\n{\n}\n");
@@ -682,6 +711,107 @@ static void test_weigh(void **state)
 	assert_false(claims_kernel_style("pthread_create", 14));
 }
 
+/* check_site - the claims of a text, its kernel version given */
+static void check_site(const char *text, const char *version, struct claims *c)
+{
+	struct evidence ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kernel_version = (char *)version;
+	claims_check(text, strlen(text), &ev, syms, c);
+}
+
+static void test_sites(void **state)
+{
+	struct claims c;
+
+	(void)state;
+	/* the site in the function named, or in one it calls (inlined) */
+	check_site("[ 1.2] WARNING: CPU: 1 PID: 2 at fs/ext4/warn.c:67 "
+		   "warn_outer+0x1/0x10\n",
+		   "6.12.1", &c);
+	assert_int_equal(c.checks_kind[CLAIM_SITE], 1);
+	assert_int_equal(c.failed_kind[CLAIM_SITE], 0);
+	check_site("WARNING: CPU: 1 PID: 2 at fs/ext4/warn.c:3 "
+		   "warn_outer+0x1/0x10 [ext4]\n",
+		   "6.12.1", &c);
+	assert_int_equal(c.checks_kind[CLAIM_SITE], 1);
+	assert_int_equal(c.failed_kind[CLAIM_SITE], 0);
+	/* a function passed as a value may be inlined too */
+	check_site("WARNING: CPU: 1 PID: 2 at fs/ext4/warn.c:195 "
+		   "warn_register+0x1/0x10\n",
+		   "6.12.1", &c);
+	assert_int_equal(c.checks_kind[CLAIM_SITE], 1);
+	assert_int_equal(c.failed_kind[CLAIM_SITE], 0);
+	/* stable updates move lines: 40 past the body pass, 41 not */
+	check_site("WARNING: CPU: 1 PID: 2 at fs/ext4/warn.c:108 "
+		   "warn_outer+0x1/0x10\n",
+		   "6.12.1", &c);
+	assert_int_equal(c.failed_kind[CLAIM_SITE], 0);
+	check_site("WARNING: CPU: 1 PID: 2 at fs/ext4/warn.c:109 "
+		   "warn_outer+0x1/0x10\n",
+		   "6.12.1", &c);
+	assert_int_equal(c.checks_kind[CLAIM_SITE], 1);
+	assert_int_equal(c.failed_kind[CLAIM_SITE], 1);
+	/* in a function it does not call */
+	check_site("WARNING: CPU: 1 PID: 2 at fs/ext4/warn.c:131 "
+		   "warn_outer+0x1/0x10\n",
+		   "6.12.1", &c);
+	assert_int_equal(c.failed_kind[CLAIM_SITE], 1);
+	assert_int_equal(claims_failed(&c, CLAIMS_FACTS), 1);
+	assert_string_equal(c.first,
+			    "fs/ext4/warn.c:131 (the report's warn_outer() "
+			    "site): in or near warn_other(), which "
+			    "warn_outer() does not reach within the file in "
+			    "the tree indexed");
+	/* "kernel BUG at": the function is RIP's */
+	check_site("kernel BUG at fs/ext4/warn.c:131!\n"
+		   "Oops: invalid opcode: 0000 [#1] SMP\n"
+		   "RIP: 0010:warn_outer+0x5/0x10\n",
+		   "6.12.1", &c);
+	assert_int_equal(c.checks_kind[CLAIM_SITE], 1);
+	assert_int_equal(c.failed_kind[CLAIM_SITE], 1);
+	check_site("kernel BUG at fs/ext4/warn.c:3!\n"
+		   "RIP: 0010:warn_outer+0x5/0x10\n",
+		   "6.12.1", &c);
+	assert_int_equal(c.checks_kind[CLAIM_SITE], 1);
+	assert_int_equal(c.failed_kind[CLAIM_SITE], 0);
+	/* past the file's end */
+	check_site("WARNING: CPU: 0 PID: 1 at fs/ext4/warn.c:7463 "
+		   "warn_outer+0x1/0x10\n",
+		   "6.12.1", &c);
+	assert_int_equal(c.failed_kind[CLAIM_SITE], 1);
+	assert_non_null(strstr(c.first, "past its end (200 lines)"));
+	/* a function of another file cannot be inlined into it */
+	check_site("WARNING: CPU: 0 PID: 1 at fs/ext4/warn.c:3 "
+		   "ext4_iget+0x1/0x10\n",
+		   "6.12.1", &c);
+	assert_int_equal(c.failed_kind[CLAIM_SITE], 1);
+	/* not checked: another release, no version, a header, an unknown
+	 * function, the same site twice counts once */
+	check_site("WARNING: CPU: 1 PID: 2 at fs/ext4/warn.c:131 "
+		   "warn_outer+0x1/0x10\n",
+		   "6.13.0", &c);
+	assert_int_equal(c.checks_kind[CLAIM_SITE], 0);
+	check_site("WARNING: CPU: 1 PID: 2 at fs/ext4/warn.c:131 "
+		   "warn_outer+0x1/0x10\n",
+		   NULL, &c);
+	assert_int_equal(c.checks_kind[CLAIM_SITE], 0);
+	check_site("WARNING: CPU: 1 PID: 2 at include/linux/list.h:900 "
+		   "warn_outer+0x1/0x10\n",
+		   "6.12.1", &c);
+	assert_int_equal(c.checks_kind[CLAIM_SITE], 0);
+	check_site("WARNING: CPU: 1 PID: 2 at fs/ext4/warn.c:131 "
+		   "warn_nowhere+0x1/0x10\n",
+		   "6.12.1", &c);
+	assert_int_equal(c.checks_kind[CLAIM_SITE], 0);
+	check_site("WARNING: CPU: 1 PID: 2 at fs/ext4/warn.c:131 "
+		   "warn_outer+0x1/0x10\nWARNING: CPU: 1 PID: 2 at "
+		   "fs/ext4/warn.c:131 warn_outer+0x1/0x10\n",
+		   "6.12.1", &c);
+	assert_int_equal(c.checks_kind[CLAIM_SITE], 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -700,6 +830,7 @@ int main(void)
 		cmocka_unit_test(test_quotes),
 		cmocka_unit_test(test_facts),
 		cmocka_unit_test(test_weigh),
+		cmocka_unit_test(test_sites),
 	};
 
 	msg_setup("test_claims", 1, false);
