@@ -1,5 +1,5 @@
 #!/bin/sh
-# t0205-claims-site: a WARNING or BUG line's file:line is checked against
+# t0206-claims-site: a WARNING or BUG line's file:line is checked against
 # the function it names in the tree indexed (claims_site.c)
 . "$(dirname "$0")/../lib.sh"
 cat >"$T/routes.conf" <<CONF
