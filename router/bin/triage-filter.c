@@ -856,7 +856,8 @@ static int worker_serve(void *ctx, int lfd)
 			continue;
 		}
 		set_env(&req);
-		prof.on = req.env[3] != NULL;
+		/* the client's TRIAGE_PROFILE, by name (not CLIENT_ADDRESS) */
+		prof.on = getenv("TRIAGE_PROFILE") != NULL;
 		prof.n = 0;
 		prof.base = prof.on ? cpu_us() : 0;
 		prof.flt_base = 0;
