@@ -218,9 +218,16 @@ triage-net: $(B)/router/bin/triage.o $(CORE_CMD_OBJS) $(NET_CMD_OBJS) \
 # Its 3,400 relative relocations packed (DT_RELR, glibc 2.36 and
 # binutils 2.38): the loader reads a few hundred bytes of them, not
 # 80 KB, at every start; where the linker lacks it, nothing changes.
-FILTER_RELR = $(shell printf 'int main(void) { return 0; }' | \
-	$(CC) -x c - -fPIE -pie -Wl,-z,pack-relative-relocs -o /dev/null \
-	2>&1 | grep -q . || echo -Wl,-z,pack-relative-relocs)
+# The probe links as the filter is linked (the same flags: LDFLAGS may
+# pick another linker, -fuse-ld=gold has no DT_RELR), into a scratch
+# file it removes (a linker may replace its output file: never
+# /dev/null); a warning counts as no.  Run only when the filter links.
+FILTER_RELR = $(shell p=$(B)/relr-probe.$$$$; mkdir -p $(B) && \
+	printf 'int main(void) { return 0; }\n' >$$p.c && \
+	$(CC) $(HARDEN_CFLAGS) $(CFLAGS) $(ALL_LDFLAGS) \
+		-Wl,-z,pack-relative-relocs -o $$p $$p.c >$$p.out 2>&1 && \
+	! grep -q . $$p.out && echo -Wl,-z,pack-relative-relocs; \
+	rm -f $$p $$p.c $$p.out)
 triage-filter: $(B)/router/bin/triage-filter.o $(B)/router/bin/resident.o \
 	       $(ARCHIVES)
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) $(FILTER_RELR) -o $@ $^ $(FILTER_FIRST_LIBS) \

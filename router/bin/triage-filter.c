@@ -544,14 +544,21 @@ static int route_locked(struct audit *db, struct pipeline *p,
 #else
 #define ONESHOT_KEEPS 1
 #endif
-static struct {
+struct oneshot {
 	struct decision d;
 	struct pipeline p;
 	struct report *r;
 	struct config *cfg;
 	char *dbpath;
-	struct audit *db;	 /* left open when its close writes nothing */
-} oneshot __attribute__((used)); /* only written: used keeps the stores */
+	struct audit *db; /* left open when its close writes nothing */
+};
+/*
+ * On the heap, which a one-shot run has mapped already (on a huge page,
+ * heap_on_huge_pages()): the 7 KB as a static took two page faults
+ * of zero pages of its own for the copy.
+ */
+static struct oneshot *oneshot
+	__attribute__((used)); /* only written: used keeps the stores */
 
 /* filter_message - one message from fd, to its commit; 0 or EX_TEMPFAIL */
 static int filter_message(struct filter *fx, int fd)
@@ -686,9 +693,10 @@ rollback:
 out_pipeline:
 	if (!fx->resident && ONESHOT_KEEPS) {
 		/* the process ends with its message: kept (oneshot) */
-		oneshot.d = d;
-		oneshot.p = own;
-		oneshot.r = r;
+		oneshot = xcalloc(1, sizeof(*oneshot));
+		oneshot->d = d;
+		oneshot->p = own;
+		oneshot->r = r;
 		stage("free");
 		alarm(0);
 		return ret;
@@ -705,8 +713,12 @@ out:
 
 /* ---- the resident filter (-l) ------------------------------------------- */
 
-/* the record of the client being served */
-static char request[RESIDENT_REQUEST_MAX + 1];
+/*
+ * the record of the client being served: a worker's, allocated when it
+ * starts (16 KB of zero pages beside the one-shot filter's statics would
+ * put them on pages of their own, a page fault apiece)
+ */
+static char *request;
 /* the worker's signal mask while it waits for a client */
 static sigset_t waitmask;
 
@@ -788,6 +800,7 @@ static int worker_serve(void *ctx, int lfd)
 	int fds[2], own_err = dup(2), ret;
 
 	worker_fx = fx;
+	request = xmalloc(RESIDENT_REQUEST_MAX + 1);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_worker_stop;
 	sigaction(SIGTERM, &sa, NULL);
@@ -846,7 +859,8 @@ static int worker_serve(void *ctx, int lfd)
 			continue;
 		}
 		set_env(&req);
-		prof.on = req.env[3] != NULL;
+		/* the client's TRIAGE_PROFILE, by name (not CLIENT_ADDRESS) */
+		prof.on = getenv("TRIAGE_PROFILE") != NULL;
 		prof.n = 0;
 		prof.base = prof.on ? cpu_us() : 0;
 		prof.flt_base = 0;
@@ -995,9 +1009,11 @@ static int filter(const char *config_path)
 	/* closed when the close writes; the rest stays allocated (oneshot) */
 	audit_end(fx.db);
 	stage("db_close");
-	oneshot.db = fx.db;
-	oneshot.cfg = fx.cfg;
-	oneshot.dbpath = fx.dbpath;
+	if (oneshot) {
+		oneshot->db = fx.db;
+		oneshot->cfg = fx.cfg;
+		oneshot->dbpath = fx.dbpath;
+	}
 	return ret;
 }
 

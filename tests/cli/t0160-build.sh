@@ -52,6 +52,29 @@ test_expect_success 'triage-client: a PIE with RELRO and the stack protector (a 
 	grep -q "^triage-client: usage" "$T/err"
 '
 
+# link_line ARGS: the command make would link triage-filter with
+link_line() {
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$SRC" \
+		--no-print-directory -n -B triage-filter "$@" >"$T/n" 2>&1 &&
+	grep -e "-o triage-filter " "$T/n"
+}
+
+test_expect_success 'triage-filter: relative relocations packed only where the link it makes can' '
+	link_line >"$T/link" &&
+	if grep -q "pack-relative-relocs" "$T/link"; then
+		readelf -SW "$SRC/triage-filter" | grep -q " \.relr\.dyn "
+	fi &&
+	# the probe links with the flags the link uses: gold has no DT_RELR
+	if command -v ld.gold >/dev/null; then
+		link_line LDFLAGS=-fuse-ld=gold >"$T/link" &&
+		grep -q -- "-fuse-ld=gold" "$T/link" &&
+		! grep -q "pack-relative-relocs" "$T/link"
+	fi &&
+	# and leaves no scratch file behind
+	test -c /dev/null &&
+	! ls "$SRC/build" | grep -q relr-probe
+'
+
 # A system where one build package is missing, as root: dpkg-query says
 # so of libgmime-3.0-dev, id says 0, apt-get only records its calls.
 mkdir -p "$T/bin" &&

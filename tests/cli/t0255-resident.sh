@@ -98,8 +98,21 @@ test_expect_success 'a redelivery through it is recognised, never forwarded twic
 
 test_expect_success 'the client address comes through it: its network is recorded' '
 	sed "s/^Message-ID: </Message-ID: <client./" "$SRC/tests/corpus/explain/0001-user-xfs-oops.eml" >"$T/client.eml" &&
-	CLIENT_ADDRESS=2001:db8:7:8::25 SENDER=reporter@example.com "$ALONE" -s "$SOCK" <"$T/client.eml" &&
-	test "$(q "$DB" "select client_net from reports where message_id like \"client.%\"")" = 2001:db8:7:8::/64
+	CLIENT_ADDRESS=2001:db8:7:8::25 SENDER=reporter@example.com "$ALONE" -s "$SOCK" <"$T/client.eml" 2>"$T/stderr" &&
+	test "$(q "$DB" "select client_net from reports where message_id like \"client.%\"")" = 2001:db8:7:8::/64 &&
+	# and nothing else: no profile line (TRIAGE_PROFILE is not set)
+	test ! -s "$T/stderr"
+'
+
+test_expect_success 'TRIAGE_PROFILE through it: the one profile line, and only with it' '
+	sed "s/^Message-ID: </Message-ID: <prof./" "$SRC/tests/corpus/explain/0001-user-xfs-oops.eml" >"$T/prof.eml" &&
+	env -u CLIENT_ADDRESS TRIAGE_PROFILE=1 "$ALONE" -s "$SOCK" <"$T/prof.eml" 2>"$T/stderr" &&
+	test "$(grep -c "^triage-filter: profile us: start=" "$T/stderr")" = 1 &&
+	test "$(wc -l <"$T/stderr")" = 1 &&
+	sed "s/^Message-ID: </Message-ID: <noprof./" "$SRC/tests/corpus/explain/0001-user-xfs-oops.eml" >"$T/noprof.eml" &&
+	env -u TRIAGE_PROFILE "$ALONE" -s "$SOCK" <"$T/noprof.eml" 2>"$T/stderr" &&
+	test ! -s "$T/stderr" &&
+	test "$(q "$DB" "select count(*) from reports where message_id like \"%prof.%\"")" = 2
 '
 
 test_expect_success 'the envelope comes from the client: a bounce is held' '
