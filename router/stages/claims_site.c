@@ -14,7 +14,8 @@
  *
  *	Each distinct site is one check, made only when the report states
  *	a kernel of the tree's own release (major.minor: a stable update
- *	moves a file's lines by a few, another release by hundreds), the
+ *	moves a file's lines by a few, another release by hundreds; not a
+ *	vendor's "x.y.0-N" build, whose backports move them too), the
  *	file is a .c of the tree (a header's inline function may be
  *	anyone's) and the index knows the function.  It holds when LINE is
  *	within SITE_SLACK lines of the function's body in that file, or of
@@ -200,6 +201,13 @@ static bool same_release(const struct evidence *ev, const struct symbols *s)
 	if (*e != '.' || !isdigit((unsigned char)e[1]))
 		return false;
 	b = strtoul(e + 1, &e, 10);
+	/*
+	 * "6.12.0-55.el10", "6.12.0-31-generic": upstream never ships an
+	 * x.y.0 with a build number; a vendor's kernel on that base carries
+	 * its own backports, which move a file's lines by hundreds
+	 */
+	if (!strncmp(e, ".0-", 3) && isdigit((unsigned char)e[3]))
+		return false;
 	return a == tree >> 16 && b == ((tree >> 8) & 0xffu);
 }
 

@@ -1836,9 +1836,11 @@ void kind_classify(const struct report *r, struct kind_result *k)
 	if (((any_tag(tags, is_discussion_tag) &&
 	      !(any_tag(tags, is_question_tag) && !k->diff &&
 		problem_in_phrase(rest, strlen(rest), NULL, 0))) ||
-	     ((talk_prefix(rest) || any_word(rest, talk, ARRAY_SIZE(talk)) ||
-	       (any_word(rest, talk_named, ARRAY_SIZE(talk_named)) &&
-		!names_nothing(r))) &&
+	     ((any_word(rest, talk, ARRAY_SIZE(talk)) ||
+	       ((talk_prefix(rest) ||
+		 (any_word(rest, talk_named, ARRAY_SIZE(talk_named)) &&
+		  !names_nothing(r))) &&
+		!problem_failure_in_phrase(rest, strlen(rest), NULL, 0))) &&
 	      !any_word(rest, problem, ARRAY_SIZE(problem)))) &&
 	    !(!k->diff && (own.crash || tool_found(r)))) {
 		decide(k, KIND_DISCUSSION,

@@ -793,6 +793,21 @@ static void test_sites(void **state)
 		   "warn_outer+0x1/0x10\n",
 		   "6.13.0", &c);
 	assert_int_equal(c.checks_kind[CLAIM_SITE], 0);
+	/* ... nor a vendor's build on the release's base ("6.12.0-55.el10",
+	 * "6.12.0-31-generic"): its backports move lines by hundreds */
+	check_site("WARNING: CPU: 1 PID: 2 at fs/ext4/warn.c:131 "
+		   "warn_outer+0x1/0x10\n",
+		   "6.12.0-55.el10_0.x86_64", &c);
+	assert_int_equal(c.checks_kind[CLAIM_SITE], 0);
+	check_site("WARNING: CPU: 1 PID: 2 at fs/ext4/warn.c:131 "
+		   "warn_outer+0x1/0x10\n",
+		   "6.12.0-31-generic", &c);
+	assert_int_equal(c.checks_kind[CLAIM_SITE], 0);
+	/* ... while an upstream release candidate is checked */
+	check_site("WARNING: CPU: 1 PID: 2 at fs/ext4/warn.c:131 "
+		   "warn_outer+0x1/0x10\n",
+		   "6.12.0-rc3", &c);
+	assert_int_equal(c.checks_kind[CLAIM_SITE], 1);
 	check_site("WARNING: CPU: 1 PID: 2 at fs/ext4/warn.c:131 "
 		   "warn_outer+0x1/0x10\n",
 		   NULL, &c);

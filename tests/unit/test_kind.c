@@ -559,6 +559,23 @@ static void test_talk_without_tags(void **state)
 			"subscribe me, my usb disk disconnects all the "
 			"time on the xhci controller\n"),
 		    KIND_REPORT);
+	/* ... nor one whose subject names its failure in words the short
+	 * list above lacks ("no longer", "reboots", "hung"): what
+	 * problem_in_phrase() reads, as a question tag's subject is read */
+	expect_kind(msg("A User <user@example.org>",
+			"Inquiry: wifi no longer connects after resume", NULL,
+			"Since 6.12 my laptop's iwlwifi card no longer "
+			"associates after a suspend.\n"),
+		    KIND_REPORT);
+	expect_kind(msg("A User <user@example.org>",
+			"RFC: laptop reboots when the lid closes", NULL,
+			"My ThinkPad reboots instead of suspending on 6.12.3 "
+			"with the i915 driver.\n"),
+		    KIND_REPORT);
+	expect_kind(msg("A User <user@example.org>",
+			"Suggestion: nfs mount hung since 6.12", NULL,
+			"The nfs client on my server is hung at boot.\n"),
+		    KIND_REPORT);
 	/* ... and junk that invites, naming nothing of the kernel, is spam */
 	expect_kind(msg("Procurement <tenders@example.net>",
 			"Invitation to register as an approved vendor", NULL,
