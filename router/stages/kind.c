@@ -1715,7 +1715,16 @@ static bool decide_new(const struct report *r, struct kind_result *k,
 	return false;
 }
 
-void kind_classify(const struct report *r, struct kind_result *k)
+/*
+ * A subject's tag or words make a message an announcement or a
+ * question, unless it carries no diff and its own text holds a
+ * kernel crash ("[RFC] kernel crash in ceph_open()" with the oops,
+ * "...: xHCI HW did not halt ... status = 0x0" with its trace), or
+ * a tool found what it tells of
+ */
+static bool decide_talk(const struct report *r, struct kind_result *k,
+			const char *tags, const char *rest,
+			const struct own_scan *own)
 {
 	static const char *const problem[] = {
 		"bug",	      "regression", "crash",   "crashes",  "oops",
@@ -1749,6 +1758,26 @@ void kind_classify(const struct report *r, struct kind_result *k)
 		"suggestion", "ideas",	 "inquiry",
 		"recall:",
 	};
+
+	if (((any_tag(tags, is_discussion_tag) &&
+	      !(any_tag(tags, is_question_tag) && !k->diff &&
+		problem_in_phrase(rest, strlen(rest), NULL, 0))) ||
+	     ((any_word(rest, talk, ARRAY_SIZE(talk)) ||
+	       ((talk_prefix(rest) ||
+		 (any_word(rest, talk_named, ARRAY_SIZE(talk_named)) &&
+		  !names_nothing(r))) &&
+		!problem_failure_in_phrase(rest, strlen(rest), NULL, 0))) &&
+	      !any_word(rest, problem, ARRAY_SIZE(problem)))) &&
+	    !(!k->diff && (own->crash || tool_found(r)))) {
+		decide(k, KIND_DISCUSSION,
+		       "subject \"%.100s\": an announcement or question", rest);
+		return true;
+	}
+	return false;
+}
+
+void kind_classify(const struct report *r, struct kind_result *k)
+{
 	const char *subj = r->subject ? r->subject : "";
 	const char *rest = kind_subject_rest(subj);
 	char tags[TAGS_MAX];
@@ -1826,27 +1855,8 @@ void kind_classify(const struct report *r, struct kind_result *k)
 		decide(k, KIND_REPORT, "subject tag [%.80s]", tags);
 		return;
 	}
-	/*
-	 * A subject's tag or words make a message an announcement or a
-	 * question, unless it carries no diff and its own text holds a
-	 * kernel crash ("[RFC] kernel crash in ceph_open()" with the oops,
-	 * "...: xHCI HW did not halt ... status = 0x0" with its trace), or
-	 * a tool found what it tells of
-	 */
-	if (((any_tag(tags, is_discussion_tag) &&
-	      !(any_tag(tags, is_question_tag) && !k->diff &&
-		problem_in_phrase(rest, strlen(rest), NULL, 0))) ||
-	     ((any_word(rest, talk, ARRAY_SIZE(talk)) ||
-	       ((talk_prefix(rest) ||
-		 (any_word(rest, talk_named, ARRAY_SIZE(talk_named)) &&
-		  !names_nothing(r))) &&
-		!problem_failure_in_phrase(rest, strlen(rest), NULL, 0))) &&
-	      !any_word(rest, problem, ARRAY_SIZE(problem)))) &&
-	    !(!k->diff && (own.crash || tool_found(r)))) {
-		decide(k, KIND_DISCUSSION,
-		       "subject \"%.100s\": an announcement or question", rest);
+	if (decide_talk(r, k, tags, rest, &own))
 		return;
-	}
 	k->names_nothing = names_nothing(r);
 	k->question = question_subject(rest) ||
 		      (any_tag(tags, is_question_tag) && !k->diff) ||
