@@ -11,6 +11,7 @@
 
 #include "audit.h"
 #include "config.h"
+#include "crashsig.h"
 #include "evidence.h"
 #include "deliver.h"
 #include "mailcmd.h"
@@ -373,6 +374,45 @@ static bool names_address(const struct evidence *ev, const char *addr)
 }
 
 /*
+ * own_crash - 1 and sig: a follow-up of the report root carries a crash
+ * of its own: its crash signature (crashsig.h) is not the report's, and
+ * either the report has none or their crash titles differ too (the same
+ * title with another stack is the same bug seen with a shorter log, a
+ * "me too"), and it names no syzbot id of the report's; 0 when not, -1
+ * on a database error.  A follow-up is not judged (pipeline_judge()):
+ * its signature is computed here.
+ */
+static int own_crash(struct audit *db, const struct report *r,
+		     const struct decision *d, int64_t root, char *sig,
+		     size_t size)
+{
+	char syz[CRASHSIG_SYZ_MAX];
+	struct audit_links l;
+	const char *rs, *bar;
+	size_t n;
+	int ret = 0;
+
+	if (!d->ev || !crashsig_compute(d->ev, sig, size))
+		return 0;
+	if (audit_get_links(db, root, &l) < 0)
+		return -1;
+	rs = l.crash_signature ? l.crash_signature : "";
+	if (l.syzbot_id && *l.syzbot_id &&
+	    crashsig_syzbot_id(r, d->ev, syz, sizeof(syz)) &&
+	    !strcmp(syz, l.syzbot_id)) {
+		ret = 0;
+	} else if (!rs[0]) {
+		ret = 1;
+	} else if (strcmp(sig, rs)) {
+		bar = strchr(sig, '|');
+		n = bar ? (size_t)(bar - sig) : strlen(sig);
+		ret = strncmp(sig, rs, n) || (rs[n] != '|' && rs[n] != '\0');
+	}
+	audit_links_release(&l);
+	return ret;
+}
+
+/*
  * followup_state - where a follow-up of a known report goes: its state
  * (out->state), *forward when it is sent on to the report's recipient,
  * and why, appended to reason; -1 on a database error
@@ -386,13 +426,31 @@ static int followup_state(struct audit *db, const struct pipeline *p,
 	const struct audit_root *root = &ln->root;
 	bool from_reporter = r->from_addr && root->from_addr[0] &&
 			     !strcasecmp(r->from_addr, root->from_addr);
+	char sig[CRASHSIG_MAX];
 	const char *bad;
-	int capped;
+	int capped, own;
 
 	*forward = false;
+	own = stranger && !ln->hold
+		      ? own_crash(db, r, d, root->id, sig, sizeof(sig))
+		      : 0;
+	if (own < 0)
+		return -1;
 	if (ln->hold) {
 		out->state = "held";
 		sb_addf(reason, "; held: %s", ln->hold);
+	} else if (own) {
+		/*
+		 * a reply that carries a new crash may be a new bug, which
+		 * nobody would see in a recorded follow-up: a triager
+		 * decides, and it stays in the report's thread
+		 */
+		out->state = "held";
+		sb_addf(reason,
+			"; a reply in report %lld's thread carries its own "
+			"crash (%s), unlike the report's: not sent on, held "
+			"for a triager",
+			(long long)root->id, sig);
 	} else if (stranger) {
 		/*
 		 * anyone can answer a report whose Message-ID is public ("me

@@ -166,6 +166,10 @@ static char *clean(const char *s)
 	return sb_detach(&sb, NULL);
 }
 
+/* the clause of a decision's reason that record.c gives a reply in a
+ * report's thread that carries a crash of its own */
+#define OWN_CRASH "; a reply in report %lld's thread carries its own crash ("
+
 /*
  * why - why a row waits for a human, in a few words: the hold reason,
  * the delivery error, a follow-up whose report was closed, a Bugzilla
@@ -187,11 +191,18 @@ static const char *why(const struct row *r)
 		return buf;
 	}
 	if (r->thread_root) {
-		snprintf(
-			buf, sizeof(buf),
-			"follow-up to #%lld, which is %s: new information for a triager",
-			(long long)r->thread_root,
-			r->root_state ? r->root_state : "closed");
+		/* a reply with a crash of its own says so (record.c) */
+		char mark[96];
+		const char *own;
+
+		snprintf(mark, sizeof(mark), OWN_CRASH,
+			 (long long)r->thread_root);
+		own = r->reason ? strstr(r->reason, mark) : NULL;
+		snprintf(buf, sizeof(buf),
+			 "follow-up to #%lld, which is %s: %s",
+			 (long long)r->thread_root,
+			 r->root_state ? r->root_state : "closed",
+			 own ? own + 2 : "new information for a triager");
 		return buf;
 	}
 	return r->reason ? r->reason : "held";

@@ -179,22 +179,26 @@ test_expect_success 'undup of a report seen again: back to pending for its own a
 	cut -f1 "$T/pending" | grep -qx "$id"
 '
 
-test_expect_success 'a stranger answers the held report: recorded with it, no verdict' '
+test_expect_success 'a stranger answers the held report with a crash of its own: held with it, no verdict' '
 	sed -e "s/<thr-06.ai-logs@/<thr-06s.stranger@/" \
 		-e "s/^From: Sam Auditor <sam.audit@example.net>/From: Eve Other <eve@other.example>/" \
 		"$C/06-ai-followup.eml" >"$T/06s.eml" &&
 	grep -q "^From: Eve Other" "$T/06s.eml" &&
 	"$FILTER" <"$T/06s.eml" &&
-	test "$(q "SELECT kind, state, class IS NULL, thread_root FROM reports WHERE message_id = \"thr-06s.stranger@example.net\"")" = "follow-up|recorded|1|5"
+	test "$(q "SELECT kind, state, class IS NULL, thread_root FROM reports WHERE message_id = \"thr-06s.stranger@example.net\"")" = "follow-up|held|1|5" &&
+	q "SELECT reason FROM decisions d JOIN reports r ON r.id = d.report WHERE r.message_id = \"thr-06s.stranger@example.net\"" >"$T/reason06s" &&
+	grep -q "; a reply in report 5.s thread carries its own crash (KASAN: slab-use-after-free Read in ext4_xattr_set_entry|" "$T/reason06s"
 '
 
 test_expect_success 'approve a released report: its follow-ups that waited go along' '
 	"$TRIAGE" approve 5 >"$T/out" &&
 	grep -q "^approve 5: forwarded to ted@ext4.example.org" "$T/out" &&
 	grep -q "^approve 5: and 1 follow-up that waited with it" "$T/out" &&
-	! grep -q "from others stays held" "$T/out" &&
-	test "$(q "SELECT state FROM reports WHERE message_id = \"thr-06s.stranger@example.net\"")" = recorded &&
+	grep -q "^approve 5: 1 follow-up from others stays held: approve each on its own (triage pending)" "$T/out" &&
+	test "$(q "SELECT state FROM reports WHERE message_id = \"thr-06s.stranger@example.net\"")" = held &&
 	test "$(q "SELECT count(*) FROM outbox o JOIN reports r ON r.id = o.report WHERE r.message_id = \"thr-06s.stranger@example.net\"")" = 0 &&
+	"$TRIAGE" pending >"$T/pending5" &&
+	grep -q "Eve Other.*follow-up to #5, which is approved: a reply in report 5.s thread carries its own crash (KASAN: slab-use-after-free" "$T/pending5" &&
 	test "$(q "SELECT state FROM reports WHERE id = 6")" = forwarded &&
 	test "$(q "SELECT recipients FROM outbox WHERE report = 6")" = ted@ext4.example.org &&
 	test "$(q "SELECT action FROM decisions WHERE report = 6 ORDER BY id DESC LIMIT 1")" = follow-up &&
