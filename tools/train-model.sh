@@ -19,6 +19,11 @@
 # Nothing is copied into the repository: the messages are linked from a
 # scratch directory (build/train-stage) and read there.  The list of the
 # items used (Message-ID, class, where) goes to classifiers/model-items.tsv.
+# A message found in several places (in ../shared/corpus/reports and in
+# a real-mail set, or cross-posted to two lists of the sets) is taken
+# once, its first copy in the order above; the copies left out are
+# printed, and copies labelled with different classes stop the script
+# (exit 65: fix the label).
 # The held-out sets (split "held-out", tests/real/lists.tsv,
 # tests/real/held-reports.tsv, held-reports2.tsv) are never read, and a
 # training item whose Message-ID one of them names (a message cross-posted
@@ -98,7 +103,27 @@ drop_held() {
 		  print }' "$stage/held.lst" "$1" >"$1.kept" &&
 	mv "$1.kept" "$1"
 }
+# drop_seen LIST WHERE: keep the items of LIST whose Message-ID no item
+# taken before (seen.tsv) has, nor one above it in LIST: a message is
+# taken once, its first copy in the order shared corpus, real-mail sets
+# (in real_sets order, each in its .tsv order), compositions.  Each copy
+# left out goes to dups.tsv (where, class, the copy kept, its class);
+# two copies with different classes are an error (a label to fix).
+drop_seen() {
+	awk -F'\t' -v OFS='\t' -v dups="$stage/dups.tsv" \
+	    -v seen="$stage/seen.tsv" -v at="$2" '
+		FILENAME == ARGV[1] { cls[$1] = $2; first[$1] = $3; next }
+		{ id = tolower($1); gsub(/^[ <]+|[> ]+$/, "", id)
+		  if (id in cls) { print at $3, $2, first[id], cls[id] >>dups
+				   next }
+		  cls[id] = $2; first[id] = at $3
+		  print id, $2, at $3 >>seen
+		  print }' "$stage/seen.tsv" "$1" >"$1.kept" &&
+	mv "$1.kept" "$1"
+}
 : >"$stage/skipped.tsv"
+: >"$stage/seen.tsv"
+: >"$stage/dups.tsv"
 printf 'file\tclass\tsource\twrapped\tnotes\n' >"$stage/index.tsv"
 printf '# the training items of %s (tools/train-model.sh): Message-ID, class, where\n' "$out" >"$tmp_items"
 # shared corpus: tuning part (split columns: id, part, dir, file, class)
@@ -107,6 +132,7 @@ grep -v '^#' classifiers/split.tsv | while IFS='	' read -r id part dir file cls 
 	echo "$id	$cls	$dir/$file"
 done >"$stage/shared.lst"
 drop_held "$stage/shared.lst" shared:corpus/
+drop_seen "$stage/shared.lst" shared:corpus/
 while IFS='	' read -r id cls where; do
 	link "$shared/corpus/$where" "$cls" "$id" "shared:corpus/$where"
 done <"$stage/shared.lst"
@@ -119,6 +145,7 @@ for set in $real_sets; do
 	done
 done >"$stage/real.lst"
 drop_held "$stage/real.lst" real-mail:
+drop_seen "$stage/real.lst" real-mail:
 while IFS='	' read -r id cls where; do
 	link "$real/$where" "$cls" "$id" "real-mail:$where"
 done <"$stage/real.lst"
@@ -128,6 +155,7 @@ grep -v '^#' tests/corpus/train/split.tsv | while IFS='	' read -r id part file c
 	echo "$id	$cls	$file"
 done >"$stage/train.lst"
 drop_held "$stage/train.lst" tests/corpus/train/
+drop_seen "$stage/train.lst" tests/corpus/train/
 while IFS='	' read -r id cls where; do
 	link "$train/$where" "$cls" "$id" "tests/corpus/train/$where"
 done <"$stage/train.lst"
@@ -142,6 +170,17 @@ if [ "$nskip" -gt 0 ]; then
 		echo "  $where ($cls): Message-ID <$id> is held out in $what"
 	done <"$stage/skipped.tsv"
 fi
+# a message taken once: the copies left out, and why
+ndup=$(grep -c . "$stage/dups.tsv" || :)
+echo "dropped $ndup training items whose Message-ID an item taken before has"
+while IFS='	' read -r where cls kept kcls; do
+	echo "  $where ($cls): same Message-ID as $kept ($kcls)"
+done <"$stage/dups.tsv"
+if awk -F'\t' '$2 != $4 { bad = 1 } END { exit !bad }' "$stage/dups.tsv"; then
+	echo "$0: copies of one message with different classes (above): fix the label" >&2
+	exit 65
+fi
+printf '# %s items left out: a copy of a message taken before (same Message-ID)\n' "$ndup" >>"$tmp_items"
 printf '# %s items left out: their Message-ID is held out (tests/real/held-reports*.tsv, lists.tsv, the held-out part of classifiers/split.tsv or tests/corpus/train/split.tsv)\n' "$nskip" >>"$tmp_items"
 # the model: logistic regression, the default of 'triage train'
 "$triage" train --dir "$stage" --output "$out" --bits 16 --no-cv --force

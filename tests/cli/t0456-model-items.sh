@@ -8,7 +8,8 @@
 # whose split is those two files).  A message cross-posted to a tuning
 # list and a held-out one has one Message-ID in both.  Message-IDs are
 # compared without <> and in lower case; only the Message-ID columns are
-# read.
+# read.  Each item is a different message: a Message-ID is listed once
+# (tools/train-model.sh keeps one copy; t0457 tests the script).
 . "$(dirname "$0")/../lib.sh"
 ITEMS="$SRC/classifiers/model-items.tsv"
 
@@ -32,6 +33,17 @@ test_setup 'the training items of the shipped model are listed' '
 	ids "$ITEMS" >"$T/items" &&
 	echo "# $(grep -c . "$T/items") training items in classifiers/model-items.tsv" &&
 	test "$(grep -c . "$T/items")" -gt 100
+'
+
+test_expect_success 'each training item is a different message (one Message-ID once)' '
+	grep -v "^#" "$ITEMS" | awk -F"\t" "{ id = tolower(\$1)
+		gsub(/^[ <]+|[> ]+\$/, \"\", id); print id }" |
+		sort | uniq -d >"$T/twice" &&
+	if test -s "$T/twice"; then
+		echo "Message-IDs listed more than once:" &&
+		cat "$T/twice" &&
+		return 1
+	fi
 '
 
 # no_held_item FILE [held-out] - no training item has a Message-ID of
