@@ -8,34 +8,19 @@
 # held out when the first two hex digits of the SHA-256 of its file name
 # relative to tests/corpus/train ("ai/w-ai-001.eml") read as a number below
 # 77 (77/256 = 30%).  It depends on the name only, so adding files never
-# moves an existing one across the split.  The held-out part is frozen
-# at the compositions that existed when 'make eval' first reported it
-# (ai/w-ai-001..172, user/w-user-001..020): a composition numbered above
-# those is "tune", so that new training material never changes the
-# held-out figures' set.  Each composition has its own
+# moves an existing one across the split.  Each composition has its own
 # author, so no author/thread group crosses it (triage train --split
 # checks that).
 set -eu
 dir=${1:-tests/corpus/train}
 printf '# split of %s (tools/split-train.sh): held out when the first byte of\n' "$dir"
-printf '# sha256(CLASS/FILE) < 77 (30%%), only among ai/w-ai-001..172 and\n'
-printf '# user/w-user-001..020 (frozen; later ones are tune); columns: Message-ID, part, file, class\n'
+printf '# sha256(CLASS/FILE) < 77 (30%%); columns: Message-ID, part, file, class\n'
 for f in "$dir"/ai/*.eml "$dir"/user/*.eml; do
 	rel=${f#"$dir"/}
 	cls=${rel%%/*}
 	id=$(sed -n 's/^[Mm][Ee][Ss][Ss][Aa][Gg][Ee]-[Ii][Dd]:[[:space:]]*<\(.*\)>.*/\1/p' "$f" | head -n 1)
 	[ -n "$id" ] || { echo "split-train.sh: $f has no Message-ID" >&2; exit 1; }
 	b=$(printf '%s' "$rel" | sha256sum | cut -c1-2)
-	num=${rel##*-}
-	num=${num%.eml}
-	case $cls in
-	ai) frozen=172 ;;
-	*) frozen=20 ;;
-	esac
-	if [ $((0x$b)) -lt 77 ] && [ "$(expr "$num" + 0)" -le $frozen ]; then
-		part=held-out
-	else
-		part=tune
-	fi
+	if [ $((0x$b)) -lt 77 ]; then part=held-out; else part=tune; fi
 	printf '%s\t%s\t%s\t%s\n' "$id" "$part" "$rel" "$cls"
 done
