@@ -1701,13 +1701,20 @@ static bool decide_new(const struct report *r, struct kind_result *k,
 		       "a new message in the words of money and trade, naming no code");
 		return true;
 	}
-	if (!o->crash && (list_business(rest) || list_command(r))) {
+	if (!o->crash && list_command(r)) {
+		decide(k, KIND_DISCUSSION, "%s",
+		       "its whole text is a list command: the list's business");
+		return true;
+	}
+	if (!o->crash && list_business(rest)) {
+		k->subject_only = true;
 		decide(k, KIND_DISCUSSION,
 		       "subject \"%.100s\": the list's or the trees' business",
 		       rest);
 		return true;
 	}
 	if (!k->diff && !o->crash && tool_subject(tags, rest)) {
+		k->subject_only = true;
 		decide(k, KIND_DISCUSSION,
 		       "subject \"%.100s\": about a userspace tool", subj);
 		return true;
@@ -1769,6 +1776,7 @@ static bool decide_talk(const struct report *r, struct kind_result *k,
 		!problem_failure_in_phrase(rest, strlen(rest), NULL, 0))) &&
 	      !any_word(rest, problem, ARRAY_SIZE(problem)))) &&
 	    !(!k->diff && (own->crash || tool_found(r)))) {
+		k->subject_only = true;
 		decide(k, KIND_DISCUSSION,
 		       "subject \"%.100s\": an announcement or question", rest);
 		return true;
@@ -1886,6 +1894,14 @@ void kind_classify(const struct report *r, struct kind_result *k)
 	else
 		decide(k, KIND_REPORT, "%s",
 		       "a new message that is not a patch; it does not say that anything went wrong");
+}
+
+const char *kind_hold_reason(const struct kind_result *k, bool in_thread)
+{
+	return k->subject_only && !k->reply && !in_thread &&
+			       k->kind != KIND_REPORT
+		       ? KIND_SUBJECT_ONLY
+		       : NULL;
 }
 
 void kind_result_release(struct kind_result *k)

@@ -1044,6 +1044,84 @@ static void test_tags(void **state)
 	assert_string_equal(kind_name(KIND_FOLLOWUP), "follow-up");
 }
 
+/* hold - kind_hold_reason() of a composed message (in no thread) */
+static const char *hold(struct report *r, enum msg_kind want)
+{
+	struct kind_result k;
+	const char *why;
+
+	kind_classify(r, &k);
+	if (k.kind != want)
+		print_error("\"%s\": %s (%s), expected %s\n", r->subject,
+			    kind_name(k.kind), k.why, kind_name(want));
+	assert_int_equal(k.kind, want);
+	why = kind_hold_reason(&k, false);
+	kind_result_release(&k);
+	report_free(r);
+	return why;
+}
+
+/*
+ * A new message that only its subject's words make a discussion is
+ * held (a first report under a misleading subject reads the same);
+ * one its text or structure backs, a reply, or one in a known thread
+ * is not
+ */
+static void test_subject_only(void **state)
+{
+	static const char *const user = "Petra <petra@example.net>";
+	static const char report_text[] =
+		"Since 6.12.1 the RTC alarm does not wake my laptop from "
+		"s2idle; with 6.11.9 it did.\n";
+	struct kind_result k;
+	struct report *r;
+
+	(void)state;
+	assert_string_equal(
+		hold(msg(user, "Question: rtc-cmos alarm after resume", NULL,
+			 report_text),
+		     KIND_DISCUSSION),
+		KIND_SUBJECT_ONLY);
+	assert_string_equal(hold(msg(user, "[RFC] rtc-cmos alarm semantics",
+				     NULL, report_text),
+				 KIND_DISCUSSION),
+			    KIND_SUBJECT_ONLY);
+	assert_string_equal(
+		hold(msg(user, "[nvme-cli] list output", NULL, report_text),
+		     KIND_DISCUSSION),
+		KIND_SUBJECT_ONLY);
+	assert_string_equal(
+		hold(msg(user, "subscribe linux-rtc", NULL, report_text),
+		     KIND_DISCUSSION),
+		KIND_SUBJECT_ONLY);
+	/* the text is a list command: its structure backs the kind */
+	assert_null(hold(msg(user, "please take me off", NULL,
+			     "unsubscribe linux-rtc\n"),
+			 KIND_DISCUSSION));
+	assert_null(hold(
+		msg(user, "subscribe linux-rtc", NULL, "subscribe linux-rtc\n"),
+		KIND_DISCUSSION));
+	/* a reply, a patch, a report: nothing to hold here */
+	assert_null(hold(msg(user, "Re: [RFC] rtc-cmos alarm semantics",
+			     "<rfc@example.net>", report_text),
+			 KIND_DISCUSSION));
+	assert_null(hold(
+		msg(user, "[RFC PATCH] rtc: cmos: keep the alarm", NULL, diff),
+		KIND_PATCH));
+	assert_null(hold(msg(user, "rtc-cmos: alarm fails after resume", NULL,
+			     report_text),
+			 KIND_REPORT));
+	/* in a known thread (the caller joined it) it is not held */
+	r = msg(user, "[ANNOUNCE] rtc-tools 1.2", NULL, "Released today.\n");
+	kind_classify(r, &k);
+	assert_int_equal(k.kind, KIND_DISCUSSION);
+	assert_true(k.subject_only);
+	assert_string_equal(kind_hold_reason(&k, false), KIND_SUBJECT_ONLY);
+	assert_null(kind_hold_reason(&k, true));
+	kind_result_release(&k);
+	report_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1064,6 +1142,7 @@ int main(void)
 		cmocka_unit_test(test_problem_stated),
 		cmocka_unit_test(test_trailers),
 		cmocka_unit_test(test_tags),
+		cmocka_unit_test(test_subject_only),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
