@@ -44,7 +44,8 @@
  *	             announcements, questions and plans are discussion,
  *	             and so are, when the subject names no problem, a
  *	             tag's word opening it unbracketed ("RFC: ...",
- *	             "ANN: ..."), an invitation, a goodbye, bouncing
+ *	             "ANN: ..."), a release's name and version
+ *	             alone ("libpwm 1.0-rc2"), an invitation, a goodbye, bouncing
  *	             maintainers, an idea, an Outlook "Recall:" (these
  *	             in a message that names the kernel: junk invites
  *	             too), and a message whose whole text is a list
@@ -195,5 +196,12 @@ const char *kind_subject_title(const char *subject);
  */
 void kind_subject_tags(const char *subject, char *buf, size_t size,
 		       unsigned *replies);
+
+/*
+ * kind_subject_release - a title (kind_subject_rest()) that is a name
+ * and a version alone, as a release is announced: "libpwm 1.0-rc2",
+ * "Linux 6.18-rc3", "libgpiod v2.3" (kind_subject.c)
+ */
+bool kind_subject_release(const char *rest);
 
 #endif

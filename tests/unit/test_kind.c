@@ -968,6 +968,31 @@ static void test_sells(void **state)
 			"new disk did not help:\nbtrfs_commit_transaction "
 			"returned -28\n"),
 		    KIND_REPORT);
+	/* a procurement inquiry sent to a list as to a shop */
+	expect_kind(msg("Info Trading <info@example.com>",
+			"New October Order. 52113 Friday", NULL,
+			"Hi Linux-serial,\n\nPlease provide a quote for "
+			"your products:\n1.Pricing (per unit)\n2.Delivery "
+			"cost\n\nThanks!\n"),
+		    KIND_SPAM);
+	expect_kind(msg("Export Manager <info@example.com>", "New order", NULL,
+			"Dear linux-edac,\n\nPlease email us your company's "
+			"most recent catalog. We would like to make a "
+			"purchase from you.\n"),
+		    KIND_SPAM);
+	/* a price list whose part numbers read as code */
+	expect_kind(msg("One PC <support@example.com>", "For sale", NULL,
+			"WTS:\nSK Hynix 48GB 2RX8 PC5 REO_1010-XT\nQTY 239 "
+			"$50 EACH\n\n7.68TB HDD -$200 PER\nQuantity 76, "
+			"price $100\n"),
+		    KIND_SPAM);
+	/* ... with one price, code decides: a report */
+	expect_kind(msg("Some User <user@example.org>",
+			"ext4: quota goes wrong after resize", NULL,
+			"We bought the disk for $120 at the price of a "
+			"business offer; after resize2fs the quota is wrong "
+			"and ext4_quota_write returns -5\n"),
+		    KIND_REPORT);
 }
 
 static void test_problem_stated(void **state)
@@ -1111,6 +1136,36 @@ static void test_subject_only(void **state)
 	assert_null(hold(msg(user, "rtc-cmos: alarm fails after resume", NULL,
 			     report_text),
 			 KIND_REPORT));
+	/* a release's name and version alone is an announcement */
+	assert_string_equal(hold(msg(user, "libpwm 1.0-rc2", NULL,
+				     "Hello,\n\nthe second candidate is "
+				     "out.\n"),
+				 KIND_DISCUSSION),
+			    KIND_SUBJECT_ONLY);
+	assert_true(kind_subject_release("Linux 6.18-rc3"));
+	assert_true(kind_subject_release("libgpiod v2.3"));
+	assert_true(kind_subject_release("SETools 4.6.0"));
+	assert_false(kind_subject_release("Broken since 6.12"));
+	assert_false(kind_subject_release("xhci 6.12 hangs"));
+	assert_false(kind_subject_release("libpwm 1"));
+	assert_false(kind_subject_release("libpwm 1.0-foo"));
+	assert_false(kind_subject_release("6.12.1"));
+	assert_false(kind_subject_release(NULL));
+	/* linux-next's merge notice: its text backs its subject */
+	assert_null(hold(msg("Stephen <sfr@example.au>",
+			     "linux-next: manual merge of the kbuild tree "
+			     "with the origin tree",
+			     NULL,
+			     "Hi all,\n\nToday's linux-next merge of the "
+			     "kbuild tree got a conflict in:\n\n  "
+			     "Makefile\n"),
+			 KIND_DISCUSSION));
+	assert_string_equal(hold(msg(user,
+				     "linux-next: manual merge of the kbuild "
+				     "tree with the origin tree",
+				     NULL, report_text),
+				 KIND_DISCUSSION),
+			    KIND_SUBJECT_ONLY);
 	/* in a known thread (the caller joined it) it is not held */
 	r = msg(user, "[ANNOUNCE] rtc-tools 1.2", NULL, "Released today.\n");
 	kind_classify(r, &k);
