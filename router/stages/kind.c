@@ -1607,8 +1607,14 @@ static bool decide_patch(struct kind_result *k, const char *tags,
 		       "a diff with a Signed-off-by in the sender's own text");
 		return true;
 	}
+	/* a diff without a Signed-off-by reads as a reporter's debug diff
+	 * ("[RFC] AMD VM crashing on ..." with the change its sender tried):
+	 * only the subject's tag makes it a patch (kind_hold_reason()) */
 	if (!reply && k->diff && any_tag(tags, is_discussion_tag)) {
-		decide(k, KIND_PATCH, "subject tag [%.80s] with a diff", tags);
+		k->subject_only = true;
+		decide(k, KIND_PATCH,
+		       "subject tag [%.80s] with a diff, but no Signed-off-by",
+		       tags);
 		return true;
 	}
 	/* a bisection quotes the culprit commit, diffstat and version log

@@ -57,7 +57,10 @@
  *	command for its text, no patch or cover-letter structure, no
  *	thread), is marked subject_only: a first report whose subject
  *	misleads reads the same, so kind_hold_reason() has it held for a
- *	triager rather than recorded out of everyone's sight.
+ *	triager rather than recorded out of everyone's sight.  So is a
+ *	patch that only its subject's tag makes one ("[RFC] ..." over a
+ *	diff without a Signed-off-by: a reporter's debug diff reads the
+ *	same).
  *
  *	Spam is what the site's own filter marked ("X-Spam-Flag: YES" or
  *	"X-Spam-Status: Yes" set by the MTA): a sender can only bury its

@@ -1136,6 +1136,16 @@ static void test_subject_only(void **state)
 	assert_null(hold(msg(user, "rtc-cmos: alarm fails after resume", NULL,
 			     report_text),
 			 KIND_REPORT));
+	/* a diff without a Signed-off-by is a patch by its tag alone */
+	assert_string_equal(hold(msg(user,
+				     "[RFC] AMD VM crashing on memory error "
+				     "injection",
+				     NULL,
+				     "The guest panics; this change avoids "
+				     "it:\n\ndiff --git a/x.c b/x.c\n--- "
+				     "a/x.c\n+++ b/x.c\n"),
+				 KIND_PATCH),
+			    KIND_SUBJECT_ONLY);
 	/* a release's name and version alone is an announcement */
 	assert_string_equal(hold(msg(user, "libpwm 1.0-rc2", NULL,
 				     "Hello,\n\nthe second candidate is "
