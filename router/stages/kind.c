@@ -1307,9 +1307,14 @@ static bool sells(const struct report *r, const char *subj)
  * or opens with a request for help ("Need help ...", "Help: ...",
  * "Clarification on ...").  On the tuning labels most such new messages
  * are questions and help requests; the reports among them carry a
- * crash or a log, which pipeline_judge() weighs.
+ * crash or a log, which pipeline_judge() weighs.  One that opens so
+ * (opening_only: its "?" aside), names no problem in its subject and
+ * whose text says nothing went wrong and holds no crash is a question
+ * (asks_only(), decide_talk(): decided from the subject, so held for a
+ * triager); on the tuning parts that takes 2 discussions out of the
+ * reports, and no report (7 without the text's say).
  */
-static bool question_subject(const char *rest)
+static bool question_subject(const char *rest, bool opening_only)
 {
 	static const char *const asks[] = {
 		"need help",
@@ -1353,7 +1358,7 @@ static bool question_subject(const char *rest)
 
 	while (n && isspace((unsigned char)rest[n - 1]))
 		n--;
-	if (n && rest[n - 1] == '?')
+	if (!opening_only && n && rest[n - 1] == '?')
 		return true;
 	for (i = 0; i < ARRAY_SIZE(asks); i++)
 		if (!strncasecmp(rest, asks[i], strlen(asks[i])))
@@ -1689,6 +1694,17 @@ static bool decide_new(const struct report *r, struct kind_result *k,
 }
 
 /*
+ * asks_only - a subject that opens by asking ("Clarification on ...",
+ * "What is the best way to ...") over a text that says nothing of its
+ * own went wrong (problem.h): a question, not a report
+ */
+static bool asks_only(const struct report *r, const char *rest)
+{
+	return question_subject(rest, true) &&
+	       !(r->body && problem_in_text(r->body, r->body_len, NULL, 0));
+}
+
+/*
  * A subject's tag or words make a message an announcement or a
  * question, unless it carries no diff and its own text holds a
  * kernel crash ("[RFC] kernel crash in ceph_open()" with the oops,
@@ -1737,6 +1753,7 @@ static bool decide_talk(const struct report *r, struct kind_result *k,
 		problem_in_phrase(rest, strlen(rest), NULL, 0))) ||
 	     ((any_word(rest, talk, ARRAY_SIZE(talk)) ||
 	       ((talk_prefix(rest) || kind_subject_release(rest) ||
+		 asks_only(r, rest) ||
 		 (any_word(rest, talk_named, ARRAY_SIZE(talk_named)) &&
 		  !names_nothing(r))) &&
 		!problem_failure_in_phrase(rest, strlen(rest), NULL, 0))) &&
@@ -1832,7 +1849,7 @@ void kind_classify(const struct report *r, struct kind_result *k)
 	if (decide_talk(r, k, tags, rest, &own))
 		return;
 	k->names_nothing = names_nothing(r);
-	k->question = question_subject(rest) ||
+	k->question = question_subject(rest, false) ||
 		      (any_tag(tags, is_question_tag) && !k->diff) ||
 		      (!k->names_nothing && !k->diff && !own.crash &&
 		       (first_sentence_asks(r) || says_it_asks(r)));

@@ -1146,6 +1146,28 @@ static void test_subject_only(void **state)
 				     "a/x.c\n+++ b/x.c\n"),
 				 KIND_PATCH),
 			    KIND_SUBJECT_ONLY);
+	/* a subject that opens by asking, and names no problem */
+	assert_string_equal(hold(msg(user,
+				     "Clarification on kernel threads and "
+				     "their labels",
+				     NULL, "Hello, I read the policy.\n"),
+				 KIND_DISCUSSION),
+			    KIND_SUBJECT_ONLY);
+	assert_string_equal(hold(msg(user,
+				     "What is the best way to set up RAID-1 "
+				     "on a new install",
+				     NULL, "Hello, I have two disks.\n"),
+				 KIND_DISCUSSION),
+			    KIND_SUBJECT_ONLY);
+	assert_null(
+		hold(msg(user, "Why does my laptop hang at resume since 6.12",
+			 NULL, report_text),
+		     KIND_REPORT));
+	/* ... nor one whose text says what went wrong */
+	assert_null(hold(msg(user, "Clarification on the RTC alarm", NULL,
+			     "Since the upgrade my laptop no longer wakes "
+			     "from the RTC alarm.\n"),
+			 KIND_REPORT));
 	/* a release's name and version alone is an announcement */
 	assert_string_equal(hold(msg(user, "libpwm 1.0-rc2", NULL,
 				     "Hello,\n\nthe second candidate is "
