@@ -633,8 +633,9 @@ out:
 /*
  * record_other - a message that is no report (a patch, a review, a bot
  * notice ...): kept with its kind and thread, never classified, and
- * recorded or held as "action KIND" says; a patch that joined a
- * report is noted on it as a fix proposed
+ * recorded or held as "action KIND" says (held whatever it says when
+ * only its subject decided its kind: kind_hold_reason()); a patch that
+ * joined a report is noted on it as a fix proposed
  */
 static int record_other(struct audit *db, const struct pipeline *p,
 			const struct report *r, const struct decision *d,
@@ -649,6 +650,7 @@ static int record_other(struct audit *db, const struct pipeline *p,
 	struct audit_action a;
 	struct audit_fix fix;
 	char arg[32], *how = NULL, *detail = NULL;
+	const char *subject_only;
 	int ret = -1;
 
 	act_kind(&p->act, d->kind.kind, d->kind.why, &act);
@@ -657,6 +659,14 @@ static int record_other(struct audit *db, const struct pipeline *p,
 		act.action = ACT_HOLD;
 		snprintf(act.reason, sizeof(act.reason), "%s (a %s)", d->hold,
 			 kind_name(d->kind.kind));
+	} else if ((subject_only =
+			    kind_hold_reason(&d->kind, ln->thread_root != 0))) {
+		/* a first report under a misleading subject reads the same:
+		 * a triager sees it rather than nobody (kind.h) */
+		act.action = ACT_HOLD;
+		snprintf(act.reason, sizeof(act.reason),
+			 "%s: %s (%.200s); held for a triager", subject_only,
+			 kind_name(d->kind.kind), d->kind.why);
 	}
 	out->state = act.action == ACT_HOLD ? "held" : "recorded";
 	sb_adds(&why, act.reason);

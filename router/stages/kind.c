@@ -77,103 +77,6 @@ static const char *skip_blank(const char *p)
 	return p;
 }
 
-/*
- * A forward is no reply: someone passing a report on to the bugs alias
- * sends a new report.
- */
-size_t kind_subject_prefix(const char *p, bool *reply)
-{
-	static const struct {
-		const char *text;
-		bool reply;
-	} pre[] = {
-		{ "re:", true },
-		{ "aw:", true },
-		{ "sv:", true },
-		{ "vs:", true },
-		{ "odp:", true },
-		{ "r:", true },
-		{ "antw:", true },
-		{ "fwd:", false },
-		{ "fw:", false },
-		{ "wg:", false },
-		{ "tr:", false },
-		/* 回复: 答复: as UTF-8, with an ASCII or a full-width colon */
-		{ "\xe5\x9b\x9e\xe5\xa4\x8d:", true },
-		{ "\xe7\xad\x94\xe5\xa4\x8d:", true },
-		{ "\xe5\x9b\x9e\xe5\xa4\x8d\xef\xbc\x9a", true },
-		{ "\xe7\xad\x94\xe5\xa4\x8d\xef\xbc\x9a", true },
-		/* 转发: a forward */
-		{ "\xe8\xbd\xac\xe5\x8f\x91:", false },
-		{ "\xe8\xbd\xac\xe5\x8f\x91\xef\xbc\x9a", false },
-	};
-	size_t i, n;
-
-	for (i = 0; i < ARRAY_SIZE(pre); i++) {
-		n = strlen(pre[i].text);
-		if (!strncasecmp(p, pre[i].text, n)) {
-			*reply = pre[i].reply;
-			return n;
-		}
-	}
-	return 0;
-}
-
-void kind_subject_tags(const char *subject, char *buf, size_t size,
-		       unsigned *replies)
-{
-	const char *p = skip_blank(subject ? subject : "");
-	size_t used = 0, n;
-	const char *e;
-	bool reply;
-
-	*replies = 0;
-	if (size)
-		buf[0] = '\0';
-	for (;;) {
-		if ((n = kind_subject_prefix(p, &reply))) {
-			*replies += reply;
-			p = skip_blank(p + n);
-			continue;
-		}
-		if (*p != '[' || !(e = strchr(p, ']')))
-			break;
-		n = (size_t)(e - p - 1);
-		if (size && used + n + 2 <= size) {
-			if (used)
-				buf[used++] = '|';
-			memcpy(buf + used, p + 1, n);
-			used += n;
-			buf[used] = '\0';
-		}
-		p = skip_blank(e + 1);
-	}
-}
-
-const char *kind_subject_rest(const char *subject)
-{
-	const char *p = skip_blank(subject ? subject : "");
-	const char *e;
-	size_t n;
-	bool reply;
-
-	for (;;) {
-		if ((n = kind_subject_prefix(p, &reply)))
-			p = skip_blank(p + n);
-		else if (*p == '[' && (e = strchr(p, ']')))
-			p = skip_blank(e + 1);
-		else
-			return p;
-	}
-}
-
-const char *kind_subject_title(const char *subject)
-{
-	const char *p = kind_subject_rest(subject);
-
-	return strncmp(p, "New: ", 5) ? p : skip_blank(p + 5);
-}
-
 /* one tag of a '|'-joined list matches pred */
 typedef bool (*tag_pred)(const char *tag, size_t len);
 
@@ -1044,6 +947,24 @@ static bool list_business(const char *rest)
 }
 
 /*
+ * tree_notice_text - the text of linux-next's notices, which its
+ * subject names (list_business()): "Today's linux-next merge of the
+ * kbuild tree got a conflict in:", "Fixes tag ... has these
+ * problem(s):" (within the first TREE_NOTICE_MAX bytes)
+ */
+#define TREE_NOTICE_MAX 4096
+static bool tree_notice_text(const struct report *r)
+{
+	size_t n = r->body ? r->body_len : 0;
+
+	if (n > TREE_NOTICE_MAX)
+		n = TREE_NOTICE_MAX;
+	return n && (memmem(r->body, n, "linux-next merge of the ", 24) ||
+		     (memmem(r->body, n, "Fixes tag", 9) &&
+		      memmem(r->body, n, "has these problem", 17)));
+}
+
+/*
  * list_command - a new message whose whole own text is a list command
  * ("subscribe", "unsubscribe linux-raid"), under any subject or none:
  * mail for the list server sent to the list
@@ -1269,9 +1190,38 @@ static bool word_in(const char *s, const char *w)
  * such mail are its wares ("Used MICRON SSD 7300 PRO, Quantity 400,
  * price $100 EACH") or its bait ("a transaction of $10 million into your
  * bank account"), which names_nothing() counts as the kernel's; a
- * report that names no code does not talk money three ways.
+ * report that names no code does not talk money three ways.  A price
+ * list ("QTY 239 $50 EACH", "-$200 PER") may name part numbers that
+ * read as code ("REO_1010-XT"): with PRICES_MIN prices in it, the words
+ * of trade decide alone.
  */
-#define SELLS_MIN      3
+#define SELLS_MIN  3
+#define PRICES_MIN 2
+
+/* prices - how many amounts of money the text quotes ("$50", "€1200",
+ * "£75": a currency sign, then two digits or more), up to PRICES_MIN */
+static unsigned prices(const char *t, size_t len)
+{
+	static const char *const signs[] = { "$", "\xe2\x82\xac", "\xc2\xa3" };
+	unsigned n = 0;
+	size_t i, j, m;
+
+	for (i = 0; i < len && n < PRICES_MIN; i++) {
+		if (i && isalnum((unsigned char)t[i - 1]))
+			continue;
+		for (j = 0; j < ARRAY_SIZE(signs); j++) {
+			m = strlen(signs[j]);
+			if (i + m + 2 <= len && !memcmp(t + i, signs[j], m) &&
+			    isdigit((unsigned char)t[i + m]) &&
+			    isdigit((unsigned char)t[i + m + 1])) {
+				n++;
+				break;
+			}
+		}
+	}
+	return n;
+}
+
 #define SELLS_SCAN_MAX (16u << 10)
 static bool sells(const struct report *r, const char *subj)
 {
@@ -1286,9 +1236,18 @@ static bool sells(const struct report *r, const char *subj)
 		"buyer",
 		"invoice",
 		"payment",
-		"purchase order",
+		"purchase",
 		"quotation",
 		"request for quote",
+		/* a procurement inquiry sent to a list as to a shop: "Please
+		 * provide a quote for your products", "email us your
+		 * company's most recent catalog" */
+		"quote for",
+		"pricing",
+		"your products",
+		"your company",
+		"catalog",
+		"catalogue",
 		"proposal",
 		"investment",
 		"investors",
@@ -1324,7 +1283,8 @@ static bool sells(const struct report *r, const char *subj)
 	if (len > SELLS_SCAN_MAX)
 		len = SELLS_SCAN_MAX;
 	len = list_footer(r->body, len);
-	if (names_kernel(r->body, len, true))
+	if (prices(r->body, len) < PRICES_MIN &&
+	    names_kernel(r->body, len, true))
 		return false;
 	n = strlen(subj) < 256 ? strlen(subj) : 256;
 	t = xmalloc(n + len + 2);
@@ -1347,9 +1307,14 @@ static bool sells(const struct report *r, const char *subj)
  * or opens with a request for help ("Need help ...", "Help: ...",
  * "Clarification on ...").  On the tuning labels most such new messages
  * are questions and help requests; the reports among them carry a
- * crash or a log, which pipeline_judge() weighs.
+ * crash or a log, which pipeline_judge() weighs.  One that opens so
+ * (opening_only: its "?" aside), names no problem in its subject and
+ * whose text says nothing went wrong and holds no crash is a question
+ * (asks_only(), decide_talk(): decided from the subject, so held for a
+ * triager); on the tuning parts that takes 2 discussions out of the
+ * reports, and no report (7 without the text's say).
  */
-static bool question_subject(const char *rest)
+static bool question_subject(const char *rest, bool opening_only)
 {
 	static const char *const asks[] = {
 		"need help",
@@ -1393,7 +1358,7 @@ static bool question_subject(const char *rest)
 
 	while (n && isspace((unsigned char)rest[n - 1]))
 		n--;
-	if (n && rest[n - 1] == '?')
+	if (!opening_only && n && rest[n - 1] == '?')
 		return true;
 	for (i = 0; i < ARRAY_SIZE(asks); i++)
 		if (!strncasecmp(rest, asks[i], strlen(asks[i])))
@@ -1647,8 +1612,14 @@ static bool decide_patch(struct kind_result *k, const char *tags,
 		       "a diff with a Signed-off-by in the sender's own text");
 		return true;
 	}
+	/* a diff without a Signed-off-by reads as a reporter's debug diff
+	 * ("[RFC] AMD VM crashing on ..." with the change its sender tried):
+	 * only the subject's tag makes it a patch (kind_hold_reason()) */
 	if (!reply && k->diff && any_tag(tags, is_discussion_tag)) {
-		decide(k, KIND_PATCH, "subject tag [%.80s] with a diff", tags);
+		k->subject_only = true;
+		decide(k, KIND_PATCH,
+		       "subject tag [%.80s] with a diff, but no Signed-off-by",
+		       tags);
 		return true;
 	}
 	/* a bisection quotes the culprit commit, diffstat and version log
@@ -1701,18 +1672,36 @@ static bool decide_new(const struct report *r, struct kind_result *k,
 		       "a new message in the words of money and trade, naming no code");
 		return true;
 	}
-	if (!o->crash && (list_business(rest) || list_command(r))) {
+	if (!o->crash && list_command(r)) {
+		decide(k, KIND_DISCUSSION, "%s",
+		       "its whole text is a list command: the list's business");
+		return true;
+	}
+	if (!o->crash && list_business(rest)) {
+		k->subject_only = !tree_notice_text(r);
 		decide(k, KIND_DISCUSSION,
 		       "subject \"%.100s\": the list's or the trees' business",
 		       rest);
 		return true;
 	}
 	if (!k->diff && !o->crash && tool_subject(tags, rest)) {
+		k->subject_only = true;
 		decide(k, KIND_DISCUSSION,
 		       "subject \"%.100s\": about a userspace tool", subj);
 		return true;
 	}
 	return false;
+}
+
+/*
+ * asks_only - a subject that opens by asking ("Clarification on ...",
+ * "What is the best way to ...") over a text that says nothing of its
+ * own went wrong (problem.h): a question, not a report
+ */
+static bool asks_only(const struct report *r, const char *rest)
+{
+	return question_subject(rest, true) &&
+	       !(r->body && problem_in_text(r->body, r->body_len, NULL, 0));
 }
 
 /*
@@ -1763,12 +1752,14 @@ static bool decide_talk(const struct report *r, struct kind_result *k,
 	      !(any_tag(tags, is_question_tag) && !k->diff &&
 		problem_in_phrase(rest, strlen(rest), NULL, 0))) ||
 	     ((any_word(rest, talk, ARRAY_SIZE(talk)) ||
-	       ((talk_prefix(rest) ||
+	       ((talk_prefix(rest) || kind_subject_release(rest) ||
+		 asks_only(r, rest) ||
 		 (any_word(rest, talk_named, ARRAY_SIZE(talk_named)) &&
 		  !names_nothing(r))) &&
 		!problem_failure_in_phrase(rest, strlen(rest), NULL, 0))) &&
 	      !any_word(rest, problem, ARRAY_SIZE(problem)))) &&
 	    !(!k->diff && (own->crash || tool_found(r)))) {
+		k->subject_only = true;
 		decide(k, KIND_DISCUSSION,
 		       "subject \"%.100s\": an announcement or question", rest);
 		return true;
@@ -1858,7 +1849,7 @@ void kind_classify(const struct report *r, struct kind_result *k)
 	if (decide_talk(r, k, tags, rest, &own))
 		return;
 	k->names_nothing = names_nothing(r);
-	k->question = question_subject(rest) ||
+	k->question = question_subject(rest, false) ||
 		      (any_tag(tags, is_question_tag) && !k->diff) ||
 		      (!k->names_nothing && !k->diff && !own.crash &&
 		       (first_sentence_asks(r) || says_it_asks(r)));
@@ -1886,6 +1877,14 @@ void kind_classify(const struct report *r, struct kind_result *k)
 	else
 		decide(k, KIND_REPORT, "%s",
 		       "a new message that is not a patch; it does not say that anything went wrong");
+}
+
+const char *kind_hold_reason(const struct kind_result *k, bool in_thread)
+{
+	return k->subject_only && !k->reply && !in_thread &&
+			       k->kind != KIND_REPORT
+		       ? KIND_SUBJECT_ONLY
+		       : NULL;
 }
 
 void kind_result_release(struct kind_result *k)

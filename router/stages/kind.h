@@ -44,11 +44,23 @@
  *	             announcements, questions and plans are discussion,
  *	             and so are, when the subject names no problem, a
  *	             tag's word opening it unbracketed ("RFC: ...",
- *	             "ANN: ..."), an invitation, a goodbye, bouncing
+ *	             "ANN: ..."), a release's name and version
+ *	             alone ("libpwm 1.0-rc2"), an invitation, a goodbye, bouncing
  *	             maintainers, an idea, an Outlook "Recall:" (these
  *	             in a message that names the kernel: junk invites
  *	             too), and a message whose whole text is a list
  *	             command ("subscribe").
+ *
+ *	A new message that is discussion by its subject's words alone (a
+ *	tag or words of an announcement or question, the list's business,
+ *	a userspace tool's name), with nothing else to back it (no list
+ *	command for its text, no patch or cover-letter structure, no
+ *	thread), is marked subject_only: a first report whose subject
+ *	misleads reads the same, so kind_hold_reason() has it held for a
+ *	triager rather than recorded out of everyone's sight.  So is a
+ *	patch that only its subject's tag makes one ("[RFC] ..." over a
+ *	diff without a Signed-off-by: a reporter's debug diff reads the
+ *	same).
  *
  *	Spam is what the site's own filter marked ("X-Spam-Flag: YES" or
  *	"X-Spam-Status: Yes" set by the MTA): a sender can only bury its
@@ -131,6 +143,8 @@ struct kind_result {
 				 * ("I have a question", "I wonder why": a
 				 * text that names the kernel, with no
 				 * crash and no diff) */
+	bool subject_only;	/* a new message whose kind rests on its
+				 * subject's words alone (kind_hold_reason) */
 	struct kind_ref refs[KIND_REFS_MAX];
 	size_t nrefs;
 };
@@ -139,6 +153,17 @@ struct report;
 
 void kind_classify(const struct report *r, struct kind_result *out);
 void kind_result_release(struct kind_result *k);
+
+/* the reason a kind decided from the subject alone is held */
+#define KIND_SUBJECT_ONLY "kind decided from the subject only"
+
+/*
+ * kind_hold_reason - KIND_SUBJECT_ONLY when k is a new message's kind
+ * other than report, decided from its subject alone and not in a known
+ * thread (in_thread: the caller joined it to one): it waits in 'triage
+ * pending' for a triager, whatever "action KIND" says; NULL otherwise
+ */
+const char *kind_hold_reason(const struct kind_result *k, bool in_thread);
 
 /* kind_name - "report", "follow-up", "patch", ... (static) */
 const char *kind_name(enum msg_kind k);
@@ -174,5 +199,12 @@ const char *kind_subject_title(const char *subject);
  */
 void kind_subject_tags(const char *subject, char *buf, size_t size,
 		       unsigned *replies);
+
+/*
+ * kind_subject_release - a title (kind_subject_rest()) that is a name
+ * and a version alone, as a release is announced: "libpwm 1.0-rc2",
+ * "Linux 6.18-rc3", "libgpiod v2.3" (kind_subject.c)
+ */
+bool kind_subject_release(const char *rest);
 
 #endif

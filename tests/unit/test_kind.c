@@ -968,6 +968,31 @@ static void test_sells(void **state)
 			"new disk did not help:\nbtrfs_commit_transaction "
 			"returned -28\n"),
 		    KIND_REPORT);
+	/* a procurement inquiry sent to a list as to a shop */
+	expect_kind(msg("Info Trading <info@example.com>",
+			"New October Order. 52113 Friday", NULL,
+			"Hi Linux-serial,\n\nPlease provide a quote for "
+			"your products:\n1.Pricing (per unit)\n2.Delivery "
+			"cost\n\nThanks!\n"),
+		    KIND_SPAM);
+	expect_kind(msg("Export Manager <info@example.com>", "New order", NULL,
+			"Dear linux-edac,\n\nPlease email us your company's "
+			"most recent catalog. We would like to make a "
+			"purchase from you.\n"),
+		    KIND_SPAM);
+	/* a price list whose part numbers read as code */
+	expect_kind(msg("One PC <support@example.com>", "For sale", NULL,
+			"WTS:\nSK Hynix 48GB 2RX8 PC5 REO_1010-XT\nQTY 239 "
+			"$50 EACH\n\n7.68TB HDD -$200 PER\nQuantity 76, "
+			"price $100\n"),
+		    KIND_SPAM);
+	/* ... with one price, code decides: a report */
+	expect_kind(msg("Some User <user@example.org>",
+			"ext4: quota goes wrong after resize", NULL,
+			"We bought the disk for $120 at the price of a "
+			"business offer; after resize2fs the quota is wrong "
+			"and ext4_quota_write returns -5\n"),
+		    KIND_REPORT);
 }
 
 static void test_problem_stated(void **state)
@@ -1044,6 +1069,146 @@ static void test_tags(void **state)
 	assert_string_equal(kind_name(KIND_FOLLOWUP), "follow-up");
 }
 
+/* hold - kind_hold_reason() of a composed message (in no thread) */
+static const char *hold(struct report *r, enum msg_kind want)
+{
+	struct kind_result k;
+	const char *why;
+
+	kind_classify(r, &k);
+	if (k.kind != want)
+		print_error("\"%s\": %s (%s), expected %s\n", r->subject,
+			    kind_name(k.kind), k.why, kind_name(want));
+	assert_int_equal(k.kind, want);
+	why = kind_hold_reason(&k, false);
+	kind_result_release(&k);
+	report_free(r);
+	return why;
+}
+
+/*
+ * A new message that only its subject's words make a discussion is
+ * held (a first report under a misleading subject reads the same);
+ * one its text or structure backs, a reply, or one in a known thread
+ * is not
+ */
+static void test_subject_only(void **state)
+{
+	static const char *const user = "Petra <petra@example.net>";
+	static const char report_text[] =
+		"Since 6.12.1 the RTC alarm does not wake my laptop from "
+		"s2idle; with 6.11.9 it did.\n";
+	struct kind_result k;
+	struct report *r;
+
+	(void)state;
+	assert_string_equal(
+		hold(msg(user, "Question: rtc-cmos alarm after resume", NULL,
+			 report_text),
+		     KIND_DISCUSSION),
+		KIND_SUBJECT_ONLY);
+	assert_string_equal(hold(msg(user, "[RFC] rtc-cmos alarm semantics",
+				     NULL, report_text),
+				 KIND_DISCUSSION),
+			    KIND_SUBJECT_ONLY);
+	assert_string_equal(
+		hold(msg(user, "[nvme-cli] list output", NULL, report_text),
+		     KIND_DISCUSSION),
+		KIND_SUBJECT_ONLY);
+	assert_string_equal(
+		hold(msg(user, "subscribe linux-rtc", NULL, report_text),
+		     KIND_DISCUSSION),
+		KIND_SUBJECT_ONLY);
+	/* the text is a list command: its structure backs the kind */
+	assert_null(hold(msg(user, "please take me off", NULL,
+			     "unsubscribe linux-rtc\n"),
+			 KIND_DISCUSSION));
+	assert_null(hold(
+		msg(user, "subscribe linux-rtc", NULL, "subscribe linux-rtc\n"),
+		KIND_DISCUSSION));
+	/* a reply, a patch, a report: nothing to hold here */
+	assert_null(hold(msg(user, "Re: [RFC] rtc-cmos alarm semantics",
+			     "<rfc@example.net>", report_text),
+			 KIND_DISCUSSION));
+	assert_null(hold(
+		msg(user, "[RFC PATCH] rtc: cmos: keep the alarm", NULL, diff),
+		KIND_PATCH));
+	assert_null(hold(msg(user, "rtc-cmos: alarm fails after resume", NULL,
+			     report_text),
+			 KIND_REPORT));
+	/* a diff without a Signed-off-by is a patch by its tag alone */
+	assert_string_equal(hold(msg(user,
+				     "[RFC] AMD VM crashing on memory error "
+				     "injection",
+				     NULL,
+				     "The guest panics; this change avoids "
+				     "it:\n\ndiff --git a/x.c b/x.c\n--- "
+				     "a/x.c\n+++ b/x.c\n"),
+				 KIND_PATCH),
+			    KIND_SUBJECT_ONLY);
+	/* a subject that opens by asking, and names no problem */
+	assert_string_equal(hold(msg(user,
+				     "Clarification on kernel threads and "
+				     "their labels",
+				     NULL, "Hello, I read the policy.\n"),
+				 KIND_DISCUSSION),
+			    KIND_SUBJECT_ONLY);
+	assert_string_equal(hold(msg(user,
+				     "What is the best way to set up RAID-1 "
+				     "on a new install",
+				     NULL, "Hello, I have two disks.\n"),
+				 KIND_DISCUSSION),
+			    KIND_SUBJECT_ONLY);
+	assert_null(
+		hold(msg(user, "Why does my laptop hang at resume since 6.12",
+			 NULL, report_text),
+		     KIND_REPORT));
+	/* ... nor one whose text says what went wrong */
+	assert_null(hold(msg(user, "Clarification on the RTC alarm", NULL,
+			     "Since the upgrade my laptop no longer wakes "
+			     "from the RTC alarm.\n"),
+			 KIND_REPORT));
+	/* a release's name and version alone is an announcement */
+	assert_string_equal(hold(msg(user, "libpwm 1.0-rc2", NULL,
+				     "Hello,\n\nthe second candidate is "
+				     "out.\n"),
+				 KIND_DISCUSSION),
+			    KIND_SUBJECT_ONLY);
+	assert_true(kind_subject_release("Linux 6.18-rc3"));
+	assert_true(kind_subject_release("libgpiod v2.3"));
+	assert_true(kind_subject_release("SETools 4.6.0"));
+	assert_false(kind_subject_release("Broken since 6.12"));
+	assert_false(kind_subject_release("xhci 6.12 hangs"));
+	assert_false(kind_subject_release("libpwm 1"));
+	assert_false(kind_subject_release("libpwm 1.0-foo"));
+	assert_false(kind_subject_release("6.12.1"));
+	assert_false(kind_subject_release(NULL));
+	/* linux-next's merge notice: its text backs its subject */
+	assert_null(hold(msg("Stephen <sfr@example.au>",
+			     "linux-next: manual merge of the kbuild tree "
+			     "with the origin tree",
+			     NULL,
+			     "Hi all,\n\nToday's linux-next merge of the "
+			     "kbuild tree got a conflict in:\n\n  "
+			     "Makefile\n"),
+			 KIND_DISCUSSION));
+	assert_string_equal(hold(msg(user,
+				     "linux-next: manual merge of the kbuild "
+				     "tree with the origin tree",
+				     NULL, report_text),
+				 KIND_DISCUSSION),
+			    KIND_SUBJECT_ONLY);
+	/* in a known thread (the caller joined it) it is not held */
+	r = msg(user, "[ANNOUNCE] rtc-tools 1.2", NULL, "Released today.\n");
+	kind_classify(r, &k);
+	assert_int_equal(k.kind, KIND_DISCUSSION);
+	assert_true(k.subject_only);
+	assert_string_equal(kind_hold_reason(&k, false), KIND_SUBJECT_ONLY);
+	assert_null(kind_hold_reason(&k, true));
+	kind_result_release(&k);
+	report_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1064,6 +1229,7 @@ int main(void)
 		cmocka_unit_test(test_problem_stated),
 		cmocka_unit_test(test_trailers),
 		cmocka_unit_test(test_tags),
+		cmocka_unit_test(test_subject_only),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
