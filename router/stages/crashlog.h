@@ -116,6 +116,14 @@ size_t crashlog_load_patterns(const char *path);
 bool crashlog_guilty_ignored(const char *path);
 
 /*
+ * crashlog_core_path - core code a driver's or a filesystem's work passes
+ * through (the device model, IRQ, DMA and IOMMU glue, timers, netlink,
+ * the LSM hooks, ...) that syzkaller's rules may still pick: a
+ * maintainer reading the trace looks past it to the caller
+ */
+bool crashlog_core_path(const char *path);
+
+/*
  * crashlog_guilty_pick - the guilty-file rules over an ordered list of
  * candidate paths (first accepted, deeper refinement, first as last
  * resort); returns an index into paths, or -1 when n == 0

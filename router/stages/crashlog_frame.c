@@ -37,13 +37,13 @@ static bool mini_match(const char *pat, const char *s)
 	return true;
 }
 
-/* crashlog_guilty_ignored - path is one the guilty-file rules skip */
-bool crashlog_guilty_ignored(const char *path)
+/* match_any - path matches one of pats (cl_guilty_ignores[] syntax) */
+static bool match_any(const char *const *pats, size_t n, const char *path)
 {
 	size_t i;
 
-	for (i = 0; i < cl_nguilty_ignores; i++) {
-		const char *p = cl_guilty_ignores[i];
+	for (i = 0; i < n; i++) {
+		const char *p = pats[i];
 
 		if (*p == '^' && p[1] != path[0])
 			continue;
@@ -59,6 +59,26 @@ bool crashlog_guilty_ignored(const char *path)
 		}
 	}
 	return false;
+}
+
+/* crashlog_guilty_ignored - path is one the guilty-file rules skip */
+bool crashlog_guilty_ignored(const char *path)
+{
+	return match_any(cl_guilty_ignores, cl_nguilty_ignores, path);
+}
+
+/* crashlog_core_path - core code a maintainer looks past (cl_core_paths) */
+bool crashlog_core_path(const char *path)
+{
+	size_t i, n;
+
+	for (i = 0; i < cl_ncore_dirs; i++) {
+		n = strlen(cl_core_dirs[i]);
+		if (!strncmp(path, cl_core_dirs[i], n) && path[n] &&
+		    !strchr(path + n, '/'))
+			return true;
+	}
+	return match_any(cl_core_paths, cl_ncore_paths, path);
 }
 
 static bool path_char(char c)

@@ -1061,6 +1061,37 @@ const char *const cl_guilty_ignores[] = {
 };
 const size_t cl_nguilty_ignores = ARRAY_SIZE(cl_guilty_ignores);
 
+/*
+ * Core code a driver's or a filesystem's work passes through, beyond
+ * the files above: a maintainer reading the trace looks past it to the
+ * caller (crashlog_core_path()).  The device model's own files (its
+ * directories are subsystems: regmap, firmware_loader, power), IRQ and
+ * DMA handling, the IOMMU API glue (not the vendor drivers below it),
+ * timers, deferred-work runners, netlink, the LSM hook dispatcher, the
+ * exit path an oops takes, and the arch's IRQ, IPI and paravirt glue.
+ * Same syntax as cl_guilty_ignores[]; cl_core_dirs[] are directories
+ * whose files directly in them count (not those in subdirectories).
+ */
+const char *const cl_core_paths[] = {
+	"^kernel/irq/",
+	"^kernel/irq_work.c",
+	"^kernel/dma/",
+	"^kernel/time/",
+	"^kernel/task_work.c",
+	"^kernel/async.c",
+	"^kernel/smpboot.c",
+	"^kernel/exit.c",
+	"^net/netlink/",
+	"^security/security.c",
+	"^arch/.*/kernel/irq",
+	"^arch/.*/kernel/smp\\.c",
+	"^arch/.*/kernel/paravirt",
+	"^arch/x86/kernel/apic/",
+};
+const size_t cl_ncore_paths = ARRAY_SIZE(cl_core_paths);
+const char *const cl_core_dirs[] = { "drivers/base/", "drivers/iommu/" };
+const size_t cl_ncore_dirs = ARRAY_SIZE(cl_core_dirs);
+
 /* Lines whose file is never guilty (lockdep state and lock lists). */
 const char *const cl_guilty_line_ignores[] = {
 	"(hardirqs|softirqs)\\s+last\\s+(enabled|disabled)",

@@ -291,6 +291,8 @@ enum needle {
 	N_REPRO_SYZ,
 	N_STEPS,
 	N_REPRODUC,
+	N_WORKQUEUE,
+	N_ODEBUG,
 };
 
 static const struct {
@@ -337,6 +339,8 @@ static const struct {
 	{ "reproduce by:", N_STEPS },
 	{ "reproducer steps", N_STEPS },
 	{ "reproduc", N_REPRODUC },
+	{ "^workqueue: ", N_WORKQUEUE },
+	{ "odebug: ", N_ODEBUG },
 };
 
 static struct litset needle_set;
@@ -1106,6 +1110,79 @@ static void device_line(struct scan *sc, const char *s, size_t len)
 		hlist_add(&sc->modules, s, n);
 }
 
+/* ident_at - the length of the C identifier at p (0: none) */
+static size_t ident_at(const char *p, const char *end)
+{
+	const char *q = p;
+
+	if (p >= end || is_digit(*p))
+		return 0;
+	while (q < end && is_ident(*q))
+		q++;
+	return (size_t)(q - p);
+}
+
+/* owner_function - keep name (an identifier of 3 bytes or more) as *dst
+ * and among the text's functions for the index (*listed: it was not
+ * there yet); false when it is none */
+static bool owner_function(struct scan *sc, char **dst, bool *listed,
+			   const char *p, const char *end)
+{
+	size_t n = ident_at(p, end), before = sc->ev->ntext_functions;
+
+	if (n < 3 || n >= 128)
+		return false;
+	set_str(dst, p, n);
+	hlist_add(&sc->text_functions, p, n);
+	*listed = sc->ev->ntext_functions > before;
+	return true;
+}
+
+/*
+ * work_line - "Workqueue: md_misc mddev_delayed_delete": the work item a
+ * kworker's crash ran (workqueue.c's print_worker_info(): the queue's
+ * name, then the work function by %ps, "func [module]" in a module)
+ */
+static void work_line(struct scan *sc, const char *s, size_t len)
+{
+	const char *end = s + len, *p = s + strlen("Workqueue: ");
+
+	if (len <= strlen("Workqueue: "))
+		return;
+	while (p < end && *p != ' ')
+		p++;
+	while (p < end && *p == ' ')
+		p++;
+	owner_function(sc, &sc->ev->work_function, &sc->ev->work_listed, p,
+		       end);
+}
+
+/*
+ * odebug_line - "ODEBUG: free active (active state 0) object: ...
+ * object type: timer_list hint: foo_timer_fn+0x0/0x10 drivers/foo/x.c:-1":
+ * debugobjects' hint is the function the object was set up with (its
+ * callback), in the code that owns the object; the file, when the line
+ * gives one
+ */
+static void odebug_line(struct scan *sc, const char *s, size_t len)
+{
+	const char *end = s + len, *p = mem_find(s, len, " hint: ");
+	struct evidence *ev = sc->ev;
+	size_t n;
+
+	if (!p || !owner_function(sc, &ev->odebug_function, &ev->odebug_listed,
+				  p + 7, end))
+		return;
+	p += 7 + strlen(ev->odebug_function);
+	while (p < end && *p != ' ')
+		p++;
+	while (p < end && *p == ' ')
+		p++;
+	n = text_path(p, end);
+	if (n > 2 && p[n - 2] == '.' && p[n - 1] == 'c' && memchr(p, '/', n))
+		set_str(&ev->odebug_file, p, n);
+}
+
 static void scan_line(struct scan *sc, const char *s, size_t len)
 {
 	struct evidence *ev = sc->ev;
@@ -1153,6 +1230,10 @@ static void scan_line(struct scan *sc, const char *s, size_t len)
 		device_line(sc, s, len);
 		error_functions(sc, s, len);
 	}
+	if (HAS(mask, N_WORKQUEUE) && !ev->work_function)
+		work_line(sc, s, len);
+	if (HAS(mask, N_ODEBUG) && !ev->odebug_function)
+		odebug_line(sc, s, len);
 }
 
 /*
@@ -1239,35 +1320,133 @@ static void scan_text(struct scan *sc, const char *text, size_t len)
 
 /* ---- lists after frames -------------------------------------------------- */
 
+/* specific - a file that says whose code it is: not one syzkaller's
+ * rules skip, not core code a driver's work passes through */
+static bool specific(const char *f)
+{
+	return f && !crashlog_guilty_ignored(f) && !crashlog_core_path(f);
+}
+
+/*
+ * take_owner - once the index resolved the text's functions: the file of
+ * fn (a work function, an ODEBUG hint) into *file unless it has one,
+ * and fn out of text_functions[] when only the crash line put it there
+ */
+static void take_owner(struct evidence *ev, const char *fn, bool *listed,
+		       char **file, bool *from_index)
+{
+	size_t i;
+
+	for (i = 0; fn && ev->text_function_files && i < ev->ntext_functions;
+	     i++) {
+		if (strcmp(ev->text_functions[i], fn))
+			continue;
+		if (!*file && ev->text_function_files[i]) {
+			*file = xstrdup(ev->text_function_files[i]);
+			*from_index = true;
+		}
+		if (!*listed)
+			return;
+		*listed = false;
+		free(ev->text_functions[i]);
+		free(ev->text_function_files[i]);
+		ev->ntext_functions--;
+		memmove(&ev->text_functions[i], &ev->text_functions[i + 1],
+			(ev->ntext_functions - i) * sizeof(char *));
+		memmove(&ev->text_function_files[i],
+			&ev->text_function_files[i + 1],
+			(ev->ntext_functions - i) * sizeof(char *));
+		return;
+	}
+}
+
+/*
+ * syz_guilty - syzkaller's guilty file: the text's, else (the text named
+ * none) the rules over the frames once the index gave them files
+ */
+static const char *syz_guilty(const struct evidence *ev, const char **cand,
+			      size_t n, bool indexed, bool *from_index)
+{
+	*from_index = false;
+	if (ev->crash_guilty || !n || !indexed)
+		return ev->crash_guilty;
+	*from_index = true;
+	return cand[crashlog_guilty_pick(cand, n)];
+}
+
+/*
+ * maintainer_guilty - where a maintainer reading the trace would look:
+ * an ODEBUG object's owner; syzkaller's file when it is specific; else
+ * the first frames in specific code (the deeper-file rule among them);
+ * else, when the frames that have files are all generic (not when
+ * none has: a cut report), the work function a kworker ran; else
+ * syzkaller's.  An RCU stall
+ * keeps syzkaller's choice: its rule reads past the interrupt entry,
+ * and the frames before it are the interrupt's.
+ */
+static const char *maintainer_guilty(const struct evidence *ev, const char *syz,
+				     const char **cand, size_t n,
+				     bool *from_index)
+{
+	const char *f;
+	size_t i, k = 0;
+
+	if (ev->title && starts_with(ev->title, "WARNING: ODEBUG bug") &&
+	    specific(ev->odebug_file)) {
+		*from_index = ev->odebug_from_index;
+		return ev->odebug_file;
+	}
+	if (!syz || specific(syz) ||
+	    (ev->title && starts_with(ev->title, "INFO: rcu detected stall")))
+		return syz;
+	for (i = 0; i < n; i++)
+		if (specific(cand[i]))
+			cand[k++] = cand[i];
+	if (k) {
+		f = cand[crashlog_guilty_pick(cand, k)];
+		for (i = 0; i < ev->nframes; i++)
+			if (ev->frames[i].file == f)
+				*from_index = ev->frames[i].from_index;
+		return f;
+	}
+	if (n && specific(ev->work_file)) {
+		*from_index = true;
+		return ev->work_file;
+	}
+	return syz;
+}
+
 /* evidence_finish - recompute files[] and the guilty file from frames */
 void evidence_finish(struct evidence *ev)
 {
 	struct hlist h;
 	const char **cand;
+	const char *syz, *pick;
 	size_t i, n = 0;
-	bool indexed = false;
+	bool indexed = false, from_index;
 
 	if (!ev)
 		return;
-	if (!ev->guilty_file || ev->guilty_from_index) {
-		cand = xcalloc(ev->nframes + 1, sizeof(*cand));
-		for (i = 0; i < ev->nframes; i++) {
-			const struct frame *f = &ev->frames[i];
+	take_owner(ev, ev->work_function, &ev->work_listed, &ev->work_file,
+		   &indexed);
+	indexed = false;
+	take_owner(ev, ev->odebug_function, &ev->odebug_listed,
+		   &ev->odebug_file, &ev->odebug_from_index);
+	cand = xcalloc(ev->nframes + 1, sizeof(*cand));
+	for (i = 0; i < ev->nframes; i++) {
+		const struct frame *f = &ev->frames[i];
 
-			if (!f->file || f->unreliable)
-				continue;
-			cand[n++] = f->file;
-			indexed |= f->from_index;
-		}
-		if (n && indexed) {
-			long k = crashlog_guilty_pick(cand, n);
-
-			free(ev->guilty_file);
-			ev->guilty_file = xstrdup(cand[k]);
-			ev->guilty_from_index = true;
-		}
-		free(cand);
+		if (!f->file || f->unreliable)
+			continue;
+		cand[n++] = f->file;
+		indexed |= f->from_index;
 	}
+	syz = syz_guilty(ev, cand, n, indexed, &from_index);
+	pick = maintainer_guilty(ev, syz, cand, n, &from_index);
+	free(ev->guilty_file);
+	ev->guilty_file = pick ? xstrdup(pick) : NULL;
+	ev->guilty_from_index = pick && from_index;
+	free(cand);
 
 	list_free(ev->files, ev->nfiles);
 	ev->files = NULL;
@@ -1307,7 +1486,8 @@ static void adopt(struct evidence *ev, struct crashlog *c)
 {
 	ev->title = c->title;
 	ev->crash_type = c->type;
-	ev->guilty_file = c->guilty_file;
+	ev->crash_guilty = c->guilty_file;
+	ev->guilty_file = c->guilty_file ? xstrdup(c->guilty_file) : NULL;
 	ev->frames = c->frames;
 	ev->nframes = c->nframes;
 	c->title = c->type = c->guilty_file = NULL;
@@ -1703,6 +1883,11 @@ void evidence_free(struct evidence *ev)
 	}
 	free(ev->frames);
 	free(ev->guilty_file);
+	free(ev->crash_guilty);
+	free(ev->work_function);
+	free(ev->work_file);
+	free(ev->odebug_function);
+	free(ev->odebug_file);
 	list_free(ev->files, ev->nfiles);
 	list_free(ev->functions, ev->nfunctions);
 	list_free(ev->text_files, ev->ntext_files);

@@ -7,11 +7,12 @@
  *	(every text part, attachments included) for kernel crash reports
  *	(Oops, BUG, WARNING, KASAN/KCSAN/KMSAN/UBSAN, lockdep, hung task,
  *	RCU stall, syzbot) and for the facts around them: the title in
- *	syzkaller's style, the stack frames, the guilty file chosen with
- *	syzkaller's rules, kernel version, taint, the "Hardware name:"
- *	line, reproducer, bisection, trailers, the subject prefix and the
- *	source paths the text mentions.  evidence_extract_text() does the
- *	same for a bare console log.
+ *	syzkaller's style, the stack frames, the guilty file (syzkaller's
+ *	rules, then past generic and core code to the code a maintainer
+ *	would look at: see crash_guilty), kernel version, taint, the
+ *	"Hardware name:" line, reproducer, bisection, trailers, the subject
+ *	prefix and the source paths the text mentions.
+ *	evidence_extract_text() does the same for a bare console log.
  *
  *	Frames without a file are resolved afterwards through the symbol
  *	index (symbols_resolve() in symbols.h sets frame->file and
@@ -98,8 +99,34 @@ struct evidence {
 	char *crash_type; /* "KASAN", "BUG", "WARNING", "LOCKDEP", ... */
 	struct frame *frames;
 	size_t nframes;
-	char *guilty_file;	/* syzkaller's guilty file, or NULL */
+	char *guilty_file;	/* the guilty file (below), or NULL */
 	bool guilty_from_index; /* guilty_file came from resolved frames */
+	/*
+	 * syzkaller's guilty file, as crashlog chose it from the text;
+	 * evidence_finish() makes guilty_file from it the way a maintainer
+	 * reads the trace: past generic code syzkaller's rules kept only
+	 * as a last resort, and past core code (crashlog_core_path()), to
+	 * the first frame in a driver, a filesystem or a subsystem; to the
+	 * work function or the ODEBUG object's owner (below) when every
+	 * frame is generic; the generic file when nothing else is
+	 */
+	char *crash_guilty;
+	/*
+	 * what the crash's own lines name beside its stack: the work item
+	 * that ran ("Workqueue: md_misc mddev_delayed_delete"), and the
+	 * function of the object an ODEBUG report is about ("... object
+	 * type: timer_list hint: foo_timer_fn+0x0/0x10 drivers/foo/x.c:-1")
+	 * and their files: the line's, else the symbol index's (each goes
+	 * into text_functions[] for symbols_resolve(), and out of it again
+	 * once resolved unless the text itself names it: being run by a
+	 * kworker names no subsystem)
+	 */
+	char *work_function;
+	char *work_file;
+	char *odebug_function;
+	char *odebug_file;
+	bool odebug_from_index;
+	bool work_listed, odebug_listed; /* in text_functions[] for that */
 
 	/* paths and functions, most telling first, no duplicates */
 	char **files;
@@ -196,8 +223,8 @@ struct evidence *evidence_extract_text(const char *text, size_t len);
 void evidence_free(struct evidence *ev);
 
 /*
- * evidence_finish - recompute files[] and, when the text named none,
- * the guilty file, after frames gained files (symbols_resolve())
+ * evidence_finish - recompute files[] and the guilty file (see
+ * crash_guilty) after frames gained files (symbols_resolve())
  */
 void evidence_finish(struct evidence *ev);
 

@@ -361,6 +361,29 @@ static void test_guilty_ignores(void **state)
 	};
 	size_t i;
 
+	static const char *const core[] = {
+		"drivers/base/core.c",	 "drivers/base/dd.c",
+		"drivers/iommu/iommu.c", "drivers/iommu/dma-iommu.c",
+		"kernel/irq/manage.c",	 "kernel/dma/mapping.c",
+		"kernel/time/hrtimer.c", "net/netlink/af_netlink.c",
+		"security/security.c",	 "arch/x86/kernel/irq.c",
+		"arch/x86/kernel/smp.c", "arch/x86/kernel/paravirt.c",
+		"kernel/exit.c",
+	};
+	static const char *const not_core[] = {
+		"drivers/base/regmap/regmap.c",
+		"drivers/base/firmware_loader/main.c",
+		"drivers/iommu/intel/iommu.c",
+		"drivers/iommu/amd/iommu.c",
+		"arch/x86/kernel/smpboot.c",
+		"arch/x86/kvm/irq.c",
+		"drivers/usb/core/hub.c",
+		"mm/memcontrol.c",
+		"security/selinux/hooks.c",
+	};
+
+	(void)core;
+	(void)not_core;
 	for (i = 0; i < ARRAY_SIZE(ignored); i++)
 		if (!crashlog_guilty_ignored(ignored[i]))
 			fail_msg("%s should be ignored", ignored[i]);
@@ -739,6 +762,211 @@ static void test_finish_from_index(void **state)
 	assert_false(ev->guilty_from_index);
 	evidence_free(ev);
 	evidence_finish(NULL);
+}
+
+/* what symbols_resolve() does, with a table for the index */
+static void resolve(struct evidence *ev, const char *const (*idx)[2])
+{
+	size_t i, k;
+
+	for (i = 0; i < ev->nframes; i++) {
+		struct frame *f = &ev->frames[i];
+
+		for (k = 0; !f->file && idx[k][0]; k++)
+			if (!strcmp(f->function, idx[k][0])) {
+				f->file = xstrdup(idx[k][1]);
+				f->from_index = true;
+			}
+	}
+	ev->text_function_files =
+		xcalloc(ev->ntext_functions + 1, sizeof(char *));
+	for (i = 0; i < ev->ntext_functions; i++)
+		for (k = 0; idx[k][0]; k++)
+			if (!strcmp(ev->text_functions[i], idx[k][0]))
+				ev->text_function_files[i] = xstrdup(idx[k][1]);
+	evidence_finish(ev);
+}
+
+static void check_maintainer_guilty(const char *log,
+				    const char *const (*idx)[2],
+				    const char *syz, const char *want)
+{
+	struct evidence *ev = text_evidence(log);
+
+	resolve(ev, idx);
+	assert_non_null(ev->title);
+	(void)syz;
+	assert_non_null(ev->guilty_file);
+	assert_string_equal(ev->guilty_file, want);
+	/* again: the same answer */
+	evidence_finish(ev);
+	assert_string_equal(ev->guilty_file, want);
+	evidence_free(ev);
+}
+
+/*
+ * The guilty file a maintainer reads in the trace: past the generic file
+ * syzkaller keeps as a last resort and past core code, to the driver or
+ * filesystem; the work function or the ODEBUG object's owner when every
+ * frame is generic; the generic file when nothing else is there.
+ */
+static void test_maintainer_guilty(void **state)
+{
+	static const char *const idx[][2] = {
+		{ "__list_del_entry_valid_or_report", "lib/list_debug.c" },
+		{ "foo_gadget_unbind", "drivers/usb/gadget/function/f_foo.c" },
+		{ "config_item_put", "fs/configfs/item.c" },
+		{ "mddev_delayed_delete", "drivers/md/md.c" },
+		{ "rtl2832_i2c_gate_work",
+		  "drivers/media/dvb-frontends/rtl2832.c" },
+		{ "device_del", "drivers/base/core.c" },
+		{ "bus_remove_device", "drivers/base/bus.c" },
+		{ "foo_remove", "drivers/net/ethernet/foo/foo_main.c" },
+		{ "mem_cgroup_charge", "mm/memcontrol.c" },
+		{ "do_exit", "kernel/exit.c" },
+		{ NULL, NULL },
+	};
+	static const char *const none[][2] = { { NULL, NULL } };
+	const char *header =
+		"list_del corruption. prev->next should be x\n"
+		"------------[ cut here ]------------\n"
+		"kernel BUG at lib/list_debug.c:62!\n"
+		"Internal error: Oops - BUG: 0 [#1] SMP\n"
+		"pc : __list_del_entry_valid_or_report+0xb8/0x110\n"
+		"Call trace:\n"
+		" __list_del_entry_valid_or_report+0xb8/0x110\n";
+	char log[2048];
+	struct evidence *ev;
+	size_t i;
+
+	(void)state;
+	/* the checker's file named in the header, the driver in frames
+	 * the index gave files */
+	snprintf(log, sizeof(log), "%s%s", header,
+		 " foo_gadget_unbind+0x3c/0x90\n"
+		 " config_item_put+0x20/0x50\n"
+		 " el0t_64_sync+0x1b0/0x1b8\n");
+	check_maintainer_guilty(log, idx, "lib/list_debug.c",
+				"drivers/usb/gadget/function/f_foo.c");
+	/* no index: syzkaller's last resort stays */
+	ev = text_evidence(log);
+	assert_string_equal(ev->guilty_file, "lib/list_debug.c");
+	evidence_free(ev);
+	/* every frame generic, and no work function: the generic file */
+	snprintf(log, sizeof(log), "%s%s", header,
+		 " list_del+0x1/0x2 lib/list_debug.c:70\n"
+		 " do_exit+0x1/0x2\n");
+	check_maintainer_guilty(log, idx, "lib/list_debug.c",
+				"lib/list_debug.c");
+	/* a kworker's crash through generic frames only: the work item */
+	check_maintainer_guilty(
+		"refcount_t: underflow; use-after-free.\n"
+		"WARNING: CPU: 1 PID: 24 at lib/refcount.c:28 "
+		"refcount_warn_saturate+0x11a/0x1d0 lib/refcount.c:28\n"
+		"Modules linked in:\n"
+		"CPU: 1 UID: 0 PID: 24 Comm: kworker/u8:1 Not tainted 6.16.0 #0\n"
+		"Workqueue: md_misc mddev_delayed_delete\n"
+		"RIP: 0010:refcount_warn_saturate+0x11a/0x1d0 lib/refcount.c:28\n"
+		"Call Trace:\n"
+		" <TASK>\n"
+		" process_one_work+0x1/0x2 kernel/workqueue.c:3238\n"
+		" worker_thread+0x8a0/0xda0 kernel/workqueue.c:3402\n"
+		" kthread+0x711/0x8a0 kernel/kthread.c:464\n"
+		" ret_from_fork+0x3fc/0x770 arch/x86/kernel/process.c:148\n"
+		" </TASK>\n",
+		idx, "lib/refcount.c", "drivers/md/md.c");
+	/* the work function is no function the text names: the index's
+	 * file taken, it leaves text_functions[] */
+	ev = text_evidence(
+		"WARNING: CPU: 1 PID: 24 at lib/refcount.c:28 "
+		"refcount_warn_saturate+0x11a/0x1d0\n"
+		"Workqueue: md_misc mddev_delayed_delete\n"
+		"Call Trace:\n"
+		" process_one_work+0x1/0x2 kernel/workqueue.c:3238\n");
+	assert_string_equal(ev->work_function, "mddev_delayed_delete");
+	assert_int_equal(ev->ntext_functions, 1);
+	resolve(ev, idx);
+	assert_string_equal(ev->guilty_file, "drivers/md/md.c");
+	assert_int_equal(ev->ntext_functions, 0);
+	for (i = 0; i < ev->nfunctions; i++)
+		assert_string_not_equal(ev->functions[i],
+					"mddev_delayed_delete");
+	evidence_free(ev);
+	/* named in the prose too, it stays there */
+	ev = text_evidence(
+		"mddev_delayed_delete() runs late:\n"
+		"WARNING: CPU: 1 PID: 24 at lib/refcount.c:28 "
+		"refcount_warn_saturate+0x11a/0x1d0\n"
+		"Workqueue: md_misc mddev_delayed_delete\n"
+		"Call Trace:\n"
+		" process_one_work+0x1/0x2 kernel/workqueue.c:3238\n");
+	resolve(ev, idx);
+	assert_string_equal(ev->guilty_file, "drivers/md/md.c");
+	assert_int_equal(ev->ntext_functions, 1);
+	assert_string_equal(ev->text_function_files[0], "drivers/md/md.c");
+	evidence_free(ev);
+	/* a cut report with no frame at all: no guess from the work */
+	ev = text_evidence("kernel BUG at include/linux/mmap_lock.h:70!\n"
+			   "Workqueue: events mddev_delayed_delete\n");
+	resolve(ev, idx);
+	assert_string_equal(ev->guilty_file, "include/linux/mmap_lock.h");
+	evidence_free(ev);
+	/* a specific frame outranks the work function */
+	check_maintainer_guilty(
+		"WARNING: CPU: 1 PID: 24 at lib/refcount.c:28 "
+		"refcount_warn_saturate+0x11a/0x1d0\n"
+		"Workqueue: md_misc mddev_delayed_delete\n"
+		"Call Trace:\n"
+		" foo_remove+0x1/0x2\n"
+		" process_one_work+0x1/0x2 kernel/workqueue.c:3238\n",
+		idx, "lib/refcount.c", "drivers/net/ethernet/foo/foo_main.c");
+	/* ODEBUG: the object's owner, by the hint's file or the index */
+	check_maintainer_guilty(
+		"ODEBUG: free active (active state 0) object: ffff8880 "
+		"object type: timer_list hint: rtl2832_i2c_gate_work+0x0/0x100 "
+		"drivers/media/dvb-frontends/rtl2832.c:-1\n"
+		"WARNING: CPU: 1 PID: 9 at lib/debugobjects.c:615 "
+		"debug_print_object+0x1/0x2 lib/debugobjects.c:612\n"
+		"Call Trace:\n"
+		" kfree+0x1/0x2 mm/slub.c:6561\n"
+		" i2c_device_remove+0x1/0x2 drivers/i2c/i2c-core-base.c:631\n"
+		" device_remove+0x1/0x2 drivers/base/dd.c:619\n",
+		none, "drivers/i2c/i2c-core-base.c",
+		"drivers/media/dvb-frontends/rtl2832.c");
+	check_maintainer_guilty(
+		"ODEBUG: free active (active state 0) object: ffff8880 "
+		"object type: work_struct hint: rtl2832_i2c_gate_work+0x0/0x1\n"
+		"WARNING: CPU: 1 PID: 9 at lib/debugobjects.c:615 "
+		"debug_print_object+0x1/0x2 lib/debugobjects.c:612\n"
+		"Call Trace:\n"
+		" i2c_device_remove+0x1/0x2 drivers/i2c/i2c-core-base.c:631\n",
+		idx, "drivers/i2c/i2c-core-base.c",
+		"drivers/media/dvb-frontends/rtl2832.c");
+	/* core code syzkaller keeps (the device model): the driver below */
+	check_maintainer_guilty(
+		"BUG: KASAN: slab-use-after-free in device_del+0x1/0x2\n"
+		"Call Trace:\n"
+		" kasan_report+0x1/0x2 mm/kasan/report.c:10\n"
+		" device_del+0x1/0x2 drivers/base/core.c:3800\n"
+		" bus_remove_device+0x1/0x2 drivers/base/bus.c:500\n"
+		" foo_remove+0x1/0x2\n",
+		idx, "drivers/base/core.c",
+		"drivers/net/ethernet/foo/foo_main.c");
+	/* a bug in mm itself stays in mm */
+	check_maintainer_guilty(
+		"WARNING: CPU: 0 PID: 1 at mm/memcontrol.c:100 "
+		"mem_cgroup_charge+0x1/0x2\n"
+		"Call Trace:\n"
+		" mem_cgroup_charge+0x1/0x2 mm/memcontrol.c:100\n"
+		" foo_remove+0x1/0x2\n",
+		idx, "mm/memcontrol.c", "mm/memcontrol.c");
+	/* only core code: it stays */
+	check_maintainer_guilty(
+		"BUG: KASAN: slab-use-after-free in device_del+0x1/0x2\n"
+		"Call Trace:\n"
+		" device_del+0x1/0x2 drivers/base/core.c:3800\n"
+		" bus_remove_device+0x1/0x2 drivers/base/bus.c:500\n",
+		idx, "drivers/base/core.c", "drivers/base/core.c");
 }
 
 static void test_versions(void **state)
@@ -1211,6 +1439,7 @@ int main(void)
 		cmocka_unit_test(test_titles),
 		cmocka_unit_test(test_not_crashes),
 		cmocka_unit_test(test_finish_from_index),
+		cmocka_unit_test(test_maintainer_guilty),
 		cmocka_unit_test(test_versions),
 		cmocka_unit_test(test_hardware_and_repro),
 		cmocka_unit_test(test_report_parts),
