@@ -6,10 +6,11 @@
 # duplicate) through ./triage-filter with Linux 6.12's MAINTAINERS, the
 # symbol index and the rules snapshot compiled, as the MTA would run it:
 #   - the floor: an empty static program (cc -static), same spawner,
-#     run just before each one-shot delivery and before each resident
-#     one (spawn -a), so that both see the same load: the machine is
-#     shared, and a floor measured in a block of its own, before or
-#     after, saw another load than the runs it was set against;
+#     run alongside the one-shot deliveries and the resident ones, 10
+#     floor runs then 10 deliveries and so on (spawn -a -b 10), so
+#     that both see the same load: the machine is shared, and a floor
+#     measured in a block of its own, before or after, saw another load
+#     than the runs it was set against;
 #   - an empty program linked with the shared objects triage-filter
 #     loads (GMime's dependencies): what the dynamic loader alone costs,
 #     shown beside the one-shot ratio;
@@ -196,12 +197,12 @@ show() { # show LABEL SPAWN-OUTPUT
 export TRIAGE_CONFIG="$B/routes.conf"
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 echo x >"$B/one"
-# the floor's run just before each delivery (spawn -a)
-filt=$("$B/spawn" -a "$B/empty-static" -F "$B/list" -- "$SRC/triage-filter")
+# the floor alongside the deliveries, 10 runs of each in turn (spawn -a -b 10)
+filt=$("$B/spawn" -a "$B/empty-static" -b 10 -F "$B/list" -- "$SRC/triage-filter")
 f1=$(base_of "$filt")
 fl=
 [ -x "$B/empty-libs" ] &&
-	fl=$("$B/spawn" -a "$B/empty-static" -n "$RUNS" "$B/one" -- "$B/empty-libs")
+	fl=$("$B/spawn" -a "$B/empty-static" -b 10 -n "$RUNS" "$B/one" -- "$B/empty-libs")
 # stage breakdown: TRIAGE_PROFILE=1 adds one stderr line per run
 : >"$B/prof"
 while read -r m; do
@@ -284,7 +285,7 @@ while [ ! -S "$B/filter.sock" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); 
 # warm both workers (the first message of each opens the database)
 gen rw 20 >"$B/list-rw"
 "$B/spawn" -j 2 -F "$B/list-rw" -- "$SRC/triage-client" -s "$B/filter.sock" >/dev/null
-rc=$(rspawn "$B/list-rc" "-a $B/empty-static")
+rc=$(rspawn "$B/list-rc" "-a $B/empty-static -b 10")
 f3=$(base_of "$rc")
 fn=
 [ -x "$B/empty-nolibc" ] && fn=$("$B/spawn" -n "$RUNS" "$B/one" -- "$B/empty-nolibc")
@@ -313,7 +314,7 @@ fw=$(field wall_median_ms "$f1")
 rfc=$(field cpu_median_ms "$f3")
 echo "== filter: $RUNS deliveries of a $bytes-byte report ($(ldd "$SRC/triage-filter" 2>/dev/null | grep -c '=>' || true) shared objects); load average $load0 -> $load1 on $(nproc) CPUs"
 show "floor (empty static)" "$f1"
-echo "                           (run just before each delivery below: both under the same load)"
+echo "                           (10 runs, then 10 deliveries below, and so on: both under the same load)"
 [ -z "$fl" ] || show "empty, the filter's libs" "$fl"
 [ -z "$fl" ] || echo "                           (an empty program linked with the $(ldd "$B/empty-libs" | grep -c '=>') shared objects triage-filter loads: the dynamic loader's share of a one-shot run)"
 show "triage-filter" "$filt"
@@ -341,7 +342,7 @@ rshow() {
 }
 echo "== resident filter (triage-filter -l, 2 workers) behind triage-client:"
 show "floor (empty static)" "$f3"
-echo "                           (run just before each delivery of 'one at a time' below, through triage-client)"
+echo "                           (10 runs, then 10 deliveries of 'one at a time' below, and so on)"
 [ -z "$fn" ] || show "empty program, no libc" "$fn"
 [ -z "$fn" ] || echo "                           (as triage-client is built here, a static PIE without libc; the floor stays the empty glibc program)"
 rshow "one at a time" "$rc"

@@ -2,7 +2,7 @@
 /*
  * spawn - time one process per input line (a tiny hyperfine for loops)
  *
- *	spawn [-n RUNS] [-j JOBS] [-a BASE] [-i | -s FILE | -F] LIST -- COMMAND [ARGS...]
+ *	spawn [-n RUNS] [-j JOBS] [-a BASE [-b N]] [-i | -s FILE | -F] LIST -- COMMAND [ARGS...]
  *
  * For each line of LIST (or RUNS times the first line), runs COMMAND
  * ARGS... LINE with stdout and stderr to /dev/null (-i: LINE on stdin
@@ -21,9 +21,11 @@
  * (on one line).  Child CPU time is what counts on a shared machine:
  * it does not grow with other processes' load as wall time does.
  *
- * -a BASE: a baseline measured alongside, run by run: before each run
- * of COMMAND, BASE (no arguments, stdin /dev/null) runs once, so both
- * see the same load (one job at a time only).  Its figures follow on
+ * -a BASE: a baseline measured alongside: before each run of COMMAND,
+ * BASE (no arguments, stdin /dev/null) runs once, so both see the same
+ * load (one job at a time only); with -b N, N runs of BASE, then N of
+ * COMMAND, and so on, so that few of either run just after the other
+ * (whose pages and caches it may find cold).  Its figures follow on
  * the same line, each key prefixed with base_, then the ratio of the
  * two CPU medians, ratio_cpu, and how much it moved over the run: the
  * same ratio over each fifth of the pairs, in the order they ran, the
@@ -161,19 +163,21 @@ int main(int argc, char **argv)
 	size_t nlines = 0, alloc = 0, runs, i, started = 0, done = 0;
 	double t_start;
 	int opt, nrep = 0, use_stdin = 0, cargc, k, jobs = 1;
-	int line_file = 0, running = 0;
+	int line_file = 0, running = 0, block = 1;
 	const char *stdin_file = NULL;
 	struct slot slots[MAX_JOBS];
 	struct stats st, bst;
 	FILE *f;
 
-	while ((opt = getopt(argc, argv, "+n:j:a:is:F")) != -1) {
+	while ((opt = getopt(argc, argv, "+n:j:a:b:is:F")) != -1) {
 		if (opt == 'n')
 			nrep = atoi(optarg);
 		else if (opt == 'j')
 			jobs = atoi(optarg);
 		else if (opt == 'a')
 			base = optarg;
+		else if (opt == 'b')
+			block = atoi(optarg);
 		else if (opt == 'i')
 			use_stdin = 1;
 		else if (opt == 's')
@@ -183,10 +187,10 @@ int main(int argc, char **argv)
 		else
 			return 64;
 	}
-	if (jobs < 1 || jobs > MAX_JOBS || (base && jobs != 1) ||
+	if (jobs < 1 || jobs > MAX_JOBS || (base && jobs != 1) || block < 1 ||
 	    argc - optind < 3 || strcmp(argv[optind + 1], "--") != 0) {
 		fprintf(stderr,
-			"usage: spawn [-n RUNS] [-j JOBS] [-a BASE] [-i | -s FILE | -F] LIST -- CMD [ARGS]\n");
+			"usage: spawn [-n RUNS] [-j JOBS] [-a BASE [-b N]] [-i | -s FILE | -F] LIST -- CMD [ARGS]\n");
 		return 64;
 	}
 	f = fopen(argv[optind], "r");
@@ -221,9 +225,12 @@ int main(int argc, char **argv)
 			int pipefd[2] = { -1, -1 };
 			pid_t pid;
 
-			/* the baseline's run, just before this one */
-			if (base)
-				run_base(base, &bst);
+			/* the baseline's runs, just before this block */
+			if (base && started % (size_t)block == 0)
+				for (i = started;
+				     i < runs && i < started + (size_t)block;
+				     i++)
+					run_base(base, &bst);
 			cargv[cargc] = use_stdin || stdin_file || line_file
 					       ? NULL
 					       : (char *)line;

@@ -19,6 +19,15 @@ test_expect_success '-a: the baseline runs once before each run of the command' 
 	test_cmp "$T/expect" "$T/log"
 '
 
+test_expect_success '-a -b 3: three baseline runs, then three of the command' '
+	: >"$T/log" &&
+	"$T/spawn" -a "$T/base" -b 3 -n 7 "$T/one" -- "$T/cmd" >"$T/out7" &&
+	printf "base\nbase\nbase\ncmd\ncmd\ncmd\nbase\nbase\nbase\ncmd\ncmd\ncmd\nbase\ncmd\n" >"$T/expect" &&
+	test_cmp "$T/expect" "$T/log" &&
+	grep -q "^runs=7 .* base_runs=7 " "$T/out7" &&
+	test_exit 64 "$T/spawn" -a "$T/base" -b 0 -n 2 "$T/one" -- "$T/cmd"
+'
+
 test_expect_success '-a: both figures on one line, with the ratio and its spread' '
 	test $(wc -l <"$T/out") = 1 &&
 	grep -q "^runs=6 .* failures=0 base_runs=6 .* base_failures=0 ratio_cpu=[0-9.]* ratio_cpu_lo=[0-9.]* ratio_cpu_hi=[0-9.]*$" "$T/out" &&
