@@ -6,14 +6,19 @@
 # duplicate) through ./triage-filter with Linux 6.12's MAINTAINERS, the
 # symbol index and the rules snapshot compiled, as the MTA would run it:
 #   - the floor: an empty static program (cc -static), same spawner,
-#     measured before and after the one-shot runs and before and after
-#     the resident ones;
+#     run alongside the one-shot deliveries and the resident ones, 10
+#     floor runs then 10 deliveries and so on (spawn -a -b 10), so
+#     that both see the same load: the machine is shared, and a floor
+#     measured in a block of its own, before or after, saw another load
+#     than the runs it was set against;
 #   - an empty program linked with the shared objects triage-filter
 #     loads (GMime's dependencies): what the dynamic loader alone costs,
 #     shown beside the one-shot ratio;
 #   - the filter's child CPU (user+sys, wait4) and wall medians, and the
 #     ratio to the floor: CPU is the figure that counts on a shared
-#     machine (goal: one-shot <= 8x the floor);
+#     machine (goal: one-shot <= 8x the floor), with the same ratio over
+#     each fifth of the runs, the smallest and the largest: how much
+#     the load moved it during this run;
 #   - throughput with 2 filters at a time (THRU messages);
 #   - a ~2 MB report (6 KB text, a 2 MB base64 gzip attachment and a
 #     text attachment);
@@ -178,6 +183,9 @@ bigbytes=$(wc -c <"$B/msgs/big1.eml")
 field() { # field NAME LINE
 	echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"
 }
+base_of() { # base_of LINE: the baseline's figures of 'spawn -a', as a line of their own
+	echo "$1" | tr ' ' '\n' | sed -n 's/^base_//p' | tr '\n' ' '
+}
 show() { # show LABEL SPAWN-OUTPUT
 	printf '%-26s cpu median %6.3f ms (user %.3f sys %.3f)  wall median %6.3f ms  maxrss %5d KiB  page faults %4d  failures %d\n' \
 		"$1" "$(field cpu_median_ms "$2")" "$(field user_mean_ms "$2")" \
@@ -189,11 +197,12 @@ show() { # show LABEL SPAWN-OUTPUT
 export TRIAGE_CONFIG="$B/routes.conf"
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 echo x >"$B/one"
-f1=$("$B/spawn" -n "$RUNS" "$B/one" -- "$B/empty-static")
-filt=$("$B/spawn" -F "$B/list" -- "$SRC/triage-filter")
-f2=$("$B/spawn" -n "$RUNS" "$B/one" -- "$B/empty-static")
+# the floor alongside the deliveries, 10 runs of each in turn (spawn -a -b 10)
+filt=$("$B/spawn" -a "$B/empty-static" -b 10 -F "$B/list" -- "$SRC/triage-filter")
+f1=$(base_of "$filt")
 fl=
-[ -x "$B/empty-libs" ] && fl=$("$B/spawn" -n "$RUNS" "$B/one" -- "$B/empty-libs")
+[ -x "$B/empty-libs" ] &&
+	fl=$("$B/spawn" -a "$B/empty-static" -b 10 -n "$RUNS" "$B/one" -- "$B/empty-libs")
 # stage breakdown: TRIAGE_PROFILE=1 adds one stderr line per run
 : >"$B/prof"
 while read -r m; do
@@ -269,7 +278,6 @@ for f in "$B"/state/*; do
 done
 sed "s|^state_dir = .*|state_dir = $B/state-res|" "$B/routes.conf" >"$B/routes-res.conf"
 export TRIAGE_CONFIG="$B/routes-res.conf"
-f3=$("$B/spawn" -n "$RUNS" "$B/one" -- "$B/empty-static")
 "$SRC/triage-filter" -l "$B/filter.sock" -n 2 2>"$B/resident.log" &
 wpid=$!
 i=0
@@ -277,7 +285,8 @@ while [ ! -S "$B/filter.sock" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); 
 # warm both workers (the first message of each opens the database)
 gen rw 20 >"$B/list-rw"
 "$B/spawn" -j 2 -F "$B/list-rw" -- "$SRC/triage-client" -s "$B/filter.sock" >/dev/null
-rc=$(rspawn "$B/list-rc")
+rc=$(rspawn "$B/list-rc" "-a $B/empty-static -b 10")
+f3=$(base_of "$rc")
 fn=
 [ -x "$B/empty-nolibc" ] && fn=$("$B/spawn" -n "$RUNS" "$B/one" -- "$B/empty-nolibc")
 rt=$(rspawn "$B/list-rt" "-j 2")
@@ -296,23 +305,23 @@ rbig=$(rspawn "$B/list-rbig")
 wrss2=$(wmem)
 kill "$wpid"
 wait "$wpid" || true
-f4=$("$B/spawn" -n "$RUNS" "$B/one" -- "$B/empty-static")
 export TRIAGE_CONFIG="$B/routes.conf"
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 
-fc=$(awk -v a="$(field cpu_median_ms "$f1")" -v b="$(field cpu_median_ms "$f2")" 'BEGIN { print (a + b) / 2 }')
-fw=$(awk -v a="$(field wall_median_ms "$f1")" -v b="$(field wall_median_ms "$f2")" 'BEGIN { print (a + b) / 2 }')
-# the floor around the resident runs
-rfc=$(awk -v a="$(field cpu_median_ms "$f3")" -v b="$(field cpu_median_ms "$f4")" 'BEGIN { print (a + b) / 2 }')
+fc=$(field cpu_median_ms "$f1")
+fw=$(field wall_median_ms "$f1")
+# the floor alongside the resident runs
+rfc=$(field cpu_median_ms "$f3")
 echo "== filter: $RUNS deliveries of a $bytes-byte report ($(ldd "$SRC/triage-filter" 2>/dev/null | grep -c '=>' || true) shared objects); load average $load0 -> $load1 on $(nproc) CPUs"
-show "floor (empty static), 1st" "$f1"
-show "floor (empty static), 2nd" "$f2"
+show "floor (empty static)" "$f1"
+echo "                           (10 runs, then 10 deliveries below, and so on: both under the same load)"
 [ -z "$fl" ] || show "empty, the filter's libs" "$fl"
 [ -z "$fl" ] || echo "                           (an empty program linked with the $(ldd "$B/empty-libs" | grep -c '=>') shared objects triage-filter loads: the dynamic loader's share of a one-shot run)"
 show "triage-filter" "$filt"
 awk -v c="$(field cpu_median_ms "$filt")" -v w="$(field wall_median_ms "$filt")" \
 	-v fc="$fc" -v fw="$fw" 'BEGIN {
 	printf "ratio filter / floor:      cpu %.1fx (goal <= 8x)  wall %.1fx\n", c / fc, w / fw }'
+echo "                           (over each fifth of the deliveries, in the order run: cpu $(field ratio_cpu_lo "$filt")x to $(field ratio_cpu_hi "$filt")x)"
 echo "2 filters at a time:       $(field per_s "$thru") messages/s over $(field runs "$thru") messages (target >= 800/s on 2 cores)  cpu median $(field cpu_median_ms "$thru") ms  wall median $(field wall_median_ms "$thru") ms  failures $(field failures "$thru")"
 awk -v c="$(field cpu_median_ms "$thru")" 'BEGIN {
 	printf "                           (2 idle cores at that CPU per message: %.0f messages/s; the measured rate shares the cores with the load above)\n", 2000 / c }'
@@ -332,8 +341,8 @@ rshow() {
 		printf "%-26s cpu %6.3f ms = client median %.3f + workers %.3f;  ratio %.1fx (target: %s)  client wall median %.3f ms  failures %d\n", l, c + w, c, w, (c + w) / fc, t, wall, f }'
 }
 echo "== resident filter (triage-filter -l, 2 workers) behind triage-client:"
-show "floor (empty static), 3rd" "$f3"
-show "floor (empty static), 4th" "$f4"
+show "floor (empty static)" "$f3"
+echo "                           (10 runs, then 10 deliveries of 'one at a time' below, and so on)"
 [ -z "$fn" ] || show "empty program, no libc" "$fn"
 [ -z "$fn" ] || echo "                           (as triage-client is built here, a static PIE without libc; the floor stays the empty glibc program)"
 rshow "one at a time" "$rc"
@@ -370,9 +379,12 @@ fi
 echo "forwards to the busiest recipient: $(sqlite3 "$B/state/triage.db" "SELECT count(*) FROM decisions WHERE action = 'forward' GROUP BY recipient ORDER BY 1 DESC LIMIT 1")"
 echo "recorded: $(sqlite3 "$B/state/triage.db" 'select count(*) from reports') reports, $(sqlite3 "$B/state/triage.db" 'select count(*) from outbox') queued forwards"
 echo "== per-message CPU against the floor, an empty static program (this run):"
-awk -v c="$(field cpu_median_ms "$filt")" -v fc="$fc" 'BEGIN {
-	printf "one-shot (triage-filter):  %.1fx  (%.3f ms / %.3f ms; goal <= 8x)\n", c / fc, c, fc }'
-[ -z "$fl" ] || awk -v c="$(field cpu_median_ms "$filt")" -v l="$(field cpu_median_ms "$fl")" -v fc="$fc" 'BEGIN {
-	printf "  of which loading libs:   %.1fx  (the empty program with its shared objects: %.3f ms; triage'"'"'s own work %.3f ms = %.1fx)\n", l / fc, l, c - l, (c - l) / fc }'
+awk -v c="$(field cpu_median_ms "$filt")" -v fc="$fc" -v lo="$(field ratio_cpu_lo "$filt")" \
+	-v hi="$(field ratio_cpu_hi "$filt")" 'BEGIN {
+	printf "one-shot (triage-filter):  %.1fx  (%.3f ms / %.3f ms; goal <= 8x; %.1fx to %.1fx over the fifths of the run)\n", c / fc, c, fc, lo, hi }'
+# the loader's ratio against the floor that ran alongside it
+[ -z "$fl" ] || awk -v c="$(field cpu_median_ms "$filt")" -v l="$(field cpu_median_ms "$fl")" -v fc="$fc" \
+	-v lr="$(field ratio_cpu "$fl")" 'BEGIN {
+	printf "  of which loading libs:   %.1fx  (the empty program with its shared objects: %.3f ms; triage'"'"'s own work %.3f ms = %.1fx)\n", lr, l, c - l, (c - l) / fc }'
 awk -v c="$(field cpu_median_ms "$rc")" -v w="$(field worker_ms "$rc")" -v fc="$rfc" 'BEGIN {
 	printf "resident (triage-client):  %.1fx  (%.3f ms / %.3f ms; goal <= 1.5x)\n", (c + w) / fc, c + w, fc }'

@@ -2,7 +2,7 @@
 /*
  * spawn - time one process per input line (a tiny hyperfine for loops)
  *
- *	spawn [-n RUNS] [-j JOBS] [-i | -s FILE | -F] LIST -- COMMAND [ARGS...]
+ *	spawn [-n RUNS] [-j JOBS] [-a BASE [-b N]] [-i | -s FILE | -F] LIST -- COMMAND [ARGS...]
  *
  * For each line of LIST (or RUNS times the first line), runs COMMAND
  * ARGS... LINE with stdout and stderr to /dev/null (-i: LINE on stdin
@@ -20,6 +20,16 @@
  *
  * (on one line).  Child CPU time is what counts on a shared machine:
  * it does not grow with other processes' load as wall time does.
+ *
+ * -a BASE: a baseline measured alongside: before each run of COMMAND,
+ * BASE (no arguments, stdin /dev/null) runs once, so both see the same
+ * load (one job at a time only); with -b N, N runs of BASE, then N of
+ * COMMAND, and so on, so that few of either run just after the other
+ * (whose pages and caches it may find cold).  Its figures follow on
+ * the same line, each key prefixed with base_, then the ratio of the
+ * two CPU medians, ratio_cpu, and how much it moved over the run: the
+ * same ratio over each fifth of the pairs, in the order they ran, the
+ * smallest and the largest (ratio_cpu_lo, ratio_cpu_hi).
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -58,24 +68,116 @@ static double tv_ms(struct timeval tv)
 	return (double)tv.tv_sec * 1e3 + (double)tv.tv_usec / 1e3;
 }
 
+/* one command's figures over its runs */
+struct stats {
+	double *wall, *cpu;
+	double wsum, csum, usum, ssum, fsum;
+	long maxrss;
+	int failures;
+	size_t n;
+};
+
+static void stats_init(struct stats *st, size_t runs)
+{
+	memset(st, 0, sizeof(*st));
+	st->wall = calloc(runs, sizeof(*st->wall));
+	st->cpu = calloc(runs, sizeof(*st->cpu));
+	if (!st->wall || !st->cpu)
+		exit(71);
+}
+
+static void stats_add(struct stats *st, double wall, const struct rusage *ru,
+		      int status)
+{
+	double u = tv_ms(ru->ru_utime), s = tv_ms(ru->ru_stime);
+
+	st->wall[st->n] = wall;
+	st->cpu[st->n++] = u + s;
+	st->wsum += wall;
+	st->csum += u + s;
+	st->usum += u;
+	st->ssum += s;
+	st->fsum += (double)ru->ru_minflt;
+	if (ru->ru_maxrss > st->maxrss)
+		st->maxrss = ru->ru_maxrss;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		st->failures++;
+}
+
+/* median - of v[lo, hi), sorted in a copy */
+static double median(const double *v, size_t lo, size_t hi)
+{
+	size_t n = hi - lo;
+	double *c = malloc(n * sizeof(*c)), m;
+
+	if (!c)
+		exit(71);
+	memcpy(c, v + lo, n * sizeof(*c));
+	qsort(c, n, sizeof(*c), cmp);
+	m = c[n / 2];
+	free(c);
+	return m;
+}
+
+static void stats_print(const struct stats *st, const char *prefix,
+			double seconds)
+{
+	double n = (double)st->n;
+
+	printf("%sruns=%zu %swall_median_ms=%.3f %swall_mean_ms=%.3f %scpu_median_ms=%.3f %scpu_mean_ms=%.3f %suser_mean_ms=%.3f %ssys_mean_ms=%.3f %smaxrss_kib=%ld %sminflt_mean=%.0f %sper_s=%.0f %sfailures=%d",
+	       prefix, st->n, prefix, median(st->wall, 0, st->n), prefix,
+	       st->wsum / n, prefix, median(st->cpu, 0, st->n), prefix,
+	       st->csum / n, prefix, st->usum / n, prefix, st->ssum / n, prefix,
+	       st->maxrss, prefix, st->fsum / n, prefix, n / seconds, prefix,
+	       st->failures);
+}
+
+/* run_base - BASE once, stdin /dev/null, output discarded, waited for */
+static void run_base(char *base, struct stats *st)
+{
+	char *argv[] = { base, NULL };
+	struct rusage ru;
+	double t0 = now();
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		exit(71);
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(null, 2);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	if (wait4(pid, &status, 0, &ru) != pid)
+		exit(71);
+	stats_add(st, now() - t0, &ru, status);
+}
+
 int main(int argc, char **argv)
 {
-	char **lines = NULL, buf[4096], **cargv;
+	char **lines = NULL, buf[4096], **cargv, *base = NULL;
 	size_t nlines = 0, alloc = 0, runs, i, started = 0, done = 0;
-	double *wall, *cpu, wsum = 0, csum = 0, usum = 0, ssum = 0, t_start;
-	double fsum = 0;
-	int opt, nrep = 0, use_stdin = 0, failures = 0, cargc, k, jobs = 1;
-	int line_file = 0, running = 0;
-	long maxrss = 0;
+	double t_start;
+	int opt, nrep = 0, use_stdin = 0, cargc, k, jobs = 1;
+	int line_file = 0, running = 0, block = 1;
 	const char *stdin_file = NULL;
 	struct slot slots[MAX_JOBS];
+	struct stats st, bst;
 	FILE *f;
 
-	while ((opt = getopt(argc, argv, "+n:j:is:F")) != -1) {
+	while ((opt = getopt(argc, argv, "+n:j:a:b:is:F")) != -1) {
 		if (opt == 'n')
 			nrep = atoi(optarg);
 		else if (opt == 'j')
 			jobs = atoi(optarg);
+		else if (opt == 'a')
+			base = optarg;
+		else if (opt == 'b')
+			block = atoi(optarg);
 		else if (opt == 'i')
 			use_stdin = 1;
 		else if (opt == 's')
@@ -85,10 +187,10 @@ int main(int argc, char **argv)
 		else
 			return 64;
 	}
-	if (jobs < 1 || jobs > MAX_JOBS || argc - optind < 3 ||
-	    strcmp(argv[optind + 1], "--") != 0) {
+	if (jobs < 1 || jobs > MAX_JOBS || (base && jobs != 1) || block < 1 ||
+	    argc - optind < 3 || strcmp(argv[optind + 1], "--") != 0) {
 		fprintf(stderr,
-			"usage: spawn [-n RUNS] [-j JOBS] [-i | -s FILE | -F] LIST -- CMD [ARGS]\n");
+			"usage: spawn [-n RUNS] [-j JOBS] [-a BASE [-b N]] [-i | -s FILE | -F] LIST -- CMD [ARGS]\n");
 		return 64;
 	}
 	f = fopen(argv[optind], "r");
@@ -108,8 +210,8 @@ int main(int argc, char **argv)
 	if (!nlines)
 		return 65;
 	runs = nrep > 0 ? (size_t)nrep : nlines;
-	wall = calloc(runs, sizeof(*wall));
-	cpu = calloc(runs, sizeof(*cpu));
+	stats_init(&st, runs);
+	stats_init(&bst, runs);
 	cargc = argc - optind - 2;
 	cargv = calloc((size_t)cargc + 2, sizeof(*cargv));
 	for (k = 0; k < cargc; k++)
@@ -123,6 +225,12 @@ int main(int argc, char **argv)
 			int pipefd[2] = { -1, -1 };
 			pid_t pid;
 
+			/* the baseline's runs, just before this block */
+			if (base && started % (size_t)block == 0)
+				for (i = started;
+				     i < runs && i < started + (size_t)block;
+				     i++)
+					run_base(base, &bst);
 			cargv[cargc] = use_stdin || stdin_file || line_file
 					       ? NULL
 					       : (char *)line;
@@ -173,7 +281,6 @@ int main(int argc, char **argv)
 			struct rusage ru;
 			int status;
 			pid_t pid = wait4(-1, &status, 0, &ru);
-			double u, s;
 
 			if (pid < 0)
 				return 71;
@@ -183,30 +290,33 @@ int main(int argc, char **argv)
 				continue;
 			slots[k].pid = 0;
 			running--;
-			wall[done] = now() - slots[k].t0;
-			u = tv_ms(ru.ru_utime);
-			s = tv_ms(ru.ru_stime);
-			cpu[done] = u + s;
-			wsum += wall[done];
-			csum += u + s;
-			usum += u;
-			ssum += s;
-			fsum += (double)ru.ru_minflt;
-			if (ru.ru_maxrss > maxrss)
-				maxrss = ru.ru_maxrss;
-			if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-				failures++;
+			stats_add(&st, now() - slots[k].t0, &ru, status);
 			done++;
 		}
 	}
-	t_start = now() - t_start;
-	qsort(wall, runs, sizeof(*wall), cmp);
-	qsort(cpu, runs, sizeof(*cpu), cmp);
-	printf("runs=%zu wall_median_ms=%.3f wall_mean_ms=%.3f cpu_median_ms=%.3f cpu_mean_ms=%.3f user_mean_ms=%.3f sys_mean_ms=%.3f maxrss_kib=%ld minflt_mean=%.0f per_s=%.0f failures=%d\n",
-	       runs, wall[runs / 2], wsum / (double)runs, cpu[runs / 2],
-	       csum / (double)runs, usum / (double)runs, ssum / (double)runs,
-	       maxrss, fsum / (double)runs, (double)runs / (t_start / 1e3),
-	       failures);
+	t_start = (now() - t_start) / 1e3;
+	stats_print(&st, "", t_start);
+	if (base) {
+		/* the ratio over each fifth of the pairs, in the order run */
+		double lo = 0, hi = 0, r;
+		size_t q, parts = runs >= 5 ? 5 : 1;
+
+		for (q = 0; q < parts; q++) {
+			size_t a = runs * q / parts, b = runs * (q + 1) / parts;
+
+			r = median(st.cpu, a, b) / median(bst.cpu, a, b);
+			if (!q || r < lo)
+				lo = r;
+			if (!q || r > hi)
+				hi = r;
+		}
+		putchar(' ');
+		stats_print(&bst, "base_", t_start);
+		printf(" ratio_cpu=%.2f ratio_cpu_lo=%.2f ratio_cpu_hi=%.2f",
+		       median(st.cpu, 0, runs) / median(bst.cpu, 0, runs), lo,
+		       hi);
+	}
+	putchar('\n');
 	for (i = 0; i < nlines; i++)
 		free(lines[i]);
 	free(lines);
