@@ -109,7 +109,7 @@ bool crashsig_compute(const struct evidence *ev, char *out, size_t size)
 	if (!ev || !ev->title || !*ev->title || !size)
 		return false;
 	crashsig_title(ev->title, title, sizeof(title));
-	sb_addf(&sb, "%s|%s|", title, ev->guilty_file ? ev->guilty_file : "");
+	sb_addf(&sb, "%s|%s|", title, ev->sig_guilty ? ev->sig_guilty : "");
 	for (i = 0; i < ev->nframes && n < CRASHSIG_FRAMES; i++) {
 		const struct frame *f = &ev->frames[i];
 

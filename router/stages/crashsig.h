@@ -8,8 +8,10 @@
  *
  *	The signature is "TITLE|GUILTY|F1,F2,F3": the crash title in
  *	syzkaller's style (evidence.h) normalised by crashsig_title(), the
- *	guilty file, and the first CRASHSIG_FRAMES functions of the stack
- *	that are reliable ("? " frames are not) and not generic
+ *	guilty file as syzkaller chooses it (evidence.h sig_guilty, not
+ *	the maintainer's reading, which may change), and the first
+ *	CRASHSIG_FRAMES functions of the stack that are reliable ("? "
+ *	frames are not) and not generic
  *	(crashlog_skip_function()), normalised by crashsig_function().
  *	Normalising: numbers standing alone (":123", "#2", "0x1a2", a hex
  *	run of 8 or more) become "N", runs of white space one space, and a

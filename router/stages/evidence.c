@@ -1442,6 +1442,8 @@ void evidence_finish(struct evidence *ev)
 		indexed |= f->from_index;
 	}
 	syz = syz_guilty(ev, cand, n, indexed, &from_index);
+	free(ev->sig_guilty);
+	ev->sig_guilty = syz ? xstrdup(syz) : NULL;
 	pick = maintainer_guilty(ev, syz, cand, n, &from_index);
 	free(ev->guilty_file);
 	ev->guilty_file = pick ? xstrdup(pick) : NULL;
@@ -1884,6 +1886,7 @@ void evidence_free(struct evidence *ev)
 	free(ev->frames);
 	free(ev->guilty_file);
 	free(ev->crash_guilty);
+	free(ev->sig_guilty);
 	free(ev->work_function);
 	free(ev->work_file);
 	free(ev->odebug_function);

@@ -112,6 +112,13 @@ struct evidence {
 	 */
 	char *crash_guilty;
 	/*
+	 * syzkaller's choice as evidence_finish() made it (crash_guilty,
+	 * else its rules over the indexed frames): the file of the crash
+	 * signature (crashsig.c), so that a change in the maintainer's
+	 * reading above never splits one crash into two signatures
+	 */
+	char *sig_guilty;
+	/*
 	 * what the crash's own lines name beside its stack: the work item
 	 * that ran ("Workqueue: md_misc mddev_delayed_delete"), and the
 	 * function of the object an ODEBUG report is about ("... object

@@ -69,7 +69,7 @@ static void test_compute(void **state)
 	f[3].function = (char *)"hci_disconn_complete_evt";
 	f[4].function = (char *)"hci_rx_work";
 	ev.title = (char *)"KASAN: slab-use-after-free Read in hci_conn_del";
-	ev.guilty_file = (char *)"net/bluetooth/hci_conn.c";
+	ev.sig_guilty = (char *)"net/bluetooth/hci_conn.c";
 	ev.frames = f;
 	ev.nframes = 5;
 	assert_true(crashsig_compute(&ev, a, sizeof(a)));
@@ -84,8 +84,17 @@ static void test_compute(void **state)
 	assert_true(crashsig_compute(&ev, b, sizeof(b)));
 	assert_string_equal(a, b);
 
+	/*
+	 * the maintainer's reading of the trace (guilty_file) may change
+	 * between releases of triage: the signature keeps syzkaller's
+	 * file, so one crash keeps one signature
+	 */
+	ev.guilty_file = (char *)"drivers/bluetooth/btusb.c";
+	assert_true(crashsig_compute(&ev, b, sizeof(b)));
+	assert_string_equal(a, b);
+
 	/* another guilty file: another bug */
-	ev.guilty_file = (char *)"net/bluetooth/hci_event.c";
+	ev.sig_guilty = (char *)"net/bluetooth/hci_event.c";
 	assert_true(crashsig_compute(&ev, b, sizeof(b)));
 	assert_string_not_equal(a, b);
 }
