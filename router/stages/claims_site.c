@@ -34,7 +34,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "claims.h"
@@ -229,28 +228,10 @@ static char *site_read_file(const struct symbols *s, const char *rel,
 			    size_t *len)
 {
 	int fd = symbols_tree_open(s, rel);
-	struct stat st;
-	size_t n = 0;
-	char *buf;
+	char *buf = util_read_fd(fd, SITE_FILE_MAX, len);
 
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) < 0 || st.st_size <= 0 ||
-	    (unsigned long long)st.st_size > SITE_FILE_MAX) {
+	if (fd >= 0)
 		close(fd);
-		return NULL;
-	}
-	buf = xmalloc((size_t)st.st_size + 1);
-	while (n < (size_t)st.st_size) {
-		ssize_t r = read(fd, buf + n, (size_t)st.st_size - n);
-
-		if (r <= 0)
-			break;
-		n += (size_t)r;
-	}
-	close(fd);
-	buf[n] = '\0';
-	*len = n;
 	return buf;
 }
 

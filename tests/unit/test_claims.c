@@ -5,6 +5,7 @@
  * and the weighing that keeps one typo from counting
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -827,6 +828,51 @@ static void test_sites(void **state)
 	assert_int_equal(c.checks_kind[CLAIM_SITE], 1);
 }
 
+/* util_read_fd(): the tree's files are read bounded, silently */
+static void test_read_fd(void **state)
+{
+	char path[TREE_DIR_MAX + 32], *buf;
+	size_t len = 0;
+	int fd, pfd[2];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/readfd.txt", tmpdir);
+	write_text("readfd.txt", "0123456789");
+	fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	buf = util_read_fd(fd, 10, &len);
+	assert_non_null(buf);
+	assert_int_equal(len, 10);
+	assert_string_equal(buf, "0123456789");
+	free(buf);
+	/* a regular file over max: refused before reading */
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	assert_null(util_read_fd(fd, 9, &len));
+	close(fd);
+	/* a pipe (no size known): bounded while reading */
+	assert_int_equal(pipe(pfd), 0);
+	assert_int_equal(write(pfd[1], "abcdef", 6), 6);
+	close(pfd[1]);
+	assert_null(util_read_fd(pfd[0], 5, &len));
+	close(pfd[0]);
+	assert_int_equal(pipe(pfd), 0);
+	assert_int_equal(write(pfd[1], "abcdef", 6), 6);
+	close(pfd[1]);
+	buf = util_read_fd(pfd[0], 6, &len);
+	assert_non_null(buf);
+	assert_int_equal(len, 6);
+	assert_string_equal(buf, "abcdef");
+	free(buf);
+	close(pfd[0]);
+	/* nothing to read, or no file */
+	write_text("empty.txt", "");
+	snprintf(path, sizeof(path), "%s/empty.txt", tmpdir);
+	fd = open(path, O_RDONLY);
+	assert_null(util_read_fd(fd, 10, &len));
+	close(fd);
+	assert_null(util_read_fd(-1, 10, &len));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -846,6 +892,7 @@ int main(void)
 		cmocka_unit_test(test_facts),
 		cmocka_unit_test(test_weigh),
 		cmocka_unit_test(test_sites),
+		cmocka_unit_test(test_read_fd),
 	};
 
 	msg_setup("test_claims", 1, false);
