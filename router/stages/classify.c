@@ -710,6 +710,8 @@ const struct rules_hook classify_hooks[] = {
 	  false },
 	{ "false_sites", TEXT, 0, 1, check_counts, classify_hook_false_sites,
 	  false },
+	{ "false_cited", TEXT, 0, 1, check_counts, classify_hook_false_cited,
+	  false },
 };
 
 const size_t classify_nhooks = ARRAY_SIZE(classify_hooks);

@@ -232,5 +232,9 @@ double classify_hook_false_trace(const struct rules_input *in,
 double classify_hook_false_sites(const struct rules_input *in,
 				 const struct rules_text *t,
 				 const struct rules_args *args);
+/* false_cited(MIN_FAILED): failed file.c:LINE of the prose (the same) */
+double classify_hook_false_cited(const struct rules_input *in,
+				 const struct rules_text *t,
+				 const struct rules_args *args);
 
 #endif

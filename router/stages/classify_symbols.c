@@ -191,13 +191,12 @@ double classify_hook_false_trace(const struct rules_input *in,
 }
 
 /*
- * classify_hook_false_sites - false_sites(MIN_FAILED): the WARNING and
- * BUG sites claims.c found outside the function they name, when at
- * least MIN_FAILED (default 1), else 0
+ * failed_of - the failed checks of kind (claims.c) when at least
+ * MIN_FAILED (the hook's argument, default 1), else 0
  */
-double classify_hook_false_sites(const struct rules_input *in,
-				 const struct rules_text *t,
-				 const struct rules_args *args)
+static double failed_of(const struct rules_input *in,
+			const struct rules_text *t,
+			const struct rules_args *args, enum claims_kind kind)
 {
 	unsigned long min_failed = 1;
 	struct claims local;
@@ -209,7 +208,28 @@ double classify_hook_false_sites(const struct rules_input *in,
 		min_failed = 1;
 	c = claims_get(in->claims, &local, t->text, t->len, in->evidence,
 		       in->symbols, in->history);
-	return c->failed_kind[CLAIM_SITE] >= min_failed
-		       ? (double)c->failed_kind[CLAIM_SITE]
-		       : 0;
+	return c->failed_kind[kind] >= min_failed ? (double)c->failed_kind[kind]
+						  : 0;
+}
+
+/*
+ * classify_hook_false_sites - false_sites(MIN_FAILED): the WARNING and
+ * BUG sites claims.c found outside the function they name
+ */
+double classify_hook_false_sites(const struct rules_input *in,
+				 const struct rules_text *t,
+				 const struct rules_args *args)
+{
+	return failed_of(in, t, args, CLAIM_SITE);
+}
+
+/*
+ * classify_hook_false_cited - false_cited(MIN_FAILED): the file.c:LINE
+ * of the prose claims_cited.c found outside the functions named beside
+ */
+double classify_hook_false_cited(const struct rules_input *in,
+				 const struct rules_text *t,
+				 const struct rules_args *args)
+{
+	return failed_of(in, t, args, CLAIM_CITED);
 }

@@ -97,6 +97,8 @@ static int setup(void **state)
 		   "void ext4_unlock_irqrestore(void)\n{\n}\n"
 		   "void perf_trace_ext4(void)\n{\n}\n");
 	write_warn_c();
+	/* a second warn.c: a basename alone is ambiguous between them */
+	write_text("drivers/misc/warn.c", "int misc_warn(void)\n{\n}\n");
 	far = xmalloc(1300);
 	memset(far, '\n', 1201);
 	strcpy(far + 1201, "int ext4_far(void)\n{\n}\n");
@@ -828,6 +830,90 @@ static void test_sites(void **state)
 	assert_int_equal(c.checks_kind[CLAIM_SITE], 1);
 }
 
+/* a file.c:LINE of the prose, checked against the functions named */
+static void test_cited(void **state)
+{
+	struct claims c;
+
+	(void)state;
+	/* in the function named, or in one it reaches (inlined) */
+	check_site("The warning comes from warn_outer() "
+		   "(fs/ext4/warn.c:67).\n",
+		   "6.12.1", &c);
+	assert_int_equal(c.checks_kind[CLAIM_CITED], 1);
+	assert_int_equal(c.failed_kind[CLAIM_CITED], 0);
+	check_site("Looking at fs/ext4/warn.c:3, warn_outer() passes 1 to\n"
+		   "the helper, which warns.\n",
+		   "6.12.1", &c);
+	assert_int_equal(c.checks_kind[CLAIM_CITED], 1);
+	assert_int_equal(c.failed_kind[CLAIM_CITED], 0);
+	/* in a function none of them reaches: false, and why */
+	check_site("The bug: warn_outer() frees the buffer twice\n"
+		   "(fs/ext4/warn.c:131), then returns.\n",
+		   "6.12.1", &c);
+	assert_int_equal(c.checks_kind[CLAIM_CITED], 1);
+	assert_int_equal(c.failed_kind[CLAIM_CITED], 1);
+	assert_int_equal(claims_failed(&c, CLAIMS_FACTS), 1);
+	assert_string_equal(c.first,
+			    "fs/ext4/warn.c:131 (cited beside warn_outer()): "
+			    "in or near warn_other(), which warn_outer() does "
+			    "not reach within the file in the tree indexed");
+	/* a basename alone: the file the named function is defined in */
+	check_site("warn_outer() calls ext4_iget() directly (warn.c:131)\n"
+		   "before the inode is set up.\n",
+		   "6.12.1", &c);
+	assert_int_equal(c.checks_kind[CLAIM_CITED], 1);
+	assert_int_equal(c.failed_kind[CLAIM_CITED], 1);
+	assert_non_null(strstr(c.first, "warn.c:131 (cited beside"));
+	/* past the file's end */
+	check_site("See fs/ext4/warn.c:7463 in warn_outer().\n", "6.12.1", &c);
+	assert_int_equal(c.failed_kind[CLAIM_CITED], 1);
+	assert_non_null(strstr(c.first, "past its end (200 lines)"));
+	/* not checked: another release, a vendor build, no version */
+	check_site("warn_outer() is wrong (fs/ext4/warn.c:131).\n", "6.13.2",
+		   &c);
+	assert_int_equal(c.checks_kind[CLAIM_CITED], 0);
+	check_site("warn_outer() is wrong (fs/ext4/warn.c:131).\n",
+		   "6.12.0-55.el10_0.x86_64", &c);
+	assert_int_equal(c.checks_kind[CLAIM_CITED], 0);
+	check_site("warn_outer() is wrong (fs/ext4/warn.c:131).\n", NULL, &c);
+	assert_int_equal(c.checks_kind[CLAIM_CITED], 0);
+	/* ... no function of that file named in the sentence, none at all */
+	check_site("ext4_iget() is wrong (fs/ext4/warn.c:131).\n", "6.12.1",
+		   &c);
+	assert_int_equal(c.checks_kind[CLAIM_CITED], 0);
+	check_site("warn_outer() is fine.\nThe loop at fs/ext4/warn.c:131\n"
+		   "is wrong.\n",
+		   "6.12.1", &c);
+	assert_int_equal(c.checks_kind[CLAIM_CITED], 0);
+	/* ... a basename two named functions' files share */
+	check_site("warn_outer() and misc_warn() race (warn.c:131).\n",
+		   "6.12.1", &c);
+	assert_int_equal(c.checks_kind[CLAIM_CITED], 0);
+	/* ... a compiler's file:line:column, a quote, a diff, a frame */
+	check_site("fs/ext4/warn.c:131:5: warning: unused in warn_outer()\n",
+		   "6.12.1", &c);
+	assert_int_equal(c.checks_kind[CLAIM_CITED], 0);
+	check_site("> warn_outer() is wrong (fs/ext4/warn.c:131).\n", "6.12.1",
+		   &c);
+	assert_int_equal(c.checks_kind[CLAIM_CITED], 0);
+	check_site("+\twarn_outer(); /* fs/ext4/warn.c:131 */\n", "6.12.1", &c);
+	assert_int_equal(c.checks_kind[CLAIM_CITED], 0);
+	check_site(" warn_outer+0x1/0x10 fs/ext4/warn.c:131 warn_outer()\n",
+		   "6.12.1", &c);
+	assert_int_equal(c.checks_kind[CLAIM_CITED], 0);
+	/* the same citation twice counts once; a WARNING line is a site */
+	check_site("warn_outer() (fs/ext4/warn.c:131) and again\n"
+		   "warn_outer() (fs/ext4/warn.c:131).\n",
+		   "6.12.1", &c);
+	assert_int_equal(c.checks_kind[CLAIM_CITED], 1);
+	check_site("WARNING: CPU: 1 PID: 2 at fs/ext4/warn.c:131 "
+		   "warn_outer+0x1/0x10\n",
+		   "6.12.1", &c);
+	assert_int_equal(c.checks_kind[CLAIM_CITED], 0);
+	assert_int_equal(c.checks_kind[CLAIM_SITE], 1);
+}
+
 /* util_read_fd(): the tree's files are read bounded, silently */
 static void test_read_fd(void **state)
 {
@@ -892,6 +978,7 @@ int main(void)
 		cmocka_unit_test(test_facts),
 		cmocka_unit_test(test_weigh),
 		cmocka_unit_test(test_sites),
+		cmocka_unit_test(test_cited),
 		cmocka_unit_test(test_read_fd),
 	};
 
