@@ -288,8 +288,9 @@ void claims_check_cited(struct claims *c, const char *text, size_t len,
 				   cited[i].n, true, why, sizeof(why));
 		if (r < 0)
 			continue;
-		claims_count(c, CLAIM_CITED, r,
-			     "%s:%u (cited beside %s()): %s in the tree indexed",
-			     claimed, cited[i].line, cited[i].names[0], why);
+		claims_count(
+			c, CLAIM_CITED, r,
+			"%s:%u (cited beside %s()): %s in the tree indexed",
+			claimed, cited[i].line, cited[i].names[0], why);
 	}
 }

@@ -86,8 +86,11 @@
  *	  source_lines([n])         n+ (1) lines of C source (ending in ';',
  *	                            '{' or '}', with C punctuation, few words)
  *	  model(class, lo, hi)      the model's posterior for class in [lo, hi)
- *	  unknown_functions([n])    n+ (1) functions written as name() that the
- *	                            symbol index does not know and could
+ *	  unknown_functions([n[, c[, share]]])
+ *	                            n+ (1) functions written as name() that the
+ *	                            symbol index does not know and could,
+ *	                            of c+ (1) names it could judge, the
+ *	                            unknown ones share+ (0) of them
  *	                            (needs rules_set_symbols(); in
  *	                            classify_symbols.c)
  *

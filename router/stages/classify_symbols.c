@@ -28,6 +28,13 @@
  *	cites is a slip of the pen (aa_create_fs() beside aa_create_aafs()
  *	in a developer's question; claims_near_miss()), not an invention.
  *
+ *	unknown_functions(MIN, MIN_CHECKABLE, MIN_SHARE) gives the number
+ *	of unknown names when there are at least MIN of them, at least
+ *	MIN_CHECKABLE names the tree could judge (known ones and unknown
+ *	ones counted), and the unknown ones are at least MIN_SHARE of
+ *	those; else 0.  A developer's one slip among many real names is not
+ *	a report of invented ones (issue 22): the rules weigh the share.
+ *
  *	Only names in kernel style count: at least one '_' and 4 or more
  *	characters, not a userspace/libc or syzkaller name (pthread_,
  *	syz_, __x64_sys_ prefixes ...).  Each distinct name counts once;
@@ -55,8 +62,9 @@ double classify_hook_unknown_functions(const struct rules_input *in,
 {
 	char names[UNKNOWN_MAX_NAMES][UNKNOWN_NAME_MAX + 1];
 	signed char st[UNKNOWN_MAX_NAMES]; /* 1 known, 0 unknown, -1 skip */
-	unsigned long min = 1;
-	size_t nnames = 0, i, j, unknown = 0, pairs = 0;
+	unsigned long min = 1, min_checkable = 1;
+	size_t nnames = 0, i, j, unknown = 0, known = 0, pairs = 0;
+	double share = 0;
 	const char *p, *end;
 	bool older;
 
@@ -67,6 +75,10 @@ double classify_hook_unknown_functions(const struct rules_input *in,
 				     in->report ? in->report->when : 0);
 	if (args->argc > 0 && parse_ulong(args->argv[0], &min) < 0)
 		min = 1;
+	if (args->argc > 1)
+		min_checkable = (unsigned long)strtod(args->argv[1], NULL);
+	if (args->argc > 2)
+		share = strtod(args->argv[2], NULL);
 	end = t->text + t->len;
 	for (p = t->text; (p = memchr(p, '(', (size_t)(end - p))) != NULL;
 	     p++) {
@@ -106,6 +118,7 @@ double classify_hook_unknown_functions(const struct rules_input *in,
 	for (i = 0; i < nnames; i++) {
 		bool near = false;
 
+		known += st[i] == 1;
 		if (st[i] != 0)
 			continue;
 		for (j = 0; j < nnames && !near && pairs < UNKNOWN_MAX_PAIRS;
@@ -118,7 +131,11 @@ double classify_hook_unknown_functions(const struct rules_input *in,
 		}
 		unknown += !near;
 	}
-	return unknown && unknown >= min ? (double)unknown : 0;
+	/* weighed: of the names the tree could judge, how many it refutes */
+	if (!unknown || unknown < min || known + unknown < min_checkable ||
+	    (double)unknown < share * (double)(known + unknown))
+		return 0;
+	return (double)unknown;
 }
 
 /*

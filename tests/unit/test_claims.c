@@ -17,7 +17,9 @@
 #include <unistd.h>
 
 #include "claims.h"
+#include "classify.h"
 #include "evidence.h"
+#include "rules.h"
 #include "strbuf.h"
 #include "symbols.h"
 #include "tree_scratch.h"
@@ -914,6 +916,52 @@ static void test_cited(void **state)
 	assert_int_equal(c.checks_kind[CLAIM_SITE], 1);
 }
 
+/* unknown_functions(MIN, MIN_CHECKABLE, MIN_SHARE) of text */
+static double unknown(const char *text, const char *min, const char *checkable,
+		      const char *share)
+{
+	struct rules_input in = { NULL, NULL, NULL, syms, NULL, NULL };
+	struct rules_text t = { text, text, strlen(text) };
+	struct rules_args a = { 3, { min, checkable, share }, NULL };
+
+	return classify_hook_unknown_functions(&in, &t, &a);
+}
+
+/*
+ * unknown names weighed by the names the tree could judge: one slip
+ * among many real names is not a report of invented ones
+ */
+static void test_unknown_share(void **state)
+{
+	static const char many[] =
+		"ext4_iget() calls ext4_lookup(), ext4_create(), "
+		"ext4_unlink() and ext4_rename(), then ext4_frobnicate().";
+	static const char four[] =
+		"ext4_iget() calls ext4_lookup(), ext4_create() and "
+		"ext4_unlink(), then ext4_frobnicate().";
+	static const char one[] = "ext4_iget() calls ext4_frobnicate().";
+	static const char two[] = "ext4_iget() calls ext4_frobnicate() and "
+				  "ext4_twiddle_bits().";
+	static const char two_of_six[] =
+		"ext4_iget() calls ext4_lookup(), ext4_create() and "
+		"ext4_unlink(), then ext4_frobnicate() and "
+		"ext4_twiddle_bits().";
+
+	(void)state;
+	/* any unknown name counts */
+	assert_true(unknown(many, "1", "1", "0") == 1);
+	/* more than one in five: not 1 of 6, nor 1 of 5; 1 of 4 is */
+	assert_true(unknown(many, "1", "1", "0.21") == 0);
+	assert_true(unknown(four, "1", "1", "0.21") == 0);
+	assert_true(unknown(one, "1", "1", "0.21") == 1);
+	assert_true(unknown(two_of_six, "1", "1", "0.21") == 2);
+	/* mostly invented: 2 or more unknown, half or more of 2 or more */
+	assert_true(unknown(one, "2", "2", "0.5") == 0);
+	assert_true(unknown(two, "2", "2", "0.5") == 2);
+	assert_true(unknown(two_of_six, "2", "2", "0.5") == 0);
+	assert_true(unknown(two, "2", "4", "0.5") == 0);
+}
+
 /* util_read_fd(): the tree's files are read bounded, silently */
 static void test_read_fd(void **state)
 {
@@ -979,6 +1027,7 @@ int main(void)
 		cmocka_unit_test(test_weigh),
 		cmocka_unit_test(test_sites),
 		cmocka_unit_test(test_cited),
+		cmocka_unit_test(test_unknown_share),
 		cmocka_unit_test(test_read_fd),
 	};
 
