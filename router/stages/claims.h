@@ -71,6 +71,9 @@ void claims_check_history(const char *text, size_t len,
 struct claims_memo {
 	bool done;
 	struct claims c;
+	/* the body's names unknown_functions() counted (classify_symbols.c) */
+	bool names_done;
+	unsigned names_known, names_unknown;
 };
 
 /*

@@ -55,31 +55,24 @@
 #define UNKNOWN_NAME_MAX  80
 #define UNKNOWN_MAX_PAIRS 256
 
-/* classify_hook_unknown_functions - see the file comment */
-double classify_hook_unknown_functions(const struct rules_input *in,
-				       const struct rules_text *t,
-				       const struct rules_args *args)
+/*
+ * count_names - the distinct kernel-style "name()"s of t the tree knows
+ * (*known) and, of those it does not, the ones it could refute that are
+ * no slip of the pen (*unknown)
+ */
+static void count_names(const struct rules_input *in,
+			const struct rules_text *t, unsigned *known,
+			unsigned *unknown)
 {
 	char names[UNKNOWN_MAX_NAMES][UNKNOWN_NAME_MAX + 1];
 	signed char st[UNKNOWN_MAX_NAMES]; /* 1 known, 0 unknown, -1 skip */
-	unsigned long min = 1, min_checkable = 1;
-	size_t nnames = 0, i, j, unknown = 0, known = 0, pairs = 0;
-	double share = 0;
-	const char *p, *end;
+	size_t nnames = 0, i, j, pairs = 0;
+	const char *p, *end = t->text + t->len;
 	bool older;
 
-	if (!in->symbols || !t)
-		return 0;
 	older = claims_tree_older(in->evidence, in->symbols) ||
 		claims_version_drift(in->evidence, in->symbols,
 				     in->report ? in->report->when : 0);
-	if (args->argc > 0 && parse_ulong(args->argv[0], &min) < 0)
-		min = 1;
-	if (args->argc > 1)
-		min_checkable = (unsigned long)strtod(args->argv[1], NULL);
-	if (args->argc > 2)
-		share = strtod(args->argv[2], NULL);
-	end = t->text + t->len;
 	for (p = t->text; (p = memchr(p, '(', (size_t)(end - p))) != NULL;
 	     p++) {
 		const char *b = p;
@@ -115,10 +108,11 @@ double classify_hook_unknown_functions(const struct rules_input *in,
 	 * a slip of the pen: a real name the report cites is 2 edits away
 	 * (at most UNKNOWN_MAX_PAIRS pairs compared: a bounded cost)
 	 */
+	*known = *unknown = 0;
 	for (i = 0; i < nnames; i++) {
 		bool near = false;
 
-		known += st[i] == 1;
+		*known += st[i] == 1;
 		if (st[i] != 0)
 			continue;
 		for (j = 0; j < nnames && !near && pairs < UNKNOWN_MAX_PAIRS;
@@ -129,7 +123,38 @@ double classify_hook_unknown_functions(const struct rules_input *in,
 			near = claims_near_miss(names[i], strlen(names[i]),
 						names[j], strlen(names[j]));
 		}
-		unknown += !near;
+		*unknown += !near;
+	}
+}
+
+/* classify_hook_unknown_functions - see the file comment */
+double classify_hook_unknown_functions(const struct rules_input *in,
+				       const struct rules_text *t,
+				       const struct rules_args *args)
+{
+	unsigned long min = 1, min_checkable = 1;
+	unsigned known, unknown;
+	double share = 0;
+
+	if (!in->symbols || !t)
+		return 0;
+	if (args->argc > 0 && parse_ulong(args->argv[0], &min) < 0)
+		min = 1;
+	if (args->argc > 1)
+		min_checkable = (unsigned long)strtod(args->argv[1], NULL);
+	if (args->argc > 2)
+		share = strtod(args->argv[2], NULL);
+	/* counted once a report, for all the rules that weigh them */
+	if (in->claims && in->claims->names_done) {
+		known = in->claims->names_known;
+		unknown = in->claims->names_unknown;
+	} else {
+		count_names(in, t, &known, &unknown);
+		if (in->claims) {
+			in->claims->names_known = known;
+			in->claims->names_unknown = unknown;
+			in->claims->names_done = true;
+		}
 	}
 	/* weighed: of the names the tree could judge, how many it refutes */
 	if (!unknown || unknown < min || known + unknown < min_checkable ||

@@ -960,6 +960,20 @@ static void test_unknown_share(void **state)
 	assert_true(unknown(two, "2", "2", "0.5") == 2);
 	assert_true(unknown(two_of_six, "2", "2", "0.5") == 0);
 	assert_true(unknown(two, "2", "4", "0.5") == 0);
+	/* counted once a report: the rules that weigh them share the count */
+	{
+		struct claims_memo memo = { .done = false };
+		struct rules_input in = { NULL, NULL, NULL, syms, &memo, NULL };
+		struct rules_text t1 = { one, one, strlen(one) };
+		struct rules_text t2 = { many, many, strlen(many) };
+		struct rules_args a = { 3, { "1", "1", "0.21" }, NULL };
+
+		assert_true(classify_hook_unknown_functions(&in, &t1, &a) == 1);
+		assert_true(memo.names_done);
+		assert_int_equal(memo.names_known, 1);
+		assert_int_equal(memo.names_unknown, 1);
+		assert_true(classify_hook_unknown_functions(&in, &t2, &a) == 1);
+	}
 }
 
 /* util_read_fd(): the tree's files are read bounded, silently */
