@@ -210,7 +210,7 @@ static void count_hits(const struct ruleset *rs, const struct report *r,
 		       const struct decision *d, int truth,
 		       struct rules_result *res, struct hits *hits)
 {
-	struct claims_memo memo = { false, { 0 } };
+	struct claims_memo memo = { .done = false };
 	struct rules_input in = { r,
 				  d->ev,
 				  d->model_voted ? d->model : NULL,

@@ -77,12 +77,13 @@ static const char *empty(const char *s)
 }
 
 static const char *const claim_kinds[CLAIM_NKINDS] = {
-	[CLAIM_SIZE] = "sizes",	     [CLAIM_FILE] = "files",
-	[CLAIM_KCONFIG] = "CONFIG_", [CLAIM_EXISTS] = "names",
-	[CLAIM_LINE] = "lines",	     [CLAIM_CALLS] = "calls",
-	[CLAIM_QUOTE] = "quotes",    [CLAIM_SYSCTL] = "sysctls",
-	[CLAIM_PARAM] = "params",    [CLAIM_IOCTL] = "ioctls",
-	[CLAIM_COMMIT] = "commits",  [CLAIM_SITE] = "sites",
+	[CLAIM_SIZE] = "sizes",	       [CLAIM_FILE] = "files",
+	[CLAIM_KCONFIG] = "CONFIG_",   [CLAIM_EXISTS] = "names",
+	[CLAIM_LINE] = "lines",	       [CLAIM_CALLS] = "calls",
+	[CLAIM_QUOTE] = "quotes",      [CLAIM_SYSCTL] = "sysctls",
+	[CLAIM_PARAM] = "params",      [CLAIM_IOCTL] = "ioctls",
+	[CLAIM_COMMIT] = "commits",    [CLAIM_SITE] = "sites",
+	[CLAIM_CITED] = "cited_lines",
 };
 
 static json_t *tree_version_json(unsigned v)

@@ -283,6 +283,60 @@ int read_file(const char *path, size_t max, char **out, size_t *len)
 	return 0;
 }
 
+char *util_read_fd(int fd, size_t max, size_t *len)
+{
+	struct stat st;
+	size_t n = 0, alloc;
+	char *buf;
+
+	if (fd < 0 || !max || max >= SIZE_MAX / 2 || fstat(fd, &st) < 0)
+		return NULL;
+	if (S_ISREG(st.st_mode) &&
+	    (st.st_size <= 0 || (unsigned long long)st.st_size > max))
+		return NULL;
+	alloc = S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 4096;
+	if (alloc > max + 1)
+		alloc = max + 1;
+	buf = xmalloc(alloc);
+	for (;;) {
+		ssize_t r;
+
+		if (n + 1 == alloc) {
+			if (alloc == max + 1) {
+				/* full: one byte more is over max */
+				char extra;
+
+				do
+					r = read(fd, &extra, 1);
+				while (r < 0 && errno == EINTR);
+				if (r == 0)
+					break;
+				free(buf);
+				return NULL;
+			}
+			alloc = alloc > (max + 1) / 2 ? max + 1 : alloc * 2;
+			buf = xrealloc(buf, alloc);
+		}
+		r = read(fd, buf + n, alloc - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			free(buf);
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	if (!n) {
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
 /*
  * write_file_atomic - write to a temporary file, fsync, rename
  *

@@ -70,6 +70,14 @@ char *xasprintf(const char *fmt, ...) PRINTF_LIKE(1, 2);
 
 /* files */
 int read_file(const char *path, size_t max, char **out, size_t *len);
+/*
+ * util_read_fd - what fd holds to its end, NUL-terminated (the caller
+ * frees), its length in *len; NULL when it holds nothing, more than max
+ * bytes (a regular file's size is checked before anything is read) or a
+ * read fails.  Silent (the filter reads the kernel tree with it: a file
+ * missing or too large is "cannot tell", not an error); fd stays open.
+ */
+char *util_read_fd(int fd, size_t max, size_t *len);
 int write_file_atomic(const char *path, const void *data, size_t len, int mode);
 /*
  * root_refuses_dir - running as root, the directory of file is one

@@ -62,7 +62,9 @@
  *	  the history 'triage experts import' read, with their subjects;
  *	- the site of a "WARNING: ... at fs/x.c:LINE func+0x" or "kernel
  *	  BUG at fs/x.c:LINE!" line (CLAIM_SITE, claims_site.c) is in that
- *	  function or one it calls, for a report of the tree's release.
+ *	  function or one it calls, for a report of the tree's release;
+ *	- a "fs/x.c:LINE" of the prose (CLAIM_CITED, claims_cited.c) lies
+ *	  in a function its sentence names, on the same condition.
  *
  *	What the tree is too old to know is not checked but counted
  *	(newer): a name whose driver prefix has no function in the tree,
@@ -942,6 +944,7 @@ void claims_check_history(const char *text, size_t len,
 	claims_check_quotes(c, text, len, s, older);
 	claims_check_facts(c, text, len, s, older);
 	claims_check_sites(c, text, len, ev, s);
+	claims_check_cited(c, text, len, ev, s);
 }
 
 const struct claims *claims_get(struct claims_memo *m, struct claims *local,

@@ -29,6 +29,7 @@ enum claims_kind {
 	CLAIM_IOCTL,   /* "the FOO ioctl" is an ioctl request */
 	CLAIM_COMMIT,  /* a commit id cited is in the history (its subject) */
 	CLAIM_SITE,    /* "WARNING: ... at fs/x.c:LINE func+0x": LINE in func */
+	CLAIM_CITED,   /* prose "func() ... fs/x.c:LINE": LINE in func */
 	CLAIM_NKINDS,
 };
 
@@ -70,6 +71,9 @@ void claims_check_history(const char *text, size_t len,
 struct claims_memo {
 	bool done;
 	struct claims c;
+	/* the body's names unknown_functions() counted (classify_symbols.c) */
+	bool names_done;
+	unsigned names_known, names_unknown;
 };
 
 /*
@@ -137,7 +141,8 @@ int claims_name_status(const struct symbols *s, const char *name, size_t n,
 #define CLAIMS_FACTS                                                        \
 	((1u << CLAIM_SIZE) | (1u << CLAIM_FILE) | (1u << CLAIM_KCONFIG) |  \
 	 (1u << CLAIM_QUOTE) | (1u << CLAIM_SYSCTL) | (1u << CLAIM_PARAM) | \
-	 (1u << CLAIM_IOCTL) | (1u << CLAIM_COMMIT) | (1u << CLAIM_SITE))
+	 (1u << CLAIM_IOCTL) | (1u << CLAIM_COMMIT) | (1u << CLAIM_SITE) |  \
+	 (1u << CLAIM_CITED))
 #define CLAIMS_TRACE ((1u << CLAIM_LINE) | (1u << CLAIM_CALLS))
 
 /*

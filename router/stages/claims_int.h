@@ -52,6 +52,36 @@ struct evidence;
 void claims_check_sites(struct claims *c, const char *text, size_t len,
 			const struct evidence *ev, const struct symbols *s);
 
+/*
+ * claims_line_in - does line of the tree's file path (a path suffix:
+ * "/build/fs/x.c" names fs/x.c) lie within a stable update's slack of
+ * the body of one of funcs[0..nfuncs) there, or of a function of that
+ * file they reach (inlined)?  1 yes, 0 no (why: the reason: past the
+ * file's end, or in a function none of them reaches), -1 cannot tell
+ * (none of funcs is known, the file is not in the tree, no function
+ * lies near the line; with defined, also when none of funcs is defined
+ * in that file)
+ * (claims_site.c)
+ */
+int claims_line_in(const struct symbols *s, const char *path, unsigned line,
+		   const char *const *funcs, size_t nfuncs, bool defined,
+		   char *why, size_t whylen);
+
+/*
+ * claims_same_release - does the report state a kernel of the tree's
+ * own release (major.minor), and not a vendor's "x.y.0-N" build on it
+ * (claims_site.c)?
+ */
+bool claims_same_release(const struct evidence *ev, const struct symbols *s);
+
+/*
+ * claims_check_cited - a "file.c:LINE" of the prose lies in a function
+ * its sentence names, for a report of the tree's own release
+ * (claims_cited.c)
+ */
+void claims_check_cited(struct claims *c, const char *text, size_t len,
+			const struct evidence *ev, const struct symbols *s);
+
 /* claims_name_char - a character of a C name */
 bool claims_name_char(char ch);
 

@@ -32,7 +32,6 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "claims.h"
@@ -266,26 +265,13 @@ static char *read_tree_file(const struct symbols *s, const char *path,
 			    size_t *len)
 {
 	int fd = symbols_tree_open(s, path);
-	struct stat st;
-	char *buf, *w;
 	size_t n = 0, i;
+	char *buf = util_read_fd(fd, QUOTE_FILE_MAX, &n), *w;
 
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) < 0 || st.st_size <= 0 ||
-	    (uint64_t)st.st_size > QUOTE_FILE_MAX) {
+	if (fd >= 0)
 		close(fd);
+	if (!buf)
 		return NULL;
-	}
-	buf = xmalloc((size_t)st.st_size + 1);
-	while (n < (size_t)st.st_size) {
-		ssize_t r = read(fd, buf + n, (size_t)st.st_size - n);
-
-		if (r <= 0)
-			break;
-		n += (size_t)r;
-	}
-	close(fd);
 	for (i = 0, w = buf; i < n; i++)
 		if (buf[i] == '\n' || !isspace((unsigned char)buf[i]))
 			*w++ = buf[i];

@@ -34,7 +34,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "claims.h"
@@ -53,6 +52,8 @@
 #define SITE_DEPTH     4    /* nested inlined calls within the file */
 #define SITE_DEFS_MAX  8192 /* definitions of one file */
 #define SITE_LOOKUPS   64   /* as claims.c's CLAIMS_MAX_LOOKUPS */
+#define SITE_WHY_NAMES 96   /* the functions named, in a reason */
+#define SITE_WHY_MAX   200  /* a reason */
 
 struct site {
 	char path[SITE_PATH_MAX + 1];
@@ -187,8 +188,7 @@ static size_t parse_sites(const char *text, size_t len, struct site *sites,
 	return n;
 }
 
-/* same_release - does the report state a kernel of the tree's a.b? */
-static bool same_release(const struct evidence *ev, const struct symbols *s)
+bool claims_same_release(const struct evidence *ev, const struct symbols *s)
 {
 	unsigned tree = symbols_tree_version(s);
 	const char *v = ev ? ev->kernel_version : NULL;
@@ -229,28 +229,10 @@ static char *site_read_file(const struct symbols *s, const char *rel,
 			    size_t *len)
 {
 	int fd = symbols_tree_open(s, rel);
-	struct stat st;
-	size_t n = 0;
-	char *buf;
+	char *buf = util_read_fd(fd, SITE_FILE_MAX, len);
 
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) < 0 || st.st_size <= 0 ||
-	    (unsigned long long)st.st_size > SITE_FILE_MAX) {
+	if (fd >= 0)
 		close(fd);
-		return NULL;
-	}
-	buf = xmalloc((size_t)st.st_size + 1);
-	while (n < (size_t)st.st_size) {
-		ssize_t r = read(fd, buf + n, (size_t)st.st_size - n);
-
-		if (r <= 0)
-			break;
-		n += (size_t)r;
-	}
-	close(fd);
-	buf[n] = '\0';
-	*len = n;
 	return buf;
 }
 
@@ -375,38 +357,64 @@ static bool near(const struct def *e, unsigned line)
 	return line + SITE_SLACK >= e->first && line <= e->last + SITE_SLACK;
 }
 
-/*
- * check_site - 1 holds, 0 fails (why: the reason), -1 cannot tell
- */
-static int check_site(const struct symbols *s, const struct site *st, char *why,
-		      size_t whylen)
+/* name_list - "f()", "f() or g()", "f(), g() or h()" into buf */
+static void name_list(char *buf, size_t size, const char *const *funcs,
+		      size_t n)
+{
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && used < size; i++) {
+		int w = snprintf(buf + used, size - used, "%s%s()",
+				 !i	      ? ""
+				 : i + 1 == n ? " or "
+					      : ", ",
+				 funcs[i]);
+
+		if (w < 0)
+			break;
+		used += (size_t)w;
+	}
+}
+
+int claims_line_in(const struct symbols *s, const char *path, unsigned line,
+		   const char *const *funcs, size_t nfuncs, bool defined,
+		   char *why, size_t whylen)
 {
 	struct symbols_span spans[SITE_FILES];
 	struct defs ds = { NULL, 0, 0 };
 	const char *file = NULL, *other = NULL;
-	size_t n, i, tlen, fn = strlen(st->func);
+	char names[SITE_WHY_NAMES];
+	size_t n, i, k, tlen;
 	unsigned char d;
 	unsigned lines;
 	char *text;
 	int r = -1;
+	bool known = false;
 
-	n = symbols_spans(s, st->func, spans, SITE_FILES);
-	if (!n || n > SITE_FILES)
-		return -1;
-	for (i = 0; i < n; i++) {
-		if (!path_matches(st->path, spans[i].file))
+	for (k = 0; k < nfuncs; k++) {
+		n = symbols_spans(s, funcs[k], spans, SITE_FILES);
+		if (!n || n > SITE_FILES)
 			continue;
-		file = spans[i].file;
-		if (st->line + SITE_SLACK >= spans[i].first &&
-		    st->line <= spans[i].last + SITE_SLACK)
-			return 1;
+		known = true;
+		for (i = 0; i < n; i++) {
+			if (!path_matches(path, spans[i].file))
+				continue;
+			if (!file)
+				file = spans[i].file;
+			if (line + SITE_SLACK >= spans[i].first &&
+			    line <= spans[i].last + SITE_SLACK)
+				return 1;
+		}
 	}
+	if (!known || (!file && defined))
+		return -1;
 	/* the file as the tree has it (a claimed "/build/fs/x.c") */
-	text = site_read_file(s, file ? file : st->path, &tlen);
+	text = site_read_file(s, file ? file : path, &tlen);
 	if (!text)
 		return -1;
 	lines = count_lines(text, tlen);
-	if (st->line > lines + SITE_SLACK) {
+	if (line > lines + SITE_SLACK) {
 		free(text);
 		snprintf(why, whylen, "past its end (%u lines)", lines);
 		return 0;
@@ -414,28 +422,31 @@ static int check_site(const struct symbols *s, const struct site *st, char *why,
 	symbols_scan_defs(text, tlen, add_def, &ds);
 	if (ds.n)
 		qsort(ds.v, ds.n, sizeof(*ds.v), cmp_def);
-	/* inlining stays within the file: what the function reaches there */
+	/* inlining stays within the file: what the functions reach there */
 	for (i = 0; i < ds.n; i++)
-		if (def_is(&ds.v[i], st->func, fn))
-			ds.v[i].depth = 1;
+		for (k = 0; k < nfuncs; k++)
+			if (def_is(&ds.v[i], funcs[k], strlen(funcs[k])))
+				ds.v[i].depth = 1;
 	for (d = 1; d <= SITE_DEPTH && reach(&ds, d); d++)
 		;
 	for (i = 0; i < ds.n && r != 1; i++) {
-		if (!near(&ds.v[i], st->line))
+		if (!near(&ds.v[i], line))
 			continue;
 		if (ds.v[i].depth) {
 			r = 1;
-		} else if (r < 0 || (ds.v[i].first <= st->line &&
-				     st->line <= ds.v[i].last)) {
+		} else if (r < 0 ||
+			   (ds.v[i].first <= line && line <= ds.v[i].last)) {
 			r = 0; /* the one holding LINE named, if any */
 			other = ds.v[i].name;
 		}
 	}
-	if (!r)
-		snprintf(why, whylen, "in or near %s(), which %s()%s", other,
-			 st->func,
+	if (!r) {
+		name_list(names, sizeof(names), funcs, nfuncs);
+		snprintf(why, whylen, "in or near %s(), which %s%s", other,
+			 names,
 			 file ? " does not reach within the file"
 			      : " (not defined in that file) cannot inline");
+	}
 	free(ds.v);
 	free(text);
 	return r;
@@ -447,19 +458,22 @@ void claims_check_sites(struct claims *c, const char *text, size_t len,
 	struct site sites[SITE_MAX];
 	size_t n, i;
 
-	if (!s || !text || !same_release(ev, s))
+	if (!s || !text || !claims_same_release(ev, s))
 		return;
 	n = parse_sites(text, len, sites, SITE_MAX);
 	for (i = 0; i < n; i++) {
 		size_t pl = strlen(sites[i].path);
-		char why[160] = "";
+		char why[SITE_WHY_MAX] = "";
+		const char *func;
 		int r;
 
 		if (pl < 3 || sites[i].path[pl - 1] != 'c' ||
 		    c->lookups >= SITE_LOOKUPS)
 			continue;
 		c->lookups++;
-		r = check_site(s, &sites[i], why, sizeof(why));
+		func = sites[i].func;
+		r = claims_line_in(s, sites[i].path, sites[i].line, &func, 1,
+				   false, why, sizeof(why));
 		if (r < 0)
 			continue;
 		claims_count(

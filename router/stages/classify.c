@@ -702,13 +702,15 @@ const struct rules_hook classify_hooks[] = {
 	  hook_first_person_observation, true },
 	{ "source_lines", TEXT, 0, 1, check_counts, hook_source_lines, false },
 	{ "hardware_ids", TEXT, 0, 0, NULL, hook_hardware_ids, false },
-	{ "unknown_functions", TEXT, 0, 1, check_counts,
+	{ "unknown_functions", TEXT, 0, 3, check_counts,
 	  classify_hook_unknown_functions, false },
 	{ "false_claims", TEXT, 0, 3, check_counts, classify_hook_false_claims,
 	  false },
 	{ "false_trace", TEXT, 0, 3, check_counts, classify_hook_false_trace,
 	  false },
 	{ "false_sites", TEXT, 0, 1, check_counts, classify_hook_false_sites,
+	  false },
+	{ "false_cited", TEXT, 0, 1, check_counts, classify_hook_false_cited,
 	  false },
 };
 

@@ -86,8 +86,11 @@
  *	  source_lines([n])         n+ (1) lines of C source (ending in ';',
  *	                            '{' or '}', with C punctuation, few words)
  *	  model(class, lo, hi)      the model's posterior for class in [lo, hi)
- *	  unknown_functions([n])    n+ (1) functions written as name() that the
- *	                            symbol index does not know and could
+ *	  unknown_functions([n[, c[, share]]])
+ *	                            n+ (1) functions written as name() that the
+ *	                            symbol index does not know and could,
+ *	                            of c+ (1) names it could judge, the
+ *	                            unknown ones share+ (0) of them
  *	                            (needs rules_set_symbols(); in
  *	                            classify_symbols.c)
  *
@@ -230,6 +233,10 @@ double classify_hook_false_trace(const struct rules_input *in,
 				 const struct rules_args *args);
 /* false_sites(MIN_FAILED): failed WARNING/BUG sites (classify_symbols.c) */
 double classify_hook_false_sites(const struct rules_input *in,
+				 const struct rules_text *t,
+				 const struct rules_args *args);
+/* false_cited(MIN_FAILED): failed file.c:LINE of the prose (the same) */
+double classify_hook_false_cited(const struct rules_input *in,
 				 const struct rules_text *t,
 				 const struct rules_args *args);
 

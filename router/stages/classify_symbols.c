@@ -28,6 +28,13 @@
  *	cites is a slip of the pen (aa_create_fs() beside aa_create_aafs()
  *	in a developer's question; claims_near_miss()), not an invention.
  *
+ *	unknown_functions(MIN, MIN_CHECKABLE, MIN_SHARE) gives the number
+ *	of unknown names when there are at least MIN of them, at least
+ *	MIN_CHECKABLE names the tree could judge (known ones and unknown
+ *	ones counted), and the unknown ones are at least MIN_SHARE of
+ *	those; else 0.  A developer's one slip among many real names is not
+ *	a report of invented ones (issue 22): the rules weigh the share.
+ *
  *	Only names in kernel style count: at least one '_' and 4 or more
  *	characters, not a userspace/libc or syzkaller name (pthread_,
  *	syz_, __x64_sys_ prefixes ...).  Each distinct name counts once;
@@ -48,26 +55,24 @@
 #define UNKNOWN_NAME_MAX  80
 #define UNKNOWN_MAX_PAIRS 256
 
-/* classify_hook_unknown_functions - see the file comment */
-double classify_hook_unknown_functions(const struct rules_input *in,
-				       const struct rules_text *t,
-				       const struct rules_args *args)
+/*
+ * count_names - the distinct kernel-style "name()"s of t the tree knows
+ * (*known) and, of those it does not, the ones it could refute that are
+ * no slip of the pen (*unknown)
+ */
+static void count_names(const struct rules_input *in,
+			const struct rules_text *t, unsigned *known,
+			unsigned *unknown)
 {
 	char names[UNKNOWN_MAX_NAMES][UNKNOWN_NAME_MAX + 1];
 	signed char st[UNKNOWN_MAX_NAMES]; /* 1 known, 0 unknown, -1 skip */
-	unsigned long min = 1;
-	size_t nnames = 0, i, j, unknown = 0, pairs = 0;
-	const char *p, *end;
+	size_t nnames = 0, i, j, pairs = 0;
+	const char *p, *end = t->text + t->len;
 	bool older;
 
-	if (!in->symbols || !t)
-		return 0;
 	older = claims_tree_older(in->evidence, in->symbols) ||
 		claims_version_drift(in->evidence, in->symbols,
 				     in->report ? in->report->when : 0);
-	if (args->argc > 0 && parse_ulong(args->argv[0], &min) < 0)
-		min = 1;
-	end = t->text + t->len;
 	for (p = t->text; (p = memchr(p, '(', (size_t)(end - p))) != NULL;
 	     p++) {
 		const char *b = p;
@@ -103,9 +108,11 @@ double classify_hook_unknown_functions(const struct rules_input *in,
 	 * a slip of the pen: a real name the report cites is 2 edits away
 	 * (at most UNKNOWN_MAX_PAIRS pairs compared: a bounded cost)
 	 */
+	*known = *unknown = 0;
 	for (i = 0; i < nnames; i++) {
 		bool near = false;
 
+		*known += st[i] == 1;
 		if (st[i] != 0)
 			continue;
 		for (j = 0; j < nnames && !near && pairs < UNKNOWN_MAX_PAIRS;
@@ -116,9 +123,44 @@ double classify_hook_unknown_functions(const struct rules_input *in,
 			near = claims_near_miss(names[i], strlen(names[i]),
 						names[j], strlen(names[j]));
 		}
-		unknown += !near;
+		*unknown += !near;
 	}
-	return unknown && unknown >= min ? (double)unknown : 0;
+}
+
+/* classify_hook_unknown_functions - see the file comment */
+double classify_hook_unknown_functions(const struct rules_input *in,
+				       const struct rules_text *t,
+				       const struct rules_args *args)
+{
+	unsigned long min = 1, min_checkable = 1;
+	unsigned known, unknown;
+	double share = 0;
+
+	if (!in->symbols || !t)
+		return 0;
+	if (args->argc > 0 && parse_ulong(args->argv[0], &min) < 0)
+		min = 1;
+	if (args->argc > 1)
+		min_checkable = (unsigned long)strtod(args->argv[1], NULL);
+	if (args->argc > 2)
+		share = strtod(args->argv[2], NULL);
+	/* counted once a report, for all the rules that weigh them */
+	if (in->claims && in->claims->names_done) {
+		known = in->claims->names_known;
+		unknown = in->claims->names_unknown;
+	} else {
+		count_names(in, t, &known, &unknown);
+		if (in->claims) {
+			in->claims->names_known = known;
+			in->claims->names_unknown = unknown;
+			in->claims->names_done = true;
+		}
+	}
+	/* weighed: of the names the tree could judge, how many it refutes */
+	if (!unknown || unknown < min || known + unknown < min_checkable ||
+	    (double)unknown < share * (double)(known + unknown))
+		return 0;
+	return (double)unknown;
 }
 
 /*
@@ -191,13 +233,12 @@ double classify_hook_false_trace(const struct rules_input *in,
 }
 
 /*
- * classify_hook_false_sites - false_sites(MIN_FAILED): the WARNING and
- * BUG sites claims.c found outside the function they name, when at
- * least MIN_FAILED (default 1), else 0
+ * failed_of - the failed checks of kind (claims.c) when at least
+ * MIN_FAILED (the hook's argument, default 1), else 0
  */
-double classify_hook_false_sites(const struct rules_input *in,
-				 const struct rules_text *t,
-				 const struct rules_args *args)
+static double failed_of(const struct rules_input *in,
+			const struct rules_text *t,
+			const struct rules_args *args, enum claims_kind kind)
 {
 	unsigned long min_failed = 1;
 	struct claims local;
@@ -209,7 +250,28 @@ double classify_hook_false_sites(const struct rules_input *in,
 		min_failed = 1;
 	c = claims_get(in->claims, &local, t->text, t->len, in->evidence,
 		       in->symbols, in->history);
-	return c->failed_kind[CLAIM_SITE] >= min_failed
-		       ? (double)c->failed_kind[CLAIM_SITE]
-		       : 0;
+	return c->failed_kind[kind] >= min_failed ? (double)c->failed_kind[kind]
+						  : 0;
+}
+
+/*
+ * classify_hook_false_sites - false_sites(MIN_FAILED): the WARNING and
+ * BUG sites claims.c found outside the function they name
+ */
+double classify_hook_false_sites(const struct rules_input *in,
+				 const struct rules_text *t,
+				 const struct rules_args *args)
+{
+	return failed_of(in, t, args, CLAIM_SITE);
+}
+
+/*
+ * classify_hook_false_cited - false_cited(MIN_FAILED): the file.c:LINE
+ * of the prose claims_cited.c found outside the functions named beside
+ */
+double classify_hook_false_cited(const struct rules_input *in,
+				 const struct rules_text *t,
+				 const struct rules_args *args)
+{
+	return failed_of(in, t, args, CLAIM_CITED);
 }

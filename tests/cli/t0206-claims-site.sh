@@ -1,6 +1,8 @@
 #!/bin/sh
 # t0206-claims-site: a WARNING or BUG line's file:line is checked against
-# the function it names in the tree indexed (claims_site.c)
+# the function it names in the tree indexed (claims_site.c), and so is a
+# file.c:LINE of the prose against the functions its sentence names
+# (claims_cited.c)
 . "$(dirname "$0")/../lib.sh"
 cat >"$T/routes.conf" <<CONF
 state_dir = $T/state
@@ -85,6 +87,57 @@ test_expect_success 'a past-the-end site fails; another release is not checked' 
 	msg "$T/newer.eml" 131 6.13.1 &&
 	"$TRIAGE" explain "$T/newer.eml" >"$T/out.txt" &&
 	! grep -q "sites" "$T/out.txt"
+'
+
+# cited FILE CITED VERSION: an analysis citing CITED beside foo_work()
+cited() {
+	cat >"$1" <<EOF
+From: Some One <someone@example.com>
+To: bugs@example.org
+Subject: foo: use-after-free in foo_work
+Message-ID: <cited-$2-$3@example.com>
+
+Kernel: $3
+
+Analysis:
+
+The worker foo_work() touches the buffer after it was freed
+($2). Moving the free after the loop fixes it.
+EOF
+}
+
+test_expect_success 'a cited line in the function the sentence names holds' '
+	cited "$T/inside.eml" drivers/foo/foo.c:66 6.12.3 &&
+	"$TRIAGE" explain "$T/inside.eml" >"$T/out.txt" &&
+	grep -q "^claims    .*cited_lines 0/1" "$T/out.txt" &&
+	! grep -q AI_FALSE_CITED "$T/out.txt"
+'
+
+test_expect_success 'a cited line in a function the named one never reaches fails, and says why against which tree' '
+	cited "$T/false.eml" foo.c:131 6.12.3 &&
+	"$TRIAGE" explain "$T/false.eml" >"$T/out.txt" &&
+	grep -q "^claims    .*cited_lines 1/1" "$T/out.txt" &&
+	grep -q "foo.c:131 (cited beside foo_work()): in or near foo_other(), which foo_work() does not reach within the file in the tree indexed" "$T/out.txt" &&
+	grep -q "against the tree indexed, Linux 6.12.3" "$T/out.txt" &&
+	grep -q "AI_FALSE_CITED" "$T/out.txt" &&
+	"$TRIAGE" explain --json "$T/false.eml" >"$T/out.json" &&
+	python3 - "$T/out.json" <<-\PY
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	c = d["claims"]
+	assert c["kinds"]["cited_lines"] == [1, 1], c
+	# one false check of few, nothing else: not ai on its own
+	assert d["class"] != "ai", d["class"]
+	PY
+'
+
+test_expect_success 'another release, or a vendor build of the release, is not checked' '
+	cited "$T/newer.eml" drivers/foo/foo.c:131 6.13.1 &&
+	"$TRIAGE" explain "$T/newer.eml" >"$T/out.txt" &&
+	! grep -q "cited_lines" "$T/out.txt" &&
+	cited "$T/vendor.eml" drivers/foo/foo.c:131 6.12.0-55.el10.x86_64 &&
+	"$TRIAGE" explain "$T/vendor.eml" >"$T/out.txt" &&
+	! grep -q "cited_lines" "$T/out.txt"
 '
 
 test_done

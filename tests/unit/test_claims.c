@@ -5,6 +5,7 @@
  * and the weighing that keeps one typo from counting
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,7 +17,9 @@
 #include <unistd.h>
 
 #include "claims.h"
+#include "classify.h"
 #include "evidence.h"
+#include "rules.h"
 #include "strbuf.h"
 #include "symbols.h"
 #include "tree_scratch.h"
@@ -96,6 +99,8 @@ static int setup(void **state)
 		   "void ext4_unlock_irqrestore(void)\n{\n}\n"
 		   "void perf_trace_ext4(void)\n{\n}\n");
 	write_warn_c();
+	/* a second warn.c: a basename alone is ambiguous between them */
+	write_text("drivers/misc/warn.c", "int misc_warn(void)\n{\n}\n");
 	far = xmalloc(1300);
 	memset(far, '\n', 1201);
 	strcpy(far + 1201, "int ext4_far(void)\n{\n}\n");
@@ -827,6 +832,195 @@ static void test_sites(void **state)
 	assert_int_equal(c.checks_kind[CLAIM_SITE], 1);
 }
 
+/* a file.c:LINE of the prose, checked against the functions named */
+static void test_cited(void **state)
+{
+	struct claims c;
+
+	(void)state;
+	/* in the function named, or in one it reaches (inlined) */
+	check_site("The warning comes from warn_outer() "
+		   "(fs/ext4/warn.c:67).\n",
+		   "6.12.1", &c);
+	assert_int_equal(c.checks_kind[CLAIM_CITED], 1);
+	assert_int_equal(c.failed_kind[CLAIM_CITED], 0);
+	check_site("Looking at fs/ext4/warn.c:3, warn_outer() passes 1 to\n"
+		   "the helper, which warns.\n",
+		   "6.12.1", &c);
+	assert_int_equal(c.checks_kind[CLAIM_CITED], 1);
+	assert_int_equal(c.failed_kind[CLAIM_CITED], 0);
+	/* in a function none of them reaches: false, and why */
+	check_site("The bug: warn_outer() frees the buffer twice\n"
+		   "(fs/ext4/warn.c:131), then returns.\n",
+		   "6.12.1", &c);
+	assert_int_equal(c.checks_kind[CLAIM_CITED], 1);
+	assert_int_equal(c.failed_kind[CLAIM_CITED], 1);
+	assert_int_equal(claims_failed(&c, CLAIMS_FACTS), 1);
+	assert_string_equal(c.first,
+			    "fs/ext4/warn.c:131 (cited beside warn_outer()): "
+			    "in or near warn_other(), which warn_outer() does "
+			    "not reach within the file in the tree indexed");
+	/* a basename alone: the file the named function is defined in */
+	check_site("warn_outer() calls ext4_iget() directly (warn.c:131)\n"
+		   "before the inode is set up.\n",
+		   "6.12.1", &c);
+	assert_int_equal(c.checks_kind[CLAIM_CITED], 1);
+	assert_int_equal(c.failed_kind[CLAIM_CITED], 1);
+	assert_non_null(strstr(c.first, "warn.c:131 (cited beside"));
+	/* past the file's end */
+	check_site("See fs/ext4/warn.c:7463 in warn_outer().\n", "6.12.1", &c);
+	assert_int_equal(c.failed_kind[CLAIM_CITED], 1);
+	assert_non_null(strstr(c.first, "past its end (200 lines)"));
+	/* not checked: another release, a vendor build, no version */
+	check_site("warn_outer() is wrong (fs/ext4/warn.c:131).\n", "6.13.2",
+		   &c);
+	assert_int_equal(c.checks_kind[CLAIM_CITED], 0);
+	check_site("warn_outer() is wrong (fs/ext4/warn.c:131).\n",
+		   "6.12.0-55.el10_0.x86_64", &c);
+	assert_int_equal(c.checks_kind[CLAIM_CITED], 0);
+	check_site("warn_outer() is wrong (fs/ext4/warn.c:131).\n", NULL, &c);
+	assert_int_equal(c.checks_kind[CLAIM_CITED], 0);
+	/* ... no function of that file named in the sentence, none at all */
+	check_site("ext4_iget() is wrong (fs/ext4/warn.c:131).\n", "6.12.1",
+		   &c);
+	assert_int_equal(c.checks_kind[CLAIM_CITED], 0);
+	check_site("warn_outer() is fine.\nThe loop at fs/ext4/warn.c:131\n"
+		   "is wrong.\n",
+		   "6.12.1", &c);
+	assert_int_equal(c.checks_kind[CLAIM_CITED], 0);
+	/* ... a basename two named functions' files share */
+	check_site("warn_outer() and misc_warn() race (warn.c:131).\n",
+		   "6.12.1", &c);
+	assert_int_equal(c.checks_kind[CLAIM_CITED], 0);
+	/* ... a compiler's file:line:column, a quote, a diff, a frame */
+	check_site("fs/ext4/warn.c:131:5: warning: unused in warn_outer()\n",
+		   "6.12.1", &c);
+	assert_int_equal(c.checks_kind[CLAIM_CITED], 0);
+	check_site("> warn_outer() is wrong (fs/ext4/warn.c:131).\n", "6.12.1",
+		   &c);
+	assert_int_equal(c.checks_kind[CLAIM_CITED], 0);
+	check_site("+\twarn_outer(); /* fs/ext4/warn.c:131 */\n", "6.12.1", &c);
+	assert_int_equal(c.checks_kind[CLAIM_CITED], 0);
+	check_site(" warn_outer+0x1/0x10 fs/ext4/warn.c:131 warn_outer()\n",
+		   "6.12.1", &c);
+	assert_int_equal(c.checks_kind[CLAIM_CITED], 0);
+	/* the same citation twice counts once; a WARNING line is a site */
+	check_site("warn_outer() (fs/ext4/warn.c:131) and again\n"
+		   "warn_outer() (fs/ext4/warn.c:131).\n",
+		   "6.12.1", &c);
+	assert_int_equal(c.checks_kind[CLAIM_CITED], 1);
+	check_site("WARNING: CPU: 1 PID: 2 at fs/ext4/warn.c:131 "
+		   "warn_outer+0x1/0x10\n",
+		   "6.12.1", &c);
+	assert_int_equal(c.checks_kind[CLAIM_CITED], 0);
+	assert_int_equal(c.checks_kind[CLAIM_SITE], 1);
+}
+
+/* unknown_functions(MIN, MIN_CHECKABLE, MIN_SHARE) of text */
+static double unknown(const char *text, const char *min, const char *checkable,
+		      const char *share)
+{
+	struct rules_input in = { NULL, NULL, NULL, syms, NULL, NULL };
+	struct rules_text t = { text, text, strlen(text) };
+	struct rules_args a = { 3, { min, checkable, share }, NULL };
+
+	return classify_hook_unknown_functions(&in, &t, &a);
+}
+
+/*
+ * unknown names weighed by the names the tree could judge: one slip
+ * among many real names is not a report of invented ones
+ */
+static void test_unknown_share(void **state)
+{
+	static const char many[] =
+		"ext4_iget() calls ext4_lookup(), ext4_create(), "
+		"ext4_unlink() and ext4_rename(), then ext4_frobnicate().";
+	static const char four[] =
+		"ext4_iget() calls ext4_lookup(), ext4_create() and "
+		"ext4_unlink(), then ext4_frobnicate().";
+	static const char one[] = "ext4_iget() calls ext4_frobnicate().";
+	static const char two[] = "ext4_iget() calls ext4_frobnicate() and "
+				  "ext4_twiddle_bits().";
+	static const char two_of_six[] =
+		"ext4_iget() calls ext4_lookup(), ext4_create() and "
+		"ext4_unlink(), then ext4_frobnicate() and "
+		"ext4_twiddle_bits().";
+
+	(void)state;
+	/* any unknown name counts */
+	assert_true(unknown(many, "1", "1", "0") == 1);
+	/* more than one in five: not 1 of 6, nor 1 of 5; 1 of 4 is */
+	assert_true(unknown(many, "1", "1", "0.21") == 0);
+	assert_true(unknown(four, "1", "1", "0.21") == 0);
+	assert_true(unknown(one, "1", "1", "0.21") == 1);
+	assert_true(unknown(two_of_six, "1", "1", "0.21") == 2);
+	/* mostly invented: 2 or more unknown, half or more of 2 or more */
+	assert_true(unknown(one, "2", "2", "0.5") == 0);
+	assert_true(unknown(two, "2", "2", "0.5") == 2);
+	assert_true(unknown(two_of_six, "2", "2", "0.5") == 0);
+	assert_true(unknown(two, "2", "4", "0.5") == 0);
+	/* counted once a report: the rules that weigh them share the count */
+	{
+		struct claims_memo memo = { .done = false };
+		struct rules_input in = { NULL, NULL, NULL, syms, &memo, NULL };
+		struct rules_text t1 = { one, one, strlen(one) };
+		struct rules_text t2 = { many, many, strlen(many) };
+		struct rules_args a = { 3, { "1", "1", "0.21" }, NULL };
+
+		assert_true(classify_hook_unknown_functions(&in, &t1, &a) == 1);
+		assert_true(memo.names_done);
+		assert_int_equal(memo.names_known, 1);
+		assert_int_equal(memo.names_unknown, 1);
+		assert_true(classify_hook_unknown_functions(&in, &t2, &a) == 1);
+	}
+}
+
+/* util_read_fd(): the tree's files are read bounded, silently */
+static void test_read_fd(void **state)
+{
+	char path[TREE_DIR_MAX + 32], *buf;
+	size_t len = 0;
+	int fd, pfd[2];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/readfd.txt", tmpdir);
+	write_text("readfd.txt", "0123456789");
+	fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	buf = util_read_fd(fd, 10, &len);
+	assert_non_null(buf);
+	assert_int_equal(len, 10);
+	assert_string_equal(buf, "0123456789");
+	free(buf);
+	/* a regular file over max: refused before reading */
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	assert_null(util_read_fd(fd, 9, &len));
+	close(fd);
+	/* a pipe (no size known): bounded while reading */
+	assert_int_equal(pipe(pfd), 0);
+	assert_int_equal(write(pfd[1], "abcdef", 6), 6);
+	close(pfd[1]);
+	assert_null(util_read_fd(pfd[0], 5, &len));
+	close(pfd[0]);
+	assert_int_equal(pipe(pfd), 0);
+	assert_int_equal(write(pfd[1], "abcdef", 6), 6);
+	close(pfd[1]);
+	buf = util_read_fd(pfd[0], 6, &len);
+	assert_non_null(buf);
+	assert_int_equal(len, 6);
+	assert_string_equal(buf, "abcdef");
+	free(buf);
+	close(pfd[0]);
+	/* nothing to read, or no file */
+	write_text("empty.txt", "");
+	snprintf(path, sizeof(path), "%s/empty.txt", tmpdir);
+	fd = open(path, O_RDONLY);
+	assert_null(util_read_fd(fd, 10, &len));
+	close(fd);
+	assert_null(util_read_fd(-1, 10, &len));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -846,6 +1040,9 @@ int main(void)
 		cmocka_unit_test(test_facts),
 		cmocka_unit_test(test_weigh),
 		cmocka_unit_test(test_sites),
+		cmocka_unit_test(test_cited),
+		cmocka_unit_test(test_unknown_share),
+		cmocka_unit_test(test_read_fd),
 	};
 
 	msg_setup("test_claims", 1, false);
