@@ -892,7 +892,7 @@ static bool in_set(const uint32_t *set, size_t n, uint32_t sec)
  * broke, and count W_TOOLCHAIN of their weight
  */
 static void credit_addresses(struct acc *a, const struct map *map,
-			     const struct evidence *ev,
+			     const struct evidence *ev, bool bz,
 			     const uint32_t *toolchain, size_t ntool)
 {
 	struct map_addr_hit hits[MAP_ADDR_SECTIONS_MAX];
@@ -909,7 +909,7 @@ static void credit_addresses(struct acc *a, const struct map *map,
 			if (hits[k].tag == 'L' &&
 			    in_set(toolchain, ntool, hits[k].section))
 				tool_list = true;
-		if (!n && !(ev->bz_product && ev->bz_component)) {
+		if (!n && !bz) {
 			snprintf(why, sizeof(why),
 				 "list or patchwork project named %s in %s",
 				 ev->recipients[i], to ? "To" : "Cc");
@@ -923,7 +923,7 @@ static void credit_addresses(struct acc *a, const struct map *map,
 
 			/* Bugzilla mails the list its component forwards to:
 			 * the component, credited once (W_COMPONENT) */
-			if (list && ev->bz_product && ev->bz_component)
+			if (list && bz)
 				continue;
 			w = list		 ? W_ADDR_LIST
 			    : hits[k].tag == 'R' ? W_ADDR_REVIEWER
@@ -1572,16 +1572,33 @@ static bool config_value_only(const char *text, size_t len, const char *f)
  * text (may be NULL) is searched for K: keywords, in its prose lines
  * only (prose_line()).
  */
+static void for_report(const struct map *map, const struct config *cfg,
+		       bool bz_own, const struct evidence *ev, const char *text,
+		       size_t text_len, struct section_list *out);
+
 void sections_for_report(const struct map *map, const struct evidence *ev,
 			 const char *text, size_t text_len,
 			 struct section_list *out)
 {
-	sections_for_report_site(map, NULL, ev, text, text_len, out);
+	for_report(map, NULL, true, ev, text, text_len, out);
 }
 
 void sections_for_report_site(const struct map *map, const struct config *cfg,
-			      const struct evidence *ev, const char *text,
-			      size_t text_len, struct section_list *out)
+			      const struct report *r, const struct evidence *ev,
+			      const char *text, size_t text_len,
+			      struct section_list *out)
+{
+	for_report(map, cfg, bzcomponent_from_bugzilla(r, cfg), ev, text,
+		   text_len, out);
+}
+
+/*
+ * for_report - bz_own: ev's Bugzilla product and component are the
+ * Bugzilla's own (bzcomponent_from_bugzilla())
+ */
+static void for_report(const struct map *map, const struct config *cfg,
+		       bool bz_own, const struct evidence *ev, const char *text,
+		       size_t text_len, struct section_list *out)
 {
 	struct acc a = { NULL, NULL, NULL, NULL, NULL, 0, 0 };
 	double wf = W_FRAME, wt = W_TEXT, guilty_w = W_GUILTY;
@@ -1589,6 +1606,7 @@ void sections_for_report_site(const struct map *map, const struct config *cfg,
 	size_t i, ntool = 0;
 	int bz_sec = -1;
 	char bz_why[SECTION_WHY_MAX] = "";
+	bool bz = bz_own && ev && ev->bz_product && ev->bz_component;
 
 	/*
 	 * syzkaller's rule keeps the first file it saw when every file was
@@ -1693,7 +1711,7 @@ void sections_for_report_site(const struct map *map, const struct config *cfg,
 				credit_as(&a, hits[i].section, W_KEYWORD,
 					  "K: keyword in the text", C_KEYWORD);
 	}
-	if (ev && ev->bz_product && ev->bz_component) {
+	if (bz) {
 		const char *t = bzcomponent_site_section(cfg, ev->bz_product,
 							 ev->bz_component);
 		int sec = t ? map_find_section(map, t) : -1;
@@ -1709,7 +1727,7 @@ void sections_for_report_site(const struct map *map, const struct config *cfg,
 	if (ev) {
 		credit_names(&a, map, ev);
 		credit_logs(&a, map, ev);
-		credit_addresses(&a, map, ev, toolchain, ntool);
+		credit_addresses(&a, map, ev, bz, toolchain, ntool);
 	}
 	if (bz_sec >= 0)
 		component_siblings(&a, map, (uint32_t)bz_sec, bz_why);
