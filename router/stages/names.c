@@ -380,6 +380,17 @@ void names_in_line(const char *s, size_t len, names_add_fn *add, void *ctx)
 	}
 }
 
+/*
+ * bot_guess - p starts the word of a "[ext4?]" tag: syzbot's guess of
+ * the subsystem, which the subject prefix reads (evidence.h), halved
+ * where the crash names its own guilty file: not a driver's name again
+ */
+static bool bot_guess(const char *s, const char *p, size_t n, const char *end)
+{
+	return p > s && p[-1] == '[' && p + n + 1 < end && p[n] == '?' &&
+	       p[n + 1] == ']';
+}
+
 void names_in_subject(const char *subject, names_add_fn *add, void *ctx)
 {
 	const char *s = subject ? subject : "", *end = s + strlen(s), *p;
@@ -389,6 +400,10 @@ void names_in_subject(const char *subject, names_add_fn *add, void *ctx)
 		size_t n = named_word(s, p, end, &marked), len;
 		char low[NAMES_WORD_MAX + 8];
 
+		if (n && bot_guess(s, p, n, end)) {
+			p += n - 1;
+			continue;
+		}
 		if (n && (marked || (p[n] == ':' && prefix_position(s, p)) ||
 			  called_driver(s, p, n, end) || configurator(p, n)))
 			add(ctx, p, n);

@@ -46,7 +46,9 @@
  *	("USB", "RTC", "HID: amd_sfh: ...") is the subsystem's, which the
  *	subject prefix (evidence_subject_prefix()) and the map stage
  *	read, not a driver's name.  A compiler's "file.c:12:3: error:"
- *	in a test robot's subject starts no chain.
+ *	in a test robot's subject starts no chain.  Syzbot's "[ext4?]"
+ *	tags are its guess of the subsystem, which the subject prefix
+ *	reads: no names.
  *
  *	Lines that name every module loaded are skipped by
  *	names_in_line(): stack frames ("+0x"), "Modules linked in:" and

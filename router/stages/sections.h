@@ -26,6 +26,9 @@
  *	  a driver the subject names             0.6 ("rtw89: ...": the
  *	    symbol index's "module:NAME", a kbuild module or a directory
  *	    name only one directory of the tree has)
+ *	  a filesystem the prose names that the  0.3, as a driver
+ *	    index does not ("overlayfs"): its
+ *	    directory in F:
  *	  drivers and functions the prose names  0.3 each ("ucsi_acpi",
  *	    "xfs_iget()", "ext4_find_extent:936:"), at most 0.4 a
  *	    section; not in generic files (as frames)
@@ -53,6 +56,11 @@
  *	the frames of one section give it at most half the guilty file's
  *	weight (0.75): a caller framework says once that the path went
  *	through it.
+ *
+ *	A lower filesystem's guilty file under a stacking filesystem's
+ *	frame (overlayfs or ecryptfs calling ext4: its caller in the trace)
+ *	shares the guilty file's weight with the stacking one: it broke on
+ *	what the stacking layer handed it.
  *
  *	Within one path's sections the most specific gets the full weight
  *	and each broader one half of the one before, so "fs/xfs/x.c"

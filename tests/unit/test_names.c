@@ -240,6 +240,10 @@ static void test_subjects(void **state)
 					"Use reset controller only\" makes "
 					"I2C break"),
 			    "i2c,muxes,pca954x");
+	/* syzbot's "[ext4?]" is its guess, read as the subject prefix */
+	assert_string_equal(subject(&g, "[syzbot] [ext4?] [overlayfs?] "
+					"WARNING in ext4_llseek [ext4]"),
+			    "ext4_llseek,ext4"); /* a frame's module is */
 	assert_string_equal(subject(&g, NULL), "");
 	assert_string_equal(subject(&g, ""), "");
 }

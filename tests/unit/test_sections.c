@@ -117,6 +117,7 @@ static const char *fixture =
 	"CRYPTO API\nM:\tcr <cr@k.org>\nF:\tcrypto/\n"
 	"SECURITY SUBSYSTEM\nM:\tsy <sy@k.org>\nF:\tsecurity/\n"
 	"LANDLOCK SECURITY MODULE\nM:\tlk <lk@k.org>\nF:\tsecurity/landlock/\n"
+	"OVERLAY FILESYSTEM\nM:\tov <ov@k.org>\nF:\tfs/overlayfs/\n"
 	"THE REST\nM:\tl <l@k.org>\nL:\tlinux-kernel@vger.kernel.org\n"
 	"F:\t*\nF:\t*/\n";
 
@@ -513,6 +514,45 @@ static void test_frames_pooled_under_guilty(void **state)
 	assert_string_equal(title(&l, 1), "XFS FILESYSTEM");
 	/* four callers in one filesystem: at most half the guilty file */
 	assert_true(fabs(l.v[1].score - 0.75) < 1e-6);
+	section_list_release(&l);
+	ev_del(ev);
+}
+
+/*
+ * A lower filesystem's guilty file under a stacking filesystem's frame
+ * (overlayfs calling xfs): the two share the guilty file's weight; the
+ * same file with no stacking caller keeps it
+ */
+static void test_stacking_filesystem(void **state)
+{
+	const char *frames[] = { "fs/xfs/xfs_file.c", "fs/read_write.c",
+				 "fs/overlayfs/file.c" };
+	struct evidence *ev = ev_new("fs/xfs/xfs_file.c", NULL, 0);
+	struct section_list l;
+	size_t i;
+
+	(void)state;
+	ev->frames = xcalloc(3, sizeof(*ev->frames));
+	for (i = 0; i < 3; i++)
+		ev->frames[i].file = xstrdup(frames[i]);
+	ev->nframes = 3;
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "XFS FILESYSTEM");
+	assert_true(fabs(l.v[0].score - 0.75) < 1e-9);
+	assert_string_equal(title(&l, 1), "OVERLAY FILESYSTEM");
+	assert_true(fabs(l.v[1].score - 0.75) < 1e-9);
+	assert_non_null(strstr(l.v[1].why, "the stacking filesystem calling "
+					   "the guilty file: "
+					   "fs/overlayfs/file.c 0.75"));
+	section_list_release(&l);
+	/* overlayfs below, not above: the guilty file's alone */
+	free(ev->frames[2].file);
+	ev->frames[2].file = xstrdup(ev->frames[0].file);
+	free(ev->frames[0].file);
+	ev->frames[0].file = xstrdup("fs/overlayfs/file.c");
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "XFS FILESYSTEM");
+	assert_true(fabs(l.v[0].score - 1.5) < 1e-9);
 	section_list_release(&l);
 	ev_del(ev);
 }
@@ -1544,6 +1584,7 @@ int main(void)
 		cmocka_unit_test(test_bugzilla_component_list_sibling),
 		cmocka_unit_test(test_bugzilla_component_only_bugzillas),
 		cmocka_unit_test(test_filesystem_named_in_prose),
+		cmocka_unit_test(test_stacking_filesystem),
 		cmocka_unit_test(test_lsm_hooks_are_core),
 		cmocka_unit_test(test_library_guilty_counts_half),
 	};
