@@ -53,30 +53,6 @@ static bool module_parameter(const char *q, const char *end)
 }
 
 /*
- * filesystem_name - "overlayfs", "bcachefs", "squashfs": a filesystem
- * is called by its name, which ends in "fs"; not the pseudo filesystems
- * every subsystem's interface lives in ("sysfs", "debugfs", "procfs"),
- * whose mention says where a value was read, not what broke
- */
-static bool filesystem_name(const char *p, size_t n)
-{
-	static const char *const pseudo[] = {
-		"sysfs",  "debugfs",  "procfs", "configfs",  "tracefs",
-		"kernfs", "devtmpfs", "rootfs", "initramfs", "ramfs",
-		"tmpfs",  "pipefs",   "sockfs", "nsfs",	     "pidfs",
-		"bpffs",  "cgroupfs", "refs",	"defs",	     "securityfs",
-	};
-	size_t i;
-
-	if (n < 3 || memcmp(p + n - 2, "fs", 2))
-		return false;
-	for (i = 0; i < ARRAY_SIZE(pseudo); i++)
-		if (strlen(pseudo[i]) == n && !memcmp(p, pseudo[i], n))
-			return false;
-	return true;
-}
-
-/*
  * named_word - a word that may be a driver's or module's name: lower
  * case letters, digits, "_" and "-", a letter first, 3 to 32 long, not
  * inside a path, an address or a file name (those are read as such);
@@ -360,11 +336,8 @@ void names_in_line(const char *s, size_t len, names_add_fn *add, void *ctx)
 		char low[NAMES_WORD_MAX + 8];
 
 		/* "ext4_find_extent:936:" is a function's error prefix */
-		/* a filesystem by its name: in prose; a subject's "(xfs)"
-		 * says on what the disk failed */
 		if (n &&
-		    (marked || filesystem_name(p, n) ||
-		     called_driver(s, p, n, end) ||
+		    (marked || called_driver(s, p, n, end) ||
 		     (configurator(p, n) && after_make(s, p))) &&
 		    !(p + n + 1 < end && p[n] == ':' && is_digit(p[n + 1])))
 			add(ctx, p, n);
@@ -380,17 +353,6 @@ void names_in_line(const char *s, size_t len, names_add_fn *add, void *ctx)
 	}
 }
 
-/*
- * bot_guess - p starts the word of a "[ext4?]" tag: syzbot's guess of
- * the subsystem, which the subject prefix reads (evidence.h), halved
- * where the crash names its own guilty file: not a driver's name again
- */
-static bool bot_guess(const char *s, const char *p, size_t n, const char *end)
-{
-	return p > s && p[-1] == '[' && p + n + 1 < end && p[n] == '?' &&
-	       p[n + 1] == ']';
-}
-
 void names_in_subject(const char *subject, names_add_fn *add, void *ctx)
 {
 	const char *s = subject ? subject : "", *end = s + strlen(s), *p;
@@ -400,10 +362,6 @@ void names_in_subject(const char *subject, names_add_fn *add, void *ctx)
 		size_t n = named_word(s, p, end, &marked), len;
 		char low[NAMES_WORD_MAX + 8];
 
-		if (n && bot_guess(s, p, n, end)) {
-			p += n - 1;
-			continue;
-		}
 		if (n && (marked || (p[n] == ':' && prefix_position(s, p)) ||
 			  called_driver(s, p, n, end) || configurator(p, n)))
 			add(ctx, p, n);

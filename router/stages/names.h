@@ -20,10 +20,7 @@
  *	words are English), when it is a module's parameter as the
  *	kernel's command line spells it ("psmouse.synaptics_intertouch",
  *	"usbcore.autosuspend=-1": the module; not a file name or a host),
- *	in prose when it is a filesystem's name ("overlayfs",
- *	"bcachefs": ending in "fs"; not a pseudo filesystem every
- *	subsystem's interface lives in: "sysfs", "debugfs", "procfs";
- *	in a subject the prefix chain reads it), when the text calls it a
+ *	when the text calls it a
  *	driver or a module ("the hidraw driver", "module btusb"; not "the
  *	driver", "this module"), or when it is a Kconfig configurator's
  *	make target ("menuconfig", "xconfig": a word ending in "config"
@@ -46,9 +43,7 @@
  *	("USB", "RTC", "HID: amd_sfh: ...") is the subsystem's, which the
  *	subject prefix (evidence_subject_prefix()) and the map stage
  *	read, not a driver's name.  A compiler's "file.c:12:3: error:"
- *	in a test robot's subject starts no chain.  Syzbot's "[ext4?]"
- *	tags are its guess of the subsystem, which the subject prefix
- *	reads: no names.
+ *	in a test robot's subject starts no chain.
  *
  *	Lines that name every module loaded are skipped by
  *	names_in_line(): stack frames ("+0x"), "Modules linked in:" and

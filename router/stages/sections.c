@@ -1053,32 +1053,6 @@ static void subject_name_in_map(struct acc *a, const struct map *map,
 }
 
 /*
- * filesystem_in_map - a filesystem the prose calls by its name
- * ("overlayfs", "bcachefs": names.h) that the symbol index does not
- * know (its module is "overlay"): the directory of that name in F:
- * (fs/overlayfs/), as the prose names a driver; a name more than
- * PREFIX_TIES sections share names none
- */
-static void filesystem_in_map(struct acc *a, const struct map *map,
-			      const char *name)
-{
-	uint32_t best[PREFIX_TIES];
-	size_t n = strlen(name), nbest, total, k;
-	char why[SECTION_WHY_MAX];
-
-	if (n < 3 || strcmp(name + n - 2, "fs"))
-		return;
-	nbest = map_file_named(map, name, best, ARRAY_SIZE(best), &total);
-	if (!nbest || total > PREFIX_TIES)
-		return;
-	snprintf(why, sizeof(why), "filesystem named in text: %s (F: %s/)",
-		 name, name);
-	for (k = 0; k < nbest; k++)
-		credit_pool(a, best[k], W_NAMED_TEXT / (double)nbest, why,
-			    C_SPECIFIC, POOL_NAMED);
-}
-
-/*
  * credit_names - the drivers the subject and prose name and the
  * functions the prose names, through the symbol index.  Generic files
  * (lib/, the allocators, ...: crashlog_guilty_ignored()) say nothing of
@@ -1097,10 +1071,6 @@ static void credit_names(struct acc *a, const struct map *map,
 		if (!f && subj) {
 			if (!in_chain(ev->subject_chain, ev->named[i]))
 				subject_name_in_map(a, map, ev->named[i]);
-			continue;
-		}
-		if (!f) {
-			filesystem_in_map(a, map, ev->named[i]);
 			continue;
 		}
 		if (!f || crashlog_guilty_ignored(f))

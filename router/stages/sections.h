@@ -26,9 +26,6 @@
  *	  a driver the subject names             0.6 ("rtw89: ...": the
  *	    symbol index's "module:NAME", a kbuild module or a directory
  *	    name only one directory of the tree has)
- *	  a filesystem the prose names that the  0.3, as a driver
- *	    index does not ("overlayfs"): its
- *	    directory in F:
  *	  drivers and functions the prose names  0.3 each ("ucsi_acpi",
  *	    "xfs_iget()", "ext4_find_extent:936:"), at most 0.4 a
  *	    section; not in generic files (as frames)

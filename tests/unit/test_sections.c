@@ -1124,37 +1124,6 @@ static void test_subject_name_in_map(void **state)
 }
 
 /*
- * A filesystem the prose calls by its name that the symbol index does
- * not know ("overlayfs": its module is "overlay") is its directory in
- * F:, as a driver the prose names; another unknown prose word is not
- */
-static void test_filesystem_named_in_prose(void **state)
-{
-	struct evidence *ev = ev_new(NULL, NULL, 0);
-	struct section_list l;
-
-	(void)state;
-	ev->named = xcalloc(2, sizeof(char *));
-	ev->named_files = xcalloc(2, sizeof(char *));
-	ev->named[0] = xstrdup("xfs");
-	ev->named[1] = xstrdup("rt2x00"); /* in prose: the index's only */
-	ev->nnamed = 2;
-	sections_for_report(map, ev, NULL, 0, &l);
-	assert_int_equal(l.n, 1);
-	assert_string_equal(title(&l, 0), "XFS FILESYSTEM");
-	assert_non_null(strstr(l.v[0].why,
-			       "filesystem named in text: xfs (F: xfs/) 0.30"));
-	section_list_release(&l);
-	free(ev->named[0]);
-	free(ev->named[1]);
-	free(ev->named);
-	free(ev->named_files);
-	ev->named = ev->named_files = NULL;
-	ev->nnamed = 0;
-	ev_del(ev);
-}
-
-/*
  * A driver the subject names decides within the list's umbrella; a
  * function the prose names counts, one in a generic file does not
  */
@@ -1583,7 +1552,6 @@ int main(void)
 		cmocka_unit_test(test_toolchain_list_from_build_line),
 		cmocka_unit_test(test_bugzilla_component_list_sibling),
 		cmocka_unit_test(test_bugzilla_component_only_bugzillas),
-		cmocka_unit_test(test_filesystem_named_in_prose),
 		cmocka_unit_test(test_stacking_filesystem),
 		cmocka_unit_test(test_lsm_hooks_are_core),
 		cmocka_unit_test(test_library_guilty_counts_half),
