@@ -505,7 +505,7 @@ void pipeline_judge(struct pipeline *p, const struct report *r,
 
 	/* map */
 	if (p->map)
-		sections_for_report_site(p->map, p->cfg, d->ev, r->body,
+		sections_for_report_site(p->map, p->cfg, r, d->ev, r->body,
 					 r->body_len, &d->sections);
 	d->mapped = d->sections.n > 0;
 }

@@ -7,8 +7,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "authres.h"
 #include "bzcomponent.h"
 #include "config.h"
+#include "report.h"
 #include "util.h"
 
 static const struct {
@@ -149,4 +151,57 @@ const char *bzcomponent_site_section(const struct config *cfg,
 	if (any)
 		return any;
 	return bzcomponent_section(product, component);
+}
+
+/* kernel.org's Bugzilla, whose components the built-in table has */
+#define KERNEL_ORG_BUGZILLA "bugzilla.kernel.org"
+
+/*
+ * host_under - the sender's domain dom is host or a parent of it with a
+ * dot of its own ("kernel.org" for bugzilla.kernel.org; not "org")
+ */
+static bool host_under(const char *host, size_t hl, const char *dom)
+{
+	size_t dl = strlen(dom);
+
+	if (!dl || !strchr(dom, '.') || dl > hl)
+		return false;
+	if (dl == hl)
+		return !strncasecmp(host, dom, hl);
+	return host[hl - dl - 1] == '.' &&
+	       !strncasecmp(host + hl - dl, dom, dl);
+}
+
+/* url_host - the host of "https://bugzilla.example.org/..." (its length;
+ * 0 when none) */
+static size_t url_host(const char *url, const char **host)
+{
+	const char *p = url ? strstr(url, "://") : NULL;
+
+	if (!p)
+		return 0;
+	*host = p + 3;
+	return strcspn(*host, "/:?# \t");
+}
+
+bool bzcomponent_from_bugzilla(const struct report *r, const struct config *cfg)
+{
+	static const char daemon[] = "bugzilla-daemon@";
+	const char *a, *dom, *host = NULL;
+	size_t hl;
+
+	if (!r)
+		return false;
+	if (r->source && !strcmp(r->source, "bugzilla"))
+		return true;
+	a = r->from_addr ? r->from_addr : "";
+	if (strncasecmp(a, daemon, sizeof(daemon) - 1))
+		return false;
+	dom = a + sizeof(daemon) - 1;
+	hl = url_host(config_get(cfg, "bugzilla_url"), &host);
+	if (!host_under(KERNEL_ORG_BUGZILLA, strlen(KERNEL_ORG_BUGZILLA),
+			dom) &&
+	    !(hl && host_under(host, hl, dom)))
+		return false;
+	return !authres_check(r, config_get(cfg, "authserv_id"), a);
 }

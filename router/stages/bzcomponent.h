@@ -16,6 +16,8 @@
 #ifndef TRIAGE_BZCOMPONENT_H
 #define TRIAGE_BZCOMPONENT_H
 
+#include <stdbool.h>
+
 const char *bzcomponent_section(const char *product, const char *component);
 
 /*
@@ -29,5 +31,20 @@ struct config;
 const char *bzcomponent_site_section(const struct config *cfg,
 				     const char *product,
 				     const char *component);
+
+/*
+ * bzcomponent_from_bugzilla - whether r's product and component are
+ * Bugzilla's own word: a bug read from the site's Bugzilla (a webhook
+ * or the REST poll: r->source "bugzilla"), or mail From a Bugzilla's
+ * daemon, "bugzilla-daemon@" of kernel.org's Bugzilla or of routes.conf's
+ * bugzilla_url host (that host's domain or a parent of it), and, when
+ * routes.conf names authserv_id, our server authenticated that From
+ * (authres.h), as for a MAINTAINERS person's own mail.  Anyone can write
+ * X-Bugzilla-Component or a "Component:" line: a stranger's changes
+ * nothing.  cfg may be NULL.
+ */
+struct report;
+bool bzcomponent_from_bugzilla(const struct report *r,
+			       const struct config *cfg);
 
 #endif

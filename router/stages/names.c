@@ -25,15 +25,45 @@ static bool is_alnum(char c)
 	       (c >= '0' && c <= '9');
 }
 
+static bool is_ident(char c)
+{
+	return (c >= 'a' && c <= 'z') || is_digit(c) || c == '_';
+}
+
+/*
+ * module_parameter - q (after a word) is ".param" of a module parameter
+ * as the kernel's command line spells it: "psmouse.synaptics_intertouch",
+ * "usbcore.autosuspend=-1"; the parameter has a "_" or is set with "=".
+ * A file name ("btusb.ko", "dmesg.txt") or a host ("x.org") is not.
+ */
+static bool module_parameter(const char *q, const char *end)
+{
+	const char *r = q + 1;
+	bool under = false;
+
+	if (q >= end || *q != '.')
+		return false;
+	for (; r < end && is_ident(*r); r++)
+		under |= *r == '_';
+	if (r == q + 1 || !(q[1] >= 'a' && q[1] <= 'z'))
+		return false;
+	if (r < end && (*r == '.' || *r == '/' || *r == '@' || is_alnum(*r)))
+		return false;
+	return under || (r < end && *r == '=');
+}
+
 /*
  * named_word - a word that may be a driver's or module's name: lower
  * case letters, digits, "_" and "-", a letter first, 3 to 32 long, not
- * inside a path, an address or a file name (those are read as such)
+ * inside a path, an address or a file name (those are read as such);
+ * *marked when it has a digit, "_" or "-", or names a module's
+ * parameter ("psmouse.proto=imps")
  */
 static size_t named_word(const char *s, const char *p, const char *end,
 			 bool *marked)
 {
 	const char *q = p;
+	bool param;
 
 	*marked = false;
 	if (p > s && (is_alnum(p[-1]) || strchr("/._-@=+<", p[-1])))
@@ -46,10 +76,78 @@ static size_t named_word(const char *s, const char *p, const char *end,
 		*marked |= is_digit(*q) || *q == '_' || *q == '-';
 	if (q - p < 3 || q - p > NAMES_WORD_MAX || q[-1] == '-' || q[-1] == '_')
 		return 0;
+	param = module_parameter(q, end);
 	if (q < end && (strchr("/@(+", *q) || (*q >= 'A' && *q <= 'Z') ||
-			(*q == '.' && q + 1 < end && is_alnum(q[1]))))
+			(*q == '.' && q + 1 < end && is_alnum(q[1]) && !param)))
 		return 0;
+	*marked |= param;
 	return (size_t)(q - p);
+}
+
+/* english - a word of a sentence that no module is named */
+static bool english(const char *w, size_t n)
+{
+	static const char *const words[] = {
+		"the", "and", "with", "a",  "i",  "is",	 "it",	"to",	"of",
+		"in",  "on",  "for",  "my", "or", "but", "not", "when", "was",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(words); i++)
+		if (strlen(words[i]) == n && !memcmp(w, words[i], n))
+			return true;
+	return false;
+}
+
+/*
+ * module_list - a line of nothing but module names, four or more, half
+ * of them with a "_" or a digit (six or more, a third), no English word
+ * among them, after a console's prefix ("kern.warn:
+ * [581015.89]"): the "Modules linked in:" list the console wrapped
+ * over several lines; it names every module loaded
+ */
+static bool module_list(const char *s, size_t len)
+{
+	const char *p = s, *end = s + len;
+	size_t words = 0, marked = 0, lead = 0;
+
+	while (p < end) {
+		const char *w;
+		bool mark = false, ok = true;
+
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p == end)
+			break;
+		for (w = p; p < end && *p != ' ' && *p != '\t'; p++) {
+			mark |= is_digit(*p) || *p == '_';
+			ok &= is_ident(*p) || *p == '-';
+		}
+		/* "[  12.345]", "kern.warn:": the console's, before the list */
+		if (!words && lead < 3 &&
+		    (*w == '[' || memchr(w, ']', (size_t)(p - w)) ||
+		     (p[-1] == ':' && p - w > 1))) {
+			lead++;
+			continue;
+		}
+		/* "btusb(E)", "rtw89_pci(OE)": a module's taint flags */
+		if (!ok && p[-1] == ')') {
+			const char *c = memchr(w, '(', (size_t)(p - w)), *f;
+
+			for (ok = c && c > w && c + 2 < p, f = w; ok && f < c;
+			     f++)
+				ok = is_ident(*f) || *f == '-';
+			for (f = c ? c + 1 : p; ok && f < p - 1; f++)
+				ok = *f >= 'A' && *f <= 'Z';
+		}
+		if (!ok || !(*w >= 'a' && *w <= 'z') ||
+		    english(w, (size_t)(p - w)))
+			return false;
+		words++;
+		marked += mark;
+	}
+	return (words >= 4 && 2 * marked >= words) ||
+	       (words >= 6 && 3 * marked >= words);
 }
 
 /*
@@ -229,7 +327,8 @@ void names_in_line(const char *s, size_t len, names_add_fn *add, void *ctx)
 {
 	const char *end = s + len, *p;
 
-	if (memmem(s, len, "+0x", 3) || memmem(s, len, "Modules linked in", 17))
+	if (memmem(s, len, "+0x", 3) ||
+	    memmem(s, len, "Modules linked in", 17) || module_list(s, len))
 		return;
 	for (p = s; p < end; p++) {
 		bool marked;

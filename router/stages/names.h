@@ -17,13 +17,16 @@
  *	"-", a letter first, 3 to 32 long, not inside a path, an address
  *	or a file name.  It counts when it is marked as a name (a digit,
  *	"_" or "-" in it: "rtw89", "hid-mcp2221", "ucsi_acpi"; plain
- *	words are English), when the text calls it a driver or a module
- *	("the hidraw driver", "module btusb"; not "the driver", "this
- *	module"), or when it is a Kconfig configurator's make target
- *	("menuconfig", "xconfig": a word ending in "config" after "make"
- *	and variables set on its command line).  A function's error
- *	prefix ("ext4_find_extent:936:") is no name: the evidence stage
- *	reads it as a function.
+ *	words are English), when it is a module's parameter as the
+ *	kernel's command line spells it ("psmouse.synaptics_intertouch",
+ *	"usbcore.autosuspend=-1": the module; not a file name or a host),
+ *	when the text calls it a
+ *	driver or a module ("the hidraw driver", "module btusb"; not "the
+ *	driver", "this module"), or when it is a Kconfig configurator's
+ *	make target ("menuconfig", "xconfig": a word ending in "config"
+ *	after "make" and variables set on its command line).  A
+ *	function's error prefix ("ext4_find_extent:936:") is no name: the
+ *	evidence stage reads it as a function.
  *
  *	A candidate in capitals ("UAS", "XHCI", "USB4") or a capital and a
  *	generation ("Thunderbolt-5", "Wifi-6") is passed in lower case,
@@ -43,7 +46,10 @@
  *	in a test robot's subject starts no chain.
  *
  *	Lines that name every module loaded are skipped by
- *	names_in_line(): stack frames ("+0x") and "Modules linked in:";
+ *	names_in_line(): stack frames ("+0x"), "Modules linked in:" and
+ *	the lines a console wrapped that list on (nothing but module
+ *	names, four or more, half of them marked, or six and a third; no
+ *	English word; after a console prefix such as "kern.warn: [12.3]");
  *	console output is the caller's to skip (it knows the line's
  *	prefixes).
  *

@@ -892,7 +892,7 @@ static bool in_set(const uint32_t *set, size_t n, uint32_t sec)
  * broke, and count W_TOOLCHAIN of their weight
  */
 static void credit_addresses(struct acc *a, const struct map *map,
-			     const struct evidence *ev,
+			     const struct evidence *ev, bool bz,
 			     const uint32_t *toolchain, size_t ntool)
 {
 	struct map_addr_hit hits[MAP_ADDR_SECTIONS_MAX];
@@ -909,7 +909,7 @@ static void credit_addresses(struct acc *a, const struct map *map,
 			if (hits[k].tag == 'L' &&
 			    in_set(toolchain, ntool, hits[k].section))
 				tool_list = true;
-		if (!n && !(ev->bz_product && ev->bz_component)) {
+		if (!n && !bz) {
 			snprintf(why, sizeof(why),
 				 "list or patchwork project named %s in %s",
 				 ev->recipients[i], to ? "To" : "Cc");
@@ -923,7 +923,7 @@ static void credit_addresses(struct acc *a, const struct map *map,
 
 			/* Bugzilla mails the list its component forwards to:
 			 * the component, credited once (W_COMPONENT) */
-			if (list && ev->bz_product && ev->bz_component)
+			if (list && bz)
 				continue;
 			w = list		 ? W_ADDR_LIST
 			    : hits[k].tag == 'R' ? W_ADDR_REVIEWER
@@ -1572,23 +1572,69 @@ static bool config_value_only(const char *text, size_t len, const char *f)
  * text (may be NULL) is searched for K: keywords, in its prose lines
  * only (prose_line()).
  */
+static void for_report(const struct map *map, const struct config *cfg,
+		       bool bz_own, const struct evidence *ev, const char *text,
+		       size_t text_len, struct section_list *out);
+
+/* stacking - a stacking filesystem's code: it calls a lower one's */
+static bool stacking(const char *f)
+{
+	return starts_with(f, "fs/overlayfs/") ||
+	       starts_with(f, "fs/ecryptfs/") ||
+	       !strcmp(f, "fs/backing-file.c");
+}
+
+/*
+ * stacking_caller - the file of a stacking filesystem's frame that
+ * called the guilty file's, when that is another filesystem's
+ * ("ovl_llseek" under "ext4_llseek": overlayfs over ext4); NULL when
+ * none did
+ */
+static const char *stacking_caller(const struct evidence *ev)
+{
+	const char *g = ev->guilty_file;
+	size_t i, j;
+
+	if (!g || !starts_with(g, "fs/") || !strchr(g + 3, '/') || stacking(g))
+		return NULL;
+	for (i = 0; i < ev->nframes; i++)
+		if (ev->frames[i].file && !strcmp(ev->frames[i].file, g))
+			break;
+	for (j = i + 1; j < ev->nframes; j++)
+		if (ev->frames[j].file && stacking(ev->frames[j].file))
+			return ev->frames[j].file;
+	return NULL;
+}
+
 void sections_for_report(const struct map *map, const struct evidence *ev,
 			 const char *text, size_t text_len,
 			 struct section_list *out)
 {
-	sections_for_report_site(map, NULL, ev, text, text_len, out);
+	for_report(map, NULL, true, ev, text, text_len, out);
 }
 
 void sections_for_report_site(const struct map *map, const struct config *cfg,
-			      const struct evidence *ev, const char *text,
-			      size_t text_len, struct section_list *out)
+			      const struct report *r, const struct evidence *ev,
+			      const char *text, size_t text_len,
+			      struct section_list *out)
 {
-	struct acc a = { NULL, NULL, NULL, NULL, NULL, 0, 0 };
-	double wf = W_FRAME, wt = W_TEXT, guilty_w = W_GUILTY;
-	uint32_t toolchain[MAP_MAX_HITS];
-	size_t i, ntool = 0;
-	int bz_sec = -1;
-	char bz_why[SECTION_WHY_MAX] = "";
+	for_report(map, cfg, bzcomponent_from_bugzilla(r, cfg), ev, text,
+		   text_len, out);
+}
+
+/*
+ * for_report - bz_own: ev's Bugzilla product and component are the
+ * Bugzilla's own (bzcomponent_from_bugzilla())
+ */
+/*
+ * credit_guilty - the crash's guilty file, syzbot's title's, and a
+ * stacking filesystem that called the guilty one
+ */
+static void credit_guilty(struct acc *a, const struct map *map,
+			  const struct evidence *ev)
+{
+	double guilty_w = W_GUILTY;
+	const char *stack;
 
 	/*
 	 * syzkaller's rule keeps the first file it saw when every file was
@@ -1601,15 +1647,42 @@ void sections_for_report_site(const struct map *map, const struct config *cfg,
 	 * are the lock chain, not the caller): where the two differ,
 	 * syzbot's speaks first and ours counts half
 	 */
-	if (ev && ev->title_file && !crashlog_guilty_ignored(ev->title_file) &&
+	if (ev->title_file && !crashlog_guilty_ignored(ev->title_file) &&
 	    !(ev->guilty_file && !strcmp(ev->guilty_file, ev->title_file))) {
-		credit_path(&a, map, ev->title_file, W_GUILTY,
+		credit_path(a, map, ev->title_file, W_GUILTY,
 			    "function in syzbot's title, in");
 		guilty_w = W_GUILTY / 2;
 	}
-	if (ev && ev->guilty_file && !crashlog_guilty_ignored(ev->guilty_file))
-		credit_path(&a, map, ev->guilty_file,
+	/*
+	 * A lower filesystem reached through a stacking one (overlayfs,
+	 * ecryptfs) broke on what the stacking layer handed it: the two
+	 * share the guilty file's weight
+	 */
+	stack = stacking_caller(ev);
+	if (stack) {
+		guilty_w /= 2;
+		credit_path(a, map, stack, guilty_w,
+			    "the stacking filesystem calling the guilty file:");
+	}
+	if (ev->guilty_file && !crashlog_guilty_ignored(ev->guilty_file))
+		credit_path(a, map, ev->guilty_file,
 			    weigh(ev->guilty_file, guilty_w), "guilty file");
+}
+
+static void for_report(const struct map *map, const struct config *cfg,
+		       bool bz_own, const struct evidence *ev, const char *text,
+		       size_t text_len, struct section_list *out)
+{
+	struct acc a = { NULL, NULL, NULL, NULL, NULL, 0, 0 };
+	double wf = W_FRAME, wt = W_TEXT;
+	uint32_t toolchain[MAP_MAX_HITS];
+	size_t i, ntool = 0;
+	int bz_sec = -1;
+	char bz_why[SECTION_WHY_MAX] = "";
+	bool bz = bz_own && ev && ev->bz_product && ev->bz_component;
+
+	if (ev)
+		credit_guilty(&a, map, ev);
 	for (i = 0; ev && i < ev->nfiles; i++) {
 		const char *f = ev->files[i];
 
@@ -1693,7 +1766,7 @@ void sections_for_report_site(const struct map *map, const struct config *cfg,
 				credit_as(&a, hits[i].section, W_KEYWORD,
 					  "K: keyword in the text", C_KEYWORD);
 	}
-	if (ev && ev->bz_product && ev->bz_component) {
+	if (bz) {
 		const char *t = bzcomponent_site_section(cfg, ev->bz_product,
 							 ev->bz_component);
 		int sec = t ? map_find_section(map, t) : -1;
@@ -1709,7 +1782,7 @@ void sections_for_report_site(const struct map *map, const struct config *cfg,
 	if (ev) {
 		credit_names(&a, map, ev);
 		credit_logs(&a, map, ev);
-		credit_addresses(&a, map, ev, toolchain, ntool);
+		credit_addresses(&a, map, ev, bz, toolchain, ntool);
 	}
 	if (bz_sec >= 0)
 		component_siblings(&a, map, (uint32_t)bz_sec, bz_why);

@@ -40,7 +40,8 @@
  *	                                           at most 0.4 a section;
  *	                                           not the crash and boot
  *	                                           printers (sections.c)
- *	  the Bugzilla product/component         0.5 (bzcomponent.h)
+ *	  the Bugzilla product/component         0.5 (bzcomponent.h), on
+ *	    Bugzilla's own mail only
  *	  K: keywords found in the text          0.15 each, never alone;
  *	    in the prose lines only (not logs, build or shell command
  *	    lines, diffs, config or link lines)
@@ -52,6 +53,11 @@
  *	the frames of one section give it at most half the guilty file's
  *	weight (0.75): a caller framework says once that the path went
  *	through it.
+ *
+ *	A lower filesystem's guilty file under a stacking filesystem's
+ *	frame (overlayfs or ecryptfs calling ext4: its caller in the trace)
+ *	shares the guilty file's weight with the stacking one: it broke on
+ *	what the stacking layer handed it.
  *
  *	Within one path's sections the most specific gets the full weight
  *	and each broader one half of the one before, so "fs/xfs/x.c"
@@ -125,14 +131,20 @@ void sections_for_report(const struct map *map, const struct evidence *ev,
 			 const char *text, size_t text_len,
 			 struct section_list *out);
 /*
- * sections_for_report_site - the same, with the site's routes.conf:
- * its bugzilla_component records come before the built-in table
- * (bzcomponent.h); cfg may be NULL
+ * sections_for_report_site - the same for message r, with the site's
+ * routes.conf: its bugzilla_component records come before the built-in
+ * table (bzcomponent.h); cfg may be NULL.  ev's Bugzilla product and
+ * component count only when r is Bugzilla's own mail or bug
+ * (bzcomponent_from_bugzilla()): a header or a "Component:" line a
+ * stranger wrote steers nothing.  sections_for_report() takes them as
+ * given (its caller vouches for ev).
  */
 struct config;
+struct report;
 void sections_for_report_site(const struct map *map, const struct config *cfg,
-			      const struct evidence *ev, const char *text,
-			      size_t text_len, struct section_list *out);
+			      const struct report *r, const struct evidence *ev,
+			      const char *text, size_t text_len,
+			      struct section_list *out);
 void section_list_release(struct section_list *l);
 
 /* sections_is_catchall - a section that matches every path (THE REST) */

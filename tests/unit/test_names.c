@@ -97,6 +97,57 @@ static void test_prose(void **state)
 }
 
 /*
+ * The module list a console wrapped over several lines (after "Modules
+ * linked in:", each line with its own prefix) names every module
+ * loaded: a line of nothing but module names is none; a sentence with
+ * a few names is prose
+ */
+static void test_module_list_lines(void **state)
+{
+	struct got g;
+
+	(void)state;
+	assert_string_equal(line(&g, "kern.warn: [581015.892392]  "
+				     "blake2b_generic libcrc32c crc32c_generic "
+				     "crc32c_intel xor raid6_pq"),
+			    "");
+	assert_string_equal(line(&g, "[  12.345678]  drm_kms_helper drm "
+				     "i2c_core drm_panel_orientation_quirks "
+				     "fb loop btrfs"),
+			    "");
+	assert_string_equal(line(&g, " snd_hda_intel(E) btusb(E) "
+				     "rtw89_pci(OE) cfg80211"),
+			    "");
+	assert_string_equal(line(&g, "I have tried the rtw89_pci and "
+				     "rtw89_core modules"),
+			    "rtw89_pci,rtw89_core");
+	assert_string_equal(line(&g, "btusb_mtk btusb_rtl fail"),
+			    "btusb_mtk,btusb_rtl");
+}
+
+/*
+ * A module's parameter as the kernel's command line spells it names the
+ * module ("psmouse.synaptics_intertouch", "usbcore.autosuspend=-1"); a
+ * file name or a host does not
+ */
+static void test_module_parameters(void **state)
+{
+	struct got g;
+
+	(void)state;
+	assert_string_equal(line(&g, "it works with psmouse.synaptics_"
+				     "intertouch=1 and usbcore.autosuspend=-1"),
+			    "psmouse,usbcore");
+	assert_string_equal(line(&g, "see dmesg.txt, btusb.ko, x.org, "
+				     "kernel.org and config.gz"),
+			    "");
+	assert_string_equal(line(&g, "psmouse.proto"), "");
+	assert_string_equal(subject(&g, "Touchpad needs "
+					"psmouse.synaptics_intertouch"),
+			    "psmouse");
+}
+
+/*
  * Words in capitals: in prose only when called a driver ("XHCI" in a
  * sentence is the subsystem's acronym), lower case, a generation
  * dropped; not tags or English words in capitals
@@ -190,6 +241,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_prose),
+		cmocka_unit_test(test_module_list_lines),
+		cmocka_unit_test(test_module_parameters),
 		cmocka_unit_test(test_capitals),
 		cmocka_unit_test(test_configurators),
 		cmocka_unit_test(test_subjects),

@@ -16,6 +16,7 @@
 #include "config.h"
 #include "evidence.h"
 #include "maintainers.h"
+#include "report.h"
 #include "map.h"
 #include "sections.h"
 #include "util.h"
@@ -116,6 +117,7 @@ static const char *fixture =
 	"CRYPTO API\nM:\tcr <cr@k.org>\nF:\tcrypto/\n"
 	"SECURITY SUBSYSTEM\nM:\tsy <sy@k.org>\nF:\tsecurity/\n"
 	"LANDLOCK SECURITY MODULE\nM:\tlk <lk@k.org>\nF:\tsecurity/landlock/\n"
+	"OVERLAY FILESYSTEM\nM:\tov <ov@k.org>\nF:\tfs/overlayfs/\n"
 	"THE REST\nM:\tl <l@k.org>\nL:\tlinux-kernel@vger.kernel.org\n"
 	"F:\t*\nF:\t*/\n";
 
@@ -149,6 +151,20 @@ static struct evidence *ev_new(const char *guilty, const char **files, size_t n)
 		ev->files[i] = xstrdup(files[i]);
 	ev->nfiles = n;
 	return ev;
+}
+
+/* bz_mail - a message From sender (a Bugzilla's daemon or a stranger),
+ * with an Authentication-Results header of authres when not NULL */
+static struct report *bz_mail(const char *sender, const char *authres)
+{
+	struct report *r = report_new();
+
+	free(r->from_addr);
+	r->from_addr = xstrdup(sender);
+	r->source = "mail";
+	if (authres)
+		report_add_header(r, "Authentication-Results", authres);
+	return r;
 }
 
 static void ev_del(struct evidence *ev)
@@ -502,6 +518,45 @@ static void test_frames_pooled_under_guilty(void **state)
 	ev_del(ev);
 }
 
+/*
+ * A lower filesystem's guilty file under a stacking filesystem's frame
+ * (overlayfs calling xfs): the two share the guilty file's weight; the
+ * same file with no stacking caller keeps it
+ */
+static void test_stacking_filesystem(void **state)
+{
+	const char *frames[] = { "fs/xfs/xfs_file.c", "fs/read_write.c",
+				 "fs/overlayfs/file.c" };
+	struct evidence *ev = ev_new("fs/xfs/xfs_file.c", NULL, 0);
+	struct section_list l;
+	size_t i;
+
+	(void)state;
+	ev->frames = xcalloc(3, sizeof(*ev->frames));
+	for (i = 0; i < 3; i++)
+		ev->frames[i].file = xstrdup(frames[i]);
+	ev->nframes = 3;
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "XFS FILESYSTEM");
+	assert_true(fabs(l.v[0].score - 0.75) < 1e-9);
+	assert_string_equal(title(&l, 1), "OVERLAY FILESYSTEM");
+	assert_true(fabs(l.v[1].score - 0.75) < 1e-9);
+	assert_non_null(strstr(l.v[1].why, "the stacking filesystem calling "
+					   "the guilty file: "
+					   "fs/overlayfs/file.c 0.75"));
+	section_list_release(&l);
+	/* overlayfs below, not above: the guilty file's alone */
+	free(ev->frames[2].file);
+	ev->frames[2].file = xstrdup(ev->frames[0].file);
+	free(ev->frames[0].file);
+	ev->frames[0].file = xstrdup("fs/overlayfs/file.c");
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "XFS FILESYSTEM");
+	assert_true(fabs(l.v[0].score - 1.5) < 1e-9);
+	section_list_release(&l);
+	ev_del(ev);
+}
+
 static void test_keywords_and_unmapped(void **state)
 {
 	const char *files[] = { "README" };
@@ -570,6 +625,7 @@ static void test_generic_core_counts_half(void **state)
 static void test_bugzilla_component(void **state)
 {
 	struct evidence *ev = ev_new(NULL, NULL, 0);
+	struct report *daemon = bz_mail("bugzilla-daemon@kernel.org", NULL);
 	struct section_list l;
 	struct config *cfg;
 
@@ -604,17 +660,17 @@ static void test_bugzilla_component(void **state)
 		"routes.conf");
 	assert_non_null(cfg);
 	assert_int_equal(config_report(cfg, 0), 0);
-	sections_for_report_site(map, cfg, ev, NULL, 0, &l);
+	sections_for_report_site(map, cfg, daemon, ev, NULL, 0, &l);
 	assert_string_equal(title(&l, 0), "USB XHCI DRIVER");
 	section_list_release(&l);
 	free(ev->bz_component);
 	ev->bz_component = xstrdup("USB");
-	sections_for_report_site(map, cfg, ev, NULL, 0, &l);
+	sections_for_report_site(map, cfg, daemon, ev, NULL, 0, &l);
 	assert_string_equal(title(&l, 0), "XFS FILESYSTEM");
 	section_list_release(&l);
 	free(ev->bz_component);
 	ev->bz_component = xstrdup("Other");
-	sections_for_report_site(map, cfg, ev, NULL, 0, &l);
+	sections_for_report_site(map, cfg, daemon, ev, NULL, 0, &l);
 	assert_string_equal(title(&l, 0), "DRIVER CORE");
 	section_list_release(&l);
 	/* another product: the built-in table, no record */
@@ -625,13 +681,14 @@ static void test_bugzilla_component(void **state)
 	config_free(cfg);
 	cfg = config_parse("bugzilla_component Acme * \"DRIVER CORE\"\n",
 			   "routes.conf");
-	sections_for_report_site(map, cfg, ev, NULL, 0, &l);
+	sections_for_report_site(map, cfg, daemon, ev, NULL, 0, &l);
 	assert_string_equal(title(&l, 0), "USB SUBSYSTEM");
 	section_list_release(&l);
 	config_free(cfg);
 	free(ev->bz_product);
 	free(ev->bz_component);
 	ev_del(ev);
+	report_free(daemon);
 }
 
 /* add_recipient - in To: while only To: addresses were added */
@@ -714,6 +771,7 @@ static void test_bugzilla_component_list_sibling(void **state)
 	const char *files[] = { "drivers/hid/hid-widget-hub.c",
 				"drivers/gadget/core.c" };
 	struct evidence *ev = ev_new(NULL, files, 2);
+	struct report *daemon = bz_mail("bugzilla-daemon@kernel.org", NULL);
 	struct section_list l;
 	struct config *cfg;
 
@@ -725,7 +783,7 @@ static void test_bugzilla_component_list_sibling(void **state)
 		"routes.conf");
 	assert_non_null(cfg);
 	assert_int_equal(config_report(cfg, 0), 0);
-	sections_for_report_site(map, cfg, ev, NULL, 0, &l);
+	sections_for_report_site(map, cfg, daemon, ev, NULL, 0, &l);
 	assert_int_equal(l.n, 4);
 	assert_string_equal(title(&l, 0), "WIDGET SENSOR HUB");
 	/* 0.4 for its file, 0.5 for the component's list */
@@ -744,6 +802,110 @@ static void test_bugzilla_component_list_sibling(void **state)
 	free(ev->bz_product);
 	free(ev->bz_component);
 	ev_del(ev);
+	report_free(daemon);
+}
+
+/*
+ * X-Bugzilla-Component and a "Component:" line are anyone's to write:
+ * they count only on Bugzilla's own mail (bugzilla-daemon@ of kernel.org
+ * or of the site's bugzilla_url, authenticated when authserv_id is set)
+ * or a bug read from the Bugzilla itself; a stranger's change nothing,
+ * neither the component's credit nor the list it would stand for
+ */
+static void test_bugzilla_component_only_bugzillas(void **state)
+{
+	struct evidence *ev = ev_new(NULL, NULL, 0);
+	struct evidence *plain = ev_new(NULL, NULL, 0);
+	static const char *const strangers[] = {
+		"mallory@example.org",
+		"bugzilla-daemon@example.org", /* not kernel.org's, no url */
+		"bugzilla-daemon@org",
+		"bugzilla-daemon@evilkernel.org",
+		"bugzilla-daemonx@kernel.org",
+	};
+	struct section_list l, want;
+	struct config *cfg;
+	struct report *r;
+	size_t i, k;
+
+	(void)state;
+	ev->bz_product = xstrdup("Drivers");
+	ev->bz_component = xstrdup("Bluetooth");
+	add_recipient(ev, "linux-usb@vger.kernel.org", true);
+	add_recipient(plain, "linux-usb@vger.kernel.org", true);
+	sections_for_report(map, plain, NULL, 0, &want);
+	assert_true(want.n >= 1);
+	assert_string_equal(title(&want, 0), "USB SUBSYSTEM");
+	for (i = 0; i < ARRAY_SIZE(strangers); i++) {
+		r = bz_mail(strangers[i], NULL);
+		sections_for_report_site(map, NULL, r, ev, NULL, 0, &l);
+		assert_int_equal(l.n, want.n);
+		for (k = 0; k < l.n; k++) {
+			assert_int_equal(l.v[k].section, want.v[k].section);
+			assert_true(fabs(l.v[k].score - want.v[k].score) <
+				    1e-9);
+			assert_string_equal(l.v[k].why, want.v[k].why);
+		}
+		section_list_release(&l);
+		report_free(r);
+	}
+	/* no message at all: nothing vouches for the fields */
+	sections_for_report_site(map, NULL, NULL, ev, NULL, 0, &l);
+	assert_int_equal(l.n, want.n);
+	assert_int_equal(l.v[0].section, want.v[0].section);
+	section_list_release(&l);
+
+	/* kernel.org's daemon: the component counts */
+	r = bz_mail("bugzilla-daemon@kernel.org", NULL);
+	sections_for_report_site(map, NULL, r, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "BLUETOOTH DRIVERS");
+	section_list_release(&l);
+	/* with authserv_id, only when our server authenticated it */
+	cfg = config_parse("authserv_id = mx.example.org\n"
+			   "bugzilla_url = https://bugs.example.org/\n",
+			   "routes.conf");
+	assert_non_null(cfg);
+	assert_int_equal(config_report(cfg, 0), 0);
+	sections_for_report_site(map, cfg, r, ev, NULL, 0, &l);
+	assert_int_equal(l.v[0].section, want.v[0].section);
+	section_list_release(&l);
+	report_free(r);
+	r = bz_mail("bugzilla-daemon@kernel.org",
+		    "mx.example.org; dkim=pass header.d=kernel.org");
+	sections_for_report_site(map, cfg, r, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "BLUETOOTH DRIVERS");
+	section_list_release(&l);
+	report_free(r);
+	/* another server's header proves nothing */
+	r = bz_mail("bugzilla-daemon@kernel.org",
+		    "mx.evil.org; dkim=pass header.d=kernel.org");
+	sections_for_report_site(map, cfg, r, ev, NULL, 0, &l);
+	assert_int_equal(l.v[0].section, want.v[0].section);
+	section_list_release(&l);
+	report_free(r);
+	/* the site's own Bugzilla (bugzilla_url's host), authenticated */
+	r = bz_mail("bugzilla-daemon@example.org",
+		    "mx.example.org; spf=pass smtp.mailfrom=example.org");
+	sections_for_report_site(map, cfg, r, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "BLUETOOTH DRIVERS");
+	section_list_release(&l);
+	report_free(r);
+	/* a bug read from the Bugzilla (webhook, REST) */
+	r = bz_mail("jane@example.com", NULL);
+	r->source = "bugzilla";
+	sections_for_report_site(map, cfg, r, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "BLUETOOTH DRIVERS");
+	section_list_release(&l);
+	report_free(r);
+	config_free(cfg);
+	section_list_release(&want);
+	free(ev->bz_product);
+	free(ev->bz_component);
+	ev->bz_product = ev->bz_component = NULL;
+	del_recipients(ev);
+	del_recipients(plain);
+	ev_del(ev);
+	ev_del(plain);
 }
 
 /*
@@ -1389,6 +1551,8 @@ int main(void)
 		cmocka_unit_test(test_regmap_is_no_core),
 		cmocka_unit_test(test_toolchain_list_from_build_line),
 		cmocka_unit_test(test_bugzilla_component_list_sibling),
+		cmocka_unit_test(test_bugzilla_component_only_bugzillas),
+		cmocka_unit_test(test_stacking_filesystem),
 		cmocka_unit_test(test_lsm_hooks_are_core),
 		cmocka_unit_test(test_library_guilty_counts_half),
 	};
