@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "authres.h"
+#include "bzcomponent.h"
 #include "crashlog.h"
 #include "evidence.h"
 #include "experts.h"
@@ -261,7 +262,8 @@ static bool security_contact(const struct map *map, int sec, const char *addr)
  * "after upgrading" alone fit a help request as well.  On the four
  * tuning report parts the log released 3 held genuine user reports and
  * no non-report (no held discussion pastes the kernel's log).
- * A bug filed in a tracker, a MAINTAINERS person's report whose
+ * A bug filed in a tracker (its own mail: filed_in_tracker()), a
+ * MAINTAINERS person's report whose
  * subject says what went wrong (kernel_person()), and a report whose
  * subject says what went wrong and whose text names the kernel's code
  * (a path, a driver or a function the indexes know: names_kernel_code())
@@ -330,6 +332,22 @@ static bool subject_says_failure(const struct report *r)
 	return problem_failure_in_phrase(rest, strlen(rest), NULL, 0);
 }
 
+/*
+ * filed_in_tracker - kind.c's "a filed bug" said by the tracker itself: a
+ * bug read from the Bugzilla or its daemon's mail (bzcomponent.h), or
+ * kernel.org's bugspray bot, authenticated when routes.conf names
+ * authserv_id.  A "[Bug N] New:" subject or an X-Bugzilla-* header is
+ * anyone's to write: on a stranger's mail it files nothing.
+ */
+static bool filed_in_tracker(const struct pipeline *p, const struct report *r)
+{
+	if (bzcomponent_from_bugzilla(r, p->cfg))
+		return true;
+	return r->from_addr && !strcasecmp(r->from_addr, "bugbot@kernel.org") &&
+	       !authres_check(r, config_get(p->cfg, "authserv_id"),
+			      r->from_addr);
+}
+
 static bool no_sign_of_a_bug(const struct pipeline *p, const struct report *r,
 			     const struct decision *d)
 {
@@ -354,7 +372,8 @@ static bool no_sign_of_a_bug(const struct pipeline *p, const struct report *r,
 			       QUESTION_LOG_LINES;
 	/* a bug filed in a tracker, a regression a developer reports */
 	if (signs >= rp->threshold[CLASS_USER] ||
-	    !strcmp(d->kind.problem, "a filed bug") ||
+	    (!strcmp(d->kind.problem, "a filed bug") &&
+	     filed_in_tracker(p, r)) ||
 	    (!strncmp(d->kind.problem, "subject", 7) && kernel_person(p, r)))
 		return false;
 	if (!strncmp(d->kind.problem, "subject", 7) && names_kernel_code(d->ev))

@@ -198,6 +198,25 @@ test_expect_success 'a subject that says something failed, a text that tells it:
 		grep -q "^no sign of a bug anyone hit"
 '
 
+# bz ID FROM SUBJECT [HEADER]: a phishing text to the ext4 list under a
+# Bugzilla's subject, From FROM
+bz() {
+	printf "From: %s\nTo: bugs@example.org\nCc: linux-ext4@vger.kernel.org\nSubject: %s\nMessage-ID: <%s@example.com>\nDate: Mon, 30 Nov 2026 09:20:00 +0000\n%s\n\nDear customer, your payment failed. Please confirm your card at our portal today.\n" \
+		"$2" "$3" "$1" "${4:-X-Mailer: composed}" >"$T/$1.eml" &&
+	"$FILTER" <"$T/$1.eml"
+}
+
+test_expect_success 'a "[Bug N] New:" subject or an X-Bugzilla header from a stranger is no bug filed in a tracker' '
+	bz bzsubj "Mallory <mallory@users.example>" "[Bug 9] New: Payment failed - action required" &&
+	test "$(said bzsubj)" = "user|held" &&
+	q "select d.reason from decisions d join reports r on r.id = d.report where r.message_id = \"bzsubj@example.com\"" |
+		grep -q "^no sign of a bug anyone hit" &&
+	bz bzhead "Mallory <mallory@users.example>" "New: Payment failed - action required" "X-Bugzilla-Type: new" &&
+	test "$(said bzhead)" = "user|held" &&
+	bz bzdaemon "bugzilla-daemon@kernel.org" "[Bug 9] New: Payment failed - action required" &&
+	test "$(said bzdaemon)" = "user|forwarded"
+'
+
 # ask ID SUBJECT BODY: a stranger's new message whose subject asks
 ask() {
 	printf "From: Ann Asker <ann@users.example>\nTo: bugs@example.org\nSubject: %s\nMessage-ID: <%s@example.com>\nDate: Mon, 30 Nov 2026 09:30:00 +0000\n\n%b\n" \
