@@ -1829,6 +1829,11 @@ void kind_classify(const struct report *r, struct kind_result *k)
 	if (decide_patch(k, tags, replies, reply, &own))
 		return;
 	if (reply) {
+		/* "Re:" in the subject alone (no In-Reply-To, no References)
+		 * answers nothing we can tell: a first report under such a
+		 * subject reads the same (kind_hold_reason()) */
+		k->subject_only = !(r->in_reply_to && *r->in_reply_to) &&
+				  !report_header(r, "References");
 		if (any_tag(tags, is_discussion_tag))
 			decide(k, KIND_DISCUSSION,
 			       "a reply under subject tag [%.80s]", tags);
@@ -1881,8 +1886,7 @@ void kind_classify(const struct report *r, struct kind_result *k)
 
 const char *kind_hold_reason(const struct kind_result *k, bool in_thread)
 {
-	return k->subject_only && !k->reply && !in_thread &&
-			       k->kind != KIND_REPORT
+	return k->subject_only && !in_thread && k->kind != KIND_REPORT
 		       ? KIND_SUBJECT_ONLY
 		       : NULL;
 }

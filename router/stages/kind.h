@@ -60,7 +60,8 @@
  *	triager rather than recorded out of everyone's sight.  So is a
  *	patch that only its subject's tag makes one ("[RFC] ..." over a
  *	diff without a Signed-off-by: a reporter's debug diff reads the
- *	same).
+ *	same), and a message that only its subject's "Re:" makes a reply
+ *	(no In-Reply-To, no References: it answers nothing we can tell).
  *
  *	Spam is what the site's own filter marked ("X-Spam-Flag: YES" or
  *	"X-Spam-Status: Yes" set by the MTA): a sender can only bury its
@@ -143,7 +144,7 @@ struct kind_result {
 				 * ("I have a question", "I wonder why": a
 				 * text that names the kernel, with no
 				 * crash and no diff) */
-	bool subject_only;	/* a new message whose kind rests on its
+	bool subject_only;	/* a message whose kind rests on its
 				 * subject's words alone (kind_hold_reason) */
 	struct kind_ref refs[KIND_REFS_MAX];
 	size_t nrefs;
@@ -158,8 +159,8 @@ void kind_result_release(struct kind_result *k);
 #define KIND_SUBJECT_ONLY "kind decided from the subject only"
 
 /*
- * kind_hold_reason - KIND_SUBJECT_ONLY when k is a new message's kind
- * other than report, decided from its subject alone and not in a known
+ * kind_hold_reason - KIND_SUBJECT_ONLY when k is a kind other than
+ * report, decided from its subject alone (subject_only) and not in a known
  * thread (in_thread: the caller joined it to one): it waits in 'triage
  * pending' for a triager, whatever "action KIND" says; NULL otherwise
  */

@@ -79,4 +79,16 @@ test_expect_success 'in a known thread the subject alone holds nothing: a reply 
 	! q "SELECT reason FROM decisions WHERE report = 3" | grep -q "subject only"
 '
 
+test_expect_success 'a report whose subject alone says "Re:" (no In-Reply-To, no References) is held, not recorded as a follow-up' '
+	sed -e "s/^Subject: .*/Subject: Re: rtc-cmos alarm fails after resume/" \
+	    -e "s/^Message-ID: .*/Message-ID: <kind-extra.subject-only.0003@example.net>/" \
+	    "$C/subject-only-report.eml" >"$T/re-only.eml" &&
+	! grep -qi "^In-Reply-To:\|^References:" "$T/re-only.eml" &&
+	"$FILTER" <"$T/re-only.eml" >"$T/out" &&
+	test ! -s "$T/out" &&
+	test "$(q "SELECT kind, state FROM reports WHERE id = 4")" = "follow-up|held" &&
+	q "SELECT reason FROM decisions WHERE report = 4" >"$T/dec4" &&
+	grep -q "^kind decided from the subject only: follow-up" "$T/dec4"
+'
+
 test_done

@@ -1130,6 +1130,16 @@ static void test_subject_only(void **state)
 	assert_null(hold(msg(user, "Re: [RFC] rtc-cmos alarm semantics",
 			     "<rfc@example.net>", report_text),
 			 KIND_DISCUSSION));
+	/* "Re:" with no In-Reply-To or References answers nothing we can
+	 * tell: a first report under such a subject reads the same */
+	assert_string_equal(
+		hold(msg(user, "Re: rtc-cmos alarm fails after resume", NULL,
+			 report_text),
+		     KIND_FOLLOWUP),
+		KIND_SUBJECT_ONLY);
+	assert_null(hold(msg(user, "Re: rtc-cmos alarm fails after resume",
+			     "<first@example.net>", report_text),
+			 KIND_FOLLOWUP));
 	assert_null(hold(
 		msg(user, "[RFC PATCH] rtc: cmos: keep the alarm", NULL, diff),
 		KIND_PATCH));
