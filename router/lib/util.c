@@ -302,20 +302,30 @@ char *util_read_fd(int fd, size_t max, size_t *len)
 		ssize_t r;
 
 		if (n + 1 == alloc) {
-			if (alloc == max + 1) {
-				/* full: one byte more is over max */
-				char extra;
+			char extra;
 
+			/*
+			 * full, or a regular file read to its size: one byte
+			 * more tells the end from a file over max (or one
+			 * that grew) without doubling the buffer to see it
+			 */
+			if (alloc == max + 1 ||
+			    (S_ISREG(st.st_mode) && n == (size_t)st.st_size)) {
 				do
 					r = read(fd, &extra, 1);
 				while (r < 0 && errno == EINTR);
 				if (r == 0)
 					break;
-				free(buf);
-				return NULL;
+				if (r < 0 || alloc == max + 1) {
+					free(buf);
+					return NULL;
+				}
 			}
 			alloc = alloc > (max + 1) / 2 ? max + 1 : alloc * 2;
 			buf = xrealloc(buf, alloc);
+			if (S_ISREG(st.st_mode) && n == (size_t)st.st_size)
+				buf[n++] = extra; /* the file grew */
+			continue;
 		}
 		r = read(fd, buf + n, alloc - n - 1);
 		if (r < 0 && errno == EINTR)

@@ -993,6 +993,13 @@ static void test_read_fd(void **state)
 	assert_int_equal(len, 10);
 	assert_string_equal(buf, "0123456789");
 	free(buf);
+	/* max far over the size: read to the size, one byte probes the end */
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	buf = util_read_fd(fd, 1000, &len);
+	assert_non_null(buf);
+	assert_int_equal(len, 10);
+	assert_string_equal(buf, "0123456789");
+	free(buf);
 	/* a regular file over max: refused before reading */
 	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
 	assert_null(util_read_fd(fd, 9, &len));

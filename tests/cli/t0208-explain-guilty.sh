@@ -1,5 +1,5 @@
 #!/bin/sh
-# t0207-explain-guilty: the guilty file 'triage explain' shows is where a
+# t0208-explain-guilty: the guilty file 'triage explain' shows is where a
 # maintainer reads the trace: past the generic checker syzkaller's rules
 # keep only as a last resort and past the device core, to the driver the
 # symbol index finds for the frames; the work a kworker ran and the
