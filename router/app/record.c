@@ -650,7 +650,6 @@ static int record_other(struct audit *db, const struct pipeline *p,
 	struct audit_action a;
 	struct audit_fix fix;
 	char arg[32], *how = NULL, *detail = NULL;
-	const char *subject_only;
 	int ret = -1;
 
 	act_kind(&p->act, d->kind.kind, d->kind.why, &act);
@@ -659,14 +658,10 @@ static int record_other(struct audit *db, const struct pipeline *p,
 		act.action = ACT_HOLD;
 		snprintf(act.reason, sizeof(act.reason), "%s (a %s)", d->hold,
 			 kind_name(d->kind.kind));
-	} else if ((subject_only =
-			    kind_hold_reason(&d->kind, ln->thread_root != 0))) {
+	} else {
 		/* a first report under a misleading subject reads the same:
 		 * a triager sees it rather than nobody (kind.h) */
-		act.action = ACT_HOLD;
-		snprintf(act.reason, sizeof(act.reason),
-			 "%s: %s (%.200s); held for a triager", subject_only,
-			 kind_name(d->kind.kind), d->kind.why);
+		act_subject_only(&d->kind, ln->thread_root != 0, &act);
 	}
 	out->state = act.action == ACT_HOLD ? "held" : "recorded";
 	sb_adds(&why, act.reason);

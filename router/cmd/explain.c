@@ -502,13 +502,7 @@ int cmd_explain(int argc, char **argv, struct cmd_ctx *ctx)
 	} else if (d.kind.kind != KIND_FOLLOWUP || !d.link.thread_root) {
 		act_kind(&p.act, d.kind.kind, d.kind.why, &d.act);
 		/* as record.c: a kind from the subject alone is held */
-		if (kind_hold_reason(&d.kind, d.link.thread_root != 0)) {
-			d.act.action = ACT_HOLD;
-			snprintf(d.act.reason, sizeof(d.act.reason),
-				 "%s: %s (%.200s); held for a triager",
-				 KIND_SUBJECT_ONLY, kind_name(d.kind.kind),
-				 d.kind.why);
-		}
+		act_subject_only(&d.kind, d.link.thread_root != 0, &d.act);
 	}
 	if (json)
 		cmd_print_json(decision_json(&p, r, &d));

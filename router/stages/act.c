@@ -177,6 +177,21 @@ void act_kind(const struct act_config *ac, enum msg_kind kind, const char *why,
 					 : "recorded, not forwarded");
 }
 
+/* act_subject_only - a kind from the subject alone is held; see act.h */
+bool act_subject_only(const struct kind_result *k, bool in_thread,
+		      struct act_decision *out)
+{
+	const char *subject_only = kind_hold_reason(k, in_thread);
+
+	if (!subject_only)
+		return false;
+	out->action = ACT_HOLD;
+	snprintf(out->reason, sizeof(out->reason),
+		 "%s: %s (%.200s); held for a triager", subject_only,
+		 kind_name(k->kind), k->why);
+	return true;
+}
+
 /* act_decide - one action, never a drop; see act.h */
 void act_decide(const struct act_config *ac, const char *cls, bool mapped,
 		bool have_recipient, const char *bug_url,

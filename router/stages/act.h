@@ -182,4 +182,14 @@ void act_private(const char *cls, bool person, const char *security_address,
 void act_kind(const struct act_config *ac, enum msg_kind kind, const char *why,
 	      struct act_decision *out);
 
+/*
+ * act_subject_only - when only k's subject decided its kind (kind.h's
+ * kind_hold_reason(); in_thread: the message joined a known thread),
+ * out becomes a hold for a triager, whatever "action KIND" said, with
+ * that reason, and true is returned; else out is left as it is.  The
+ * filter (record.c) and 'triage explain' say the same through it.
+ */
+bool act_subject_only(const struct kind_result *k, bool in_thread,
+		      struct act_decision *out);
+
 #endif

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "act.h"
@@ -116,6 +117,40 @@ static void test_kinds(void **state)
 	act_decide(&ac, "user", true, true, NULL, &d);
 	assert_int_equal(d.action, ACT_FORWARD);
 	config_free(cfg);
+}
+
+/* a kind its subject alone decided is held, whatever its action says */
+static void test_subject_only(void **state)
+{
+	struct act_config ac;
+	struct act_decision d;
+	struct kind_result k;
+
+	(void)state;
+	act_config_load(&ac, NULL);
+	memset(&k, 0, sizeof(k));
+	k.kind = KIND_DISCUSSION;
+	snprintf(k.why, sizeof(k.why), "%s", "a question in the subject");
+	act_kind(&ac, k.kind, k.why, &d);
+	assert_int_equal(d.action, ACT_RECORD);
+	/* decided by structure: left as "action discussion" says */
+	assert_false(act_subject_only(&k, false, &d));
+	assert_int_equal(d.action, ACT_RECORD);
+	/* by the subject alone: held, and the reason says so */
+	k.subject_only = true;
+	assert_true(act_subject_only(&k, false, &d));
+	assert_int_equal(d.action, ACT_HOLD);
+	assert_non_null(strstr(d.reason,
+			       "kind decided from the subject only: "
+			       "discussion (a question in the subject)"
+			       "; held for a triager"));
+	/* in a known thread: the thread decides, not the subject */
+	act_kind(&ac, k.kind, k.why, &d);
+	assert_false(act_subject_only(&k, true, &d));
+	assert_int_equal(d.action, ACT_RECORD);
+	/* a report is never held for this */
+	k.kind = KIND_REPORT;
+	assert_false(act_subject_only(&k, false, &d));
 }
 
 /* a list as the only recipient: held unless list_fallback allows it */
@@ -277,6 +312,7 @@ int main(void)
 		cmocka_unit_test(test_config_records),
 		cmocka_unit_test(test_reply_only_to_trackers),
 		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_subject_only),
 		cmocka_unit_test(test_list_fallback),
 		cmocka_unit_test(test_private),
 		cmocka_unit_test(test_private_words),
