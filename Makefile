@@ -393,7 +393,8 @@ REAL_SETS = lists=held-out:tests/real/lists.tsv:$(REAL_LISTS) \
 	tune-reports=tuning:tests/real/tune-reports.tsv:$(REAL_MAIL)/tune-reports \
 	tune-reports2=tuning:tests/real/tune-reports2.tsv:$(REAL_MAIL)/tune-reports2 \
 	tune-reports3=tuning:tests/real/tune-reports3.tsv:$(REAL_MAIL)/tune-reports3 \
-	tune-reports4=tuning:tests/real/tune-reports4.tsv:$(REAL_MAIL)/tune-reports4)
+	tune-reports4=tuning:tests/real/tune-reports4.tsv:$(REAL_MAIL)/tune-reports4 \
+	tune-reports5=tuning:tests/real/tune-reports5.tsv:$(REAL_MAIL)/tune-reports5)
 .PHONY: eval-real
 eval-real: binaries kernel-tree
 	@if [ ! -f $(REAL_MAINTAINERS) ]; then \
