@@ -1151,6 +1151,92 @@ static void test_shipped_refuted_and_model(void **state)
 }
 
 /*
+ * an oops cut short as a composed log is (a RIP line without its Code:
+ * line, a register dump that stops after RDX) on a report the model
+ * reads as ai at 95 % or more: the log's hardware, distro kernel and
+ * timestamps no longer speak for a user.  The same oops printed whole,
+ * or a model below 95 %, leaves the report user.
+ */
+static void test_shipped_abridged_and_model(void **state)
+{
+	struct ruleset *rs = shipped();
+	struct evidence *ev = ev_new();
+	struct report *r;
+	struct verdict v;
+	const double ai99[CLASS_N] = {
+		[CLASS_USER] = 0.005, [CLASS_FUZZER] = 0.005, [CLASS_AI] = 0.99
+	};
+	const double ai90[CLASS_N] = {
+		[CLASS_USER] = 0.05, [CLASS_FUZZER] = 0.05, [CLASS_AI] = 0.90
+	};
+	static const char head[] =
+		"After resume my laptop oopses when I press Fn+F4:\n\n"
+		"[ 3382.119870] BUG: kernel NULL pointer dereference, address: "
+		"0000000000000210\n"
+		"[ 3382.119899] CPU: 1 UID: 0 PID: 121 Comm: kworker/1:2 Not "
+		"tainted 6.12.4-1-MANJARO #1\n"
+		"[ 3382.119905] Hardware name: LENOVO 20L7002AUS/20L7002AUS, "
+		"BIOS N22ET80W (1.57 ) 03/26/2024\n"
+		"[ 3382.119921] RIP: 0010:tpacpi_input_send_key+0x2d/0x120 "
+		"[thinkpad_acpi]\n";
+	static const char code[] =
+		"[ 3382.119930] Code: 48 89 e5 41 57 41 56 <48> 8b 87 10 02 00 00\n";
+	static const char regs[] =
+		"[ 3382.119955] RSP: 0018:ffffb4c840657d58 EFLAGS: 00010246\n"
+		"[ 3382.119960] RAX: 0000000000000000 RBX: 0000000000000013 "
+		"RCX: 0000000000000000\n"
+		"[ 3382.119962] RDX: 0000000000000000 RSI: 0000000000000000 "
+		"RDI: 0000000000000000\n";
+	static const char rest[] =
+		"[ 3382.119963] RBP: ffffb4c840657d70 R08: 0000000000000000 "
+		"R09: 0000000000000000\n"
+		"[ 3382.119964] R10: 0000000000000000 R11: 0000000000000000 "
+		"R12: 0000000000000013\n"
+		"[ 3382.119965] R13: 0000000000000001 R14: 0000000000000000 "
+		"R15: 0000000000000000\n";
+	static const char tail[] = "[ 3382.119968] Call Trace:\n"
+				   "[ 3382.119980]  hotkey_notify+0x8e/0x300 "
+				   "[thinkpad_acpi]\n";
+	char *cut = xasprintf("%s%s%s", head, regs, tail);
+	char *whole = xasprintf("%s%s%s%s%s", head, code, regs, rest, tail);
+	int cls;
+
+	(void)state;
+	ev->hardware = xstrdup("LENOVO 20L7002AUS/20L7002AUS, BIOS N22ET80W");
+	ev->distro_kernel = xstrdup("6.12.4-1-MANJARO");
+	ev->kernel_version = xstrdup("6.12.4-1-MANJARO");
+	ev->dmesg_timestamps = true;
+	r = mk_report("From: M <m@example.org>", cut);
+	assert_int_equal(classify_report(rs, r, ev, ai99, &v), 0);
+	cls = v.cls;
+	assert_true(verdict_has(&v, "AI_ABRIDGED_OOPS"));
+	assert_true(verdict_has(&v, "AI_ABRIDGED_AND_MODEL"));
+	verdict_release(&v);
+	assert_int_equal(cls, CLASS_AI);
+	/* the model below 95 %: the log's points stand */
+	assert_int_equal(classify_report(rs, r, ev, ai90, &v), 0);
+	cls = v.cls;
+	assert_true(verdict_has(&v, "AI_ABRIDGED_OOPS"));
+	assert_false(verdict_has(&v, "AI_ABRIDGED_AND_MODEL"));
+	verdict_release(&v);
+	assert_int_equal(cls, CLASS_USER);
+	report_free(r);
+	/* the oops as the kernel prints it: the model alone does not decide */
+	r = mk_report("From: M <m@example.org>", whole);
+	assert_int_equal(classify_report(rs, r, ev, ai99, &v), 0);
+	cls = v.cls;
+	assert_false(verdict_has(&v, "AI_ABRIDGED_OOPS"));
+	assert_false(verdict_has(&v, "AI_ABRIDGED_AND_MODEL"));
+	verdict_release(&v);
+	assert_int_equal(cls, CLASS_USER);
+	report_free(r);
+	free(cut);
+	free(whole);
+	ev_free(ev);
+	rules_free(rs);
+}
+
+/*
  * the model's ai vote needs the rules' own AI evidence: alone (a genuine
  * list report the model reads as 90 % ai) it moves nothing; beside a
  * strong AI rule it still counts
@@ -1390,6 +1476,7 @@ int main(void)
 		cmocka_unit_test(test_shipped_bots),
 		cmocka_unit_test(test_shipped_ai_and_user),
 		cmocka_unit_test(test_shipped_refuted_and_model),
+		cmocka_unit_test(test_shipped_abridged_and_model),
 		cmocka_unit_test(test_shipped_model_needs_evidence),
 		cmocka_unit_test(test_shipped_tool_output),
 		cmocka_unit_test(test_shipped_checker_findings),
