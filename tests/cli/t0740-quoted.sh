@@ -35,7 +35,10 @@ for c in 22-ai-marker 23-ai-quoted 24-ai-attached; do
 	'
 done
 
-for c in 25-ai-marker-log 26-ai-quoted-log 27-ai-attached-log; do
+# the log's points still lead on 25 and 26; on 27 (the AI text attached)
+# AI_DIAGNOSED_LOG_AND_MODEL takes them and ai leads: held either way
+for c in 25-ai-marker-log:user 26-ai-quoted-log:user 27-ai-attached-log:ai; do
+	lean=${c#*:} c=${c%:*}
 	test_expect_success "$c: a fabricated log on top does not make it a user's: held" '
 		feed "$C/'$c'.eml" &&
 		id=$(id_of abuse-'${c%%-*}'.'${c#*-ai-}'@evil.example) &&
@@ -43,7 +46,7 @@ for c in 25-ai-marker-log 26-ai-quoted-log 27-ai-attached-log; do
 		test "$(outcome $id)" = "uncertain|held" &&
 		test "$(q "SELECT count(*) FROM outbox WHERE report = $id")" = 0 &&
 		q "SELECT header FROM classification WHERE report = $id" >"$T/hdr" &&
-		grep "^uncertain; .*leaning=user" "$T/hdr" &&
+		grep "^uncertain; .*leaning='$lean'" "$T/hdr" &&
 		grep AI_HEADINGS "$T/hdr"
 	'
 done

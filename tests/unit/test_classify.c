@@ -1237,6 +1237,64 @@ static void test_shipped_abridged_and_model(void **state)
 }
 
 /*
+ * a crash log under a diagnosis-and-fix template (two headings) on a
+ * report the model reads as ai at 95 % or more: the log no longer
+ * speaks for a user; one heading, or no model, leaves it user
+ */
+static void test_shipped_diagnosed_log_and_model(void **state)
+{
+	struct ruleset *rs = shipped();
+	struct evidence *ev = ev_new();
+	struct report *r;
+	struct verdict v;
+	const double ai99[CLASS_N] = {
+		[CLASS_USER] = 0.005, [CLASS_FUZZER] = 0.005, [CLASS_AI] = 0.99
+	};
+	static const char log[] =
+		"Deleting old snapshots made my btrfs go read-only:\n\n"
+		"[ 8814.502296] BTRFS: Transaction aborted (error -28)\n"
+		"[ 8814.502321] WARNING: CPU: 1 PID: 731 at "
+		"fs/btrfs/extent-tree.c:3412 __btrfs_free_extent+0x81e/0xfb0\n"
+		"[ 8814.502487] Hardware name: ASRock X570 Phantom Gaming 4, "
+		"BIOS P5.61 02/22/2024\n\n"
+		"Root cause analysis:\n\nThe global reserve is exhausted.\n\n";
+	char *two =
+		xasprintf("%sSuggested fix:\n\nReserve space first.\n", log);
+	int cls;
+
+	(void)state;
+	ev->crash_type = xstrdup("WARNING");
+	ev->hardware = xstrdup("ASRock X570 Phantom Gaming 4, BIOS P5.61");
+	ev->distro_kernel = xstrdup("6.12.12-arch1-1");
+	ev->kernel_version = xstrdup("6.12.12-arch1-1");
+	ev->dmesg_timestamps = true;
+	r = mk_report("From: G <g@example.org>", two);
+	assert_int_equal(classify_report(rs, r, ev, ai99, &v), 0);
+	cls = v.cls;
+	assert_true(verdict_has(&v, "AI_DIAGNOSED_LOG_AND_MODEL"));
+	verdict_release(&v);
+	assert_int_equal(cls, CLASS_AI);
+	/* no model: the headings alone decide nothing */
+	assert_int_equal(classify_report(rs, r, ev, NULL, &v), 0);
+	cls = v.cls;
+	assert_false(verdict_has(&v, "AI_DIAGNOSED_LOG_AND_MODEL"));
+	verdict_release(&v);
+	assert_int_equal(cls, CLASS_USER);
+	report_free(r);
+	/* one heading: a reporter's own guess at the cause */
+	r = mk_report("From: G <g@example.org>", log);
+	assert_int_equal(classify_report(rs, r, ev, ai99, &v), 0);
+	cls = v.cls;
+	assert_false(verdict_has(&v, "AI_DIAGNOSED_LOG_AND_MODEL"));
+	verdict_release(&v);
+	assert_int_equal(cls, CLASS_USER);
+	report_free(r);
+	free(two);
+	ev_free(ev);
+	rules_free(rs);
+}
+
+/*
  * the model's ai vote needs the rules' own AI evidence: alone (a genuine
  * list report the model reads as 90 % ai) it moves nothing; beside a
  * strong AI rule it still counts
@@ -1477,6 +1535,7 @@ int main(void)
 		cmocka_unit_test(test_shipped_ai_and_user),
 		cmocka_unit_test(test_shipped_refuted_and_model),
 		cmocka_unit_test(test_shipped_abridged_and_model),
+		cmocka_unit_test(test_shipped_diagnosed_log_and_model),
 		cmocka_unit_test(test_shipped_model_needs_evidence),
 		cmocka_unit_test(test_shipped_tool_output),
 		cmocka_unit_test(test_shipped_checker_findings),
