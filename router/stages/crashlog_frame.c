@@ -70,8 +70,15 @@ bool crashlog_guilty_ignored(const char *path)
 /* crashlog_core_path - core code a maintainer looks past (cl_core_paths) */
 bool crashlog_core_path(const char *path)
 {
-	size_t i, n;
+	static const char crypto[] = "crypto/", generic[] = "_generic.c";
+	size_t i, n = strlen(path);
 
+	/* an algorithm's generic C implementation, not crypto/'s API */
+	if (!strncmp(path, crypto, sizeof(crypto) - 1) &&
+	    !strchr(path + sizeof(crypto) - 1, '/') &&
+	    n >= sizeof(generic) - 1 &&
+	    !strcmp(path + n - (sizeof(generic) - 1), generic))
+		return true;
 	for (i = 0; i < cl_ncore_dirs; i++) {
 		n = strlen(cl_core_dirs[i]);
 		if (!strncmp(path, cl_core_dirs[i], n) && path[n] &&

@@ -1064,13 +1064,20 @@ const size_t cl_nguilty_ignores = ARRAY_SIZE(cl_guilty_ignores);
 /*
  * Core code a driver's or a filesystem's work passes through, beyond
  * the files above: a maintainer reading the trace looks past it to the
- * caller (crashlog_core_path()).  The device model's own files (its
- * directories are subsystems: regmap, firmware_loader, power), IRQ and
- * DMA handling, the IOMMU API glue (not the vendor drivers below it),
- * timers, deferred-work runners, netlink, the LSM hook dispatcher, the
- * exit path an oops takes, and the arch's IRQ, IPI and paravirt glue.
- * Same syntax as cl_guilty_ignores[]; cl_core_dirs[] are directories
- * whose files directly in them count (not those in subdirectories).
+ * caller (crashlog_core_path(): the guilty-file choice skips it, and a
+ * section's evidence in it counts half, sections.c).  The device
+ * model's own files (its directories are subsystems: regmap,
+ * firmware_loader, power), IRQ and DMA handling, the IOMMU API glue
+ * (not the vendor drivers below it), timers, deferred-work runners,
+ * netlink, the LSM hook dispatcher, the exit path an oops takes, the
+ * syscall and interrupt entry code, the arch's IRQ, IPI and paravirt
+ * glue, the suspend core every driver's resume passes, ACPI's OS
+ * layer, the library code a subsystem calls: the mmap lock's wrappers
+ * (a lockdep chain names them whoever took the lock), and an
+ * algorithm's generic C implementation (crypto/xxhash_generic.c under
+ * btrfs's checksum; crashlog_core_path() itself).  Same syntax as
+ * cl_guilty_ignores[]; cl_core_dirs[] are directories whose files
+ * directly in them count (not those in subdirectories).
  */
 const char *const cl_core_paths[] = {
 	"^kernel/irq/",
@@ -1081,12 +1088,18 @@ const char *const cl_core_paths[] = {
 	"^kernel/async.c",
 	"^kernel/smpboot.c",
 	"^kernel/exit.c",
+	"^kernel/entry/",
+	"^kernel/power/main.c",
 	"^net/netlink/",
 	"^security/security.c",
+	"^mm/mmap_lock.c",
+	"^drivers/acpi/osl.c",
 	"^arch/.*/kernel/irq",
 	"^arch/.*/kernel/smp\\.c",
 	"^arch/.*/kernel/paravirt",
 	"^arch/x86/kernel/apic/",
+	"^arch/x86/entry/",
+	"^arch/arm64/kernel/entry",
 };
 const size_t cl_ncore_paths = ARRAY_SIZE(cl_core_paths);
 const char *const cl_core_dirs[] = { "drivers/base/", "drivers/iommu/" };

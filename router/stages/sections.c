@@ -962,38 +962,15 @@ static void credit_addresses(struct acc *a, const struct map *map,
 
 /*
  * generic_path - core code a driver's trace or text passes through
- * (the device model, IRQ and entry code, the IOMMU and DMA glue,
- * netlink, the LSM hooks every security module's trace passes:
- * security/security.c) beyond what syzkaller's guilty-file rules skip:
- * it says less than the driver beside it, so it counts half.  So do
- * the library code a subsystem calls: the mmap lock's wrappers (a
- * lockdep chain names them whoever took the lock), and an algorithm's generic C
- * implementation (crypto/xxhash_generic.c under btrfs's checksum).
- * The device model is drivers/base/'s own files: its directories are
- * subsystems of their own (regmap, firmware_loader, power) that a
- * fault may well be in.
+ * (crashlog_core_path(): the device model, IRQ and entry code, the
+ * IOMMU and DMA glue, netlink, the LSM hooks, timers, the mmap lock's
+ * wrappers ...) beyond what syzkaller's guilty-file rules skip: it says
+ * less than the driver beside it, so it counts half.  One list with the
+ * guilty-file choice, which looks past the same code.
  */
 static bool generic_path(const char *f)
 {
-	static const char *const core[] = {
-		"kernel/irq/",	       "kernel/dma/",
-		"drivers/iommu/",      "net/netlink/",
-		"kernel/entry/",       "arch/x86/entry/",
-		"arch/x86/kernel/irq", "arch/arm64/kernel/entry",
-		"kernel/power/main.c", "drivers/acpi/osl.c",
-		"security/security.c", "mm/mmap_lock.c",
-	};
-	size_t i;
-
-	if (starts_with(f, "drivers/base/"))
-		return !strchr(f + strlen("drivers/base/"), '/');
-	if (starts_with(f, "crypto/") && !strchr(f + strlen("crypto/"), '/') &&
-	    ends_with(f, "_generic.c"))
-		return true;
-	for (i = 0; i < ARRAY_SIZE(core); i++)
-		if (starts_with(f, core[i]))
-			return true;
-	return false;
+	return crashlog_core_path(f);
 }
 
 /* weigh - w, or half of it for generic core code */

@@ -362,13 +362,16 @@ static void test_guilty_ignores(void **state)
 	size_t i;
 
 	static const char *const core[] = {
-		"drivers/base/core.c",	 "drivers/base/dd.c",
-		"drivers/iommu/iommu.c", "drivers/iommu/dma-iommu.c",
-		"kernel/irq/manage.c",	 "kernel/dma/mapping.c",
-		"kernel/time/hrtimer.c", "net/netlink/af_netlink.c",
-		"security/security.c",	 "arch/x86/kernel/irq.c",
-		"arch/x86/kernel/smp.c", "arch/x86/kernel/paravirt.c",
-		"kernel/exit.c",
+		"drivers/base/core.c",	   "drivers/base/dd.c",
+		"drivers/iommu/iommu.c",   "drivers/iommu/dma-iommu.c",
+		"kernel/irq/manage.c",	   "kernel/dma/mapping.c",
+		"kernel/time/hrtimer.c",   "net/netlink/af_netlink.c",
+		"security/security.c",	   "arch/x86/kernel/irq.c",
+		"arch/x86/kernel/smp.c",   "arch/x86/kernel/paravirt.c",
+		"kernel/exit.c",	   "kernel/entry/common.c",
+		"arch/x86/entry/common.c", "mm/mmap_lock.c",
+		"crypto/xxhash_generic.c", "drivers/acpi/osl.c",
+		"kernel/power/main.c",
 	};
 	static const char *const not_core[] = {
 		"drivers/base/regmap/regmap.c",
@@ -380,10 +383,19 @@ static void test_guilty_ignores(void **state)
 		"drivers/usb/core/hub.c",
 		"mm/memcontrol.c",
 		"security/selinux/hooks.c",
+		"crypto/shash.c",
+		"crypto/async_tx/async_xor_generic.c",
+		"kernel/power/suspend.c",
 	};
 
-	(void)core;
-	(void)not_core;
+	/* one list for the guilty-file choice and a section's weight
+	 * (sections.c generic_path()) */
+	for (i = 0; i < ARRAY_SIZE(core); i++)
+		if (!crashlog_core_path(core[i]))
+			fail_msg("%s should be core", core[i]);
+	for (i = 0; i < ARRAY_SIZE(not_core); i++)
+		if (crashlog_core_path(not_core[i]))
+			fail_msg("%s should not be core", not_core[i]);
 	for (i = 0; i < ARRAY_SIZE(ignored); i++)
 		if (!crashlog_guilty_ignored(ignored[i]))
 			fail_msg("%s should be ignored", ignored[i]);
