@@ -91,4 +91,22 @@ test_expect_success 'a report whose subject alone says "Re:" (no In-Reply-To, no
 	grep -q "^kind decided from the subject only: follow-up" "$T/dec4"
 '
 
+test_expect_success 'pending: the reports first, then the messages held from their subject alone under a heading' '
+	"$FILTER" <"$C/names-nothing-problem.eml" >"$T/out" &&
+	test ! -s "$T/out" &&
+	test "$(q "SELECT kind, state FROM reports WHERE id = 5")" = "report|held" &&
+	"$TRIAGE" pending >"$T/pending" &&
+	cut -f1 "$T/pending" >"$T/ids" &&
+	printf "%s\n" 5 "# 2 held, kind decided from the subject only (not reports by their subject; a report may be among them):" 1 4 >"$T/ids.expect" &&
+	test_cmp "$T/ids.expect" "$T/ids" &&
+	"$TRIAGE" pending --json >"$T/pending.json" &&
+	python3 -c "
+import json, sys
+rows = json.load(open(sys.argv[1]))
+assert [(x[\"id\"], x[\"subject_only\"]) for x in rows] == [(5, False), (1, True), (4, True)], rows
+" "$T/pending.json" &&
+	"$TRIAGE" pending --class uncertain >"$T/only" &&
+	! grep -q "^#" "$T/only"
+'
+
 test_done
