@@ -601,13 +601,23 @@ static bool patch_attached_signed(const struct report *r)
 
 /* ---- the decision ------------------------------------------------------- */
 
+/*
+ * bugzilla_mail - mail of a Bugzilla: From a "bugzilla-daemon@" (a
+ * Bugzilla's own notification), or kernel.org's bugspray bot with its
+ * X-Bugzilla-Product or X-Bugzilla-Type header.  Like X-Bugzilla-Component
+ * (bzcomponent_from_bugzilla()), the headers are Bugzilla's word only on
+ * Bugzilla's own mail: anyone can write them, and on a stranger's mail
+ * they change nothing of its kind.
+ */
 static bool bugzilla_mail(const struct report *r)
 {
 	const char *a = from_addr(r);
 
-	return report_header(r, "X-Bugzilla-Product") ||
-	       report_header(r, "X-Bugzilla-Type") ||
-	       !strncasecmp(a, "bugzilla-daemon@", 16);
+	if (!strncasecmp(a, "bugzilla-daemon@", 16))
+		return true;
+	return (report_header(r, "X-Bugzilla-Product") ||
+		report_header(r, "X-Bugzilla-Type")) &&
+	       addr_is(a, "bugbot", "kernel.org");
 }
 
 /*

@@ -265,6 +265,23 @@ static void test_bots(void **state)
 		    KIND_BOT);
 }
 
+/*
+ * expect_forged_bugzilla - a message From a stranger is a report by its
+ * text, with or without X-Bugzilla-Product and X-Bugzilla-Type headers
+ * it wrote itself
+ */
+static void expect_forged_bugzilla(const char *from, const char *subject,
+				   const char *body)
+{
+	struct report *r = msg(from, subject, NULL, body);
+
+	expect_kind(r, KIND_REPORT);
+	r = msg(from, subject, NULL, body);
+	report_add_header(r, "X-Bugzilla-Product", "Drivers");
+	report_add_header(r, "X-Bugzilla-Type", "changed");
+	expect_kind(r, KIND_REPORT);
+}
+
 static void test_bugzilla(void **state)
 {
 	struct report *r;
@@ -299,11 +316,17 @@ static void test_bugzilla(void **state)
 	report_add_header(r, "X-Bugzilla-Product", "Drivers");
 	r->in_reply_to = xstrdup("b220841c0@bugzilla.kernel.org");
 	expect_kind(r, KIND_BZ_UPDATE);
-	r = msg("Mallory <bugbot@kernel.org.example>",
-		"sdhci: card not detected after resume", NULL,
+	/* a stranger's X-Bugzilla-* header changes nothing of the kind:
+	 * the same message without it is decided the same, a report */
+	expect_forged_bugzilla(
+		"Mallory <bugbot@kernel.org.example>",
+		"sdhci: card not detected after resume",
 		"View: https://bugzilla.kernel.org/show_bug.cgi?id=220841#c0\n");
-	report_add_header(r, "X-Bugzilla-Product", "Drivers");
-	expect_kind(r, KIND_BZ_UPDATE);
+	expect_forged_bugzilla(
+		"Some User <user@example.org>",
+		"rtl8821ce: wifi drops every few minutes",
+		"Since 6.12 the connection drops every few minutes and\n"
+		"dmesg says the firmware failed to respond.\n");
 	/* a bug from Bugzilla itself (webhook, poll) is a report */
 	r = msg("Someone <s@example.org>", "Re: anything", "x@y", "");
 	r->source = "bugzilla";
