@@ -1208,25 +1208,55 @@ static bool word_in(const char *s, const char *w)
 #define SELLS_MIN  3
 #define PRICES_MIN 2
 
+/*
+ * operand - an assembly operand, not a price: "$16" written after a ','
+ * or '(', or followed by ',' (no thousands' digits after it) or ')'
+ * (AT&T's "mov $16,%rdi", MIPS's "addiu $sp,$16,8"), or on a line that
+ * names an AT&T register ("%rax", "%esp") [p, q): the amount's digits
+ */
+static bool operand(const char *t, size_t len, size_t i, size_t q)
+{
+	size_t a = i, b = q;
+
+	if (i && (t[i - 1] == ',' || t[i - 1] == '('))
+		return true;
+	if (q < len && (t[q] == ')' ||
+			(t[q] == ',' &&
+			 !(q + 1 < len && isdigit((unsigned char)t[q + 1])))))
+		return true;
+	while (a && t[a - 1] != '\n')
+		a--;
+	while (b < len && t[b] != '\n')
+		b++;
+	for (; a + 1 < b; a++)
+		if (t[a] == '%' && islower((unsigned char)t[a + 1]))
+			return true;
+	return false;
+}
+
 /* prices - how many amounts of money the text quotes ("$50", "€1200",
- * "£75": a currency sign, then two digits or more), up to PRICES_MIN */
+ * "£75": a currency sign, then two digits or more; an assembly operand
+ * is none), up to PRICES_MIN */
 static unsigned prices(const char *t, size_t len)
 {
 	static const char *const signs[] = { "$", "\xe2\x82\xac", "\xc2\xa3" };
 	unsigned n = 0;
-	size_t i, j, m;
+	size_t i, j, m, q;
 
 	for (i = 0; i < len && n < PRICES_MIN; i++) {
 		if (i && isalnum((unsigned char)t[i - 1]))
 			continue;
 		for (j = 0; j < ARRAY_SIZE(signs); j++) {
 			m = strlen(signs[j]);
-			if (i + m + 2 <= len && !memcmp(t + i, signs[j], m) &&
-			    isdigit((unsigned char)t[i + m]) &&
-			    isdigit((unsigned char)t[i + m + 1])) {
-				n++;
-				break;
-			}
+			if (!(i + m + 2 <= len && !memcmp(t + i, signs[j], m) &&
+			      isdigit((unsigned char)t[i + m]) &&
+			      isdigit((unsigned char)t[i + m + 1])))
+				continue;
+			for (q = i + m; q < len && isdigit((unsigned char)t[q]);
+			     q++)
+				;
+			n += !operand(t, len, i, q);
+			break;
 		}
 	}
 	return n;

@@ -1009,6 +1009,15 @@ static void test_sells(void **state)
 			"$50 EACH\n\n7.68TB HDD -$200 PER\nQuantity 76, "
 			"price $100\n"),
 		    KIND_SPAM);
+	/* assembly immediates and MIPS registers are no prices: code
+	 * decides, a report */
+	expect_kind(msg("Some User <user@example.org>",
+			"x86: payment server oopses in memcpy_orig", NULL,
+			"Our business runs a payment service; each "
+			"transaction since 6.12 oopses in memcpy_orig():\n"
+			"   mov $16,%edx\n   sub $24, %rsp\n"
+			"   addiu $29,$29,-32\n   lw $31, 28($29)\n"),
+		    KIND_REPORT);
 	/* ... with one price, code decides: a report */
 	expect_kind(msg("Some User <user@example.org>",
 			"ext4: quota goes wrong after resize", NULL,
