@@ -29,9 +29,9 @@
  *	"thread_root".
  *
  *	Messages held because their kind was decided from the subject
- *	only (kind.h's KIND_SUBJECT_ONLY) come last, as a group after a
- *	line of its own ("# N held, ..." when plain; "subject_only" in
- *	--json): the reports come first.
+ *	or a question alone (kind.h's kind_held_unsure()) come last, as a
+ *	group after a line of its own ("# N held, ..." when plain;
+ *	"subject_only" in --json): the reports come first.
  *
  *	A regression's SUBJECT starts with "[regression] "; a report with
  *	follow-ups or later reports of the same crash ends with
@@ -69,7 +69,7 @@ struct row {
 	double confidence;
 	bool classified;
 	bool regression;
-	bool subject_only; /* held: its kind rests on its subject alone */
+	bool subject_only; /* held: its kind rests on its words alone */
 	long followups, seen_again;
 	/* cleaned, as shown */
 	char *c_id, *c_age, *c_class, *c_section, *c_subject, *c_from;
@@ -110,16 +110,16 @@ static int collect(const struct audit_pending *p, void *arg)
 	r->event = p->event_id;
 	r->thread_root = p->thread_root;
 	r->root_state = dup_or_null(p->root_state);
-	r->subject_only = !r->event && !r->thread_root && r->reason &&
+	r->subject_only = !r->event && !r->thread_root &&
 			  strcmp(r->state, "failed") &&
-			  !strncmp(r->reason, KIND_SUBJECT_ONLY,
-				   strlen(KIND_SUBJECT_ONLY));
+			  kind_held_unsure(r->reason);
 	return 0;
 }
 
 /*
- * group - the messages held because their subject alone decided their
- * kind (a discussion, a question, a follow-up by its "Re:") go after
+ * group - the messages held because their subject or a question alone
+ * decided their kind (kind_held_unsure(): a discussion, a question, a
+ * follow-up by its "Re:") go after
  * everything else, in the same order: a triager sees the reports first
  */
 static void group(struct rows *rs)
@@ -155,8 +155,7 @@ static void group_heading(const struct rows *rs, size_t i,
 	for (j = i; j < rs->n; j++)
 		held += rs->v[j].subject_only;
 	text = xasprintf(
-		"%zu held, " KIND_SUBJECT_ONLY
-		" (not reports by their subject; a report may be among them):",
+		"%zu held, kind decided from the subject or a question alone (not reports by their words; a report may be among them):",
 		held);
 	if (t->tty) {
 		desk_fit(&sb, text, t->columns > 1 ? t->columns - 1 : 1, false);

@@ -1807,6 +1807,30 @@ static bool decide_talk(const struct report *r, struct kind_result *k,
 	return false;
 }
 
+/*
+ * asks_only_in_words - a new message that asks (k->question), with no
+ * crash, diff, bisection or tool's finding, that says nothing went wrong
+ * (in its subject or text), and that shows nothing of a running system
+ * or of the code: no log line, kernel version, device id, hex value,
+ * function or source file (kind_shows_system()).  A reporter shows what they ran; a usage,
+ * design or help question ("Place to read io_uring design?", "Pinning
+ * nvme interrupts to a single cpu?") shows none of it.  On the tuning
+ * parts 28 new discussions read as reports are such, and no report; a
+ * report that asks so shows its dmesg, its version or the function
+ * (kind_hold_reason(): held for a triager all the same).
+ */
+static bool asks_only_in_words(const struct report *r,
+			       const struct kind_result *k, const char *subj,
+			       const struct own_scan *own)
+{
+	if (!k->question || k->names_nothing || k->diff || own->crash ||
+	    own->bisect || tool_found(r))
+		return false;
+	if (k->problem_stated)
+		return false;
+	return !kind_shows_system(subj, r->body, r->body ? r->body_len : 0);
+}
+
 void kind_classify(const struct report *r, struct kind_result *k)
 {
 	const char *subj = r->subject ? r->subject : "";
@@ -1909,7 +1933,11 @@ void kind_classify(const struct report *r, struct kind_result *k)
 		snprintf(k->problem, sizeof(k->problem), "%s",
 			 "a bisection: \"... is the first bad commit\"");
 	}
-	if (k->names_nothing && !k->problem_stated && !k->question)
+	if (asks_only_in_words(r, k, subj, &own)) {
+		k->question_only = true;
+		decide(k, KIND_DISCUSSION, "%s",
+		       "a question that shows nothing of a system: no log, kernel version, device id, code or source file");
+	} else if (k->names_nothing && !k->problem_stated && !k->question)
 		decide(k, KIND_SPAM, "%s",
 		       "a new message whose text names nothing of the kernel and says nothing went wrong");
 	else if (k->names_nothing)
@@ -1926,9 +1954,11 @@ void kind_classify(const struct report *r, struct kind_result *k)
 
 const char *kind_hold_reason(const struct kind_result *k, bool in_thread)
 {
-	return k->subject_only && !in_thread && k->kind != KIND_REPORT
-		       ? KIND_SUBJECT_ONLY
-		       : NULL;
+	if (in_thread || k->kind == KIND_REPORT)
+		return NULL;
+	if (k->subject_only)
+		return KIND_SUBJECT_ONLY;
+	return k->question_only ? KIND_QUESTION_ONLY : NULL;
 }
 
 void kind_result_release(struct kind_result *k)
@@ -1938,4 +1968,12 @@ void kind_result_release(struct kind_result *k)
 	for (i = 0; i < k->nrefs; i++)
 		free(k->refs[i].value);
 	k->nrefs = 0;
+}
+
+bool kind_held_unsure(const char *reason)
+{
+	return reason && (!strncmp(reason, KIND_SUBJECT_ONLY,
+				   sizeof(KIND_SUBJECT_ONLY) - 1) ||
+			  !strncmp(reason, KIND_QUESTION_ONLY,
+				   sizeof(KIND_QUESTION_ONLY) - 1));
 }

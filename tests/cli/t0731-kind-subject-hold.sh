@@ -97,7 +97,7 @@ test_expect_success 'pending: the reports first, then the messages held from the
 	test "$(q "SELECT kind, state FROM reports WHERE id = 5")" = "report|held" &&
 	"$TRIAGE" pending >"$T/pending" &&
 	cut -f1 "$T/pending" >"$T/ids" &&
-	printf "%s\n" 5 "# 2 held, kind decided from the subject only (not reports by their subject; a report may be among them):" 1 4 >"$T/ids.expect" &&
+	printf "%s\n" 5 "# 2 held, kind decided from the subject or a question alone (not reports by their words; a report may be among them):" 1 4 >"$T/ids.expect" &&
 	test_cmp "$T/ids.expect" "$T/ids" &&
 	"$TRIAGE" pending --json >"$T/pending.json" &&
 	python3 -c "

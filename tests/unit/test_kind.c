@@ -1205,6 +1205,40 @@ static void test_subject_only(void **state)
 		hold(msg(user, "Why does my laptop hang at resume since 6.12",
 			 NULL, report_text),
 		     KIND_REPORT));
+	/* a question that shows nothing of a system is a discussion, held
+	 * with its own reason; one that shows a version, a log, a device
+	 * id, code or a source file stays a report */
+	assert_string_equal(
+		hold(msg(user, "Pinning rtc interrupts to one cpu?", NULL,
+			 "Hello,\n\nwe run a router and want all "
+			 "interrupts of the nvme driver on one core.\n"
+			 "Is there a kernel knob for it?\n"),
+		     KIND_DISCUSSION),
+		KIND_QUESTION_ONLY);
+	assert_null(hold(msg(user, "Pinning rtc interrupts to one cpu?", NULL,
+			     "Hello,\n\non 6.12 the rtc interrupts move "
+			     "between cores.\n"),
+			 KIND_REPORT));
+	assert_null(hold(msg(user, "rtc alarm granularity?", NULL,
+			     "Hello,\n\nthe alarm of my 1b21:0612 rtc "
+			     "board rounds to the minute.\n"),
+			 KIND_REPORT));
+	assert_null(hold(msg(user, "rtc alarm granularity?", NULL,
+			     "Hello,\n\nrtc_set_alarm() rounds to the "
+			     "minute.\n"),
+			 KIND_REPORT));
+	assert_null(hold(msg(user, "rtc alarm granularity?", NULL,
+			     "Hello,\n\ndmesg shows the alarm rounded to "
+			     "the minute.\n"),
+			 KIND_REPORT));
+	assert_true(kind_shows_system("x", "[   12.345678] rtc0: alarm", 26));
+	assert_true(kind_shows_system("since v6.1", NULL, 0));
+	assert_true(kind_shows_system("Linux 5.4 and rtc", NULL, 0));
+	assert_true(kind_shows_system("rtc-cmos.c: alarm", NULL, 0));
+	assert_true(kind_shows_system("reads 0xffff", NULL, 0));
+	assert_false(kind_shows_system("USB 3.0 and PCIe 4.0 docks", NULL, 0));
+	assert_false(kind_shows_system("io_uring and 1.5 MB/s?", NULL, 0));
+	assert_false(kind_shows_system("x", "> [   12.345678] quoted\n", 24));
 	/* ... nor one whose text says what went wrong */
 	assert_null(hold(msg(user, "Clarification on the RTC alarm", NULL,
 			     "Since the upgrade my laptop no longer wakes "
