@@ -1808,27 +1808,23 @@ static bool decide_talk(const struct report *r, struct kind_result *k,
 }
 
 /*
- * asks_only_in_words - a new message that asks (k->question, or a line
- * of its own text ends in '?': kind_text_asks()), with no crash, diff,
- * bisection or tool's finding, that says nothing went wrong (in its
- * subject or text), and that shows nothing of a running system or of
- * the code: no log line, kernel version, device id, hex value, function
- * or source file (kind_shows_system()).  A reporter shows what they ran;
- * a usage, design or help question ("Place to read io_uring design?",
- * "Pinning nvme interrupts to a single cpu?") shows none of it.  On the
- * tuning parts 36 new discussions read as reports are such (18 of them
- * by k->question), and no report; a report that asks so shows its dmesg,
- * its version or the function (and kind_hold_reason() holds such a
- * discussion for a triager all the same).
+ * asks_only_in_words - a new message that asks (k->question), with no
+ * crash, diff, bisection or tool's finding, that says nothing went wrong
+ * (in its subject or text), and that shows nothing of a running system
+ * or of the code: no log line, kernel version, device id, hex value,
+ * function or source file (kind_shows_system()).  A reporter shows what they ran; a usage,
+ * design or help question ("Place to read io_uring design?", "Pinning
+ * nvme interrupts to a single cpu?") shows none of it.  On the tuning
+ * parts 28 new discussions read as reports are such, and no report; a
+ * report that asks so shows its dmesg, its version or the function
+ * (kind_hold_reason(): held for a triager all the same).
  */
 static bool asks_only_in_words(const struct report *r,
 			       const struct kind_result *k, const char *subj,
 			       const struct own_scan *own)
 {
-	if (!(k->question ||
-	      kind_text_asks(r->body, r->body ? r->body_len : 0)) ||
-	    k->names_nothing || k->diff || own->crash || own->bisect ||
-	    tool_found(r))
+	if (!k->question || k->names_nothing || k->diff || own->crash ||
+	    own->bisect || tool_found(r))
 		return false;
 	if (k->problem_stated)
 		return false;

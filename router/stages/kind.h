@@ -146,9 +146,8 @@ struct kind_result {
 				 * crash and no diff) */
 	bool subject_only;	/* a message whose kind rests on its
 				 * subject's words alone (kind_hold_reason) */
-	bool question_only;	/* a discussion because it asks, says
-				 * nothing went wrong and shows nothing of
-				 * a system (kind_hold_reason) */
+	bool question_only;	/* a discussion because it asks and shows
+				 * nothing of a system (kind_hold_reason) */
 	struct kind_ref refs[KIND_REFS_MAX];
 	size_t nrefs;
 };
@@ -226,12 +225,6 @@ void kind_subject_tags(const char *subject, char *buf, size_t size,
  */
 #define KIND_SHOWS_MAX (16u << 10)
 bool kind_shows_system(const char *subject, const char *body, size_t len);
-
-/*
- * kind_text_asks - whether a line of the sender's own text (quoted lines
- * left out; within KIND_SHOWS_MAX bytes) ends in '?' (kind_subject.c)
- */
-bool kind_text_asks(const char *body, size_t len);
 
 /*
  * kind_subject_release - a title (kind_subject_rest()) that is a name

@@ -364,27 +364,3 @@ bool kind_shows_system(const char *subject, const char *body, size_t len)
 	}
 	return false;
 }
-
-/* kind_text_asks - see kind.h */
-bool kind_text_asks(const char *body, size_t len)
-{
-	const char *p, *e, *q, *end;
-
-	if (!body)
-		return false;
-	if (len > KIND_SHOWS_MAX)
-		len = KIND_SHOWS_MAX;
-	end = body + len;
-	for (p = body; p < end; p = e + 1) {
-		e = memchr(p, '\n', (size_t)(end - p));
-		if (!e)
-			e = end;
-		for (q = e; q > p && isspace((unsigned char)q[-1]); q--)
-			;
-		if (q > p && *p != '>' && q[-1] == '?')
-			return true;
-		if (e == end)
-			break;
-	}
-	return false;
-}

@@ -1231,17 +1231,6 @@ static void test_subject_only(void **state)
 			     "Hello,\n\ndmesg shows the alarm rounded to "
 			     "the minute.\n"),
 			 KIND_REPORT));
-	/* ... the question asked later in the text, too */
-	assert_string_equal(hold(msg(user, "rtc alarm granularity", NULL,
-				     "Hello,\n\nwe build a small board "
-				     "around the rtc driver of the kernel.\n"
-				     "Can the alarm fire on a second rather "
-				     "than a minute?\n\nThanks\n"),
-				 KIND_DISCUSSION),
-			    KIND_QUESTION_ONLY);
-	assert_true(kind_text_asks("Hi,\nis that so?  \nThanks\n", 24));
-	assert_false(kind_text_asks("> is that so?\nno.\n", 18));
-	assert_false(kind_text_asks("Hi? there\n", 10));
 	assert_true(kind_shows_system("x", "[   12.345678] rtc0: alarm", 26));
 	assert_true(kind_shows_system("since v6.1", NULL, 0));
 	assert_true(kind_shows_system("Linux 5.4 and rtc", NULL, 0));
