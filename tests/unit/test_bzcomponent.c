@@ -47,7 +47,8 @@ static void test_daemon_domain(void **state)
 	assert_false(from_bugzilla("bugzilla-daemon@example.org", NULL));
 	assert_false(from_bugzilla("someone@kernel.org", NULL));
 	/* a site's Bugzilla: its host or a parent of it ... */
-	assert_true(from_bugzilla("bugzilla-daemon@bugzilla.example.co.uk", uk));
+	assert_true(
+		from_bugzilla("bugzilla-daemon@bugzilla.example.co.uk", uk));
 	assert_true(from_bugzilla("bugzilla-daemon@example.co.uk", uk));
 	assert_true(from_bugzilla("bugzilla-daemon@example.org", org));
 	/* ... never a registry's suffix, under which anyone registers */
