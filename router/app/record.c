@@ -637,6 +637,23 @@ out:
  * only its subject decided its kind: kind_hold_reason()); a patch that
  * joined a report is noted on it as a fix proposed
  */
+/* record_kind_act - a non-report's action and reason; see record.h */
+void record_kind_act(const struct pipeline *p, const struct decision *d,
+		     bool in_thread, struct act_decision *out)
+{
+	act_kind(&p->act, d->kind.kind, d->kind.why, out);
+	if (d->hold) {
+		/* what must be held, whatever it is: that reason first */
+		out->action = ACT_HOLD;
+		snprintf(out->reason, sizeof(out->reason), "%s (a %s)", d->hold,
+			 kind_name(d->kind.kind));
+	} else {
+		/* a first report under a misleading subject reads the same:
+		 * a triager sees it rather than nobody (kind.h) */
+		act_subject_only(&d->kind, in_thread, out);
+	}
+}
+
 static int record_other(struct audit *db, const struct pipeline *p,
 			const struct report *r, const struct decision *d,
 			time_t now, struct record_result *out)
@@ -652,17 +669,7 @@ static int record_other(struct audit *db, const struct pipeline *p,
 	char arg[32], *how = NULL, *detail = NULL;
 	int ret = -1;
 
-	act_kind(&p->act, d->kind.kind, d->kind.why, &act);
-	if (d->hold) {
-		/* what must be held, whatever it is: that reason first */
-		act.action = ACT_HOLD;
-		snprintf(act.reason, sizeof(act.reason), "%s (a %s)", d->hold,
-			 kind_name(d->kind.kind));
-	} else {
-		/* a first report under a misleading subject reads the same:
-		 * a triager sees it rather than nobody (kind.h) */
-		act_subject_only(&d->kind, ln->thread_root != 0, &act);
-	}
+	record_kind_act(p, d, ln->thread_root != 0, &act);
 	out->state = act.action == ACT_HOLD ? "held" : "recorded";
 	sb_adds(&why, act.reason);
 	if (ln->thread_root)

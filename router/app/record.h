@@ -42,6 +42,18 @@ struct record_result {
 	const char *state; /* forwarded, held, digest */
 };
 
+/*
+ * record_kind_act - the action and reason of a message that is no report
+ * (d's kind), as record_decision() writes it and 'triage explain' shows
+ * it: routes.conf's "action KIND" (act_kind()), held whatever it says
+ * when the caller must hold it (d->hold: "WHY (a KIND)") or when its kind
+ * rests on its words alone and it is in no known thread (in_thread false;
+ * act_subject_only())
+ */
+struct act_decision;
+void record_kind_act(const struct pipeline *p, const struct decision *d,
+		     bool in_thread, struct act_decision *out);
+
 int record_decision(struct audit *db, const struct pipeline *p,
 		    const struct router_id *id, const struct report *r,
 		    const struct decision *d, time_t now,

@@ -64,6 +64,7 @@
 #include "map.h"
 #include "parse.h"
 #include "pipeline.h"
+#include "record.h"
 #include "report.h"
 #include "rules.h"
 #include "thread.h"
@@ -500,9 +501,8 @@ int cmd_explain(int argc, char **argv, struct cmd_ctx *ctx)
 		if (db && link_crash(db, &d, &d.link) < 0)
 			memset(&d.link, 0, sizeof(d.link));
 	} else if (d.kind.kind != KIND_FOLLOWUP || !d.link.thread_root) {
-		act_kind(&p.act, d.kind.kind, d.kind.why, &d.act);
-		/* as record.c: a kind from the subject alone is held */
-		act_subject_only(&d.kind, d.link.thread_root != 0, &d.act);
+		/* as the filter records it (record.c) */
+		record_kind_act(&p, &d, d.link.thread_root != 0, &d.act);
 	}
 	if (json)
 		cmd_print_json(decision_json(&p, r, &d));

@@ -28,6 +28,11 @@
  *	"kind" (report, follow-up, outbox, webhook event), "event_id" and
  *	"thread_root".
  *
+ *	Messages held because their kind was decided from the subject
+ *	or a question alone (kind.h's kind_held_unsure()) come last, as a
+ *	group after a line of its own ("# N held, ..." when plain;
+ *	"subject_only" in --json): the reports come first.
+ *
  *	A regression's SUBJECT starts with "[regression] "; a report with
  *	follow-ups or later reports of the same crash ends with
  *	"[+N replies]" and "[+N seen again]" (follow-ups that wait with
@@ -45,6 +50,7 @@
 #include "cmd.h"
 #include "config.h"
 #include "desk.h"
+#include "kind.h"
 #include "map.h"
 #include "strbuf.h"
 #include "util.h"
@@ -63,6 +69,7 @@ struct row {
 	double confidence;
 	bool classified;
 	bool regression;
+	bool subject_only; /* held: its kind rests on its words alone */
 	long followups, seen_again;
 	/* cleaned, as shown */
 	char *c_id, *c_age, *c_class, *c_section, *c_subject, *c_from;
@@ -103,7 +110,62 @@ static int collect(const struct audit_pending *p, void *arg)
 	r->event = p->event_id;
 	r->thread_root = p->thread_root;
 	r->root_state = dup_or_null(p->root_state);
+	r->subject_only = !r->event && !r->thread_root &&
+			  strcmp(r->state, "failed") &&
+			  kind_held_unsure(r->reason);
 	return 0;
+}
+
+/*
+ * group - the messages held because their subject or a question alone
+ * decided their kind (kind_held_unsure(): a discussion, a question, a
+ * follow-up by its "Re:") go after
+ * everything else, in the same order: a triager sees the reports first
+ */
+static void group(struct rows *rs)
+{
+	struct row *v = xcalloc(rs->n ? rs->n : 1, sizeof(*v));
+	size_t i, n = 0;
+
+	for (i = 0; i < rs->n; i++)
+		if (!rs->v[i].subject_only)
+			v[n++] = rs->v[i];
+	for (i = 0; i < rs->n; i++)
+		if (rs->v[i].subject_only)
+			v[n++] = rs->v[i];
+	free(rs->v);
+	rs->v = v;
+	rs->alloc = rs->n;
+}
+
+/*
+ * group_heading - the line before the group of messages held from their
+ * subject alone, when row i is its first (on a terminal: bold, cut to its
+ * width; otherwise after "# ")
+ */
+static void group_heading(const struct rows *rs, size_t i,
+			  const struct desk_term *t)
+{
+	struct strbuf sb = STRBUF_INIT(1024);
+	size_t held = 0, j;
+	char *text;
+
+	if (!rs->v[i].subject_only || (i && rs->v[i - 1].subject_only))
+		return;
+	for (j = i; j < rs->n; j++)
+		held += rs->v[j].subject_only;
+	text = xasprintf(
+		"%zu held, kind decided from the subject or a question alone (not reports by their words; a report may be among them):",
+		held);
+	if (t->tty) {
+		desk_fit(&sb, text, t->columns > 1 ? t->columns - 1 : 1, false);
+		printf("\n%s%s%s\n", desk_color(t, DESK_BOLD), sb_str(&sb),
+		       desk_reset(t));
+	} else {
+		printf("# %s\n", text);
+	}
+	sb_release(&sb);
+	free(text);
 }
 
 static void rows_release(struct rows *rs)
@@ -370,6 +432,7 @@ static void print_table(const struct rows *rs, const struct desk_term *t)
 		const struct row *r = &rs->v[i];
 		struct strbuf sb = STRBUF_INIT(64 * 1024);
 
+		group_heading(rs, i, t);
 		cell(&sb, t, DESK_YELLOW, r->c_id, wid, true, false);
 		cell(&sb, t, DESK_DIM, r->c_age, wage, true, false);
 		cell(&sb, t, row_color(r), r->c_class, wcls, false, false);
@@ -389,6 +452,7 @@ static void print_plain(const struct rows *rs, const struct desk_term *t)
 	for (i = 0; i < rs->n; i++) {
 		const struct row *r = &rs->v[i];
 
+		group_heading(rs, i, t);
 		printf("%s%s%s\t%s\t%s%s%s\t%s\t%s\t%s\t%s\n",
 		       desk_color(t, DESK_YELLOW), r->c_id, desk_reset(t),
 		       r->c_age, desk_color(t, row_color(r)), r->c_class,
@@ -442,6 +506,8 @@ static json_t *to_json(const struct rows *rs, time_t now)
 						: r->thread_root ? "follow-up"
 						: r->id		 ? "report"
 								 : "outbox"));
+		json_object_set_new(o, "subject_only",
+				    json_boolean(r->subject_only));
 		json_object_set_new(o, "event_id",
 				    r->event ? json_integer(r->event)
 					     : json_null());
@@ -514,6 +580,7 @@ int cmd_pending(int argc, char **argv, struct cmd_ctx *ctx)
 		}
 		prepare(&rs.v[i], now);
 	}
+	group(&rs);
 	if (view.json) {
 		cmd_print_json(to_json(&rs, now));
 		goto out;

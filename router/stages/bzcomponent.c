@@ -157,8 +157,33 @@ const char *bzcomponent_site_section(const struct config *cfg,
 #define KERNEL_ORG_BUGZILLA "bugzilla.kernel.org"
 
 /*
+ * registry_suffix - dom is a country's registry suffix, under which
+ * anyone registers ("co.uk", "com.au", "org.br", "ac.jp"): a second-level
+ * label of the registries' usual names under a two-letter top-level
+ * domain.  Without a public suffix list, these are the ones a parent of a
+ * Bugzilla's host can be.
+ */
+static bool registry_suffix(const char *dom)
+{
+	static const char *const sld[] = { "co",  "com", "net", "org", "gov",
+					   "edu", "ac",	 "or",	"ne",  "go",
+					   "gob", "mil", "nic", "ltd", "plc" };
+	const char *dot = strchr(dom, '.');
+	size_t i, n;
+
+	if (!dot || strchr(dot + 1, '.') || strlen(dot + 1) != 2)
+		return false;
+	n = (size_t)(dot - dom);
+	for (i = 0; i < sizeof(sld) / sizeof(sld[0]); i++)
+		if (strlen(sld[i]) == n && !strncasecmp(dom, sld[i], n))
+			return true;
+	return false;
+}
+
+/*
  * host_under - the sender's domain dom is host or a parent of it with a
- * dot of its own ("kernel.org" for bugzilla.kernel.org; not "org")
+ * dot of its own ("kernel.org" for bugzilla.kernel.org; not "org", nor a
+ * registry's suffix: "co.uk" for bugzilla.example.co.uk)
  */
 static bool host_under(const char *host, size_t hl, const char *dom)
 {
@@ -169,7 +194,7 @@ static bool host_under(const char *host, size_t hl, const char *dom)
 	if (dl == hl)
 		return !strncasecmp(host, dom, hl);
 	return host[hl - dl - 1] == '.' &&
-	       !strncasecmp(host + hl - dl, dom, dl);
+	       !strncasecmp(host + hl - dl, dom, dl) && !registry_suffix(dom);
 }
 
 /* url_host - the host of "https://bugzilla.example.org/..." (its length;

@@ -37,7 +37,8 @@ const char *bzcomponent_site_section(const struct config *cfg,
  * Bugzilla's own word: a bug read from the site's Bugzilla (a webhook
  * or the REST poll: r->source "bugzilla"), or mail From a Bugzilla's
  * daemon, "bugzilla-daemon@" of kernel.org's Bugzilla or of routes.conf's
- * bugzilla_url host (that host's domain or a parent of it), and, when
+ * bugzilla_url host (that host's domain or a parent of it, never a
+ * country registry's suffix such as "co.uk"), and, when
  * routes.conf names authserv_id, our server authenticated that From
  * (authres.h), as for a MAINTAINERS person's own mail.  Anyone can write
  * X-Bugzilla-Component or a "Component:" line: a stranger's changes

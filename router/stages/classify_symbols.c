@@ -32,7 +32,8 @@
  *	of unknown names when there are at least MIN of them, at least
  *	MIN_CHECKABLE names the tree could judge (known ones and unknown
  *	ones counted), and the unknown ones are at least MIN_SHARE of
- *	those; else 0.  A developer's one slip among many real names is not
+ *	those; else 0 (MIN_CHECKABLE a whole number, MIN_SHARE from 0 to
+ *	1: another is taken as absent).  A developer's one slip among many real names is not
  *	a report of invented ones (issue 22): the rules weigh the share.
  *
  *	Only names in kernel style count: at least one '_' and 4 or more
@@ -41,6 +42,7 @@
  *	at most UNKNOWN_MAX_NAMES names are looked up.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "report.h"
@@ -127,6 +129,24 @@ static void count_names(const struct rules_input *in,
 	}
 }
 
+/*
+ * share_arg - a hook's share argument: a number from 0 to 1 and nothing
+ * after it, else def (a negative, a NaN or "abc" weighs nothing)
+ */
+static double share_arg(const char *s, double def)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return def;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= 0 && v <= 1))
+		return def;
+	return v;
+}
+
 /* classify_hook_unknown_functions - see the file comment */
 double classify_hook_unknown_functions(const struct rules_input *in,
 				       const struct rules_text *t,
@@ -140,10 +160,10 @@ double classify_hook_unknown_functions(const struct rules_input *in,
 		return 0;
 	if (args->argc > 0 && parse_ulong(args->argv[0], &min) < 0)
 		min = 1;
-	if (args->argc > 1)
-		min_checkable = (unsigned long)strtod(args->argv[1], NULL);
+	if (args->argc > 1 && parse_ulong(args->argv[1], &min_checkable) < 0)
+		min_checkable = 1;
 	if (args->argc > 2)
-		share = strtod(args->argv[2], NULL);
+		share = share_arg(args->argv[2], 0);
 	/* counted once a report, for all the rules that weigh them */
 	if (in->claims && in->claims->names_done) {
 		known = in->claims->names_known;
@@ -179,7 +199,7 @@ static void weigh_args(const struct rules_args *args, double def_ratio,
 	if (args->argc > 1 && parse_ulong(args->argv[1], min_failed) < 0)
 		*min_failed = 2;
 	if (args->argc > 2)
-		*ratio = strtod(args->argv[2], NULL);
+		*ratio = share_arg(args->argv[2], def_ratio);
 }
 
 /*

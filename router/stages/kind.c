@@ -601,13 +601,23 @@ static bool patch_attached_signed(const struct report *r)
 
 /* ---- the decision ------------------------------------------------------- */
 
+/*
+ * bugzilla_mail - mail of a Bugzilla: From a "bugzilla-daemon@" (a
+ * Bugzilla's own notification), or kernel.org's bugspray bot with its
+ * X-Bugzilla-Product or X-Bugzilla-Type header.  Like X-Bugzilla-Component
+ * (bzcomponent_from_bugzilla()), the headers are Bugzilla's word only on
+ * Bugzilla's own mail: anyone can write them, and on a stranger's mail
+ * they change nothing of its kind.
+ */
 static bool bugzilla_mail(const struct report *r)
 {
 	const char *a = from_addr(r);
 
-	return report_header(r, "X-Bugzilla-Product") ||
-	       report_header(r, "X-Bugzilla-Type") ||
-	       !strncasecmp(a, "bugzilla-daemon@", 16);
+	if (!strncasecmp(a, "bugzilla-daemon@", 16))
+		return true;
+	return (report_header(r, "X-Bugzilla-Product") ||
+		report_header(r, "X-Bugzilla-Type")) &&
+	       addr_is(a, "bugbot", "kernel.org");
 }
 
 /*
@@ -1198,25 +1208,55 @@ static bool word_in(const char *s, const char *w)
 #define SELLS_MIN  3
 #define PRICES_MIN 2
 
+/*
+ * operand - an assembly operand, not a price: "$16" written after a ','
+ * or '(', or followed by ',' (no thousands' digits after it) or ')'
+ * (AT&T's "mov $16,%rdi", MIPS's "addiu $sp,$16,8"), or on a line that
+ * names an AT&T register ("%rax", "%esp") [p, q): the amount's digits
+ */
+static bool operand(const char *t, size_t len, size_t i, size_t q)
+{
+	size_t a = i, b = q;
+
+	if (i && (t[i - 1] == ',' || t[i - 1] == '('))
+		return true;
+	if (q < len && (t[q] == ')' ||
+			(t[q] == ',' &&
+			 !(q + 1 < len && isdigit((unsigned char)t[q + 1])))))
+		return true;
+	while (a && t[a - 1] != '\n')
+		a--;
+	while (b < len && t[b] != '\n')
+		b++;
+	for (; a + 1 < b; a++)
+		if (t[a] == '%' && islower((unsigned char)t[a + 1]))
+			return true;
+	return false;
+}
+
 /* prices - how many amounts of money the text quotes ("$50", "€1200",
- * "£75": a currency sign, then two digits or more), up to PRICES_MIN */
+ * "£75": a currency sign, then two digits or more; an assembly operand
+ * is none), up to PRICES_MIN */
 static unsigned prices(const char *t, size_t len)
 {
 	static const char *const signs[] = { "$", "\xe2\x82\xac", "\xc2\xa3" };
 	unsigned n = 0;
-	size_t i, j, m;
+	size_t i, j, m, q;
 
 	for (i = 0; i < len && n < PRICES_MIN; i++) {
 		if (i && isalnum((unsigned char)t[i - 1]))
 			continue;
 		for (j = 0; j < ARRAY_SIZE(signs); j++) {
 			m = strlen(signs[j]);
-			if (i + m + 2 <= len && !memcmp(t + i, signs[j], m) &&
-			    isdigit((unsigned char)t[i + m]) &&
-			    isdigit((unsigned char)t[i + m + 1])) {
-				n++;
-				break;
-			}
+			if (!(i + m + 2 <= len && !memcmp(t + i, signs[j], m) &&
+			      isdigit((unsigned char)t[i + m]) &&
+			      isdigit((unsigned char)t[i + m + 1])))
+				continue;
+			for (q = i + m; q < len && isdigit((unsigned char)t[q]);
+			     q++)
+				;
+			n += !operand(t, len, i, q);
+			break;
 		}
 	}
 	return n;
@@ -1767,6 +1807,30 @@ static bool decide_talk(const struct report *r, struct kind_result *k,
 	return false;
 }
 
+/*
+ * asks_only_in_words - a new message that asks (k->question), with no
+ * crash, diff, bisection or tool's finding, that says nothing went wrong
+ * (in its subject or text), and that shows nothing of a running system
+ * or of the code: no log line, kernel version, device id, hex value,
+ * function or source file (kind_shows_system()).  A reporter shows what they ran; a usage,
+ * design or help question ("Place to read io_uring design?", "Pinning
+ * nvme interrupts to a single cpu?") shows none of it.  On the tuning
+ * parts 28 new discussions read as reports are such, and no report; a
+ * report that asks so shows its dmesg, its version or the function
+ * (kind_hold_reason(): held for a triager all the same).
+ */
+static bool asks_only_in_words(const struct report *r,
+			       const struct kind_result *k, const char *subj,
+			       const struct own_scan *own)
+{
+	if (!k->question || k->names_nothing || k->diff || own->crash ||
+	    own->bisect || tool_found(r))
+		return false;
+	if (k->problem_stated)
+		return false;
+	return !kind_shows_system(subj, r->body, r->body ? r->body_len : 0);
+}
+
 void kind_classify(const struct report *r, struct kind_result *k)
 {
 	const char *subj = r->subject ? r->subject : "";
@@ -1869,7 +1933,11 @@ void kind_classify(const struct report *r, struct kind_result *k)
 		snprintf(k->problem, sizeof(k->problem), "%s",
 			 "a bisection: \"... is the first bad commit\"");
 	}
-	if (k->names_nothing && !k->problem_stated && !k->question)
+	if (asks_only_in_words(r, k, subj, &own)) {
+		k->question_only = true;
+		decide(k, KIND_DISCUSSION, "%s",
+		       "a question that shows nothing of a system: no log, kernel version, device id, code or source file");
+	} else if (k->names_nothing && !k->problem_stated && !k->question)
 		decide(k, KIND_SPAM, "%s",
 		       "a new message whose text names nothing of the kernel and says nothing went wrong");
 	else if (k->names_nothing)
@@ -1886,9 +1954,11 @@ void kind_classify(const struct report *r, struct kind_result *k)
 
 const char *kind_hold_reason(const struct kind_result *k, bool in_thread)
 {
-	return k->subject_only && !in_thread && k->kind != KIND_REPORT
-		       ? KIND_SUBJECT_ONLY
-		       : NULL;
+	if (in_thread || k->kind == KIND_REPORT)
+		return NULL;
+	if (k->subject_only)
+		return KIND_SUBJECT_ONLY;
+	return k->question_only ? KIND_QUESTION_ONLY : NULL;
 }
 
 void kind_result_release(struct kind_result *k)
@@ -1898,4 +1968,12 @@ void kind_result_release(struct kind_result *k)
 	for (i = 0; i < k->nrefs; i++)
 		free(k->refs[i].value);
 	k->nrefs = 0;
+}
+
+bool kind_held_unsure(const char *reason)
+{
+	return reason && (!strncmp(reason, KIND_SUBJECT_ONLY,
+				   sizeof(KIND_SUBJECT_ONLY) - 1) ||
+			  !strncmp(reason, KIND_QUESTION_ONLY,
+				   sizeof(KIND_QUESTION_ONLY) - 1));
 }

@@ -146,6 +146,8 @@ struct kind_result {
 				 * crash and no diff) */
 	bool subject_only;	/* a message whose kind rests on its
 				 * subject's words alone (kind_hold_reason) */
+	bool question_only;	/* a discussion because it asks and shows
+				 * nothing of a system (kind_hold_reason) */
 	struct kind_ref refs[KIND_REFS_MAX];
 	size_t nrefs;
 };
@@ -157,12 +159,23 @@ void kind_result_release(struct kind_result *k);
 
 /* the reason a kind decided from the subject alone is held */
 #define KIND_SUBJECT_ONLY "kind decided from the subject only"
+/* ... and a discussion that asks and shows nothing of a system */
+#define KIND_QUESTION_ONLY "kind decided from a question alone"
+
+/*
+ * kind_held_unsure - whether a hold reason is kind_hold_reason()'s (it
+ * starts with KIND_SUBJECT_ONLY or KIND_QUESTION_ONLY): a message held
+ * because its kind, not a report, rests on its words alone
+ */
+bool kind_held_unsure(const char *reason);
 
 /*
  * kind_hold_reason - KIND_SUBJECT_ONLY when k is a kind other than
- * report, decided from its subject alone (subject_only) and not in a known
- * thread (in_thread: the caller joined it to one): it waits in 'triage
- * pending' for a triager, whatever "action KIND" says; NULL otherwise
+ * report, decided from its subject alone (subject_only), KIND_QUESTION_ONLY
+ * when a discussion because it asks and shows nothing of a system
+ * (question_only), and not in a known thread (in_thread: the caller
+ * joined it to one): it waits in 'triage pending' for a triager, whatever
+ * "action KIND" says; NULL otherwise
  */
 const char *kind_hold_reason(const struct kind_result *k, bool in_thread);
 
@@ -200,6 +213,18 @@ const char *kind_subject_title(const char *subject);
  */
 void kind_subject_tags(const char *subject, char *buf, size_t size,
 		       unsigned *replies);
+
+/*
+ * kind_shows_system - whether a subject or the sender's own text (quoted
+ * lines left out; read within KIND_SHOWS_MAX bytes) shows something of a
+ * running system or of the code: a printk timestamp ("[   12.345]"), a
+ * kernel version ("6.12", "v6.1", "Linux 5.4", "6.19-rc2"), a PCI or
+ * USB id ("8086:7d1a"), a hex value ("0xffff"), a call ("probe_one()")
+ * or a C function's name ("foo_get_stats"), a source file ("quirks.c"),
+ * or dmesg, journalctl or "kernel: " (kind_subject.c)
+ */
+#define KIND_SHOWS_MAX (16u << 10)
+bool kind_shows_system(const char *subject, const char *body, size_t len);
 
 /*
  * kind_subject_release - a title (kind_subject_rest()) that is a name

@@ -5,6 +5,7 @@
  * kind.h)
  */
 #include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -164,4 +165,202 @@ bool kind_subject_release(const char *rest)
 	if (*skip_blank(e))
 		return false; /* more than a name and a version */
 	return version(p, e);
+}
+
+/* ---- what a question shows of a system ---------------------------------- */
+
+static bool word_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/* a printk timestamp at p: "[   12.345678]" */
+static bool at_timestamp(const char *p, const char *e)
+{
+	const char *q = p + 1;
+
+	while (q < e && *q == ' ')
+		q++;
+	if (q >= e || !isdigit((unsigned char)*q))
+		return false;
+	while (q < e && isdigit((unsigned char)*q))
+		q++;
+	if (q >= e || *q != '.' || q + 1 >= e || !isdigit((unsigned char)q[1]))
+		return false;
+	for (q++; q < e && isdigit((unsigned char)*q); q++)
+		;
+	return q < e && *q == ']';
+}
+
+/* the version prefix that ends just before p: "v", "linux-", "kernel " */
+static bool version_prefix(const char *s, const char *p)
+{
+	static const char *const pre[] = { "linux-", "linux ", "kernel-",
+					   "kernel " };
+	size_t i, n;
+
+	if (p > s && (p[-1] == 'v' || p[-1] == 'V'))
+		return p - 1 == s || !word_char(p[-2]);
+	for (i = 0; i < ARRAY_SIZE(pre); i++) {
+		n = strlen(pre[i]);
+		if ((size_t)(p - s) >= n && !strncasecmp(p - n, pre[i], n) &&
+		    (p - n == s || !word_char(p[-(ptrdiff_t)n - 1])))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * a kernel version at p: "6.12", "v6.1", "Linux 5.4", "6.19-rc2",
+ * "5.10.8" (3 to 6, a two-digit minor, or a prefix, an -rc or a patch
+ * level for a one-digit one: "USB 3.0" is none)
+ */
+static bool at_version(const char *s, const char *p, const char *e)
+{
+	const char *q = p + 2;
+	size_t minor = 0;
+
+	if (*p < '3' || *p > '6' || p + 2 >= e || p[1] != '.')
+		return false;
+	if (p > s && (word_char(p[-1]) || p[-1] == '.') &&
+	    !((p[-1] == 'v' || p[-1] == 'V') &&
+	      (p - 1 == s || !word_char(p[-2]))))
+		return false;
+	while (q < e && isdigit((unsigned char)*q) && minor < 3) {
+		q++;
+		minor++;
+	}
+	if (!minor || minor > 2 || (q < e && word_char(*q)))
+		return false;
+	return minor == 2 || version_prefix(s, p) ||
+	       (e - q >= 3 && !strncmp(q, "-rc", 3)) ||
+	       (e - q >= 2 && q[0] == '.' && isdigit((unsigned char)q[1]));
+}
+
+/* a PCI or USB device id at p: "8086:7d1a", "0582:0120" */
+static bool at_device_id(const char *s, const char *p, const char *e)
+{
+	int i;
+
+	if (e - p < 9 || (p > s && (word_char(p[-1]) || p[-1] == ':')) ||
+	    p[4] != ':' || (e - p > 9 && (word_char(p[9]) || p[9] == ':')))
+		return false;
+	for (i = 0; i < 9; i++)
+		if (i != 4 && !isxdigit((unsigned char)p[i]))
+			return false;
+	return true;
+}
+
+/* "()" at p after a name of four characters or more: "probe_one()" */
+static bool at_call(const char *s, const char *p, const char *e)
+{
+	const char *b = p;
+
+	if (e - p < 2 || p[1] != ')')
+		return false;
+	while (b > s && word_char(b[-1]))
+		b--;
+	return p - b >= 4 && !isdigit((unsigned char)*b);
+}
+
+/* ".c" or ".h" at p ending a file name: "quirks.c", "8250_rsa.c:120" */
+static bool at_source(const char *s, const char *p, const char *e)
+{
+	return p > s && (word_char(p[-1]) || p[-1] == '-') && e - p >= 2 &&
+	       (p[1] == 'c' || p[1] == 'h') && (e - p == 2 || !word_char(p[2]));
+}
+
+/* a hex value at p: "0xffff"; or a C function's name: "foo_get_stats"
+ * (lower case, two '_' or more) */
+static bool at_code(const char *s, const char *p, const char *e)
+{
+	const char *q;
+	unsigned under = 0;
+
+	if (p > s && word_char(p[-1]))
+		return false;
+	if (e - p >= 3 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') &&
+	    isxdigit((unsigned char)p[2]))
+		return true;
+	if (!islower((unsigned char)*p))
+		return false;
+	for (q = p; q < e && (islower((unsigned char)*q) ||
+			      isdigit((unsigned char)*q) || *q == '_');
+	     q++)
+		under += *q == '_';
+	return under >= 2 && q[-1] != '_' && (q == e || !word_char(*q));
+}
+
+static bool shows_in(const char *s, const char *e)
+{
+	static const char *const tools[] = { "dmesg", "journalctl",
+					     "kernel: " };
+	const char *p;
+	size_t i, n;
+
+	for (p = s; p < e; p++) {
+		switch (*p) {
+		case '[':
+			if (at_timestamp(p, e))
+				return true;
+			continue;
+		case '(':
+			if (at_call(s, p, e))
+				return true;
+			continue;
+		case '.':
+			if (at_source(s, p, e))
+				return true;
+			continue;
+		default:
+			break;
+		}
+		if (at_code(s, p, e))
+			return true;
+		if (isdigit((unsigned char)*p)) {
+			if (at_version(s, p, e) || at_device_id(s, p, e))
+				return true;
+		} else if (isxdigit((unsigned char)*p)) {
+			if (at_device_id(s, p, e))
+				return true;
+		}
+		if (*p != 'd' && *p != 'j' && *p != 'k' && *p != 'D' &&
+		    *p != 'J' && *p != 'K')
+			continue;
+		if (p > s && word_char(p[-1]))
+			continue;
+		for (i = 0; i < ARRAY_SIZE(tools); i++) {
+			n = strlen(tools[i]);
+			if ((size_t)(e - p) >= n &&
+			    !strncasecmp(p, tools[i], n) &&
+			    ((size_t)(e - p) == n || !word_char(p[n]) ||
+			     tools[i][n - 1] == ' '))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* kind_shows_system - see kind.h */
+bool kind_shows_system(const char *subject, const char *body, size_t len)
+{
+	const char *p, *e, *end;
+
+	if (subject && shows_in(subject, subject + strlen(subject)))
+		return true;
+	if (!body)
+		return false;
+	if (len > KIND_SHOWS_MAX)
+		len = KIND_SHOWS_MAX;
+	end = body + len;
+	for (p = body; p < end; p = e + 1) {
+		e = memchr(p, '\n', (size_t)(end - p));
+		if (!e)
+			e = end;
+		if (p < e && *p != '>' && shows_in(p, e))
+			return true;
+		if (e == end)
+			break;
+	}
+	return false;
 }

@@ -91,4 +91,33 @@ test_expect_success 'a report whose subject alone says "Re:" (no In-Reply-To, no
 	grep -q "^kind decided from the subject only: follow-up" "$T/dec4"
 '
 
+test_expect_success 'a question that shows nothing of a system is a discussion, held with its own reason' '
+	"$FILTER" <"$C/question-only.eml" >"$T/out" &&
+	test ! -s "$T/out" &&
+	test "$(q "SELECT kind, state, coalesce(class, \"-\") FROM reports WHERE id = 5")" = "discussion|held|-" &&
+	test "$(q "SELECT count(*) FROM outbox")" = 0 &&
+	q "SELECT action || \" \" || reason FROM decisions WHERE report = 5" >"$T/dec5" &&
+	grep -q "^hold kind decided from a question alone: discussion (a question that shows nothing of a system" "$T/dec5" &&
+	"$TRIAGE" explain "$C/question-only.eml" >"$T/ex5" &&
+	grep -q "^action    hold: kind decided from a question alone" "$T/ex5"
+'
+
+test_expect_success 'pending: the reports first, then the messages held from their subject alone under a heading' '
+	"$FILTER" <"$C/names-nothing-problem.eml" >"$T/out" &&
+	test ! -s "$T/out" &&
+	test "$(q "SELECT kind, state FROM reports WHERE id = 6")" = "report|held" &&
+	"$TRIAGE" pending >"$T/pending" &&
+	cut -f1 "$T/pending" >"$T/ids" &&
+	printf "%s\n" 6 "# 3 held, kind decided from the subject or a question alone (not reports by their words; a report may be among them):" 1 4 5 >"$T/ids.expect" &&
+	test_cmp "$T/ids.expect" "$T/ids" &&
+	"$TRIAGE" pending --json >"$T/pending.json" &&
+	python3 -c "
+import json, sys
+rows = json.load(open(sys.argv[1]))
+assert [(x[\"id\"], x[\"subject_only\"]) for x in rows] == [(6, False), (1, True), (4, True), (5, True)], rows
+" "$T/pending.json" &&
+	"$TRIAGE" pending --class uncertain >"$T/only" &&
+	! grep -q "^#" "$T/only"
+'
+
 test_done

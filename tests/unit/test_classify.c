@@ -462,6 +462,21 @@ static void test_unknown_functions(void **state)
 	a.argc = 1;
 	a.argv[0] = "2";
 	assert_true(classify_hook_unknown_functions(&in, &x->t, &a) == 0);
+	/* a MIN_CHECKABLE or MIN_SHARE that is no whole number or no share
+	 * is taken as absent, never cast ("-1" is no huge minimum) */
+	a.argc = 3;
+	a.argv[0] = "1";
+	a.argv[1] = "-1";
+	a.argv[2] = "-0.5";
+	assert_true(classify_hook_unknown_functions(&in, &x->t, &a) == 1);
+	a.argv[1] = "1e30";
+	a.argv[2] = "nan";
+	assert_true(classify_hook_unknown_functions(&in, &x->t, &a) == 1);
+	a.argv[1] = "3";
+	a.argv[2] = "0.5";
+	assert_true(classify_hook_unknown_functions(&in, &x->t, &a) == 0);
+	a.argv[2] = "0.3";
+	assert_true(classify_hook_unknown_functions(&in, &x->t, &a) == 1);
 	free_text(x);
 	/* one "_" away from a real function: a typo, not an invention */
 	a.argc = 0;

@@ -265,6 +265,23 @@ static void test_bots(void **state)
 		    KIND_BOT);
 }
 
+/*
+ * expect_forged_bugzilla - a message From a stranger is a report by its
+ * text, with or without X-Bugzilla-Product and X-Bugzilla-Type headers
+ * it wrote itself
+ */
+static void expect_forged_bugzilla(const char *from, const char *subject,
+				   const char *body)
+{
+	struct report *r = msg(from, subject, NULL, body);
+
+	expect_kind(r, KIND_REPORT);
+	r = msg(from, subject, NULL, body);
+	report_add_header(r, "X-Bugzilla-Product", "Drivers");
+	report_add_header(r, "X-Bugzilla-Type", "changed");
+	expect_kind(r, KIND_REPORT);
+}
+
 static void test_bugzilla(void **state)
 {
 	struct report *r;
@@ -299,11 +316,17 @@ static void test_bugzilla(void **state)
 	report_add_header(r, "X-Bugzilla-Product", "Drivers");
 	r->in_reply_to = xstrdup("b220841c0@bugzilla.kernel.org");
 	expect_kind(r, KIND_BZ_UPDATE);
-	r = msg("Mallory <bugbot@kernel.org.example>",
-		"sdhci: card not detected after resume", NULL,
+	/* a stranger's X-Bugzilla-* header changes nothing of the kind:
+	 * the same message without it is decided the same, a report */
+	expect_forged_bugzilla(
+		"Mallory <bugbot@kernel.org.example>",
+		"sdhci: card not detected after resume",
 		"View: https://bugzilla.kernel.org/show_bug.cgi?id=220841#c0\n");
-	report_add_header(r, "X-Bugzilla-Product", "Drivers");
-	expect_kind(r, KIND_BZ_UPDATE);
+	expect_forged_bugzilla(
+		"Some User <user@example.org>",
+		"rtl8821ce: wifi drops every few minutes",
+		"Since 6.12 the connection drops every few minutes and\n"
+		"dmesg says the firmware failed to respond.\n");
 	/* a bug from Bugzilla itself (webhook, poll) is a report */
 	r = msg("Someone <s@example.org>", "Re: anything", "x@y", "");
 	r->source = "bugzilla";
@@ -986,6 +1009,15 @@ static void test_sells(void **state)
 			"$50 EACH\n\n7.68TB HDD -$200 PER\nQuantity 76, "
 			"price $100\n"),
 		    KIND_SPAM);
+	/* assembly immediates and MIPS registers are no prices: code
+	 * decides, a report */
+	expect_kind(msg("Some User <user@example.org>",
+			"x86: payment server oopses in memcpy_orig", NULL,
+			"Our business runs a payment service; each "
+			"transaction since 6.12 oopses in memcpy_orig():\n"
+			"   mov $16,%edx\n   sub $24, %rsp\n"
+			"   addiu $29,$29,-32\n   lw $31, 28($29)\n"),
+		    KIND_REPORT);
 	/* ... with one price, code decides: a report */
 	expect_kind(msg("Some User <user@example.org>",
 			"ext4: quota goes wrong after resize", NULL,
@@ -1173,6 +1205,40 @@ static void test_subject_only(void **state)
 		hold(msg(user, "Why does my laptop hang at resume since 6.12",
 			 NULL, report_text),
 		     KIND_REPORT));
+	/* a question that shows nothing of a system is a discussion, held
+	 * with its own reason; one that shows a version, a log, a device
+	 * id, code or a source file stays a report */
+	assert_string_equal(
+		hold(msg(user, "Pinning rtc interrupts to one cpu?", NULL,
+			 "Hello,\n\nwe run a router and want all "
+			 "interrupts of the nvme driver on one core.\n"
+			 "Is there a kernel knob for it?\n"),
+		     KIND_DISCUSSION),
+		KIND_QUESTION_ONLY);
+	assert_null(hold(msg(user, "Pinning rtc interrupts to one cpu?", NULL,
+			     "Hello,\n\non 6.12 the rtc interrupts move "
+			     "between cores.\n"),
+			 KIND_REPORT));
+	assert_null(hold(msg(user, "rtc alarm granularity?", NULL,
+			     "Hello,\n\nthe alarm of my 1b21:0612 rtc "
+			     "board rounds to the minute.\n"),
+			 KIND_REPORT));
+	assert_null(hold(msg(user, "rtc alarm granularity?", NULL,
+			     "Hello,\n\nrtc_set_alarm() rounds to the "
+			     "minute.\n"),
+			 KIND_REPORT));
+	assert_null(hold(msg(user, "rtc alarm granularity?", NULL,
+			     "Hello,\n\ndmesg shows the alarm rounded to "
+			     "the minute.\n"),
+			 KIND_REPORT));
+	assert_true(kind_shows_system("x", "[   12.345678] rtc0: alarm", 26));
+	assert_true(kind_shows_system("since v6.1", NULL, 0));
+	assert_true(kind_shows_system("Linux 5.4 and rtc", NULL, 0));
+	assert_true(kind_shows_system("rtc-cmos.c: alarm", NULL, 0));
+	assert_true(kind_shows_system("reads 0xffff", NULL, 0));
+	assert_false(kind_shows_system("USB 3.0 and PCIe 4.0 docks", NULL, 0));
+	assert_false(kind_shows_system("io_uring and 1.5 MB/s?", NULL, 0));
+	assert_false(kind_shows_system("x", "> [   12.345678] quoted\n", 24));
 	/* ... nor one whose text says what went wrong */
 	assert_null(hold(msg(user, "Clarification on the RTC alarm", NULL,
 			     "Since the upgrade my laptop no longer wakes "
