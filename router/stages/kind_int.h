@@ -18,7 +18,7 @@ struct report;
  * words or a disguised spelling.  why (size bytes) says which marks,
  * for 'triage explain'.
  */
-bool kind_spam_signals(const struct report *r, const char *subject,
-		       char *why, size_t size);
+bool kind_spam_signals(const struct report *r, const char *subject, char *why,
+		       size_t size);
 
 #endif

@@ -75,7 +75,8 @@ static size_t footer(const char *t, size_t len)
 					s = end;
 				if (memmem(q, (size_t)(s - q), "mailing list",
 					   12) ||
-				    memmem(q, (size_t)(s - q), "/listinfo/", 10))
+				    memmem(q, (size_t)(s - q), "/listinfo/",
+					   10))
 					return (size_t)(p - t);
 				q = s;
 			}
@@ -105,140 +106,33 @@ static void add(char *buf, size_t *len, const char *t, size_t n)
 
 /* the words of the kernel's world, sorted (bsearch) */
 static const char *const kernel_words[] = {
-	"aarch64",
-	"acpi",
-	"alsa",
-	"amd",
-	"amdgpu",
-	"arch",
-	"arm",
-	"arm64",
-	"audio",
-	"bios",
-	"bluetooth",
-	"bluez",
-	"boot",
-	"booting",
-	"boots",
-	"broadcom",
-	"btrfs",
-	"bug",
-	"bugs",
-	"bugzilla",
-	"camera",
-	"chipset",
-	"clang",
-	"commit",
-	"compile",
-	"compiled",
-	"compiler",
-	"computer",
-	"cpu",
-	"cpus",
-	"crash",
-	"crashed",
-	"crashes",
-	"debian",
-	"device",
-	"devices",
-	"display",
-	"distro",
-	"dma",
-	"dmesg",
-	"driver",
-	"drivers",
-	"drm",
-	"ethernet",
-	"ext4",
-	"fedora",
-	"filesystem",
-	"firmware",
-	"gcc",
-	"geforce",
-	"gentoo",
-	"git",
-	"gpu",
-	"graphics",
-	"grub",
-	"hardware",
-	"hdd",
-	"initramfs",
-	"intel",
-	"ioctl",
-	"irq",
-	"journalctl",
-	"kasan",
-	"kdump",
-	"kernel",
-	"kernels",
-	"kexec",
-	"keyboard",
-	"kvm",
-	"laptop",
-	"linux",
-	"lockdep",
-	"lspci",
-	"lsusb",
-	"mainline",
-	"mediatek",
-	"mesa",
-	"mint",
-	"module",
-	"modules",
-	"monitor",
-	"motherboard",
-	"mouse",
-	"network",
-	"nouveau",
-	"nvidia",
-	"nvme",
-	"oops",
-	"opensuse",
-	"panic",
-	"patch",
-	"patches",
-	"pc",
-	"pci",
-	"pcie",
-	"printer",
-	"pulseaudio",
-	"qemu",
-	"qualcomm",
-	"radeon",
-	"raspberry",
-	"realtek",
-	"reboot",
-	"regression",
-	"rockchip",
-	"router",
-	"sata",
-	"screen",
-	"scsi",
-	"segfault",
-	"soc",
-	"sound",
-	"ssd",
-	"suspend",
-	"syscall",
-	"sysfs",
-	"systemd",
-	"touchpad",
-	"touchscreen",
-	"ubuntu",
-	"udev",
-	"uefi",
-	"upstream",
-	"usb",
-	"virtualbox",
-	"vm",
-	"wayland",
-	"webcam",
-	"wifi",
-	"wireless",
-	"wlan",
-	"x86",
-	"xfs",
-	"xorg",
+	"aarch64",   "acpi",	    "alsa",	 "amd",		"amdgpu",
+	"arch",	     "arm",	    "arm64",	 "audio",	"bios",
+	"bluetooth", "bluez",	    "boot",	 "booting",	"boots",
+	"broadcom",  "btrfs",	    "bug",	 "bugs",	"bugzilla",
+	"camera",    "chipset",	    "clang",	 "commit",	"compile",
+	"compiled",  "compiler",    "computer",	 "cpu",		"cpus",
+	"crash",     "crashed",	    "crashes",	 "debian",	"device",
+	"devices",   "display",	    "distro",	 "dma",		"dmesg",
+	"driver",    "drivers",	    "drm",	 "ethernet",	"ext4",
+	"fedora",    "filesystem",  "firmware",	 "gcc",		"geforce",
+	"gentoo",    "git",	    "gpu",	 "graphics",	"grub",
+	"hardware",  "hdd",	    "initramfs", "intel",	"ioctl",
+	"irq",	     "journalctl",  "kasan",	 "kdump",	"kernel",
+	"kernels",   "kexec",	    "keyboard",	 "kvm",		"laptop",
+	"linux",     "lockdep",	    "lspci",	 "lsusb",	"mainline",
+	"mediatek",  "mesa",	    "mint",	 "module",	"modules",
+	"monitor",   "motherboard", "mouse",	 "network",	"nouveau",
+	"nvidia",    "nvme",	    "oops",	 "opensuse",	"panic",
+	"patch",     "patches",	    "pc",	 "pci",		"pcie",
+	"printer",   "pulseaudio",  "qemu",	 "qualcomm",	"radeon",
+	"raspberry", "realtek",	    "reboot",	 "regression",	"rockchip",
+	"router",    "sata",	    "screen",	 "scsi",	"segfault",
+	"soc",	     "sound",	    "ssd",	 "suspend",	"syscall",
+	"sysfs",     "systemd",	    "touchpad",	 "touchscreen", "ubuntu",
+	"udev",	     "uefi",	    "upstream",	 "usb",		"virtualbox",
+	"vm",	     "wayland",	    "webcam",	 "wifi",	"wireless",
+	"wlan",	     "x86",	    "xfs",	 "xorg",
 };
 
 static int cmp_word(const void *a, const void *b)
@@ -258,16 +152,23 @@ static void trim_punct(const char *c, size_t *n)
 static bool chunk_names(const char *c, size_t n)
 {
 	size_t i, slashes = 0, alpha = 0;
+	bool money_chunk = false;
 
 	if (memmem(c, n, "://", 3) || memmem(c, n, "www.", 4) ||
 	    memchr(c, '@', n))
 		return memmem(c, n, "kernel.org", 10) != NULL;
 	trim_punct(c, &n);
+	for (i = 0; i + 2 < n && !money_chunk; i++)
+		money_chunk =
+			c[i] == '$' || !strncmp(c + i, "\xe2\x82\xac", 3) ||
+			!strncmp(c + i, "\xc2\xa3", 2) ||
+			(isdigit((unsigned char)c[i]) && c[i + 1] == ',' &&
+			 isdigit((unsigned char)c[i + 2]));
 	for (i = 0; i < n; i++) {
 		slashes += c[i] == '/';
 		alpha += isalpha((unsigned char)c[i]) != 0;
-		/* v6.1, 6.12.3, 6.19-rc2 */
-		if (isdigit((unsigned char)c[i]) && i + 2 < n &&
+		/* v6.1, 6.12.3, 6.19-rc2; not an amount ("$50,000.000.00") */
+		if (!money_chunk && isdigit((unsigned char)c[i]) && i + 2 < n &&
 		    c[i + 1] == '.' && isdigit((unsigned char)c[i + 2]) &&
 		    ((i && c[i - 1] == 'v' &&
 		      (i == 1 || !isalpha((unsigned char)c[i - 2]))) ||
@@ -356,10 +257,11 @@ static bool kernel_named(const char *t)
 
 			if (dmesg_line(w))
 				return true;
-			while (w < p && !isalnum((unsigned char)*w) && *w != '_')
+			while (w < p && !isalnum((unsigned char)*w) &&
+			       *w != '_')
 				w++;
-			for (s = w; w < p && (isalnum((unsigned char)*w) ||
-					      *w == '_');
+			for (s = w;
+			     w < p && (isalnum((unsigned char)*w) || *w == '_');
 			     w++)
 				;
 			if (w > s && word_names(s, (size_t)(w - s), w))
@@ -403,25 +305,82 @@ static unsigned phrases(const char *t, const char *const *list, size_t nlist,
 
 /* the words of scams and marketing */
 static const char *const scam_words[] = {
-	"abandoned",	 "atm card",	  "beneficiary",   "next of kin",
-	"compensation",	 "inheritance",	  "late husband",  "widow",
-	"deceased",	 "fund",	  "funds",	   "donation",
-	"donated",	 "lottery",	  "winning",	   "transaction",
-	"bank",		 "banking",	  "confidential",  "business proposal",
-	"investment",	 "investor",	  "crypto",	   "bitcoin",
-	"loan",		 "financing",	  "western union", "diplomat",
-	"consignment",	 "barrister",	  "reward",	   "rewards",
-	"redeem",	 "expire",	  "expires",	   "expiring",
-	"voucher",	 "gift card",	  "medicare",	   "insurance",
-	"coverage",	 "enrollment",	  "points",	   "exclusive offer",
-	"dealers",	 "resellers",	  "wholesale",	   "free shipping",
-	"congratulations", "shipping",	  "sampler",	   "account manager",
-	"claim",	 "claimed",	  "cash",	   "prize",
-	"spende",	 "erbschaft",	  "begünstigte",   "entschädigung",
-	"geldautomatenkarte", "millionen", "überweisung",  "bankkonto",
-	"gewinner",	 "händler",	  "lieferprogramm", "financiering",
-	"herencia",	 "héritage",	  "银行",	   "资金",
-	"帐户",		 "遗产",	  "寡妇",	   "投资",
+	"abandoned",
+	"atm card",
+	"beneficiary",
+	"next of kin",
+	"compensation",
+	"inheritance",
+	"late husband",
+	"widow",
+	"deceased",
+	"fund",
+	"funds",
+	"donation",
+	"donated",
+	"lottery",
+	"winning",
+	"transaction",
+	"bank",
+	"banking",
+	"confidential",
+	"business proposal",
+	"investment",
+	"investor",
+	"crypto",
+	"bitcoin",
+	"loan",
+	"financing",
+	"western union",
+	"diplomat",
+	"consignment",
+	"barrister",
+	"reward",
+	"rewards",
+	"redeem",
+	"expire",
+	"expires",
+	"expiring",
+	"voucher",
+	"gift card",
+	"medicare",
+	"insurance",
+	"coverage",
+	"enrollment",
+	"points",
+	"exclusive offer",
+	"dealers",
+	"resellers",
+	"wholesale",
+	"free shipping",
+	"congratulations",
+	"shipping",
+	"sampler",
+	"account manager",
+	"claim",
+	"claimed",
+	"cash",
+	"prize",
+	"spende",
+	"erbschaft",
+	"begünstigte",
+	"entschädigung",
+	"geldautomatenkarte",
+	"millionen",
+	"überweisung",
+	"bankkonto",
+	"gewinner",
+	"händler",
+	"lieferprogramm",
+	"financiering",
+	"herencia",
+	"héritage",
+	"银行",
+	"资金",
+	"帐户",
+	"遗产",
+	"寡妇",
+	"投资",
 };
 
 /* the scammer's call */
@@ -466,12 +425,12 @@ static const char *const appeal_words[] = {
 static const char *money(const char *t)
 {
 	static const char *const units[] = {
-		"million", "millions", "billion", "dollars", "usd",
-		"eur",	   "euro",     "euros",	  "pounds",  "gbp",
-		"points",  "millionen", "万美元", "美元",    "欧元",
+		"million", "millions",	"billion", "dollars", "usd",
+		"eur",	   "euro",	"euros",   "pounds",  "gbp",
+		"points",  "millionen", "万美元",  "美元",    "欧元",
 	};
-	static const char *const signs[] = { "$", "\xe2\x82\xac",
-					     "\xc2\xa3", "usd", "eur" };
+	static const char *const signs[] = { "$", "\xe2\x82\xac", "\xc2\xa3",
+					     "usd", "eur" };
 	const char *p, *q;
 	size_t i, n;
 
@@ -487,8 +446,8 @@ static const char *money(const char *t)
 		}
 		if (!isdigit((unsigned char)*p))
 			continue;
-		for (q = p; isdigit((unsigned char)*q) || *q == ',' || *q == '.';
-		     q++)
+		for (q = p;
+		     isdigit((unsigned char)*q) || *q == ',' || *q == '.'; q++)
 			;
 		if (*q == ' ')
 			q++;
@@ -527,7 +486,8 @@ static const char *disguised(const char *t)
 
 		while (*p && !isalnum((unsigned char)*p))
 			p++;
-		for (s = p; isalnum((unsigned char)*p) || *p == '.' || *p == ',';
+		for (s = p;
+		     isalnum((unsigned char)*p) || *p == '.' || *p == ',';
 		     p++) {
 			upper += isupper((unsigned char)*p) != 0;
 			lower += islower((unsigned char)*p) != 0;
@@ -539,7 +499,8 @@ static const char *disguised(const char *t)
 		}
 		if (link(t, s, p))
 			continue;
-		if (iamid && upper == iamid + (isupper((unsigned char)*s) != 0) &&
+		if (iamid &&
+		    upper == iamid + (isupper((unsigned char)*s) != 0) &&
 		    lower >= 3)
 			return s;
 		if (digit && oh && upper == oh && !lower)
@@ -555,14 +516,14 @@ static const char *disguised(const char *t)
 static bool sender(const struct report *r, char *name, size_t size)
 {
 	static const char *const claims[] = {
-		"mr",	   "mrs",      "ms",	   "miss",    "dr",
-		"barrister", "sheikh", "sheikha",  "prince",  "princess",
-		"rev",	   "pastor",   "engr",	   "hon",     "bank",
-		"manager", "support",  "team",	   "service", "services",
-		"rewards", "account",  "group",	   "inc",     "ltd",
-		"llc",	   "capital",  "trading",  "crypto",  "customer",
-		"member",  "official", "hello",	   "welcome", "from",
-		"co",	   "partners", "foundation",
+		"mr",	     "mrs",	 "ms",	       "miss",	  "dr",
+		"barrister", "sheikh",	 "sheikha",    "prince",  "princess",
+		"rev",	     "pastor",	 "engr",       "hon",	  "bank",
+		"manager",   "support",	 "team",       "service", "services",
+		"rewards",   "account",	 "group",      "inc",	  "ltd",
+		"llc",	     "capital",	 "trading",    "crypto",  "customer",
+		"member",    "official", "hello",      "welcome", "from",
+		"co",	     "partners", "foundation",
 	};
 	const char *from = r->from ? r->from : "", *lt = strchr(from, '<');
 	const char *dom = r->from_addr ? strchr(r->from_addr, '@') : NULL;
@@ -574,7 +535,7 @@ static bool sender(const struct report *r, char *name, size_t size)
 	if (!lt || !dom)
 		return false;
 	n = (size_t)(lt - from) < sizeof(disp) - 1 ? (size_t)(lt - from)
-						  : sizeof(disp) - 1;
+						   : sizeof(disp) - 1;
 	memcpy(disp, from, n);
 	disp[n] = '\0';
 	for (i = 0; i < n;) {
@@ -633,8 +594,8 @@ static void excerpt(const char *p, char *out, size_t size)
 	while (p[n] && p[n] != '\n' && n < 24 &&
 	       !(p[n] == ' ' && ++spaces == 2))
 		n++;
-	while (n && (isspace((unsigned char)p[n - 1]) ||
-		     strchr(",.;:!", p[n - 1])))
+	while (n &&
+	       (isspace((unsigned char)p[n - 1]) || strchr(",.;:!)", p[n - 1])))
 		n--;
 	snprintf(out, size, "%.*s", (int)n, p);
 }
@@ -651,8 +612,8 @@ static bool said(const struct report *r, const char *subject)
 	       (len && problem_in_text(r->body, footer(r->body, len), NULL, 0));
 }
 
-bool kind_spam_signals(const struct report *r, const char *subject,
-		       char *why, size_t size)
+bool kind_spam_signals(const struct report *r, const char *subject, char *why,
+		       size_t size)
 {
 	char *text, *low, what[64], name[96];
 	const char *first[2] = { NULL, NULL }, *call[2] = { NULL, NULL };
@@ -671,8 +632,8 @@ bool kind_spam_signals(const struct report *r, const char *subject,
 	for (i = 0; i < r->nparts; i++) {
 		const struct report_part *pt = &r->parts[i];
 
-		if ((pt->flags & PART_TEXT) && pt->text && pt->text != r->body &&
-		    !(pt->flags & PART_ATTACHMENT))
+		if ((pt->flags & PART_TEXT) && pt->text &&
+		    pt->text != r->body && !(pt->flags & PART_ATTACHMENT))
 			add(text, &len, pt->text, pt->len);
 	}
 	low = xmalloc(len + 1);
@@ -700,8 +661,7 @@ bool kind_spam_signals(const struct report *r, const char *subject,
 		goto out;
 	spam = true;
 	snprintf(why, size, "%u marks, no kernel word:", marks);
-#define MARK(...) \
-	snprintf(why + strlen(why), size - strlen(why), __VA_ARGS__)
+#define MARK(...) snprintf(why + strlen(why), size - strlen(why), __VA_ARGS__)
 	if (cash) {
 		excerpt(text + (cash - low), what, sizeof(what));
 		MARK(" money \"%s\";", what);

@@ -87,25 +87,27 @@ static void test_advance_fee(void **state)
 		 "that the funds are released to you.\n"
 		 "Kindly send your full name and your phone number.\n%s",
 		 footer);
-	assert_int_equal(kind_of("\"Mr. Paul Owusu\" <pwusu.office@freemail.example>",
-				 "CONFIDENTIAL BUSINESS", body, why,
-				 sizeof(why)),
-			 KIND_SPAM);
-	assert_true(signals("\"Mr. Paul Owusu\" <pwusu.office@freemail.example>",
-			    "CONFIDENTIAL BUSINESS", body, why, sizeof(why)));
+	assert_int_equal(
+		kind_of("\"Mr. Paul Owusu\" <pwusu.office@freemail.example>",
+			"CONFIDENTIAL BUSINESS", body, why, sizeof(why)),
+		KIND_SPAM);
+	assert_true(
+		signals("\"Mr. Paul Owusu\" <pwusu.office@freemail.example>",
+			"CONFIDENTIAL BUSINESS", body, why, sizeof(why)));
 	assert_non_null(strstr(why, "marks, no kernel word"));
 	assert_non_null(strstr(why, "money \"$7.2 million\""));
-	assert_non_null(strstr(why, "sender \"Mr. Paul Owusu\" at freemail.example"));
+	assert_non_null(
+		strstr(why, "sender \"Mr. Paul Owusu\" at freemail.example"));
 	assert_non_null(strstr(why, "subject in capitals"));
 
 	/* in German: a donation paid out on a cash card */
-	assert_true(
-		signals("\"Mrs. Greta Vogel\" <gvogel@mailbox.example>", "Spende",
-			"Sehr geehrte Damen und Herren,\n\nich spende Ihnen "
-			"750.000,00 EUR aus meiner Erbschaft. Die Summe wird "
-			"auf eine Geldautomatenkarte geladen.\nAntworten Sie "
-			"mir bitte.\n",
-			why, sizeof(why)));
+	assert_true(signals(
+		"\"Mrs. Greta Vogel\" <gvogel@mailbox.example>", "Spende",
+		"Sehr geehrte Damen und Herren,\n\nich spende Ihnen "
+		"750.000,00 EUR aus meiner Erbschaft. Die Summe wird "
+		"auf eine Geldautomatenkarte geladen.\nAntworten Sie "
+		"mir bitte.\n",
+		why, sizeof(why)));
 	assert_non_null(strstr(why, "750.000,00 EUR"));
 }
 
@@ -190,8 +192,17 @@ static void test_marks_alone(void **state)
 	/* a list's tag names the list, not the sender's text */
 	r = msg("BANK MANAGER <kyra@vintage.example>",
 		"[Linux-stm32] CONFIDENTIAL REQUEST",
-		"Your abandoned funds of $4.5 million await you\n");
+		"Abandoned funds ($30,000.000.00 USD) with no next of kin "
+		"await you\n");
 	assert_true(kind_spam_signals(r, r->subject, why, sizeof(why)));
+	/* an amount is no kernel version ... */
+	assert_non_null(strstr(why, "money \"$30,000.000.00 USD\""));
+	report_free(r);
+	/* ... a version is */
+	r = msg("BANK MANAGER <kyra@vintage.example>", "CONFIDENTIAL REQUEST",
+		"Since 6.12.3 the abandoned funds ($30,000.000.00 USD) "
+		"await you\n");
+	assert_false(kind_spam_signals(r, r->subject, why, sizeof(why)));
 	report_free(r);
 }
 
