@@ -91,12 +91,12 @@ static void add(char *buf, size_t *len, const char *t, size_t n)
 {
 	size_t i;
 
-	if (!t)
-		return;
+	if (!t || *len + 2 >= SPAM_TEXT_MAX)
+		return; /* full: '\n', then at least the NUL */
 	if (n > SPAM_PART_MAX)
 		n = SPAM_PART_MAX;
 	n = footer(t, n);
-	if (*len + n + 1 >= SPAM_TEXT_MAX)
+	if (*len + 2 + n > SPAM_TEXT_MAX)
 		n = SPAM_TEXT_MAX - *len - 2;
 	buf[(*len)++] = '\n';
 	for (i = 0; i < n; i++)

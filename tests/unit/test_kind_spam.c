@@ -206,6 +206,31 @@ static void test_marks_alone(void **state)
 	report_free(r);
 }
 
+/* many long inline parts: read within the bound, the junk still told */
+static void test_long_parts(void **state)
+{
+	struct report *r;
+	char why[KIND_WHY_MAX], *junk;
+	size_t i;
+
+	(void)state;
+	r = msg("\"Mrs. Lee\" <lee@freemail.example>", "DONATION",
+		"A donation of $5 million for you as my beneficiary\n");
+	junk = xmalloc(40000);
+	memset(junk, 'a', 39999);
+	junk[39999] = '\0';
+	for (i = 0; i < 12; i++) {
+		struct report_part *pt = report_add_part(r);
+
+		pt->text = xstrdup(junk);
+		pt->len = strlen(junk);
+		pt->flags = PART_TEXT;
+	}
+	free(junk);
+	assert_true(kind_spam_signals(r, r->subject, why, sizeof(why)));
+	report_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -213,6 +238,7 @@ int main(void)
 		cmocka_unit_test(test_reward_phishing),
 		cmocka_unit_test(test_reports_stay),
 		cmocka_unit_test(test_marks_alone),
+		cmocka_unit_test(test_long_parts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
