@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "kind.h"
+#include "kind_int.h"
 #include "litset.h"
 #include "problem.h"
 #include "report.h"
@@ -1711,6 +1712,14 @@ static bool decide_new(const struct report *r, struct kind_result *k,
 		decide(k, KIND_SPAM, "%s",
 		       "a new message in the words of money and trade, naming no code");
 		return true;
+	}
+	if (!k->diff && !o->crash) {
+		char why[KIND_WHY_MAX];
+
+		if (kind_spam_signals(r, subj, why, sizeof(why))) {
+			decide(k, KIND_SPAM, "%s", why);
+			return true;
+		}
 	}
 	if (!o->crash && list_command(r)) {
 		decide(k, KIND_DISCUSSION, "%s",
