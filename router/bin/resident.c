@@ -277,12 +277,19 @@ void resident_watch_release(struct resident_watch *w)
 	w->fd = -1;
 }
 
+/* the epoll instance of wait_ready(), and the listening socket on it */
+static int ep = -1, ep_lfd = -1;
+
 int resident_listen(const char *path)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct stat st;
 	int fd, probe;
 
+	/* a new socket may take a closed one's number: wait on it anew */
+	if (ep >= 0)
+		close(ep);
+	ep = ep_lfd = -1;
 	if (strlen(path) >= sizeof(sa.sun_path))
 		return error("socket path too long: %s", path);
 	memcpy(sa.sun_path, path, strlen(path) + 1);
@@ -372,7 +379,6 @@ static int take_fds(struct msghdr *mh, int fds[2])
  */
 static int wait_ready(int lfd, const sigset_t *waitmask)
 {
-	static int ep = -1, ep_lfd = -1;
 	struct pollfd pfd = { .fd = lfd, .events = POLLIN };
 	struct epoll_event ev = { .events = EPOLLIN | EPOLLEXCLUSIVE };
 
