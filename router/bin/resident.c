@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/inotify.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -276,12 +277,19 @@ void resident_watch_release(struct resident_watch *w)
 	w->fd = -1;
 }
 
+/* the epoll instance of wait_ready(), and the listening socket on it */
+static int ep = -1, ep_lfd = -1;
+
 int resident_listen(const char *path)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct stat st;
 	int fd, probe;
 
+	/* a new socket may take a closed one's number: wait on it anew */
+	if (ep >= 0)
+		close(ep);
+	ep = ep_lfd = -1;
 	if (strlen(path) >= sizeof(sa.sun_path))
 		return error("socket path too long: %s", path);
 	memcpy(sa.sun_path, path, strlen(path) + 1);
@@ -357,6 +365,42 @@ static int take_fds(struct msghdr *mh, int fds[2])
 	return -1;
 }
 
+/*
+ * wait_ready - wait until lfd has a client (or a signal of waitmask
+ * comes: -1, EINTR).  Through a worker's own epoll instance, made on
+ * its first wait (after the fork: one per worker), on which lfd is
+ * EPOLLEXCLUSIVE: a client wakes one waiting worker, not all of them
+ * (with ppoll() every idle worker woke, lost the race for accept4()
+ * and went back to sleep, four system calls and two context switches
+ * per message and per idle worker), and the same idle worker, the
+ * first to wait, takes message after message, with its SQLite page
+ * cache still valid (another worker's commit empties it).  ppoll()
+ * where epoll is refused.
+ */
+static int wait_ready(int lfd, const sigset_t *waitmask)
+{
+	struct pollfd pfd = { .fd = lfd, .events = POLLIN };
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLEXCLUSIVE };
+
+	if (ep_lfd != lfd) {
+		if (ep >= 0)
+			close(ep);
+		ep_lfd = lfd;
+		ep = epoll_create1(EPOLL_CLOEXEC);
+		/* a kernel before 4.5 knows no EPOLLEXCLUSIVE */
+		if (ep >= 0 && epoll_ctl(ep, EPOLL_CTL_ADD, lfd, &ev) < 0) {
+			ev.events = EPOLLIN;
+			if (epoll_ctl(ep, EPOLL_CTL_ADD, lfd, &ev) < 0) {
+				close(ep);
+				ep = -1;
+			}
+		}
+	}
+	if (ep >= 0)
+		return epoll_pwait(ep, &ev, 1, -1, waitmask) < 0 ? -1 : 0;
+	return ppoll(&pfd, 1, NULL, waitmask) < 0 ? -1 : 0;
+}
+
 int resident_accept(int lfd, char *buf, struct resident_request *req,
 		    int fds[2], int *conn, volatile int *stop,
 		    const sigset_t *waitmask, bool (*stale)(void *), void *ctx)
@@ -365,7 +409,7 @@ int resident_accept(int lfd, char *buf, struct resident_request *req,
 		struct cmsghdr h;
 		char space[CMSG_SPACE(8 * sizeof(int))];
 	} ctl;
-	struct pollfd pfd = { .fd = lfd, .events = POLLIN };
+	struct pollfd pfd = { .fd = -1, .events = POLLIN };
 	struct msghdr mh;
 	struct iovec iov;
 	const char *why;
@@ -376,12 +420,16 @@ int resident_accept(int lfd, char *buf, struct resident_request *req,
 	for (;;) {
 		if (*stop)
 			return 0;
-		if (ppoll(&pfd, 1, NULL, waitmask) < 0) {
+		if (wait_ready(lfd, waitmask) < 0) {
 			if (errno == EINTR)
 				continue;
 			return error("poll: %s", strerror(errno));
 		}
-		/* checked with a client waiting, so it meets fresh indexes */
+		/*
+		 * checked with a client waiting, so it meets fresh indexes;
+		 * a worker that ends here leaves the client to the fresh
+		 * one the supervisor starts (this worker had its wake-up)
+		 */
 		if (*stop || (stale && stale(ctx)))
 			return 0;
 		c = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
@@ -409,7 +457,6 @@ int resident_accept(int lfd, char *buf, struct resident_request *req,
 			pfd.fd = c;
 			if (poll(&pfd, 1, 1000) == 1)
 				n = recvmsg(c, &mh, MSG_CMSG_CLOEXEC);
-			pfd.fd = lfd;
 		}
 		if (n <= 0) {
 			close(c);

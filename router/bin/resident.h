@@ -140,7 +140,8 @@ int resident_listen(const char *path);
  * 1 with the record parsed into req and its two descriptors (the
  * message, its standard error) in fds; 0 when *stop was set or
  * stale() said so before a client was taken (the client is left for
- * another worker); -1 on an error of the socket itself.  A malformed
+ * another worker); -1 on an error of the socket itself.  A client
+ * wakes one waiting worker (EPOLLEXCLUSIVE), mostly the same one.  A malformed
  * record is answered RESIDENT_DECLINE and skipped.
  * waitmask (NULL: none) is the signal mask while it waits (ppoll()): a
  * caller that keeps the signals setting *stop blocked, and unblocked in

@@ -251,14 +251,23 @@ int main(int argc, char **argv, char **envp)
 	 */
 	fd = sys_socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK,
 			0);
-	if (fd < 0 || sys_connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    sys_fcntl(fd, F_SETFL, 0) < 0)
+	if (fd < 0 || sys_connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 		return run_filter(config);
 
-	/* not sent: nothing of standard input was read, so run it here */
+	/*
+	 * Sent at once, the socket still non-blocking (a new connection's
+	 * buffer is empty): the worker that connect() woke mostly finds
+	 * the record there, and need not wait for it with a poll().  Not
+	 * sent: nothing of standard input was read, so run it here.
+	 */
 	resident_message(&m, buf, at, fds);
 	if (sys_sendmsg(fd, &m.mh, MSG_NOSIGNAL) != (long)at)
 		return run_filter(config);
+	/* sent: the worker has standard input now, so never run it here */
+	if (sys_fcntl(fd, F_SETFL, 0) < 0) {
+		say("cannot wait for the resident triage-filter; the message stays queued");
+		return EX_TEMPFAIL;
+	}
 
 	do
 		n = sys_read(fd, &answer, 1);

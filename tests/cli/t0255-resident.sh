@@ -96,6 +96,25 @@ test_expect_success 'a redelivery through it is recognised, never forwarded twic
 	test "$(q "$DB" "select count(*) from outbox")" = "$n"
 '
 
+# woken: each worker's voluntary context switches (its wake-ups), one a line
+woken() {
+	for p in $(workers); do
+		sed -n "s/^voluntary_ctxt_switches:[^0-9]*//p" /proc/$p/status || return 1
+	done
+}
+test_expect_success 'a client wakes one waiting worker, not every idle one' '
+	two_workers && woken >"$T/woken0" && test "$(wc -l <"$T/woken0")" = 2 &&
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		"$ALONE" -s "$SOCK" <"$(fresh "one_at_a_time_$i")" || return 1
+	done &&
+	woken >"$T/woken1" &&
+	# the more idle worker woke for few of the 10 (woken for each before)
+	paste "$T/woken0" "$T/woken1" | awk "{ print \$2 - \$1 }" | sort -n >"$T/woke" &&
+	echo "# wake-ups of the two workers over 10 messages: $(tr "\n" " " <"$T/woke")" &&
+	test "$(head -1 "$T/woke")" -lt 5 &&
+	test "$(q "$DB" "select count(*) from reports where message_id like \"one_at_a_time_%\"")" = 10
+'
+
 test_expect_success 'the client address comes through it: its network is recorded' '
 	sed "s/^Message-ID: </Message-ID: <client./" "$SRC/tests/corpus/explain/0001-user-xfs-oops.eml" >"$T/client.eml" &&
 	CLIENT_ADDRESS=2001:db8:7:8::25 SENDER=reporter@example.com "$ALONE" -s "$SOCK" <"$T/client.eml" 2>"$T/stderr" &&
@@ -174,9 +193,10 @@ rss() {
 # (the client has its answer at the commit; the worker frees the message
 # and trims its heap after that)
 given_back() { test "$(rss)" -lt $(($1 + 1024)); }
-# warm: one more small report through the resident filter, then whether
-# every worker has served one: a worker opens the database with its
-# first message and keeps it open.  That first message also takes what
+# warm: two more small reports at once through the resident filter (one
+# at a time, the same worker would take both), then whether every worker
+# has served one: a worker opens the database with its first message
+# and keeps it open.  That first message also takes what
 # every later one reuses (the connection, SQLite's cache, the parser's
 # buffers: about 1 MiB), so a baseline taken while a worker has served
 # none counts that as kept.  Under load the workers that case 9 forked
@@ -186,7 +206,9 @@ warm_n=0
 has_db() { ls -l "/proc/$1/fd" 2>/dev/null | grep -q "/triage\.db\$"; }
 warm() {
 	warm_n=$((warm_n + 1)) &&
-	"$ALONE" -s "$SOCK" <"$(fresh "warm_$warm_n")" &&
+	a=$(fresh "warm_$warm_n") && b=$(fresh "warm_${warm_n}b") &&
+	{ "$ALONE" -s "$SOCK" <"$a" & } && wa=$! &&
+	"$ALONE" -s "$SOCK" <"$b" && wait $wa &&
 	for p in $(workers); do has_db "$p" || return 1; done
 }
 
