@@ -183,7 +183,8 @@ void act_kind(const struct act_config *ac, enum msg_kind kind, const char *why,
 	      struct act_decision *out);
 
 /*
- * act_subject_only - when only k's subject decided its kind (kind.h's
+ * act_subject_only - when only k's subject decided its kind, or a
+ * question that shows nothing of a system made it a discussion (kind.h's
  * kind_hold_reason(); in_thread: the message joined a known thread),
  * out becomes a hold for a triager, whatever "action KIND" said, with
  * that reason, and true is returned; else out is left as it is.  The
