@@ -104,7 +104,7 @@ static void add(char *buf, size_t *len, const char *t, size_t n)
 	buf[*len] = '\0';
 }
 
-/* the words of the kernel's world, sorted (bsearch) */
+/* the words of the kernel's world, sorted (sorted_words_has) */
 static const char *const kernel_words[] = {
 	"aarch64",   "acpi",	    "alsa",	 "amd",		"amdgpu",
 	"arch",	     "arm",	    "arm64",	 "audio",	"bios",
@@ -134,11 +134,6 @@ static const char *const kernel_words[] = {
 	"vm",	     "wayland",	    "webcam",	 "wifi",	"wireless",
 	"wlan",	     "x86",	    "xfs",	 "xorg",
 };
-
-static int cmp_word(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
 
 /* trim_punct - the chunk c[0..*n) without trailing punctuation */
 static void trim_punct(const char *c, size_t *n)
@@ -191,7 +186,6 @@ static bool chunk_names(const char *c, size_t n)
 static bool word_names(const char *w, size_t n, const char *after)
 {
 	char buf[16];
-	const char *key = buf;
 	size_t i, digits = 0, alpha = 0;
 
 	for (i = 0; i < n; i++) {
@@ -213,8 +207,7 @@ static bool word_names(const char *w, size_t n, const char *after)
 		return false;
 	memcpy(buf, w, n);
 	buf[n] = '\0';
-	return bsearch(&key, kernel_words, ARRAY_SIZE(kernel_words),
-		       sizeof(kernel_words[0]), cmp_word) != NULL;
+	return sorted_words_has(kernel_words, ARRAY_SIZE(kernel_words), buf);
 }
 
 /* dmesg_line - "[   12.345678]" at p */
