@@ -45,6 +45,7 @@ import email.policy
 import email.utils
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -148,8 +149,10 @@ def lookup(dbpath):
     out = {}
     q = ('SELECT r.id, r.message_id, %s, r.class, r.state, r.section, '
          'r.sections, (SELECT group_concat(action) FROM decisions d '
-         'WHERE d.report = r.id) FROM reports r ORDER BY r.id' % kind)
-    for rid, mid, k, cls, state, sec, secs, acts in db.execute(q):
+         'WHERE d.report = r.id), (SELECT reason FROM decisions d '
+         "WHERE d.report = r.id AND d.action = 'hold' ORDER BY d.id DESC "
+         'LIMIT 1) FROM reports r ORDER BY r.id' % kind)
+    for rid, mid, k, cls, state, sec, secs, acts, why in db.execute(q):
         if mid is None or mid in out:
             continue
         try:
@@ -158,6 +161,7 @@ def lookup(dbpath):
             seclist = []
         out[mid] = dict(id=rid, kind=ROUTER_KIND.get(k, k), cls=cls,
                         state=state, section=sec, sections=seclist,
+                        hold_reason=why or '',
                         # a new assignment, not a follow-up sent with
                         # its report's thread
                         forwarded='forward' in (acts or '').split(','),
@@ -251,9 +255,20 @@ def judge(rows, got, show):
     res['first reports with a verdict'] = verdicts
     # what reached a maintainer: a held report waits for a triager
     users = [g for r, g in reports if r['class'] == 'user']
-    held = sum(1 for g in users if g['state'] == 'held')
-    res['user reports held for a triager'] = held
-    res['user reports held share'] = ratio(held, len(users))
+    held = [(r, g) for r, g in reports
+            if r['class'] == 'user' and g['state'] == 'held']
+    res['user reports held for a triager'] = len(held)
+    res['user reports held share'] = ratio(len(held), len(users))
+    # why: the reason of the hold decision, up to its first ':' or '('
+    # (the part that names the cause, not the message's own words)
+    why = collections.Counter(
+        re.split(r'[:(]', g['hold_reason'] or 'no reason recorded')[0].strip()
+        for r, g in held)
+    res['user reports held, by reason'] = ['%s: %d' % kv
+                                           for kv in why.most_common()]
+    res['user reports held, examples'] = [
+        '%s/%s: %s' % (r['list'], r['file'], g['hold_reason'])
+        for r, g in held][:show]
     res['user reports classed ai'] = sum(1 for r, g in reports
                                          if r['class'] == 'user' and
                                          g['cls'] == 'ai')
