@@ -259,11 +259,13 @@ def judge(rows, got, show):
             if r['class'] == 'user' and g['state'] == 'held']
     res['user reports held for a triager'] = len(held)
     res['user reports held share'] = ratio(len(held), len(users))
-    # why: the reason of the hold decision, up to its first ':' or '('
-    # (the part that names the cause, not the message's own words)
+    # why: the reason of the hold decision without its class prefix
+    # ("user: "), up to its first ':', ';' or '(' (the part that names
+    # the cause, not the message's own words)
     why = collections.Counter(
-        re.split(r'[:(]', g['hold_reason'] or 'no reason recorded')[0].strip()
-        for r, g in held)
+        re.split(r'[:;(]', re.sub(r'^(user|fuzzer|ai|uncertain): ', '',
+                                  g['hold_reason'] or 'no reason recorded'))
+        [0].strip() for r, g in held)
     res['user reports held, by reason'] = ['%s: %d' % kv
                                            for kv in why.most_common()]
     res['user reports held, examples'] = [
