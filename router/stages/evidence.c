@@ -22,6 +22,7 @@
 #include "names.h"
 #include "prefixes.h"
 #include "printk.h"
+#include "problem.h"
 #include "hash.h"
 #include "litset.h"
 #include "report.h"
@@ -997,6 +998,20 @@ static const char *line_body(const char *s, size_t *len, bool *stamp,
 				s += j;
 				l -= j;
 			}
+		}
+	}
+	/* dmesg -H's "[Apr11 19:28]" and "[  +0.014297]", dmesg -T's
+	 * "[Fri Apr 11 19:28:01 2025]" (problem.h) */
+	if (!*stamp && k < l && s[k] == '[') {
+		size_t n = problem_dmesg_stamp(s + k, l - k);
+
+		if (n && (isalpha((unsigned char)s[k + 1]) ||
+			  memchr(s + k, '+', n))) {
+			*stamp = true;
+			for (k += n; k < l && s[k] == ' '; k++)
+				;
+			s += k;
+			l -= k;
 		}
 	}
 	while (l && (s[l - 1] == '\r' || s[l - 1] == ' '))

@@ -173,7 +173,8 @@ struct evidence {
 	char *tainted;	       /* "G        W" or "Not tainted" */
 	char *hardware;	       /* the "Hardware name:" value */
 	bool hw_virtual;       /* QEMU, Google Compute Engine, VMware, ... */
-	bool dmesg_timestamps; /* "[   12.345678]" lines present */
+	bool dmesg_timestamps; /* "[   12.345678]" lines present, or dmesg
+				* -H/-T stamps (problem_dmesg_stamp()) */
 	char *distro_kernel;   /* "6.1.0-42-amd64", "6.8.9-300.fc40" ... */
 
 	/* what the reporter did */

@@ -255,22 +255,91 @@ static bool feed(struct sentence *s, const char *p, const char *e,
 	return s->problem && (s->person || s->log || s->commit || !need_person);
 }
 
-/* dmesg_line - "[   12.345678] ..." */
-static bool dmesg_line(const char *p, const char *e)
+/* digits - n digits at p (p < e) */
+static bool digits(const char *p, const char *e, size_t n)
 {
-	bool dot = false, digit = false;
+	for (; n; n--, p++)
+		if (p >= e || !isdigit((unsigned char)*p))
+			return false;
+	return true;
+}
 
-	if (p == e || *p++ != '[')
+/* clock - "HH:MM" at p, and ":SS" when seconds */
+static bool clock(const char *p, const char *e, bool seconds)
+{
+	return digits(p, e, 2) && p + 2 < e && p[2] == ':' &&
+	       digits(p + 3, e, 2) &&
+	       (!seconds || (p + 5 < e && p[5] == ':' && digits(p + 6, e, 2)));
+}
+
+/* month - "Jan" .. "Dec" at p */
+static bool month(const char *p, const char *e)
+{
+	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+	size_t i;
+
+	if (e - p < 3)
 		return false;
-	for (; p < e && *p != ']'; p++) {
-		if (*p == '.')
+	for (i = 0; i < sizeof(months) - 1; i += 3)
+		if (!memcmp(p, months + i, 3))
+			return true;
+	return false;
+}
+
+size_t problem_dmesg_stamp(const char *s, size_t len)
+{
+	const char *p = s, *e = s + len, *close;
+	bool dot = false, digit = false, plus = false;
+
+	if (!len || *p != '[')
+		return 0;
+	close = memchr(p, ']', len < 40 ? len : 40);
+	if (!close)
+		return 0;
+	e = close;
+	p++;
+	/* dmesg -H: "[Apr11 19:28]"; dmesg -T: "[Fri Apr 11 19:28:01 2025]" */
+	if (month(p, e)) {
+		p += 3;
+		if (p < e && *p == ' ')
+			p++;
+		if (!digits(p, e, 1))
+			return 0;
+		p += digits(p, e, 2) ? 2 : 1;
+		return p + 1 < e && *p == ' ' && clock(p + 1, e, false) &&
+				       p + 6 == e
+			       ? (size_t)(close + 1 - s)
+			       : 0;
+	}
+	if (e - p >= 24 && p[3] == ' ' && month(p + 4, e)) {
+		p += 8;
+		while (p < e && *p == ' ')
+			p++;
+		p += digits(p, e, 2) ? 2 : digits(p, e, 1) ? 1 : 0;
+		return p + 1 < e && *p == ' ' && clock(p + 1, e, true) &&
+				       p + 10 < e && p[9] == ' ' &&
+				       digits(p + 10, e, 4) && p + 14 == e
+			       ? (size_t)(close + 1 - s)
+			       : 0;
+	}
+	/* "[   12.345678]", and dmesg -H's "[  +0.014297]" */
+	for (; p < e; p++) {
+		if (*p == '.' && digit)
 			dot = true;
 		else if (isdigit((unsigned char)*p))
 			digit = true;
+		else if (*p == '+' && !digit && !plus)
+			plus = true;
 		else if (*p != ' ')
-			return false;
+			return 0;
 	}
-	return p < e && dot && digit;
+	return dot && digit ? (size_t)(close + 1 - s) : 0;
+}
+
+/* dmesg_line - "[   12.345678] ...", or dmesg -H's or -T's stamp */
+static bool dmesg_line(const char *p, const char *e)
+{
+	return problem_dmesg_stamp(p, (size_t)(e - p)) > 0;
 }
 
 static void copy_what(const struct sentence *s, char *what, size_t size)

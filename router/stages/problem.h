@@ -63,8 +63,18 @@ bool problem_failure_in_phrase(const char *s, size_t len, char *what,
 bool problem_in_text(const char *text, size_t len, char *what, size_t size);
 
 /*
+ * problem_dmesg_stamp - the length of the console stamp s[0..len) opens
+ * with, 0 when none: dmesg's "[   12.345678]", and the human forms of
+ * dmesg -H ("[Apr11 19:28]", then "[  +0.014297]" for each later line)
+ * and dmesg -T ("[Fri Apr 11 19:28:01 2025]"), which users paste as
+ * often
+ */
+size_t problem_dmesg_stamp(const char *s, size_t len);
+
+/*
  * problem_log_lines - the kernel log lines the writer pasted in
- * text[0..len): a dmesg line ("[   12.345678] ...") or the journal's
+ * text[0..len): a dmesg line ("[   12.345678] ...", or a stamp of
+ * problem_dmesg_stamp()'s human forms) or the journal's
  * or syslog's ("Feb  5 14:51:03 host kernel: ..."); quoted lines and
  * the signature left out
  */

@@ -1066,6 +1066,48 @@ static bool verdict_has(const struct verdict *v, const char *name)
 }
 
 /*
+ * hardware IDs in an attached text part (lspci -nn sent as "gpu.txt")
+ * are the reporter's machine as much as IDs in the text are; counted
+ * once: not when the text already gives them
+ */
+static void test_shipped_attached_hardware_ids(void **state)
+{
+	struct ruleset *rs = shipped();
+	struct report *r = mk_report("From: A <a@example.org>",
+				     "The screen turns off at boot. The "
+				     "lspci output is attached.\n");
+	struct report_part *p;
+	struct verdict v;
+
+	(void)state;
+	classify_report(rs, r, NULL, NULL, &v);
+	assert_false(verdict_has(&v, "USER_ATTACHED_HARDWARE_IDS"));
+	verdict_release(&v);
+	p = report_add_part(r);
+	p->filename = xstrdup("gpu.txt");
+	p->text = xstrdup("01:00.0 VGA compatible controller [0300]: NVIDIA "
+			  "Corporation GM107 [GeForce GTX 750] [10de:1381]\n");
+	p->len = strlen(p->text);
+	p->flags = PART_TEXT;
+	classify_report(rs, r, NULL, NULL, &v);
+	assert_true(verdict_has(&v, "USER_ATTACHED_HARDWARE_IDS"));
+	assert_false(verdict_has(&v, "USER_HARDWARE_IDS"));
+	assert_true(v.score[CLASS_USER] >= 1);
+	verdict_release(&v);
+	report_free(r);
+
+	r = mk_report("From: A <a@example.org>",
+		      "03:00.0 Network controller [0280]: MEDIATEK Corp. "
+		      "MT7921 [14c3:0608]\n");
+	classify_report(rs, r, NULL, NULL, &v);
+	assert_true(verdict_has(&v, "USER_HARDWARE_IDS"));
+	assert_false(verdict_has(&v, "USER_ATTACHED_HARDWARE_IDS"));
+	verdict_release(&v);
+	report_free(r);
+	rules_free(rs);
+}
+
+/*
  * a fabricated log (a hardware line, a distro kernel, a timestamped
  * dmesg) around an invented function: user until the model reads it as
  * ai at 95 % or more, then AI_REFUTED_AND_MODEL takes the log's points
@@ -1532,6 +1574,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_evidence_hooks),
 		cmocka_unit_test(test_attachment_named),
+		cmocka_unit_test(test_shipped_attached_hardware_ids),
 		cmocka_unit_test(test_model_hook),
 		cmocka_unit_test(test_cvss_impact_template),
 		cmocka_unit_test(test_theoretical_language),

@@ -1043,6 +1043,18 @@ static void test_hardware_and_repro(void **state)
 		"Hardware name: ASUS System Product Name/PRIME X570-P\n");
 	assert_false(ev->hw_virtual);
 	evidence_free(ev);
+	/* dmesg -H's and dmesg -T's stamps are a console's too */
+	ev = text_evidence("Have you seen this notice before?\n\n"
+			   "[Apr11 19:28] bcache: stale dirty pointer\n"
+			   "[  +0.014297] bcache: stale dirty pointer\n");
+	assert_true(ev->dmesg_timestamps);
+	evidence_free(ev);
+	ev = text_evidence("[Fri Apr 11 19:28:01 2025] md: resync done\n");
+	assert_true(ev->dmesg_timestamps);
+	evidence_free(ev);
+	ev = text_evidence("The [+] key and [Apr11] tag are no stamps.\n");
+	assert_false(ev->dmesg_timestamps);
+	evidence_free(ev);
 
 	ev = text_evidence("repro: see https://example.org/files/repro.c\n");
 	assert_int_equal(ev->reproducer, REPRO_C);

@@ -240,6 +240,38 @@ static void test_log_lines(void **state)
 	assert_int_equal(problem_log_lines(NULL, 0), 0);
 }
 
+static size_t stamp(const char *s)
+{
+	return problem_dmesg_stamp(s, strlen(s));
+}
+
+static void test_dmesg_stamp(void **state)
+{
+	(void)state;
+	/* dmesg, dmesg -H (the minute, then deltas) and dmesg -T */
+	assert_int_equal(stamp("[   12.345678] usb 1-1: reset"), 14);
+	assert_int_equal(stamp("[Apr11 19:28] bcache: stale pointer"), 13);
+	assert_int_equal(stamp("[Apr 1 19:28] x"), 13);
+	assert_int_equal(stamp("[  +0.014297] bcache: stale pointer"), 13);
+	assert_int_equal(stamp("[Fri Apr 11 19:28:01 2025] x"), 26);
+	assert_int_equal(stamp("[Fri Apr  1 19:28:01 2025] x"), 26);
+	/* not stamps */
+	assert_int_equal(stamp("[Apr11] x"), 0);
+	assert_int_equal(stamp("[Apr11 19:28:01:00] x"), 0);
+	assert_int_equal(stamp("[sdg] tag#88"), 0);
+	assert_int_equal(stamp("[+] added"), 0);
+	assert_int_equal(stamp("[1+2.3]"), 0);
+	assert_int_equal(stamp("[Fri Apr 11 19:28:01 25] x"), 0);
+	assert_int_equal(stamp("[   12.345678 no close"), 0);
+	assert_int_equal(stamp(""), 0);
+	/* dmesg -H's lines count as the kernel's log */
+	assert_int_equal(log_lines("Have you seen this?\n"
+				   "[Apr11 19:28] bcache: stale dirty pointer\n"
+				   "[  +0.014297] bcache: stale dirty pointer\n"
+				   "[Fri Apr 11 19:28:01 2025] md: resync\n"),
+			 3);
+}
+
 static void test_bounds(void **state)
 {
 	char what[4];
@@ -274,6 +306,7 @@ int main(void)
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_failure),
 		cmocka_unit_test(test_log_lines),
+		cmocka_unit_test(test_dmesg_stamp),
 		cmocka_unit_test(test_bounds),
 	};
 
