@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "walbuf.h"
 
 #define DIR_MODE  02770
 #define FILE_MODE 0660
@@ -656,7 +657,8 @@ static int open_connection(struct audit *db, const char *path, unsigned flags)
 	real = nofollow_path(path);
 	if (real)
 		oflags |= SQLITE_OPEN_NOFOLLOW;
-	rc = sqlite3_open_v2(real ? real : path, &db->db, oflags, NULL);
+	/* the default VFS, a commit's WAL frames written with one call */
+	rc = sqlite3_open_v2(real ? real : path, &db->db, oflags, walbuf_vfs());
 	free(real);
 	if (rc != SQLITE_OK) {
 		if (db->db)
