@@ -1776,6 +1776,39 @@ void sections_for_report_site(const struct map *map, const struct config *cfg,
  * Bugzilla's own (bzcomponent_from_bugzilla())
  */
 /*
+ * subject_driver_frame - a frame's file in the directory of a driver the
+ * subject names ("Nouveau driver warns ...": drivers/gpu/drm/nouveau/),
+ * when the guilty file is outside it: a framework's check (a WARN in
+ * drm_atomic.c, drivers/base/) that the named driver tripped.  NULL
+ * when there is none.
+ */
+static const char *subject_driver_frame(const struct evidence *ev)
+{
+	const char *g = ev->guilty_file;
+	size_t i, j;
+
+	for (i = 0; g && ev->named_files && i < ev->nnamed_subject; i++) {
+		const char *f = ev->named_files[i], *slash;
+		size_t dir;
+
+		if (!f || crashlog_guilty_ignored(f) ||
+		    !(slash = strrchr(f, '/')))
+			continue;
+		dir = (size_t)(slash - f) + 1;
+		/* a driver's own directory, not "drivers/" or "fs/" */
+		if (count_char(f, dir, '/') < 3 || !strncmp(g, f, dir))
+			continue;
+		for (j = 0; j < ev->nframes; j++) {
+			const char *ff = ev->frames[j].file;
+
+			if (ff && !strncmp(ff, f, dir))
+				return ff;
+		}
+	}
+	return NULL;
+}
+
+/*
  * credit_guilty - the crash's guilty file, syzbot's title's, and a
  * stacking filesystem that called the guilty one
  */
@@ -1783,7 +1816,7 @@ static void credit_guilty(struct acc *a, const struct map *map,
 			  const struct evidence *ev)
 {
 	double guilty_w = W_GUILTY;
-	const char *stack;
+	const char *stack, *drv;
 
 	/*
 	 * syzkaller's rule keeps the first file it saw when every file was
@@ -1812,6 +1845,16 @@ static void credit_guilty(struct acc *a, const struct map *map,
 		guilty_w /= 2;
 		credit_path(a, map, stack, guilty_w,
 			    "the stacking filesystem calling the guilty file:");
+	}
+	/*
+	 * A framework's check the driver the subject names tripped, its
+	 * frames below: the two share the guilty file's weight
+	 */
+	drv = subject_driver_frame(ev);
+	if (drv) {
+		guilty_w /= 2;
+		credit_path(a, map, drv, guilty_w,
+			    "the subject's driver under the guilty file, in");
 	}
 	if (ev->guilty_file && !crashlog_guilty_ignored(ev->guilty_file))
 		credit_path(a, map, ev->guilty_file,
