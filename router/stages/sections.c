@@ -384,6 +384,61 @@ static bool title_matches(const char *title, const char *p)
 	       (title[pl] == ' ' || title[pl] == '/' || title[pl] == '\0');
 }
 
+/* word_in - name is a whole word of s (any case; words end at what is
+ * not a letter or a digit): "ROCKCHIP" of "ARM/Rockchip SoC support" */
+static bool word_in(const char *s, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	if (!n)
+		return false;
+	for (p = s; *p; p++)
+		if ((p == s || !isalnum((unsigned char)p[-1])) &&
+		    !strncasecmp(p, name, n) && !isalnum((unsigned char)p[n]))
+			return true;
+	return false;
+}
+
+/* pattern_named - a component of F: pattern v is name, a file's without
+ * its ".c"/".h" ("drivers/gpu/drm/nouveau/" for "nouveau") */
+static bool pattern_named(const char *v, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = v; *p; p = *p ? p + 1 : p) {
+		if (!strncasecmp(p, name, n) &&
+		    (p[n] == '/' || p[n] == '\0' ||
+		     ((p[n] == '.') && (p[n + 1] == 'c' || p[n + 1] == 'h') &&
+		      !p[n + 2])))
+			return true;
+		p += strcspn(p, "/");
+	}
+	return false;
+}
+
+/*
+ * list_home - name (a list's, as a subject prefix names it) is sec's
+ * own: a word of its title or a directory or file of its F: ("nouveau"
+ * is DRM DRIVER FOR NVIDIA GEFORCE/QUADRO GPUS', drivers/gpu/drm/
+ * nouveau/; MMIOTRACE only Cc's nouveau@)
+ */
+static bool list_home(const struct map *map, uint32_t sec, const char *name)
+{
+	uint32_t e, ne = map_nentries(map, sec);
+
+	if (strlen(name) < 3)
+		return false;
+	if (word_in(map_title(map, sec), name))
+		return true;
+	for (e = 0; e < ne; e++)
+		if (map_entry_tag(map, sec, e) == 'F' &&
+		    pattern_named(map_entry_value(map, sec, e), name))
+			return true;
+	return false;
+}
+
 /*
  * breadth - how much of the tree a section's broadest code pattern
  * (F: outside Documentation/) holds, smaller is broader:
@@ -629,7 +684,7 @@ static bool credit_prefix(struct acc *a, const struct map *map,
 	char p[PREFIX_MAX], why[SECTION_WHY_MAX];
 	uint32_t s, best[PREFIX_TIES], lists[LIST_SECTIONS_MAX];
 	size_t best_words = SIZE_MAX, best_depth = SIZE_MAX, nbest = 0, k;
-	size_t ntied = 0;
+	size_t ntied = 0, homes;
 	bool list_best = false;
 	int pass;
 
@@ -656,6 +711,14 @@ static bool credit_prefix(struct acc *a, const struct map *map,
 			n = map_list_named(map, p, lists, ARRAY_SIZE(lists),
 					   &total);
 			run = lists;
+			/* the list's own sections (list_home()), when it
+			 * has some: "nouveau:" is the NVIDIA driver's, not
+			 * MMIOTRACE's, which only Cc's the list */
+			for (k = 0, homes = 0; k < n; k++)
+				if (list_home(map, lists[k], p))
+					lists[homes++] = lists[k];
+			if (homes)
+				n = homes;
 		}
 		for (k = 0; k < n; k++) {
 			const char *title;
