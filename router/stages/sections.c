@@ -16,6 +16,7 @@
 #include "prefixes.h"
 #include "printk.h"
 #include "sections.h"
+#include "sections_tree.h"
 #include "util.h"
 
 #define W_GUILTY    1.5
@@ -218,13 +219,7 @@ static void credit_as(struct acc *a, uint32_t section, double w,
 /* is_umbrella - whether u strictly holds s (map_umbrellas()) */
 static bool is_umbrella(const struct map *map, uint32_t s, uint32_t u)
 {
-	const uint32_t *ids;
-	size_t n = map_umbrellas(map, s, &ids), i;
-
-	for (i = 0; i < n; i++)
-		if (ids[i] == u)
-			return true;
-	return false;
+	return map_holds(map, s, u);
 }
 
 /*
@@ -1607,174 +1602,23 @@ static bool config_value_only(const char *text, size_t len, const char *f)
 }
 
 /*
- * The tree a test robot built: kernel test robot's "tree:   URL branch",
- * CKI's "Kernel repo: URL", KernelCI's "Git URL:" and "URL:".  A tree
- * is a section's T: line, so the report is that subsystem's; the
- * sections of one tree share it as the sections of one address do
- * (map_address()): each takes the part of them it covers (itself and
- * those strictly inside it), and one covering less than TREE_SHARE_MIN
- * of them takes nothing (tip.git is two dozen subsystems', none of
- * them the tree's).  Broad, as a list is: a driver inside inherits it.
- * A catch-all tree (mainline, linux-next, stable: catchall_tree())
- * names no subsystem.
+ * credit_trees - the trees a test robot's lines name (sections_tree.h):
+ * W_TREE times each section's share, broad as a list is (a driver
+ * inside inherits it)
  */
-#define W_TREE	       0.75
-#define TREE_SHARE_MIN 0.25
-#define TREES_MAX      2
-#define TREE_URL_MAX   256
+#define W_TREE 0.75
 
-/*
- * tree_norm - a git URL as compared: no scheme, no trailing "/" or
- * ".git", "git.kernel.org/pub/scm/linux/kernel/git/arm64/linux"; false
- * when s[0..len) is no such URL (no host and path)
- */
-static bool tree_norm(const char *s, size_t len, char *out, size_t size)
-{
-	const char *end = s + len, *sep;
-
-	sep = len > 3 ? memmem(s, len < 12 ? len : 12, "://", 3) : NULL;
-	if (sep)
-		s = sep + 3;
-	while (end > s && (end[-1] == '/' || end[-1] == '.' || end[-1] == ','))
-		end--;
-	if (has_suffix(s, end, ".git"))
-		end -= 4;
-	while (end > s && end[-1] == '/')
-		end--;
-	if (end - s < 4 || (size_t)(end - s) >= size ||
-	    !memchr(s, '/', (size_t)(end - s)) || *s == '/')
-		return false;
-	memcpy(out, s, (size_t)(end - s));
-	out[end - s] = '\0';
-	return true;
-}
-
-/* catchall_tree - mainline, linux-next and stable, whoever lists them */
-static bool catchall_tree(const char *t)
-{
-	static const char *const all[] = {
-		"/torvalds/linux",	   "/next/linux-next",
-		"/stable/linux",	   "/stable/linux-stable",
-		"/stable/linux-stable-rc", "/stable/stable-queue",
-	};
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(all); i++)
-		if (ends_with(t, all[i]))
-			return true;
-	return false;
-}
-
-/*
- * tree_line - the URL of a bot's tree line s[0..l) ("tree:", "Kernel
- * repo:", "Git URL:", "URL:", then spaces and the URL), normalised
- * (tree_norm()) into out; false when the line is none
- */
-static bool tree_line(const char *s, size_t l, char *out, size_t size)
-{
-	static const char *const labels[] = { "tree:", "kernel repo:",
-					      "git url:", "url:", "git tree:" };
-	const char *end = s + l, *u;
-	size_t i;
-
-	while (s < end && (*s == ' ' || *s == '\t'))
-		s++;
-	for (i = 0; i < ARRAY_SIZE(labels); i++)
-		if (has_prefix_ci(s, end, labels[i]))
-			break;
-	if (i == ARRAY_SIZE(labels))
-		return false;
-	s += strlen(labels[i]);
-	while (s < end && (*s == ' ' || *s == '\t'))
-		s++;
-	for (u = s; u < end && *u != ' ' && *u != '\t' && *u != '\r'; u++)
-		;
-	return has_prefix_ci(s, u, "git://") ||
-			       has_prefix_ci(s, u, "https://") ||
-			       has_prefix_ci(s, u, "http://")
-		       ? tree_norm(s, (size_t)(u - s), out, size)
-		       : false;
-}
-
-/* section_has_tree - a T: line of sec ("git URL [branch]") is tree t */
-static bool section_has_tree(const struct map *map, uint32_t sec, const char *t)
-{
-	uint32_t e, ne = map_nentries(map, sec);
-	char norm[TREE_URL_MAX];
-
-	for (e = 0; e < ne; e++) {
-		const char *v, *u;
-
-		if (map_entry_tag(map, sec, e) != 'T')
-			continue;
-		v = map_entry_value(map, sec, e);
-		if (!starts_with(v, "git "))
-			continue;
-		v += 4;
-		while (*v == ' ' || *v == '\t')
-			v++;
-		u = v + strcspn(v, " \t");
-		if (tree_norm(v, (size_t)(u - v), norm, sizeof(norm)) &&
-		    !strcasecmp(norm, t))
-			return true;
-	}
-	return false;
-}
-
-/* credit_tree - the sections whose T: is tree t share W_TREE */
-static void credit_tree(struct acc *a, const struct map *map, const char *t,
-			const char *shown)
-{
-	uint32_t secs[LIST_SECTIONS_MAX], s, ns = map_nsections(map);
-	char why[SECTION_WHY_MAX];
-	size_t n = 0, i, j;
-
-	for (s = 0; s < ns && n < ARRAY_SIZE(secs); s++)
-		if (section_has_tree(map, s, t)) {
-			/* a tree of THE REST, or one with no code, is
-			 * everyone's */
-			if (sections_is_catchall(map, s))
-				return;
-			if (breadth(map, s) != SIZE_MAX)
-				secs[n++] = s;
-		}
-	snprintf(why, sizeof(why), "T: tree the report built: %.180s", shown);
-	for (i = 0; i < n; i++) {
-		size_t covered = 0;
-		double share;
-
-		for (j = 0; j < n; j++)
-			if (j == i || is_umbrella(map, secs[j], secs[i]))
-				covered++;
-		share = (double)covered / (double)n;
-		if (share + 1e-9 >= TREE_SHARE_MIN)
-			credit_as(a, secs[i], W_TREE * share, why, C_BROAD);
-	}
-}
-
-/* credit_trees - the trees the text's bot lines name (tree_line()),
- * each once, at most TREES_MAX */
 static void credit_trees(struct acc *a, const struct map *map, const char *text,
 			 size_t len)
 {
-	char seen[TREES_MAX][TREE_URL_MAX];
-	const char *p = text, *end = text + len;
-	size_t nseen = 0, k;
+	struct tree_credit c[SECTIONS_TREE_MAX];
+	size_t n = sections_trees(map, text, len, c, ARRAY_SIZE(c)), k;
+	char why[SECTION_WHY_MAX];
 
-	while (p < end && nseen < TREES_MAX) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		char t[TREE_URL_MAX];
-
-		if (tree_line(p, l, t, sizeof(t)) && !catchall_tree(t)) {
-			for (k = 0; k < nseen && strcasecmp(seen[k], t); k++)
-				;
-			if (k == nseen) {
-				snprintf(seen[nseen++], TREE_URL_MAX, "%s", t);
-				credit_tree(a, map, t, t);
-			}
-		}
-		p = nl ? nl + 1 : end;
+	for (k = 0; k < n; k++) {
+		snprintf(why, sizeof(why), "T: tree the report built: %.180s",
+			 c[k].tree);
+		credit_as(a, c[k].section, W_TREE * c[k].share, why, C_BROAD);
 	}
 }
 

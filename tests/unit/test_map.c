@@ -928,6 +928,13 @@ static void test_people_and_umbrellas(void **state)
 	assert_false(umbrella(map, "USB TWIN", "USB TWIN TOO"));
 	assert_false(umbrella(map, "USB TWIN TOO", "USB TWIN"));
 	assert_false(umbrella(map, "FS", "THE REST"));
+	/* map_holds() says the same of one pair */
+	assert_true(
+		map_holds(map, (uint32_t)map_find_section(map, "USB PACKET"),
+			  (uint32_t)map_find_section(map, "USB SUBSYSTEM")));
+	assert_false(map_holds(map,
+			       (uint32_t)map_find_section(map, "USB SUBSYSTEM"),
+			       (uint32_t)map_find_section(map, "USB PACKET")));
 
 	/*
 	 * linux-usb@ is in 7 sections: USB SUBSYSTEM, named after it, takes
