@@ -267,6 +267,44 @@ static size_t unwrap(struct cline *lines, size_t n, char ***owned,
 }
 
 /*
+ * host_kernel - "qay kernel: ": a journal or syslog line with its date
+ * cut off, the host's name first (lower case letters, digits, "-", "."
+ * and "_", a letter or digit first, 2 to 63 long); not prose that says
+ * whose kernel ("the kernel: 6.12", "host kernel: 6.1" of a guest's
+ * report, "debian kernel: ..."): the length of the prefix, else 0
+ */
+static size_t host_kernel(const char *s, size_t len)
+{
+	/* sorted (sorted_words_has()) */
+	static const char *const prose[] = {
+		"arch",	    "booted",  "broken",   "centos",   "current",
+		"custom",   "debian",  "default",  "distro",   "every",
+		"fedora",   "generic", "gentoo",   "guest",    "host",
+		"its",	    "latest",  "linux",	   "mainline", "my",
+		"new",	    "old",     "opensuse", "our",      "previous",
+		"rhel",	    "running", "same",	   "stable",   "stock",
+		"suse",	    "that",    "the",	   "this",     "ubuntu",
+		"upstream", "vanilla", "which",	   "working",  "your",
+	};
+	char host[64];
+	size_t h;
+
+	if (!len || !((s[0] >= 'a' && s[0] <= 'z') || is_digit(s[0])))
+		return 0;
+	for (h = 0; h < len && h < sizeof(host) &&
+		    ((s[h] >= 'a' && s[h] <= 'z') || is_digit(s[h]) ||
+		     s[h] == '-' || s[h] == '.' || s[h] == '_');
+	     h++)
+		;
+	if (h < 2 || h == sizeof(host) || len - h < 9 ||
+	    memcmp(s + h, " kernel: ", 9))
+		return 0;
+	memcpy(host, s, h);
+	host[h] = '\0';
+	return sorted_words_has(prose, ARRAY_SIZE(prose), host) ? 0 : h + 9;
+}
+
+/*
  * crashlog_journal_prefix - see crashlog.h.  Byte compares only: a
  * line costs a look at its first bytes unless it starts with a date.
  */
@@ -277,6 +315,8 @@ size_t crashlog_journal_prefix(const char *s, size_t len)
 
 	if (len >= 8 && !memcmp(s, "kernel: ", 8))
 		return 8;
+	if ((t = host_kernel(s, len)))
+		return t;
 	/* "Dec  5 " or "2024-12-05" */
 	if (len < 20 ||
 	    !((s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'a' && s[1] <= 'z' &&

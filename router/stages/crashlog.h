@@ -149,6 +149,9 @@ const char *crashlog_crash_type(const char *title);
  *	"Dec 05 09:12:01.123456 host kernel: "	(journalctl -o short-precise)
  *	"2024-12-05T09:12:01+01:00 host kernel: "
  *	"2024-12-05 09:12:01 kernel: "
+ * or a host's name alone before "kernel: ", its date cut off ("qay
+ * kernel: "; a host in lower case, not a word that says whose kernel:
+ * "the kernel: 6.12", "host kernel: 6.1").
  * The one reading of that line shape for crashlog, evidence.c (console
  * lines, device lines) and problem.c (a report's log lines).  A dated
  * prefix is longer than "kernel: " alone; prose that names a time

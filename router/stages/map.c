@@ -1792,6 +1792,18 @@ size_t map_umbrellas(const struct map *map, uint32_t sec, const uint32_t **ids)
 	return b - a;
 }
 
+/* map_holds - whether u strictly holds sec (see map.h) */
+bool map_holds(const struct map *map, uint32_t sec, uint32_t u)
+{
+	const uint32_t *ids;
+	size_t n = map_umbrellas(map, sec, &ids), i;
+
+	for (i = 0; i < n; i++)
+		if (ids[i] == u)
+			return true;
+	return false;
+}
+
 /* map_address - the sections that name a list or person (see map.h) */
 size_t map_address(const struct map *map, const char *addr,
 		   struct map_addr_hit *hits, size_t max)

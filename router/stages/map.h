@@ -140,6 +140,8 @@ size_t map_address(const struct map *map, const char *addr,
  * points into the map, sorted
  */
 size_t map_umbrellas(const struct map *map, uint32_t sec, const uint32_t **ids);
+/* map_holds - u is one of sec's umbrellas (map_umbrellas()) */
+bool map_holds(const struct map *map, uint32_t sec, uint32_t u);
 
 /* queries */
 size_t map_lookup(const struct map *map, const char *path, struct map_hit *hits,

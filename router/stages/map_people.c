@@ -233,6 +233,40 @@ static bool list_named_after(const char *list, const char *title)
 	return false;
 }
 
+/*
+ * list_named_in_code - "nouveau@..." and an F: pattern with a directory
+ * or file of that name (drivers/gpu/drm/nouveau/, a ".c"/".h" file's
+ * name without it): the list of the code it is named after
+ */
+static bool list_named_in_code(const char *list, const struct mnt_section *s)
+{
+	const char *at = strchr(list, '@');
+	size_t n, i;
+
+	if (starts_with(list, "linux-"))
+		list += 6;
+	n = at && at > list ? (size_t)(at - list) : 0;
+	if (n < 3)
+		return false;
+	for (i = 0; i < s->nentries; i++) {
+		const char *p = s->entries[i].value;
+
+		if (s->entries[i].tag != 'F' ||
+		    starts_with(p, "Documentation/"))
+			continue;
+		for (; *p; p += strcspn(p, "/"), p += *p == '/') {
+			const char *e = p + n;
+
+			if (strncasecmp(p, list, n) == 0 &&
+			    (*e == '/' || *e == '\0' ||
+			     (e[0] == '.' && (e[1] == 'c' || e[1] == 'h') &&
+			      e[2] == '\0')))
+				return true;
+		}
+	}
+	return false;
+}
+
 static struct people *people_sort_ctx;
 
 static int cmp_record(const void *x, const void *y)
@@ -328,7 +362,8 @@ static void records_of(struct people *pp, const struct maintainers *m)
  * (linux-ext4@ is EXT4 FILE SYSTEM's list, and EXT2's and JBD2's too;
  * linux-usb@ is USB SUBSYSTEM's, not USB STORAGE DRIVER's;
  * linux-mediatek@ names many MEDIATEK sections, none over the others:
- * no one's own).
+ * no one's own); with none by the title, the one section with code of
+ * the list's name (list_named_in_code()).
  */
 static void shares_of(const struct people *pp, const struct maintainers *m,
 		      const char *a, struct img_ahit *ahits, size_t first,
@@ -357,7 +392,22 @@ static void shares_of(const struct people *pp, const struct maintainers *m,
 		home = k;
 		home_cover = cover;
 	}
-	if (home != SIZE_MAX && !tie)
+	if (home != SIZE_MAX && !tie) {
+		ahits[home].share = 65535;
+		return;
+	}
+	/* none by its title: the one section whose code the list is named
+	 * after (nouveau@ is drivers/gpu/drm/nouveau/'s, DRM DRIVER FOR
+	 * NVIDIA GEFORCE/QUADRO GPUS; MMIOTRACE only Cc's it) */
+	for (k = first, home = SIZE_MAX; k < last; k++) {
+		if ((ahits[k].tag & 0xff) != 'L' ||
+		    !list_named_in_code(a, &m->sections[ahits[k].section]))
+			continue;
+		if (home != SIZE_MAX)
+			return;
+		home = k;
+	}
+	if (home != SIZE_MAX)
 		ahits[home].share = 65535;
 }
 

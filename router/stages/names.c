@@ -210,6 +210,39 @@ static size_t capital_word(const char *s, const char *p, const char *end,
 }
 
 /*
+ * title_word - a driver's name written as a proper noun: a capital and
+ * lower-case letters only, "Nouveau", "Thunderbolt" (3 to
+ * NAMES_WORD_MAX long, not in a path, an address or a file name): its
+ * lower-case form in out, its length returned; 0 when it is no such
+ * word.  Most such words are English at a sentence's start: the caller
+ * takes one only when the next word calls it a driver or a module
+ * (noun_follows(): "Nouveau driver", not "See drivers/" or "driver
+ * Warns").
+ */
+static size_t title_word(const char *s, const char *p, const char *end,
+			 char *out, size_t size)
+{
+	const char *q = p + 1;
+	size_t n, i;
+
+	if (p > s && (is_alnum(p[-1]) || strchr("/._-@=+<", p[-1])))
+		return 0;
+	if (!(*p >= 'A' && *p <= 'Z'))
+		return 0;
+	while (q < end && *q >= 'a' && *q <= 'z')
+		q++;
+	n = (size_t)(q - p);
+	if (n < 3 || n > NAMES_WORD_MAX || n >= size ||
+	    (q < end && (is_alnum(*q) || strchr("/@(+_-", *q) ||
+			 (*q == '.' && q + 1 < end && is_alnum(q[1])))))
+		return 0;
+	for (i = 0; i < n; i++)
+		out[i] = (char)tolower((unsigned char)p[i]);
+	out[n] = '\0';
+	return n;
+}
+
+/*
  * configurator - "menuconfig", "xconfig": a word that may name a make
  * target of Kconfig's configurators (the symbol index knows which,
  * from scripts/kconfig/Makefile)
@@ -263,8 +296,9 @@ static bool called_driver(const char *s, const char *p, size_t n,
 	const char *q = p + n, *b = p;
 	size_t i;
 
+	/* any case: "The driver", "This module" */
 	for (i = 0; i < ARRAY_SIZE(words); i++)
-		if (strlen(words[i]) == n && !memcmp(p, words[i], n))
+		if (strlen(words[i]) == n && !strncasecmp(p, words[i], n))
 			return false;
 
 	if (q < end && *q == ' ')
@@ -281,6 +315,37 @@ static bool called_driver(const char *s, const char *p, size_t n,
 		if (b < p && (size_t)(b - s) >= l &&
 		    !memcmp(b - l, nouns[i], l) &&
 		    (b - l == s || !is_alnum(*(b - l - 1))))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * noun_follows - "driver" or "module" (or their plurals) is the word
+ * after p[0..n): "Nouveau driver", not "driver warns" nor "See
+ * drivers/usb/"
+ */
+static bool noun_follows(const char *p, size_t n, const char *end)
+{
+	static const char *const nouns[] = { "driver", "module" };
+	const char *q = p + n;
+	size_t i;
+
+	if (q >= end || *q != ' ')
+		return false;
+	q++;
+	for (i = 0; i < ARRAY_SIZE(nouns); i++) {
+		size_t l = strlen(nouns[i]);
+		const char *r = q + l;
+
+		if ((size_t)(end - q) < l || memcmp(q, nouns[i], l))
+			continue;
+		if (r < end && *r == 's')
+			r++;
+		if (r == end || (!is_alnum(*r) && *r != '/' && *r != '_' &&
+				 *r != '-' && *r != '.'))
+			return true;
+		if (*r == '.' && (r + 1 == end || !is_alnum(r[1])))
 			return true;
 	}
 	return false;
@@ -348,6 +413,10 @@ void names_in_line(const char *s, size_t len, names_add_fn *add, void *ctx)
 				add(ctx, low, n);
 			n = wlen;
 		}
+		/* a proper noun called a driver: "the Nouveau driver" */
+		if (!n && (n = title_word(s, p, end, low, sizeof(low))) &&
+		    noun_follows(p, n, end) && called_driver(s, p, n, end))
+			add(ctx, low, n);
 		if (n)
 			p += n - 1;
 	}
@@ -375,6 +444,10 @@ void names_in_subject(const char *subject, names_add_fn *add, void *ctx)
 				add(ctx, low, n);
 			n = len;
 		}
+		/* "Nouveau driver warns ...": a proper noun called a driver */
+		if (!n && (n = title_word(s, p, end, low, sizeof(low))) &&
+		    noun_follows(p, n, end) && called_driver(s, p, n, end))
+			add(ctx, low, n);
 		if (n)
 			p += n - 1;
 	}

@@ -16,6 +16,7 @@
 #include "prefixes.h"
 #include "printk.h"
 #include "sections.h"
+#include "sections_tree.h"
 #include "util.h"
 
 #define W_GUILTY    1.5
@@ -218,13 +219,7 @@ static void credit_as(struct acc *a, uint32_t section, double w,
 /* is_umbrella - whether u strictly holds s (map_umbrellas()) */
 static bool is_umbrella(const struct map *map, uint32_t s, uint32_t u)
 {
-	const uint32_t *ids;
-	size_t n = map_umbrellas(map, s, &ids), i;
-
-	for (i = 0; i < n; i++)
-		if (ids[i] == u)
-			return true;
-	return false;
+	return map_holds(map, s, u);
 }
 
 /*
@@ -382,6 +377,61 @@ static bool title_matches(const char *title, const char *p)
 
 	return strncasecmp(title, p, pl) == 0 &&
 	       (title[pl] == ' ' || title[pl] == '/' || title[pl] == '\0');
+}
+
+/* word_in - name is a whole word of s (any case; words end at what is
+ * not a letter or a digit): "ROCKCHIP" of "ARM/Rockchip SoC support" */
+static bool word_in(const char *s, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	if (!n)
+		return false;
+	for (p = s; *p; p++)
+		if ((p == s || !isalnum((unsigned char)p[-1])) &&
+		    !strncasecmp(p, name, n) && !isalnum((unsigned char)p[n]))
+			return true;
+	return false;
+}
+
+/* pattern_named - a component of F: pattern v is name, a file's without
+ * its ".c"/".h" ("drivers/gpu/drm/nouveau/" for "nouveau") */
+static bool pattern_named(const char *v, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = v; *p; p = *p ? p + 1 : p) {
+		if (!strncasecmp(p, name, n) &&
+		    (p[n] == '/' || p[n] == '\0' ||
+		     ((p[n] == '.') && (p[n + 1] == 'c' || p[n + 1] == 'h') &&
+		      !p[n + 2])))
+			return true;
+		p += strcspn(p, "/");
+	}
+	return false;
+}
+
+/*
+ * list_home - name (a list's, as a subject prefix names it) is sec's
+ * own: a word of its title or a directory or file of its F: ("nouveau"
+ * is DRM DRIVER FOR NVIDIA GEFORCE/QUADRO GPUS', drivers/gpu/drm/
+ * nouveau/; MMIOTRACE only Cc's nouveau@)
+ */
+static bool list_home(const struct map *map, uint32_t sec, const char *name)
+{
+	uint32_t e, ne = map_nentries(map, sec);
+
+	if (strlen(name) < 3)
+		return false;
+	if (word_in(map_title(map, sec), name))
+		return true;
+	for (e = 0; e < ne; e++)
+		if (map_entry_tag(map, sec, e) == 'F' &&
+		    pattern_named(map_entry_value(map, sec, e), name))
+			return true;
+	return false;
 }
 
 /*
@@ -629,7 +679,7 @@ static bool credit_prefix(struct acc *a, const struct map *map,
 	char p[PREFIX_MAX], why[SECTION_WHY_MAX];
 	uint32_t s, best[PREFIX_TIES], lists[LIST_SECTIONS_MAX];
 	size_t best_words = SIZE_MAX, best_depth = SIZE_MAX, nbest = 0, k;
-	size_t ntied = 0;
+	size_t ntied = 0, homes;
 	bool list_best = false;
 	int pass;
 
@@ -656,6 +706,14 @@ static bool credit_prefix(struct acc *a, const struct map *map,
 			n = map_list_named(map, p, lists, ARRAY_SIZE(lists),
 					   &total);
 			run = lists;
+			/* the list's own sections (list_home()), when it
+			 * has some: "nouveau:" is the NVIDIA driver's, not
+			 * MMIOTRACE's, which only Cc's the list */
+			for (k = 0, homes = 0; k < n; k++)
+				if (list_home(map, lists[k], p))
+					lists[homes++] = lists[k];
+			if (homes)
+				n = homes;
 		}
 		for (k = 0; k < n; k++) {
 			const char *title;
@@ -1544,6 +1602,27 @@ static bool config_value_only(const char *text, size_t len, const char *f)
 }
 
 /*
+ * credit_trees - the trees a test robot's lines name (sections_tree.h):
+ * W_TREE times each section's share, broad as a list is (a driver
+ * inside inherits it)
+ */
+#define W_TREE 0.75
+
+static void credit_trees(struct acc *a, const struct map *map, const char *text,
+			 size_t len)
+{
+	struct tree_credit c[SECTIONS_TREE_MAX];
+	size_t n = sections_trees(map, text, len, c, ARRAY_SIZE(c)), k;
+	char why[SECTION_WHY_MAX];
+
+	for (k = 0; k < n; k++) {
+		snprintf(why, sizeof(why), "T: tree the report built: %.180s",
+			 c[k].tree);
+		credit_as(a, c[k].section, W_TREE * c[k].share, why, C_BROAD);
+	}
+}
+
+/*
  * sections_for_report - rank the sections a report belongs to
  *
  * text (may be NULL) is searched for K: keywords, in its prose lines
@@ -1604,6 +1683,39 @@ void sections_for_report_site(const struct map *map, const struct config *cfg,
  * Bugzilla's own (bzcomponent_from_bugzilla())
  */
 /*
+ * subject_driver_frame - a frame's file in the directory of a driver the
+ * subject names ("Nouveau driver warns ...": drivers/gpu/drm/nouveau/),
+ * when the guilty file is outside it: a framework's check (a WARN in
+ * drm_atomic.c, drivers/base/) that the named driver tripped.  NULL
+ * when there is none.
+ */
+static const char *subject_driver_frame(const struct evidence *ev)
+{
+	const char *g = ev->guilty_file;
+	size_t i, j;
+
+	for (i = 0; g && ev->named_files && i < ev->nnamed_subject; i++) {
+		const char *f = ev->named_files[i], *slash;
+		size_t dir;
+
+		if (!f || crashlog_guilty_ignored(f) ||
+		    !(slash = strrchr(f, '/')))
+			continue;
+		dir = (size_t)(slash - f) + 1;
+		/* a driver's own directory, not "drivers/" or "fs/" */
+		if (count_char(f, dir, '/') < 3 || !strncmp(g, f, dir))
+			continue;
+		for (j = 0; j < ev->nframes; j++) {
+			const char *ff = ev->frames[j].file;
+
+			if (ff && !strncmp(ff, f, dir))
+				return ff;
+		}
+	}
+	return NULL;
+}
+
+/*
  * credit_guilty - the crash's guilty file, syzbot's title's, and a
  * stacking filesystem that called the guilty one
  */
@@ -1611,7 +1723,7 @@ static void credit_guilty(struct acc *a, const struct map *map,
 			  const struct evidence *ev)
 {
 	double guilty_w = W_GUILTY;
-	const char *stack;
+	const char *stack, *drv;
 
 	/*
 	 * syzkaller's rule keeps the first file it saw when every file was
@@ -1640,6 +1752,16 @@ static void credit_guilty(struct acc *a, const struct map *map,
 		guilty_w /= 2;
 		credit_path(a, map, stack, guilty_w,
 			    "the stacking filesystem calling the guilty file:");
+	}
+	/*
+	 * A framework's check the driver the subject names tripped, its
+	 * frames below: the two share the guilty file's weight
+	 */
+	drv = subject_driver_frame(ev);
+	if (drv) {
+		guilty_w /= 2;
+		credit_path(a, map, drv, guilty_w,
+			    "the subject's driver under the guilty file, in");
 	}
 	if (ev->guilty_file && !crashlog_guilty_ignored(ev->guilty_file))
 		credit_path(a, map, ev->guilty_file,
@@ -1742,6 +1864,7 @@ static void for_report(const struct map *map, const struct config *cfg,
 			if (!sections_is_catchall(map, hits[i].section))
 				credit_as(&a, hits[i].section, W_KEYWORD,
 					  "K: keyword in the text", C_KEYWORD);
+		credit_trees(&a, map, text, text_len);
 	}
 	if (bz) {
 		const char *t = bzcomponent_site_section(cfg, ev->bz_product,

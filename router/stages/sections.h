@@ -42,6 +42,11 @@
  *	                                           printers (sections.c)
  *	  the Bugzilla product/component         0.5 (bzcomponent.h), on
  *	    Bugzilla's own mail only
+ *	  the tree a test robot built            0.75, times its share
+ *	    (kernel test robot's "tree:", CKI's    (the sections of that T:
+ *	    "Kernel repo:", KernelCI's "Git URL:"  it covers; none under a
+ *	    and "URL:" lines) as a section's T:    quarter); never mainline,
+ *	                                           linux-next or stable
  *	  K: keywords found in the text          0.15 each, never alone;
  *	    in the prose lines only (not logs, build or shell command
  *	    lines, diffs, config or link lines)
@@ -53,6 +58,11 @@
  *	the frames of one section give it at most half the guilty file's
  *	weight (0.75): a caller framework says once that the path went
  *	through it.
+ *
+ *	A framework's check that a driver the subject names tripped (a
+ *	WARN in drm_atomic.c with frames of drivers/gpu/drm/nouveau/ below
+ *	it, "Nouveau driver warns ...") shares the guilty file's weight
+ *	with that driver's frame: the driver broke the framework's rule.
  *
  *	A lower filesystem's guilty file under a stacking filesystem's
  *	frame (overlayfs or ecryptfs calling ext4: its caller in the trace)
@@ -72,7 +82,9 @@
  *	broadest such section (the shallowest code, then the fewest
  *	words: "USB SUBSYSTEM" for "usb", "IIO SUBSYSTEM AND DRIVERS" for
  *	"iio"; a directory of that name broader than any title, "ata" for
- *	drivers/ata/; a name more than four sections share, none).  A
+ *	drivers/ata/; a name more than four sections share, none; of a
+ *	list's sections, those whose title or code the list is named
+ *	after: "nouveau:" is drivers/gpu/drm/nouveau/'s, not MMIOTRACE's).  A
  *	chain's component under an earlier one names its directory there
  *	first ("net: mana" is drivers/net/.../mana/).  In a crash report,
  *	generic paths are skipped among the files named in the text too

@@ -1,7 +1,7 @@
 #!/bin/sh
 # t0205-explain-sections: how 'triage explain' ranks sections on composed
 # reports: a test robot's compiler list (its error in a file MAINTAINERS
-# does not know yet), a Bugzilla component's list
+# does not know yet), the tree it built, a Bugzilla component's list
 . "$(dirname "$0")/../lib.sh"
 cat >"$T/MAINTAINERS" <<'MNT'
 CLANG/LLVM BUILD SUPPORT
@@ -21,6 +21,7 @@ ZORP FILE SYSTEM CLIENT
 M:	Zed Orp <zo@example.org>
 L:	zorp-devel@vger.example.org
 S:	Supported
+T:	git git://git.example.org/zorp.git
 F:	fs/zorp/
 
 ZORP COMMON CODE
@@ -135,6 +136,22 @@ test_expect_success 'the reporter who writes of clang is heard in full' '
 	grep -q "L: llvm@lists.example.org in Cc 0.15" "$T/clang" &&
 	grep -q "K: keyword in the text 0.15" "$T/clang" &&
 	! grep -q "the build.s compiler" "$T/out.txt"
+'
+
+test_expect_success 'the tree a test robot built is its section'\''s T: and shown' '
+	"$TRIAGE" explain "$T/robot.eml" >"$T/out.txt" &&
+	sh "$T/sections.sh" "$T/out.txt" >"$T/got" &&
+	head -n 1 "$T/got" >"$T/first" &&
+	echo "ZORP FILE SYSTEM CLIENT" >"$T/want" &&
+	test_cmp "$T/want" "$T/first" &&
+	grep -q "T: tree the report built: git.example.org/zorp 0.75" "$T/out.txt"
+'
+
+test_expect_success 'mainline as the tree names no section' '
+	sed "s|^tree:   .*|tree:   https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git master|" \
+		"$T/robot.eml" >"$T/robot3.eml" &&
+	"$TRIAGE" explain "$T/robot3.eml" >"$T/out.txt" &&
+	! grep -q "T: tree" "$T/out.txt"
 '
 
 cat >"$T/bz.eml" <<'EML'

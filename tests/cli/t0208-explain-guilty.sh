@@ -4,7 +4,8 @@
 # keep only as a last resort and past the device core, to the driver the
 # symbol index finds for the frames; the work a kworker ran and the
 # owner of an ODEBUG object when every frame is generic; the generic file
-# when the whole trace is
+# when the whole trace is; a journal's lines with only the host before
+# "kernel: "
 . "$(dirname "$0")/../lib.sh"
 cat >"$T/MAINTAINERS" <<'MNT'
 ZORP USB GADGET FUNCTION
@@ -128,6 +129,14 @@ EML
 
 test_expect_success 'a list checker names no owner: the driver below it does' '
 	"$TRIAGE" explain "$T/list.eml" >"$T/out.txt" &&
+	sh "$T/guilty.sh" "$T/out.txt" drivers/usb/gadget/function/f_zorp.c &&
+	test "$(sh "$T/first.sh" "$T/out.txt")" = "ZORP USB GADGET FUNCTION"
+'
+
+test_expect_success 'the same trace from the journal, its date cut off ("box kernel: ")' '
+	sed "s/^\[ *[0-9.]*\] /pi4box kernel: /" "$T/list.eml" >"$T/journal.eml" &&
+	grep -q "^pi4box kernel:  zorp_unbind+" "$T/journal.eml" &&
+	"$TRIAGE" explain "$T/journal.eml" >"$T/out.txt" &&
 	sh "$T/guilty.sh" "$T/out.txt" drivers/usb/gadget/function/f_zorp.c &&
 	test "$(sh "$T/first.sh" "$T/out.txt")" = "ZORP USB GADGET FUNCTION"
 '

@@ -356,6 +356,17 @@ static void test_journal_prefix_shapes(void **state)
 		{ "2024-12-05T09:12:01+01:00 box kernel: usb 1-1: reset", 38 },
 		{ "2024-12-05 09:12:01 kernel: usb 1-1: reset", 28 },
 		{ "Oct  1 12:00:00 box [kernel] usb 1-1: reset", 29 },
+		/* the date cut off: a host's name alone */
+		{ "qay kernel: RIP: 0010:nvkm_gr_units+0x9/0x30", 12 },
+		{ "build-42.lab kernel:  <TASK>", 21 },
+		/* prose that says whose kernel, a capital, a long name */
+		{ "host kernel: 6.1.0, guest kernel: 6.12", 0 },
+		{ "debian kernel: 6.1.0-13-amd64", 0 },
+		{ "Qay kernel: x", 0 },
+		{ "x kernel: x", 0 },
+		{ "abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghij"
+		  "abcd kernel: x",
+		  0 },
 		/* no seconds, no date, no kernel, too far, too short */
 		{ "Feb 5 at 14:56 the kernel: it hung.", 0 },
 		{ "Yesterday 09:12:01 box kernel: usb 1-1: reset", 0 },

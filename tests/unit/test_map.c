@@ -806,6 +806,13 @@ static const char *people_text =
 	"ACME UART\nL:\tlinux-serial@vger.kernel.org\nF:\tdrivers/acme/uart.c\n"
 	"ACME FOO\nL:\tlinux-acme@k.org\nF:\tdrivers/acme/foo/\n"
 	"ACME BAR\nL:\tlinux-acme@k.org\nF:\tdrivers/acme/bar/\n"
+	"DRM DRIVER FOR ACME GPUS\nL:\tnouvo@lists.example.org\n"
+	"F:\tdrivers/gpu/drm/nouvo/\n"
+	"MMIO TRACER\nL:\tnouvo@lists.example.org\nF:\tarch/x86/mm/kmmio.c\n"
+	"F:\tinclude/linux/mmiotrace.h\n"
+	"ZIP ONE\nL:\tzip@k.org\nF:\tdrivers/zip/one.c\n"
+	"ZIP TWO\nL:\tzip@k.org\nF:\tlib/zip.c\n"
+	"ZIP THREE\nL:\tzip@k.org\nF:\tfs/zip/\n"
 	"THE REST\nM:\tLinus <torvalds@l.org>\n"
 	"L:\tlinux-kernel@vger.kernel.org\nF:\t*\nF:\t*/\n";
 
@@ -921,6 +928,13 @@ static void test_people_and_umbrellas(void **state)
 	assert_false(umbrella(map, "USB TWIN", "USB TWIN TOO"));
 	assert_false(umbrella(map, "USB TWIN TOO", "USB TWIN"));
 	assert_false(umbrella(map, "FS", "THE REST"));
+	/* map_holds() says the same of one pair */
+	assert_true(
+		map_holds(map, (uint32_t)map_find_section(map, "USB PACKET"),
+			  (uint32_t)map_find_section(map, "USB SUBSYSTEM")));
+	assert_false(map_holds(map,
+			       (uint32_t)map_find_section(map, "USB SUBSYSTEM"),
+			       (uint32_t)map_find_section(map, "USB PACKET")));
 
 	/*
 	 * linux-usb@ is in 7 sections: USB SUBSYSTEM, named after it, takes
@@ -951,6 +965,18 @@ static void test_people_and_umbrellas(void **state)
 	/* named after it, but none over the others: no one's own */
 	assert_true(fabs(share_of(map, "linux-acme@k.org", "ACME FOO", &tag) -
 			 0.5) < 1e-3);
+	/* none named after it by its title: the one whose code is
+	 * named after it (drivers/gpu/drm/nouvo/), not one that only
+	 * Cc's the list; two such, no one's */
+	assert_true(share_of(map, "nouvo@lists.example.org",
+			     "DRM DRIVER FOR ACME GPUS", &tag) > 0.999);
+	assert_true(fabs(share_of(map, "nouvo@lists.example.org", "MMIO TRACER",
+				  &tag) -
+			 0.5) < 1e-3);
+	assert_true(fabs(share_of(map, "zip@k.org", "ZIP TWO", &tag) -
+			 1.0 / 3) < 1e-3);
+	assert_true(fabs(share_of(map, "zip@k.org", "ZIP THREE", &tag) -
+			 1.0 / 3) < 1e-3);
 	/* the umbrella of an address's sections is marked */
 	assert_int_equal(
 		map_address(map, "linux-usb@vger.kernel.org", hits, 16), 7);

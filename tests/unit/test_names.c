@@ -161,9 +161,11 @@ static void test_capitals(void **state)
 				     "driver, which resets, see"),
 			    "uas");
 	assert_string_equal(line(&g, "CVE-2024-1234 and the NULL driver"), "");
+	/* a proper noun called a driver is a candidate too (the symbol
+	 * index keeps those that name a module: test_proper_nouns()) */
 	assert_string_equal(line(&g, "the Thunderbolt-5 driver, the Wifi "
 				     "driver, the Unreliable driver"),
-			    "thunderbolt");
+			    "thunderbolt,wifi,unreliable");
 	assert_string_equal(line(&g, "the BUG module, the URGENT driver"), "");
 	/* a word longer than a name: none, and nothing read past it */
 	assert_string_equal(
@@ -173,6 +175,38 @@ static void test_capitals(void **state)
 		"abcdefghijklmnopqrstuvwxyzabcdef");
 	assert_string_equal(line(&g, "the UAS"), "");
 	assert_string_equal(line(&g, "UAS driver"), "uas");
+}
+
+/*
+ * A proper noun called a driver ("the Nouveau driver", "Nouveau driver
+ * warns"): in lower case, in prose and in a subject; a capitalised
+ * English word not called a driver, or a determiner before "driver"
+ * ("The driver", "This module"), is none
+ */
+static void test_proper_nouns(void **state)
+{
+	struct got g;
+
+	(void)state;
+	assert_string_equal(line(&g, "With the Nouveau driver the screen "
+				     "stays black."),
+			    "nouveau");
+	/* "warns" after "driver" is a candidate as "module btusb" is */
+	assert_string_equal(subject(&g, "Nouveau driver warns on most "
+					"xfstests in 6.19-rc2"),
+			    "nouveau,warns");
+	assert_string_equal(subject(&g, "Blender: text invisible, "
+					"Zorpfs module loaded"),
+			    "zorpfs");
+	/* the word before the noun only: "driver Warns" names nothing */
+	assert_string_equal(line(&g, "see the driver Warns about it"), "");
+	assert_string_equal(line(&g, "The driver.  This module, "
+				     "Nothing works."),
+			    "");
+	assert_string_equal(subject(&g, "Screen stays black after resume"), "");
+	/* a name in a path or a file name is read as such */
+	assert_string_equal(line(&g, "see Foo/Bar driver and Baz.c driver"),
+			    "");
 }
 
 /*
@@ -244,6 +278,7 @@ int main(void)
 		cmocka_unit_test(test_module_list_lines),
 		cmocka_unit_test(test_module_parameters),
 		cmocka_unit_test(test_capitals),
+		cmocka_unit_test(test_proper_nouns),
 		cmocka_unit_test(test_configurators),
 		cmocka_unit_test(test_subjects),
 	};

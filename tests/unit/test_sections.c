@@ -120,7 +120,29 @@ static const char *fixture =
 	"OVERLAY FILESYSTEM\nM:\tov <ov@k.org>\nF:\tfs/overlayfs/\n"
 	"TIMEKEEPING\nM:\ttk <tk@k.org>\nF:\tkernel/time/\n"
 	"IOMMU SUBSYSTEM\nM:\tim <im@k.org>\nF:\tdrivers/iommu/\n"
+	"DRM DRIVER FOR ACME GPUS\nM:\tnv <nv@k.org>\nL:\tdri-devel@lists.example.org\n"
+	"L:\tnouvo@lists.example.org\nF:\tdrivers/gpu/drm/nouvo/\n"
+	"MMIO TRACER\nM:\tmm <mm@k.org>\nL:\tlinux-kernel@vger.kernel.org\n"
+	"L:\tnouvo@lists.example.org\nF:\tarch/x86/mm/kmmio.c\n"
+	"F:\tinclude/linux/mmiotrace.h\n"
+	"DRM CORE\nM:\tdc <dc@k.org>\nL:\tdri-devel@lists.example.org\n"
+	"F:\tdrivers/gpu/drm/drm_*\n"
+	"GIZMO ARCHITECTURE\nM:\tgz <gz@k.org>\n"
+	"T:\tgit git://git.kernel.org/pub/scm/linux/kernel/git/gizmo/linux.git\n"
+	"F:\tarch/gizmo/\n"
+	"GIZMO CLOCKS\nM:\tgk <gk@k.org>\n"
+	"T:\tgit git://git.kernel.org/pub/scm/linux/kernel/git/gizmo/linux.git"
+	" clk\nF:\tarch/gizmo/clk/\n"
+	"STABLE SCRIPTS\nM:\tss <ss@k.org>\n"
+	"T:\tgit git://git.kernel.org/pub/scm/linux/kernel/git/stable/"
+	"linux.git\nF:\tscripts/stable/\n"
+	"TIP ONE\nT:\tgit https://example.org/tip.git\nF:\tkernel/one/\n"
+	"TIP TWO\nT:\tgit https://example.org/tip.git\nF:\tkernel/two/\n"
+	"TIP THREE\nT:\tgit https://example.org/tip.git\nF:\tkernel/three/\n"
+	"TIP FOUR\nT:\tgit https://example.org/tip.git\nF:\tkernel/four/\n"
+	"TIP FIVE\nT:\tgit https://example.org/tip.git\nF:\tkernel/five/\n"
 	"THE REST\nM:\tl <l@k.org>\nL:\tlinux-kernel@vger.kernel.org\n"
+	"T:\tgit git://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git\n"
 	"F:\t*\nF:\t*/\n";
 
 static struct map *map;
@@ -1523,6 +1545,143 @@ static void test_catchall(void **state)
 		map, (uint32_t)map_find_section(map, "NAPI")));
 }
 
+/*
+ * A test robot's "tree:" line, CKI's "Kernel repo:", KernelCI's "Git
+ * URL:": the section whose T: it is, shown; the sections of one tree
+ * share it by what they cover; a catch-all tree (mainline, linux-next)
+ * or one of many subsystems none of which covers a quarter names none
+ */
+static void test_tree_of_a_bot(void **state)
+{
+	struct evidence *ev = ev_new(NULL, NULL, 0);
+	struct section_list l;
+	const char *lkp = "kernel test robot noticed the following build "
+			  "errors:\n\n"
+			  "tree:   https://git.kernel.org/pub/scm/linux/kernel/"
+			  "git/gizmo/linux.git for-next\n"
+			  "head:   0123456789abcdef\n";
+	const char *cki = "We ran automated tests on this kernel tree:\n"
+			  "       Kernel repo: git://git.kernel.org/pub/scm/"
+			  "linux/kernel/git/gizmo/linux\n";
+	const char *quoted = "> tree:   https://git.kernel.org/pub/scm/linux/"
+			     "kernel/git/gizmo/linux.git for-next\n";
+	const char *mainline = "tree:   https://git.kernel.org/pub/scm/linux/"
+			       "kernel/git/torvalds/linux.git master\n"
+			       "Git URL: https://git.kernel.org/pub/scm/linux/"
+			       "kernel/git/next/linux-next.git\n"
+			       "URL: https://git.kernel.org/pub/scm/linux/"
+			       "kernel/git/stable/linux.git\n";
+	const char *tip = "tree:   https://example.org/tip.git x86/core\n";
+
+	(void)state;
+	sections_for_report(map, ev, lkp, strlen(lkp), &l);
+	assert_int_equal(l.n, 2);
+	assert_string_equal(title(&l, 0), "GIZMO ARCHITECTURE");
+	assert_string_equal(l.v[0].why,
+			    "T: tree the report built: git.kernel.org/pub/scm/"
+			    "linux/kernel/git/gizmo/linux 0.75");
+	/* GIZMO CLOCKS covers itself, half the tree's sections */
+	assert_string_equal(title(&l, 1), "GIZMO CLOCKS");
+	assert_true(fabs(l.v[1].score - 0.375) < 1e-9);
+	section_list_release(&l);
+	sections_for_report(map, ev, cki, strlen(cki), &l);
+	assert_string_equal(title(&l, 0), "GIZMO ARCHITECTURE");
+	assert_true(fabs(l.v[0].score - 0.75) < 1e-9);
+	section_list_release(&l);
+	sections_for_report(map, ev, quoted, strlen(quoted), &l);
+	assert_int_equal(l.n, 0);
+	section_list_release(&l);
+	sections_for_report(map, ev, mainline, strlen(mainline), &l);
+	assert_int_equal(l.n, 0);
+	section_list_release(&l);
+	sections_for_report(map, ev, tip, strlen(tip), &l);
+	assert_int_equal(l.n, 0);
+	section_list_release(&l);
+	ev_del(ev);
+}
+
+/*
+ * A list two sections carry, and nothing else: its own section (the
+ * one whose code the list is named after, map_address()) first, not
+ * the broader one that only Cc's it; a subject prefix of the list's
+ * name is that section's too
+ */
+static void test_list_home_first(void **state)
+{
+	struct evidence *ev = ev_new(NULL, NULL, 0);
+	struct section_list l;
+
+	(void)state;
+	add_recipient(ev, "nouvo@lists.example.org", true);
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_int_equal(l.n, 2);
+	assert_string_equal(title(&l, 0), "DRM DRIVER FOR ACME GPUS");
+	assert_string_equal(l.v[0].why,
+			    "L: nouvo@lists.example.org in To 0.40");
+	assert_string_equal(title(&l, 1), "MMIO TRACER");
+	assert_string_equal(l.v[1].why,
+			    "L: nouvo@lists.example.org in To 0.20");
+	section_list_release(&l);
+	del_recipients(ev);
+	ev->subject_prefix = xstrdup("nouvo");
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(title(&l, 0), "DRM DRIVER FOR ACME GPUS");
+	assert_string_equal(l.v[0].why, "subject prefix \"nouvo:\" 0.60");
+	section_list_release(&l);
+	ev_del(ev);
+}
+
+/*
+ * A framework's check (a WARN in the DRM core) that the driver the
+ * subject names tripped, its frames below: the two share the guilty
+ * file's weight; a driver the subject names that is not in the trace
+ * takes none of it
+ */
+static void test_subject_driver_under_guilty(void **state)
+{
+	const char *frames[] = { "drivers/gpu/drm/drm_atomic.c",
+				 "drivers/gpu/drm/nouvo/disp/wndw.c" };
+	struct evidence *ev = ev_new("drivers/gpu/drm/drm_atomic.c", frames, 2);
+	struct section_list l;
+	size_t i;
+
+	(void)state;
+	ev->frames = xcalloc(2, sizeof(*ev->frames));
+	for (i = 0; i < 2; i++)
+		ev->frames[i].file = xstrdup(frames[i]);
+	ev->nframes = 2;
+	ev->named = xcalloc(1, sizeof(char *));
+	ev->named_files = xcalloc(1, sizeof(char *));
+	ev->named[0] = xstrdup("nouvo");
+	ev->named_files[0] = xstrdup("drivers/gpu/drm/nouvo/nouvo_drm.c");
+	ev->nnamed = ev->nnamed_subject = 1;
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "DRM DRIVER FOR ACME GPUS");
+	assert_non_null(strstr(l.v[0].why, "the subject's driver under the "
+					   "guilty file, in drivers/gpu/drm/"
+					   "nouvo/disp/wndw.c 0.75"));
+	assert_string_equal(title(&l, 1), "DRM CORE");
+	assert_non_null(strstr(l.v[1].why, "guilty file drivers/gpu/drm/"
+					   "drm_atomic.c 0.75"));
+	section_list_release(&l);
+	/* the named driver is not in the trace: the guilty file's alone */
+	free(ev->frames[1].file);
+	ev->frames[1].file = xstrdup("drivers/gpu/drm/drm_plane.c");
+	free(ev->files[1]);
+	ev->files[1] = xstrdup("drivers/gpu/drm/drm_plane.c");
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "DRM CORE");
+	assert_non_null(strstr(l.v[0].why, "guilty file drivers/gpu/drm/"
+					   "drm_atomic.c 1.50"));
+	section_list_release(&l);
+	free(ev->named[0]);
+	free(ev->named_files[0]);
+	free(ev->named);
+	free(ev->named_files);
+	ev_del(ev);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1562,6 +1721,9 @@ int main(void)
 		cmocka_unit_test(test_stacking_filesystem),
 		cmocka_unit_test(test_lsm_hooks_are_core),
 		cmocka_unit_test(test_library_guilty_counts_half),
+		cmocka_unit_test(test_tree_of_a_bot),
+		cmocka_unit_test(test_list_home_first),
+		cmocka_unit_test(test_subject_driver_under_guilty),
 	};
 
 	msg_setup("test_sections", 1, false);
