@@ -70,7 +70,10 @@
  *	(newer): a name whose driver prefix has no function in the tree,
  *	any unknown name of a newer kernel's report that cites a file the
  *	tree lacks, and the sysctls, parameters and ioctls a newer
- *	kernel's report cites.
+ *	kernel's report cites.  A newer kernel's trace is not checked for
+ *	calls, and a development tree's report (claims_dev_tree():
+ *	linux-next, net-next ...) for none of its names, calls, lines,
+ *	files or CONFIG_ options: its code is newer than any release.
  *
  *	A real reporter makes typos, quotes a vendor kernel, or pastes a
  *	.config of another version: one failed check proves nothing.  The
@@ -212,13 +215,65 @@ static unsigned version_of(const char *v)
 	return a && a < 256 && b < 256 ? SYMBOLS_VERSION(a, b, 0) : 0;
 }
 
+/*
+ * next_version - a version string of linux-next ("6.12.0-rc3-next-20241010",
+ * "next-20241105"): code merged after its release number's
+ */
+static bool next_version(const char *v)
+{
+	const char *p;
+
+	for (p = v; p && (p = strstr(p, "next-")); p += 5)
+		if ((p == v || p[-1] == '-') && isdigit((unsigned char)p[5]) &&
+		    strspn(p + 5, "0123456789") == 8)
+			return true;
+	return false;
+}
+
 /* newer_kernel - is the report's kernel newer than the tree (a.b)? */
 static bool newer_kernel(const struct evidence *ev, const struct symbols *s)
 {
 	unsigned tree = s ? symbols_tree_version(s) : 0;
 	unsigned rep = ev ? version_of(ev->kernel_version) : 0;
 
+	if (tree && ev && (next_version(ev->kernel_version) || ev->merged_tree))
+		return true;
 	return tree && rep && rep > (tree & ~0xffu);
+}
+
+/* words of a development tree's name: "on net-next", "next-20250110" */
+static const char *const dev_tree_words[] = {
+	"linux-next",	 "net-next", "bpf-next", "for-next",   "mm-unstable",
+	"mm-everything", "mm-new",   "drm-tip",	 "tip/master",
+};
+
+bool claims_dev_tree(const struct evidence *ev, const struct symbols *s,
+		     const char *text, size_t len)
+{
+	const char *end = text + len, *p;
+	size_t i;
+
+	if (!s)
+		return false;
+	if (ev && (next_version(ev->kernel_version) || ev->merged_tree))
+		return true;
+	if (!text)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(dev_tree_words); i++)
+		if (memmem(text, len, dev_tree_words[i],
+			   strlen(dev_tree_words[i])))
+			return true;
+	for (p = text; (p = memmem(p, (size_t)(end - p), "next-20", 7));
+	     p += 7) {
+		const char *d = p + 5;
+
+		while (d < end && d - p < 13 && isdigit((unsigned char)*d))
+			d++;
+		if ((p == text || !isalnum((unsigned char)p[-1])) &&
+		    d - p == 13)
+			return true;
+	}
+	return false;
 }
 
 bool claims_tree_older(const struct evidence *ev, const struct symbols *s)
@@ -278,6 +333,8 @@ bool claims_version_drift(const struct evidence *ev, const struct symbols *s,
 
 	if (!tree)
 		return false;
+	if (ev && (next_version(ev->kernel_version) || ev->merged_tree))
+		return true;
 	to = release_ordinal(tree >> 16, (tree >> 8) & 0xffu);
 	if (rep) {
 		ro = release_ordinal(rep >> 16, (rep >> 8) & 0xffu);
@@ -918,7 +975,7 @@ void claims_check_history(const char *text, size_t len,
 			  const struct evidence *ev, const struct symbols *s,
 			  const struct history *h, struct claims *c)
 {
-	bool older;
+	bool older, dev;
 
 	memset(c, 0, sizeof(*c));
 	if (h) {
@@ -929,16 +986,23 @@ void claims_check_history(const char *text, size_t len,
 		claims_check_commits(c, text, len, ev, h);
 	}
 	c->tree_version = s ? symbols_tree_version(s) : 0;
-	check_frames(c, text, len, ev, s);
-	if (s && ev)
+	/* a development tree's report (linux-next, net-next ...) or a newer
+	 * kernel's: its code is newer than the tree, whose missing names,
+	 * calls and lines prove nothing */
+	dev = claims_dev_tree(ev, s, text, len);
+	check_frames(c, text, len, ev, dev ? NULL : s);
+	if (s && ev && !dev && !newer_kernel(ev, s))
 		check_calls(c, ev, s);
+	else if (s && ev && ev->nframes > 1)
+		c->newer++; /* the trace's calls */
 	if (!s || !text)
 		return;
-	older = claims_tree_older(ev, s);
+	older = dev || claims_tree_older(ev, s);
 	/* names only: the Date is not known here (unknown_functions()
 	 * weighs it) */
 	check_prose(c, text, len, s, older || claims_version_drift(ev, s, 0));
-	check_kconfig(c, text, len, s);
+	if (!dev) /* a development tree adds options */
+		check_kconfig(c, text, len, s);
 	/* new code, sysctls, parameters and ioctls come with new kernels */
 	older = older || newer_kernel(ev, s);
 	claims_check_quotes(c, text, len, s, older);

@@ -100,9 +100,22 @@ bool claims_kernel_style(const char *name, size_t n);
 bool claims_tree_older(const struct evidence *ev, const struct symbols *s);
 
 /*
+ * claims_dev_tree - is the report of a development tree, whose code is
+ * newer than any release: its kernel version is linux-next's
+ * ("6.12.0-rc3-next-20241010"), its subject a linux-next merge report
+ * (evidence's merged_tree), or its text names such a tree
+ * ("linux-next", "net-next", "bpf-next", "for-next", "mm-unstable",
+ * "next-20241105" ...).  Its names, calls and lines the tree lacks are
+ * not counted as false (s NULL: false)
+ */
+bool claims_dev_tree(const struct evidence *ev, const struct symbols *s,
+		     const char *text, size_t len);
+
+/*
  * claims_version_drift - is the report of a kernel too far from the
  * tree for its names to be checked against it: the version it states is
- * newer than the tree's (major.minor) or 3 or more releases older (a
+ * newer than the tree's (major.minor), linux-next's (claims_dev_tree()
+ * from the evidence alone), or 3 or more releases older (a
  * 5.7 report's functions renamed since, a distro's 6.1 module_alloc());
  * or, stating none, its Date (when, 0: none) is a year or more before
  * the tree's release (taken as 66.7 days a release since 3.0)

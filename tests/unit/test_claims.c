@@ -349,6 +349,66 @@ static void test_calls(void **state)
 	assert_int_equal(c.failed_kind[CLAIM_CALLS], 1);
 }
 
+/*
+ * a report of linux-next or net-next, or of a newer kernel: the tree is
+ * older than its code, so its calls and names missing from the tree are
+ * not counted as false; a frame's size still is
+ */
+static void test_dev_tree(void **state)
+{
+	struct frame f[] = {
+		fr("ext4_rename", 0, 0, NULL),
+		fr("ext4_unlink", 0x10, 0x40,
+		   NULL), /* calls ext4_helper only */
+	};
+	static const char next[] = "Seen on net-next, ext4_fast_rename() "
+				   "looks wrong (CONFIG_EXT4_FAST).\n";
+	static const char plain[] = "Seen on 6.12, ext4_fast_rename() "
+				    "looks wrong.\n";
+	static const char tag[] = "Kernel: next-20250110 (x86_64)\n";
+	static const char notag[] = "the next-2025 plan and context-next\n";
+	struct evidence ev;
+	struct claims c;
+
+	(void)state;
+	memset(&ev, 0, sizeof(ev));
+	ev.frames = f;
+	ev.nframes = ARRAY_SIZE(f);
+	claims_check(plain, strlen(plain), &ev, syms, &c);
+	assert_int_equal(c.failed_kind[CLAIM_CALLS], 1);
+	assert_int_equal(c.failed_kind[CLAIM_EXISTS], 1);
+	assert_false(claims_dev_tree(&ev, syms, plain, strlen(plain)));
+	/* the text names a development tree */
+	assert_true(claims_dev_tree(&ev, syms, next, strlen(next)));
+	claims_check(next, strlen(next), &ev, syms, &c);
+	assert_int_equal(c.checks_kind[CLAIM_CALLS], 0);
+	assert_int_equal(c.checks_kind[CLAIM_EXISTS], 0);
+	assert_int_equal(c.checks_kind[CLAIM_SIZE], 1);
+	assert_int_equal(c.checks_kind[CLAIM_KCONFIG], 0);
+	assert_true(c.newer >= 2);
+	assert_true(claims_dev_tree(&ev, syms, tag, strlen(tag)));
+	assert_false(claims_dev_tree(&ev, syms, notag, strlen(notag)));
+	assert_false(claims_dev_tree(&ev, NULL, next, strlen(next)));
+	/* linux-next's version string: also without the text, as the
+	 * rules' unknown_functions() asks claims_version_drift() */
+	ev.kernel_version = (char *)"6.12.0-rc3-next-20241010";
+	assert_true(claims_dev_tree(&ev, syms, NULL, 0));
+	assert_true(claims_version_drift(&ev, syms, 0));
+	claims_check(plain, strlen(plain), &ev, syms, &c);
+	assert_int_equal(c.checks_kind[CLAIM_CALLS], 0);
+	assert_int_equal(c.checks_kind[CLAIM_EXISTS], 0);
+	ev.kernel_version = (char *)"6.12.0-rc3-nextgen";
+	assert_false(claims_dev_tree(&ev, syms, NULL, 0));
+	assert_false(claims_version_drift(&ev, syms, 0));
+	/* a newer release: its calls are not checked either */
+	ev.kernel_version = (char *)"6.14.0";
+	claims_check(NULL, 0, &ev, syms, &c);
+	assert_int_equal(c.checks_kind[CLAIM_CALLS], 0);
+	ev.kernel_version = (char *)"6.12.9";
+	claims_check(NULL, 0, &ev, syms, &c);
+	assert_int_equal(c.failed_kind[CLAIM_CALLS], 1);
+}
+
 static void test_prose(void **state)
 {
 	static const char text[] =
@@ -1036,6 +1096,7 @@ int main(void)
 		cmocka_unit_test(test_frame_files),
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_calls),
+		cmocka_unit_test(test_dev_tree),
 		cmocka_unit_test(test_prose),
 		cmocka_unit_test(test_kconfig),
 		cmocka_unit_test(test_kconfig_dump),
