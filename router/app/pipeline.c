@@ -311,7 +311,8 @@ void pipeline_kind_sender(const struct pipeline *p, const struct report *r,
 {
 	struct kind_result *k = &d->kind;
 
-	if (k->kind != KIND_SPAM || !k->names_nothing || !kernel_person(p, r))
+	if (d->hold || k->kind != KIND_SPAM || !k->names_nothing ||
+	    !kernel_person(p, r))
 		return;
 	k->kind = KIND_DISCUSSION;
 	snprintf(

@@ -165,7 +165,8 @@ void pipeline_begin(const struct report *r, struct decision *d);
  * R: or B: person of MAINTAINERS (authenticated when routes.conf names
  * authserv_id), is a discussion: the kernel's own people write of its
  * world (an election, a plan, a question about their work) in words
- * no list holds, and junk does not come from their addresses.
+ * no list holds, and junk does not come from their addresses.  What
+ * must be held (d->hold) keeps its kind.
  */
 void pipeline_kind_sender(const struct pipeline *p, const struct report *r,
 			  struct decision *d);
