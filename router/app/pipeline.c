@@ -300,6 +300,26 @@ static bool kernel_person(const struct pipeline *p, const struct report *r)
 	return false;
 }
 
+/*
+ * pipeline_kind_sender - see pipeline.h.  On tune-reports5 the kind
+ * stage called "I3C Mastership RFC" from a Cadence maintainer spam,
+ * its text naming nothing it lists; on the tuning parts no spam comes
+ * from a MAINTAINERS person's address.
+ */
+void pipeline_kind_sender(const struct pipeline *p, const struct report *r,
+			  struct decision *d)
+{
+	struct kind_result *k = &d->kind;
+
+	if (d->hold || k->kind != KIND_SPAM || !k->names_nothing ||
+	    !kernel_person(p, r))
+		return;
+	k->kind = KIND_DISCUSSION;
+	snprintf(
+		k->why, sizeof(k->why), "%s",
+		"a MAINTAINERS person's new message whose text names nothing of the kernel: their discussion, not spam");
+}
+
 #define QUESTION_USER_EVIDENCE 3
 /* ... or the kernel's log lines it pasted (problem.h) */
 #define QUESTION_LOG_LINES 3

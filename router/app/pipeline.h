@@ -157,6 +157,19 @@ void pipeline_close(struct pipeline *p);
  * the kind of a message that is no report; Bugzilla bugs are reports).
  */
 void pipeline_begin(const struct report *r, struct decision *d);
+/*
+ * pipeline_kind_sender - after pipeline_begin(), what the map knows of
+ * the sender settles a kind the kind stage (which reads no index)
+ * decided from its words alone: a new message called spam because its
+ * text names nothing of the kernel (kind.h names_nothing), from an M:,
+ * R: or B: person of MAINTAINERS (authenticated when routes.conf names
+ * authserv_id), is a discussion: the kernel's own people write of its
+ * world (an election, a plan, a question about their work) in words
+ * no list holds, and junk does not come from their addresses.  What
+ * must be held (d->hold) keeps its kind.
+ */
+void pipeline_kind_sender(const struct pipeline *p, const struct report *r,
+			  struct decision *d);
 void pipeline_evidence(struct pipeline *p, const struct report *r,
 		       struct decision *d);
 void pipeline_judge(struct pipeline *p, const struct report *r,

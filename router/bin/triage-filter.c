@@ -615,6 +615,8 @@ static int filter_message(struct filter *fx, int fd)
 		pipeline_open(p, cfg);
 	}
 	stage("indexes");
+	pipeline_kind_sender(p, r,
+			     &d); /* what MAINTAINERS says of its sender */
 	p->load = audit_pick_load;
 	p->load_ctx = fx->db;
 	p->person = audit_pick_person;

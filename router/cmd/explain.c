@@ -493,6 +493,7 @@ int cmd_explain(int argc, char **argv, struct cmd_ctx *ctx)
 	 * filter: the stages run here only to show what they would find.
 	 */
 	pipeline_begin(r, &d);
+	pipeline_kind_sender(&p, r, &d);
 	if (db && link_thread(db, r, &d, &d.link) < 0)
 		memset(&d.link, 0, sizeof(d.link));
 	/* a load it cannot read shows as nobody available, and fails */

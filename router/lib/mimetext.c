@@ -556,6 +556,114 @@ static size_t tag_end(const char *p, size_t n, size_t i)
 	return n;
 }
 
+/*
+ * style_at - the CSS declaration at a (within end) is "prop:value" with
+ * value one of vals (white space around ':' allowed, any case), followed
+ * by neither a digit, '.', nor a letter ("font-size:0" but not
+ * "font-size:0.9em" or "font-size:0px" alone: "0px" is listed apart)
+ */
+static bool style_at(const char *a, const char *end, const char *prop,
+		     const char *const *vals)
+{
+	size_t n = strlen(prop);
+
+	if (!has_prefix_ci(a, end, prop))
+		return false;
+	for (a += n; a < end && (*a == ' ' || *a == '\t'); a++)
+		;
+	if (a >= end || *a++ != ':')
+		return false;
+	while (a < end && (*a == ' ' || *a == '\t'))
+		a++;
+	for (; *vals; vals++) {
+		const char *e = a + strlen(*vals);
+
+		if (has_prefix_ci(a, end, *vals) &&
+		    (e >= end ||
+		     !(is_alpha(*e) || (*e >= '0' && *e <= '9') || *e == '.')))
+			return true;
+	}
+	return false;
+}
+
+/* off_page - "left: -9999px" at a: 1000 pixels or more off the page */
+static bool off_page(const char *a, const char *end, const char *prop)
+{
+	size_t k;
+
+	if (!has_prefix_ci(a, end, prop))
+		return false;
+	for (a += strlen(prop); a < end && (*a == ' ' || *a == ':'); a++)
+		;
+	if (end - a < 5 || *a++ != '-' || *a == '0')
+		return false;
+	for (k = 0; k < 4; k++)
+		if (a[k] < '0' || a[k] > '9')
+			return false;
+	return true;
+}
+
+/*
+ * hidden_tag - an opening tag p[i..j) whose style hides its content from
+ * the reader: "display:none", "visibility:hidden", "font-size:0",
+ * "opacity:0", "max-height:0", or a place far off the page ("left:
+ * -9999px").  Junk hides a decoy paragraph so to slip past filters;
+ * a mail client shows none of it, and neither does the rendering.
+ */
+static bool hidden_tag(const char *p, size_t i, size_t j)
+{
+	static const char *const none[] = { "none", NULL };
+	static const char *const hid[] = { "hidden", NULL };
+	static const char *const zero[] = { "0", "0px", "0pt", "0em", NULL };
+	const char *a, *end = p + j;
+
+	for (a = p + i; a < end; a++) {
+		if (a > p + i && (is_alpha(a[-1]) || a[-1] == '-'))
+			continue;
+		if (style_at(a, end, "display", none) ||
+		    style_at(a, end, "visibility", hid) ||
+		    style_at(a, end, "font-size", zero) ||
+		    style_at(a, end, "opacity", zero) ||
+		    style_at(a, end, "max-height", zero))
+			return true;
+		if (off_page(a, end, "left") || off_page(a, end, "top"))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * skip_element - offset just after the end tag that closes the element
+ * name opened before i, elements of the same name nested in it counted
+ * (one pass; n when it never closes)
+ */
+static size_t skip_element(const char *p, size_t n, size_t i, const char *name)
+{
+	size_t nl = strlen(name);
+	unsigned depth = 1;
+
+	for (; i + 1 + nl <= n; i++) {
+		bool closing;
+		const char *q;
+
+		if (p[i] != '<')
+			continue;
+		closing = p[i + 1] == '/';
+		q = p + i + 1 + closing;
+		if (q + nl > p + n || strncasecmp(q, name, nl) ||
+		    (q + nl < p + n &&
+		     (is_alpha(q[nl]) || (q[nl] >= '0' && q[nl] <= '9'))))
+			continue;
+		i = tag_end(p, n, (size_t)(q - p) + nl);
+		if (closing && !--depth)
+			return i;
+		if (!closing && !(i >= 2 && p[i - 2] == '/'))
+			depth++;
+		i--;
+	}
+	return n;
+}
+
 static void h_tag(struct html *h, const char *name, bool closing)
 {
 	if (strcasecmp(name, "pre") == 0) {
@@ -581,11 +689,49 @@ static void h_tag(struct html *h, const char *name, bool closing)
 	}
 }
 
+/* letters - the letters of the text in p[from..to), tags and entities
+ * ("&zwnj;", a preview line's padding) left out */
+static size_t letters(const char *p, size_t from, size_t to)
+{
+	size_t n = 0;
+	char in = 0; /* '<' in a tag, '&' in an entity */
+
+	for (; from < to; from++) {
+		char c = p[from];
+
+		if (in == '<')
+			in = c == '>' ? 0 : in;
+		else if (in == '&')
+			in = c == ';' || c == ' ' ? 0 : in;
+		else if (c == '<' || c == '&')
+			in = c;
+		else
+			n += is_alpha(c);
+	}
+	return n;
+}
+
+/* elements without content: hidden, they hide nothing */
+static const char *const voids[] = {
+	"area", "base",	 "br",	 "col",	 "hr",
+	"img",	"input", "link", "meta", "wbr",
+};
+
 /* mimetext_html - render HTML as plain text (see mimetext.h) */
 int mimetext_html(struct strbuf *out, const char *p, size_t n)
 {
+	return mimetext_html_hidden(out, p, n, NULL);
+}
+
+/* ... and the letters of the text the styles hid into *hidden */
+int mimetext_html_hidden(struct strbuf *out, const char *p, size_t n,
+			 size_t *hidden)
+{
 	struct html h = { .out = out, .newlines = 0 };
 	size_t i = 0;
+
+	if (hidden)
+		*hidden = 0;
 
 	while (i < n && !h.full) {
 		unsigned char c = (unsigned char)p[i];
@@ -624,7 +770,15 @@ int mimetext_html(struct strbuf *out, const char *p, size_t n)
 			    in_list(dropped, ARRAY_SIZE(dropped), name) &&
 			    !(i >= 2 && p[i - 2] == '/'))
 				i = skip_past(p, n, i, name);
-			else
+			else if (!closing && hidden_tag(p, j, i)) {
+				size_t from = i;
+
+				if (!(i >= 2 && p[i - 2] == '/') &&
+				    !in_list(voids, ARRAY_SIZE(voids), name))
+					i = skip_element(p, n, i, name);
+				if (hidden)
+					*hidden += letters(p, from, i);
+			} else
 				h_tag(&h, name, closing);
 			continue;
 		}

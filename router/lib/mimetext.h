@@ -24,7 +24,12 @@
  *	<div>, <li>, <tr>, <pre> and the other block elements end lines,
  *	white space collapses except inside <pre>, entities are decoded,
  *	and <script>, <style> and <title> contents and comments are
- *	dropped.  One pass, no recursion: linear in the input.
+ *	dropped, and so is what an element's style hides from the reader
+ *	("display:none", "visibility:hidden", "font-size:0", "opacity:0",
+ *	"max-height:0", "left:-9999px"), as a mail client shows it: junk
+ *	hides a decoy paragraph there for the filters.
+ *	mimetext_html_hidden() also counts the letters of the text so
+ *	hidden.  One pass, no recursion: linear in the input.
  *
  *	mimetext_gunzip() inflates gzip data (one or more members) into at
  *	most max bytes, so a decompression bomb is cut rather than
@@ -65,6 +70,8 @@ int mimetext_cp1252(struct strbuf *out, const char *in, size_t len,
 int mimetext_decode(struct strbuf *out, const char *in, size_t len,
 		    unsigned how);
 int mimetext_html(struct strbuf *out, const char *html, size_t len);
+int mimetext_html_hidden(struct strbuf *out, const char *html, size_t len,
+			 size_t *hidden);
 
 bool mimetext_is_gzip(const void *data, size_t len);
 int mimetext_gunzip(const void *data, size_t len, size_t max, char **out,

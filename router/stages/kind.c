@@ -674,7 +674,25 @@ static bool noreply_sender(const char *addr)
 	return false;
 }
 
-/* decide_bot - the bots whose mail is never a new user report */
+/* counts_some - s holds a count above zero followed by what ("1
+ * regressions", "3 failed"; not "0 regressions") */
+static bool counts_some(const char *s, const char *what)
+{
+	const char *p, *d;
+	size_t n = strlen(what);
+
+	for (p = s; (p = strstr(p, what)); p += n) {
+		for (d = p; d > s && isdigit((unsigned char)d[-1]); d--)
+			;
+		if (d < p && (d == s || !isalnum((unsigned char)d[-1])) &&
+		    strspn(d, "0") < (size_t)(p - d))
+			return true;
+	}
+	return false;
+}
+
+/* decide_bot - the bots whose mail is never a new user report (but
+ * their own first reports) */
 static bool decide_bot(const struct report *r, const char *tags,
 		       unsigned replies, struct kind_result *k)
 {
@@ -751,7 +769,16 @@ static bool decide_bot(const struct report *r, const char *tags,
 		return true;
 	}
 	if (addr_is(a, "bot", "kernelci.org")) {
-		decide(k, KIND_BOT, "%s", "a KernelCI notice");
+		/* "baseline: 22 runs, 1 regressions (v5.8-rc1-...)", "build:
+		 * 2 builds: 1 failed, 1 passed": its own report of what
+		 * broke, as a syzbot or test robot report is */
+		if (!replies && !r->in_reply_to &&
+		    (counts_some(subj, " regression") ||
+		     counts_some(subj, " failed")))
+			decide(k, KIND_REPORT, "%s",
+			       "a KernelCI report: a regression or failure counted in its subject");
+		else
+			decide(k, KIND_BOT, "%s", "a KernelCI notice");
 		return true;
 	}
 	return false;
@@ -1007,135 +1034,6 @@ static bool list_command(const struct report *r)
 #define SPAM_SCAN_MAX (64 * 1024)
 
 /*
- * Words of the kernel's world: subsystems, buses, hardware, crashes,
- * builds, the tools a reporter runs.  Sorted (bsearch), lower case.
- */
-static const char *const kernel_vocab[] = {
-	"acpi",	      "adapter",   "amd",	 "amd64",	"arm64",
-	"audio",      "battery",   "bios",	 "block",	"bluetooth",
-	"boot",	      "booting",   "broadcom",	 "btrfs",	"bug",
-	"bugs",	      "build",	   "chip",	 "chipset",	"clang",
-	"commit",     "compile",   "config",	 "controller",	"cpu",
-	"crash",      "crashes",   "debian",	 "device",	"devices",
-	"disk",	      "disks",	   "distro",	 "dmesg",	"driver",
-	"drivers",    "error",	   "errors",	 "ethernet",	"ext4",
-	"fail",	      "failed",	   "fails",	 "failure",	"fedora",
-	"filesystem", "firmware",  "gamepad",	 "gcc",		"git",
-	"hardware",   "hdd",	   "hid",	 "inode",	"input",
-	"intel",      "ioctl",	   "journalctl", "joystick",	"kernel",
-	"keyboard",   "laptop",	   "linux",	 "lspci",	"lsusb",
-	"mainline",   "mediatek",  "memory",	 "module",	"mount",
-	"mouse",      "network",   "nfs",	 "nvme",	"oops",
-	"panic",      "partition", "patch",	 "patches",	"pci",
-	"pcie",	      "qualcomm",  "raid",	 "realtek",	"regression",
-	"resume",     "sata",	   "scsi",	 "snapshot",	"sound",
-	"ssd",	      "stable",	   "subvolume",	 "suspend",	"syscall",
-	"sysfs",      "systemd",   "touchpad",	 "touchscreen", "ubuntu",
-	"udev",	      "uefi",	   "upstream",	 "usb",		"wifi",
-	"wireless",   "wlan",	   "x86",	 "xfs",
-};
-
-/*
- * code_like - a token that reads as code: an identifier with an
- * underscore (ext4_find_extent), a hex number (0x1f), or a name called
- * as a function (probe(), kfree(ptr))
- */
-static bool code_like(const char *w, size_t n, const char *next)
-{
-	size_t i;
-	bool alpha = false, under = false;
-
-	if (n > 2 && w[0] == '0' && (w[1] == 'x' || w[1] == 'X'))
-		return true;
-	for (i = 0; i < n; i++) {
-		if (w[i] == '_')
-			under = true;
-		else if (isalpha((unsigned char)w[i]))
-			alpha = true;
-	}
-	if (under && alpha && n > 3)
-		return true;
-	return alpha && n >= 3 && next && *next == '(';
-}
-
-/*
- * list_footer - where a mailing list's footer starts in text[0..len)
- * (Mailman's "____" line, then "... mailing list" or its listinfo
- * address within three lines), or len: the list's words, not the
- * writer's ("Linux MTD discussion mailing list")
- */
-static size_t list_footer(const char *text, size_t len)
-{
-	const char *p = text, *end = text + len, *e;
-
-	for (; p < end; p = e + 1) {
-		const char *q = p, *stop;
-		int lines;
-
-		e = memchr(p, '\n', (size_t)(end - p));
-		if (!e)
-			e = end;
-		while (q < e && *q == '_')
-			q++;
-		if (q - p < 20 || (q < e && *q != '\r'))
-			continue;
-		for (lines = 0, q = e; q < end && lines < 3; lines++) {
-			stop = memchr(q + 1, '\n', (size_t)(end - q - 1));
-			if (!stop)
-				stop = end;
-			if (memmem(q, (size_t)(stop - q), "mailing list", 12) ||
-			    memmem(q, (size_t)(stop - q), "/listinfo/", 10))
-				return (size_t)(p - text);
-			q = stop;
-		}
-		if (e == end)
-			break;
-	}
-	return len;
-}
-
-/* names_kernel - the text names a word of the kernel's world (unless
- * code_only) or code; in a link ("https://.../seminar_25") or an address
- * ("j_doe@") only a word counts, not a code-like token */
-static bool names_kernel(const char *text, size_t len, bool code_only)
-{
-	const char *p = text, *end = text + list_footer(text, len);
-	const char *url_end = text;
-
-	while (p < end) {
-		char w[32];
-		const char *s;
-		size_t k;
-
-		while (p < end && !isalnum((unsigned char)*p) && *p != '_')
-			p++;
-		s = p;
-		if (end - s > 8 &&
-		    (!strncmp(s, "http://", 7) || !strncmp(s, "https://", 8)))
-			for (url_end = s; url_end < end &&
-					  !isspace((unsigned char)*url_end) &&
-					  *url_end != '>' && *url_end != '"';
-			     url_end++)
-				;
-		while (p < end && (isalnum((unsigned char)*p) || *p == '_'))
-			p++;
-		if (p == s)
-			break;
-		if (s >= url_end && !(p < end && *p == '@') &&
-		    code_like(s, (size_t)(p - s), p < end ? p : NULL))
-			return true;
-		if (code_only || (size_t)(p - s) >= sizeof(w))
-			continue;
-		for (k = 0; s + k < p; k++)
-			w[k] = (char)tolower((unsigned char)s[k]);
-		w[k] = '\0';
-		if (sorted_words_has(kernel_vocab, ARRAY_SIZE(kernel_vocab), w))
-			return true;
-	}
-	return false;
-}
-
-/*
  * names_nothing - a new message whose own text names nothing of the
  * kernel: no word of its world, no identifier, no hex, no call (a
  * subsystem in the subject alone, "ext4: hello", does not make a
@@ -1159,8 +1057,9 @@ static bool names_nothing(const struct report *r)
 
 	if (len < 20)
 		return false;
-	if (names_kernel(r->body, len < SPAM_SCAN_MAX ? len : SPAM_SCAN_MAX,
-			 false))
+	if (kind_names_kernel(r->body,
+			      len < SPAM_SCAN_MAX ? len : SPAM_SCAN_MAX,
+			      KIND_NAMES_ALL))
 		return false;
 	/* the report in an attachment ("I attached the report") */
 	for (i = 0; i < r->nparts; i++) {
@@ -1171,10 +1070,10 @@ static bool names_nothing(const struct report *r)
 				return false; /* unread: a triager decides */
 			continue;
 		}
-		if (names_kernel(pt->text,
-				 pt->len < SPAM_SCAN_MAX ? pt->len
-							 : SPAM_SCAN_MAX,
-				 false))
+		if (kind_names_kernel(pt->text,
+				      pt->len < SPAM_SCAN_MAX ? pt->len
+							      : SPAM_SCAN_MAX,
+				      KIND_NAMES_ALL))
 			return false;
 	}
 	return true;
@@ -1197,7 +1096,7 @@ static bool word_in(const char *s, const char *w)
  * sells - a new message that sells, begs or scams in the words of money
  * and trade: at least SELLS_MIN of sells_words in its subject and own
  * text (list footer left out), and no code-like token at all (no
- * identifier, hex number or call: names_kernel()).  The kernel words of
+ * identifier, hex number or call: kind_names_kernel()).  The kernel words of
  * such mail are its wares ("Used MICRON SSD 7300 PRO, Quantity 400,
  * price $100 EACH") or its bait ("a transaction of $10 million into your
  * bank account"), which names_nothing() counts as the kernel's; a
@@ -1323,9 +1222,9 @@ static bool sells(const struct report *r, const char *subj)
 		return false;
 	if (len > SELLS_SCAN_MAX)
 		len = SELLS_SCAN_MAX;
-	len = list_footer(r->body, len);
+	len = kind_list_footer(r->body, len);
 	if (prices(r->body, len) < PRICES_MIN &&
-	    names_kernel(r->body, len, true))
+	    kind_names_kernel(r->body, len, KIND_NAMES_CODE))
 		return false;
 	n = strlen(subj) < 256 ? strlen(subj) : 256;
 	t = xmalloc(n + len + 2);
@@ -1478,11 +1377,21 @@ static bool first_sentence_asks(const struct report *r)
 static bool says_it_asks(const struct report *r)
 {
 	static const char *const says[] = {
-		"i have a question", "i have some questions",
-		"my question is",    "i wonder why",
-		"i wonder if",	     "i was wondering",
-		"does anyone know",  "how can i ",
+		"i have a question",
+		"i have some questions",
+		"my question is",
+		"i wonder why",
+		"i wonder if",
+		"i was wondering",
+		"does anyone know",
+		"how can i ",
 		"what do i need to",
+		/* "i just wanted to know how the project is doing", "I would
+		 * like to know in which direction to go": on the tuning
+		 * parts five new discussions say so, and no report */
+		"i wanted to know",
+		"i just wanted to know",
+		"i would like to know",
 	};
 	size_t len = r->body ? r->body_len : 0, i;
 	const char *p, *end, *e, *q;
@@ -1776,13 +1685,44 @@ static bool decide_talk(const struct report *r, struct kind_result *k,
 		"KASAN",      "BUG:",	    "WARNING", "unstable", "disconnect",
 	};
 	static const char *const talk[] = {
-		"announce",	   "announcing",  "released", "release",
-		"meeting",	   "agenda",	  "call for", "cfp",
-		"conference",	   "question",	  "how to",   "how do",
-		"rebased",	   "proposal",	  "plan",     "plans",
-		"roadmap",	   "fyi",	  "status",   "update on",
-		"missing signoff", "request for", "guidance", "advice",
-		"meetup",	   "psa",
+		"announce",
+		"announcing",
+		"released",
+		"release",
+		"meeting",
+		"agenda",
+		"call for",
+		"cfp",
+		"conference",
+		"question",
+		"how to",
+		"how do",
+		"rebased",
+		"proposal",
+		"plan",
+		"plans",
+		"roadmap",
+		"fyi",
+		"status",
+		"update on",
+		"missing signoff",
+		"request for",
+		"guidance",
+		"advice",
+		"meetup",
+		"psa",
+		/* a community's business: its events and elections, and a
+		 * maintainer handing over ("X.Org Board Elections 2026",
+		 * "Nominations Open", "AFS Technologies Workshop", "Linux
+		 * Security Summit", "Save the Date! XDC 2026", "BCM2835
+		 * maintainership"); on the tuning parts every new message
+		 * whose subject says so is a discussion */
+		"election",
+		"nomination",
+		"maintainership",
+		"workshop",
+		"summit",
+		"save the date",
 	};
 	/*
 	 * ... and these, in a message that names something of the kernel

@@ -19,7 +19,9 @@
  *	             notification mail, syzbot's monthly summaries and
  *	             test results are bot notices; a robot's reply to a
  *	             patch is a review; syzbot's and the test robot's own
- *	             first messages are reports;
+ *	             first messages are reports, and so is KernelCI's
+ *	             when its subject counts a regression or a failure
+ *	             ("22 runs, 1 regressions", "1 failed");
  *	  subject    the tags in brackets and the "Re:" prefixes: a pull
  *	             request, stable-tree traffic (FAILED: patch, AUTOSEL,
  *	             "[PATCH 6.6 012/345]"), a patch, a cover letter

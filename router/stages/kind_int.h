@@ -21,4 +21,30 @@ struct report;
 bool kind_spam_signals(const struct report *r, const char *subject, char *why,
 		       size_t size);
 
+/*
+ * kind_list_footer - where a mailing list's footer starts in t[0..len)
+ * (Mailman's line of underscores alone, then "... mailing list" or its
+ * listinfo address within three lines), or len: the list's words, not
+ * the writer's ("Linux MTD discussion mailing list")
+ */
+size_t kind_list_footer(const char *t, size_t len);
+
+/*
+ * kind_names_kernel - t[0..len) (its list footer left out) names
+ * something of the kernel: a path, a source file, a module, a kernel
+ * version or a kernel.org link; a dmesg timestamp; code (an identifier
+ * with an underscore, a hex number, a call "probe()"); a model or driver
+ * name ("rk3399", "i915"); a word of the kernel's world ("driver",
+ * "boot", "laptop", "dmesg"), and with KIND_NAMES_ALL a word of
+ * everyday English that a report uses as well as junk ("error",
+ * "memory", "battery").  With KIND_NAMES_CODE, code alone counts.  The
+ * words of a link or an address are its host's and do not count.
+ */
+enum kind_names {
+	KIND_NAMES_CODE, /* code only */
+	KIND_NAMES_SURE, /* and the kernel's own words, models, paths */
+	KIND_NAMES_ALL,	 /* and everyday words of its world */
+};
+bool kind_names_kernel(const char *t, size_t len, enum kind_names how);
+
 #endif

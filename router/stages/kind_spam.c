@@ -29,7 +29,11 @@
  *                 carry ("BANK MANAGER <kyra@vintage...>");
  *       disguise  words spelled to slip past filters: a capital I for an
  *                 l ("WaImart", "pIan"), letter O for zero ("1OO.OO"),
- *                 zero for O ("0maha");
+ *                 zero for O ("0maha"); or a decoy paragraph hidden in
+ *                 the HTML (PART_HIDDEN: "display:none", "left:-9999px"),
+ *                 whose plain alternative, which carries the decoy with
+ *                 its kernel words and its story of a problem, is then
+ *                 not read: the HTML shown is the message;
  *       appeal    the scammer's call ("reply strictly through",
  *                 "kindly", "your full name", "did you receive my
  *                 previous email", "redeem now");
@@ -53,9 +57,12 @@
 #define SPAM_PART_MAX (16u << 10) /* read of each text */
 #define SPAM_TEXT_MAX (64u << 10) /* of all of them */
 
-/* footer - where Mailman's footer starts in t[0..len) ("____" line, then
- * "... mailing list" or a listinfo address within three lines), or len */
-static size_t footer(const char *t, size_t len)
+/*
+ * kind_list_footer - where a mailing list's footer starts in t[0..len)
+ * (kind_int.h): Mailman's line of underscores alone, then "... mailing
+ * list" or its listinfo address within three lines; or len
+ */
+size_t kind_list_footer(const char *t, size_t len)
 {
 	const char *p = t, *end = t + len, *e, *q;
 	int lines;
@@ -66,8 +73,8 @@ static size_t footer(const char *t, size_t len)
 			e = end;
 		for (q = p; q < e && *q == '_'; q++)
 			;
-		if (q - p >= 20)
-			for (lines = 0, q = e; q < end && lines < 4; lines++) {
+		if (q - p >= 20 && (q == e || *q == '\r'))
+			for (lines = 0, q = e; q < end && lines < 3; lines++) {
 				const char *s = memchr(q + 1, '\n',
 						       (size_t)(end - q - 1));
 
@@ -95,7 +102,7 @@ static void add(char *buf, size_t *len, const char *t, size_t n)
 		return; /* full: '\n', then at least the NUL */
 	if (n > SPAM_PART_MAX)
 		n = SPAM_PART_MAX;
-	n = footer(t, n);
+	n = kind_list_footer(t, n);
 	if (*len + 2 + n > SPAM_TEXT_MAX)
 		n = SPAM_TEXT_MAX - *len - 2;
 	buf[(*len)++] = '\n';
@@ -104,7 +111,11 @@ static void add(char *buf, size_t *len, const char *t, size_t n)
 	buf[*len] = '\0';
 }
 
-/* the words of the kernel's world, sorted (sorted_words_has) */
+/*
+ * The words of the kernel's world: subsystems, buses, hardware, crashes,
+ * the distributions and the tools a reporter runs.  Sorted
+ * (sorted_words_has), lower case.
+ */
 static const char *const kernel_words[] = {
 	"aarch64",   "acpi",	    "alsa",	 "amd",		"amdgpu",
 	"arch",	     "arm",	    "arm64",	 "audio",	"bios",
@@ -133,6 +144,21 @@ static const char *const kernel_words[] = {
 	"udev",	     "uefi",	    "upstream",	 "usb",		"virtualbox",
 	"vm",	     "wayland",	    "webcam",	 "wifi",	"wireless",
 	"wlan",	     "x86",	    "xfs",	 "xorg",
+};
+
+/*
+ * ... and words of everyday English that a report uses as well as junk
+ * does ("error", "failed", "memory", "battery", "resume"): they name the
+ * kernel's world in a text without junk's marks (KIND_NAMES_ALL), not in
+ * one whose marks of junk agree (KIND_NAMES_SURE).  Sorted.
+ */
+static const char *const everyday_words[] = {
+	"adapter",  "amd64",   "battery",    "block",  "build",
+	"chip",	    "config",  "controller", "disk",   "disks",
+	"error",    "errors",  "fail",	     "failed", "fails",
+	"failure",  "gamepad", "hid",	     "inode",  "input",
+	"joystick", "memory",  "mount",	     "nfs",    "partition",
+	"raid",	    "resume",  "snapshot",   "stable", "subvolume",
 };
 
 /* trim_punct - the chunk c[0..*n) without trailing punctuation */
@@ -179,11 +205,32 @@ static bool chunk_names(const char *c, size_t n)
 	return n > 3 && !memcmp(c + n - 3, ".ko", 3);
 }
 
-/* word_names - a word (lower case, [a-z0-9_]) that names the kernel:
- * code (an underscore, 0x, a call "probe()"), a model or driver name
- * (letters then three digits: "i915", "rk3399", "gt730") or one of
- * kernel_words */
-static bool word_names(const char *w, size_t n, const char *after)
+/*
+ * call_args - [a, cend) opens with a call's arguments closed within the
+ * chunk: "()" or "(ptr)", "(dev->of_node)", "(&lock)": identifier
+ * characters, '*', '&', "->" and commas; prose's "daily(risk free)"
+ * and a name's initials "Kouame(M.K)" are none
+ */
+static bool call_args(const char *a, const char *cend)
+{
+	for (; a < cend && *a != ')'; a++)
+		if (!isalnum((unsigned char)*a) &&
+		    (!*a || !strchr("_*&->,", *a)))
+			return false;
+	return a < cend;
+}
+
+/*
+ * word_names - a word (lower case, [a-z0-9_]) of the chunk ending at
+ * cend that names the kernel: code (an identifier with an underscore
+ * after a letter, 0x, a call "probe()", "kfree(ptr)": its parenthesis
+ * closes within the chunk, as prose's "daily(risk free)" does not) or,
+ * beyond KIND_NAMES_CODE, a model or driver name (letters then three
+ * digits: "i915", "rk3399", "gt730") or one of kernel_words (and with
+ * KIND_NAMES_ALL, of everyday_words)
+ */
+static bool word_names(const char *w, size_t n, const char *after,
+		       const char *cend, enum kind_names how)
 {
 	char buf[16];
 	size_t i, digits = 0, alpha = 0;
@@ -196,8 +243,11 @@ static bool word_names(const char *w, size_t n, const char *after)
 	}
 	if (n > 2 && w[0] == '0' && w[1] == 'x')
 		return true;
-	if (alpha && after[0] == '(' && after[1] == ')')
+	if (alpha && after < cend && *after == '(' &&
+	    call_args(after + 1, cend))
 		return true;
+	if (how == KIND_NAMES_CODE)
+		return false;
 	for (i = 0; i < n && isalpha((unsigned char)w[i]); i++)
 		;
 	if (i && digits >= 3 && i + digits + 1 >= n &&
@@ -207,59 +257,78 @@ static bool word_names(const char *w, size_t n, const char *after)
 		return false;
 	memcpy(buf, w, n);
 	buf[n] = '\0';
-	return sorted_words_has(kernel_words, ARRAY_SIZE(kernel_words), buf);
+	return sorted_words_has(kernel_words, ARRAY_SIZE(kernel_words), buf) ||
+	       (how == KIND_NAMES_ALL &&
+		sorted_words_has(everyday_words, ARRAY_SIZE(everyday_words),
+				 buf));
 }
 
-/* dmesg_line - "[   12.345678]" at p */
-static bool dmesg_line(const char *p)
+/* dmesg_line - "[   12.345678]" at p, within end */
+static bool dmesg_line(const char *p, const char *end)
 {
-	if (*p++ != '[')
+	if (p >= end || *p++ != '[')
 		return false;
-	while (*p == ' ')
+	while (p < end && *p == ' ')
 		p++;
-	if (!isdigit((unsigned char)*p))
+	if (p >= end || !isdigit((unsigned char)*p))
 		return false;
-	while (isdigit((unsigned char)*p))
+	while (p < end && isdigit((unsigned char)*p))
 		p++;
-	if (*p++ != '.' || !isdigit((unsigned char)*p))
+	if (p >= end || *p++ != '.' || p >= end || !isdigit((unsigned char)*p))
 		return false;
-	while (isdigit((unsigned char)*p))
+	while (p < end && isdigit((unsigned char)*p))
 		p++;
-	return *p == ']';
+	return p < end && *p == ']';
 }
 
-/* kernel_named - the lower-cased text t names something of the kernel */
-static bool kernel_named(const char *t)
+/* chunk_code - the lower-cased chunk c[0..n) holds a word that names
+ * the kernel (word_names), or a dmesg timestamp */
+static bool chunk_code(const char *c, size_t n, enum kind_names how)
 {
-	const char *p = t, *c, *w;
+	const char *w = c, *end = c + n, *s;
 
-	while (*p) {
-		while (*p && isspace((unsigned char)*p))
+	while (w < end) {
+		if (how != KIND_NAMES_CODE && dmesg_line(w, end))
+			return true;
+		while (w < end && !isalnum((unsigned char)*w) && *w != '_')
+			w++;
+		for (s = w;
+		     w < end && (isalnum((unsigned char)*w) || *w == '_'); w++)
+			;
+		if (w > s && word_names(s, (size_t)(w - s), w, end, how))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * kind_names_kernel - t[0..len) (its list footer left out) names
+ * something of the kernel (kind_int.h)
+ */
+bool kind_names_kernel(const char *t, size_t len, enum kind_names how)
+{
+	const char *p = t, *end = t + kind_list_footer(t, len), *c;
+	char low[256];
+	size_t n, i;
+
+	while (p < end) {
+		while (p < end && (isspace((unsigned char)*p) || !*p))
 			p++;
-		for (c = p; *p && !isspace((unsigned char)*p); p++)
+		for (c = p; p < end && *p && !isspace((unsigned char)*p); p++)
 			;
 		if (p == c)
 			break;
-		if (chunk_names(c, (size_t)(p - c)))
+		/* a chunk longer than low[] is no word of prose: its start */
+		n = (size_t)(p - c) < sizeof(low) ? (size_t)(p - c)
+						  : sizeof(low) - 1;
+		for (i = 0; i < n; i++)
+			low[i] = (char)tolower((unsigned char)c[i]);
+		if (how != KIND_NAMES_CODE && chunk_names(low, n))
 			return true;
-		if (memmem(c, (size_t)(p - c), "://", 3) ||
-		    memchr(c, '@', (size_t)(p - c)))
+		if (memmem(low, n, "://", 3) || memchr(low, '@', n))
 			continue; /* a link's or address's words: its host's */
-		for (w = c; w < p;) {
-			const char *s;
-
-			if (dmesg_line(w))
-				return true;
-			while (w < p && !isalnum((unsigned char)*w) &&
-			       *w != '_')
-				w++;
-			for (s = w;
-			     w < p && (isalnum((unsigned char)*w) || *w == '_');
-			     w++)
-				;
-			if (w > s && word_names(s, (size_t)(w - s), w))
-				return true;
-		}
+		if (chunk_code(low, n, how))
+			return true;
 	}
 	return false;
 }
@@ -593,16 +662,36 @@ static void excerpt(const char *p, char *out, size_t size)
 	snprintf(out, size, "%.*s", (int)n, p);
 }
 
-/* said - the text, or the subject, says that something went wrong */
-static bool said(const struct report *r, const char *subject)
+/*
+ * hiding - the first inline HTML part whose HTML hid text from its
+ * reader (PART_HIDDEN: a decoy paragraph for the filters), or NULL.
+ * Its rendering is what the reader sees; its text/plain alternative
+ * carries the decoy too, and is not read.
+ */
+static const struct report_part *hiding(const struct report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nparts; i++)
+		if ((r->parts[i].flags & PART_HIDDEN) && r->parts[i].text &&
+		    !(r->parts[i].flags & PART_ATTACHMENT))
+			return &r->parts[i];
+	return NULL;
+}
+
+/* said - the text the reader sees (the body, or what a hiding part
+ * shows), or the subject, says that something went wrong */
+static bool said(const struct report *r, const char *subject,
+		 const struct report_part *hid)
 {
 	const char *rest = kind_subject_rest(subject);
-	size_t len = r->body ? r->body_len : 0;
+	const char *t = hid ? hid->text : r->body;
+	size_t len = hid ? hid->len : r->body ? r->body_len : 0;
 
 	if (len > SPAM_PART_MAX)
 		len = SPAM_PART_MAX;
 	return problem_in_phrase(rest, strlen(rest), NULL, 0) ||
-	       (len && problem_in_text(r->body, footer(r->body, len), NULL, 0));
+	       (len && problem_in_text(t, kind_list_footer(t, len), NULL, 0));
 }
 
 bool kind_spam_signals(const struct report *r, const char *subject, char *why,
@@ -610,6 +699,7 @@ bool kind_spam_signals(const struct report *r, const char *subject, char *why,
 {
 	char *text, *low, what[64], name[96];
 	const char *first[2] = { NULL, NULL }, *call[2] = { NULL, NULL };
+	const struct report_part *hid = hiding(r);
 	const char *cash, *odd;
 	size_t len = 0, i;
 	unsigned marks = 0, core, words, appeals;
@@ -621,27 +711,30 @@ bool kind_spam_signals(const struct report *r, const char *subject, char *why,
 	text[0] = '\0';
 	add(text, &len, kind_subject_rest(subject),
 	    strlen(kind_subject_rest(subject)));
-	add(text, &len, r->body, r->body ? r->body_len : 0);
+	if (!hid)
+		add(text, &len, r->body, r->body ? r->body_len : 0);
 	for (i = 0; i < r->nparts; i++) {
 		const struct report_part *pt = &r->parts[i];
 
 		if ((pt->flags & PART_TEXT) && pt->text &&
-		    pt->text != r->body && !(pt->flags & PART_ATTACHMENT))
+		    pt->text != r->body && !(pt->flags & PART_ATTACHMENT) &&
+		    (!hid || (pt->flags & PART_HTML)))
 			add(text, &len, pt->text, pt->len);
 	}
 	low = xmalloc(len + 1);
 	for (i = 0; i <= len; i++)
 		low[i] = (char)tolower((unsigned char)text[i]);
-	if (kernel_named(low))
+	if (kind_names_kernel(text, len, KIND_NAMES_SURE))
 		goto out;
-	told = said(r, subject);
+	told = said(r, subject, hid);
 	cash = money(low);
 	words = phrases(low, scam_words, ARRAY_SIZE(scam_words), first);
 	odd = disguised(text);
 	from = sender(r, name, sizeof(name));
 	appeals = phrases(low, appeal_words, ARRAY_SIZE(appeal_words), call);
 	caps = capitals(subject);
-	core = !!cash + (words >= 2) + !!odd;
+	/* hidden text is a disguise too: words for the filters alone */
+	core = !!cash + (words >= 2) + (odd || hid);
 	marks = core + from + !!appeals + caps;
 	/* two marks of what junk is about (money, a scam's words, a
 	 * disguise), or one of them and two of how it is sent (a sender
@@ -650,7 +743,7 @@ bool kind_spam_signals(const struct report *r, const char *subject, char *why,
 	 * went wrong takes three marks, one a scam's words or a disguise:
 	 * a newcomer's plea ("urgent, I paid $300") is not junk. */
 	if ((core < 2 && !(core == 1 && marks >= 3)) ||
-	    (told && (marks < 3 || !(words >= 2 || odd))))
+	    (told && (marks < 3 || !(words >= 2 || odd || hid))))
 		goto out;
 	spam = true;
 	snprintf(why, size, "%u marks, no kernel word:", marks);
@@ -665,6 +758,8 @@ bool kind_spam_signals(const struct report *r, const char *subject, char *why,
 		excerpt(odd, what, sizeof(what));
 		what[strcspn(what, " ")] = '\0';
 		MARK(" disguised \"%s\";", what);
+	} else if (hid) {
+		MARK("%s", " text hidden in its HTML;");
 	}
 	if (from)
 		MARK(" sender %s;", name);

@@ -254,12 +254,17 @@ static void decode_text(struct parse_state *st, struct report_part *p,
 	}
 	if (kind == K_HTML) {
 		struct strbuf src = STRBUF_INIT(PARSE_HTML_MAX);
+		size_t hidden;
 
 		cut = to_utf8(&src, data, len, charset);
-		if (mimetext_html(&sb, sb_str(&src), src.len) < 0)
+		if (mimetext_html_hidden(&sb, sb_str(&src), src.len, &hidden) <
+		    0)
 			cut = -1;
 		sb_release(&src);
 		p->flags |= PART_HTML;
+		/* a sentence or more hidden: a preview line is not */
+		if (hidden >= PARSE_HIDDEN_MIN)
+			p->flags |= PART_HIDDEN;
 		set_text(st, p, &sb, cut);
 		return;
 	}

@@ -64,6 +64,9 @@ struct strbuf;
 #define PARSE_MAX_PARTS	 1000
 #define PARSE_HEADER_MAX 16384	    /* bytes of one decoded header value */
 #define PARSE_HTML_MAX	 (8u << 20) /* HTML source converted to render */
+/* letters of hidden HTML text that make a part PART_HIDDEN: a sentence,
+ * not a newsletter's preview line */
+#define PARSE_HIDDEN_MIN 100
 
 int parse_init(void);
 void parse_shutdown(void);

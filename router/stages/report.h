@@ -37,6 +37,8 @@ enum {
 	PART_GZIP = 1 << 3,	  /* text was gunzipped (dmesg.txt.gz) */
 	PART_NESTED = 1 << 4,	  /* inside a message/rfc822 part */
 	PART_TRUNCATED = 1 << 5,  /* text was cut at a limit */
+	PART_HIDDEN = 1 << 6,	  /* its HTML hid text from the reader
+				   * (mimetext_html_hidden()) */
 };
 
 struct report_part {

@@ -146,9 +146,9 @@ test_expect_success 'a text that names nothing of the kernel and says nothing we
 test_expect_success 'one that says something of its own went wrong stays a report a triager sees, held as uncertain' '
 	rm -rf "$T/state" &&
 	conf "" &&
-	sed -e "s/^Subject: .*/Subject: my computer is slow since the update/" \
+	sed -e "s/^Subject: .*/Subject: my machine is slow since the update/" \
 	    -e "s/hello.0001/slow.0001/" \
-	    -e "s/^I am looking for.*/My computer is slow since the update, what can I do?/" \
+	    -e "s/^I am looking for.*/My machine is slow since the update, what can I do?/" \
 	    "$C/extra/no-kernel-text.eml" >"$T/slow.eml" &&
 	"$FILTER" <"$T/slow.eml" >"$T/out" &&
 	test ! -s "$T/out" &&

@@ -5,7 +5,10 @@
 # its address's domain does not carry, an appeal; no kernel word) is
 # recorded as spam, neither forwarded nor left in 'triage pending', and
 # 'triage explain' names the marks.  A newcomer's report in poor English
-# with money and a plea stays a report.
+# with money and a plea stays a report.  What the map knows of a sender
+# settles a kind decided from words alone (pipeline_kind_sender()): a
+# new message whose text names nothing of the kernel and says nothing
+# went wrong is spam from a stranger, a discussion from an M: person.
 . "$(dirname "$0")/../lib.sh"
 
 DB="$T/state/triage.db"
@@ -82,6 +85,45 @@ test_expect_success 'a newcomer in poor English with money and a plea stays a re
 	test "$(q "SELECT kind FROM reports WHERE id = 2")" = report &&
 	"$TRIAGE" explain "$T/newcomer.eml" >"$T/ex2" &&
 	grep -q "^kind      report " "$T/ex2"
+'
+
+mail() {
+	cat <<EOF_MAIL
+From: $1
+To: linux-ext4@vger.kernel.org
+Subject: Mastership for our setup
+Date: Mon, 07 Dec 2026 09:1$2:00 +0000
+Message-ID: <t0732.sender.$2@example.org>
+MIME-Version: 1.0
+Content-Type: text/plain; charset="UTF-8"
+
+Hi Vic,
+
+We talked in Lyon about the work you are preparing. When do you
+think you can post it? Our customer is waiting for it, and we would
+like to try it in our own setup first.
+
+Regards
+EOF_MAIL
+}
+
+mail "Ted Tree <ted@ext4.example.org>" 1 >"$T/ted.eml"
+mail "Sam Stranger <sam@elsewhere.example>" 2 >"$T/sam.eml"
+
+test_expect_success 'a MAINTAINERS person naming nothing of the kernel: discussion' '
+	"$FILTER" <"$T/ted.eml" >"$T/out3" &&
+	test ! -s "$T/out3" &&
+	test "$(q "SELECT kind FROM reports WHERE message_id = \"t0732.sender.1@example.org\"")" = discussion &&
+	"$TRIAGE" explain "$T/ted.eml" >"$T/ex3" &&
+	grep -q "^kind      discussion (a MAINTAINERS person" "$T/ex3"
+'
+
+test_expect_success 'a stranger with the same words: spam' '
+	"$FILTER" <"$T/sam.eml" >"$T/out4" &&
+	test ! -s "$T/out4" &&
+	test "$(q "SELECT kind FROM reports WHERE message_id = \"t0732.sender.2@example.org\"")" = spam &&
+	"$TRIAGE" explain "$T/sam.eml" >"$T/ex4" &&
+	grep -q "^kind      spam (a new message whose text names nothing" "$T/ex4"
 '
 
 test_done

@@ -15,34 +15,9 @@
 #include <string.h>
 
 #include "kind.h"
+#include "kind_msg.h"
 #include "report.h"
 #include "util.h"
-
-/* msg - a report with From, Subject, optional In-Reply-To, and a body */
-static struct report *msg(const char *from, const char *subject,
-			  const char *in_reply_to, const char *body)
-{
-	struct report *r = report_new();
-	const char *lt = strchr(from, '<');
-
-	free(r->from);
-	free(r->from_addr);
-	free(r->subject);
-	r->from = xstrdup(from);
-	r->from_addr =
-		lt ? xstrndup(lt + 1, strcspn(lt + 1, ">")) : xstrdup(from);
-	r->subject = xstrdup(subject);
-	report_add_header(r, "From", from);
-	report_add_header(r, "Subject", subject);
-	if (in_reply_to) {
-		r->in_reply_to = xstrdup(in_reply_to);
-		report_add_header(r, "In-Reply-To", in_reply_to);
-	}
-	r->body = xstrdup(body ? body : "");
-	r->body_len = strlen(r->body);
-	r->source = "mail";
-	return r;
-}
 
 /* expect_kind - the kind of a composed message is want (else: why not) */
 #define expect_kind(r, want) expect_kind_at(r, want, __LINE__)
@@ -889,7 +864,7 @@ static void test_names_nothing(void **state)
 	/* naming nothing but saying something went wrong, or asking: a
 	 * vague genuine report, held for a triager, not spam */
 	expect_nothing(msg("Some User <user@example.org>", "help please", NULL,
-			   "Since the update yesterday my computer no longer "
+			   "Since the update yesterday my machine no longer "
 			   "wakes up, what can I do?\n"),
 		       true);
 	expect_kind(msg("Some User <user@example.org>", "a question", NULL,
@@ -914,6 +889,21 @@ static void test_names_nothing(void **state)
 	expect_nothing(msg("Some User <user@example.org>", "odd values", NULL,
 			   "Why does probe() run twice at start?\n"),
 		       false);
+	expect_nothing(
+		msg("Some User <user@example.org>", "kfree twice", NULL,
+		    "Calling kfree(ptr) twice here looks wrong to me.\n"),
+		false);
+	/* a model names the kernel's world; a word of its world that
+	 * junk's marks also use counts when no such mark is there */
+	expect_nothing(
+		msg("Some User <user@example.org>", "two outputs", NULL,
+		    "We are struggling to get RK3399 MIPI DSI 1 to "
+		    "work on its own. Is this kind of setup possible?\n"),
+		false);
+	/* prose's parentheses are no call: "daily(risk free)", initials */
+	expect_spam(msg("Trade Desk <desk@trade.example>", "Welcome", NULL,
+			"Register today and earn daily(risk free) with "
+			"Kouame(M.K) and our team, reply for more.\n"));
 	/* nor one whose text says only that the report is attached */
 	{
 		struct report *r = msg("Some User <user@example.org>",
@@ -1285,6 +1275,96 @@ static void test_subject_only(void **state)
 	report_free(r);
 }
 
+/* a community's events and elections, a maintainer handing over:
+ * discussions by their subject, even when their text names nothing of
+ * the kernel; a report of a failure at a workshop stays a report */
+static void test_community_business(void **state)
+{
+	(void)state;
+	expect_kind(msg("Board Member <board@foundation.example>",
+			"Foundation Board Elections 2027", NULL,
+			"Hi all,\n\nit is a new year and with that a new "
+			"board election. Please renew your membership "
+			"before the nomination period ends.\n"),
+		    KIND_DISCUSSION);
+	expect_kind(msg("Board Member <board@foundation.example>",
+			"Reminder: Seeking nominations for the 2027 board",
+			NULL,
+			"The nomination period is open until April 16.\n"),
+		    KIND_DISCUSSION);
+	expect_kind(msg("Events <events@uni.example>",
+			"Hotel blocks for the 2027 storage workshop", NULL,
+			"Rates are $135/night; a shuttle runs to the venue.\n"),
+		    KIND_DISCUSSION);
+	expect_kind(msg("Some Maintainer <sm@example.org>",
+			"FOO2835 maintainership", NULL,
+			"I need to announce that I step back as maintainer "
+			"at the end of the year.\n"),
+		    KIND_DISCUSSION);
+	expect_kind(msg("Events <events@uni.example>",
+			"Save the Date! DevConf 2027 comes to Brno", NULL,
+			"Registration opens soon, stay tuned.\n"),
+		    KIND_DISCUSSION);
+	expect_kind(msg("Some User <user@example.org>",
+			"workshop demo board hangs on boot since 6.18", NULL,
+			"My demo board hangs at boot with 6.18, 6.17 was "
+			"fine.\n"),
+		    KIND_REPORT);
+}
+
+/* the sender says a question is what the mail is for */
+static void test_wants_to_know(void **state)
+{
+	struct kind_result k;
+	struct report *r;
+
+	(void)state;
+	r = msg("Some User <user@example.org>", "Pascal GPU", NULL,
+		"Hi, i just built a PC from old parts.\n\nI just wanted to "
+		"know how the driver project is doing for older cards.\n");
+	kind_classify(r, &k);
+	assert_true(k.question);
+	assert_int_equal(k.kind, KIND_DISCUSSION);
+	kind_result_release(&k);
+	report_free(r);
+	r = msg("Some User <user@example.org>", "Pascal GPU", NULL,
+		"Hi, i just built a PC from old parts.\n\nHow is the driver "
+		"project doing for older cards, I am curious.\n");
+	kind_classify(r, &k);
+	assert_false(k.question);
+	kind_result_release(&k);
+	report_free(r);
+}
+
+/* KernelCI's own mail: a count of regressions or failures reports them;
+ * a summary of passes is a notice, and so is its reply */
+static void test_kernelci(void **state)
+{
+	(void)state;
+	expect_kind(msg("\"kernelci.org bot\" <bot@kernelci.org>",
+			"next/master baseline: 120 runs, 2 regressions "
+			"(next-20270101)",
+			NULL, "Regressions Summary\n"),
+		    KIND_REPORT);
+	expect_kind(msg("\"kernelci.org bot\" <bot@kernelci.org>",
+			"next/master build: 200 builds: 1 failed, 199 passed",
+			NULL, "Build Failure Detected:\n"),
+		    KIND_REPORT);
+	expect_kind(msg("\"kernelci.org bot\" <bot@kernelci.org>",
+			"next/master baseline: 120 runs, 0 regressions "
+			"(next-20270101)",
+			NULL, "All passed\n"),
+		    KIND_BOT);
+	expect_kind(msg("\"kernelci.org bot\" <bot@kernelci.org>",
+			"next/master build: 200 builds: 0 failed, 200 passed",
+			NULL, "All passed\n"),
+		    KIND_BOT);
+	expect_kind(msg("\"kernelci.org bot\" <bot@kernelci.org>",
+			"Re: next/master baseline: 1 regressions",
+			"<a@kernelci.org>", "bisection result\n"),
+		    KIND_BOT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1306,6 +1386,9 @@ int main(void)
 		cmocka_unit_test(test_trailers),
 		cmocka_unit_test(test_tags),
 		cmocka_unit_test(test_subject_only),
+		cmocka_unit_test(test_community_business),
+		cmocka_unit_test(test_wants_to_know),
+		cmocka_unit_test(test_kernelci),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,36 +17,16 @@
 #include <string.h>
 
 #include "kind.h"
+#include "kind_msg.h"
 #include "kind_int.h"
 #include "report.h"
 #include "util.h"
-
-static struct report *msg(const char *from, const char *subject,
-			  const char *body)
-{
-	struct report *r = report_new();
-	const char *lt = strchr(from, '<');
-
-	free(r->from);
-	free(r->from_addr);
-	free(r->subject);
-	r->from = xstrdup(from);
-	r->from_addr =
-		lt ? xstrndup(lt + 1, strcspn(lt + 1, ">")) : xstrdup(from);
-	r->subject = xstrdup(subject);
-	report_add_header(r, "From", from);
-	report_add_header(r, "Subject", subject);
-	r->body = xstrdup(body);
-	r->body_len = strlen(r->body);
-	r->source = "mail";
-	return r;
-}
 
 /* kind_of - the kind of a composed message; its reason into why */
 static enum msg_kind kind_of(const char *from, const char *subject,
 			     const char *body, char *why, size_t size)
 {
-	struct report *r = msg(from, subject, body);
+	struct report *r = msg(from, subject, NULL, body);
 	struct kind_result k;
 	enum msg_kind kind;
 
@@ -62,7 +42,7 @@ static enum msg_kind kind_of(const char *from, const char *subject,
 static bool signals(const char *from, const char *subject, const char *body,
 		    char *why, size_t size)
 {
-	struct report *r = msg(from, subject, body);
+	struct report *r = msg(from, subject, NULL, body);
 	bool spam = kind_spam_signals(r, r->subject, why, size);
 
 	report_free(r);
@@ -179,19 +159,19 @@ static void test_marks_alone(void **state)
 	/* one mark is not junk: a workshop's hotel price, and the camel
 	 * case of a booking link's query is no disguise */
 	r = msg("Workshop Team <events@uni.example>",
-		"Hotel block for the storage workshop",
+		"Hotel block for the storage workshop", NULL,
 		"Rooms are held at $135/night until May 1; book at "
 		"https://hotel.example/book?groupId=ABC&fromId=LINKDIRECT\n");
 	assert_false(kind_spam_signals(r, r->subject, why, sizeof(why)));
 	report_free(r);
 	/* a model number names the kernel's world */
-	r = msg("\"Mrs. Lee\" <lee@freemail.example>", "DONATION",
+	r = msg("\"Mrs. Lee\" <lee@freemail.example>", "DONATION", NULL,
 		"My rk3399 board: $5 million beneficiary funds\n");
 	assert_false(kind_spam_signals(r, r->subject, why, sizeof(why)));
 	report_free(r);
 	/* a list's tag names the list, not the sender's text */
 	r = msg("BANK MANAGER <kyra@vintage.example>",
-		"[Linux-stm32] CONFIDENTIAL REQUEST",
+		"[Linux-stm32] CONFIDENTIAL REQUEST", NULL,
 		"Abandoned funds ($30,000.000.00 USD) with no next of kin "
 		"await you\n");
 	assert_true(kind_spam_signals(r, r->subject, why, sizeof(why)));
@@ -200,9 +180,49 @@ static void test_marks_alone(void **state)
 	report_free(r);
 	/* ... a version is */
 	r = msg("BANK MANAGER <kyra@vintage.example>", "CONFIDENTIAL REQUEST",
+		NULL,
 		"Since 6.12.3 the abandoned funds ($30,000.000.00 USD) "
 		"await you\n");
 	assert_false(kind_spam_signals(r, r->subject, why, sizeof(why)));
+	report_free(r);
+}
+
+/* text hidden in the HTML (PART_HIDDEN) is a disguise, and its plain
+ * alternative, which carries the decoy, is not the text read: the
+ * decoy's kernel words and its story of a problem clear nothing */
+static void test_hidden_text(void **state)
+{
+	static const char decoy[] =
+		"My monitor broke last week and the repair shop was stuck "
+		"for days.\n";
+	static const char shown[] =
+		"Your points expire today. Convert them into a $100 rewards "
+		"card before it's too late. Please redeem.\n";
+	char why[KIND_WHY_MAX], plain[512];
+	struct report *r;
+	struct report_part *pt;
+	bool spam;
+
+	(void)state;
+	snprintf(plain, sizeof(plain), "%s%s%s", decoy, shown, decoy);
+	r = msg("Points Desk <desk@meadow.example>", "Points expiring", NULL,
+		plain);
+	pt = report_add_part(r);
+	pt->mime_type = xstrdup("text/plain");
+	pt->text = xstrdup(plain);
+	pt->len = strlen(pt->text);
+	pt->flags = PART_TEXT;
+	pt = report_add_part(r);
+	pt->mime_type = xstrdup("text/html");
+	pt->text = xstrdup(shown);
+	pt->len = strlen(pt->text);
+	pt->flags = PART_TEXT | PART_HTML | PART_HIDDEN;
+	assert_true(kind_spam_signals(r, r->subject, why, sizeof(why)));
+	assert_non_null(strstr(why, "text hidden in its HTML"));
+	/* the same mail whose HTML hides nothing: the decoy is its text */
+	r->parts[1].flags &= ~(unsigned)PART_HIDDEN;
+	spam = kind_spam_signals(r, r->subject, why, sizeof(why));
+	assert_false(spam);
 	report_free(r);
 }
 
@@ -214,7 +234,7 @@ static void test_long_parts(void **state)
 	size_t i;
 
 	(void)state;
-	r = msg("\"Mrs. Lee\" <lee@freemail.example>", "DONATION",
+	r = msg("\"Mrs. Lee\" <lee@freemail.example>", "DONATION", NULL,
 		"A donation of $5 million for you as my beneficiary\n");
 	junk = xmalloc(40000);
 	memset(junk, 'a', 39999);
@@ -239,6 +259,7 @@ int main(void)
 		cmocka_unit_test(test_reports_stay),
 		cmocka_unit_test(test_marks_alone),
 		cmocka_unit_test(test_long_parts),
+		cmocka_unit_test(test_hidden_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -968,6 +968,88 @@ static void test_mimetext_html(void **state)
 	}
 }
 
+/* what a style hides from the reader is not rendered, and its letters
+ * are counted; what it only shapes is */
+static void test_mimetext_html_hidden(void **state)
+{
+	static const struct {
+		const char *in, *out;
+		size_t hidden;
+	} cases[] = {
+		{ "<div style=\"display:none\">decoy</div>shown", "shown", 5 },
+		{ "<DIV STYLE='Display : None; color:red'>decoy</DIV>shown",
+		  "shown", 5 },
+		/* nested elements of the same name stay hidden */
+		{ "<div style=\"visibility:hidden\">a<div>b</div>c</div>d", "d",
+		  3 },
+		{ "<span style=\"font-size:0px\">x y</span>z", "z", 2 },
+		{ "<p style=\"opacity:0\">gone</p>here", "here", 4 },
+		{ "<div style=\"position:absolute; left:-9999px\">off</div>on",
+		  "on", 3 },
+		/* tags and entities are not letters: a preview's padding */
+		{ "<div style=\"max-height:0\">&zwnj;&nbsp;<b>ab</b></div>c",
+		  "c", 2 },
+		/* shaped, not hidden */
+		{ "<span style=\"font-size:0.9em\">small</span>", "small", 0 },
+		{ "<span style=\"opacity:0.5\">dim</span>", "dim", 0 },
+		{ "<div style=\"margin-left:-1000px\">kept</div>", "kept", 0 },
+		{ "<div style=\"padding-top:-12px\">kept</div>", "kept", 0 },
+		{ "<p>display:none is a style</p>", "display:none is a style",
+		  0 },
+		/* a hidden element without content hides nothing after it */
+		{ "<img style=\"display:none\" src=x>after", "after", 0 },
+		{ "<div style=\"display:none\"/>after", "after", 0 },
+		/* never closed: hidden to the end */
+		{ "a<div style=\"display:none\">rest", "a", 4 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct strbuf sb = STRBUF_INIT(1000);
+		size_t hidden = 99;
+
+		assert_int_equal(mimetext_html_hidden(&sb, cases[i].in,
+						      strlen(cases[i].in),
+						      &hidden),
+				 0);
+		if (strcmp(sb_str(&sb), cases[i].out) ||
+		    hidden != cases[i].hidden)
+			fail_msg("case %zu: got \"%s\", %zu hidden", i,
+				 sb_str(&sb), hidden);
+		sb_release(&sb);
+	}
+}
+
+/* an HTML part that hides a sentence or more is PART_HIDDEN; one that
+ * hides a newsletter's preview line is not */
+static void test_parse_hidden_part(void **state)
+{
+	static const char head[] =
+		"From: Shop <shop@example.com>\n"
+		"Subject: offer\n"
+		"MIME-Version: 1.0\n"
+		"Content-Type: text/html; charset=utf-8\n\n"
+		"<p>Your points expire today.</p><div style=\"display:none\">";
+	char mail[1024];
+	struct report *r;
+
+	(void)state;
+	snprintf(mail, sizeof(mail), "%s%s</div>", head,
+		 "I took the dog for a walk earlier and the weather was "
+		 "gorgeous; I hope it stays nice for the weekend because "
+		 "the garden needs work.");
+	r = parse_str(mail);
+	assert_int_equal(r->nparts, 1);
+	assert_true(r->parts[0].flags & PART_HIDDEN);
+	assert_null(strstr(r->body, "dog"));
+	report_free(r);
+	snprintf(mail, sizeof(mail), "%s%s</div>", head, "Preview: points");
+	r = parse_str(mail);
+	assert_false(r->parts[0].flags & PART_HIDDEN);
+	report_free(r);
+}
+
 static void *gz(const void *data, size_t len, size_t *out_len)
 {
 	z_stream zs;
@@ -1798,6 +1880,8 @@ int main(void)
 		cmocka_unit_test(test_mimetext_repair),
 		cmocka_unit_test(test_mimetext_charsets),
 		cmocka_unit_test(test_mimetext_html),
+		cmocka_unit_test(test_mimetext_html_hidden),
+		cmocka_unit_test(test_parse_hidden_part),
 		cmocka_unit_test(test_mimetext_gunzip),
 		cmocka_unit_test(test_mime_corpus),
 		cmocka_unit_test(test_base64_forms),
