@@ -20,6 +20,7 @@ Then each labelled message is looked up by Message-ID in the database and
 compared with its label:
 
   kind        the kind the router recorded against the labelled kind
+              (its confusions counted; with --show, the messages)
   forwarded   non-reports (every kind but report) the router forwarded
               as a report of their own (a new assignment); a follow-up
               that joined a known report and went to its recipient
@@ -180,6 +181,7 @@ def judge(rows, got, show):
     conf = collections.Counter()
     nonrep = fwd_nonrep = 0
     fwd_examples = []
+    kind_misses = []
     thread_fwd = collections.Counter()
     reports = []
     missing = 0
@@ -193,6 +195,8 @@ def judge(rows, got, show):
             kind_ok += 1
         else:
             conf[(r['kind'], g['kind'])] += 1
+            kind_misses.append('%s/%s %s as %s' % (r['list'], r['file'],
+                                                   r['kind'], g['kind']))
         if r['kind'] != 'report':
             nonrep += 1
             if g['forwarded']:
@@ -208,6 +212,7 @@ def judge(rows, got, show):
     res['kind accuracy'] = ratio(kind_ok, kind_n)
     res['kind confusions'] = ['%s as %s: %d' % (a, b, n)
                               for (a, b), n in conf.most_common(12)]
+    res['kind misses'] = kind_misses[:show]
     res['non-reports'] = nonrep
     res['forwarded non-reports'] = fwd_nonrep
     res['forwarded non-reports share'] = ratio(fwd_nonrep, nonrep)
