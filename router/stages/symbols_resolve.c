@@ -5,9 +5,10 @@
  * Kept apart from symbols.c so that programs (and tests) that only
  * build or query the index do not link the evidence stage.
  */
+#include <stdbool.h>
 #include <stdlib.h>
-
 #include <string.h>
+#include <strings.h>
 
 #include "evidence.h"
 #include "symbols.h"
@@ -37,6 +38,100 @@ static const char *title_function(const char *title, char *buf, size_t size)
 	memcpy(buf, p, n);
 	buf[n] = '\0';
 	return buf;
+}
+
+/*
+ * pair_module - the file of the module a subject's pair of words names
+ * ("bcm2835 spi": module spi_bcm2835, or bcm2835_spi), or NULL
+ */
+static const char *pair_module(const struct symbols *s, const char *pair)
+{
+	const char *sp = strchr(pair, ' '), *file = NULL;
+	int n;
+	char *name;
+
+	if (!s || !sp)
+		return NULL;
+	n = (int)(sp - pair);
+	name = xasprintf("module:%.*s_%s", n, pair, sp + 1);
+	file = symbols_best(s, name);
+	free(name);
+	if (!file || !*file) {
+		name = xasprintf("module:%s_%.*s", sp + 1, n, pair);
+		file = symbols_best(s, name);
+		free(name);
+	}
+	return file && *file ? file : NULL;
+}
+
+/* pair_has - w is one of the two words of pair ("bcm2835 spi") */
+static bool pair_has(const char *pair, const char *w)
+{
+	const char *sp = strchr(pair, ' ');
+	size_t n = strlen(w);
+
+	return sp && ((n == (size_t)(sp - pair) && !strncasecmp(pair, w, n)) ||
+		      !strcasecmp(sp + 1, w));
+}
+
+/*
+ * keep_pairs - the subject's pairs of words that name a module take the
+ * place of their words (the first's place); the others go (evidence.h)
+ */
+static void keep_pairs(struct evidence *ev)
+{
+	size_t ns = ev->nnamed_subject, i, j, n = 0;
+	char **v, **f;
+	bool *placed;
+
+	for (i = 0; i < ns && !strchr(ev->named[i], ' '); i++)
+		;
+	if (i == ns)
+		return;
+	v = xcalloc(ev->nnamed, sizeof(*v));
+	f = xcalloc(ev->nnamed, sizeof(*f));
+	placed = xcalloc(ns, sizeof(*placed));
+	for (i = 0; i < ns; i++) {
+		if (strchr(ev->named[i], ' '))
+			continue;
+		for (j = 0; j < ns; j++)
+			if (ev->named_files[j] && strchr(ev->named[j], ' ') &&
+			    pair_has(ev->named[j], ev->named[i]))
+				break;
+		if (j == ns) {
+			v[n] = ev->named[i];
+			f[n++] = ev->named_files[i];
+			continue;
+		}
+		if (!placed[j]) {
+			v[n] = ev->named[j];
+			f[n++] = ev->named_files[j];
+			placed[j] = true;
+		}
+		free(ev->named[i]);
+		free(ev->named_files[i]);
+	}
+	for (j = 0; j < ns; j++) {
+		if (!strchr(ev->named[j], ' ') || placed[j])
+			continue;
+		if (ev->named_files[j]) {
+			v[n] = ev->named[j];
+			f[n++] = ev->named_files[j];
+			continue;
+		}
+		free(ev->named[j]);
+	}
+	ev->nnamed_subject = n;
+	for (i = ns; i < ev->nnamed; i++) {
+		v[n] = ev->named[i];
+		f[n++] = ev->named_files[i];
+	}
+	free(placed);
+	free(ev->named);
+	free(ev->named_files);
+	ev->named = v;
+	ev->named_files = f;
+	ev->nnamed = n;
 }
 
 /*
@@ -98,13 +193,20 @@ void symbols_resolve(const struct symbols *s, struct evidence *ev)
 	if (s && ev->nnamed && !ev->named_files) {
 		ev->named_files = xcalloc(ev->nnamed, sizeof(*ev->named_files));
 		for (i = 0; i < ev->nnamed; i++) {
-			char *name = xasprintf("module:%s", ev->named[i]);
-			const char *file = symbols_best(s, name);
+			const char *file;
+			char *name;
 
-			free(name);
+			if (strchr(ev->named[i], ' ')) {
+				file = pair_module(s, ev->named[i]);
+			} else {
+				name = xasprintf("module:%s", ev->named[i]);
+				file = symbols_best(s, name);
+				free(name);
+			}
 			if (file && *file)
 				ev->named_files[i] = xstrdup(file);
 		}
+		keep_pairs(ev);
 	}
 	if (s && ev->ntext_functions && !ev->text_function_files) {
 		ev->text_function_files = xcalloc(

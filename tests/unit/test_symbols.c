@@ -774,6 +774,82 @@ static void test_build_errors(void **state)
 }
 
 /* ---- resolving frames -------------------------------------------------- */
+/* named - a subject's candidate and what symbols_resolve() made of it */
+static void named_add(struct evidence *ev, const char *name)
+{
+	ev->named =
+		xreallocarray(ev->named, ev->nnamed + 1, sizeof(*ev->named));
+	ev->named[ev->nnamed++] = xstrdup(name);
+}
+
+/*
+ * A pair of the subject's words that names a module ("bcm2835 SPI":
+ * spi-bcm2835, either order) takes the place of its words, which name
+ * another module alone; a pair that names none goes; the prose's names
+ * stay after the subject's
+ */
+static void test_resolve_pairs(void **state)
+{
+	char *idx = make_tree();
+	struct evidence ev;
+	struct symbols *s;
+	size_t i;
+
+	(void)state;
+	write_text("drivers/spi/Makefile",
+		   "obj-$(CONFIG_SPI_BCM2835) += spi-bcm2835.o\n");
+	write_text("drivers/spi/spi-bcm2835.c", "void bcm2835_spi(void) { }\n");
+	write_text("drivers/mmc/host/Makefile",
+		   "obj-$(CONFIG_MMC_BCM2835) += bcm2835.o\n");
+	write_text("drivers/mmc/host/bcm2835.c",
+		   "void bcm2835_mmc(void) { }\n");
+	write_text("drivers/gpio/Makefile",
+		   "obj-$(CONFIG_GPIO_MVEBU) += gpio-mvebu.o\n");
+	write_text("drivers/gpio/gpio-mvebu.c", "void mvebu_gpio(void) { }\n");
+	assert_int_equal(symbols_build(tmpdir, idx, NULL), 0);
+	s = open_index(idx);
+	assert_non_null(s);
+
+	memset(&ev, 0, sizeof(ev));
+	named_add(&ev, "bcm2835");     /* alone: the MMC host's */
+	named_add(&ev, "bcm2835 spi"); /* spi-bcm2835 */
+	named_add(&ev, "spi issue");   /* nothing */
+	named_add(&ev, "mvebu gpio");  /* neither word alone */
+	ev.nnamed_subject = ev.nnamed;
+	named_add(&ev, "bcm2835"); /* the prose's: stays */
+	symbols_resolve(s, &ev);
+	assert_int_equal(ev.nnamed_subject, 2);
+	assert_int_equal(ev.nnamed, 3);
+	assert_string_equal(ev.named[0], "bcm2835 spi");
+	assert_string_equal(ev.named_files[0], "drivers/spi/spi-bcm2835.c");
+	assert_string_equal(ev.named[1], "mvebu gpio");
+	assert_string_equal(ev.named_files[1], "drivers/gpio/gpio-mvebu.c");
+	assert_string_equal(ev.named[2], "bcm2835");
+	assert_string_equal(ev.named_files[2], "drivers/mmc/host/bcm2835.c");
+	for (i = 0; i < ev.nnamed; i++) {
+		free(ev.named[i]);
+		free(ev.named_files[i]);
+	}
+	free(ev.named);
+	free(ev.named_files);
+
+	/* no pair names a module: the words keep their own */
+	memset(&ev, 0, sizeof(ev));
+	named_add(&ev, "bcm2835");
+	named_add(&ev, "bcm2835 card");
+	ev.nnamed_subject = ev.nnamed;
+	symbols_resolve(s, &ev);
+	assert_int_equal(ev.nnamed, 1);
+	assert_int_equal(ev.nnamed_subject, 1);
+	assert_string_equal(ev.named_files[0], "drivers/mmc/host/bcm2835.c");
+	free(ev.named[0]);
+	free(ev.named_files[0]);
+	free(ev.named);
+	free(ev.named_files);
+	symbols_free(s);
+	free(idx);
+	remove_tree();
+}
 
 static int finish_calls;
 
@@ -1347,6 +1423,7 @@ int main(void)
 		cmocka_unit_test(test_corrupt_index),
 		cmocka_unit_test(test_build_errors),
 		cmocka_unit_test(test_resolve),
+		cmocka_unit_test(test_resolve_pairs),
 		cmocka_unit_test(test_pread_build_and_lookup),
 		cmocka_unit_test(test_pread_corrupt_index),
 		cmocka_unit_test(test_pread_resolve),
