@@ -23,17 +23,20 @@ struct got {
 	size_t n;
 };
 
-static void collect(void *ctx, const char *name, size_t len)
+static void append(struct got *g, const char *name, size_t len)
 {
-	struct got *g = ctx;
-
-	assert_true(len > 0 && len <= NAMES_WORD_MAX);
 	assert_true(g->n + len + 2 < sizeof(g->buf));
 	if (g->n)
 		g->buf[g->n++] = ',';
 	memcpy(g->buf + g->n, name, len);
 	g->n += len;
 	g->buf[g->n] = '\0';
+}
+
+static void collect(void *ctx, const char *name, size_t len)
+{
+	assert_true(len > 0 && len <= NAMES_WORD_MAX);
+	append(ctx, name, len);
 }
 
 /* the line is copied to a buffer of its own length (no NUL): a read past
@@ -51,12 +54,21 @@ static const char *line(struct got *g, const char *s)
 	return g->buf;
 }
 
-static const char *subject(struct got *g, const char *s)
+typedef void subject_fn(const char *subject, names_add_fn *add, void *ctx);
+
+/* in_subject - what fn passes to add for subject s, joined */
+static const char *in_subject(struct got *g, subject_fn *fn, names_add_fn *add,
+			      const char *s)
 {
 	g->n = 0;
 	g->buf[0] = '\0';
-	names_in_subject(s, collect, g);
+	fn(s, add, g);
 	return g->buf;
+}
+
+static const char *subject(struct got *g, const char *s)
+{
+	return in_subject(g, names_in_subject, collect, s);
 }
 
 /*
@@ -273,24 +285,14 @@ static void test_subjects(void **state)
 
 static void collect_pair(void *ctx, const char *name, size_t len)
 {
-	struct got *g = ctx;
-
 	assert_true(len > 0 && len <= NAMES_PAIR_MAX);
 	assert_non_null(memchr(name, ' ', len));
-	assert_true(g->n + len + 2 < sizeof(g->buf));
-	if (g->n)
-		g->buf[g->n++] = ',';
-	memcpy(g->buf + g->n, name, len);
-	g->n += len;
-	g->buf[g->n] = '\0';
+	append(ctx, name, len);
 }
 
 static const char *pairs(struct got *g, const char *s)
 {
-	g->n = 0;
-	g->buf[0] = '\0';
-	names_pairs_in_subject(s, collect_pair, g);
-	return g->buf;
+	return in_subject(g, names_pairs_in_subject, collect_pair, s);
 }
 
 /*
