@@ -29,7 +29,13 @@
  *	DEFINE_IDTENTRY*, powerpc's DEFINE_INTERRUPT_HANDLER*,
  *	DEFINE_SHOW_ATTRIBUTE and friends (name_open), TRACE_EVENT,
  *	DECLARE_EVENT_CLASS and DEFINE_EVENT (trace_event_raw_event_,
- *	perf_trace_, __traceiter_, trace_) and a few more.  A capitalised
+ *	perf_trace_, __traceiter_, trace_) and a few more.  A driver's
+ *	registration macro, module_*driver(x) and module_*driver_probe(x)
+ *	("module_platform_driver(foo_driver);", module_driver() of
+ *	include/linux/device/driver.h), gives x_init and x_exit, the
+ *	frames a driver's registration shows; builtin_*driver(x) only
+ *	x_init.  (Over Linux 6.12: 13,775 names more, 1.2 % of the
+ *	index's size.)  A capitalised
  *	macro with a body that is not in the table defines nothing; nor
  *	does "name(word, word) {" (a definition names its parameters after
  *	their types) or a body that starts like a designated initializer

@@ -113,6 +113,11 @@ static const char forms[] =
 	"{\n"
 	"}\n"
 	"DEFINE_SHOW_ATTRIBUTE(frob_stats);\n"
+	"module_platform_driver(frob_plat_driver);\n"
+	"module_usb_serial_driver(frob_serial_drivers, frob_ids);\n"
+	"builtin_platform_driver_probe(frob_early_driver, frob_probe);\n"
+	"module_param(frob_debug, int, 0644);\n"
+	"module_platform_driver(frob_a + frob_b);\n"
 	"TRACE_EVENT(frob_event, TP_PROTO(int a), TP_ARGS(a));\n"
 	"UNKNOWN_MACRO(unknown_macro_arg)\n"
 	"{\n"
@@ -236,6 +241,10 @@ static void test_scan_forms(void **state)
 		"____bpf_frob",
 		"exc_frob",
 		"frob_stats_open",
+		"frob_plat_driver_init",
+		"frob_plat_driver_exit",
+		"frob_serial_drivers_init",
+		"frob_early_driver_init",
 		"trace_frob_event",
 		"trace_event_raw_event_frob_event",
 		"if0_else_real",
@@ -288,6 +297,14 @@ static void test_scan_forms(void **state)
 		"STRUCT_INIT",
 		"lower_macro",
 		"x",
+		/* a driver's macro makes no _exit when built in, and a
+		 * module's parameter or an expression defines nothing */
+		"frob_early_driver_exit",
+		"frob_debug_init",
+		"frob_a_init",
+		"frob_b_init",
+		"module_platform_driver",
+		"module_param",
 	};
 	struct scan_result *r = xcalloc(1, sizeof(*r));
 	const struct found *f;
