@@ -7,7 +7,12 @@
  *	tree for function definitions (a fast scanner of C, no ctags at
  *	run time) and writes a compiled index that symbols_open() mmaps.
  *	symbols_resolve() gives stack frames without a file the file that
- *	defines their function.  The classifier also asks whether a
+ *	defines their function; a function the index does not know (a
+ *	newer tree's) the file or directory of its frame's "[module]", or
+ *	of the driver its name starts with when that word has a digit
+ *	("mt7921_..."); and the subject's and text's names their module's
+ *	(a pair of words, "bcm2835 spi", in place of its words when the
+ *	pair names one: names.h).  The classifier also asks whether a
  *	function named in a report exists at all (symbols_lookup() == 0),
  *	whether a frame's line is inside its function (symbols_spans())
  *	and whether a frame's caller calls it (symbols_calls()).

@@ -135,10 +135,47 @@ static void keep_pairs(struct evidence *ev)
 }
 
 /*
+ * frame_driver - a frame whose function the index does not know (the
+ * report's tree is newer than the index's, or renamed it): the module
+ * the frame names ("[mt7921_common]"), else the driver the function's
+ * name starts with when that word is marked by a digit, as drivers'
+ * names are ("mt7921_channel_switch_rx_beacon": mt7921): its file or
+ * directory, or NULL.  A plain word ("usb_", "net_") is no driver's:
+ * kbuild has objects of that name all over the tree.
+ */
+static const char *frame_driver(const struct symbols *s, const struct frame *f)
+{
+	const char *fn = f->function, *u, *file = NULL, *d;
+	char *name;
+
+	if (f->module) {
+		name = xasprintf("module:%s", f->module);
+		file = symbols_best(s, name);
+		free(name);
+		if (file && *file)
+			return file;
+	}
+	while (*fn == '_')
+		fn++;
+	u = strchr(fn, '_');
+	if (!u || u - fn < 4 || u - fn > 32)
+		return NULL;
+	for (d = fn; d < u && !(*d >= '0' && *d <= '9'); d++)
+		;
+	if (d == u || !(*fn >= 'a' && *fn <= 'z'))
+		return NULL;
+	name = xasprintf("module:%.*s", (int)(u - fn), fn);
+	file = symbols_best(s, name);
+	free(name);
+	return file && *file ? file : NULL;
+}
+
+/*
  * symbols_resolve - fill frames that lack a file; then evidence_finish()
  *
  * A frame gets a file only when one file clearly defines its function
- * (symbols_best()); the frame is marked from_index.  s may be NULL (no
+ * (symbols_best()), or, for a function the index does not know, its
+ * driver's (frame_driver()); the frame is marked from_index.  s may be NULL (no
  * index): the frames are left alone but evidence_finish() still runs.
  */
 void symbols_resolve(const struct symbols *s, struct evidence *ev)
@@ -154,6 +191,8 @@ void symbols_resolve(const struct symbols *s, struct evidence *ev)
 		if (f->file || !f->function)
 			continue;
 		file = symbols_best(s, f->function);
+		if (!file && !f->unreliable)
+			file = frame_driver(s, f);
 		if (!file)
 			continue;
 		f->file = xstrdup(file);

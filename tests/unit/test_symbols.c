@@ -800,6 +800,61 @@ static void named_add(struct evidence *ev, const char *name)
 }
 
 /*
+ * A frame whose function the index does not know (a newer tree's): the
+ * module its "[name]" gives, else the driver its name starts with when
+ * that word has a digit ("mt7921_..."); not a plain word ("usb_..."),
+ * not an unreliable "? " frame, nothing when no module has the name
+ */
+static void test_resolve_frame_driver(void **state)
+{
+	char *idx = make_tree();
+	struct frame fr[6];
+	struct evidence ev;
+	struct symbols *s;
+	size_t i;
+
+	(void)state;
+	write_text("drivers/net/wireless/mt7921/Makefile",
+		   "obj-$(CONFIG_MT7921_COMMON) += mt7921-common.o\n"
+		   "mt7921-common-y := mac.o\n");
+	write_text("drivers/net/wireless/mt7921/mac.c",
+		   "void mt7921_mac_reset(void) { }\n");
+	write_text("drivers/soc/qe/Makefile", "obj-y += usb.o\n");
+	write_text("drivers/soc/qe/usb.c", "void qe_usb_clock_set(void) { }\n");
+	assert_int_equal(symbols_build(tmpdir, idx, NULL), 0);
+	s = open_index(idx);
+	assert_non_null(s);
+	memset(fr, 0, sizeof(fr));
+	memset(&ev, 0, sizeof(ev));
+	fr[0].function = xstrdup("mt7921_channel_switch_rx_beacon");
+	fr[1].function = xstrdup("ieee80211_new_helper");
+	fr[1].module = xstrdup("mt7921_common");
+	fr[2].function = xstrdup("usb_new_helper"); /* module "usb" exists */
+	fr[3].function = xstrdup("__mt7921_new_helper");
+	fr[3].unreliable = true;
+	fr[4].function = xstrdup("ab12_new_helper");  /* no such module */
+	fr[5].function = xstrdup("mt7921_mac_reset"); /* known: its file */
+	ev.frames = fr;
+	ev.nframes = ARRAY_SIZE(fr);
+	symbols_resolve(s, &ev);
+	assert_string_equal(fr[0].file, "drivers/net/wireless/mt7921/");
+	assert_true(fr[0].from_index);
+	assert_string_equal(fr[1].file, "drivers/net/wireless/mt7921/mac.c");
+	assert_null(fr[2].file);
+	assert_null(fr[3].file);
+	assert_null(fr[4].file);
+	assert_string_equal(fr[5].file, "drivers/net/wireless/mt7921/mac.c");
+	for (i = 0; i < ARRAY_SIZE(fr); i++) {
+		free(fr[i].function);
+		free(fr[i].module);
+		free(fr[i].file);
+	}
+	symbols_free(s);
+	free(idx);
+	remove_tree();
+}
+
+/*
  * A pair of the subject's words that names a module ("bcm2835 SPI":
  * spi-bcm2835, either order) takes the place of its words, which name
  * another module alone; a pair that names none goes; the prose's names
@@ -1441,6 +1496,7 @@ int main(void)
 		cmocka_unit_test(test_build_errors),
 		cmocka_unit_test(test_resolve),
 		cmocka_unit_test(test_resolve_pairs),
+		cmocka_unit_test(test_resolve_frame_driver),
 		cmocka_unit_test(test_pread_build_and_lookup),
 		cmocka_unit_test(test_pread_corrupt_index),
 		cmocka_unit_test(test_pread_resolve),
