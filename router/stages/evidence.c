@@ -1676,7 +1676,9 @@ char *evidence_subject_prefix(const char *subject)
 
 /*
  * subject_names - the subject's words that may name a driver (names.h),
- * before the text's, which they precede in named[]
+ * then its pairs of words ("bcm2835 spi", which symbols_resolve() keeps
+ * when they name a module), before the text's, which they precede in
+ * named[]
  */
 static void subject_names(struct evidence *ev, const char *subject)
 {
@@ -1688,6 +1690,7 @@ static void subject_names(struct evidence *ev, const char *subject)
 	ev->nnamed = 0;
 	hlist_init(&h, &ev->named, &ev->nnamed);
 	names_in_subject(subject, named_add, &h);
+	names_pairs_in_subject(subject, named_add, &h);
 	ev->nnamed_subject = ev->nnamed;
 	for (i = 0; i < nold; i++)
 		hlist_add(&h, old[i], strlen(old[i]));

@@ -160,7 +160,10 @@ struct evidence {
 	 * "hid-mcp2221", "ucsi_acpi"): the first nnamed_subject from the
 	 * subject; symbols_resolve() gives each the one file or directory
 	 * the symbol index has for "module:NAME" (named_files[i], NULL when
-	 * none: most words name no module)
+	 * none: most words name no module).  A pair of the subject's words
+	 * ("bcm2835 spi": names_pairs_in_subject()) that names a module
+	 * takes the place of its words, in the subject's part; one that
+	 * names none is dropped.
 	 */
 	char **named;
 	size_t nnamed, nnamed_subject;

@@ -8,6 +8,7 @@
  */
 #include <ctype.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "kind.h"
@@ -150,6 +151,27 @@ static bool module_list(const char *s, size_t len)
 	       (words >= 6 && 3 * marked >= words);
 }
 
+/* a report's words and English in capitals: no driver's name */
+static const char *const common[] = {
+	"bug",	    "rfc",    "patch", "warning", "error",  "null",
+	"fail",	    "failed", "help",  "the",	  "and",    "not",
+	"for",	    "new",    "issue", "oops",	  "panic",  "regression",
+	"question", "report", "build", "crash",	  "hang",   "all",
+	"with",	    "from",   "does",  "can",	  "after",  "before",
+	"broken",   "stable", "next",  "fix",	  "urgent", "info",
+};
+
+/* common_word - w[0..n) in lower case is one of common[] */
+static bool common_word(const char *w, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(common); i++)
+		if (strlen(common[i]) == n && !memcmp(w, common[i], n))
+			return true;
+	return false;
+}
+
 /*
  * capital_word - a driver's name as a subject or a sentence writes it
  * in capitals: "UAS" (uas), "XHCI", "USB4", or with a capital and a
@@ -163,16 +185,6 @@ static bool module_list(const char *s, size_t len)
 static size_t capital_word(const char *s, const char *p, const char *end,
 			   char *out, size_t size, size_t *len)
 {
-	static const char *const common[] = {
-		"bug",	  "rfc",    "patch",	  "warning",  "error",
-		"null",	  "fail",   "failed",	  "help",     "the",
-		"and",	  "not",    "for",	  "new",      "issue",
-		"oops",	  "panic",  "regression", "question", "report",
-		"build",  "crash",  "hang",	  "all",      "with",
-		"from",	  "does",   "can",	  "after",    "before",
-		"broken", "stable", "next",	  "fix",      "urgent",
-		"info",
-	};
 	const char *q = p, *gen = NULL;
 	size_t n, letters = 0, i;
 	bool lower = false;
@@ -202,9 +214,8 @@ static size_t capital_word(const char *s, const char *p, const char *end,
 	for (i = 0; i < n; i++)
 		out[i] = (char)tolower((unsigned char)p[i]);
 	out[n] = '\0';
-	for (i = 0; i < ARRAY_SIZE(common); i++)
-		if (!strcmp(out, common[i]))
-			return 0;
+	if (common_word(out, n))
+		return 0;
 	*len = (size_t)(q - p);
 	return n;
 }
@@ -450,5 +461,89 @@ void names_in_subject(const char *subject, names_add_fn *add, void *ctx)
 			add(ctx, low, n);
 		if (n)
 			p += n - 1;
+	}
+}
+
+/* the kinds of a word of a pair (names_pairs_in_subject()) */
+enum { PAIR_PLAIN, PAIR_MARKED, PAIR_CAPITALS };
+
+/*
+ * pair_word - a word a pair may be made of at p (names.h): its length,
+ * its lower-case form in out (NAMES_WORD_MAX + 1 bytes) and its kind in
+ * *kind; 0 when it is none
+ */
+static size_t pair_word(const char *s, const char *p, const char *end,
+			char *out, int *kind)
+{
+	const char *q = p;
+	bool lower = false, upper = false, marked = false;
+	size_t n, i;
+
+	if (p > s && (is_alnum(p[-1]) || strchr("/._-@=+<", p[-1])))
+		return 0;
+	if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+		return 0;
+	for (; q < end && (is_alnum(*q) || *q == '_' || *q == '-'); q++) {
+		lower |= *q >= 'a' && *q <= 'z';
+		upper |= *q >= 'A' && *q <= 'Z';
+		marked |= is_digit(*q) || *q == '_' || *q == '-';
+	}
+	n = (size_t)(q - p);
+	if (n < 3 || n > NAMES_WORD_MAX || q[-1] == '-' || q[-1] == '_')
+		return 0;
+	/* a path, an address, a file name, a function: read as such */
+	if (q < end && (strchr("/@(+", *q) ||
+			(*q == '.' && q + 1 < end && is_alnum(q[1]))))
+		return 0;
+	for (i = 0; i < n; i++)
+		out[i] = (char)tolower((unsigned char)p[i]);
+	out[n] = '\0';
+	if (english(out, n) || common_word(out, n))
+		return 0;
+	*kind = marked		  ? PAIR_MARKED
+		: upper && !lower ? PAIR_CAPITALS
+				  : PAIR_PLAIN;
+	return n;
+}
+
+void names_pairs_in_subject(const char *subject, names_add_fn *add, void *ctx)
+{
+	const char *s = subject ? subject : "", *end = s + strlen(s);
+	const char *p = kind_subject_title(s), *prev = NULL;
+	char a[NAMES_WORD_MAX + 1], b[NAMES_WORD_MAX + 1];
+	char pair[NAMES_PAIR_MAX + 1];
+	size_t na = 0;
+	int ka = PAIR_PLAIN;
+
+	if (!p || p < s || p > end)
+		p = s;
+	for (; p < end; p++) {
+		int kb = PAIR_PLAIN;
+		size_t nb = pair_word(s, p, end, b, &kb);
+		bool chain;
+
+		if (!nb) {
+			/* a word of another kind breaks the pair */
+			if (is_alnum(*p) || *p == '_' || *p == '-')
+				prev = NULL;
+			continue;
+		}
+		chain = prev && p - prev == (ptrdiff_t)na + 2 &&
+			prev[na] == ':' && prev[na + 1] == ' ' &&
+			prefix_position(s, p);
+		if (prev &&
+		    (chain ||
+		     (p - prev == (ptrdiff_t)na + 1 && prev[na] == ' ' &&
+		      (ka != PAIR_PLAIN || kb != PAIR_PLAIN)))) {
+			memcpy(pair, a, na);
+			pair[na] = ' ';
+			memcpy(pair + na + 1, b, nb + 1);
+			add(ctx, pair, na + 1 + nb);
+		}
+		memcpy(a, b, nb + 1);
+		na = nb;
+		ka = kb;
+		prev = p;
+		p += nb - 1;
 	}
 }

@@ -75,4 +75,23 @@ void names_in_line(const char *s, size_t len, names_add_fn *add, void *ctx);
  * is an empty one) */
 void names_in_subject(const char *subject, names_add_fn *add, void *ctx);
 
+/*
+ * names_pairs_in_subject - two words of a subject next to each other
+ * that together may name one module: a chip's, a board's or a
+ * driver's name and its subsystem's word ("bcm2835 SPI": spi-bcm2835,
+ * "mvebu GPIO": gpio-mvebu) or two links of the leading chain ("rtc:
+ * zynqmp: ...": rtc-zynqmp).  Words are letters, digits, "_" and "-", a
+ * letter first, 3 to NAMES_WORD_MAX long, not in a path, an address or
+ * a file name, after the report's tags; next to each other means one
+ * space apart, or ": " apart in the leading chain.  Outside the chain
+ * one of the two is marked (a digit, "_" or "-") or in capitals, and
+ * neither is English or a report's word ("BUG", "issue", "with").
+ * Each pair is passed as "first second" in lower case, in a buffer
+ * valid for the call; the symbol index keeps the pairs that, joined by
+ * "_" in either order, name a module (symbols_resolve()), and the pair
+ * then stands for its two words.
+ */
+#define NAMES_PAIR_MAX (2 * NAMES_WORD_MAX + 1)
+void names_pairs_in_subject(const char *subject, names_add_fn *add, void *ctx);
+
 #endif

@@ -7,7 +7,12 @@
  *	tree for function definitions (a fast scanner of C, no ctags at
  *	run time) and writes a compiled index that symbols_open() mmaps.
  *	symbols_resolve() gives stack frames without a file the file that
- *	defines their function.  The classifier also asks whether a
+ *	defines their function; a function the index does not know (a
+ *	newer tree's) the file or directory of its frame's "[module]", or
+ *	of the driver its name starts with when that word has a digit
+ *	("mt7921_..."); and the subject's and text's names their module's
+ *	(a pair of words, "bcm2835 spi", in place of its words when the
+ *	pair names one: names.h).  The classifier also asks whether a
  *	function named in a report exists at all (symbols_lookup() == 0),
  *	whether a frame's line is inside its function (symbols_spans())
  *	and whether a frame's caller calls it (symbols_calls()).
@@ -29,7 +34,13 @@
  *	DEFINE_IDTENTRY*, powerpc's DEFINE_INTERRUPT_HANDLER*,
  *	DEFINE_SHOW_ATTRIBUTE and friends (name_open), TRACE_EVENT,
  *	DECLARE_EVENT_CLASS and DEFINE_EVENT (trace_event_raw_event_,
- *	perf_trace_, __traceiter_, trace_) and a few more.  A capitalised
+ *	perf_trace_, __traceiter_, trace_) and a few more.  A driver's
+ *	registration macro, module_*driver(x) and module_*driver_probe(x)
+ *	("module_platform_driver(foo_driver);", module_driver() of
+ *	include/linux/device/driver.h), gives x_init and x_exit, the
+ *	frames a driver's registration shows; builtin_*driver(x) only
+ *	x_init.  (Over Linux 6.12: 13,775 names more, 1.2 % of the
+ *	index's size.)  A capitalised
  *	macro with a body that is not in the table defines nothing; nor
  *	does "name(word, word) {" (a definition names its parameters after
  *	their types) or a body that starts like a designated initializer

@@ -297,10 +297,51 @@ static bool is_macro_name(const char *w, size_t n)
 	return upper;
 }
 
+/*
+ * A driver's registration macro, "module_platform_driver(foo_driver);"
+ * (module_driver() of include/linux/device/driver.h), defines the
+ * functions foo_driver_init() and foo_driver_exit(), which stack frames
+ * of the driver's probe show; "builtin_platform_driver(foo_driver);"
+ * only foo_driver_init().  Any module_*driver and builtin_*driver
+ * macro (module_i2c_driver, module_usb_serial_driver, ...), and their
+ * *driver_probe forms.
+ */
+static const struct macro module_driver_macro = {
+	"module_*driver", false, 0, SYM_STATIC, { "%_init", "%_exit" }
+};
+static const struct macro builtin_driver_macro = {
+	"builtin_*driver", false, 0, SYM_STATIC, { "%_init" }
+};
+
+/* word_ends - w[0..n) ends in s */
+static bool word_ends(const char *w, size_t n, const char *s)
+{
+	size_t k = strlen(s);
+
+	return n >= k && !memcmp(w + n - k, s, k);
+}
+
+/* driver_macro - w[0..n) is a driver's registration macro, or NULL */
+static const struct macro *driver_macro(const char *w, size_t n)
+{
+	const struct macro *m = NULL;
+
+	if (n > 7 && !memcmp(w, "module_", 7))
+		m = &module_driver_macro;
+	else if (n > 8 && !memcmp(w, "builtin_", 8))
+		m = &builtin_driver_macro;
+	/* "module_driver(foo_driver, ...)" itself too */
+	if (m && (word_ends(w, n, "driver") || word_ends(w, n, "driver_probe")))
+		return m;
+	return NULL;
+}
+
 static const struct macro *find_macro(const char *w, size_t n, bool body)
 {
 	size_t i;
 
+	if (!body && n >= 13 && (w[0] == 'm' || w[0] == 'b'))
+		return driver_macro(w, n);
 	if (n < 8 || !is_macro_name(w, n))
 		return NULL;
 	for (i = 0; i < ARRAY_SIZE(macros); i++) {

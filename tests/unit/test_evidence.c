@@ -1218,21 +1218,26 @@ static void test_named_drivers(void **state)
 	r->body = xstrdup(body);
 	r->body_len = strlen(body);
 	ev = evidence_extract(r);
-	assert_int_equal(ev->nnamed_subject, 3);
+	assert_int_equal(ev->nnamed_subject, 6);
 	/* the leading "word: " prefixes are names; "new:" later is not */
 	assert_string_equal(ev->named[0], "wifi");
 	assert_string_equal(ev->named[1], "iwlegacy");
 	/* "Wifi-6" is not lower case */
 	assert_string_equal(ev->named[2], "rtw89");
-	assert_int_equal(ev->nnamed, 10);
-	assert_string_equal(ev->named[7], "hidraw");
-	assert_string_equal(ev->named[8], "btusb");
-	assert_string_equal(ev->named[9], "nouveau");
-	assert_string_equal(ev->named[3], "hid-mcp2221");
-	assert_string_equal(ev->named[4], "ucsi_acpi");
+	/* then the pairs of words (names_pairs_in_subject()): candidates
+	 * that symbols_resolve() keeps when they name a module */
+	assert_string_equal(ev->named[3], "wifi iwlegacy");
+	assert_string_equal(ev->named[4], "iwlegacy rtw89");
+	assert_string_equal(ev->named[5], "rtw89 fails");
+	assert_int_equal(ev->nnamed, 13);
+	assert_string_equal(ev->named[10], "hidraw");
+	assert_string_equal(ev->named[11], "btusb");
+	assert_string_equal(ev->named[12], "nouveau");
+	assert_string_equal(ev->named[6], "hid-mcp2221");
+	assert_string_equal(ev->named[7], "ucsi_acpi");
 	/* candidates only: the symbol index keeps those that are modules */
-	assert_string_equal(ev->named[5], "x86_64");
-	assert_string_equal(ev->named[6], "sda1");
+	assert_string_equal(ev->named[8], "x86_64");
+	assert_string_equal(ev->named[9], "sda1");
 	for (i = 0; i < ev->ntext_functions; i++) {
 		f1 |= !strcmp(ev->text_functions[i], "foo_bar");
 		f2 |= !strcmp(ev->text_functions[i], "ext4_find_extent");

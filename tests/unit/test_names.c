@@ -23,17 +23,20 @@ struct got {
 	size_t n;
 };
 
-static void collect(void *ctx, const char *name, size_t len)
+static void append(struct got *g, const char *name, size_t len)
 {
-	struct got *g = ctx;
-
-	assert_true(len > 0 && len <= NAMES_WORD_MAX);
 	assert_true(g->n + len + 2 < sizeof(g->buf));
 	if (g->n)
 		g->buf[g->n++] = ',';
 	memcpy(g->buf + g->n, name, len);
 	g->n += len;
 	g->buf[g->n] = '\0';
+}
+
+static void collect(void *ctx, const char *name, size_t len)
+{
+	assert_true(len > 0 && len <= NAMES_WORD_MAX);
+	append(ctx, name, len);
 }
 
 /* the line is copied to a buffer of its own length (no NUL): a read past
@@ -51,12 +54,21 @@ static const char *line(struct got *g, const char *s)
 	return g->buf;
 }
 
-static const char *subject(struct got *g, const char *s)
+typedef void subject_fn(const char *subject, names_add_fn *add, void *ctx);
+
+/* in_subject - what fn passes to add for subject s, joined */
+static const char *in_subject(struct got *g, subject_fn *fn, names_add_fn *add,
+			      const char *s)
 {
 	g->n = 0;
 	g->buf[0] = '\0';
-	names_in_subject(s, collect, g);
+	fn(s, add, g);
 	return g->buf;
+}
+
+static const char *subject(struct got *g, const char *s)
+{
+	return in_subject(g, names_in_subject, collect, s);
 }
 
 /*
@@ -271,6 +283,50 @@ static void test_subjects(void **state)
 	assert_string_equal(subject(&g, ""), "");
 }
 
+static void collect_pair(void *ctx, const char *name, size_t len)
+{
+	assert_true(len > 0 && len <= NAMES_PAIR_MAX);
+	assert_non_null(memchr(name, ' ', len));
+	append(ctx, name, len);
+}
+
+static const char *pairs(struct got *g, const char *s)
+{
+	return in_subject(g, names_pairs_in_subject, collect_pair, s);
+}
+
+/*
+ * A subject's pairs: a chip's name and its subsystem's word next to
+ * each other, in lower case; two links of the leading chain; not two
+ * plain words outside the chain, English, a report's words, paths,
+ * file names, words apart by a comma, nor words past the chain
+ */
+static void test_subject_pairs(void **state)
+{
+	struct got g;
+
+	(void)state;
+	assert_string_equal(pairs(&g, "bcm2835 SPI issue"), "bcm2835 spi");
+	assert_string_equal(pairs(&g, "[BUG] Question: mvebu GPIO can_sleep"),
+			    "mvebu gpio,gpio can_sleep");
+	assert_string_equal(pairs(&g, "[QUESTION] rtc: zynqmp: CALIB_RD "
+				      "reset differs"),
+			    "rtc zynqmp,zynqmp calib_rd,calib_rd reset");
+	/* plain words, English and a report's words pair with nothing */
+	assert_string_equal(pairs(&g, "suspend fails with the mt7612 card"),
+			    "mt7612 card");
+	assert_string_equal(pairs(&g, "BUG mt7612 ISSUE"), "");
+	assert_string_equal(pairs(&g, "resume hangs since yesterday"), "");
+	/* past the chain, ": " ends a pair */
+	assert_string_equal(pairs(&g, "laptop hangs: foo bar"), "");
+	/* a path, a file name, a comma: no pair */
+	assert_string_equal(pairs(&g, "SPI drivers/spi/spi-bcm2835.c, "
+				      "bcm2835.c SPI, bcm2835, SPI"),
+			    "");
+	assert_string_equal(pairs(&g, NULL), "");
+	assert_string_equal(pairs(&g, ""), "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -281,6 +337,7 @@ int main(void)
 		cmocka_unit_test(test_proper_nouns),
 		cmocka_unit_test(test_configurators),
 		cmocka_unit_test(test_subjects),
+		cmocka_unit_test(test_subject_pairs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -113,6 +113,11 @@ static const char forms[] =
 	"{\n"
 	"}\n"
 	"DEFINE_SHOW_ATTRIBUTE(frob_stats);\n"
+	"module_platform_driver(frob_plat_driver);\n"
+	"module_usb_serial_driver(frob_serial_drivers, frob_ids);\n"
+	"builtin_platform_driver_probe(frob_early_driver, frob_probe);\n"
+	"module_param(frob_debug, int, 0644);\n"
+	"module_platform_driver(frob_a + frob_b);\n"
 	"TRACE_EVENT(frob_event, TP_PROTO(int a), TP_ARGS(a));\n"
 	"UNKNOWN_MACRO(unknown_macro_arg)\n"
 	"{\n"
@@ -236,6 +241,10 @@ static void test_scan_forms(void **state)
 		"____bpf_frob",
 		"exc_frob",
 		"frob_stats_open",
+		"frob_plat_driver_init",
+		"frob_plat_driver_exit",
+		"frob_serial_drivers_init",
+		"frob_early_driver_init",
 		"trace_frob_event",
 		"trace_event_raw_event_frob_event",
 		"if0_else_real",
@@ -288,6 +297,14 @@ static void test_scan_forms(void **state)
 		"STRUCT_INIT",
 		"lower_macro",
 		"x",
+		/* a driver's macro makes no _exit when built in, and a
+		 * module's parameter or an expression defines nothing */
+		"frob_early_driver_exit",
+		"frob_debug_init",
+		"frob_a_init",
+		"frob_b_init",
+		"module_platform_driver",
+		"module_param",
 	};
 	struct scan_result *r = xcalloc(1, sizeof(*r));
 	const struct found *f;
@@ -774,6 +791,137 @@ static void test_build_errors(void **state)
 }
 
 /* ---- resolving frames -------------------------------------------------- */
+/* named - a subject's candidate and what symbols_resolve() made of it */
+static void named_add(struct evidence *ev, const char *name)
+{
+	ev->named =
+		xreallocarray(ev->named, ev->nnamed + 1, sizeof(*ev->named));
+	ev->named[ev->nnamed++] = xstrdup(name);
+}
+
+/*
+ * A frame whose function the index does not know (a newer tree's): the
+ * module its "[name]" gives, else the driver its name starts with when
+ * that word has a digit ("mt7921_..."); not a plain word ("usb_..."),
+ * not an unreliable "? " frame, nothing when no module has the name
+ */
+static void test_resolve_frame_driver(void **state)
+{
+	char *idx = make_tree();
+	struct frame fr[6];
+	struct evidence ev;
+	struct symbols *s;
+	size_t i;
+
+	(void)state;
+	write_text("drivers/net/wireless/mt7921/Makefile",
+		   "obj-$(CONFIG_MT7921_COMMON) += mt7921-common.o\n"
+		   "mt7921-common-y := mac.o\n");
+	write_text("drivers/net/wireless/mt7921/mac.c",
+		   "void mt7921_mac_reset(void) { }\n");
+	write_text("drivers/soc/qe/Makefile", "obj-y += usb.o\n");
+	write_text("drivers/soc/qe/usb.c", "void qe_usb_clock_set(void) { }\n");
+	assert_int_equal(symbols_build(tmpdir, idx, NULL), 0);
+	s = open_index(idx);
+	assert_non_null(s);
+	memset(fr, 0, sizeof(fr));
+	memset(&ev, 0, sizeof(ev));
+	fr[0].function = xstrdup("mt7921_channel_switch_rx_beacon");
+	fr[1].function = xstrdup("ieee80211_new_helper");
+	fr[1].module = xstrdup("mt7921_common");
+	fr[2].function = xstrdup("usb_new_helper"); /* module "usb" exists */
+	fr[3].function = xstrdup("__mt7921_new_helper");
+	fr[3].unreliable = true;
+	fr[4].function = xstrdup("ab12_new_helper");  /* no such module */
+	fr[5].function = xstrdup("mt7921_mac_reset"); /* known: its file */
+	ev.frames = fr;
+	ev.nframes = ARRAY_SIZE(fr);
+	symbols_resolve(s, &ev);
+	assert_string_equal(fr[0].file, "drivers/net/wireless/mt7921/");
+	assert_true(fr[0].from_index);
+	assert_string_equal(fr[1].file, "drivers/net/wireless/mt7921/mac.c");
+	assert_null(fr[2].file);
+	assert_null(fr[3].file);
+	assert_null(fr[4].file);
+	assert_string_equal(fr[5].file, "drivers/net/wireless/mt7921/mac.c");
+	for (i = 0; i < ARRAY_SIZE(fr); i++) {
+		free(fr[i].function);
+		free(fr[i].module);
+		free(fr[i].file);
+	}
+	symbols_free(s);
+	free(idx);
+	remove_tree();
+}
+
+/*
+ * A pair of the subject's words that names a module ("bcm2835 SPI":
+ * spi-bcm2835, either order) takes the place of its words, which name
+ * another module alone; a pair that names none goes; the prose's names
+ * stay after the subject's
+ */
+static void test_resolve_pairs(void **state)
+{
+	char *idx = make_tree();
+	struct evidence ev;
+	struct symbols *s;
+	size_t i;
+
+	(void)state;
+	write_text("drivers/spi/Makefile",
+		   "obj-$(CONFIG_SPI_BCM2835) += spi-bcm2835.o\n");
+	write_text("drivers/spi/spi-bcm2835.c", "void bcm2835_spi(void) { }\n");
+	write_text("drivers/mmc/host/Makefile",
+		   "obj-$(CONFIG_MMC_BCM2835) += bcm2835.o\n");
+	write_text("drivers/mmc/host/bcm2835.c",
+		   "void bcm2835_mmc(void) { }\n");
+	write_text("drivers/gpio/Makefile",
+		   "obj-$(CONFIG_GPIO_MVEBU) += gpio-mvebu.o\n");
+	write_text("drivers/gpio/gpio-mvebu.c", "void mvebu_gpio(void) { }\n");
+	assert_int_equal(symbols_build(tmpdir, idx, NULL), 0);
+	s = open_index(idx);
+	assert_non_null(s);
+
+	memset(&ev, 0, sizeof(ev));
+	named_add(&ev, "bcm2835");     /* alone: the MMC host's */
+	named_add(&ev, "bcm2835 spi"); /* spi-bcm2835 */
+	named_add(&ev, "spi issue");   /* nothing */
+	named_add(&ev, "mvebu gpio");  /* neither word alone */
+	ev.nnamed_subject = ev.nnamed;
+	named_add(&ev, "bcm2835"); /* the prose's: stays */
+	symbols_resolve(s, &ev);
+	assert_int_equal(ev.nnamed_subject, 2);
+	assert_int_equal(ev.nnamed, 3);
+	assert_string_equal(ev.named[0], "bcm2835 spi");
+	assert_string_equal(ev.named_files[0], "drivers/spi/spi-bcm2835.c");
+	assert_string_equal(ev.named[1], "mvebu gpio");
+	assert_string_equal(ev.named_files[1], "drivers/gpio/gpio-mvebu.c");
+	assert_string_equal(ev.named[2], "bcm2835");
+	assert_string_equal(ev.named_files[2], "drivers/mmc/host/bcm2835.c");
+	for (i = 0; i < ev.nnamed; i++) {
+		free(ev.named[i]);
+		free(ev.named_files[i]);
+	}
+	free(ev.named);
+	free(ev.named_files);
+
+	/* no pair names a module: the words keep their own */
+	memset(&ev, 0, sizeof(ev));
+	named_add(&ev, "bcm2835");
+	named_add(&ev, "bcm2835 card");
+	ev.nnamed_subject = ev.nnamed;
+	symbols_resolve(s, &ev);
+	assert_int_equal(ev.nnamed, 1);
+	assert_int_equal(ev.nnamed_subject, 1);
+	assert_string_equal(ev.named_files[0], "drivers/mmc/host/bcm2835.c");
+	free(ev.named[0]);
+	free(ev.named_files[0]);
+	free(ev.named);
+	free(ev.named_files);
+	symbols_free(s);
+	free(idx);
+	remove_tree();
+}
 
 static int finish_calls;
 
@@ -1347,6 +1495,8 @@ int main(void)
 		cmocka_unit_test(test_corrupt_index),
 		cmocka_unit_test(test_build_errors),
 		cmocka_unit_test(test_resolve),
+		cmocka_unit_test(test_resolve_pairs),
+		cmocka_unit_test(test_resolve_frame_driver),
 		cmocka_unit_test(test_pread_build_and_lookup),
 		cmocka_unit_test(test_pread_corrupt_index),
 		cmocka_unit_test(test_pread_resolve),
