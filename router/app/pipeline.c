@@ -274,7 +274,14 @@ static bool security_contact(const struct map *map, int sec, const char *addr)
  * such as "issue" or "missing", or a regression's time: "Since 6.18.x
  * ...") while a first-person sentence or a pasted message of its text
  * tells a problem (problem.h): on the four tuning report parts that
- * released 12 held genuine user reports and no non-report.  On the bugs alias such mail is mostly a
+ * released 12 held genuine user reports and no non-report.  Nor, asked
+ * or not, is one whose writer tells in a sentence of their own, no
+ * question and no wish, that something failed, and shows the system it
+ * failed on (told_failure(): a kernel log line, or the kernel they ran
+ * with a user rule's sign): written from tune-reports5 and
+ * tune-reports, it released 2 held genuine user reports on those
+ * parts and no non-report on any of the six (a how-to question names
+ * a failure in a question, a wish or a quotation, or no system).  On the bugs alias such mail is mostly a
  * question, a plan or an announcement; the few genuine reports among
  * them keep their class and wait for a triager (pending) instead of
  * reaching a maintainer as a bug.
@@ -368,8 +375,42 @@ static bool filed_in_tracker(const struct pipeline *p, const struct report *r)
 			      r->from_addr);
 }
 
+/*
+ * told_failure - r's writer tells, in a sentence of their own that
+ * neither asks nor wishes, that something failed
+ * (problem_failure_in_text(): "the ports are not working", not "is it
+ * true that it will crash?"), and shows the system it failed on: a
+ * line of the kernel's log they pasted, or the kernel they ran
+ * (evidence) with a user rule's sign of their machine (signs > 0); what
+ * was found goes to d->told.  A how-to question names a failure in a
+ * question or a wish, or names no system.
+ */
+static bool told_failure(const struct report *r, struct decision *d,
+			 double signs)
+{
+	char what[64];
+	unsigned logs;
+
+	if (!problem_failure_in_text(r->body, r->body_len, what, sizeof(what)))
+		return false;
+	logs = problem_log_lines(r->body, r->body_len);
+	if (logs)
+		snprintf(
+			d->told, sizeof(d->told),
+			"the writer tells a failure (%s) and pastes %u line%s of the kernel's log",
+			what, logs, logs == 1 ? "" : "s");
+	else if (d->ev && d->ev->kernel_version && signs > 0)
+		snprintf(
+			d->told, sizeof(d->told),
+			"the writer tells a failure (%s) on kernel %s, with a user rule's sign of their machine",
+			what, d->ev->kernel_version);
+	else
+		return false;
+	return true;
+}
+
 static bool no_sign_of_a_bug(const struct pipeline *p, const struct report *r,
-			     const struct decision *d)
+			     struct decision *d)
 {
 	const struct rules_params *rp = rules_params(p->rules);
 	/* the signs are the rules': the model's vote says the text reads
@@ -381,6 +422,10 @@ static bool no_sign_of_a_bug(const struct pipeline *p, const struct report *r,
 	if (d->kind.kind != KIND_REPORT || d->kind.reply ||
 	    d->verdict.cls != CLASS_USER || d->verdict.certain ||
 	    (d->ev && (d->ev->crash_type || d->ev->nframes)))
+		return false;
+	/* the writer tells that something of theirs failed, and shows
+	 * the system it failed on */
+	if (told_failure(r, d, signs))
 		return false;
 	/* a question from a machine that shows itself (a log, its kernel,
 	 * its hardware: user rules worth three times the threshold) is a

@@ -111,6 +111,9 @@ struct decision {
 	bool mapped;	 /* some section besides THE REST */
 	bool judged;	 /* pipeline_judge() ran */
 	bool no_problem; /* no sign of a bug: held (PIPELINE_NO_PROBLEM) */
+	/* why a message that would be held so is not: its writer tells a
+	 * failure on a system it shows (pipeline.c told_failure()), or "" */
+	char told[192];
 	/* nonblank lines of its own text and of the rest (quoted, after a
 	 * marker, attached): rules_text_lines() */
 	unsigned own_lines, rest_lines;

@@ -379,6 +379,8 @@ static void print_text(const struct pipeline *p, const struct report *r,
 		       d->verdict.rules[i].describe
 			       ? d->verdict.rules[i].describe
 			       : "");
+	if (d->told[0])
+		printf("told      %s\n", d->told);
 	printf("recipient %s\n", d->pick.addr ? d->pick.addr : "(none)");
 	printf("reason    %s\n", d->pick.reason);
 	printf("action    %s: %s\n", act_action_name(d->act.action),

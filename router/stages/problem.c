@@ -114,6 +114,12 @@ struct sentence {
 	bool log;      /* a kernel message: "EXT4-fs error (device",
 			* "failed: -110", a dmesg line */
 	bool commit;   /* names a commit: "commit e879a0d9cb08" */
+	bool told;     /* the whole sentence is judged at its end: a
+			* question or a wish does not tell (told()) */
+	bool modal;    /* ... a word of a wish or a supposition */
+	bool quote;    /* ... inside double quotes: a message or a name
+			* cited ("Correctable Errors collector"), not the
+			* writer's telling */
 	size_t hex;    /* the word so far is this many hex digits
 			* (SIZE_MAX: it is not hex) ... */
 	bool digit;    /* ... one a digit */
@@ -123,10 +129,40 @@ struct sentence {
 
 static void sentence_reset(struct sentence *s)
 {
-	bool failure = s->failure;
+	bool failure = s->failure, told = s->told;
 
 	memset(s, 0, sizeof(*s));
 	s->failure = failure;
+	s->told = told;
+}
+
+/* words of a wish, a supposition or a plan: "I want it to crash", "a
+ * disk failure could occur", "should I expect errors" (sorted: bsearch) */
+static const char *const modal_words[] = {
+	"could",  "might", "should",  "want",
+	"wanted", "wants", "whether", "would",
+};
+
+/* words a writer tells as an action of theirs as often as a failure
+ * ("after a reboot I found ...", "I rebuild and reboot"): a told
+ * failure leaves them out (sorted: bsearch) */
+static const char *const action_words[] = {
+	"reboot",
+	"reboots",
+};
+
+/* qualifies - the sentence names a problem as problem_in_text() asks */
+static bool qualifies(const struct sentence *s, bool need_person)
+{
+	return s->problem && (s->person || s->log || s->commit || !need_person);
+}
+
+/* told - a sentence in told mode, at its end, tells of a problem: the
+ * writer's own (first person: a kernel message they pasted is not
+ * their telling), with no modal word, and does not end asking ('?') */
+static bool told(const struct sentence *s, char end)
+{
+	return s->told && end != '?' && !s->modal && s->problem && s->person;
 }
 
 /* hex_byte - track whether the word read so far is a hex number */
@@ -176,8 +212,18 @@ static void word_end(struct sentence *s)
 		s->word[s->n] = '\0';
 		if (in_list(s->word, first_person, ARRAY_SIZE(first_person)))
 			s->person = true;
+		if (s->told &&
+		    sorted_words_has(modal_words, ARRAY_SIZE(modal_words),
+				     s->word))
+			s->modal = true;
 
 		hit = problem_word(s->prev, s->word);
+		if (s->told &&
+		    (s->quote ||
+		     (hit == s->word &&
+		      sorted_words_has(action_words, ARRAY_SIZE(action_words),
+				       s->word))))
+			hit = NULL;
 		if (hit && s->failure && hit == s->word &&
 		    sorted_words_has(topic_words, ARRAY_SIZE(topic_words),
 				     s->word))
@@ -219,6 +265,18 @@ static char word_byte(const char *p, const char *e, size_t *skip)
 	return '\0';
 }
 
+/* quote_mark - '"' opens or closes a quotation, and so do the UTF-8
+ * marks U+201C and U+201D */
+static void quote_mark(struct sentence *s, const char *p, const char *e)
+{
+	if (*p == '"')
+		s->quote = !s->quote;
+	else if ((unsigned char)*p == 0xe2 && e - p >= 3 &&
+		 (unsigned char)p[1] == 0x80 &&
+		 ((unsigned char)p[2] == 0x9c || (unsigned char)p[2] == 0x9d))
+		s->quote = (unsigned char)p[2] == 0x9c;
+}
+
 /* feed [p, e) into s; true as soon as a sentence qualifies */
 static bool feed(struct sentence *s, const char *p, const char *e,
 		 bool need_person)
@@ -237,22 +295,25 @@ static bool feed(struct sentence *s, const char *p, const char *e,
 			continue;
 		}
 		word_end(s);
+		quote_mark(s, p, e);
 		/* a problem word a kernel message ends with ':', '(' or ',' */
 		if (s->hit_now && (*p == ':' || *p == '(' || *p == ',' ||
 				   (*p == ' ' && p + 1 < e && p[1] == '(')))
 			s->log = true;
 		s->hit_now = false;
-		if (s->problem &&
-		    (s->person || s->log || s->commit || !need_person))
+		if (!s->told && qualifies(s, need_person))
 			return true;
 		/* ". ", "? ", "! " end a sentence */
 		if ((*p == '.' || *p == '?' || *p == '!') &&
-		    (p + 1 == e || isspace((unsigned char)p[1])))
+		    (p + 1 == e || isspace((unsigned char)p[1]))) {
+			if (told(s, *p))
+				return true;
 			sentence_reset(s);
+		}
 		p++;
 	}
 	word_end(s);
-	return s->problem && (s->person || s->log || s->commit || !need_person);
+	return !s->told && qualifies(s, need_person);
 }
 
 /* digits - n digits at p (p < e) */
@@ -467,13 +528,34 @@ static bool own_text_ends(const char *p, const char *e)
 					!memcmp(p, om, sizeof(om) - 1));
 }
 
-bool problem_in_text(const char *text, size_t len, char *what, size_t size)
+/*
+ * sentence_end - a line break ends the sentence s (a blank, quoted or
+ * indented line, a log line, the end of the text): true when, told,
+ * it told of a problem (its words copied to what); s starts anew
+ */
+static bool sentence_end(struct sentence *s, char *what, size_t size)
+{
+	bool t = told(s, '.');
+
+	if (t)
+		copy_what(s, what, size);
+	sentence_reset(s);
+	return t;
+}
+
+/* in_text - problem_in_text(); with failure only a word that says
+ * something failed (problem_failure_in_phrase()'s words), and with
+ * told_only a sentence that tells it (told()) */
+static bool in_text(const char *text, size_t len, bool failure, bool told_only,
+		    char *what, size_t size)
 {
 	const char *p = text, *end, *e;
 	struct sentence s;
 	bool stamp;
 
 	memset(&s, 0, sizeof(s));
+	s.failure = failure;
+	s.told = told_only;
 	if (!text)
 		return false;
 	end = text + (len < PROBLEM_SCAN_MAX ? len : PROBLEM_SCAN_MAX);
@@ -485,30 +567,41 @@ bool problem_in_text(const char *text, size_t len, char *what, size_t size)
 			break;
 		/* a quoted line is someone else's; a blank one ends */
 		if (p == e || *p == '>' || *p == '\r') {
-			sentence_reset(&s);
+			if (sentence_end(&s, what, size))
+				return true;
 			continue;
 		}
-		/* a line that starts indented starts a new sentence */
-		if (isspace((unsigned char)*p))
-			sentence_reset(&s);
 		stamp = dmesg_line(p, e);
-		if (stamp) {
-			/* a log line is its own sentence, and a kernel's */
-			sentence_reset(&s);
+		/* a line that starts indented starts a new sentence, and a
+		 * log line is its own sentence, and a kernel's */
+		if ((isspace((unsigned char)*p) || stamp) &&
+		    sentence_end(&s, what, size))
+			return true;
+		if (stamp)
 			s.log = true;
-		}
 		if (feed(&s, p, e, true)) {
 			copy_what(&s, what, size);
 			return true;
 		}
-		if (stamp)
-			sentence_reset(&s);
 		/* a word never continues across a line */
 		word_end(&s);
+		if (stamp && sentence_end(&s, what, size))
+			return true;
 		if (e == end)
 			break;
 	}
-	return false;
+	return sentence_end(&s, what, size);
+}
+
+bool problem_in_text(const char *text, size_t len, char *what, size_t size)
+{
+	return in_text(text, len, false, false, what, size);
+}
+
+bool problem_failure_in_text(const char *text, size_t len, char *what,
+			     size_t size)
+{
+	return in_text(text, len, true, true, what, size);
 }
 
 /*

@@ -63,6 +63,22 @@ bool problem_failure_in_phrase(const char *s, size_t len, char *what,
 bool problem_in_text(const char *text, size_t len, char *what, size_t size);
 
 /*
+ * problem_failure_in_text - the writer tells that something failed: a
+ * sentence of text[0..len) in the first person with a word that says
+ * something failed (problem_failure_in_phrase()'s words: "I have a
+ * question about this issue" names a topic, "my board locks up" a
+ * failure), judged whole at its end (". ", "! ", a line break that
+ * ends it): not one that asks ("?"), nor one of a wish or a supposition
+ * ("want", "could", "would", "might", "should", "whether": "I want it
+ * to panic"), nor a failure word inside double quotes (a message or a
+ * name cited: I see "Correctable Errors collector").  A pasted kernel
+ * message is the kernel's telling, not the writer's.  Quoted lines and
+ * the signature left out.
+ */
+bool problem_failure_in_text(const char *text, size_t len, char *what,
+			     size_t size);
+
+/*
  * problem_dmesg_stamp - the length of the console stamp s[0..len) opens
  * with, 0 when none: dmesg's "[   12.345678]", and the human forms of
  * dmesg -H ("[Apr11 19:28]", then "[  +0.014297]" for each later line)

@@ -252,6 +252,24 @@ test_expect_success 'a question that pastes the kernel'\''s log (three lines or 
 	test "$(q "select class, state from reports where message_id = \"logq2@example.com\"")" = "user|held"
 '
 
+test_expect_success 'a question whose writer tells a failure on a system they show is not held; a how-to question is' '
+	ask toldq "ext4: root mount hangs at boot, any idea?" \
+		"Hello,\n\nI run kernel 6.19.2 on my board, and since yesterday the ext4 root mount is not working: mount waits forever.\n\nWhat should I try next?" &&
+	test "$(said toldq)" = "user|forwarded" &&
+	"$TRIAGE" explain "$T/toldq.eml" >"$T/toldq.out" &&
+	grep -q "^told      the writer tells a failure (not working) on kernel 6.19.2" "$T/toldq.out" &&
+	ask nosys "ext4: root mount hangs at boot, any idea?" \
+		"Hello,\n\nI see that the ext4 root mount is not working: mount waits forever.\n\nWhat should I try next?" &&
+	test "$(said nosys)" = "user|held" &&
+	ask howto "ext4: casefold conversion of a mounted volume, how?" \
+		"Hello,\n\nI run kernel 6.19.2 on my board. Would tune2fs fail on the mounted root volume, or must I unmount it first? I want no errors at the next boot.\n\nThanks." &&
+	test "$(said howto)" = "user|held" &&
+	q "select d.reason from decisions d join reports r on r.id = d.report where r.message_id = \"howto@example.com\"" |
+		grep -q "^no sign of a bug anyone hit" &&
+	"$TRIAGE" explain "$T/howto.eml" >"$T/howto.out" &&
+	! grep -q "^told" "$T/howto.out"
+'
+
 # model_only_user JSON: explain --json says user, and only the model's
 # pseudo-rules (MODEL_USER_*) fired
 model_only_user() {

@@ -200,6 +200,73 @@ static unsigned log_lines(const char *s)
 	return problem_log_lines(s, strlen(s));
 }
 
+static bool told(const char *s, char *what, size_t size)
+{
+	return problem_failure_in_text(s, strlen(s), what, size);
+}
+
+/* a failure the writer tells of their own system, in a sentence that
+ * neither asks nor wishes; a how-to question names none */
+static void test_failure_in_text(void **state)
+{
+	char what[32];
+
+	(void)state;
+	assert_true(told("Hi,\n\nI built 6.19-rc3 for my board and the\n"
+			 "HDMI output is not working at all.\n",
+			 what, sizeof(what)));
+	assert_string_equal(what, "not working");
+	/* a line break ends the sentence without a '?' */
+	assert_true(told("After resume we see the controller crash\n\n"
+			 "Any idea?\n",
+			 what, sizeof(what)));
+	assert_string_equal(what, "crash");
+	/* a pasted kernel message is the kernel's telling, not the
+	 * writer's (problem_in_text() takes it) */
+	assert_false(told("The mount ends with\n"
+			  "[   12.345678] XFS (sdb1): log mount failed\n",
+			  NULL, 0));
+	assert_true(text("The mount ends with\n"
+			 "[   12.345678] XFS (sdb1): log mount failed\n",
+			 NULL, 0));
+	/* a question, a wish, a supposition tell nothing failed */
+	assert_false(told("Is it true that my system will crash on an "
+			  "uncorrectable error?\n",
+			  NULL, 0));
+	assert_false(
+		told("I want the machine to panic when the watchdog fires.\n",
+		     NULL, 0));
+	assert_false(told("We wonder whether our disks could fail "
+			  "together.\n",
+			  NULL, 0));
+	/* a reboot the writer did is an action of theirs */
+	assert_false(
+		told("After a reboot I found this in kern.log:\n\n", NULL, 0));
+	assert_true(
+		text("After a reboot I found this in kern.log:\n\n", NULL, 0));
+	/* a topic word names no failure ("an issue", "a problem") */
+	assert_false(told("I have a question about this issue.\n", NULL, 0));
+	/* a message cited in quotes is its name, not the writer's telling */
+	assert_false(told("When I boot I see \"Correctable Errors collector "
+			  "initialized\" in the log.\n",
+			  NULL, 0));
+	assert_false(told("I see \xe2\x80\x9c"
+			  "error counters\xe2\x80\x9d"
+			  " in "
+			  "sysfs.\n",
+			  NULL, 0));
+	/* a how-to question with nothing broken */
+	assert_false(told("How do I enable the second display on my board? "
+			  "I use 6.12.\n",
+			  NULL, 0));
+	/* quoted lines and the signature are not the writer's */
+	assert_false(told("> my laptop crashes\n\nThanks.\n-- \n"
+			  "I fix what fails.\n",
+			  NULL, 0));
+	/* problem_in_text() still reads the whole text, questions too */
+	assert_true(text("Is it true that my system will crash?\n", NULL, 0));
+}
+
 static void test_log_lines(void **state)
 {
 	(void)state;
@@ -305,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_subject),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_failure),
+		cmocka_unit_test(test_failure_in_text),
 		cmocka_unit_test(test_log_lines),
 		cmocka_unit_test(test_dmesg_stamp),
 		cmocka_unit_test(test_bounds),
