@@ -654,6 +654,36 @@ static void private_recipient(struct decision *d)
 }
 
 /*
+ * user_signs - a report classed user by its own evidence: a certain rule,
+ * or user rules (the model's vote left out, as no_sign_of_a_bug() does)
+ * that reached the user threshold; what act_fallback() asks before it
+ * publishes a report on a list
+ */
+static bool user_signs(const struct pipeline *p, const struct decision *d)
+{
+	const struct rules_params *rp =
+		p->rules ? rules_params(p->rules) : NULL;
+
+	if (d->verdict.cls != CLASS_USER)
+		return false;
+	return d->verdict.certain ||
+	       (rp &&
+		d->verdict.score[CLASS_USER] - d->verdict.model[CLASS_USER] >=
+			rp->threshold[CLASS_USER]);
+}
+
+/* addressed - the message's own To: or Cc: names its pick (a list) */
+static bool addressed(const struct decision *d)
+{
+	size_t i;
+
+	for (i = 0; d->ev && d->pick.addr && i < d->ev->nrecipients; i++)
+		if (!strcasecmp(d->ev->recipients[i], d->pick.addr))
+			return true;
+	return false;
+}
+
+/*
  * pipeline_route - pick and act for one report (judged first when
  * pipeline_judge() has not run): the part that reads the loads; -1
  * when the pick could not read one
@@ -708,14 +738,19 @@ int pipeline_route(struct pipeline *p, const struct report *r, time_t now,
 		    config_get(p->cfg, "security_address"),
 		    d->ev ? d->ev->crash_type : NULL, r->subject, r->body,
 		    r->body_len, &d->act);
-	if (!d->act.security)
+	if (!d->act.security) {
+		struct act_list list = { d->pick.addr, d->pick.list_note,
+					 d->pick.list_why, user_signs(p, d),
+					 addressed(d) };
+
 		act_fallback(
 			&p->act, d->cls,
 			p->map && d->pick.section >= 0
 				? map_title(p->map, (uint32_t)d->pick.section)
 				: NULL,
-			d->pick.outcome == PICK_TO_LIST, contact, &d->act);
-	else
+			d->pick.outcome == PICK_TO_LIST ? &list : NULL, contact,
+			&d->act);
+	} else
 		private_recipient(d);
 	/* no sign of a bug: a triager sees it before anyone else does */
 	if (d->no_problem && d->act.action != ACT_HOLD) {
@@ -750,6 +785,15 @@ int pipeline_route(struct pipeline *p, const struct report *r, time_t now,
 			config_int(p->cfg, "own_text_min_lines"));
 	}
 	security_hold_mark(d, d->pick.outcome == PICK_PERSON && !contact);
+	/* a forward to a list says why the list (act_fallback()): the
+	 * decision's reason and X-Triage-Reason are the pick's */
+	if (d->pick.outcome == PICK_TO_LIST && d->act.action == ACT_FORWARD &&
+	    !d->act.security && d->pick.reason) {
+		char *why = xasprintf("%s; %s", d->pick.reason, d->act.reason);
+
+		free(d->pick.reason);
+		d->pick.reason = why;
+	}
 	return rc;
 }
 

@@ -247,47 +247,6 @@ void act_decide(const struct act_config *ac, const char *cls, bool mapped,
 	}
 }
 
-void act_fallback(const struct act_config *ac, const char *cls,
-		  const char *section, bool to_list, bool security,
-		  struct act_decision *out)
-{
-	int c = act_class_from_name(cls);
-	bool forward = false;
-	size_t i;
-
-	if (out->action != ACT_FORWARD && out->action != ACT_DIGEST)
-		return;
-	if (security) {
-		out->action = ACT_HOLD;
-		out->period = 0;
-		out->reply = false;
-		snprintf(out->reason, sizeof(out->reason),
-			 "%s: the recipient is a security contact, never sent "
-			 "a report on the sender's say-so; held for a triager",
-			 cls ? cls : "?");
-		return;
-	}
-	if (!to_list)
-		return;
-	for (i = 0; i < ac->nlist; i++) {
-		const struct act_list_rule *lr = &ac->list[i];
-
-		if ((lr->cls < 0 || lr->cls == c) &&
-		    (!lr->section ||
-		     (section && !strcasecmp(lr->section, section))))
-			forward = lr->forward;
-	}
-	if (forward)
-		return;
-	out->action = ACT_HOLD;
-	out->period = 0;
-	out->reply = false;
-	snprintf(out->reason, sizeof(out->reason),
-		 "%s: nobody but the section's list to send it to; held for "
-		 "a triager (list_fallback %s hold)",
-		 cls ? cls : "?", cls ? cls : "*");
-}
-
 static unsigned char fold(unsigned char c)
 {
 	return c >= 'A' && c <= 'Z' ? (unsigned char)(c - 'A' + 'a') : c;
@@ -332,6 +291,171 @@ static unsigned words_in(const char *p, size_t len, const char *const *w,
 		}
 	}
 	return found;
+}
+
+/* the words of an L: annotation that close a list to outsiders */
+static const char *const closed_words[] = {
+	"moderated", "subscriber", "closed", "members", "private", "invit"
+};
+
+/* settle - out becomes action a, with no digest period and no reply */
+static void settle(struct act_decision *out, enum act_action a)
+{
+	out->action = a;
+	out->period = 0;
+	out->reply = false;
+}
+
+/* already_there - a user report its sender sent to the list itself */
+static void already_there(int c, const char *addr, const char *why,
+			  struct act_decision *out)
+{
+	settle(out, ACT_RECORD);
+	snprintf(out->reason, sizeof(out->reason),
+		 "%s: %.140s, and its sender already sent it to %.60s (in its "
+		 "To: or Cc:): recorded, not posted there again",
+		 class_names[c], why, addr);
+}
+
+/*
+ * list_default - no list_fallback record matched: a user report goes to
+ * an open list MAINTAINERS asks reports for (act.h); out's reason says
+ * why it went or why it is held; true when it goes
+ */
+static bool list_default(int c, const char *section,
+			 const struct act_list *list, struct act_decision *out)
+{
+	const char *closed = act_list_closed(list->note);
+	const char *addr = list->addr ? list->addr : "?";
+	char why[200];
+
+	switch (list->why) {
+	case PICK_LIST_ASKED:
+		snprintf(why, sizeof(why),
+			 "MAINTAINERS B: asks for reports on %.80s", addr);
+		break;
+	case PICK_LIST_NO_PERSON:
+		snprintf(why, sizeof(why),
+			 "%.72s names no person, only its list %.80s",
+			 section ? section : "the section", addr);
+		break;
+	case PICK_LIST_REPORTER:
+		snprintf(why, sizeof(why),
+			 "the section names nobody but the reporter; its "
+			 "list is %.80s",
+			 addr);
+		break;
+	case PICK_LIST_PASSED:
+	default:
+		snprintf(out->reason, sizeof(out->reason),
+			 "%s: nobody but the section's list to send it to "
+			 "(its people are unavailable: the overflow is a "
+			 "triager's); held for a triager",
+			 class_names[c]);
+		return false;
+	}
+	if (c != ACT_USER) {
+		snprintf(out->reason, sizeof(out->reason),
+			 "%s: %.176s, but only a user report goes to a list on "
+			 "the sender's say-so; held for a triager "
+			 "(list_fallback %s hold)",
+			 class_names[c], why, class_names[c]);
+		return false;
+	}
+	if (list->addressed) {
+		already_there(c, addr, why, out);
+		return true;
+	}
+	if (!list->user_signs) {
+		snprintf(out->reason, sizeof(out->reason),
+			 "%s: %.176s, but no user rule reached the user "
+			 "threshold: a sender's say-so alone is not "
+			 "published; held for a triager",
+			 class_names[c], why);
+		return false;
+	}
+	if (closed) {
+		snprintf(
+			out->reason, sizeof(out->reason),
+			"%s: %.176s, but MAINTAINERS marks it %.60s: closed to "
+			"outsiders; held for a triager",
+			class_names[c], why, list->note);
+		return false;
+	}
+	snprintf(
+		out->reason, sizeof(out->reason),
+		"%s: %.176s, an open list: forwarded to it (\"list_fallback %s "
+		"hold\" would hold it)",
+		class_names[c], why, class_names[c]);
+	return true;
+}
+
+void act_fallback(const struct act_config *ac, const char *cls,
+		  const char *section, const struct act_list *list,
+		  bool security, struct act_decision *out)
+{
+	int c = act_class_from_name(cls);
+	int rule = -1; /* the last matching record: 0 hold, 1 forward */
+	size_t i;
+
+	if (out->action != ACT_FORWARD && out->action != ACT_DIGEST)
+		return;
+	if (security) {
+		settle(out, ACT_HOLD);
+		snprintf(out->reason, sizeof(out->reason),
+			 "%s: the recipient is a security contact, never sent "
+			 "a report on the sender's say-so; held for a triager",
+			 cls ? cls : "?");
+		return;
+	}
+	if (!list)
+		return;
+	for (i = 0; i < ac->nlist; i++) {
+		const struct act_list_rule *lr = &ac->list[i];
+
+		if ((lr->cls < 0 || lr->cls == c) &&
+		    (!lr->section ||
+		     (section && !strcasecmp(lr->section, section))))
+			rule = lr->forward;
+	}
+	if (rule == 1) {
+		/* the site's word, but a list never gets a message twice */
+		if (list->addressed && out->action == ACT_FORWARD && c >= 0 &&
+		    c != ACT_UNMAPPED)
+			already_there(c, list->addr ? list->addr : "?",
+				      "a list_fallback record sends it to "
+				      "the section's list",
+				      out);
+		else if (out->action == ACT_FORWARD)
+			snprintf(out->reason, sizeof(out->reason),
+				 "%.12s: a list_fallback record sends it to "
+				 "the section's list %.80s",
+				 cls ? cls : "?",
+				 list->addr ? list->addr : "?");
+		return;
+	}
+	if (rule < 0 && c >= 0 && c != ACT_UNMAPPED &&
+	    list_default(c, section, list, out))
+		return;
+	settle(out, ACT_HOLD);
+	if (rule == 0 || c < 0 || c == ACT_UNMAPPED)
+		snprintf(out->reason, sizeof(out->reason),
+			 "%s: nobody but the section's list to send it to; "
+			 "held for a triager (list_fallback %s hold)",
+			 cls ? cls : "?", cls ? cls : "*");
+}
+
+const char *act_list_closed(const char *note)
+{
+	unsigned found;
+
+	_Static_assert(ARRAY_SIZE(closed_words) <= 8,
+		       "words_in() takes 8 words");
+	if (!note)
+		return NULL;
+	found = words_in(note, strlen(note), closed_words,
+			 ARRAY_SIZE(closed_words));
+	return found ? closed_words[__builtin_ctz(found)] : NULL;
 }
 
 void act_private(const char *cls, bool person, const char *security_address,

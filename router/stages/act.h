@@ -37,14 +37,38 @@
  *	A report whose only recipient is its section's mailing list (the
  *	pick found no person: "L: ... (no person available)") would be
  *	published on the sender's say-so: anyone can name a list-only
- *	section's file.  Such a report is held unless
+ *	section's file.  What happens is decided by
  *
  *	  list_fallback CLASS|* forward|hold ["SECTION"]
  *
- *	allows it (the last matching record wins; default hold).  A
+ *	(the last matching record wins).  Without a matching record a
+ *	user report whose rules reached the user threshold (user_signs:
+ *	class user only because nothing else fired is not enough) goes to
+ *	the list when MAINTAINERS asks for reports there and the list
+ *	takes mail from anyone:
+ *
+ *	  - the section's B: is mailto: that list, or the section names
+ *	    no person at all (no roster, B: person, expert, M: or R:), or
+ *	    its only people are the reporter (pick.h's list_why);
+ *	  - and its L: line carries no annotation that closes it to
+ *	    outsiders ("(moderated for non-subscribers)",
+ *	    "(subscribers-only)", "closed", "members", "private",
+ *	    "invitation": act_list_closed()).
+ *
+ *	Such a report whose own To: or Cc: already names the list
+ *	(addressed) is on the list already: it is recorded (ACT_RECORD:
+ *	not forwarded, not pending), never posted there a second time,
+ *	whatever a list_fallback record says for its class.
+ *
+ *	Everything else is held for a triager: a list reached because the
+ *	people were passed over (saturated, away, gave it back: the
+ *	overflow is a triager's), a closed list, and every other class
+ *	(fuzzer, ai, uncertain).  The later holds of the filter (no sign
+ *	of a bug, thin or unread text, the sender's cap) still apply.  A
  *	security contact (security@..., or a section that lists
  *	Documentation/process/security-bugs.rst) is never sent a report
- *	on a stranger's say-so: held, whatever the records say.
+ *	on a stranger's say-so: held, whatever the records say; nor is a
+ *	security-looking report ever published (act_private()).
  *
  *	  reply_bugtracker = yes|no      (default no)
  *
@@ -67,6 +91,7 @@
 #include <stdbool.h>
 
 #include "kind.h"
+#include "pick.h"
 
 struct config;
 
@@ -138,16 +163,37 @@ void act_decide(const struct act_config *ac, const char *cls, bool mapped,
 		bool have_recipient, const char *bug_url,
 		struct act_decision *out);
 
+/* the section's list a pick ended on (pick.h), for act_fallback() */
+struct act_list {
+	const char *addr;	/* bare address */
+	const char *note;	/* its L: line's "(...)" annotation, or NULL */
+	enum pick_list_why why; /* why the pick ended on it */
+	/* the report's own user rules reached the user threshold (or a
+	 * certain rule made it user): more than the sender's say-so */
+	bool user_signs;
+	/* the message's own To: or Cc: names the list: it is there already */
+	bool addressed;
+};
+
 /*
  * act_fallback - what a report sent somewhere (out->action forward or
- * digest) becomes when its recipient is only its section's list
- * (to_list) or a security contact (security): held for a triager unless
- * a "list_fallback" record allows the list for its class and section;
- * a security contact is never a fallback target, whatever the records
+ * digest) becomes when its recipient is only its section's list (list;
+ * NULL: a person) or a security contact (security): a "list_fallback"
+ * record for its class and section decides; without one, a user report
+ * goes to an open list MAINTAINERS asks reports for (see above) and
+ * anything else is held for a triager; a security contact is never a
+ * fallback target, whatever the records.  The reason says which.
  */
 void act_fallback(const struct act_config *ac, const char *cls,
-		  const char *section, bool to_list, bool security,
-		  struct act_decision *out);
+		  const char *section, const struct act_list *list,
+		  bool security, struct act_decision *out);
+
+/*
+ * act_list_closed - the word of an L: annotation ("(moderated for
+ * non-subscribers)", "(subscribers-only)", "(closed)") that closes the
+ * list to outsiders, or NULL when note (NULL: none) says nothing of it
+ */
+const char *act_list_closed(const char *note);
 
 /*
  * act_private - a report that looks security-sensitive: a memory-safety

@@ -615,7 +615,11 @@ static void add_missing(struct pick_state *st, struct strbuf *sb,
 			enum pick_role role)
 {
 	if (role == PICK_LIST) {
-		sb_adds(sb, " (no person available)");
+		sb_adds(sb, st->res->list_why == PICK_LIST_NO_PERSON
+				    ? " (the section names no person)"
+			    : st->res->list_why == PICK_LIST_REPORTER
+				    ? " (no person but the reporter)"
+				    : " (no person available)");
 		return;
 	}
 	if (role != PICK_MAINTAINER && role != PICK_REVIEWER)
@@ -671,8 +675,9 @@ static void tier_roster(struct pick_state *st, const struct group *g)
 	}
 }
 
-static bool is_section_list(const struct map *map, uint32_t sec,
-			    const char *addr)
+/* section_list - the value of sec's L: entry for addr, or NULL */
+static const char *section_list(const struct map *map, uint32_t sec,
+				const char *addr)
 {
 	uint32_t i, n = map_nentries(map, sec);
 	char a[EXPERTS_ADDR_MAX + 1];
@@ -682,8 +687,8 @@ static bool is_section_list(const struct map *map, uint32_t sec,
 		    experts_parse_addr(map_entry_value(map, sec, i), a,
 				       sizeof(a), NULL, 0) == 0 &&
 		    strcmp(a, addr) == 0)
-			return true;
-	return false;
+			return map_entry_value(map, sec, i);
+	return NULL;
 }
 
 static void tier_bmailto(struct pick_state *st, const struct group *g)
@@ -707,7 +712,7 @@ static void tier_bmailto(struct pick_state *st, const struct group *g)
 				st, v, NULL, PICK_TRIAGER, (int)sec, 0,
 				xasprintf("B: mailto: triager for %s", title));
 			/* A list named as the triager is not a person. */
-			if (c && is_section_list(rq->map, sec, c->addr))
+			if (c && section_list(rq->map, sec, c->addr))
 				c->role = PICK_LIST;
 		}
 	}
@@ -853,6 +858,39 @@ static size_t tier_experts(struct pick_state *st, const char **file)
 	return 0;
 }
 
+/*
+ * list_why - why the pick ends on the list cand[idx] (pick.h), and the
+ * annotation of its L: line: the people ranked before it were passed
+ * over (saturated, away, gave it back), were only the reporter, or there
+ * were none; a B: mailto: naming the list asks for reports there
+ */
+static void list_why(struct pick_state *st, long idx)
+{
+	struct pick_result *res = st->res;
+	const struct pick_candidate *c = &res->cand[idx];
+	const char *l, *note;
+	bool passed = false, reporter = false;
+	long i;
+
+	for (i = 0; i < idx; i++) {
+		if (res->cand[i].role == PICK_LIST)
+			continue;
+		if (res->cand[i].status == PICK_REPORTER)
+			reporter = true;
+		else
+			passed = true;
+	}
+	res->list_why = passed			    ? PICK_LIST_PASSED
+			: starts_with(c->why, "B:") ? PICK_LIST_ASKED
+			: reporter		    ? PICK_LIST_REPORTER
+						    : PICK_LIST_NO_PERSON;
+	l = c->section >= 0
+		    ? section_list(st->rq->map, (uint32_t)c->section, c->addr)
+		    : NULL;
+	note = l ? strchr(l, '(') : NULL;
+	res->list_note = note ? xstrdup(note) : NULL;
+}
+
 /* finish - record the choice and its reason */
 static void finish(struct pick_state *st, long idx, int section)
 {
@@ -864,6 +902,8 @@ static void finish(struct pick_state *st, long idx, int section)
 	res->addr = xstrdup(c->addr);
 	res->name = xstrdup(c->name);
 	res->section = c->section >= 0 ? c->section : section;
+	if (c->role == PICK_LIST)
+		list_why(st, idx);
 	if (c->role == PICK_LIST && starts_with(c->why, "B:")) {
 		/* B: mailto: naming the section's own list */
 		res->outcome = PICK_TO_LIST;
@@ -1101,6 +1141,7 @@ void pick_result_release(struct pick_result *res)
 	free(res->name);
 	free(res->reason);
 	free(res->bug_url);
+	free(res->list_note);
 	memset(res, 0, sizeof(*res));
 	res->section = -1;
 }

@@ -19,6 +19,13 @@
  *	  3. maintainer: the sections' M: entries, then their R: entries;
  *	  4. list: the sections' first L: entry.
  *
+ *	A list pick says why it is the list (list_why): the section's
+ *	B: mailto: names it, the section names no person at all (no
+ *	roster, B: person, expert, M: or R:), its only people are the
+ *	reporter, or people were passed over (saturated, away, gave it
+ *	back); and the annotation of its L: line (list_note), which says
+ *	whether outsiders may post there.
+ *
  *	When these sections offer nobody (no person available and no
  *	list), the next group of sections by score is tried the same way
  *	(without the experts, which do not depend on sections).
@@ -41,6 +48,7 @@
  *	   31 reviews); bob saturated 5/5 today"
  *	  "M: of XFS FILESYSTEM (no triager, no expert)"
  *	  "L: linux-xfs@vger.kernel.org (no person available)"
+ *	  "L: linux-xfs@vger.kernel.org (the section names no person)"
  *	and the list of candidates considered, each with score, load and
  *	status, for 'triage show'.  A report whose only section is THE
  *	REST (or that has none) is PICK_UNMAPPED, with no recipient, so
@@ -181,6 +189,18 @@ struct pick_candidate {
 	char *why; /* "roster for XFS FILESYSTEM", "R: of ...", ... */
 };
 
+/*
+ * why a PICK_TO_LIST pick ended on the section's list: what act_fallback()
+ * (act.h) weighs before it publishes a report there
+ */
+enum pick_list_why {
+	PICK_LIST_PASSED,    /* people were passed over: saturated, away, gave
+			     it back (the overflow, for a triager) */
+	PICK_LIST_ASKED,     /* the section's B: mailto: names its own list */
+	PICK_LIST_NO_PERSON, /* the section names no person at all */
+	PICK_LIST_REPORTER,  /* its only people are the reporter */
+};
+
 enum pick_outcome {
 	PICK_PERSON,   /* a person was chosen */
 	PICK_TO_LIST,  /* nobody available: the section's list */
@@ -236,6 +256,12 @@ struct pick_result {
 	char *reason; /* always set */
 	int section;  /* the section it was picked for, or -1 */
 	char *bug_url; /* that section's non-mailto B: (act may reply), or NULL */
+	/*
+	 * PICK_TO_LIST: why the list (list_why), and the annotation of its
+	 * L: line ("(moderated for non-subscribers)"), or NULL
+	 */
+	enum pick_list_why list_why;
+	char *list_note;
 	struct pick_candidate *cand;
 	size_t ncand;
 };

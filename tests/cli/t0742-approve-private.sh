@@ -131,7 +131,8 @@ test_expect_success 'a report that does not look security-sensitive is approved 
 		"$C/31-list-kasan.eml" >"$T/31p.eml" &&
 	! grep -i "kasan\|security\|exploit\|cve-\|vulnerab" "$T/31p.eml" &&
 	cp "$T/routes.conf" "$T/hold.conf" &&
-	sed -i "/^list_fallback/d" "$T/hold.conf" &&
+	sed -i "s/^list_fallback .*/list_fallback * hold/" "$T/hold.conf" &&
+	grep -q "^list_fallback \* hold" "$T/hold.conf" &&
 	TRIAGE_CONFIG="$T/hold.conf" "$FILTER" <"$T/31p.eml" &&
 	id=$(id_of abuse-31p.plain@users.example) &&
 	test "$(q "SELECT state FROM reports WHERE id = $id")" = held &&

@@ -153,7 +153,7 @@ static void test_subject_only(void **state)
 	assert_false(act_subject_only(&k, false, &d));
 }
 
-/* a list as the only recipient: held unless list_fallback allows it */
+/* a list as the only recipient: the list_fallback records decide */
 static void test_list_fallback(void **state)
 {
 	struct config *cfg = config_parse(
@@ -163,6 +163,9 @@ static void test_list_fallback(void **state)
 		"list_fallback bogus forward\n"
 		"list_fallback user send\n",
 		"t.conf");
+	/* people passed over: no default sends it */
+	struct act_list passed = { "netdev@example.org", NULL, PICK_LIST_PASSED,
+				   true, false };
 	struct act_config ac;
 	struct act_decision d;
 
@@ -173,32 +176,197 @@ static void test_list_fallback(void **state)
 	/* user to a list of another section: held */
 	act_decide(&ac, "user", true, true, NULL, &d);
 	assert_int_equal(d.action, ACT_FORWARD);
-	act_fallback(&ac, "user", "NETWORKING DRIVERS", true, false, &d);
+	act_fallback(&ac, "user", "NETWORKING DRIVERS", &passed, false, &d);
 	assert_int_equal(d.action, ACT_HOLD);
 	assert_non_null(strstr(d.reason, "nobody but the section's list"));
+	assert_non_null(strstr(d.reason, "the overflow is a triager's"));
 	/* the section the site allowed, any case */
 	act_decide(&ac, "user", true, true, NULL, &d);
-	act_fallback(&ac, "user", "8390 network drivers", true, false, &d);
+	act_fallback(&ac, "user", "8390 network drivers", &passed, false, &d);
 	assert_int_equal(d.action, ACT_FORWARD);
+	assert_string_equal(
+		d.reason,
+		"user: a list_fallback record sends it to the section's list netdev@example.org");
 	/* a person is no fallback: nothing changes */
 	act_decide(&ac, "user", true, true, NULL, &d);
-	act_fallback(&ac, "user", "NETWORKING DRIVERS", false, false, &d);
+	act_fallback(&ac, "user", "NETWORKING DRIVERS", NULL, false, &d);
 	assert_int_equal(d.action, ACT_FORWARD);
 	/* a digest to a list, allowed for the class */
 	act_decide(&ac, "fuzzer", true, true, NULL, &d);
-	act_fallback(&ac, "fuzzer", "NETWORKING DRIVERS", true, false, &d);
+	act_fallback(&ac, "fuzzer", "NETWORKING DRIVERS", &passed, false, &d);
 	assert_int_equal(d.action, ACT_DIGEST);
 	/* a security contact: held, whatever the records */
 	act_decide(&ac, "user", true, true, NULL, &d);
-	act_fallback(&ac, "user", "SECURITY CONTACT", false, true, &d);
+	act_fallback(&ac, "user", "SECURITY CONTACT", NULL, true, &d);
 	assert_int_equal(d.action, ACT_HOLD);
 	assert_false(d.reply);
 	assert_non_null(strstr(d.reason, "security contact"));
 	/* a hold stays a hold */
 	act_decide(&ac, "ai", true, true, NULL, &d);
-	act_fallback(&ac, "ai", "8390 NETWORK DRIVERS", true, false, &d);
+	act_fallback(&ac, "ai", "8390 NETWORK DRIVERS", &passed, false, &d);
 	assert_int_equal(d.action, ACT_HOLD);
 	config_free(cfg);
+}
+
+/*
+ * with no record, a user report goes to an open list MAINTAINERS asks
+ * reports for; the rest is held, and a record still decides
+ */
+static void test_list_default(void **state)
+{
+	struct act_list asked = { "selinux@example.org", NULL, PICK_LIST_ASKED,
+				  true, false };
+	struct act_list say_so = { "selinux@example.org", NULL, PICK_LIST_ASKED,
+				   false, false };
+	struct act_list none = { "ne@example.org", "(maintained by nobody)",
+				 PICK_LIST_NO_PERSON, true, false };
+	struct act_list self = { "solo@example.org", NULL, PICK_LIST_REPORTER,
+				 true, false };
+	struct act_list moderated = { "mod@example.org",
+				      "(moderated for non-subscribers)",
+				      PICK_LIST_ASKED, true, false };
+	struct act_list subscribers = { "sub@example.org",
+					"(subscribers-only, for users)",
+					PICK_LIST_NO_PERSON, true, false };
+	struct act_list passed = { "xfs@example.org", NULL, PICK_LIST_PASSED,
+				   true, false };
+	struct config *cfg;
+	struct act_config ac;
+	struct act_decision d;
+
+	(void)state;
+	act_config_load(&ac, NULL);
+	ac.reply_bugtracker = true;
+	/* B: mailto: the list, open: forwarded, the reason says why */
+	act_decide(&ac, "user", true, true, "https://bugs.example.org/", &d);
+	act_fallback(&ac, "user", "SELINUX", &asked, false, &d);
+	assert_int_equal(d.action, ACT_FORWARD);
+	assert_true(d.reply);
+	assert_string_equal(
+		d.reason,
+		"user: MAINTAINERS B: asks for reports on selinux@example.org, an open list: forwarded to it (\"list_fallback user hold\" would hold it)");
+	/* user only because nothing else fired: the sender's say-so */
+	act_decide(&ac, "user", true, true, NULL, &d);
+	act_fallback(&ac, "user", "SELINUX", &say_so, false, &d);
+	assert_int_equal(d.action, ACT_HOLD);
+	assert_false(d.reply);
+	assert_non_null(strstr(d.reason,
+			       "but no user rule reached the user threshold"));
+	/* a section that names no person: its list */
+	act_decide(&ac, "user", true, true, NULL, &d);
+	act_fallback(&ac, "user", "8390 DRIVERS", &none, false, &d);
+	assert_int_equal(d.action, ACT_FORWARD);
+	assert_non_null(strstr(
+		d.reason,
+		"8390 DRIVERS names no person, only its list ne@example.org, an open list"));
+	/* its only person is the reporter */
+	act_decide(&ac, "user", true, true, NULL, &d);
+	act_fallback(&ac, "user", "SOLO", &self, false, &d);
+	assert_int_equal(d.action, ACT_FORWARD);
+	assert_non_null(strstr(d.reason, "nobody but the reporter"));
+	/* a list closed to outsiders: held, whatever asked for it */
+	act_decide(&ac, "user", true, true, "https://bugs.example.org/", &d);
+	act_fallback(&ac, "user", "MOD", &moderated, false, &d);
+	assert_int_equal(d.action, ACT_HOLD);
+	assert_false(d.reply);
+	assert_non_null(strstr(
+		d.reason,
+		"marks it (moderated for non-subscribers): closed to outsiders"));
+	act_decide(&ac, "user", true, true, NULL, &d);
+	act_fallback(&ac, "user", "SUB", &subscribers, false, &d);
+	assert_int_equal(d.action, ACT_HOLD);
+	assert_non_null(strstr(d.reason, "(subscribers-only, for users)"));
+	/* the overflow of a section whose people are at their caps */
+	act_decide(&ac, "user", true, true, NULL, &d);
+	act_fallback(&ac, "user", "XFS", &passed, false, &d);
+	assert_int_equal(d.action, ACT_HOLD);
+	assert_non_null(strstr(d.reason, "its people are unavailable"));
+	/* fuzzer (a digest), ai and uncertain: held, said why */
+	act_decide(&ac, "fuzzer", true, true, NULL, &d);
+	act_fallback(&ac, "fuzzer", "SELINUX", &asked, false, &d);
+	assert_int_equal(d.action, ACT_HOLD);
+	assert_int_equal(d.period, 0);
+	assert_non_null(strstr(d.reason, "only a user report goes to a list"));
+	ac.rule[ACT_AI].action = ACT_FORWARD;
+	act_decide(&ac, "ai", true, true, NULL, &d);
+	assert_int_equal(d.action, ACT_FORWARD);
+	act_fallback(&ac, "ai", "SELINUX", &asked, false, &d);
+	assert_int_equal(d.action, ACT_HOLD);
+	ac.rule[ACT_UNCERTAIN].action = ACT_FORWARD;
+	act_decide(&ac, "uncertain", true, true, NULL, &d);
+	act_fallback(&ac, "uncertain", "8390 DRIVERS", &none, false, &d);
+	assert_int_equal(d.action, ACT_HOLD);
+	/* a security contact: held, even for an open list's section */
+	act_decide(&ac, "user", true, true, NULL, &d);
+	act_fallback(&ac, "user", "SELINUX", &asked, true, &d);
+	assert_int_equal(d.action, ACT_HOLD);
+	assert_non_null(strstr(d.reason, "security contact"));
+
+	/* its sender sent it to the list already: recorded, not twice */
+	{
+		struct act_list there = asked;
+
+		there.addressed = true;
+		act_decide(&ac, "user", true, true, NULL, &d);
+		act_fallback(&ac, "user", "SELINUX", &there, false, &d);
+		assert_int_equal(d.action, ACT_RECORD);
+		assert_non_null(strstr(
+			d.reason,
+			"its sender already sent it to selinux@example.org (in its To: or Cc:): recorded, not posted there again"));
+		/* ... but the overflow, and other classes, wait as before */
+		there.why = PICK_LIST_PASSED;
+		act_decide(&ac, "user", true, true, NULL, &d);
+		act_fallback(&ac, "user", "SELINUX", &there, false, &d);
+		assert_int_equal(d.action, ACT_HOLD);
+		there.why = PICK_LIST_ASKED;
+		act_decide(&ac, "fuzzer", true, true, NULL, &d);
+		act_fallback(&ac, "fuzzer", "SELINUX", &there, false, &d);
+		assert_int_equal(d.action, ACT_HOLD);
+	}
+
+	/* a site's "list_fallback user hold": the old hold */
+	cfg = config_parse("list_fallback user hold\n"
+			   "list_fallback * forward \"MOD\"\n",
+			   "t.conf");
+	assert_non_null(cfg);
+	act_config_load(&ac, cfg);
+	act_decide(&ac, "user", true, true, NULL, &d);
+	act_fallback(&ac, "user", "SELINUX", &asked, false, &d);
+	assert_int_equal(d.action, ACT_HOLD);
+	assert_string_equal(
+		d.reason,
+		"user: nobody but the section's list to send it to; held for a triager (list_fallback user hold)");
+	/* a record that forwards is the site's word, even for a closed list */
+	act_decide(&ac, "user", true, true, NULL, &d);
+	act_fallback(&ac, "user", "MOD", &moderated, false, &d);
+	assert_int_equal(d.action, ACT_FORWARD);
+	/* ... but never a second copy of what the list has */
+	moderated.addressed = true;
+	act_decide(&ac, "user", true, true, NULL, &d);
+	act_fallback(&ac, "user", "MOD", &moderated, false, &d);
+	assert_int_equal(d.action, ACT_RECORD);
+	assert_non_null(strstr(d.reason, "a list_fallback record sends it"));
+	config_free(cfg);
+}
+
+/* the annotations of L: lines that close a list to outsiders */
+static void test_list_closed(void **state)
+{
+	(void)state;
+	assert_string_equal(act_list_closed("(moderated for non-subscribers)"),
+			    "moderated");
+	assert_string_equal(act_list_closed("(Moderated for mon-subscribers)"),
+			    "moderated");
+	assert_string_equal(act_list_closed("(subscribers-only)"),
+			    "subscriber");
+	assert_string_equal(act_list_closed("(closed)"), "closed");
+	assert_string_equal(act_list_closed("(members only)"), "members");
+	assert_string_equal(act_list_closed("(private list)"), "private");
+	assert_string_equal(act_list_closed("(by invitation)"), "invit");
+	assert_null(act_list_closed(NULL));
+	assert_null(act_list_closed(""));
+	assert_null(act_list_closed("(core kernel code)"));
+	assert_null(act_list_closed("(user apps, general discussion)"));
 }
 
 /* a security-looking report: privately to its person, security_address
@@ -314,6 +482,8 @@ int main(void)
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_subject_only),
 		cmocka_unit_test(test_list_fallback),
+		cmocka_unit_test(test_list_default),
+		cmocka_unit_test(test_list_closed),
 		cmocka_unit_test(test_private),
 		cmocka_unit_test(test_private_words),
 	};

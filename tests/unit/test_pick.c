@@ -55,6 +55,11 @@ static const char maintainers_text[] =
 	"L:\tlistonly@example.org (moderated for non-subscribers)\n"
 	"F:\tdrivers/listonly/\n"
 	"\n"
+	"SOLO DRIVER\n"
+	"M:\tSolo Maint <solo@example.org>\n"
+	"L:\tsolo-list@example.org (subscribers-only)\n"
+	"F:\tdrivers/solo/\n"
+	"\n"
 	"EMPTY DRIVER\n"
 	"S:\tOrphan\n"
 	"F:\tdrivers/empty/\n"
@@ -417,6 +422,9 @@ static void test_bmailto(void **state)
 		r.res.reason,
 		"B: mailto: triager for NETWORKING [GENERAL] (netdev@vger.kernel.org, a list)");
 	assert_int_equal(r.db.calls, 0);
+	/* MAINTAINERS asks for reports there; its L: line is plain */
+	assert_int_equal(r.res.list_why, PICK_LIST_ASKED);
+	assert_null(r.res.list_note);
 	pick_result_release(&r.res);
 	pick_config_free(pc);
 }
@@ -593,6 +601,8 @@ static void test_maintainers_and_list(void **state)
 		r.res.reason,
 		"L: linux-xfs@vger.kernel.org (no person available); e1@example.org saturated 2/2 today; e2@example.org saturated 2/2 today; e3@example.org saturated 2/2 today; chandan@example.org saturated 2/2 today; 1 more unavailable");
 	assert_int_equal(r.res.section, (int)sec("XFS FILESYSTEM"));
+	/* the overflow: its people were passed over */
+	assert_int_equal(r.res.list_why, PICK_LIST_PASSED);
 	pick_result_release(&r.res);
 	pick_config_free(pc);
 }
@@ -647,6 +657,9 @@ static void test_declined_and_declared(void **state)
 	assert_int_equal(r.res.outcome, PICK_TO_LIST);
 	assert_int_equal(cand(&r.res, "darrick@example.org")->status,
 			 PICK_SATURATED);
+	/* one away, one at a cap: passed over, not a list-only section */
+	assert_int_equal(r.res.list_why, PICK_LIST_PASSED);
+	assert_non_null(strstr(r.res.reason, "(no person available)"));
 	pick_result_release(&r.res);
 	/* back the day after: available again */
 	r.rq.now = NOW + DAY;
@@ -665,8 +678,30 @@ static void test_list_only_and_next_group(void **state)
 	pick_recipient(&r.rq, &r.res);
 	assert_int_equal(r.res.outcome, PICK_TO_LIST);
 	assert_string_equal(r.res.addr, "listonly@example.org");
-	assert_string_equal(r.res.reason,
-			    "L: listonly@example.org (no person available)");
+	assert_string_equal(
+		r.res.reason,
+		"L: listonly@example.org (the section names no person)");
+	assert_int_equal(r.res.list_why, PICK_LIST_NO_PERSON);
+	assert_string_equal(r.res.list_note, "(moderated for non-subscribers)");
+	pick_result_release(&r.res);
+
+	/* Its only person sent the report: the list, said so. */
+	report(&r, "SOLO DRIVER", "drivers/solo/a.c", pc);
+	r.rq.reporter = "Solo <SOLO@example.org>";
+	pick_recipient(&r.rq, &r.res);
+	assert_int_equal(r.res.outcome, PICK_TO_LIST);
+	assert_string_equal(r.res.addr, "solo-list@example.org");
+	assert_int_equal(r.res.list_why, PICK_LIST_REPORTER);
+	assert_string_equal(r.res.list_note, "(subscribers-only)");
+	assert_string_equal(
+		r.res.reason,
+		"L: solo-list@example.org (no person but the reporter); solo@example.org is the reporter");
+	pick_result_release(&r.res);
+	/* ... and someone else's: its person */
+	r.rq.reporter = "Some User <user@example.net>";
+	pick_recipient(&r.rq, &r.res);
+	assert_int_equal(r.res.outcome, PICK_PERSON);
+	assert_string_equal(r.res.addr, "solo@example.org");
 	pick_result_release(&r.res);
 
 	/* A section with nobody at all: the next section by score. */
