@@ -20,7 +20,9 @@
  *	(claims_name_status(), claims.h).  Nor does any unknown name of a
  *	report whose kernel is far from the tree's (claims_version_drift():
  *	a 5.7 report's nvme_process_cq(), renamed since; a 7.0 report's new
- *	helper), a member called through a pointer ("->raw_request()"), an
+ *	helper) or of a development tree (claims_dev_tree(): prose that
+ *	names linux-next, net-next ... cites functions newer than any
+ *	release, as check_prose() of claims.c already weighs them), a member called through a pointer ("->raw_request()"), an
  *	all-capitals macro the index does not hold (WARN_ON_ONCE()) or a
  *	function the report defines itself (its PoC's nl_open()): none of
  *	them is a claim the tree can refute (claims_name_cited()).  An
@@ -73,6 +75,7 @@ static void count_names(const struct rules_input *in,
 	bool older;
 
 	older = claims_tree_older(in->evidence, in->symbols) ||
+		claims_dev_tree(in->evidence, in->symbols, t->text, t->len) ||
 		claims_version_drift(in->evidence, in->symbols,
 				     in->report ? in->report->when : 0);
 	for (p = t->text; (p = memchr(p, '(', (size_t)(end - p))) != NULL;
