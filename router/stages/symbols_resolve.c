@@ -95,7 +95,8 @@ static void keep_pairs(struct evidence *ev)
 		if (strchr(ev->named[i], ' '))
 			continue;
 		for (j = 0; j < ns; j++)
-			if (ev->named_files[j] && strchr(ev->named[j], ' ') &&
+			if (ev->named[j] && ev->named_files[j] &&
+			    strchr(ev->named[j], ' ') &&
 			    pair_has(ev->named[j], ev->named[i]))
 				break;
 		if (j == ns) {
@@ -108,11 +109,14 @@ static void keep_pairs(struct evidence *ev)
 			f[n++] = ev->named_files[j];
 			placed[j] = true;
 		}
+		/* gone: later words and the pairs' pass skip it */
 		free(ev->named[i]);
 		free(ev->named_files[i]);
+		ev->named[i] = NULL;
+		ev->named_files[i] = NULL;
 	}
 	for (j = 0; j < ns; j++) {
-		if (!strchr(ev->named[j], ' ') || placed[j])
+		if (!ev->named[j] || !strchr(ev->named[j], ' ') || placed[j])
 			continue;
 		if (ev->named_files[j]) {
 			v[n] = ev->named[j];
