@@ -1523,42 +1523,12 @@ static bool introduces_series(const struct report *r)
 }
 
 /*
- * debug_diff_report - a new message whose diff carries no Signed-off-by
- * and whose sender tells, above the diff, of a failure they hit: a
- * kernel crash's own lines, or a first-person sentence naming a problem
- * ("the watchdog functionality does not work in my following test",
- * "... crashes with:") - a report with the change its sender tried, not
- * a patch or a proposal, whatever its subject's [RFC] says
- */
-static bool debug_diff_report(const struct report *r,
-			      const struct kind_result *k,
-			      const struct own_scan *own)
-{
-	static const char *const start[] = { "\ndiff --git ", "\n--- a/",
-					     "\nIndex: " };
-	size_t i, n;
-
-	if (!k->diff || own->signed_off || !r->body)
-		return false;
-	if (own->crash)
-		return true;
-	n = r->body_len;
-	for (i = 0; i < ARRAY_SIZE(start); i++) {
-		const char *d = memmem(r->body, n, start[i], strlen(start[i]));
-
-		if (d)
-			n = (size_t)(d - r->body);
-	}
-	return problem_in_text(r->body, n, NULL, 0);
-}
-
-/*
  * decide_patch - a patch, a cover letter or a review, by the subject's
  * tags and the sender's own text (a diff, a Signed-off-by, a diffstat,
  * a version log); false when it is none of them
  */
-static bool decide_patch(const struct report *r, struct kind_result *k,
-			 const char *tags, unsigned replies, bool reply,
+static bool decide_patch(struct kind_result *k, const char *tags,
+			 unsigned replies, bool reply,
 			 const struct own_scan *own)
 {
 	if (any_tag(tags, is_patch_tag)) {
@@ -1595,8 +1565,7 @@ static bool decide_patch(const struct report *r, struct kind_result *k,
 	/* a diff without a Signed-off-by reads as a reporter's debug diff
 	 * ("[RFC] AMD VM crashing on ..." with the change its sender tried):
 	 * only the subject's tag makes it a patch (kind_hold_reason()) */
-	if (!reply && k->diff && any_tag(tags, is_discussion_tag) &&
-	    !debug_diff_report(r, k, own)) {
+	if (!reply && k->diff && any_tag(tags, is_discussion_tag)) {
 		k->subject_only = true;
 		decide(k, KIND_PATCH,
 		       "subject tag [%.80s] with a diff, but no Signed-off-by",
@@ -1778,8 +1747,7 @@ static bool decide_talk(const struct report *r, struct kind_result *k,
 		  !names_nothing(r))) &&
 		!problem_failure_in_phrase(rest, strlen(rest), NULL, 0))) &&
 	      !any_word(rest, problem, ARRAY_SIZE(problem)))) &&
-	    !(!k->diff && (own->crash || tool_found(r))) &&
-	    !debug_diff_report(r, k, own)) {
+	    !(!k->diff && (own->crash || tool_found(r)))) {
 		k->subject_only = true;
 		decide(k, KIND_DISCUSSION,
 		       "subject \"%.100s\": an announcement or question", rest);
@@ -1871,7 +1839,7 @@ void kind_classify(const struct report *r, struct kind_result *k)
 		       reply ? "a reply to a pull request" : "a pull request");
 		return;
 	}
-	if (decide_patch(r, k, tags, replies, reply, &own))
+	if (decide_patch(k, tags, replies, reply, &own))
 		return;
 	if (reply) {
 		/* "Re:" in the subject alone (no In-Reply-To, no References)

@@ -62,11 +62,7 @@
  *	triager rather than recorded out of everyone's sight.  So is a
  *	patch that only its subject's tag makes one ("[RFC] ..." over a
  *	diff without a Signed-off-by: a reporter's debug diff reads the
- *	same); when its sender tells, above the diff, of a failure they
- *	hit (a first-person sentence naming a problem, problem.h, or a
- *	kernel crash's own lines), it is that debug diff: a report, and
- *	neither its tag nor its subject makes it a patch or discussion.
- *	So is a message that only its subject's "Re:" makes a reply
+ *	same), and a message that only its subject's "Re:" makes a reply
  *	(no In-Reply-To, no References: it answers nothing we can tell).
  *
  *	Spam is what the site's own filter marked ("X-Spam-Flag: YES" or

@@ -1178,37 +1178,6 @@ static void test_subject_only(void **state)
 				     "a/x.c\n+++ b/x.c\n"),
 				 KIND_PATCH),
 			    KIND_SUBJECT_ONLY);
-	/* ... but when the sender tells above it of a failure they hit, in
-	 * the first person or with the crash's own lines, the diff is the
-	 * change they tried: a report, whatever the [RFC] says */
-	assert_null(hold(msg(user, "[RFC] improve the rtc-cmos alarm", NULL,
-			     "The alarm does not work in my test on 6.12: "
-			     "the laptop stays asleep.\n\nThis change "
-			     "makes it work for me:\n\ndiff --git a/x.c "
-			     "b/x.c\n--- a/x.c\n+++ b/x.c\n"),
-			 KIND_REPORT));
-	assert_null(
-		hold(msg(user, "[RFC] AMD VM and memory error injection", NULL,
-			 "The guest dies with:\n\n[  333.42] Call "
-			 "Trace:\n[  333.43]  <IRQ>\n\nThis avoids "
-			 "it:\n\ndiff --git a/x.c b/x.c\n--- a/x.c\n"
-			 "+++ b/x.c\n"),
-		     KIND_REPORT));
-	/* a failure told only inside the diff is no report of the sender */
-	assert_string_equal(
-		hold(msg(user, "[RFC] rework the rtc-cmos alarm", NULL,
-			 "A cleaner way to arm it:\n\ndiff "
-			 "--git a/x.c b/x.c\n--- a/x.c\n+++ "
-			 "b/x.c\n-/* the alarm does not work "
-			 "in my test */\n"),
-		     KIND_PATCH),
-		KIND_SUBJECT_ONLY);
-	/* with a Signed-off-by it is a patch, crash or not */
-	expect_kind(msg(user, "[RFC] rtc: cmos: keep the alarm", NULL,
-			"The alarm does not work in my test.\n\n"
-			"Signed-off-by: Petra <petra@example.net>\n---\n"
-			"diff --git a/x.c b/x.c\n--- a/x.c\n+++ b/x.c\n"),
-		    KIND_PATCH);
 	/* a subject that opens by asking, and names no problem */
 	assert_string_equal(hold(msg(user,
 				     "Clarification on kernel threads and "
