@@ -35,16 +35,20 @@ need_tools() {
 }
 
 # routes_conf ROUTER [LINE...] - $T/routes.conf for a state in $T/state:
-# the test MAINTAINERS, the shipped classifiers, router_address ROUTER,
-# then each LINE as given (what the script needs besides), and no
-# address-space cap.  ROUTER is a parameter: the forwards' X-Loop and the
-# reports' own bugs+ID-TOKEN@ addresses the tests check come from it.
+# the test MAINTAINERS (unless a LINE sets "maintainers = ..."), the
+# shipped classifiers, router_address ROUTER, then each LINE as given
+# (what the script needs besides), and no address-space cap.  ROUTER is
+# a parameter: the forwards' X-Loop and the reports' own
+# bugs+ID-TOKEN@ addresses the tests check come from it.
 routes_conf() {
 	_router=$1 &&
 	shift &&
+	_maint="maintainers = $SRC/tests/data/MAINTAINERS.kernel" &&
+	for _line in "$@"; do
+		case $_line in "maintainers ="*) _maint= ;; esac || return 1
+	done &&
 	{
-		printf '%s\n' "state_dir = $T/state" \
-			"maintainers = $SRC/tests/data/MAINTAINERS.kernel" \
+		printf '%s\n' "state_dir = $T/state" ${_maint:+"$_maint"} \
 			"rules_dir = $SRC/classifiers" \
 			"router_address = $_router" &&
 		if [ $# -gt 0 ]; then printf '%s\n' "$@"; fi &&
