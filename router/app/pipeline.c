@@ -409,15 +409,21 @@ static bool told_failure(const struct report *r, struct decision *d,
 	return true;
 }
 
+/*
+ * user_rule_points - d's user score without the model's vote: the model
+ * says the text reads like users' reports (a question, a plan in the
+ * first person), not that anyone hit a bug; the rules' signs do
+ */
+static double user_rule_points(const struct decision *d)
+{
+	return d->verdict.score[CLASS_USER] - d->verdict.model[CLASS_USER];
+}
+
 static bool no_sign_of_a_bug(const struct pipeline *p, const struct report *r,
 			     struct decision *d)
 {
 	const struct rules_params *rp = rules_params(p->rules);
-	/* the signs are the rules': the model's vote says the text reads
-	 * like users' reports (a question, a plan in the first person), not
-	 * that anyone hit a bug */
-	double signs =
-		d->verdict.score[CLASS_USER] - d->verdict.model[CLASS_USER];
+	double signs = user_rule_points(d);
 
 	if (d->kind.kind != KIND_REPORT || d->kind.reply ||
 	    d->verdict.cls != CLASS_USER || d->verdict.certain ||
@@ -655,7 +661,7 @@ static void private_recipient(struct decision *d)
 
 /*
  * user_signs - a report classed user by its own evidence: a certain rule,
- * or user rules (the model's vote left out, as no_sign_of_a_bug() does)
+ * or user rules (user_rule_points(), as no_sign_of_a_bug() counts them)
  * that reached the user threshold; what act_fallback() asks before it
  * publishes a report on a list
  */
@@ -667,9 +673,7 @@ static bool user_signs(const struct pipeline *p, const struct decision *d)
 	if (d->verdict.cls != CLASS_USER)
 		return false;
 	return d->verdict.certain ||
-	       (rp &&
-		d->verdict.score[CLASS_USER] - d->verdict.model[CLASS_USER] >=
-			rp->threshold[CLASS_USER]);
+	       (rp && user_rule_points(d) >= rp->threshold[CLASS_USER]);
 }
 
 /* addressed - the message's own To: or Cc: names its pick (a list) */
