@@ -390,13 +390,13 @@ REAL_SETS = lists=held-out:tests/real/lists.tsv:$(REAL_LISTS) \
 	held-reports2=held-out:tests/real/held-reports2.tsv:$(REAL_MAIL)/held-reports2 \
 	held-reports3=held-out:tests/real/held-reports3.tsv:$(REAL_MAIL)/held-reports3 \
 	held-reports4=held-out:tests/real/held-reports4.tsv:$(REAL_MAIL)/held-reports4 \
-	held-reports5=held-out:tests/real/held-reports5.tsv:$(REAL_MAIL)/held-reports5 \
 	tune-stream=tuning:tests/real/tune-stream.tsv:$(REAL_MAIL)/tune-stream \
 	tune-reports=tuning:tests/real/tune-reports.tsv:$(REAL_MAIL)/tune-reports \
 	tune-reports2=tuning:tests/real/tune-reports2.tsv:$(REAL_MAIL)/tune-reports2 \
 	tune-reports3=tuning:tests/real/tune-reports3.tsv:$(REAL_MAIL)/tune-reports3 \
 	tune-reports4=tuning:tests/real/tune-reports4.tsv:$(REAL_MAIL)/tune-reports4 \
-	tune-reports5=tuning:tests/real/tune-reports5.tsv:$(REAL_MAIL)/tune-reports5)
+	tune-reports5=tuning:tests/real/tune-reports5.tsv:$(REAL_MAIL)/tune-reports5 \
+	tune-reports6=tuning:tests/real/tune-reports6.tsv:$(REAL_MAIL)/tune-reports6)
 .PHONY: eval-real
 eval-real: binaries kernel-tree
 	@if [ ! -f $(REAL_MAINTAINERS) ]; then \
