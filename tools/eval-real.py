@@ -142,6 +142,40 @@ def columns(db, table):
     return {r[1] for r in db.execute('PRAGMA table_info(%s)' % table)}
 
 
+def hold_cause(reason):
+    """the cause a hold reason names, to count holds by: without the class
+    prefix and the message's own words.
+
+    >>> hold_cause('user: no sign of a bug anyone hit: no crash, ...')
+    'no sign of a bug anyone hit'
+    >>> hold_cause('uncertain: held for a triager (action uncertain hold)')
+    'held for a triager (class uncertain)'
+    >>> hold_cause('ai: held for a triager (action ai hold); regression: x')
+    'held for a triager (class ai)'
+    >>> hold_cause('user: MAINTAINERS B: asks for reports on a@b.org, but '
+    ...            'MAINTAINERS marks it moderated: closed to outsiders; held')
+    'list asked for, but MAINTAINERS marks it moderated'
+    >>> hold_cause('user: X names no person, only its list a@b.org, but no '
+    ...            'user rule reached the user threshold: a say-so; held')
+    'list asked for, but no user rule reached the user threshold'
+    >>> hold_cause('')
+    'no reason recorded'
+    """
+    m = re.match(r'^(user|fuzzer|ai|uncertain): (.*)$', reason or '', re.S)
+    cls, rest = (m.group(1), m.group(2)) if m else ('', reason or '')
+    if not rest.strip():
+        return 'no reason recorded'
+    first = rest.split(';', 1)[0]
+    if ', but ' in first:
+        # act.c's list fallback: "<why the list>, but <why held>: ..."
+        return 'list asked for, but ' + re.split(
+            r'[:;(]', first.split(', but ', 1)[1])[0].strip()
+    cause = re.split(r'[:;(]', rest)[0].strip()
+    if cause == 'held for a triager' and cls:
+        cause += ' (class %s)' % cls
+    return cause
+
+
 def lookup(dbpath):
     """Message-ID -> what the router recorded for the first row of it"""
     db = sqlite3.connect(dbpath)
@@ -264,13 +298,7 @@ def judge(rows, got, show):
             if r['class'] == 'user' and g['state'] == 'held']
     res['user reports held for a triager'] = len(held)
     res['user reports held share'] = ratio(len(held), len(users))
-    # why: the reason of the hold decision without its class prefix
-    # ("user: "), up to its first ':', ';' or '(' (the part that names
-    # the cause, not the message's own words)
-    why = collections.Counter(
-        re.split(r'[:;(]', re.sub(r'^(user|fuzzer|ai|uncertain): ', '',
-                                  g['hold_reason'] or 'no reason recorded'))
-        [0].strip() for r, g in held)
+    why = collections.Counter(hold_cause(g['hold_reason']) for r, g in held)
     res['user reports held, by reason'] = ['%s: %d' % kv
                                            for kv in why.most_common()]
     res['user reports held, examples'] = [
