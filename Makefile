@@ -390,6 +390,7 @@ REAL_SETS = lists=held-out:tests/real/lists.tsv:$(REAL_LISTS) \
 	held-reports2=held-out:tests/real/held-reports2.tsv:$(REAL_MAIL)/held-reports2 \
 	held-reports3=held-out:tests/real/held-reports3.tsv:$(REAL_MAIL)/held-reports3 \
 	held-reports4=held-out:tests/real/held-reports4.tsv:$(REAL_MAIL)/held-reports4 \
+	held-reports6=held-out:tests/real/held-reports6.tsv:$(REAL_MAIL)/held-reports6 \
 	tune-stream=tuning:tests/real/tune-stream.tsv:$(REAL_MAIL)/tune-stream \
 	tune-reports=tuning:tests/real/tune-reports.tsv:$(REAL_MAIL)/tune-reports \
 	tune-reports2=tuning:tests/real/tune-reports2.tsv:$(REAL_MAIL)/tune-reports2 \

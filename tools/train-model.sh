@@ -60,7 +60,7 @@ done
 # the held-out sets, by file: tests/real (every row) and the split files
 # (the rows marked held-out); only their Message-ID column is read
 held_sets="tests/real/held-reports.tsv tests/real/held-reports2.tsv tests/real/held-reports3.tsv
-tests/real/held-reports4.tsv tests/real/lists.tsv classifiers/split.tsv tests/corpus/train/split.tsv"
+tests/real/held-reports4.tsv tests/real/held-reports6.tsv tests/real/lists.tsv classifiers/split.tsv tests/corpus/train/split.tsv"
 for f in $held_sets; do
 	[ -f "$f" ] || { echo "$0: no $f: cannot tell the held-out messages" >&2; exit 66; }
 done

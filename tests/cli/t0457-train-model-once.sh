@@ -31,7 +31,7 @@ test_setup 'a tree with one message in the shared corpus and twice in a real-mai
 		return 1
 	done &&
 	hdr="message_id\tlist\tfile\tkind\tclass\tsections\tnote\tsource" &&
-	for s in held-reports held-reports2 held-reports3 held-reports4 lists; do
+	for s in held-reports held-reports2 held-reports3 held-reports4 held-reports6 lists; do
 		printf "$hdr\nheld-$s@example.invalid\tl\t1.eml\treport\tuser\t-\t-\t-\n" \
 			>"$W/tests/real/$s.tsv" || return 1
 	done &&
