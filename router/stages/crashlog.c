@@ -743,10 +743,14 @@ static bool hex_digit(char c)
 static bool plain_frame(const char *s, size_t len, struct sv *f)
 {
 	size_t i = 0, k, pcs;
+	const char *bt;
 
 	while (i < len && (s[i] == ' ' || s[i] == '\t'))
 		i++;
-	for (pcs = 0; pcs < 2 && i < len && s[i] == '['; pcs++) {
+	bt = crashlog_bt_lead(s + i, s + len);
+	if (bt)
+		i = (size_t)(bt - s);
+	for (pcs = 0; !bt && pcs < 2 && i < len && s[i] == '['; pcs++) {
 		k = i + 1;
 		if (k < len && s[k] == '<')
 			k++;
@@ -767,7 +771,9 @@ static bool plain_frame(const char *s, size_t len, struct sv *f)
 		;
 	if (k == i || k >= len)
 		return false;
-	if (s[k] != '.' && s[k] != '+' && !decoded_source(s + k, len - k))
+	if (bt ? s[k] != '.' && s[k] != '+' &&
+			    !has_prefix(s + k, s + len, " at ")
+	       : s[k] != '.' && s[k] != '+' && !decoded_source(s + k, len - k))
 		return false;
 	f->s = s + i;
 	f->len = k - i;
@@ -1160,6 +1166,7 @@ const char *crashlog_crash_type(const char *t)
 		{ "Unhandled fault", "OOPS" },
 		{ "Alignment trap", "OOPS" },
 		{ "kernel panic", "PANIC" },
+		{ "crash dump", "OOPS" },
 		{ "kernel stack overflow", "PANIC" },
 		{ "unexpected kernel reboot", "REBOOT" },
 		{ "kernel BUG", "BUG" },
@@ -1210,8 +1217,33 @@ struct crashlog_scan {
 	size_t nlines;
 	char **owned; /* lines joined by unwrap() */
 	size_t nowned;
-	size_t next; /* first line the next crash may start on */
+	size_t next;  /* first line the next crash may start on */
+	char *spaced; /* the log with U+00A0 as two spaces, or NULL */
 };
+
+/*
+ * nbsp_spaced - a copy of log with each U+00A0 (NO-BREAK SPACE, what a
+ * mail client such as Thunderbird puts for runs of spaces in a pasted
+ * log) as two ASCII spaces, the same length, so offsets into the log
+ * still hold; NULL when the log has none
+ */
+static char *nbsp_spaced(const char *log, size_t len)
+{
+	const char *p = memmem(log, len, "\xc2\xa0", 2);
+	char *copy;
+	size_t i;
+
+	if (!p)
+		return NULL;
+	copy = xmemdup0(log, len);
+	for (i = (size_t)(p - log); i + 1 < len; i++)
+		if ((unsigned char)copy[i] == 0xc2 &&
+		    (unsigned char)copy[i + 1] == 0xa0) {
+			copy[i] = ' ';
+			copy[++i] = ' ';
+		}
+	return copy;
+}
 
 /* crashlog_scan_new - split and normalise a log once for several parses */
 struct crashlog_scan *crashlog_scan_new(const char *log, size_t len)
@@ -1222,6 +1254,9 @@ struct crashlog_scan *crashlog_scan_new(const char *log, size_t len)
 	cl_init_once();
 	if (len > CRASHLOG_TEXT_MAX)
 		len = CRASHLOG_TEXT_MAX;
+	sc->spaced = nbsp_spaced(log, len);
+	if (sc->spaced)
+		log = sc->spaced;
 	sc->log = log;
 	sc->len = len;
 	sc->x.md = pcre2_match_data_create(32, NULL);
@@ -1256,6 +1291,7 @@ void crashlog_scan_free(struct crashlog_scan *sc)
 		free(sc->owned[i]);
 	free(sc->owned);
 	free(sc->lines);
+	free(sc->spaced);
 	pcre2_match_data_free(sc->x.md);
 	pcre2_match_context_free(sc->x.lim);
 	free(sc);

@@ -30,8 +30,13 @@
  *	of the crash header that a symbolised log adds for inlined
  *	functions do not end the report; frames decoded by
  *	scripts/decode_stacktrace.sh ("func (fs/x.c:12)") count as frames;
- *	C++ and Rust (v0) symbol names are demangled.  Over syzkaller's own
- *	test data these extensions change no title and no guilty file.
+ *	C++ and Rust (v0) symbol names are demangled; the crash(8)
+ *	utility's "bt" of a kdump ("PID: .. TASK: .. CPU: .. COMMAND: ",
+ *	"#7 [addr] func at addr [mod]", "[exception RIP: func+111]") is a
+ *	crash titled "crash dump in <func>", its kexec/panic/die frames
+ *	taken as "? " ones; U+00A0 (a mail client's no-break spaces in a
+ *	pasted log) reads as two spaces.  Over syzkaller's own test data
+ *	these extensions change no title and no guilty file.
  *
  *	Bounds: at most CRASHLOG_TEXT_MAX bytes of input are looked at,
  *	lines are cut at 4 KB (printk's are at most 1 KB), a report ends

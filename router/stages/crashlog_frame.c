@@ -499,6 +499,57 @@ static bool trailer_only(const char *p, const char *end, struct frame *f)
 }
 
 /*
+ * crash_bt_lead - past the "#7 [ffffc90006b6fe38] " that the crash(8)
+ * utility's "bt" puts before each frame of a kdump's stack; NULL when
+ * the line has no such lead.  Its frames read "func at ffffffff8106af4e"
+ * with " [module]" after them, no offset/size.
+ */
+const char *crashlog_bt_lead(const char *p, const char *end)
+{
+	const char *q;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p >= end || *p != '#')
+		return NULL;
+	for (q = ++p; q < end && is_digit(*q); q++)
+		;
+	if (q == p || q - p > 4 || q >= end || *q != ' ')
+		return NULL;
+	while (q < end && *q == ' ')
+		q++;
+	p = skip_pc(q, end);
+	return p == q ? NULL : p;
+}
+
+/*
+ * exception_rip - past the "[exception RIP: " of a crash(8) "bt" before
+ * the function an exception stopped in, or NULL
+ */
+static const char *exception_rip(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return has_prefix(p, end, "[exception RIP: ") ? p + 16 : NULL;
+}
+
+/*
+ * bt_address - " at ffffffff8106af4e" after a crash(8) frame's name:
+ * past it, or NULL
+ */
+static const char *bt_address(const char *p, const char *end)
+{
+	const char *q;
+
+	if (!has_prefix(p, end, " at "))
+		return NULL;
+	p += 4;
+	for (q = p; q < end && isxdigit((unsigned char)*q); q++)
+		;
+	return q - p >= 8 ? q : NULL;
+}
+
+/*
  * frame_lead - past what comes before a frame's function: indentation,
  * "(inlined by) ", a crash-site register ("RIP: 0010:", "pc : "), an
  * "<IRQ>"-style marker, "? " and the addresses; sets f->inlined and
@@ -560,12 +611,14 @@ static const char *frame_lead(const char *p, const char *end, struct frame *f)
 /* crashlog_parse_frame - parse one stack-trace line; false if not one */
 bool crashlog_parse_frame(const char *line, size_t len, struct frame *f)
 {
-	const char *p = line, *end = line + len, *name, *q, *after;
+	const char *p = line, *end = line + len, *name, *q, *after, *bt, *exc;
 	size_t nlen;
 	bool offsets = false, src = false;
 
 	memset(f, 0, sizeof(*f));
-	p = frame_lead(p, end, f);
+	bt = crashlog_bt_lead(p, end);
+	exc = !bt ? exception_rip(p, end) : NULL;
+	p = bt ? bt : exc ? exc : frame_lead(p, end, f);
 	/* arm: "[<c0123>] (func [mod]) from [<c0456>] (caller+0x10/0x14)" */
 	if (p < end && *p == '(') {
 		const char *m = NULL, *me = NULL;
@@ -598,7 +651,17 @@ bool crashlog_parse_frame(const char *line, size_t len, struct frame *f)
 	while (p < end && func_char(*p))
 		p++;
 	nlen = (size_t)(p - name);
-	if (p < end && *p == '+') {
+	if (exc) {
+		/* crash(8): "[exception RIP: func+111]", a decimal offset */
+		if (p >= end || *p != '+')
+			return false;
+		for (q = p + 1; q < end && is_digit(*q) && q - p <= 16; q++)
+			f->offset = f->offset * 10 + (unsigned long)(*q - '0');
+		if (q == p + 1 || q >= end || *q != ']')
+			return false;
+		offsets = true;
+		p = q + 1;
+	} else if (p < end && *p == '+') {
 		const char *r = p + 1;
 
 		if (parse_hex(&r, end, &f->offset) && r < end && *r == '/' &&
@@ -608,6 +671,13 @@ bool crashlog_parse_frame(const char *line, size_t len, struct frame *f)
 		} else {
 			return false;
 		}
+	} else if (bt) {
+		/* crash(8): "func at ffffffff8106af4e [module]" */
+		q = bt_address(p, end);
+		if (!q)
+			return false;
+		offsets = true;
+		p = q;
 	}
 	/* " [xfs]" or " [xfs 1234abcd]": module */
 	while (p < end && *p == ' ')
@@ -662,5 +732,9 @@ named:
 	if (nlen > FRAME_NAME_MAX)
 		nlen = FRAME_NAME_MAX;
 	f->function = xmemdup0(name, nlen);
+	/* a kdump's own frames are not the crash's call chain, as the
+	 * "? " ones of a console trace */
+	if (bt && crashlog_skip_function(f->function))
+		f->unreliable = true;
 	return true;
 }

@@ -156,7 +156,7 @@ struct title_rewrite {
  * here (each definition is checked against it); the others come with
  * their count.
  */
-extern struct oops_def cl_oopses[29];
+extern struct oops_def cl_oopses[30];
 extern const char *const cl_generic_frames[];
 extern const char *const cl_stall_anchors[];
 extern const char *const cl_hang_skips[];
@@ -306,6 +306,8 @@ bool cl_demangle(const char *s, size_t len, struct frames *raw, struct sv *out);
 /* ---- guilty files and frames (crashlog_frame.c) ------------------------ */
 
 void cl_frame_release(struct frame *f);
+/* crashlog_bt_lead - past a crash(8) "bt" frame's "#7 [addr] ", or NULL */
+const char *crashlog_bt_lead(const char *p, const char *end);
 char *cl_guilty_of(struct rx *x, const char *title, const char *r, size_t len);
 
 #endif

@@ -470,6 +470,27 @@ static struct fmt_def trusty_fmts[] = {
 	  NULL, F_NOSTACK },
 };
 
+/*
+ * The crash(8) utility's "bt" of a kdump (enterprise distributions ask
+ * for one): "PID: 61755  TASK: ffff..  CPU: 6  COMMAND: "kworker/u40:3"",
+ * then "#0 [ffffc90006b6fae8] machine_kexec at ffffffff8106af4e" frames
+ * and, for an exception, "[exception RIP: func+111]".  The dump's own
+ * frames (kexec, panic, die, oops_end: cl_generic_frames) and the fault
+ * handling below the exception never name the crash.
+ */
+#define CRASH_BT_SKIP                                                  \
+	"bad_area", "^no_context", "fixup_or_oops", "user_addr_fault", \
+		"handle_bug", "exc_invalid_op"
+
+static struct fmt_def crash_bt_fmts[] = {
+	{ "PID: +[0-9]+ +TASK: +[0-9a-f]+ +CPU: +[0-9]+ +COMMAND: ", NULL,
+	  "crash dump in $1",
+	  &(struct stack_def){ .parts = { "\\[exception RIP: " FUNC, STACK },
+			       .parts2 = { STACK },
+			       .skip = { CRASH_BT_SKIP } },
+	  0 },
+};
+
 static struct fmt_def go_fmts[] = {
 	{ "fatal error:", NULL, "go runtime error", NULL, F_NOSTACK },
 };
@@ -555,6 +576,12 @@ struct oops_def cl_oopses[] = {
 	  .suppress = { "_panic:", "xlog_status:", "ddb\\.onpanic:",
 			"evtlog_status:" },
 	  .flags = O_LINE_START },
+	{ .header = "PID: ",
+	  .fmts = crash_bt_fmts,
+	  .nfmts = ARRAY_SIZE(crash_bt_fmts),
+	  /* only the first line of a crash(8) "bt" */
+	  .suppress = { "^(?![> \\t]*PID: +[0-9]+ +TASK: +[0-9a-f]+ +CPU: +[0-9]+ +COMMAND: )" },
+	  .flags = O_LINE_START },
 };
 
 /*
@@ -575,6 +602,7 @@ const char *const cl_generic_frames[] = {
 	"kcsan_setup_watchpoint",
 	"check_memory_region",
 	"check_heap_object",
+	"^usercopy_abort$",
 	"check_object",
 	"read_word_at_a_time",
 	"_nocheck",
@@ -618,6 +646,21 @@ const char *const cl_generic_frames[] = {
 	"el1_abort",
 	"el1h_64_sync",
 	"__phys_addr",
+	/* a kdump's own frames before the crash (crash(8) "bt") */
+	"^machine_kexec$",
+	"^__crash_kexec$",
+	"^crash_kexec$",
+	"^oops_end$",
+	"^die$",
+	"^die_kernel_fault$",
+	"^page_fault_oops$",
+	"^exc_page_fault$",
+	"^asm_exc_page_fault$",
+	"^bug_handler$",
+	"^call_break_hook$",
+	"^brk_handler$",
+	"^do_debug_exception$",
+	"^el1_dbg$",
 	/* allocation and page cache helpers */
 	"alloc_page",
 	"malloc",

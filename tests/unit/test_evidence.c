@@ -512,6 +512,16 @@ static void test_frame_formats(void **state)
 		{ " ? __x64_sys_ioctl (fs/ioctl.c:51 fs/ioctl.c:893)",
 		  "__x64_sys_ioctl", NULL, "fs/ioctl.c", 51, false, true, 0,
 		  0 },
+		/* crash(8) "bt" of a kdump: no offsets, the dump's own
+		 * frames taken as "? " ones */
+		{ " #7 [ffffb3c60a1f7ce0] freeze_super at ffffffffa0f3a1d9",
+		  "freeze_super", NULL, NULL, 0, false, false, 0, 0 },
+		{ "#12 [ffff80000c3abd10] md_check_recovery at ffffb8a1a2f91270 [md_mod]",
+		  "md_check_recovery", "md_mod", NULL, 0, false, false, 0, 0 },
+		{ " #0 [ffffb3c60a1f7a48] machine_kexec at ffffffffa0c6e1f7",
+		  "machine_kexec", NULL, NULL, 0, false, true, 0, 0 },
+		{ "    [exception RIP: ext4_freeze+84]", "ext4_freeze", NULL,
+		  NULL, 0, false, false, 84, 0 },
 	};
 	static const char *const not_frames[] = {
 		"Call Trace:",
@@ -526,6 +536,13 @@ static void test_frame_formats(void **state)
 		" #0: ffff88814b6c4650 (sb_internal){.+.+}-{0:0}, at: f+0x1/0x2",
 		"e.g. foo+0x12/0x30 crashed",
 		"",
+		/* crash(8) shapes only with their lead and address */
+		"freeze_super at ffffffffa0f3a1d9",
+		" #7 [ffffb3c60a1f7ce0] freeze_super",
+		" #7 [ffffb3c60a1f7ce0] freeze_super at line 12",
+		"#7 freeze_super at ffffffffa0f3a1d9",
+		"[exception RIP: ext4_freeze+0x54/0x90 ]",
+		"[exception RIP: unknown]",
 	};
 	size_t i;
 
@@ -695,6 +712,18 @@ static void test_not_crashes(void **state)
 		"[   1.0] WARNING: /etc/ssh/moduli does not exist, using fixed modulus\n"
 		"[   2.0] INFO: lockdep is turned off.\n",
 		NULL);
+	/* "PID: " starts a crash only as crash(8)'s "bt" header */
+	check_title("PID: 4242 was the one stuck in D state.\n"
+		    "CPU: 3 PID: 1234 Comm: kworker/3:1 Not tainted 6.12.0\n"
+		    " #0 [ffffb3c60a1f7a48] foo_bar at ffffffffa0c6e1f7\n",
+		    NULL);
+	check_title("PID: 61755  TASK: ffff88ae57e4c380  CPU: 6   "
+		    "COMMAND: \"kworker/u40:3\"\n"
+		    " #0 [ffffc90006b6fae8] machine_kexec at ffffffff8106af4e\n"
+		    " #1 [ffffc90006b6fc00] panic at ffffffff8191aa0f\n"
+		    " #2 [ffffc90006b6fe38] foo_stop at ffffffffc0c825fd "
+		    "[foo]\n",
+		    "crash dump in foo_stop");
 	/* a quoted Subject: line yields to the crash below it */
 	check_title(
 		"> Subject: [syzbot] WARNING: refcount bug in foo\n"
