@@ -879,12 +879,39 @@ static bool listed_as(const char *v, const char *addr)
 }
 
 /*
+ * list_stem - the name of a list without its kind's suffix
+ * ("uvc-devel" -> "uvc", "v9fs-developer" -> "v9fs"): true when one was
+ * cut
+ */
+static bool list_stem(char *name)
+{
+	static const char *const suffix[] = {
+		"-devel", "-developers", "-developer", "-dev",
+		"-discuss", "-users",	   "-general",
+	};
+	size_t n = strlen(name), k;
+
+	for (k = 0; k < ARRAY_SIZE(suffix); k++) {
+		size_t l = strlen(suffix[k]);
+
+		if (n >= l + 3 && !strcasecmp(name + n - l, suffix[k])) {
+			name[n - l] = '\0';
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
  * credit_list_named - an address MAINTAINERS does not have, whose local
  * part is a list's or a patchwork project's name: the list moved
  * (alsa-devel@alsa-project.org is SOUND's Q: project; its L: is now
- * linux-sound@).  Its broadest sections share the weight; a name more
- * than PREFIX_TIES such sections share names none, and a person's
- * address ("jane@") names no list.
+ * linux-sound@; v9fs-developer@ is v9fs@).  Its broadest sections share
+ * the weight; a name more than PREFIX_TIES such sections share names
+ * none, and a person's address ("jane@") names no list.  A list's
+ * address ("linux-" first or a "-devel" kind last) that no list is
+ * named like may be named after its driver's directory instead
+ * (linux-uvc-devel@ is drivers/media/usb/uvc/'s: credit_file_named()).
  */
 static void credit_list_named(struct acc *a, const struct map *map,
 			      const char *addr, double w, const char *why)
@@ -893,14 +920,27 @@ static void credit_list_named(struct acc *a, const struct map *map,
 	const char *at = strchr(addr, '@'), *p = addr;
 	size_t n, total, k, nbest = 0, depth, best_depth = SIZE_MAX;
 	char name[PREFIX_MAX];
+	bool linux_list = false, stem = false;
 
-	if (!strncasecmp(p, "linux-", 6))
+	if (!strncasecmp(p, "linux-", 6)) {
 		p += 6;
+		linux_list = true;
+	}
 	if (!at || at - p < 3 || (size_t)(at - p) >= sizeof(name))
 		return;
 	memcpy(name, p, (size_t)(at - p));
 	name[at - p] = '\0';
 	n = map_list_named(map, name, secs, ARRAY_SIZE(secs), &total);
+	if (!n && !total && (stem = list_stem(name)))
+		n = map_list_named(map, name, secs, ARRAY_SIZE(secs), &total);
+	if (!n && !total && (linux_list || stem)) {
+		char dwhy[SECTION_WHY_MAX];
+
+		snprintf(dwhy, sizeof(dwhy), "%.160s, after directory %.40s", why,
+			 name);
+		credit_file_named(a, map, name, false, w, dwhy);
+		return;
+	}
 	if (!n || total > n)
 		return;
 	for (k = 0; k < n; k++) {

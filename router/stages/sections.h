@@ -30,6 +30,9 @@
  *	    "xfs_iget()", "ext4_find_extent:936:"), at most 0.4 a
  *	    section; not in generic files (as frames)
  *	  a list in To: / Cc:                    0.4 / 0.3, times its share
+ *	    (a list MAINTAINERS lacks: the list its name without "-devel"
+ *	    names, else the driver directory it is named after:
+ *	    linux-uvc-devel@ is drivers/media/usb/uvc/'s)
  *	  a person (M:, B:) in To: / Cc:         0.5 / 0.375, times the share
  *	    (R: 0.3 / 0.225); all lists give a section at most 0.4, all
  *	    people at most 0.5

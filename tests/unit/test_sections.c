@@ -1014,6 +1014,35 @@ static void test_recipients_name_the_section(void **state)
 	section_list_release(&l);
 	del_recipients(ev);
 
+	/* a list that moved, under its old "-devel" name: the list of its
+	 * stem (linux-widget@) */
+	add_recipient(ev, "widget-devel@lists.example.net", true);
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(title(&l, 0), "WIDGET SUBSYSTEM");
+	section_list_release(&l);
+	del_recipients(ev);
+
+	/* a list MAINTAINERS never had, named after a driver's directory
+	 * (linux-uvc-devel@lists.sourceforge.net) */
+	add_recipient(ev, "linux-rt2x00-devel@lists.example.net", true);
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(title(&l, 0), "RALINK RT2X00 WIRELESS LAN DRIVER");
+	assert_non_null(strstr(l.v[0].why,
+			       "list or patchwork project named "
+			       "linux-rt2x00-devel@lists.example.net in To, "
+			       "after directory rt2x00 0.40"));
+	section_list_release(&l);
+	del_recipients(ev);
+
+	/* but a person's address is no list, whatever it spells */
+	add_recipient(ev, "rt2x00@example.net", true);
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_int_equal(l.n, 0);
+	section_list_release(&l);
+	del_recipients(ev);
+
 	/* not a catch-all's list on another host (LKML names no
 	 * subsystem), nor a list MAINTAINERS has but the address index
 	 * leaves out (a section without code) */
