@@ -886,7 +886,7 @@ static bool listed_as(const char *v, const char *addr)
 static bool list_stem(char *name)
 {
 	static const char *const suffix[] = {
-		"-devel", "-developers", "-developer", "-dev",
+		"-devel",   "-developers", "-developer", "-dev",
 		"-discuss", "-users",	   "-general",
 	};
 	size_t n = strlen(name), k;
@@ -936,8 +936,8 @@ static void credit_list_named(struct acc *a, const struct map *map,
 	if (!n && !total && (linux_list || stem)) {
 		char dwhy[SECTION_WHY_MAX];
 
-		snprintf(dwhy, sizeof(dwhy), "%.160s, after directory %.40s", why,
-			 name);
+		snprintf(dwhy, sizeof(dwhy), "%.160s, after directory %.40s",
+			 why, name);
 		credit_file_named(a, map, name, false, w, dwhy);
 		return;
 	}
