@@ -23,11 +23,14 @@
 #define W_FRAME	    0.5
 #define W_FRAME_MIN 0.2
 #define W_MODULE    0.45
-#define W_TEXT	    0.4
-#define W_TEXT_MIN  0.15
-#define W_STEP	    0.05
-#define W_PREFIX    0.6
-#define PREFIX_TIES 4 /* sections sharing a prefix's weight, at most */
+/* a log naming more drivers than this is a boot log: they share
+ * MODULE_SPREAD times W_MODULE */
+#define MODULE_SPREAD 4
+#define W_TEXT	      0.4
+#define W_TEXT_MIN    0.15
+#define W_STEP	      0.05
+#define W_PREFIX      0.6
+#define PREFIX_TIES   4 /* sections sharing a prefix's weight, at most */
 /* sections of one list name a prefix is weighed against, at most (the
  * most, linux-kernel@, is in some 300 of Linux's) */
 #define LIST_SECTIONS_MAX 1024
@@ -1813,15 +1816,21 @@ static void for_report(const struct map *map, const struct config *cfg,
 		       size_t text_len, struct section_list *out)
 {
 	struct acc a = { NULL, NULL, NULL, NULL, NULL, 0, 0 };
-	double wf = W_FRAME, wt = W_TEXT;
+	double wf = W_FRAME, wt = W_TEXT, wm = W_MODULE;
 	uint32_t toolchain[MAP_MAX_HITS];
-	size_t i, ntool = 0;
+	size_t i, ntool = 0, nmod = 0;
 	int bz_sec = -1;
 	char bz_why[SECTION_WHY_MAX] = "";
 	bool bz = bz_own && ev && ev->bz_product && ev->bz_component;
 
 	if (ev)
 		credit_guilty(&a, map, ev);
+	for (i = 0; ev && i < ev->nfiles; i++)
+		nmod += module_file(ev, ev->files[i]) &&
+			!(ev->guilty_file &&
+			  !strcmp(ev->files[i], ev->guilty_file));
+	if (nmod > MODULE_SPREAD)
+		wm = W_MODULE * MODULE_SPREAD / (double)nmod;
 	for (i = 0; ev && i < ev->nfiles; i++) {
 		const char *f = ev->files[i];
 
@@ -1833,7 +1842,7 @@ static void for_report(const struct map *map, const struct config *cfg,
 			char *p = ends_with(f, "/") ? xasprintf("%sx", f)
 						    : xstrdup(f);
 
-			credit_path_as(&a, map, p, f, W_MODULE,
+			credit_path_as(&a, map, p, f, wm,
 				       "driver in the log:", POOL_NONE);
 			free(p);
 		} else if (frame_file(ev, f)) {
