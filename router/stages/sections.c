@@ -674,7 +674,8 @@ static bool credit_path_prefix(struct acc *a, const struct map *map,
  * MULTIPLEXER); a directory named so that is broader than any such
  * section wins ("ata" is drivers/ata/, LIBATA, not ATA OVER ETHERNET);
  * a name more than PREFIX_TIES sections answer to equally (a vendor:
- * "qcom") names none
+ * "qcom") names none, nor does a section with no F: line ("next:" is
+ * linux-next@'s, a tree and not a subsystem)
  */
 static bool credit_prefix(struct acc *a, const struct map *map,
 			  const char *prefix, double weight, const char *label)
@@ -724,6 +725,10 @@ static bool credit_prefix(struct acc *a, const struct map *map,
 
 			s = run[k];
 			title = map_title(map, s);
+			/* a section without files (LINUX-NEXT TREE for
+			 * "next:") is a process, no subsystem */
+			if (shallowest(map, s) == SIZE_MAX)
+				continue;
 
 			if (pass == 0) {
 				if ((title[0] | 0x20) != (p[0] | 0x20) ||
