@@ -450,8 +450,11 @@ void names_in_subject(const char *subject, names_add_fn *add, void *ctx)
 		 * is the subsystem's, not a driver's */
 		if (!n &&
 		    (n = capital_word(s, p, end, low, sizeof(low), &len))) {
-			if (strcspn(p, "0123456789_-") < len ||
-			    called_driver(s, p, len, end))
+			/* "O_TRUNC", "INTEL_VSEC": a macro's or a Kconfig
+			 * symbol's name, no module's as written */
+			if (!memchr(p, '_', len) &&
+			    (strcspn(p, "0123456789-") < len ||
+			     called_driver(s, p, len, end)))
 				add(ctx, low, n);
 			n = len;
 		}

@@ -39,7 +39,11 @@
  *	"word: " prefixes after the tags ("iwlegacy: ..."; a commit title
  *	quoted in the subject starts a chain of its own), a configurator's
  *	target anywhere ("menuconfig"), and a word in capitals only when
- *	marked ("USB4", "A-DATA") or called a driver: a plain acronym
+ *	marked ("USB4", "A-DATA") or called a driver, never with a "_"
+ *	(a macro or a Kconfig symbol: "O_TRUNC", "INTEL_VSEC" in a test
+ *	robot's "unmet direct dependencies detected for INTEL_VSEC when
+ *	selected by X86_CPU_RESCTRL", whose culprit is the selecting
+ *	commit's): a plain acronym
  *	("USB", "RTC", "HID: amd_sfh: ...") is the subsystem's, which the
  *	subject prefix (evidence_subject_prefix()) and the map stage
  *	read, not a driver's name.  A compiler's "file.c:12:3: error:"

@@ -23,11 +23,14 @@
 #define W_FRAME	    0.5
 #define W_FRAME_MIN 0.2
 #define W_MODULE    0.45
-#define W_TEXT	    0.4
-#define W_TEXT_MIN  0.15
-#define W_STEP	    0.05
-#define W_PREFIX    0.6
-#define PREFIX_TIES 4 /* sections sharing a prefix's weight, at most */
+/* a log naming more drivers than this is a boot log: they share
+ * MODULE_SPREAD times W_MODULE */
+#define MODULE_SPREAD 4
+#define W_TEXT	      0.4
+#define W_TEXT_MIN    0.15
+#define W_STEP	      0.05
+#define W_PREFIX      0.6
+#define PREFIX_TIES   4 /* sections sharing a prefix's weight, at most */
 /* sections of one list name a prefix is weighed against, at most (the
  * most, linux-kernel@, is in some 300 of Linux's) */
 #define LIST_SECTIONS_MAX 1024
@@ -671,7 +674,8 @@ static bool credit_path_prefix(struct acc *a, const struct map *map,
  * MULTIPLEXER); a directory named so that is broader than any such
  * section wins ("ata" is drivers/ata/, LIBATA, not ATA OVER ETHERNET);
  * a name more than PREFIX_TIES sections answer to equally (a vendor:
- * "qcom") names none
+ * "qcom") names none, nor does a section with no F: line ("next:" is
+ * linux-next@'s, a tree and not a subsystem)
  */
 static bool credit_prefix(struct acc *a, const struct map *map,
 			  const char *prefix, double weight, const char *label)
@@ -721,6 +725,10 @@ static bool credit_prefix(struct acc *a, const struct map *map,
 
 			s = run[k];
 			title = map_title(map, s);
+			/* a section without files (LINUX-NEXT TREE for
+			 * "next:") is a process, no subsystem */
+			if (shallowest(map, s) == SIZE_MAX)
+				continue;
 
 			if (pass == 0) {
 				if ((title[0] | 0x20) != (p[0] | 0x20) ||
@@ -879,12 +887,39 @@ static bool listed_as(const char *v, const char *addr)
 }
 
 /*
+ * list_stem - the name of a list without its kind's suffix
+ * ("uvc-devel" -> "uvc", "v9fs-developer" -> "v9fs"): true when one was
+ * cut
+ */
+static bool list_stem(char *name)
+{
+	static const char *const suffix[] = {
+		"-devel",   "-developers", "-developer", "-dev",
+		"-discuss", "-users",	   "-general",
+	};
+	size_t n = strlen(name), k;
+
+	for (k = 0; k < ARRAY_SIZE(suffix); k++) {
+		size_t l = strlen(suffix[k]);
+
+		if (n >= l + 3 && !strcasecmp(name + n - l, suffix[k])) {
+			name[n - l] = '\0';
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
  * credit_list_named - an address MAINTAINERS does not have, whose local
  * part is a list's or a patchwork project's name: the list moved
  * (alsa-devel@alsa-project.org is SOUND's Q: project; its L: is now
- * linux-sound@).  Its broadest sections share the weight; a name more
- * than PREFIX_TIES such sections share names none, and a person's
- * address ("jane@") names no list.
+ * linux-sound@; v9fs-developer@ is v9fs@).  Its broadest sections share
+ * the weight; a name more than PREFIX_TIES such sections share names
+ * none, and a person's address ("jane@") names no list.  A list's
+ * address ("linux-" first or a "-devel" kind last) that no list is
+ * named like may be named after its driver's directory instead
+ * (linux-uvc-devel@ is drivers/media/usb/uvc/'s: credit_file_named()).
  */
 static void credit_list_named(struct acc *a, const struct map *map,
 			      const char *addr, double w, const char *why)
@@ -893,14 +928,27 @@ static void credit_list_named(struct acc *a, const struct map *map,
 	const char *at = strchr(addr, '@'), *p = addr;
 	size_t n, total, k, nbest = 0, depth, best_depth = SIZE_MAX;
 	char name[PREFIX_MAX];
+	bool linux_list = false, stem = false;
 
-	if (!strncasecmp(p, "linux-", 6))
+	if (!strncasecmp(p, "linux-", 6)) {
 		p += 6;
+		linux_list = true;
+	}
 	if (!at || at - p < 3 || (size_t)(at - p) >= sizeof(name))
 		return;
 	memcpy(name, p, (size_t)(at - p));
 	name[at - p] = '\0';
 	n = map_list_named(map, name, secs, ARRAY_SIZE(secs), &total);
+	if (!n && !total && (stem = list_stem(name)))
+		n = map_list_named(map, name, secs, ARRAY_SIZE(secs), &total);
+	if (!n && !total && (linux_list || stem)) {
+		char dwhy[SECTION_WHY_MAX];
+
+		snprintf(dwhy, sizeof(dwhy), "%.160s, after directory %.40s",
+			 why, name);
+		credit_file_named(a, map, name, false, w, dwhy);
+		return;
+	}
 	if (!n || total > n)
 		return;
 	for (k = 0; k < n; k++) {
@@ -1773,15 +1821,21 @@ static void for_report(const struct map *map, const struct config *cfg,
 		       size_t text_len, struct section_list *out)
 {
 	struct acc a = { NULL, NULL, NULL, NULL, NULL, 0, 0 };
-	double wf = W_FRAME, wt = W_TEXT;
+	double wf = W_FRAME, wt = W_TEXT, wm = W_MODULE;
 	uint32_t toolchain[MAP_MAX_HITS];
-	size_t i, ntool = 0;
+	size_t i, ntool = 0, nmod = 0;
 	int bz_sec = -1;
 	char bz_why[SECTION_WHY_MAX] = "";
 	bool bz = bz_own && ev && ev->bz_product && ev->bz_component;
 
 	if (ev)
 		credit_guilty(&a, map, ev);
+	for (i = 0; ev && i < ev->nfiles; i++)
+		nmod += module_file(ev, ev->files[i]) &&
+			!(ev->guilty_file &&
+			  !strcmp(ev->files[i], ev->guilty_file));
+	if (nmod > MODULE_SPREAD)
+		wm = W_MODULE * MODULE_SPREAD / (double)nmod;
 	for (i = 0; ev && i < ev->nfiles; i++) {
 		const char *f = ev->files[i];
 
@@ -1793,7 +1847,7 @@ static void for_report(const struct map *map, const struct config *cfg,
 			char *p = ends_with(f, "/") ? xasprintf("%sx", f)
 						    : xstrdup(f);
 
-			credit_path_as(&a, map, p, f, W_MODULE,
+			credit_path_as(&a, map, p, f, wm,
 				       "driver in the log:", POOL_NONE);
 			free(p);
 		} else if (frame_file(ev, f)) {

@@ -12,7 +12,8 @@
  *	  files of further stack frames          0.5, 0.45, ... (>= 0.2)
  *	    (not generic ones syzkaller skips: lib/, mm/kasan/, headers)
  *	  source of a driver the log names       0.45 ("btusb 3-10:1.0:",
- *	    "[xfs]" in a frame; module -> file or directory via symbols)
+ *	    "[xfs]" in a frame; module -> file or directory via symbols;
+ *	    a boot log naming more than four: they share 4 x 0.45)
  *	  files named in the text                0.4, 0.35, ... (>= 0.15),
  *	                                         at most 0.4 a section
  *	  subject prefix ("xfs:", "mm/slub:")    0.6, the most specific
@@ -30,6 +31,9 @@
  *	    "xfs_iget()", "ext4_find_extent:936:"), at most 0.4 a
  *	    section; not in generic files (as frames)
  *	  a list in To: / Cc:                    0.4 / 0.3, times its share
+ *	    (a list MAINTAINERS lacks: the list its name without "-devel"
+ *	    names, else the driver directory it is named after:
+ *	    linux-uvc-devel@ is drivers/media/usb/uvc/'s)
  *	  a person (M:, B:) in To: / Cc:         0.5 / 0.375, times the share
  *	    (R: 0.3 / 0.225); all lists give a section at most 0.4, all
  *	    people at most 0.5

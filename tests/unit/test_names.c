@@ -279,6 +279,12 @@ static void test_subjects(void **state)
 					"Use reset controller only\" makes "
 					"I2C break"),
 			    "i2c,muxes,pca954x");
+	/* a Kconfig symbol or a macro in capitals names no module */
+	assert_string_equal(subject(&g,
+				    "[tip:master 3/4] WARNING: unmet direct "
+				    "dependencies detected for ACME_HUB2 "
+				    "when selected by X86_ACME; O_TRUNC"),
+			    "");
 	assert_string_equal(subject(&g, NULL), "");
 	assert_string_equal(subject(&g, ""), "");
 }

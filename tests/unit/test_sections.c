@@ -385,11 +385,17 @@ static void test_prefix_list_broadest(void **state)
 	section_list_release(&l);
 
 	/* "linux-next: build failure after merge of the kbuild tree": the
-	 * tree's section, not LINUX-NEXT TREE's */
+	 * tree's section, not LINUX-NEXT TREE's, which has no files: a
+	 * process, no subsystem, by its title or by its list ("next:") */
 	free(ev->subject_prefix);
 	ev->subject_prefix = xstrdup("linux-next");
 	sections_for_report(map, ev, NULL, 0, &l);
-	assert_string_equal(title(&l, 0), "LINUX-NEXT TREE");
+	assert_int_equal(l.n, 0);
+	section_list_release(&l);
+	free(ev->subject_prefix);
+	ev->subject_prefix = xstrdup("next");
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_int_equal(l.n, 0);
 	section_list_release(&l);
 	ev->merged_tree = xstrdup("kbuild");
 	sections_for_report(map, ev, NULL, 0, &l);
@@ -968,6 +974,50 @@ static void test_bugzilla_list_counts_once(void **state)
 }
 
 /*
+ * Drivers the log names: one counts W_MODULE (0.45); a boot log naming
+ * more than four shares four times that among them, so a list that
+ * names the report's driver is not drowned by every driver that probed
+ */
+static void test_boot_log_drivers_share(void **state)
+{
+	const char *files[] = {
+		"drivers/acme1/a.c",	     "drivers/acme2/a.c",
+		"drivers/acme3/a.c",	     "drivers/acme4/a.c",
+		"drivers/acme5/a.c",	     "drivers/iommu/a.c",
+		"drivers/gpu/drm/nouvo/a.c", "drivers/ata/a.c",
+	};
+	struct evidence *ev = ev_new(NULL, files, 2);
+	struct section_list l;
+	size_t i;
+
+	(void)state;
+	ev->module_files = (char **)files;
+	ev->nmodule_files = ARRAY_SIZE(files);
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_int_equal(l.n, 2);
+	assert_true(fabs(l.v[0].score - 0.45) < 1e-9);
+	assert_non_null(strstr(l.v[0].why,
+			       "driver in the log: drivers/acme1/a.c 0.45"));
+	section_list_release(&l);
+	ev_del(ev);
+
+	ev = ev_new(NULL, files, ARRAY_SIZE(files));
+	ev->module_files = (char **)files;
+	ev->nmodule_files = ARRAY_SIZE(files);
+	add_recipient(ev, "linux-rt2x00-devel@lists.example.net", true);
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_string_equal(title(&l, 0), "RALINK RT2X00 WIRELESS LAN DRIVER");
+	for (i = 1; i < l.n; i++)
+		assert_true(fabs(l.v[i].score - 0.225) <
+			    1e-9); /* 4 x 0.45 / 8 */
+	section_list_release(&l);
+	del_recipients(ev);
+	ev->module_files = NULL;
+	ev->nmodule_files = 0;
+	ev_del(ev);
+}
+
+/*
  * A report sent to linux-usb@ and nothing else: the list's umbrella,
  * USB SUBSYSTEM; with the xHCI maintainer in Cc, the xHCI driver; with
  * a stable@ and the process section's maintainer, the same
@@ -1011,6 +1061,35 @@ static void test_recipients_name_the_section(void **state)
 	assert_non_null(strstr(l.v[0].why,
 			       "list or patchwork project named "
 			       "alsa-devel@alsa-project.org in Cc 0.30"));
+	section_list_release(&l);
+	del_recipients(ev);
+
+	/* a list that moved, under its old "-devel" name: the list of its
+	 * stem (linux-widget@) */
+	add_recipient(ev, "widget-devel@lists.example.net", true);
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(title(&l, 0), "WIDGET SUBSYSTEM");
+	section_list_release(&l);
+	del_recipients(ev);
+
+	/* a list MAINTAINERS never had, named after a driver's directory
+	 * (linux-uvc-devel@lists.sourceforge.net) */
+	add_recipient(ev, "linux-rt2x00-devel@lists.example.net", true);
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(title(&l, 0), "RALINK RT2X00 WIRELESS LAN DRIVER");
+	assert_non_null(strstr(l.v[0].why,
+			       "list or patchwork project named "
+			       "linux-rt2x00-devel@lists.example.net in To, "
+			       "after directory rt2x00 0.40"));
+	section_list_release(&l);
+	del_recipients(ev);
+
+	/* but a person's address is no list, whatever it spells */
+	add_recipient(ev, "rt2x00@example.net", true);
+	sections_for_report(map, ev, NULL, 0, &l);
+	assert_int_equal(l.n, 0);
 	section_list_release(&l);
 	del_recipients(ev);
 
@@ -1724,6 +1803,7 @@ int main(void)
 		cmocka_unit_test(test_tree_of_a_bot),
 		cmocka_unit_test(test_list_home_first),
 		cmocka_unit_test(test_subject_driver_under_guilty),
+		cmocka_unit_test(test_boot_log_drivers_share),
 	};
 
 	msg_setup("test_sections", 1, false);
