@@ -1336,6 +1336,55 @@ static void test_wants_to_know(void **state)
 	report_free(r);
 }
 
+/*
+ * the sender asks the readers for advice, an explanation or a change: a
+ * question for the hold, never a discussion by itself, and the phrase
+ * shows in the why
+ */
+static void test_asks_readers(void **state)
+{
+	static const char user[] = "Some User <user@example.org>";
+	struct kind_result k;
+	struct report *r;
+
+	(void)state;
+	r = msg(user, "rtc-cmos: alarm rounded to the minute", NULL,
+		"Hello,\n\non 6.12 the alarm of my board is rounded to "
+		"the minute.\nWould it be possible to add a finer mode to "
+		"the driver?\n");
+	kind_classify(r, &k);
+	assert_true(k.question);
+	assert_int_equal(k.kind, KIND_REPORT);
+	assert_non_null(strstr(k.why, "it asks \"would it be possible\""));
+	kind_result_release(&k);
+	report_free(r);
+	/* one that shows nothing of a system stays a report (held by
+	 * its class, not recorded out of sight as a discussion) */
+	r = msg(user, "rtc alarm granularity", NULL,
+		"Hello,\n\nI would like to understand how the rtc driver "
+		"rounds the alarm of my board.\n");
+	kind_classify(r, &k);
+	assert_true(k.question);
+	assert_int_equal(k.kind, KIND_REPORT);
+	assert_null(kind_hold_reason(&k, false));
+	kind_result_release(&k);
+	report_free(r);
+	/* quoted, after a crash, or the reporter's "Any ideas?": no */
+	assert_false(asks("rtc alarm granularity",
+			  "> Would it be possible to add a finer mode?\n"
+			  "On 6.12 the alarm of my board is rounded.\n"));
+	assert_false(asks("rtc alarm oops",
+			  "BUG: kernel NULL pointer dereference\nCall Trace:\n"
+			  "\nIs there a reason the alarm is rounded?\n"));
+	assert_false(asks("rtc alarm fires late",
+			  "Since 6.12 the alarm of my board fires a minute "
+			  "late.\nAny ideas?\n"));
+	/* a word that only ends in the phrase does not ask */
+	assert_false(asks("rtc alarm fires late",
+			  "Since 6.12 my board fires late; that is "
+			  "thereason. Xis there a reason for the fix.\n"));
+}
+
 /* KernelCI's own mail: a count of regressions or failures reports them;
  * a summary of passes is a notice, and so is its reply */
 static void test_kernelci(void **state)
@@ -1388,6 +1437,7 @@ int main(void)
 		cmocka_unit_test(test_subject_only),
 		cmocka_unit_test(test_community_business),
 		cmocka_unit_test(test_wants_to_know),
+		cmocka_unit_test(test_asks_readers),
 		cmocka_unit_test(test_kernelci),
 	};
 
