@@ -1466,6 +1466,32 @@ static bool decide_new(const struct report *r, struct kind_result *k,
 }
 
 /*
+ * community_subject - a subject about the project's or the list's own
+ * business, each word whole: a contributor license agreement ("OpenBMC
+ * Corporate CLA Submission", "TechDesign CCLA"), the mailing list itself
+ * ("This list is being migrated to the new vger infra", "New IOMMU
+ * mailing list coming"), a job offer ("We're Hiring: Firmware
+ * Engineers"), an event's reminder ("Reminder: Final week to submit a
+ * talk").  On the seven tuning parts 32 new messages' subjects say so,
+ * on 11 lists, all of them discussions; 13 were read as reports (the
+ * CLAs and the job offer of one list, tune-reports6's openbmc: no other
+ * part has any).
+ */
+static bool community_subject(const char *rest)
+{
+	static const char *const says[] = {
+		"cla",		"ccla",	     "hiring",
+		"mailing list", "this list", "reminder",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(says); i++)
+		if (word_in(rest, says[i]))
+			return true;
+	return false;
+}
+
+/*
  * asks_only - a subject that opens by asking ("Clarification on ...",
  * "What is the best way to ...") over a text that says nothing of its
  * own went wrong (problem.h): a question, not a report
@@ -1555,6 +1581,7 @@ static bool decide_talk(const struct report *r, struct kind_result *k,
 	      !(any_tag(tags, is_question_tag) && !k->diff &&
 		problem_in_phrase(rest, strlen(rest), NULL, 0))) ||
 	     ((any_word(rest, talk, ARRAY_SIZE(talk)) ||
+	       community_subject(rest) ||
 	       ((talk_prefix(rest) || kind_subject_release(rest) ||
 		 asks_only(r, rest) ||
 		 (any_word(rest, talk_named, ARRAY_SIZE(talk_named)) &&

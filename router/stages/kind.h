@@ -47,7 +47,9 @@
  *	             and so are, when the subject names no problem, a
  *	             tag's word opening it unbracketed ("RFC: ...",
  *	             "ANN: ..."), a release's name and version
- *	             alone ("libpwm 1.0-rc2"), an invitation, a goodbye, bouncing
+ *	             alone ("libpwm 1.0-rc2"), the project's or the
+ *	             list's own business (a CLA, the mailing list
+ *	             itself, a job offer, a reminder), an invitation, a goodbye, bouncing
  *	             maintainers, an idea, an Outlook "Recall:" (these
  *	             in a message that names the kernel: junk invites
  *	             too), and a message whose whole text is a list

@@ -4,27 +4,16 @@
 # a subject that names no failure is a question (kind.h): with few signs
 # of a bug anyone hit it is held for a triager, its class kept, and
 # 'triage explain' names the phrase; the same text that only tells is
-# forwarded.
+# forwarded.  A subject about the project's own business (a CLA) is a
+# discussion, held as decided from the subject only.
 . "$(dirname "$0")/../lib.sh"
-
-DB="$T/state/triage.db"
+. "$SRC/tests/cli/lib-mail.sh"
 export TZ=UTC
 unset NO_COLOR PAGER
 
-if ! command -v sqlite3 >/dev/null; then
-	test_skip "sqlite3 is not installed: kinds are not tested"
-	test_done
-fi
-
-cat >"$T/routes.conf" <<CONF
-state_dir = $T/state
-maintainers = $SRC/tests/data/MAINTAINERS.kernel
-rules_dir = $SRC/classifiers
-router_address = triage@example.org
-filter_memory_mb = 0
-CONF
+need_tools "kinds are not tested" sqlite3
+routes_conf triage@example.org
 export TRIAGE_CONFIG="$T/routes.conf"
-q() { sqlite3 "$DB" "$1"; }
 
 cat >"$T/asks.eml" <<'EOF_MAIL'
 From: Dana Doe <dana@example.net>
@@ -45,6 +34,21 @@ Thanks,
 Dana
 EOF_MAIL
 
+cat >"$T/cla.eml" <<'EOF_MAIL'
+From: Legal Team <legal@corp.example>
+To: linux-ext4@vger.kernel.org
+Subject: Example Corp Corporate CLA Submission
+Date: Mon, 07 Dec 2026 11:00:00 +0000
+Message-ID: <asks-readers.0003@example.net>
+
+Hello,
+
+please find our signed CCLA attached; the people listed in it will
+contribute to fs/ext4/super.c.
+
+Regards
+EOF_MAIL
+
 test_expect_success 'explain names the phrase that asks, and holds the question' '
 	"$TRIAGE" explain "$T/asks.eml" >"$T/ex" &&
 	grep -q "^kind      report (.*; it asks \"would it be possible\")" "$T/ex" &&
@@ -63,6 +67,14 @@ test_expect_success 'the filter holds the question as a report with its class' '
 	test ! -s "$T/out" &&
 	test "$(q "SELECT kind, state, class FROM reports")" = "report|held|user" &&
 	test "$(q "SELECT count(*) FROM outbox")" = 0
+'
+
+test_expect_success 'a CLA submission is a discussion, held as decided from its subject' '
+	"$FILTER" <"$T/cla.eml" >"$T/out" &&
+	test ! -s "$T/out" &&
+	test "$(q "SELECT kind, state FROM reports WHERE id = 2")" = "discussion|held" &&
+	q "SELECT reason FROM decisions WHERE report = 2" >"$T/dec" &&
+	grep -q "^kind decided from the subject only: discussion" "$T/dec"
 '
 
 test_done

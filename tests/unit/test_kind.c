@@ -1310,6 +1310,34 @@ static void test_community_business(void **state)
 			"My demo board hangs at boot with 6.18, 6.17 was "
 			"fine.\n"),
 		    KIND_REPORT);
+	/* a license agreement, the list itself, a job offer, a reminder */
+	expect_kind(msg("Legal <cla@corp.example>",
+			"FooBMC Corporate CLA Submission - Example Corp", NULL,
+			"Please find our signed CCLA attached; the people "
+			"below contribute to the firmware.\n"),
+		    KIND_DISCUSSION);
+	expect_kind(msg("List Admin <admin@example.org>",
+			"This list moves to the new server (no action "
+			"required)",
+			NULL, "The archive keeps its address.\n"),
+		    KIND_DISCUSSION);
+	expect_kind(msg("Recruiter <jobs@corp.example>",
+			"We are hiring: kernel engineers", NULL,
+			"Join our driver team.\n"),
+		    KIND_DISCUSSION);
+	expect_kind(msg("Events <events@uni.example>",
+			"Reminder: last week to submit a talk", NULL,
+			"The program committee meets in May.\n"),
+		    KIND_DISCUSSION);
+	/* ... whole words only, and not over a failure */
+	expect_kind(msg("Some User <user@example.org>",
+			"clang build of the claim table", NULL,
+			"Since 6.18 my clang build stops at the table.\n"),
+		    KIND_REPORT);
+	expect_kind(msg("Some User <user@example.org>",
+			"mails to this list bounce with an error", NULL,
+			"My mails to the list bounce since Monday.\n"),
+		    KIND_REPORT);
 }
 
 /* the sender says a question is what the mail is for */
