@@ -17,9 +17,9 @@
 #include "report.h"
 #include "util.h"
 
-#define TAGS_MAX      256	   /* bytes of subject tags kept */
-#define SCAN_MAX      (256u << 10) /* bytes of own text read for a diff */
-#define TOOL_SCAN_MAX (16u << 10)  /* ... for "found by our tool" */
+#define TAGS_MAX      256	    /* bytes of subject tags kept */
+#define SCAN_MAX      KIND_SCAN_MAX /* bytes of own text read for a diff */
+#define TOOL_SCAN_MAX (16u << 10)   /* ... for "found by our tool" */
 
 static const char *const names[KIND_N] = {
 	[KIND_REPORT] = "report",	[KIND_FOLLOWUP] = "follow-up",
@@ -954,8 +954,6 @@ static bool tool_subject(const char *tags, const char *rest)
 	return colon && tool_name(rest, (size_t)(colon - rest));
 }
 
-static size_t words(const char *p, const char *e);
-
 /*
  * list_business - a subject about the list or the trees, not about a
  * bug: a (un)subscribe request sent to the list ("subscribe
@@ -973,7 +971,7 @@ static bool list_business(const char *rest)
 		p += 2;
 	if (!strncasecmp(p, "subscribe", 9) &&
 	    (p[9] == '\0' || isspace((unsigned char)p[9])) &&
-	    words(rest, rest + strlen(rest)) <= 3)
+	    kind_words(rest, rest + strlen(rest)) <= 3)
 		return true;
 	n = strcspn(rest, " \t");
 	if (memmem(rest, n, "+subscribe@", 11) ||
@@ -1021,7 +1019,7 @@ static bool list_command(const struct report *r)
 	n = (size_t)(end - p);
 	while (n && isspace((unsigned char)p[n - 1]))
 		n--;
-	if (!n || n >= sizeof(line) || words(p, p + n) > 3)
+	if (!n || n >= sizeof(line) || kind_words(p, p + n) > 3)
 		return false;
 	memcpy(line, p, n);
 	line[n] = '\0';
@@ -1239,190 +1237,6 @@ static bool sells(const struct report *r, const char *subj)
 		hits += word_in(t, sells_words[i]);
 	free(t);
 	return hits >= SELLS_MIN;
-}
-
-/*
- * question_subject - a subject that asks: it ends in "?" ("Does
- * io_uring_enter have anti-deadlock magic?", "critical target error?")
- * or opens with a request for help ("Need help ...", "Help: ...",
- * "Clarification on ...").  On the tuning labels most such new messages
- * are questions and help requests; the reports among them carry a
- * crash or a log, which pipeline_judge() weighs.  One that opens so
- * (opening_only: its "?" aside), names no problem in its subject and
- * whose text says nothing went wrong and holds no crash is a question
- * (asks_only(), decide_talk(): decided from the subject, so held for a
- * triager); on the tuning parts that takes 2 discussions out of the
- * reports, and no report (7 without the text's say).
- */
-static bool question_subject(const char *rest, bool opening_only)
-{
-	static const char *const asks[] = {
-		"need help",
-		"help needed",
-		"help:",
-		"help with",
-		"help request",
-		"clarification",
-		"request for assistance",
-		"question:",
-		"request for help",
-		"need to understand",
-		"how to ",
-		"how do ",
-		"how can ",
-		/* a subject that opens as a question asks one, with or
-		 * without its "?" (a subject cut at 75 columns loses it):
-		 * "Is it true that ...", "Do we want to ...", "What is the
-		 * best way to ..."; on the tuning labels no new report
-		 * opens so, 17 discussions do */
-		"is it ",
-		"is there ",
-		"are there ",
-		"does ",
-		"do we ",
-		"do you ",
-		"do i ",
-		"can i ",
-		"can we ",
-		"can you ",
-		"could ",
-		"why ",
-		"what ",
-		"which ",
-		"where ",
-		"should ",
-		"would ",
-		"how ",
-	};
-	size_t i, n = strlen(rest);
-
-	while (n && isspace((unsigned char)rest[n - 1]))
-		n--;
-	if (!opening_only && n && rest[n - 1] == '?')
-		return true;
-	for (i = 0; i < ARRAY_SIZE(asks); i++)
-		if (!strncasecmp(rest, asks[i], strlen(asks[i])))
-			return true;
-	return false;
-}
-
-/* words - the whitespace-separated words of [p, e) */
-static size_t words(const char *p, const char *e)
-{
-	size_t n = 0;
-	bool in = false;
-
-	for (; p < e; p++) {
-		bool sp = isspace((unsigned char)*p);
-
-		n += !sp && !in;
-		in = !sp;
-	}
-	return n;
-}
-
-/*
- * first_sentence_asks - the sender's own text opens with a question:
- * its first sentence, greeting lines ("Hi all,", "Hello Jens") left
- * out, ends in '?' ("is there really an NVMe/IB target in use?", "Just
- * wondering if that was intended?").  A reporter opens with what
- * happened; on the tuning labels 21 new discussions open with a
- * question and 4 new reports do.  Read within the first OPENING_MAX
- * bytes of the sentence; an abbreviation's '.' ends it (no question).
- * Junk that names nothing of the kernel is not asked about so: its
- * opening question ("Looking for a reliable supplier?") keeps it spam.
- */
-#define OPENING_MAX 300
-static bool first_sentence_asks(const struct report *r)
-{
-	const char *p = r->body, *end, *e, *q;
-	size_t got = 0;
-
-	if (!p)
-		return false;
-	end = p + (r->body_len < SCAN_MAX ? r->body_len : SCAN_MAX);
-	for (; p < end && got < OPENING_MAX; p = e + 1) {
-		e = memchr(p, '\n', (size_t)(end - p));
-		if (!e)
-			e = end;
-		if (p < e && *p == '>')
-			return false; /* a reply's quote comes first */
-		if (words(p, e) == 0) {
-			if (got)
-				return false; /* a paragraph without an end */
-			continue;
-		}
-		if (!got && words(p, e) <= 3)
-			continue; /* a greeting */
-		for (q = p; q < e && got < OPENING_MAX; q++, got++)
-			if ((*q == '.' || *q == '?' || *q == '!') &&
-			    (q + 1 == e || isspace((unsigned char)q[1])))
-				return *q == '?';
-		if (e == end)
-			break;
-	}
-	return false;
-}
-
-/*
- * says_it_asks - the sender's own text says that it asks, in the first
- * person, wherever it does: "I have a question, isn't dev_dbg() the
- * reason ...", "I wonder why the block layer ...", "What do I need to
- * change for the build to ...".  A reporter tells what happened and may
- * end with "Any ideas?"; one who says that a question is what the mail
- * is for sent a question (a help request weighs its log: kind.h).
- * Quoted lines do not count; read within TEXT_ASKS_MAX bytes.
- */
-#define TEXT_ASKS_MAX (8u << 10)
-static bool says_it_asks(const struct report *r)
-{
-	static const char *const says[] = {
-		"i have a question",
-		"i have some questions",
-		"my question is",
-		"i wonder why",
-		"i wonder if",
-		"i was wondering",
-		"does anyone know",
-		"how can i ",
-		"what do i need to",
-		/* "i just wanted to know how the project is doing", "I would
-		 * like to know in which direction to go": on the tuning
-		 * parts five new discussions say so, and no report */
-		"i wanted to know",
-		"i just wanted to know",
-		"i would like to know",
-	};
-	size_t len = r->body ? r->body_len : 0, i;
-	const char *p, *end, *e, *q;
-
-	if (!r->body)
-		return false;
-	if (len > TEXT_ASKS_MAX)
-		len = TEXT_ASKS_MAX;
-	end = r->body + len;
-	for (p = r->body; p < end; p = e + 1) {
-		e = memchr(p, '\n', (size_t)(end - p));
-		if (!e)
-			e = end;
-		if (p < e && *p != '>')
-			for (q = p; q < e; q++) {
-				char c = (char)tolower((unsigned char)*q);
-
-				if (c != 'i' && c != 'm' && c != 'd' &&
-				    c != 'h' && c != 'w')
-					continue;
-				if (q > p && isalpha((unsigned char)q[-1]))
-					continue;
-				for (i = 0; i < ARRAY_SIZE(says); i++)
-					if (says[i][0] == c &&
-					    has_prefix_ci(q, e, says[i]))
-						return true;
-			}
-		if (e == end)
-			break;
-	}
-	return false;
 }
 
 /*
@@ -1652,13 +1466,39 @@ static bool decide_new(const struct report *r, struct kind_result *k,
 }
 
 /*
+ * community_subject - a subject about the project's or the list's own
+ * business, each word whole: a contributor license agreement ("OpenBMC
+ * Corporate CLA Submission", "TechDesign CCLA"), the mailing list itself
+ * ("This list is being migrated to the new vger infra", "New IOMMU
+ * mailing list coming"), a job offer ("We're Hiring: Firmware
+ * Engineers"), an event's reminder ("Reminder: Final week to submit a
+ * talk").  On the seven tuning parts 32 new messages' subjects say so,
+ * on 11 lists, all of them discussions; 13 were read as reports (the
+ * CLAs and the job offer of one list, tune-reports6's openbmc: no other
+ * part has any).
+ */
+static bool community_subject(const char *rest)
+{
+	static const char *const says[] = {
+		"cla",		"ccla",	     "hiring",
+		"mailing list", "this list", "reminder",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(says); i++)
+		if (word_in(rest, says[i]))
+			return true;
+	return false;
+}
+
+/*
  * asks_only - a subject that opens by asking ("Clarification on ...",
  * "What is the best way to ...") over a text that says nothing of its
  * own went wrong (problem.h): a question, not a report
  */
 static bool asks_only(const struct report *r, const char *rest)
 {
-	return question_subject(rest, true) &&
+	return kind_question_subject(rest, true) &&
 	       !(r->body && problem_in_text(r->body, r->body_len, NULL, 0));
 }
 
@@ -1741,6 +1581,7 @@ static bool decide_talk(const struct report *r, struct kind_result *k,
 	      !(any_tag(tags, is_question_tag) && !k->diff &&
 		problem_in_phrase(rest, strlen(rest), NULL, 0))) ||
 	     ((any_word(rest, talk, ARRAY_SIZE(talk)) ||
+	       community_subject(rest) ||
 	       ((talk_prefix(rest) || kind_subject_release(rest) ||
 		 asks_only(r, rest) ||
 		 (any_word(rest, talk_named, ARRAY_SIZE(talk_named)) &&
@@ -1770,10 +1611,10 @@ static bool decide_talk(const struct report *r, struct kind_result *k,
  */
 static bool asks_only_in_words(const struct report *r,
 			       const struct kind_result *k, const char *subj,
-			       const struct own_scan *own)
+			       const struct own_scan *own, bool asks)
 {
-	if (!k->question || k->names_nothing || k->diff || own->crash ||
-	    own->bisect || tool_found(r))
+	if (!asks || k->names_nothing || k->diff || own->crash || own->bisect ||
+	    tool_found(r))
 		return false;
 	if (k->problem_stated)
 		return false;
@@ -1787,7 +1628,8 @@ void kind_classify(const struct report *r, struct kind_result *k)
 	char tags[TAGS_MAX];
 	unsigned replies;
 	struct own_scan own;
-	bool reply;
+	const char *readers;
+	bool reply, asks;
 
 	memset(k, 0, sizeof(*k));
 	kind_subject_tags(subj, tags, sizeof(tags), &replies);
@@ -1867,10 +1709,24 @@ void kind_classify(const struct report *r, struct kind_result *k)
 	if (decide_talk(r, k, tags, rest, &own))
 		return;
 	k->names_nothing = names_nothing(r);
-	k->question = question_subject(rest, false) ||
-		      (any_tag(tags, is_question_tag) && !k->diff) ||
-		      (!k->names_nothing && !k->diff && !own.crash &&
-		       (first_sentence_asks(r) || says_it_asks(r)));
+	asks = kind_question_subject(rest, false) ||
+	       (any_tag(tags, is_question_tag) && !k->diff) ||
+	       (!k->names_nothing && !k->diff && !own.crash &&
+		(kind_first_sentence_asks(r) || kind_says_it_asks(r)));
+	k->question = asks;
+	if (asks)
+		snprintf(k->asks, sizeof(k->asks), "%s", "it asks");
+	else if (!k->names_nothing && !k->diff && !own.crash &&
+		 !problem_failure_in_phrase(rest, strlen(rest), NULL, 0) &&
+		 (readers = kind_asks_readers(r))) {
+		/* it asks for advice or a judgment, and its subject names
+		 * no failure ("LTP rtc01 RTC alarm test fails", "config
+		 * regression after 89cde455" ask "is it possible to",
+		 * "is there a reason" of a report): a question for the
+		 * hold (kind.h), never a discussion by itself */
+		k->question = true;
+		snprintf(k->asks, sizeof(k->asks), "it asks \"%s\"", readers);
+	}
 	problem_scan(r, rest, k);
 	if (!k->problem_stated && !k->diff && tool_found(r)) {
 		k->problem_stated = true;
@@ -1882,7 +1738,7 @@ void kind_classify(const struct report *r, struct kind_result *k)
 		snprintf(k->problem, sizeof(k->problem), "%s",
 			 "a bisection: \"... is the first bad commit\"");
 	}
-	if (asks_only_in_words(r, k, subj, &own)) {
+	if (asks_only_in_words(r, k, subj, &own, asks)) {
 		k->question_only = true;
 		decide(k, KIND_DISCUSSION, "%s",
 		       "a question that shows nothing of a system: no log, kernel version, device id, code or source file");
@@ -1894,11 +1750,12 @@ void kind_classify(const struct report *r, struct kind_result *k)
 		       "a new message, but its text names nothing of the kernel: no evidence of a bug, held for a triager");
 	else if (k->problem_stated)
 		decide(k, KIND_REPORT,
-		       "a new message that is not a patch; it says what went wrong (%s)",
-		       k->problem);
+		       "a new message that is not a patch; it says what went wrong (%s)%s%s",
+		       k->problem, k->asks[0] ? "; " : "", k->asks);
 	else
-		decide(k, KIND_REPORT, "%s",
-		       "a new message that is not a patch; it does not say that anything went wrong");
+		decide(k, KIND_REPORT,
+		       "a new message that is not a patch; it does not say that anything went wrong%s%s",
+		       k->asks[0] ? "; " : "", k->asks);
 }
 
 const char *kind_hold_reason(const struct kind_result *k, bool in_thread)

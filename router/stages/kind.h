@@ -47,7 +47,9 @@
  *	             and so are, when the subject names no problem, a
  *	             tag's word opening it unbracketed ("RFC: ...",
  *	             "ANN: ..."), a release's name and version
- *	             alone ("libpwm 1.0-rc2"), an invitation, a goodbye, bouncing
+ *	             alone ("libpwm 1.0-rc2"), the project's or the
+ *	             list's own business (a CLA, the mailing list
+ *	             itself, a job offer, a reminder), an invitation, a goodbye, bouncing
  *	             maintainers, an idea, an Outlook "Recall:" (these
  *	             in a message that names the kernel: junk invites
  *	             too), and a message whose whole text is a list
@@ -145,7 +147,17 @@ struct kind_result {
 				 * sentence asks or the text says it asks
 				 * ("I have a question", "I wonder why": a
 				 * text that names the kernel, with no
-				 * crash and no diff) */
+				 * crash and no diff), or, under a subject
+				 * that names no failure, the text asks its
+				 * readers for advice, an explanation or a
+				 * change ("would it be possible", "is
+				 * there a reason": see asks) */
+	char asks[56];		/* what asked, for the why: "it asks", or
+				 * the phrase of a text that asks its
+				 * readers for advice or a judgment ("it
+				 * asks \"would it be possible\""), which
+				 * sets question too, but never makes a
+				 * discussion by itself */
 	bool subject_only;	/* a message whose kind rests on its
 				 * subject's words alone (kind_hold_reason) */
 	bool question_only;	/* a discussion because it asks and shows

@@ -10,6 +10,40 @@
 
 struct report;
 
+/* bytes of the sender's own text read for a diff, a crash, an opening */
+#define KIND_SCAN_MAX (256u << 10)
+
+/* kind_words - the whitespace-separated words of [p, e) (kind_ask.c) */
+size_t kind_words(const char *p, const char *e);
+
+/*
+ * kind_question_subject - a subject (its tags and "Re:" left out) that
+ * asks: it ends in "?" (unless opening_only) or opens by asking ("Need
+ * help ...", "Clarification on ...", "Is there ...") (kind_ask.c)
+ */
+bool kind_question_subject(const char *rest, bool opening_only);
+
+/*
+ * kind_first_sentence_asks - the sender's own text opens, greeting left
+ * out, with a sentence that ends in '?' (kind_ask.c)
+ */
+bool kind_first_sentence_asks(const struct report *r);
+
+/*
+ * kind_says_it_asks - the sender's own text says, in the first person,
+ * that it asks ("I have a question", "I wonder why") (kind_ask.c)
+ */
+bool kind_says_it_asks(const struct report *r);
+
+/*
+ * kind_asks_readers - the phrase with which the sender's own text asks
+ * its readers for advice, an explanation, a judgment or a change
+ * ("would it be possible", "is there a reason"), NULL when none: a
+ * question for the filter's hold, never a discussion by itself
+ * (kind_ask.c)
+ */
+const char *kind_asks_readers(const struct report *r);
+
 /*
  * kind_spam_signals - a new message that a mail admin would call spam
  * (kind_spam.c): its subject and own text (list footer left out) name

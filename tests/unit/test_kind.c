@@ -1310,6 +1310,34 @@ static void test_community_business(void **state)
 			"My demo board hangs at boot with 6.18, 6.17 was "
 			"fine.\n"),
 		    KIND_REPORT);
+	/* a license agreement, the list itself, a job offer, a reminder */
+	expect_kind(msg("Legal <cla@corp.example>",
+			"FooBMC Corporate CLA Submission - Example Corp", NULL,
+			"Please find our signed CCLA attached; the people "
+			"below contribute to the firmware.\n"),
+		    KIND_DISCUSSION);
+	expect_kind(msg("List Admin <admin@example.org>",
+			"This list moves to the new server (no action "
+			"required)",
+			NULL, "The archive keeps its address.\n"),
+		    KIND_DISCUSSION);
+	expect_kind(msg("Recruiter <jobs@corp.example>",
+			"We are hiring: kernel engineers", NULL,
+			"Join our driver team.\n"),
+		    KIND_DISCUSSION);
+	expect_kind(msg("Events <events@uni.example>",
+			"Reminder: last week to submit a talk", NULL,
+			"The program committee meets in May.\n"),
+		    KIND_DISCUSSION);
+	/* ... whole words only, and not over a failure */
+	expect_kind(msg("Some User <user@example.org>",
+			"clang build of the claim table", NULL,
+			"Since 6.18 my clang build stops at the table.\n"),
+		    KIND_REPORT);
+	expect_kind(msg("Some User <user@example.org>",
+			"mails to this list bounce with an error", NULL,
+			"My mails to the list bounce since Monday.\n"),
+		    KIND_REPORT);
 }
 
 /* the sender says a question is what the mail is for */
@@ -1334,6 +1362,55 @@ static void test_wants_to_know(void **state)
 	assert_false(k.question);
 	kind_result_release(&k);
 	report_free(r);
+}
+
+/*
+ * the sender asks the readers for advice, an explanation or a change: a
+ * question for the hold, never a discussion by itself, and the phrase
+ * shows in the why
+ */
+static void test_asks_readers(void **state)
+{
+	static const char user[] = "Some User <user@example.org>";
+	struct kind_result k;
+	struct report *r;
+
+	(void)state;
+	r = msg(user, "rtc-cmos: alarm rounded to the minute", NULL,
+		"Hello,\n\non 6.12 the alarm of my board is rounded to "
+		"the minute.\nWould it be possible to add a finer mode to "
+		"the driver?\n");
+	kind_classify(r, &k);
+	assert_true(k.question);
+	assert_int_equal(k.kind, KIND_REPORT);
+	assert_non_null(strstr(k.why, "it asks \"would it be possible\""));
+	kind_result_release(&k);
+	report_free(r);
+	/* one that shows nothing of a system stays a report (held by
+	 * its class, not recorded out of sight as a discussion) */
+	r = msg(user, "rtc alarm granularity", NULL,
+		"Hello,\n\nI would like to understand how the rtc driver "
+		"rounds the alarm of my board.\n");
+	kind_classify(r, &k);
+	assert_true(k.question);
+	assert_int_equal(k.kind, KIND_REPORT);
+	assert_null(kind_hold_reason(&k, false));
+	kind_result_release(&k);
+	report_free(r);
+	/* quoted, after a crash, or the reporter's "Any ideas?": no */
+	assert_false(asks("rtc alarm granularity",
+			  "> Would it be possible to add a finer mode?\n"
+			  "On 6.12 the alarm of my board is rounded.\n"));
+	assert_false(asks("rtc alarm oops",
+			  "BUG: kernel NULL pointer dereference\nCall Trace:\n"
+			  "\nIs there a reason the alarm is rounded?\n"));
+	assert_false(asks("rtc alarm fires late",
+			  "Since 6.12 the alarm of my board fires a minute "
+			  "late.\nAny ideas?\n"));
+	/* a word that only ends in the phrase does not ask */
+	assert_false(asks("rtc alarm fires late",
+			  "Since 6.12 my board fires late; that is "
+			  "thereason. Xis there a reason for the fix.\n"));
 }
 
 /* KernelCI's own mail: a count of regressions or failures reports them;
@@ -1388,6 +1465,7 @@ int main(void)
 		cmocka_unit_test(test_subject_only),
 		cmocka_unit_test(test_community_business),
 		cmocka_unit_test(test_wants_to_know),
+		cmocka_unit_test(test_asks_readers),
 		cmocka_unit_test(test_kernelci),
 	};
 
