@@ -5,15 +5,9 @@
 # would be held for want of a sign, and 'triage explain' names the rule
 # with its points; the same text without the sign stays held
 . "$(dirname "$0")/../lib.sh"
-cat >"$T/routes.conf" <<CONF
-state_dir = $T/state
-maintainers = $SRC/tests/data/MAINTAINERS.kernel
-rules_dir = $SRC/classifiers
-router_address = triage@example.org
-CONF
+. "$SRC/tests/cli/lib-mail.sh"
+routes_conf triage@example.org
 export TRIAGE_CONFIG="$T/routes.conf"
-DB="$T/state/triage.db"
-q() { sqlite3 "$DB" "$1"; }
 said() { q "select class || \"|\" || state from reports where message_id = \"$1@example.com\""; }
 
 # say ID SUBJECT BODY: a stranger's new message to the ext4 list whose
