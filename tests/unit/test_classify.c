@@ -1662,6 +1662,11 @@ static void test_shipped_user_signs_in_prose(void **state)
 	assert_null(strstr(hdr, "USER_CULPRIT_IN_WORDS"));
 	classify_text(rs, "From: B <b@example.org>", origin, ev, hdr);
 	assert_null(strstr(hdr, "USER_CULPRIT_IN_WORDS"));
+	classify_text(rs,
+		      "From: B <b@example.org>\nSubject: Duplicate page "
+		      "fault accounting after commit 0123456789ab",
+		      "Some architectures count a fault twice.\n", ev, hdr);
+	assert_non_null(strstr(hdr, "USER_CULPRIT_IN_WORDS"));
 	assert_int_equal(
 		classify_text(rs, "From: C <c@example.org>", vmcore, ev, hdr),
 		CLASS_USER);
