@@ -1615,6 +1615,66 @@ static void test_shipped_checker_findings(void **state)
 	rules_free(rs);
 }
 
+/* what a user's text shows without a crash the evidence stage parses */
+static void test_shipped_user_signs_in_prose(void **state)
+{
+	struct ruleset *rs = shipped();
+	struct evidence *ev = ev_new();
+	char hdr[VERDICT_HEADER_MAX];
+	/* a command run on the writer's machine and what it printed */
+	const char *session =
+		"Hello,\n\nthe share stopped mounting here:\n\n"
+		"$ sudo mount -t nfs4 srv:/data /mnt\n"
+		"mount.nfs4: Protocol not supported\n\nAny idea?\n";
+	/* the same command as a how-to gives it: no output */
+	const char *howto = "Hello,\n\nto mount the share, run:\n\n"
+			    "$ sudo mount -t nfs4 srv:/data /mnt\n\n"
+			    "and list it afterwards.\n";
+	/* the culprit named in words, and a revert asked for */
+	const char *culprit =
+		"Hi,\n\nsince commit 0123456789ab (\"foo: rework probe\") the "
+		"bar device no longer enumerates.\n";
+	const char *revert = "Please revert commit\xc2\xa0 0123456789ab.\n";
+	const char *fixes = "Fixes: 0123456789ab (\"foo: rework probe\")\n";
+	/* a crash dump read with the crash utility */
+	const char *vmcore =
+		"Hi,\n\ncrash> bt\nPID: 4242   TASK: ffff88810a2b3c40  CPU: 3"
+		"   COMMAND: \"jbd2/sda1-8\"\n";
+	/* an analysis naming where the code came from */
+	const char *origin =
+		"The check was introduced by commit 0123456789ab (\"foo: "
+		"rework probe\").\n";
+
+	(void)state;
+	assert_int_equal(
+		classify_text(rs, "From: A <a@example.org>", session, ev, hdr),
+		CLASS_USER);
+	assert_non_null(strstr(hdr, "USER_SHELL_FAILURE"));
+	classify_text(rs, "From: A <a@example.org>", howto, ev, hdr);
+	assert_null(strstr(hdr, "USER_SHELL_FAILURE"));
+	assert_int_equal(
+		classify_text(rs, "From: B <b@example.org>", culprit, ev, hdr),
+		CLASS_USER);
+	assert_non_null(strstr(hdr, "USER_CULPRIT_IN_WORDS"));
+	classify_text(rs, "From: B <b@example.org>", revert, ev, hdr);
+	assert_non_null(strstr(hdr, "USER_CULPRIT_IN_WORDS"));
+	classify_text(rs, "From: B <b@example.org>", fixes, ev, hdr);
+	assert_null(strstr(hdr, "USER_CULPRIT_IN_WORDS"));
+	classify_text(rs, "From: B <b@example.org>", origin, ev, hdr);
+	assert_null(strstr(hdr, "USER_CULPRIT_IN_WORDS"));
+	classify_text(rs,
+		      "From: B <b@example.org>\nSubject: Duplicate page "
+		      "fault accounting after commit 0123456789ab",
+		      "Some architectures count a fault twice.\n", ev, hdr);
+	assert_non_null(strstr(hdr, "USER_CULPRIT_IN_WORDS"));
+	assert_int_equal(
+		classify_text(rs, "From: C <c@example.org>", vmcore, ev, hdr),
+		CLASS_USER);
+	assert_non_null(strstr(hdr, "USER_VMCORE_ANALYSIS"));
+	ev_free(ev);
+	rules_free(rs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1643,6 +1703,7 @@ int main(void)
 		cmocka_unit_test(test_shipped_model_needs_evidence),
 		cmocka_unit_test(test_shipped_tool_output),
 		cmocka_unit_test(test_shipped_checker_findings),
+		cmocka_unit_test(test_shipped_user_signs_in_prose),
 	};
 
 	msg_setup("test_classify", 1, false);
