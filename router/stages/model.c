@@ -41,7 +41,7 @@ void model_options_init(struct model_options *o)
 	o->min_examples = 10;
 	o->min_tokens = 11;
 	o->alpha = 0.1;
-	o->l2 = 1e-3;
+	o->l2 = 1e-5;
 	o->rate = 0.5;
 	o->epochs = 20;
 	o->seed = 1;
@@ -314,11 +314,26 @@ static bool posteriors(const struct model *m, const double *acc, double *out)
 	return true;
 }
 
-/* sum_weights - add the weights of n buckets (loads overlap) */
+/*
+ * md_lr_scale - a feature's share of an LR model's sum (model_int.h):
+ * 1/sqrt(n), the report's boolean features at unit length, so that a
+ * long log does not outvote the bias and the other reports by its
+ * length alone.  A model without MF_SCALED (every one trained before
+ * scoring applied it) was calibrated on unscaled sums and is scored so;
+ * NB sums log-probabilities and is never scaled.
+ */
+double md_lr_scale(const struct model_header *h, size_t n)
+{
+	if (h->kind != MODEL_LR || !(h->flags & MF_SCALED) || !n)
+		return 1;
+	return 1 / sqrt((double)n);
+}
+
+/* sum_weights - add the weights of n buckets (loads overlap), scaled */
 static void sum_weights(const struct model *m, const uint32_t *ids, size_t n,
 			double *acc)
 {
-	double a0 = 0, a1 = 0, a2 = 0;
+	double a0 = 0, a1 = 0, a2 = 0, scale;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -331,9 +346,10 @@ static void sum_weights(const struct model *m, const uint32_t *ids, size_t n,
 		a1 += w[1];
 		a2 += w[2];
 	}
-	acc[0] = a0;
-	acc[1] = a1;
-	acc[2] = a2;
+	scale = md_lr_scale(m->h, n);
+	acc[0] = a0 * scale;
+	acc[1] = a1 * scale;
+	acc[2] = a2 * scale;
 }
 
 static int score_run(const struct model *m, const struct model_input *in,

@@ -34,6 +34,7 @@
 
 enum {
 	MF_ATTACHMENTS = 1, /* attachment text was tokenized */
+	MF_SCALED = 2,	    /* LR: fitted and scored with md_lr_scale() */
 };
 
 struct model_header {
@@ -148,6 +149,12 @@ uint32_t md_header_crc(const struct model_header *h);
 uint32_t md_table_crc(const unsigned char *p, uint64_t size);
 struct model *md_model_from_image(unsigned char *base, size_t size, bool mapped,
 				  const char *name);
+/*
+ * md_lr_scale - what each of a report's n distinct features counts for in
+ * the sum of a logistic-regression model with header h: train_lr() fits
+ * with it and scoring applies it, so a report is scored as it was learned
+ */
+double md_lr_scale(const struct model_header *h, size_t n);
 /* md_score_ids - the posteriors of pre-tokenized features */
 int md_score_ids(const struct model *m, const struct example *ex, double *out);
 

@@ -153,9 +153,10 @@ static uint64_t rng_next(uint64_t *s)
 }
 
 static void train_lr(const struct model_options *o, const struct example *ex,
-		     size_t n, const bool *use, float *w, float *bias,
-		     uint32_t *nused)
+		     size_t n, const bool *use, float *w,
+		     struct model_header *h)
 {
+	float *bias = h->bias;
 	size_t nb = (size_t)1 << o->table_bits, i, b, m = 0, step = 0;
 	double *W = xcalloc(nb * MODEL_NCLASS, sizeof(double));
 	double bw[MODEL_NCLASS] = { 0 }, cw[MODEL_NCLASS], s = 1, mean;
@@ -186,7 +187,7 @@ static void train_lr(const struct model_options *o, const struct example *ex,
 		}
 		for (i = 0; i < m; i++) {
 			const struct example *x = &ex[order[i]];
-			double xv = x->n ? 1.0 / sqrt((double)x->n) : 0;
+			double xv = md_lr_scale(h, x->n);
 			double eta =
 				o->rate / (1 + o->rate * o->l2 * (double)step);
 			double z[MODEL_NCLASS], p[MODEL_NCLASS],
@@ -226,13 +227,13 @@ static void train_lr(const struct model_options *o, const struct example *ex,
 			step++;
 		}
 	}
-	*nused = 0;
+	h->nused = 0;
 	for (b = 0; b < nb; b++) {
 		const double *wb = W + b * MODEL_NCLASS;
 
 		if (!wb[0] && !wb[1] && !wb[2])
 			continue;
-		(*nused)++;
+		h->nused++;
 		mean = (wb[0] + wb[1] + wb[2]) / MODEL_NCLASS;
 		for (c = 0; c < MODEL_NCLASS; c++)
 			w[b * MODEL_NCLASS + c] = (float)(s * (wb[c] - mean));
@@ -265,7 +266,8 @@ static struct model *build(const struct model_options *o,
 	h->table_bits = o->table_bits;
 	h->nclass = MODEL_NCLASS;
 	h->window = o->window;
-	h->flags = o->attachments ? MF_ATTACHMENTS : 0;
+	h->flags = (o->attachments ? MF_ATTACHMENTS : 0) |
+		   (o->kind == MODEL_LR ? MF_SCALED : 0);
 	h->min_examples = o->min_examples;
 	h->min_tokens = o->min_tokens;
 	h->text_max = MODEL_TEXT_MAX;
@@ -276,7 +278,7 @@ static struct model *build(const struct model_options *o,
 	if (o->kind == MODEL_NB)
 		train_nb(o, ex, n, use, w, h->bias, &h->nused);
 	else
-		train_lr(o, ex, n, use, w, h->bias, &h->nused);
+		train_lr(o, ex, n, use, w, h);
 	h->temperature = (float)(o->temperature *
 				 (o->calibrate ? calibrate(o, ex, n, use) : 1));
 	h->table_off = HEADER_SIZE;

@@ -280,9 +280,14 @@ assert d["class"] == "user", d["class"]
 assert names and all(n.startswith("MODEL_USER_") for n in names), names' "$1"
 }
 
-# plan N: a stranger's plan for ext4, no sign of a bug
+# plan N (1-11): a stranger's plan for ext4, no sign of a bug; each from
+# another person (name and address), so that the model's calibration on
+# author-grouped folds sees the plans of authors it was not trained on
+# scored as plans (one author for all: the fold that holds them out has
+# no user example, and a model scored as it is trained votes nothing)
 plan() {
-	printf "From: Pat Planner <pat%s@users.example>\nTo: bugs@example.org\nSubject: ext4: journal layout for our cluster %s\nMessage-ID: <plan%s@example.com>\nDate: Mon, 30 Nov 2026 10:00:00 +0000\n\nThe cluster runs ext4 with an external journal on nvme devices.\nThe journal is one nvme for six disks, with data=ordered.\nMirroring the journal device as well is the plan.\n" \
+	printf "From: %s Planner <pat%s@users.example>\nTo: bugs@example.org\nSubject: ext4: journal layout for our cluster %s\nMessage-ID: <plan%s@example.com>\nDate: Mon, 30 Nov 2026 10:00:00 +0000\n\nThe cluster runs ext4 with an external journal on nvme devices.\nThe journal is one nvme for six disks, with data=ordered.\nMirroring the journal device as well is the plan.\n" \
+		"$(echo Ada Bea Cal Dee Eli Fay Gil Hal Ida Jon Kit | cut -d" " -f"$1")" \
 		"$1" "$1" "$1"
 }
 

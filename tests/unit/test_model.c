@@ -549,6 +549,95 @@ static void fix_header_crc(unsigned char *img)
 	memcpy(img + 116, &crc, 4);
 }
 
+/* log_odds - log of p[cls] over the likeliest other class */
+static double log_odds(const double *p, int cls)
+{
+	double other = 0;
+	int c;
+
+	for (c = 0; c < MODEL_NCLASS; c++)
+		if (c != cls && p[c] > other)
+			other = p[c];
+	return log(p[cls]) - log(other);
+}
+
+/*
+ * score_padded - the log-odds of cls for text followed by pad words no
+ * report was trained on (their buckets weigh nothing)
+ */
+static double score_padded(const struct model *m, const char *text, size_t pad,
+			   int cls)
+{
+	struct strbuf sb = STRBUF_INIT(1 << 20);
+	struct model_input in;
+	double p[MODEL_NCLASS];
+	char w[32];
+	size_t i;
+
+	sb_adds(&sb, text);
+	for (i = 0; i < pad; i++) {
+		snprintf(w, sizeof(w), " qzxpad%zu", i);
+		sb_adds(&sb, w);
+	}
+	model_input_init(&in, "report", sb.buf, sb.len);
+	assert_int_equal(model_score(m, &in, p), 1);
+	sb_release(&sb);
+	return log_odds(p, cls);
+}
+
+/*
+ * LR is scored as it was trained, each of a report's n features counting
+ * 1/sqrt(n): the same weighed words among 1000 words that weigh nothing
+ * are less certain than among 50, about sqrt(1/6) as much (scored
+ * unscaled, as before, both were the same and a long log's few weighed
+ * words decided it alone).  A model file written before (no flag 2 at
+ * header offset 36) keeps the unscaled scores its temperature was
+ * fitted on; NB sums log-probabilities and is never scaled.
+ */
+static void test_lr_scored_as_trained(void **state)
+{
+	char *text = synth(MODEL_AI, 4242, 12), *path = tmp_path(), *img;
+	struct model_options o;
+	struct model *m, *old, *nb;
+	double a, b;
+	uint32_t flags;
+	size_t size;
+
+	model_options_init(&o);
+	o.min_examples = 5;
+	o.calibrate = false;
+	m = train_synth(&o, 15, 7);
+	a = score_padded(m, text, 50, MODEL_AI);
+	b = score_padded(m, text, 1000, MODEL_AI);
+	assert_true(a > 0 && b > 0);
+	assert_true(b < 0.7 * a);
+	/* the same table and header, flag 2 cleared: unscaled, as before */
+	assert_int_equal(model_save(m, path), 0);
+	assert_int_equal(read_file(path, 8 << 20, &img, &size), 0);
+	memcpy(&flags, img + 36, 4);
+	assert_true(flags & 2);
+	flags &= ~2u;
+	memcpy(img + 36, &flags, 4);
+	fix_header_crc((unsigned char *)img);
+	old = model_from_buffer(img, size);
+	assert_non_null(old);
+	a = score_padded(old, text, 50, MODEL_AI);
+	b = score_padded(old, text, 1000, MODEL_AI);
+	assert_true(a > 0 && fabs(a - b) < 1e-9 * a);
+	o.kind = MODEL_NB;
+	nb = train_synth(&o, 15, 7);
+	a = score_padded(nb, text, 50, MODEL_AI);
+	b = score_padded(nb, text, 1000, MODEL_AI);
+	assert_true(a > 0 && fabs(a - b) < 1e-9 * a);
+	model_free(nb);
+	model_free(old);
+	model_free(m);
+	free(img);
+	free(text);
+	unlink(path);
+	free(path);
+}
+
 static void test_corrupt_files_refused(void **state)
 {
 	struct model_options o;
@@ -901,6 +990,7 @@ int main(void)
 		cmocka_unit_test(test_calibration),
 		cmocka_unit_test(test_save_open_same_scores),
 		cmocka_unit_test(test_corrupt_files_refused),
+		cmocka_unit_test(test_lr_scored_as_trained),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_explain),
 		cmocka_unit_test(test_input_from_report),

@@ -39,12 +39,15 @@ static int unmarked; /* corpus_split() in setup() */
  * Floors on the held-out part, just under what was measured when the
  * split was made (57 held-out messages, the model trained on the 106 of
  * the tuning part): LR macro-F1 0.815, accuracy 0.82 (47 of 57); NB
- * 0.69, 0.70 (40 of 57).
+ * 0.69, 0.70 (40 of 57).  LR's were lowered when it came to be scored
+ * as it is trained (model.h): 0.72, 0.74 (42 of 57) with so few
+ * examples, its fuzzer recall 0.78 -> 0.61 (the unscaled sums of long
+ * crash logs had made them certain); a trade model.h records.
  */
 struct floors {
 	double macro_f1, accuracy;
 };
-static const struct floors lr_floors = { 0.77, 0.78 };
+static const struct floors lr_floors = { 0.70, 0.72 };
 static const struct floors nb_floors = { 0.65, 0.66 };
 
 /* examples - the items of one part as model examples; *n their count */
