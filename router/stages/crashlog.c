@@ -771,9 +771,11 @@ static bool plain_frame(const char *s, size_t len, struct sv *f)
 		;
 	if (k == i || k >= len)
 		return false;
-	if (bt ? s[k] != '.' && s[k] != '+' &&
-			    !has_prefix(s + k, s + len, " at ")
-	       : s[k] != '.' && s[k] != '+' && !decoded_source(s + k, len - k))
+	/* after the name: an offset, or crash(8)'s " at ADDR", or a
+	 * decode_stacktrace.sh source */
+	if (s[k] != '.' && s[k] != '+' &&
+	    !(bt ? has_prefix(s + k, s + len, " at ")
+		 : decoded_source(s + k, len - k)))
 		return false;
 	f->s = s + i;
 	f->len = k - i;
